@@ -1,0 +1,1 @@
+"""boardgym.agents: policies; legality always comes from the kernels."""
