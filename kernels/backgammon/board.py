@@ -1,0 +1,189 @@
+"""Backgammon state layout, index constants, tables and view flipping.
+
+Rules: ../shared/RULES.md, backgammon clauses B.1-B.6 (moves), E.1-E.7 (bar entry), O.1-O.3
+(bearing off and scoring).
+
+Board numbering (single frame: the mover's)
+    Every position is stored from the view of the player on roll ("the mover"). Points are
+    numbered 1..24 from the mover's side: the mover moves from 24 towards 1, its home board is
+    1..6 and it enters from the bar onto 25 - d (the opponent's home point d, E.2). The opponent's
+    checkers are stored in the same frame: the opponent's own point q is the mover's point 25 - q.
+    When the turn passes the view is flipped (``flip_view``), so one generator serves both players.
+
+State layout (one flat ``int64`` vector of length ``STATE_LEN``; a batch is ``(B, STATE_LEN)``)
+    ME + p - 1    (p = 1..24)   mover's checkers on point p
+    OPP + p - 1   (p = 1..24)   opponent's checkers on the mover's point p
+    BAR_ME, BAR_OPP             checkers on the bar
+    OFF_ME, OFF_OPP             checkers borne off
+    DICE + v - 1  (v = 1..6)    dice of value v still to play this turn (a roll a-b with a != b
+                                sets one each; a double d-d sets DICE + d - 1 to 4; all zero
+                                between turns)
+    TURN                        absolute player on roll, 0 or 1
+    CUBE_VALUE, CUBE_OWNER      cube value (1, 2, 4, ...); owner -1 = centred, else 0/1 absolute
+    BB_ME, BB_ME2               bit p - 1 set when the mover has >= 1 / >= 2 checkers on point p
+    BB_OPP, BB_OPP2             the same for the opponent (mover's frame); BB_OPP2 = blocked
+                                points (B.2), BB_OPP & ~BB_OPP2 = blots (B.3)
+    Indices 0 .. BOARD_LEN - 1 are the checker placement; two positions are the same play
+    outcome (B.6) exactly when these entries agree.
+"""
+import numpy as np
+from numba import njit
+
+N_POINTS = 24
+N_CHECKERS = 15
+ME = 0
+OPP = 24
+BAR_ME = 48
+BAR_OPP = 49
+OFF_ME = 50
+OFF_OPP = 51
+BOARD_LEN = 52
+DICE = 52
+TURN = 58
+CUBE_VALUE = 59
+CUBE_OWNER = 60
+BB_ME = 61
+BB_ME2 = 62
+BB_OPP = 63
+BB_OPP2 = 64
+STATE_LEN = 65
+
+BAR_POINT = 25             # the bar as a move source, in the mover's numbering
+BB_ALL = (1 << 24) - 1     # the 24 points
+BB_HOME = (1 << 6) - 1     # mover's home board, points 1..6 (O.1)
+BB_OPP_HOME = BB_ALL ^ ((1 << 18) - 1)  # opponent's home board in the mover's frame, 19..24
+
+# Additive hash of a position's checker placement for deduplicating plays (B.6): a checker of
+# the mover on place x (0 = off, 1..24, 25 = bar) adds KEY_ME[x]; an opponent checker hit on
+# point p adds KEY_HIT[p]. Equal keys are confirmed by comparing the boards, so collisions never
+# merge distinct plays.
+_rng = np.random.default_rng(20261130)
+KEY_ME = _rng.integers(-(2**62), 2**62, size=26, dtype=np.int64)
+KEY_HIT = _rng.integers(-(2**62), 2**62, size=26, dtype=np.int64)
+KEY_ME.setflags(write=False)
+KEY_HIT.setflags(write=False)
+
+START_POINTS = ((24, 2), (13, 5), (8, 3), (6, 5))  # standard start, from each player's own view
+
+
+@njit(cache=True)
+def refresh_masks(s):
+    """Recompute the four occupancy bitboards of s (int64[STATE_LEN]) in place."""
+    me1 = np.int64(0)
+    me2 = np.int64(0)
+    op1 = np.int64(0)
+    op2 = np.int64(0)
+    for i in range(N_POINTS):
+        b = np.int64(1) << i
+        c = s[ME + i]
+        if c >= 1:
+            me1 |= b
+        if c >= 2:
+            me2 |= b
+        c = s[OPP + i]
+        if c >= 1:
+            op1 |= b
+        if c >= 2:
+            op2 |= b
+    s[BB_ME] = me1
+    s[BB_ME2] = me2
+    s[BB_OPP] = op1
+    s[BB_OPP2] = op2
+
+
+@njit(cache=True, inline="always")
+def set_me_bits(s, i):
+    """Update BB_ME/BB_ME2 for point index i (point i + 1) after its count changed."""
+    c = s[ME + i]
+    b = np.int64(1) << i
+    if c >= 1:
+        s[BB_ME] |= b
+    else:
+        s[BB_ME] &= ~b
+    if c >= 2:
+        s[BB_ME2] |= b
+    else:
+        s[BB_ME2] &= ~b
+
+
+@njit(cache=True, inline="always")
+def set_opp_bits(s, i):
+    """Update BB_OPP/BB_OPP2 for point index i after its count changed."""
+    c = s[OPP + i]
+    b = np.int64(1) << i
+    if c >= 1:
+        s[BB_OPP] |= b
+    else:
+        s[BB_OPP] &= ~b
+    if c >= 2:
+        s[BB_OPP2] |= b
+    else:
+        s[BB_OPP2] &= ~b
+
+
+@njit(cache=True)
+def new_initial_state():
+    """The standard start, player 0 on roll, no dice, cube 1 centred: int64[STATE_LEN]."""
+    s = np.zeros(STATE_LEN, dtype=np.int64)
+    for k in range(4):
+        p = START_POINTS[k][0]
+        c = START_POINTS[k][1]
+        s[ME + p - 1] = c
+        s[OPP + (25 - p) - 1] = c
+    s[TURN] = 0
+    s[CUBE_VALUE] = 1
+    s[CUBE_OWNER] = -1
+    refresh_masks(s)
+    return s
+
+
+@njit(cache=True)
+def flip_into(s, out):
+    """Write s seen from the other player into out (both int64[STATE_LEN]); dice and turn copied."""
+    for i in range(N_POINTS):
+        a = s[ME + i]
+        out[ME + i] = s[OPP + 23 - i]
+        out[OPP + 23 - i] = a
+    a = s[BAR_ME]
+    out[BAR_ME] = s[BAR_OPP]
+    out[BAR_OPP] = a
+    a = s[OFF_ME]
+    out[OFF_ME] = s[OFF_OPP]
+    out[OFF_OPP] = a
+    for k in range(DICE, BB_ME):
+        out[k] = s[k]
+    refresh_masks(out)
+
+
+@njit(cache=True)
+def end_turn(s):
+    """Pass the turn: clear the dice, flip to the other player's view, toggle TURN -> new state."""
+    out = np.empty(STATE_LEN, dtype=np.int64)
+    flip_into(s, out)
+    for v in range(6):
+        out[DICE + v] = 0
+    out[TURN] = 1 - s[TURN]
+    return out
+
+
+@njit(cache=True)
+def set_dice(s, d1, d2):
+    """Copy of s with the roll d1-d2 (1..6) to play: one of each, or four of a double."""
+    out = s.copy()
+    for v in range(6):
+        out[DICE + v] = 0
+    if d1 == d2:
+        out[DICE + d1 - 1] = 4
+    else:
+        out[DICE + d1 - 1] = 1
+        out[DICE + d2 - 1] = 1
+    return out
+
+
+@njit(cache=True)
+def same_board(a, b):
+    """True when the checker placements (indices < BOARD_LEN) of a and b agree."""
+    for k in range(BOARD_LEN):
+        if a[k] != b[k]:
+            return False
+    return True
