@@ -1,0 +1,344 @@
+"""Russian draughts move generation (M.1-M.3, 25.1-25.7), one generator for both colours.
+
+Moves are whole moves: a quiet move (M.1 man one square forward, M.2 king any distance) or a
+whole capture chain (25.1-25.5). Capture is compulsory (25.1); men capture backwards too (25.2);
+the chain goes on while the piece can capture, and the capturer picks any chain (no majority
+rule, 25.2, 25.7). Jumped pieces stay on the board until the move ends and may not be jumped
+twice (Turkish strike, 25.2/25.4): they are in the ``jumped`` set and block rays. The square the
+piece started from is empty during its own chain. A flying king (25.3) may land on any empty
+square behind the captured piece, but when some of those squares allow a further capture it must
+land on one of them (25.4). A man reaching the far row during a capture is crowned at once and
+continues as a king (25.5); a man crowned by a quiet move is a king only from its next move (25.6,
+M.3: nothing more happens in this move).
+
+Distinct outcomes: two chains with the same start, end and captured set give the same position and
+are ONE move. The generator keeps one row per (start, end, captured set), with the
+lexicographically smallest path (sequence of landing squares; ghost order == sq32 order).
+Only chains of two or more captures can collide, so only those are compared.
+
+Square indices in rows are ghost indices (board.py). Row layout: board.M_*.
+"""
+import numpy as np
+from numba import njit
+
+from boardgym.kernels.bits import lsb, pop_lsb, popcount
+from boardgym.kernels.draughts.board import (
+    BB_PROMO,
+    BB_SQUARES,
+    M_CAPTURED,
+    M_FROM,
+    M_NHOPS,
+    M_PATH,
+    M_PROMOTE,
+    M_TO,
+    MAX_MOVES,
+    S_BK,
+    S_BM,
+    S_CAP_JUMPED,
+    S_CAP_MAN,
+    S_CAP_SQ,
+    S_CAP_START,
+    S_SIDE,
+    S_WK,
+    S_WM,
+    STEP,
+)
+
+ONE = np.int64(1)
+ZERO = np.int64(0)
+
+
+@njit(cache=True, inline="always")
+def shift(x, off):
+    """Shift bitboard x by a signed square offset (+ = towards row 7)."""
+    if off > 0:
+        return x << off
+    return x >> (-off)
+
+
+@njit(cache=True)
+def can_capture_from(sq, king, jumped, them, empty):
+    """True if a piece on ghost square sq (king or man) has a capture hop available."""
+    live = them & ~jumped
+    for d in range(4):
+        n = STEP[d, sq]
+        if king:
+            while n >= 0 and (empty >> n) & ONE:
+                n = STEP[d, n]
+        if n >= 0 and (live >> n) & ONE:
+            land = STEP[d, n]
+            if land >= 0 and (empty >> land) & ONE:
+                return True
+    return False
+
+
+@njit(cache=True)
+def gen_hops(sq, king, jumped, them, empty, out_land, out_cap):
+    """Legal next capture hops (25.1-25.4) of the piece on sq; fills landing/captured squares.
+
+    them: all enemy pieces (jumped ones included, they still block); empty: empty squares.
+    A king's landings are restricted to those that continue the capture when any do (25.4).
+    Returns the number of hops written into out_land/out_cap (int64[>=64]).
+    """
+    live = them & ~jumped
+    n_out = 0
+    for d in range(4):
+        n = STEP[d, sq]
+        if king:
+            while n >= 0 and (empty >> n) & ONE:
+                n = STEP[d, n]
+        if n < 0 or not (live >> n) & ONE:
+            continue
+        land = STEP[d, n]
+        if land < 0 or not (empty >> land) & ONE:
+            continue
+        if not king:
+            out_land[n_out] = land
+            out_cap[n_out] = n
+            n_out += 1
+            continue
+        jumped2 = jumped | (ONE << n)
+        n_cont = 0
+        while land >= 0 and (empty >> land) & ONE:
+            if can_capture_from(land, True, jumped2, them, empty):
+                out_land[n_out] = land
+                out_cap[n_out] = n
+                n_out += 1
+                n_cont += 1
+            land = STEP[d, land]
+        if n_cont == 0:
+            land = STEP[d, n]
+            while land >= 0 and (empty >> land) & ONE:
+                out_land[n_out] = land
+                out_cap[n_out] = n
+                n_out += 1
+                land = STEP[d, land]
+    return n_out
+
+
+@njit(cache=True)
+def _emit(origin, sq, promote, jumped, nh, path, out, n0, n):
+    """Append a finished chain to out[n], merging it with an equal-outcome row in out[n0:n]."""
+    if nh >= 2:
+        for i in range(n0, n):
+            if out[i, M_TO] == sq and out[i, M_CAPTURED] == jumped and out[i, M_FROM] == origin:
+                # Same outcome: keep the lexicographically smallest path.
+                for k in range(nh):
+                    if path[k] != out[i, M_PATH + k]:
+                        if path[k] < out[i, M_PATH + k]:
+                            for j in range(nh):
+                                out[i, M_PATH + j] = path[j]
+                        break
+                return n
+    if n >= out.shape[0]:
+        return n
+    out[n, M_FROM] = origin
+    out[n, M_TO] = sq
+    out[n, M_CAPTURED] = jumped
+    out[n, M_NHOPS] = nh
+    out[n, M_PROMOTE] = promote
+    for k in range(nh):
+        out[n, M_PATH + k] = path[k]
+    return n + 1
+
+
+@njit(cache=True)
+def _chain(origin, sq, king, was_man, jumped, them, empty, side, nh, path, out, n0, n):
+    """Depth-first extension of a capture chain; finished chains are emitted into out.
+
+    king, was_man: int64 0/1 (one type signature for the recursion).
+    """
+    live = them & ~jumped
+    found = False
+    for d in range(4):
+        q = STEP[d, sq]
+        if king:
+            while q >= 0 and (empty >> q) & ONE:
+                q = STEP[d, q]
+        if q < 0 or not (live >> q) & ONE:
+            continue
+        land = STEP[d, q]
+        if land < 0 or not (empty >> land) & ONE:
+            continue
+        found = True
+        jumped2 = jumped | (ONE << q)
+        if not king:
+            path[nh] = land
+            crowned = (BB_PROMO[side] >> land) & ONE  # 25.5: crowned mid-capture
+            n = _chain(origin, land, crowned, was_man, jumped2, them, empty, side,
+                       nh + 1, path, out, n0, n)
+            continue
+        # Flying king: landings that continue the capture are compulsory when they exist (25.4).
+        n_cont = 0
+        l2 = land
+        while l2 >= 0 and (empty >> l2) & ONE:
+            if can_capture_from(l2, True, jumped2, them, empty):
+                n_cont += 1
+                path[nh] = l2
+                n = _chain(origin, l2, ONE, was_man, jumped2, them, empty, side,
+                           nh + 1, path, out, n0, n)
+            l2 = STEP[d, l2]
+        if n_cont == 0:
+            l2 = land
+            while l2 >= 0 and (empty >> l2) & ONE:
+                path[nh] = l2
+                n = _emit(origin, l2, was_man, jumped2, nh + 1, path, out, n0, n)
+                l2 = STEP[d, l2]
+    if not found and nh > 0:
+        n = _emit(origin, sq, was_man & king, jumped, nh, path, out, n0, n)
+    return n
+
+
+@njit(cache=True)
+def men_with_capture(men, them, empty):
+    """Bitboard of the men that have a capture hop (any of the four directions, 25.1/25.2)."""
+    c = np.int64(0)
+    c |= shift(shift(empty, -4) & them, -4) & men
+    c |= shift(shift(empty, -5) & them, -5) & men
+    c |= shift(shift(empty, 5) & them, 5) & men
+    c |= shift(shift(empty, 4) & them, 4) & men
+    return c
+
+
+@njit(cache=True)
+def gen_captures_bb(us_m, us_k, them, empty, side, path, out):
+    """All capture moves (distinct outcomes) of the side with men us_m and kings us_k into out."""
+    n = 0
+    men = men_with_capture(us_m, them, empty)
+    while men != 0:
+        p = lsb(men)
+        men = pop_lsb(men)
+        n0 = n
+        n = _chain(p, p, ZERO, ONE, ZERO, them, empty | (ONE << p), side, ZERO, path, out, n0, n)
+    kings = us_k
+    while kings != 0:
+        p = lsb(kings)
+        kings = pop_lsb(kings)
+        n0 = n
+        n = _chain(p, p, ONE, ZERO, ZERO, them, empty | (ONE << p), side, ZERO, path, out, n0, n)
+    return n
+
+
+@njit(cache=True)
+def _write_quiet(out, n, fr, to, promote):
+    if n >= out.shape[0]:
+        return n
+    out[n, M_FROM] = fr
+    out[n, M_TO] = to
+    out[n, M_CAPTURED] = 0
+    out[n, M_NHOPS] = 1
+    out[n, M_PROMOTE] = promote
+    out[n, M_PATH] = to
+    return n + 1
+
+
+@njit(cache=True)
+def gen_quiet_bb(us_m, us_k, empty, side, out):
+    """All quiet moves (M.1 men forward, M.2 kings sliding, M.3 crowning) into out."""
+    n = 0
+    promo = BB_PROMO[side]
+    if side == 0:
+        o1, o2 = 4, 5
+    else:
+        o1, o2 = -5, -4
+    for off in (o1, o2):
+        t = shift(us_m, off) & empty
+        while t != 0:
+            to = lsb(t)
+            t = pop_lsb(t)
+            n = _write_quiet(out, n, to - off, to, (promo >> to) & ONE)
+    kings = us_k
+    while kings != 0:
+        p = lsb(kings)
+        kings = pop_lsb(kings)
+        for d in range(4):
+            q = STEP[d, p]
+            while q >= 0 and (empty >> q) & ONE:
+                n = _write_quiet(out, n, p, q, 0)
+                q = STEP[d, q]
+    return n
+
+
+@njit(cache=True)
+def gen_moves_bb(wm, wk, bm, bk, side, path, out):
+    """All legal moves of the side to move (captures if any, else quiet moves) into out."""
+    if side == 0:
+        us_m, us_k, them = wm, wk, bm | bk
+    else:
+        us_m, us_k, them = bm, bk, wm | wk
+    empty = BB_SQUARES & ~(wm | wk | bm | bk)
+    n = gen_captures_bb(us_m, us_k, them, empty, side, path, out)
+    if n > 0:
+        return n
+    return gen_quiet_bb(us_m, us_k, empty, side, out)
+
+
+@njit(cache=True)
+def count_quiet_bb(us_m, us_k, empty, side):
+    """Number of quiet moves, counted with shifts and popcounts (bulk counting)."""
+    if side == 0:
+        c = popcount((us_m << 4) & empty) + popcount((us_m << 5) & empty)
+    else:
+        c = popcount((us_m >> 4) & empty) + popcount((us_m >> 5) & empty)
+    if us_k != 0:
+        for off in (4, 5, -4, -5):
+            x = shift(us_k, off) & empty
+            while x != 0:
+                c += popcount(x)
+                x = shift(x, off) & empty
+    return c
+
+
+@njit(cache=True)
+def has_capture_bb(us_m, us_k, them, empty):
+    """True if the side with men us_m and kings us_k must capture (25.1)."""
+    if men_with_capture(us_m, them, empty) != 0:
+        return True
+    kings = us_k
+    while kings != 0:
+        p = lsb(kings)
+        kings = pop_lsb(kings)
+        if can_capture_from(p, True, np.int64(0), them, empty):
+            return True
+    return False
+
+
+@njit(cache=True)
+def count_moves_bb(wm, wk, bm, bk, side, path, scratch):
+    """Number of legal moves (distinct outcomes); captures are generated into scratch."""
+    if side == 0:
+        us_m, us_k, them = wm, wk, bm | bk
+    else:
+        us_m, us_k, them = bm, bk, wm | wk
+    empty = BB_SQUARES & ~(wm | wk | bm | bk)
+    n = gen_captures_bb(us_m, us_k, them, empty, side, path, scratch)
+    if n > 0:
+        return n
+    return count_quiet_bb(us_m, us_k, empty, side)
+
+
+@njit(cache=True)
+def gen_moves(state, out):
+    """Legal moves of a position vector into out (int64[MAX_MOVES, ROW_LEN]); returns the count.
+
+    Mid-capture (state[S_CAP_SQ] >= 0) it lists the ways to finish the chain: M_FROM is the
+    chain's start, M_CAPTURED the whole captured set, the path only the remaining landings.
+    """
+    path = np.empty(16, dtype=np.int64)
+    wm, wk, bm, bk, side = state[S_WM], state[S_WK], state[S_BM], state[S_BK], state[S_SIDE]
+    sq = state[S_CAP_SQ]
+    if sq < 0:
+        return gen_moves_bb(wm, wk, bm, bk, side, path, out)
+    them = (wm | wk) if side == 1 else (bm | bk)
+    kings = wk if side == 0 else bk
+    empty = BB_SQUARES & ~(wm | wk | bm | bk)
+    king = (kings >> sq) & ONE
+    return _chain(state[S_CAP_START], sq, king, state[S_CAP_MAN], state[S_CAP_JUMPED],
+                  them, empty, side, ZERO, path, out, ZERO, ZERO)
+
+
+def new_move_buffer():
+    """A caller-owned move buffer, int64[MAX_MOVES, ROW_LEN]."""
+    from boardgym.kernels.draughts.board import ROW_LEN
+
+    return np.zeros((MAX_MOVES, ROW_LEN), dtype=np.int64)

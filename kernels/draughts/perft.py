@@ -1,0 +1,101 @@
+"""Perft for Russian draughts: leaf count of the legal-move tree, one move per distinct outcome.
+
+Bulk counting: at the last ply the moves are counted, not made (quiet moves by shifts and
+popcounts; captures are generated, since distinct outcomes must be told apart).
+``perft_parallel`` splits the root moves over threads with ``prange`` (uncached).
+"""
+import numpy as np
+from numba import njit, prange
+
+from boardgym.kernels.draughts.board import (
+    M_CAPTURED,
+    M_FROM,
+    M_PROMOTE,
+    M_TO,
+    MAX_MOVES,
+    ROW_LEN,
+    S_BK,
+    S_BM,
+    S_SIDE,
+    S_WK,
+    S_WM,
+)
+from boardgym.kernels.draughts.move import apply_bb
+from boardgym.kernels.draughts.movegen import count_moves_bb, gen_moves_bb
+
+
+@njit(cache=True)
+def _perft(wm, wk, bm, bk, side, depth, bufs, path):
+    if depth == 1:
+        return np.int64(count_moves_bb(wm, wk, bm, bk, side, path, bufs[0]))
+    buf = bufs[depth]
+    n = gen_moves_bb(wm, wk, bm, bk, side, path, buf)
+    total = np.int64(0)
+    for i in range(n):
+        a, b, c, d = apply_bb(wm, wk, bm, bk, side, buf[i, M_FROM], buf[i, M_TO],
+                              buf[i, M_CAPTURED], buf[i, M_PROMOTE])
+        total += _perft(a, b, c, d, 1 - side, depth - 1, bufs, path)
+    return total
+
+
+@njit(cache=True)
+def perft_bb(wm, wk, bm, bk, side, depth):
+    """Leaf count at `depth` plies from the given bitboards and side to move."""
+    if depth <= 0:
+        return np.int64(1)
+    bufs = np.empty((depth + 1, MAX_MOVES, ROW_LEN), dtype=np.int64)
+    path = np.empty(16, dtype=np.int64)
+    return _perft(wm, wk, bm, bk, side, depth, bufs, path)
+
+
+@njit(cache=True)
+def perft(state, depth):
+    """Leaf count at `depth` plies from a whole-move position vector (int64[STATE_LEN])."""
+    return perft_bb(state[S_WM], state[S_WK], state[S_BM], state[S_BK], state[S_SIDE], depth)
+
+
+@njit(cache=True)
+def perft_divide(state, depth, out_moves, out_counts):
+    """Root moves into out_moves (int64[MAX_MOVES, ROW_LEN]) and their subtree counts into out_counts."""
+    wm, wk, bm, bk, side = state[S_WM], state[S_WK], state[S_BM], state[S_BK], state[S_SIDE]
+    path = np.empty(16, dtype=np.int64)
+    n = gen_moves_bb(wm, wk, bm, bk, side, path, out_moves)
+    for i in range(n):
+        a, b, c, d = apply_bb(wm, wk, bm, bk, side, out_moves[i, M_FROM], out_moves[i, M_TO],
+                              out_moves[i, M_CAPTURED], out_moves[i, M_PROMOTE])
+        out_counts[i] = perft_bb(a, b, c, d, 1 - side, depth - 1)
+    return n
+
+
+@njit(parallel=True)
+def perft_parallel(state, depth):
+    """perft with the root moves' subtrees counted in parallel (prange over root moves)."""
+    wm, wk, bm, bk, side = state[S_WM], state[S_WK], state[S_BM], state[S_BK], state[S_SIDE]
+    if depth <= 1:
+        return perft_bb(wm, wk, bm, bk, side, depth)
+    moves = np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64)
+    path = np.empty(16, dtype=np.int64)
+    n = gen_moves_bb(wm, wk, bm, bk, side, path, moves)
+    # Split two plies deep so that the threads get balanced work.
+    buf = np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64)
+    total_kids = 0
+    for i in range(n):
+        a, b, c, d = apply_bb(wm, wk, bm, bk, side, moves[i, M_FROM], moves[i, M_TO],
+                              moves[i, M_CAPTURED], moves[i, M_PROMOTE])
+        total_kids += gen_moves_bb(a, b, c, d, 1 - side, path, buf)
+    seeds = np.zeros((total_kids, 5), dtype=np.int64)
+    m = 0
+    for i in range(n):
+        a, b, c, d = apply_bb(wm, wk, bm, bk, side, moves[i, M_FROM], moves[i, M_TO],
+                              moves[i, M_CAPTURED], moves[i, M_PROMOTE])
+        k = gen_moves_bb(a, b, c, d, 1 - side, path, buf)
+        for j in range(k):
+            e, f, g, h = apply_bb(a, b, c, d, 1 - side, buf[j, M_FROM], buf[j, M_TO],
+                                  buf[j, M_CAPTURED], buf[j, M_PROMOTE])
+            seeds[m, 0], seeds[m, 1], seeds[m, 2], seeds[m, 3], seeds[m, 4] = e, f, g, h, side
+            m += 1
+    counts = np.zeros(m, dtype=np.int64)
+    for t in prange(m):
+        counts[t] = perft_bb(seeds[t, 0], seeds[t, 1], seeds[t, 2], seeds[t, 3], seeds[t, 4],
+                             depth - 2)
+    return counts.sum()
