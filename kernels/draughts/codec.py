@@ -1,0 +1,190 @@
+"""Russian draughts action codec: the ONLY place the action encoding lives.
+
+An action is one quiet move or one capture hop: ``action = from_sq32 * 32 + to_sq32``
+(``N_ACTIONS`` = 1024; sq32: a1=0, c1=1, ..., h8=31, see board.py). A hop is identified by its
+two squares: the captured piece is the one enemy piece between them.
+
+``legal_action_mask`` marks exactly the hops that begin a legal whole move (or, mid-chain,
+continue the chain in progress): every capture hop of every piece when a capture exists (25.1;
+free choice, 25.2/25.7), a king's hop only onto landings that continue when some do (25.4), and
+otherwise the quiet moves. Every such hop extends to at least one whole legal move, and all
+routes are allowed, so the reachable set of outcomes equals ``gen_moves`` exactly.
+
+``apply_action`` performs one hop. The capturing piece moves and is crowned on the far row at
+once (25.5), jumped pieces stay on the board (Turkish strike, 25.2), the chain's start, the
+jumped set and the man/king flag are recorded in the position vector (board.S_CAP_*), and the
+turn passes (via ``apply_move_parts``, with counters, hash and history) only when the piece
+cannot capture any further.
+"""
+import numpy as np
+from numba import njit
+
+from boardgym.kernels.bits import lsb, pop_lsb
+from boardgym.kernels.draughts.board import (
+    BB_PROMO,
+    BB_SQUARES,
+    GHOST_TO_SQ32,
+    S_BK,
+    S_BM,
+    S_CAP_JUMPED,
+    S_CAP_MAN,
+    S_CAP_SQ,
+    S_CAP_START,
+    S_SIDE,
+    S_WK,
+    S_WM,
+    SQ32_TO_GHOST,
+    STEP,
+)
+from boardgym.kernels.draughts.move import apply_move_parts
+from boardgym.kernels.draughts.movegen import can_capture_from, gen_hops, has_capture_bb
+
+N_ACTIONS = 1024
+ONE = np.int64(1)
+ZERO = np.int64(0)
+
+
+@njit(cache=True, inline="always")
+def encode_action(from_ghost, to_ghost):
+    """Action index of the hop/move between two ghost squares."""
+    return GHOST_TO_SQ32[from_ghost] * 32 + GHOST_TO_SQ32[to_ghost]
+
+
+@njit(cache=True, inline="always")
+def decode_action(action):
+    """(from_ghost, to_ghost) of an action index."""
+    return SQ32_TO_GHOST[action // 32], SQ32_TO_GHOST[action % 32]
+
+
+@njit(cache=True)
+def _mark(out, fr, to, n):
+    a = encode_action(fr, to)
+    if out[a] == 0:
+        out[a] = 1
+        return n + 1
+    return n
+
+
+@njit(cache=True)
+def legal_action_mask(state, out):
+    """Mark the legal actions of a position in out (int8[1024], overwritten); return their number."""
+    out[:] = 0
+    wm, wk, bm, bk, side = state[S_WM], state[S_WK], state[S_BM], state[S_BK], state[S_SIDE]
+    if side == 0:
+        us_m, us_k, them = wm, wk, bm | bk
+    else:
+        us_m, us_k, them = bm, bk, wm | wk
+    empty = BB_SQUARES & ~(wm | wk | bm | bk)
+    land = np.empty(64, dtype=np.int64)
+    cap = np.empty(64, dtype=np.int64)
+    n = 0
+    sq = state[S_CAP_SQ]
+    if sq >= 0:
+        king = (us_k >> sq) & ONE
+        k = gen_hops(sq, king, state[S_CAP_JUMPED], them, empty | (ONE << sq), land, cap)
+        for i in range(k):
+            n = _mark(out, sq, land[i], n)
+        return n
+    if has_capture_bb(us_m, us_k, them, empty):
+        pieces = us_m | us_k
+        while pieces != 0:
+            p = lsb(pieces)
+            pieces = pop_lsb(pieces)
+            k = gen_hops(p, (us_k >> p) & ONE, ZERO, them, empty | (ONE << p), land, cap)
+            for i in range(k):
+                n = _mark(out, p, land[i], n)
+        return n
+    fwd = (0, 1) if side == 0 else (2, 3)
+    pieces = us_m | us_k
+    for p in range(36):
+        if not (pieces >> p) & ONE:
+            continue
+        king = (us_k >> p) & ONE
+        for d in range(4):
+            if king == 0 and d != fwd[0] and d != fwd[1]:
+                continue
+            q = STEP[d, p]
+            while q >= 0 and (empty >> q) & ONE:
+                n = _mark(out, p, q, n)
+                if king == 0:
+                    break
+                q = STEP[d, q]
+    return n
+
+
+@njit(cache=True)
+def _direction(fr, to):
+    """Index of the diagonal direction from ghost square fr towards to (-1 if none)."""
+    for d in range(4):
+        q = STEP[d, fr]
+        while q >= 0:
+            if q == to:
+                return d
+            q = STEP[d, q]
+    return -1
+
+
+@njit(cache=True)
+def apply_action(state, action):
+    """Position vector after one legal action (a quiet move or one capture hop)."""
+    fr, to = decode_action(action)
+    wm, wk, bm, bk, side = state[S_WM], state[S_WK], state[S_BM], state[S_BK], state[S_SIDE]
+    if side == 0:
+        us_m, us_k, them = wm, wk, bm | bk
+    else:
+        us_m, us_k, them = bm, bk, wm | wk
+    occ = wm | wk | bm | bk
+    empty = BB_SQUARES & ~occ
+    mid = state[S_CAP_SQ] >= 0
+    if not mid and not has_capture_bb(us_m, us_k, them, empty):
+        man = (us_m >> fr) & ONE
+        promote = man & ((BB_PROMO[side] >> to) & ONE)
+        return apply_move_parts(state, fr, to, ZERO, promote)
+    # One capture hop: the captured piece is the one enemy piece between fr and to.
+    d = _direction(fr, to)
+    q = STEP[d, fr]
+    while q >= 0 and q != to and not (them >> q) & ONE:
+        q = STEP[d, q]
+    s = state.copy()
+    if not mid:
+        s[S_CAP_START] = fr
+        s[S_CAP_MAN] = (us_m >> fr) & ONE
+        s[S_CAP_JUMPED] = 0
+    jumped = s[S_CAP_JUMPED] | (ONE << q)
+    s[S_CAP_JUMPED] = jumped
+    s[S_CAP_SQ] = to
+    king = (us_k >> fr) & ONE
+    us_m &= ~(ONE << fr)
+    us_k &= ~(ONE << fr)
+    if king == 0 and (BB_PROMO[side] >> to) & ONE:
+        king = ONE  # 25.5: crowned during the capture, continues as a king
+    if king:
+        us_k |= ONE << to
+    else:
+        us_m |= ONE << to
+    if side == 0:
+        s[S_WM], s[S_WK] = us_m, us_k
+    else:
+        s[S_BM], s[S_BK] = us_m, us_k
+    empty = BB_SQUARES & ~(s[S_WM] | s[S_WK] | s[S_BM] | s[S_BK])
+    if can_capture_from(to, king, jumped, them, empty):
+        return s
+    # Chain complete: restore the position before the chain and apply the whole move.
+    start = s[S_CAP_START]
+    was_man = s[S_CAP_MAN]
+    us_m &= ~(ONE << to)
+    us_k &= ~(ONE << to)
+    if was_man:
+        us_m |= ONE << start
+    else:
+        us_k |= ONE << start
+    pre = s.copy()
+    if side == 0:
+        pre[S_WM], pre[S_WK] = us_m, us_k
+    else:
+        pre[S_BM], pre[S_BK] = us_m, us_k
+    pre[S_CAP_SQ] = -1
+    pre[S_CAP_START] = -1
+    pre[S_CAP_JUMPED] = 0
+    pre[S_CAP_MAN] = 0
+    return apply_move_parts(pre, start, to, jumped, was_man & king)
