@@ -98,71 +98,167 @@ def undo_move(s, sp, d, hit):
         set_me_bits(s, sp - 1)
 
 
-@njit(cache=True)
-def _record(w, score, key, out, keys, acc):
-    """Keep leaf w if its score is the best so far and its placement is new."""
-    if score < acc[1]:
-        return
-    if score > acc[1]:
-        acc[1] = score
-        acc[0] = 0
-    n = acc[0]
-    for j in range(n):
-        if keys[j] == key and same_board(out[j], w):
-            return
-    if n >= out.shape[0]:
-        acc[2] = 1
+# Scratch layout for one generation call (one int64 allocation, no zeroing needed):
+# [0:3] n / best score / overflow flag, [3:8] untried sources per depth, [8:13] source moved,
+# [13:18] hit flag, [18:23] placement key per depth, [24:24+STATE_LEN] the work position,
+# then per output row its key and hash slot, then the hash table (a "sparse set": a slot is live
+# only when it points at a kept row that points back at it, so it never has to be cleared).
+_SC_N, _SC_BEST, _SC_OVER = 0, 1, 2
+_SC_SRCS, _SC_SPS, _SC_HITS, _SC_KEYS = 3, 8, 13, 18
+_SC_W = 24
+_SC_ROWS = _SC_W + STATE_LEN
+
+
+def scratch_size(cap):
+    """int64 entries gen_afterstates_scratch needs for an output buffer of cap rows."""
+    t = 1
+    while t < 2 * cap:
+        t *= 2
+    return _SC_ROWS + 2 * cap + t
+
+
+@njit(cache=True, inline="always")
+def _probe(sc, out, key, cap, tmask, sp, d):
+    """Hash slot where a leaf with key belongs, or -1 when an equal placement is already kept.
+
+    The leaf is the work position after moving sp by d (sp == 0: the work position itself)."""
+    n = sc[_SC_N]
+    rowkey = _SC_ROWS
+    rowslot = _SC_ROWS + cap
+    table = _SC_ROWS + 2 * cap
+    slot = key & tmask
+    while True:
+        j = sc[table + slot]
+        if j < 0 or j >= n or sc[rowslot + j] != slot:
+            return slot
+        if sc[rowkey + j] == key:
+            w = sc[_SC_W:_SC_W + STATE_LEN]
+            if sp == 0:
+                if same_board(out[j], w):
+                    return -1
+            else:
+                hit = do_move(w, sp, d)
+                eq = same_board(out[j], w)
+                undo_move(w, sp, d, hit)
+                if eq:
+                    return -1
+        slot = (slot + 1) & tmask
+
+
+@njit(cache=True, inline="always")
+def _keep(sc, out, key, slot, cap):
+    """Copy the work position into the next output row, registered under key at slot."""
+    n = sc[_SC_N]
+    if n >= cap:
+        sc[_SC_OVER] = 1
         return
     for k in range(STATE_LEN):
-        out[n, k] = w[k]
+        out[n, k] = sc[_SC_W + k]
     for v in range(6):
         out[n, DICE + v] = 0
-    keys[n] = key
-    acc[0] = n + 1
+    sc[_SC_ROWS + n] = key
+    sc[_SC_ROWS + cap + n] = slot
+    sc[_SC_ROWS + 2 * cap + slot] = n
+    sc[_SC_N] = n + 1
+
+
+@njit(cache=True, inline="always")
+def _rescore(sc, score):
+    """Apply score to the kept set: False if the leaf is worse; a better score empties the set."""
+    if score < sc[_SC_BEST]:
+        return False
+    if score > sc[_SC_BEST]:
+        sc[_SC_BEST] = score
+        sc[_SC_N] = 0
+    return True
 
 
 @njit(cache=True)
-def _search(w, a, b, nd, depth, maxsrc, key, out, keys, acc):
-    """Depth-first over the dice (a first, then b; nd moves at most) recording maximal leaves."""
-    if depth < nd:
+def _search(sc, a, b, nd, out, cap, tmask):
+    """Depth-first over the dice (a first, then b; nd moves at most) keeping maximal leaves.
+
+    Iterative with a 4-deep stack in sc (Numba's cache cannot link self-recursive functions);
+    the work position sc[_SC_W:] is modified in place and restored on return. The last move of a
+    play is not made on the board unless its leaf is new.
+    """
+    w = sc[_SC_W:_SC_W + STATE_LEN]
+    depth = 0
+    sc[_SC_KEYS] = 0
+    sc[_SC_SRCS] = source_mask(w, a)
+    if sc[_SC_SRCS] == 0:
+        if _rescore(sc, 0):
+            slot = _probe(sc, out, np.int64(0), cap, tmask, 0, 0)
+            if slot >= 0:
+                _keep(sc, out, np.int64(0), slot, cap)
+        return
+    while True:
+        srcs = sc[_SC_SRCS + depth]
+        if srcs == 0:
+            if depth == 0:
+                return
+            depth -= 1
+            undo_move(w, sc[_SC_SPS + depth], a if depth == 0 else b, sc[_SC_HITS + depth])
+            continue
         d = a if depth == 0 else b
-        full = source_mask(w, d)
-        if full != 0:
-            srcs = full
-            if a == b:  # doubles: sources never increase along a play
-                srcs &= (np.int64(1) << maxsrc) - 1
-            while srcs != 0:
-                i = lsb(srcs)
-                srcs &= srcs - 1
-                sp = i + 1
-                t = sp - d
-                hit = do_move(w, sp, d)
-                nkey = key - KEY_ME[sp] + KEY_ME[t if t > 0 else 0]
-                if hit:
-                    nkey += KEY_HIT[t]
-                _search(w, a, b, nd, depth + 1, sp, nkey, out, keys, acc)
-                undo_move(w, sp, d, hit)
-            return
-    score = 8 * depth
-    if depth == 1 and a != b:  # B.5: only one die usable -> prefer the higher
-        score += a
-    _record(w, score, key, out, keys, acc)
+        i = lsb(srcs)
+        sc[_SC_SRCS + depth] = srcs & (srcs - 1)
+        sp = i + 1
+        t = sp - d
+        key = sc[_SC_KEYS + depth] - KEY_ME[sp]
+        if t > 0:
+            key += KEY_ME[t]
+            if w[OPP + t - 1] == 1:
+                key += KEY_HIT[t]
+        else:
+            key += KEY_ME[0]
+        if depth == nd - 1:  # last die: a full play, made on the board only if new
+            if _rescore(sc, 8 * nd):
+                slot = _probe(sc, out, key, cap, tmask, sp, d)
+                if slot >= 0:
+                    hit = do_move(w, sp, d)
+                    _keep(sc, out, key, slot, cap)
+                    undo_move(w, sp, d, hit)
+            continue
+        hit = do_move(w, sp, d)
+        sc[_SC_SPS + depth] = sp
+        sc[_SC_HITS + depth] = hit
+        depth += 1
+        sc[_SC_KEYS + depth] = key
+        full = source_mask(w, b)
+        if full == 0:  # nothing more can move: a shorter play
+            score = 8 * depth
+            if depth == 1 and a != b:  # B.5: only one die usable -> prefer the higher
+                score += a
+            if _rescore(sc, score):
+                slot = _probe(sc, out, key, cap, tmask, 0, 0)
+                if slot >= 0:
+                    _keep(sc, out, key, slot, cap)
+            depth -= 1
+            undo_move(w, sp, d, hit)
+            continue
+        if a == b:  # doubles: sources never increase along a play
+            full &= (np.int64(1) << sp) - 1
+        sc[_SC_SRCS + depth] = full
 
 
 @njit(cache=True)
-def gen_afterstates_keys(state, d1, d2, out, keys):
-    """gen_afterstates with a caller-owned key buffer keys (int64[len(out)])."""
-    w = state.copy()
-    acc = np.zeros(3, dtype=np.int64)
-    acc[1] = -1
+def gen_afterstates_scratch(state, d1, d2, out, sc):
+    """gen_afterstates with caller-owned scratch sc (int64[scratch_size(len(out))])."""
+    cap = out.shape[0]
+    t = sc.shape[0] - _SC_ROWS - 2 * cap
+    for k in range(STATE_LEN):
+        sc[_SC_W + k] = state[k]
+    sc[_SC_N] = 0
+    sc[_SC_BEST] = -1
+    sc[_SC_OVER] = 0
     if d1 == d2:
-        _search(w, d1, d1, 4, 0, BAR_POINT, np.int64(0), out, keys, acc)
+        _search(sc, d1, d1, 4, out, cap, t - 1)
     else:
-        _search(w, d1, d2, 2, 0, BAR_POINT, np.int64(0), out, keys, acc)
-        _search(w, d2, d1, 2, 0, BAR_POINT, np.int64(0), out, keys, acc)
-    if acc[2] != 0:
+        _search(sc, d1, d2, 2, out, cap, t - 1)
+        _search(sc, d2, d1, 2, out, cap, t - 1)
+    if sc[_SC_OVER] != 0:
         return -1
-    return acc[0]
+    return sc[_SC_N]
 
 
 @njit(cache=True)
@@ -173,32 +269,47 @@ def gen_afterstates(state, d1, d2, out):
     mover's view (before the turn passes), dice cleared. With no legal move the single row is the
     unchanged position (the pass). Returns -1 if out is too small (N >= MAX_AFTERSTATES is safe).
     """
-    keys = np.empty(out.shape[0], dtype=np.int64)
-    return gen_afterstates_keys(state, d1, d2, out, keys)
+    cap = out.shape[0]
+    t = 1
+    while t < 2 * cap:
+        t *= 2
+    sc = np.empty(_SC_ROWS + 2 * cap + t, dtype=np.int64)
+    return gen_afterstates_scratch(state, d1, d2, out, sc)
 
 
 @njit(cache=True)
-def _max_dice(w, a, b, nd, depth, maxsrc):
-    """Most dice usable from w playing a first then b (nd moves at most) -> int."""
-    if depth == nd:
-        return depth
-    d = a if depth == 0 else b
-    srcs = source_mask(w, d)
-    if a == b:
-        srcs &= (np.int64(1) << maxsrc) - 1
-    best = depth
-    while srcs != 0:
-        i = lsb(srcs)
-        srcs &= srcs - 1
+def _max_dice(w, a, b, nd):
+    """Most dice usable from w playing a first then b (nd moves at most) -> int; w restored."""
+    if nd == 0:
+        return 0
+    srcs = np.zeros(5, dtype=np.int64)
+    sps = np.zeros(5, dtype=np.int64)
+    hits = np.zeros(5, dtype=np.int64)
+    depth = 0
+    best = 0
+    srcs[0] = source_mask(w, a)
+    while True:
+        if srcs[depth] == 0 or best == nd:
+            if depth == 0:
+                return best
+            depth -= 1
+            undo_move(w, sps[depth], a if depth == 0 else b, hits[depth])
+            continue
+        d = a if depth == 0 else b
+        i = lsb(srcs[depth])
+        srcs[depth] &= srcs[depth] - 1
         sp = i + 1
-        hit = do_move(w, sp, d)
-        r = _max_dice(w, a, b, nd, depth + 1, sp)
-        undo_move(w, sp, d, hit)
-        if r > best:
-            best = r
-            if best == nd:
-                break
-    return best
+        sps[depth] = sp
+        hits[depth] = do_move(w, sp, d)
+        depth += 1
+        if depth > best:
+            best = depth
+        full = np.int64(0)
+        if depth < nd:
+            full = source_mask(w, b)
+            if a == b:
+                full &= (np.int64(1) << sp) - 1
+        srcs[depth] = full
 
 
 @njit(cache=True)
@@ -227,10 +338,10 @@ def max_dice_usable(s):
         return 0
     w = s.copy()
     if a == b:
-        return _max_dice(w, a, a, n, 0, BAR_POINT)
-    r = _max_dice(w, a, b, 2, 0, BAR_POINT)
+        return _max_dice(w, a, a, n)
+    r = _max_dice(w, a, b, 2)
     if r < 2:
-        r2 = _max_dice(w, b, a, 2, 0, BAR_POINT)
+        r2 = _max_dice(w, b, a, 2)
         if r2 > r:
             r = r2
     return r

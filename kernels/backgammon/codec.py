@@ -1,0 +1,117 @@
+"""The atomic action codec for backgammon: the only place the action encoding lives.
+
+An action is one checker move: ``action = source * 6 + (die - 1)`` with ``N_ACTIONS = 150``.
+``source`` counts from the mover's view: 0..23 are the points 1..24 (source = point - 1) and
+24 is the bar (``SOURCE_BAR``), so 25 sources. Bearing off has no source of its own: it is the
+move of a checker past point 1 (``die >= point``). The landing point is ``point - die``.
+
+Mask (B.5): ``legal_action_mask`` marks exactly the moves that begin a play using the most dice
+any sequence allows (all four of a double or as many as possible; with one usable die of a
+non-double, the higher one if it can be played). Applying a marked action leaves a position whose
+remaining dice again need the rest of that maximum, so the same rule applied mid-turn marks the
+continuations. Every sequence of marked actions therefore ends in one of ``gen_afterstates``'s
+plays, and each of them is reachable.
+
+Over-the-rules moves: we take the strict reading. A move that starts a play using fewer dice than
+the maximum is never marked, even when it would reach a legal afterstate anyway: with the last
+checker on point 3 and 6-2, ``3/off`` with the 6 is not marked; the play is ``3/1/off`` (2 then 6).
+This matches GNU Backgammon's move list (with an opponent blot on point 1 it lists only
+``3/1*/off``, whose afterstate differs from ``3/off``).
+
+``apply_action`` moves the checker, consumes the die and ends the turn (clears the dice, flips the
+view, toggles TURN) once no remaining die can be used — the play is complete or nothing more is
+legal. It trusts the caller to pass a marked action.
+"""
+import numpy as np
+from numba import njit
+
+from boardgym.kernels.bits import lsb
+from boardgym.kernels.backgammon.board import DICE, end_turn
+from boardgym.kernels.backgammon.movegen import (
+    _max_dice, do_move, max_dice_usable, remaining_dice, source_mask, undo_move,
+)
+
+N_SOURCES = 25
+SOURCE_BAR = 24
+N_ACTIONS = N_SOURCES * 6
+
+
+@njit(cache=True, inline="always")
+def encode_action(sp, d):
+    """Action of moving from point sp (1..24, 25 = bar) with die d."""
+    return (sp - 1) * 6 + (d - 1)
+
+
+@njit(cache=True, inline="always")
+def decode_action(action):
+    """(source point sp in 1..25 with 25 = bar, die d) of an action."""
+    return action // 6 + 1, action % 6 + 1
+
+
+@njit(cache=True)
+def legal_action_mask(state, out):
+    """Mark in out (int8[N_ACTIONS]) every move starting or continuing a maximal play -> count."""
+    for k in range(N_ACTIONS):
+        out[k] = 0
+    a, b, n = remaining_dice(state)
+    if n == 0:
+        return 0
+    m = max_dice_usable(state)
+    if m == 0:
+        return 0
+    w = state.copy()
+    count = 0
+    if a != b:
+        # two different dice: both needed (m == 2), or only one usable (B.5: the higher if it can)
+        chosen = a if source_mask(w, a) != 0 else b
+        for d in (a, b):
+            other = b if d == a else a
+            if m == 1 and d != chosen:
+                continue
+            srcs = source_mask(w, d)
+            while srcs != 0:
+                i = lsb(srcs)
+                srcs &= srcs - 1
+                sp = i + 1
+                ok = True
+                if m == 2:
+                    hit = do_move(w, sp, d)
+                    ok = _max_dice(w, other, other, 1) == 1
+                    undo_move(w, sp, d, hit)
+                if ok:
+                    out[encode_action(sp, d)] = 1
+                    count += 1
+    else:
+        srcs = source_mask(w, a)
+        while srcs != 0:
+            i = lsb(srcs)
+            srcs &= srcs - 1
+            sp = i + 1
+            hit = do_move(w, sp, a)
+            r = _max_dice(w, a, a, n - 1)
+            undo_move(w, sp, a, hit)
+            if r + 1 == m:
+                out[encode_action(sp, a)] = 1
+                count += 1
+    return count
+
+
+@njit(cache=True)
+def has_legal_move(state):
+    """True when some remaining die of state can move a checker (else the turn is a pass)."""
+    for v in range(1, 7):
+        if state[DICE + v - 1] > 0 and source_mask(state, v) != 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def apply_action(state, action):
+    """Play one masked checker move -> new state (turn passed once no remaining die is usable)."""
+    out = state.copy()
+    sp, d = decode_action(action)
+    do_move(out, sp, d)
+    out[DICE + d - 1] -= 1
+    if max_dice_usable(out) == 0:
+        return end_turn(out)
+    return out
