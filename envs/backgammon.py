@@ -19,9 +19,11 @@ legal_plays
 
 Play notation (gnubg style)
     Moves from the mover's view, highest source first: ``24/18 13/11``, ``bar/22*`` (``*`` marks a
-    hit), ``6/off``; one checker moved on is chained (``24/18/13``, with ``*`` after each hit
-    point); repeated identical moves are ``8/5(2)``. ``parse_play`` also accepts the expanded
-    forms ``8/5 8/5``, ``24/18 18/13``, ``25`` for the bar and ``0`` for off, with or without ``*``.
+    hit), ``6/off``; a checker moved on is written as one move whose intermediate points appear
+    only where it hit (``24/13``, ``24/18*/13``); repeated identical moves are ``8/5(2)``. When
+    several move sequences give the same position the shortest text is written. ``parse_play``
+    also accepts ``8/5 8/5``, ``24/18/13``, ``24/18 18/13``, ``25`` for the bar and ``0`` for off;
+    ``*`` may be omitted when the play is unambiguous without it. The pass is written ``""``.
 
 Match ID (gnubg manual, "A technical description of the Match ID")
     66 bits packed little-endian into 9 bytes, base64 (12 characters); every field is stored
@@ -175,3 +177,273 @@ def legal_plays(pid, die1, die2):
     out = np.empty((MAX_AFTERSTATES, B.STATE_LEN), dtype=np.int64)
     n = gen_afterstates(s, d1, d2, out)
     return sorted({position_id(out[k]) for k in range(n)})
+
+
+# ----------------------------------------------------------------------------- play notation
+
+_TOKEN = re.compile(r"^(bar|off|\d{1,2})(\*?)((?:/(?:bar|off|\d{1,2})\*?)+)(?:\((\d)\))?$")
+
+
+def _pt_str(p):
+    return "bar" if p == B.BAR_POINT else "off" if p <= 0 else str(p)
+
+
+def _single_moves(s, d):
+    """Legal single checker moves (sp, d) of state s for die d (kernel source mask)."""
+    from boardgym.kernels.backgammon.movegen import source_mask
+    m = int(source_mask(s, d))
+    return [i + 1 for i in range(25) if (m >> i) & 1]
+
+
+def _enumerate_plays(state, d1, d2):
+    """All maximal move sequences of roll d1-d2: list of (afterstate_board_tuple, steps) where
+    steps = tuple of (from, to, hit) in the mover's numbering (25 = bar, 0 = off)."""
+    from boardgym.kernels.backgammon.codec import N_ACTIONS, decode_action, legal_action_mask
+    from boardgym.kernels.backgammon.movegen import do_move
+    s0 = B.set_dice(state, d1, d2)
+    results = []
+    seen = set()
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+
+    def rec(s, steps):
+        memo = (s.tobytes(), steps)
+        if memo in seen:
+            return
+        seen.add(memo)
+        if legal_action_mask(s, mask) == 0:
+            results.append((tuple(int(x) for x in s[:B.BOARD_LEN]), steps))
+            return
+        for a in np.flatnonzero(mask).tolist():
+            sp, d = decode_action(a)
+            t = s.copy()
+            hit = do_move(t, sp, d)
+            t[B.DICE + d - 1] -= 1
+            rec(t, steps + ((sp, max(sp - d, 0), bool(hit)),))
+
+    rec(s0, ())
+    return results
+
+
+def _journeys(steps):
+    """Group steps into checker journeys: list of lists of (point, hit) starting with (from, False)."""
+    js = []
+    for f, t, hit in steps:
+        for j in reversed(js):
+            if j[-1][0] == f and f != 0:
+                j.append((t, hit))
+                break
+        else:
+            js.append([(f, False), (t, hit)])
+    return js
+
+
+def _format_steps(steps):
+    """Canonical gnubg-style text of a move sequence (see module docstring)."""
+    tokens = []
+    for j in _journeys(steps):
+        pts = [j[0]] + [p for p in j[1:-1] if p[1]] + [j[-1]]
+        tokens.append((j[0][0], j[-1][0], "/".join(_pt_str(p) + ("*" if h else "") for p, h in pts)))
+    tokens.sort(key=lambda x: (-x[0], -x[1], x[2]))
+    out = []
+    i = 0
+    while i < len(tokens):
+        k = i
+        while k < len(tokens) and tokens[k][2] == tokens[i][2]:
+            k += 1
+        out.append(tokens[i][2] + (f"({k - i})" if k - i > 1 else ""))
+        i = k
+    return " ".join(out)
+
+
+def _signature(segments):
+    """Net movement of a play: (sorted removed sources, sorted added landings, sorted hit points)."""
+    removed, added, hits = [], [], []
+    for pts in segments:  # pts = [(point, hit), ...] along one checker's path
+        removed.append(pts[0][0])
+        added.append(pts[-1][0])
+        hits.extend(p for p, h in pts[1:] if h)
+    for p in list(removed):
+        if p in added and p != 0:
+            removed.remove(p)
+            added.remove(p)
+    return tuple(sorted(removed)), tuple(sorted(added)), tuple(sorted(hits))
+
+
+def _board_of(afterstate):
+    a = np.asarray(afterstate)
+    if a.shape != (B.STATE_LEN,):
+        raise ValueError(f"afterstate must have shape ({B.STATE_LEN},), got {a.shape}")
+    return tuple(int(x) for x in a[:B.BOARD_LEN])
+
+
+def play_to_str(state, die1, die2, play):
+    """gnubg-style text of a legal play of roll die1-die2 from state.
+
+    play is an afterstate (int64[STATE_LEN], mover's view before the turn passes, as from
+    gen_afterstates) or a sequence of (from, to) moves in the mover's numbering (25 = bar, 0 = off).
+    The pass (no legal move) is written as the empty string. ValueError if the play is illegal.
+    """
+    d1, d2 = _check_dice(die1, die2)
+    plays = _enumerate_plays(np.asarray(state, dtype=np.int64), d1, d2)
+    if isinstance(play, np.ndarray) and play.ndim == 1 and play.shape[0] == B.STATE_LEN:
+        target = _board_of(play)
+    else:
+        try:
+            moves = [(int(f), int(t)) for f, t in play]
+        except (TypeError, ValueError):
+            raise ValueError("play must be an afterstate array or a sequence of (from, to) pairs") from None
+        text = " ".join(f"{_pt_str(f)}/{_pt_str(t)}" for f, t in moves)
+        target = _board_of(parse_play(state, d1, d2, text))
+    cands = [steps for board, steps in plays if board == target]
+    if not cands:
+        raise ValueError(f"illegal play for roll {d1}-{d2}: {play!r}")
+    texts = [_format_steps(steps) for steps in cands]
+    return min(texts, key=lambda t: (len(t.split()), len(t), t))
+
+
+def parse_play(state, die1, die2, text):
+    """Afterstate (int64[STATE_LEN], mover's view before the turn passes) of a gnubg-style play.
+
+    Accepts ``24/18 13/11``, ``bar/22*``, ``6/off``, ``8/5(2)``, ``8/5 8/5``, ``24/18/13``, numbers
+    25 / 0 for bar / off; the pass is ``""``, ``-``, ``—`` or ``pass``. Hit marks ``*`` are optional
+    when the play without them is unambiguous. ValueError on malformed or illegal plays.
+    """
+    d1, d2 = _check_dice(die1, die2)
+    if not isinstance(text, str):
+        raise ValueError(f"play text must be a string, got {type(text).__name__}")
+    s = np.asarray(state, dtype=np.int64)
+    plays = _enumerate_plays(s, d1, d2)
+    norm = text.strip().lower()
+    if norm in ("", "-", "\u2014", "pass"):
+        if len(plays) == 1 and not plays[0][1]:
+            out = s.copy()
+            out[B.DICE:B.DICE + 6] = 0
+            return out
+        raise ValueError(f"a pass is illegal: roll {d1}-{d2} can be played")
+    segments = []
+    starred = "*" in norm
+    for tok in norm.split():
+        m = _TOKEN.match(tok)
+        if not m:
+            raise ValueError(f"malformed move {tok!r} in {text!r}")
+        path = []
+        for k, raw in enumerate([m.group(1) + m.group(2)] + m.group(3).split("/")[1:]):
+            hit = raw.endswith("*")
+            name = raw.rstrip("*")
+            v = B.BAR_POINT if name == "bar" else 0 if name == "off" else int(name)
+            if not 0 <= v <= 25:
+                raise ValueError(f"point {name} out of range in {tok!r}")
+            if k == 0 and hit:
+                raise ValueError(f"a move cannot hit on its starting point: {tok!r}")
+            path.append((v, hit))
+        for a, b in zip(path, path[1:]):
+            if b[0] >= a[0]:
+                raise ValueError(f"move {tok!r} does not go towards home")
+        if path[0][0] == 0:
+            raise ValueError(f"move {tok!r} starts from off")
+        if any(p[0] in (0, 25) for p in path[1:-1]) or path[-1][0] == 25:
+            raise ValueError(f"bar/off in the middle of {tok!r}")
+        segments.extend([path] * int(m.group(4) or 1))
+    want = _signature(segments)
+    found = {}
+    for board, steps in plays:
+        sig = _signature([[(j[0][0], False)] + j[1:] for j in _journeys(steps)])
+        if sig == want or (not starred and sig[:2] == want[:2]):
+            found.setdefault(board, sig)
+    if not found:
+        raise ValueError(f"illegal play for roll {d1}-{d2}: {text!r}")
+    if len(found) > 1:
+        exact = [b for b, sig in found.items() if sig == want]
+        if len(exact) != 1:
+            raise ValueError(f"ambiguous play {text!r}: mark hits with '*'")
+        found = {exact[0]: want}
+    board = next(iter(found))
+    out = s.copy()
+    out[:B.BOARD_LEN] = board
+    out[B.DICE:B.DICE + 6] = 0
+    B.refresh_masks(out)
+    return out
+
+
+# ----------------------------------------------------------------------------- Match ID
+
+_MATCH_FIELDS = (  # (name, width), in bit order
+    ("cube_log2", 4), ("cube_owner", 2), ("dice_owner", 1), ("crawford", 1), ("game_state", 3),
+    ("turn", 1), ("double_offered", 1), ("resign", 2), ("die1", 3), ("die2", 3),
+    ("match_length", 15), ("score0", 15), ("score1", 15),
+)
+
+
+def match_id(state, dice=None, match_length=0, score=(0, 0), crawford=False, game_state=1,
+             double_offered=False, resign=0, turn=None):
+    """12-character gnubg Match ID. Cube value/owner and the player on roll come from state;
+    dice default to the state's full roll (higher die first) or none (0, 0); turn defaults to the
+    player on roll (set it to the other player while a double is offered)."""
+    s = np.asarray(state)
+    cube = int(s[B.CUBE_VALUE])
+    if cube < 1 or cube & (cube - 1) or cube > 2**15:
+        raise ValueError(f"cube value must be a power of two up to 32768, got {cube}")
+    owner = int(s[B.CUBE_OWNER])
+    if owner not in (-1, 0, 1):
+        raise ValueError(f"cube owner must be -1 (centred), 0 or 1, got {owner}")
+    on_roll = int(s[B.TURN])
+    if dice is None:
+        counts = [int(c) for c in s[B.DICE:B.DICE + 6]]
+        vals = [v + 1 for v in range(6) if counts[v]]
+        if len(vals) == 1 and counts[vals[0] - 1] == 4:
+            dice = (vals[0], vals[0])
+        elif len(vals) == 2 and counts[vals[0] - 1] == counts[vals[1] - 1] == 1:
+            dice = (vals[1], vals[0])
+        else:
+            dice = (0, 0)
+    d1, d2 = (int(x) for x in dice)
+    if (d1, d2) != (0, 0):
+        _check_dice(d1, d2)
+    fields = {
+        "cube_log2": cube.bit_length() - 1, "cube_owner": 3 if owner == -1 else owner,
+        "dice_owner": on_roll, "crawford": int(bool(crawford)), "game_state": int(game_state),
+        "turn": on_roll if turn is None else int(turn), "double_offered": int(bool(double_offered)),
+        "resign": int(resign), "die1": d1, "die2": d2, "match_length": int(match_length),
+        "score0": int(score[0]), "score1": int(score[1]),
+    }
+    bits = 0
+    pos = 0
+    for name, width in _MATCH_FIELDS:
+        v = fields[name]
+        if not 0 <= v < (1 << width):
+            raise ValueError(f"match field {name}={v} does not fit in {width} bits")
+        bits |= v << pos
+        pos += width
+    return base64.b64encode(bits.to_bytes(9, "little")).decode("ascii")
+
+
+def parse_match_id(mid):
+    """Decode a 12-character gnubg Match ID into a dict (cube_value, cube_owner -1/0/1, dice_owner,
+    crawford, game_state, turn, double_offered, resign, dice, match_length, score)."""
+    raw = _decode_b64(mid, 12, 9, "Match ID")
+    bits = int.from_bytes(raw, "little")
+    if bits >> 66:
+        raise ValueError(f"Match ID {mid!r} has bits set beyond bit 66")
+    f = {}
+    pos = 0
+    for name, width in _MATCH_FIELDS:
+        f[name] = (bits >> pos) & ((1 << width) - 1)
+        pos += width
+    if f["cube_owner"] == 2:
+        raise ValueError(f"Match ID {mid!r} has cube owner 10b (only 00, 01, 11 exist)")
+    if f["game_state"] > 4:
+        raise ValueError(f"Match ID {mid!r} has game state {f['game_state']} (0..4)")
+    d1, d2 = f["die1"], f["die2"]
+    if d1 > 6 or d2 > 6 or (d1 == 0) != (d2 == 0):
+        raise ValueError(f"Match ID {mid!r} has impossible dice {d1}-{d2}")
+    ml, s0, s1 = f["match_length"], f["score0"], f["score1"]
+    if ml and (s0 >= ml or s1 >= ml):
+        raise ValueError(f"Match ID {mid!r} has a score {s0}-{s1} not below match length {ml}")
+    return {
+        "cube_value": 1 << f["cube_log2"],
+        "cube_owner": -1 if f["cube_owner"] == 3 else f["cube_owner"],
+        "dice_owner": f["dice_owner"], "crawford": bool(f["crawford"]),
+        "game_state": f["game_state"], "turn": f["turn"],
+        "double_offered": bool(f["double_offered"]), "resign": f["resign"],
+        "dice": (d1, d2), "match_length": ml, "score": (s0, s1),
+    }
