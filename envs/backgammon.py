@@ -188,40 +188,50 @@ def _pt_str(p):
     return "bar" if p == B.BAR_POINT else "off" if p <= 0 else str(p)
 
 
-def _single_moves(s, d):
-    """Legal single checker moves (sp, d) of state s for die d (kernel source mask)."""
-    from boardgym.kernels.backgammon.movegen import source_mask
-    m = int(source_mask(s, d))
-    return [i + 1 for i in range(25) if (m >> i) & 1]
-
-
 def _enumerate_plays(state, d1, d2):
     """All maximal move sequences of roll d1-d2: list of (afterstate_board_tuple, steps) where
-    steps = tuple of (from, to, hit) in the mover's numbering (25 = bar, 0 = off)."""
-    from boardgym.kernels.backgammon.codec import N_ACTIONS, decode_action, legal_action_mask
-    from boardgym.kernels.backgammon.movegen import do_move
-    s0 = B.set_dice(state, d1, d2)
-    results = []
-    seen = set()
-    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    steps = tuple of (from, to, hit) in the mover's numbering (25 = bar, 0 = off).
 
-    def rec(s, steps):
-        memo = (s.tobytes(), steps)
-        if memo in seen:
-            return
-        seen.add(memo)
-        if legal_action_mask(s, mask) == 0:
-            results.append((tuple(int(x) for x in s[:B.BOARD_LEN]), steps))
-            return
-        for a in np.flatnonzero(mask).tolist():
-            sp, d = decode_action(a)
-            t = s.copy()
-            hit = do_move(t, sp, d)
-            t[B.DICE + d - 1] -= 1
-            rec(t, steps + ((sp, max(sp - d, 0), bool(hit)),))
+    Same search as the kernel's generator (both die orders; doubles with non-increasing sources,
+    which covers every multiset of moves), kept in Python because it returns the routes too."""
+    key = (np.asarray(state, dtype=np.int64).tobytes(), d1, d2)
+    hit = _PLAYS_CACHE.get(key)
+    if hit is not None:
+        return hit
+    from boardgym.kernels.backgammon.movegen import do_move, source_mask, undo_move
+    w = np.array(state, dtype=np.int64)
+    found = []  # (score, board, steps)
 
-    rec(s0, ())
-    return results
+    def rec(dice, steps, maxsrc, first):
+        if dice:
+            d = dice[0]
+            m = int(source_mask(w, d))
+            if m:
+                for i in range(min(maxsrc, 25)):
+                    if (m >> i) & 1:
+                        sp = i + 1
+                        h = do_move(w, sp, d)
+                        rec(dice[1:], steps + ((sp, max(sp - d, 0), bool(h)),),
+                            sp if d1 == d2 else 25, first)
+                        undo_move(w, sp, d, h)
+                return
+        score = 8 * len(steps) + (first if len(steps) == 1 and d1 != d2 else 0)
+        found.append((score, tuple(int(x) for x in w[:B.BOARD_LEN]), steps))
+
+    if d1 == d2:
+        rec((d1,) * 4, (), 25, d1)
+    else:
+        rec((d1, d2), (), 25, d1)
+        rec((d2, d1), (), 25, d2)
+    best = max(f[0] for f in found)
+    result = [(board, steps) for score, board, steps in found if score == best]
+    if len(_PLAYS_CACHE) > 256:
+        _PLAYS_CACHE.clear()
+    _PLAYS_CACHE[key] = result
+    return result
+
+
+_PLAYS_CACHE = {}
 
 
 def _journeys(steps):
@@ -315,7 +325,7 @@ def parse_play(state, die1, die2, text):
     plays = _enumerate_plays(s, d1, d2)
     norm = text.strip().lower()
     if norm in ("", "-", "\u2014", "pass"):
-        if len(plays) == 1 and not plays[0][1]:
+        if all(not steps for _, steps in plays):
             out = s.copy()
             out[B.DICE:B.DICE + 6] = 0
             return out

@@ -1,0 +1,116 @@
+"""Mask/play consistency and random self-play invariants for the backgammon kernel.
+
+Consistency (B.5/B.6 through the atomic codec): from random positions with random dice, every
+sequence of masked actions (enumerated exhaustively) ends in one of gen_afterstates's plays, and
+every play is reached. Invariants over random self-play through apply_action with the kernel's
+own RNG dice: 15 checkers a side, no point shared, occupancy bitboards match the counts, a mask
+is non-empty exactly when a move exists, and games end.
+"""
+import numpy as np
+import pytest
+
+from boardgym.kernels.backgammon import board as B
+from boardgym.kernels.backgammon.codec import (
+    N_ACTIONS, apply_action, has_legal_move, legal_action_mask,
+)
+from boardgym.kernels.backgammon.dice import new_rng, next_u64, roll_dice
+from boardgym.kernels.backgammon.movegen import MAX_AFTERSTATES, gen_afterstates, max_dice_usable
+from boardgym.kernels.backgammon.outcome import game_over, outcome
+
+
+def random_positions(n, seed):
+    """n (state, d1, d2) cases from random games (random legal play each turn)."""
+    rng = new_rng(seed)
+    out = np.empty((MAX_AFTERSTATES, B.STATE_LEN), dtype=np.int64)
+    s = B.new_initial_state()
+    cases = []
+    while len(cases) < n:
+        d1, d2 = roll_dice(rng)
+        cases.append((s.copy(), int(d1), int(d2)))
+        k = gen_afterstates(s, d1, d2, out)
+        s = B.end_turn(out[(next_u64(rng) & 0x7FFFFFFF) % k])
+        if game_over(s):
+            s = B.new_initial_state()
+    return cases
+
+
+def reachable(s, acc):
+    """Add to acc the placement each masked action sequence from s ends in (before the flip)."""
+    m = np.zeros(N_ACTIONS, dtype=np.int8)
+    n = legal_action_mask(s, m)
+    assert n == int(m.sum())
+    if n == 0:
+        acc.add(s[:B.BOARD_LEN].tobytes())
+        return
+    for a in np.flatnonzero(m):
+        t = apply_action(s, a)
+        if t[B.TURN] != s[B.TURN]:
+            acc.add(B.end_turn(t)[:B.BOARD_LEN].tobytes())
+        else:
+            reachable(t, acc)
+
+
+def test_masked_sequences_reach_exactly_the_legal_plays():
+    cases = random_positions(300, seed=11)
+    out = np.empty((MAX_AFTERSTATES, B.STATE_LEN), dtype=np.int64)
+    with_bar = bearing_off = doubles = 0
+    for s, d1, d2 in cases:
+        k = gen_afterstates(s, d1, d2, out)
+        legal = {out[j, :B.BOARD_LEN].tobytes() for j in range(k)}
+        got = set()
+        reachable(B.set_dice(s, d1, d2), got)
+        assert got == legal, (s.tolist(), d1, d2)
+        with_bar += s[B.BAR_ME] > 0
+        bearing_off += (s[B.BB_ME] & ~B.BB_HOME) == 0 and s[B.BAR_ME] == 0
+        doubles += d1 == d2
+    assert with_bar >= 10 and bearing_off >= 10 and doubles >= 30
+
+
+def self_play(n_moves, seed):
+    """Random self-play through apply_action; returns (moves, games finished, longest game)."""
+    rng = new_rng(seed)
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    s = B.new_initial_state()
+    s = B.set_dice(s, *roll_dice(rng))
+    moves = games = game_len = longest = 0
+    while moves < n_moves:
+        n = legal_action_mask(s, mask)
+        assert (n > 0) == bool(has_legal_move(s)) == (max_dice_usable(s) > 0)
+        if n == 0:  # no legal move: the turn passes
+            s = B.end_turn(s)
+        else:
+            acts = np.flatnonzero(mask)
+            s = apply_action(s, acts[(next_u64(rng) & 0x7FFFFFFF) % n])
+            moves += 1
+            game_len += 1
+        # invariants
+        me = s[B.ME:B.ME + 24]
+        op = s[B.OPP:B.OPP + 24]
+        assert me.min() >= 0 and op.min() >= 0
+        assert me.sum() + s[B.BAR_ME] + s[B.OFF_ME] == 15
+        assert op.sum() + s[B.BAR_OPP] + s[B.OFF_OPP] == 15
+        assert not np.any((me > 0) & (op > 0))
+        ref = s.copy()
+        B.refresh_masks(ref)
+        assert (ref[B.BB_ME:] == s[B.BB_ME:]).all()
+        if game_over(s):
+            w, kind = outcome(s)
+            assert w in (0, 1) and kind in (1, 2, 3)
+            games += 1
+            longest = max(longest, game_len)
+            game_len = 0
+            s = B.new_initial_state()
+        if s[B.DICE:B.DICE + 6].sum() == 0:
+            s = B.set_dice(s, *roll_dice(rng))
+    return moves, games, longest
+
+
+def test_self_play_invariants_100k():
+    moves, games, longest = self_play(100_000, seed=1)
+    assert moves == 100_000 and games >= 200 and longest < 2_000
+
+
+@pytest.mark.slow
+def test_self_play_invariants_1m():
+    moves, games, longest = self_play(1_000_000, seed=2)
+    assert games >= 2_000 and longest < 2_000
