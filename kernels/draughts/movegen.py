@@ -303,14 +303,44 @@ def has_capture_bb(us_m, us_k, them, empty):
     return False
 
 
+@njit(cache=True, inline="always")
+def _count_single_man_captures(us_m, them, empty, promo):
+    """Number of man captures when every one is a single hop without crowning, else -1.
+
+    Bulk counting for the common case: c4/c5/cm4/cm5 mark the squares from which a piece could
+    jump in direction +4/+5/-4/-5; a landing square continues only in the three directions
+    other than back over the jumped piece (where the vacated start square plays no part).
+    """
+    c4 = (them >> 4) & (empty >> 8)
+    c5 = (them >> 5) & (empty >> 10)
+    cm4 = (them << 4) & (empty << 8)
+    cm5 = (them << 5) & (empty << 10)
+    j4, j5, jm4, jm5 = us_m & c4, us_m & c5, us_m & cm4, us_m & cm5
+    if (j4 | j5 | jm4 | jm5) == 0:
+        return 0
+    l4, l5, lm4, lm5 = j4 << 8, j5 << 10, jm4 >> 8, jm5 >> 10
+    if (l4 | l5 | lm4 | lm5) & promo:
+        return -1
+    if (l4 & (c4 | c5 | cm5)) | (l5 & (c4 | c5 | cm4)) | (lm4 & (c5 | cm4 | cm5)) \
+            | (lm5 & (c4 | cm4 | cm5)):
+        return -1
+    return popcount(j4) + popcount(j5) + popcount(jm4) + popcount(jm5)
+
+
 @njit(cache=True)
 def count_moves_bb(wm, wk, bm, bk, side, path, scratch):
-    """Number of legal moves (distinct outcomes); captures are generated into scratch."""
+    """Number of legal moves (distinct outcomes); capture chains are generated into scratch."""
     if side == 0:
         us_m, us_k, them = wm, wk, bm | bk
     else:
         us_m, us_k, them = bm, bk, wm | wk
     empty = BB_SQUARES & ~(wm | wk | bm | bk)
+    if us_k == 0:
+        c = _count_single_man_captures(us_m, them, empty, BB_PROMO[side])
+        if c == 0:
+            return count_quiet_bb(us_m, us_k, empty, side)
+        if c > 0:
+            return c
     n = gen_captures_bb(us_m, us_k, them, empty, side, path, scratch)
     if n > 0:
         return n

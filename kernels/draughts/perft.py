@@ -31,6 +31,13 @@ def _perft(wm, wk, bm, bk, side, depth, bufs, path):
     buf = bufs[depth]
     n = gen_moves_bb(wm, wk, bm, bk, side, path, buf)
     total = np.int64(0)
+    if depth == 2:
+        scratch = bufs[0]
+        for i in range(n):
+            a, b, c, d = apply_bb(wm, wk, bm, bk, side, buf[i, M_FROM], buf[i, M_TO],
+                                  buf[i, M_CAPTURED], buf[i, M_PROMOTE])
+            total += count_moves_bb(a, b, c, d, 1 - side, path, scratch)
+        return total
     for i in range(n):
         a, b, c, d = apply_bb(wm, wk, bm, bk, side, buf[i, M_FROM], buf[i, M_TO],
                               buf[i, M_CAPTURED], buf[i, M_PROMOTE])
