@@ -173,3 +173,17 @@ def test_g2_each_rule_switchable(rule):
                     RULE_KINGS_ONLY: DRAW_KINGS_ONLY, RULE_BALANCE: DRAW_BALANCE,
                     RULE_LONG_DIAGONAL: DRAW_LONG_DIAGONAL}[rule]
     assert isinstance(np.int64(code), np.int64)
+
+
+def test_g2a_history_window_is_bounded():
+    """G.2a: the repetition history is a ring of HIST_LEN = 64 plies (documented window)."""
+    from boardgym.kernels.draughts.board import HIST_LEN
+    from boardgym.kernels.draughts.outcome import repetition_count
+
+    assert HIST_LEN == 64
+    s = from_fen("W:WKg1:BKb8", rules=0)  # no draw rule: play on past the repetitions
+    states = play(s, shuffle("g1", "h2", "b8", "a7", 100))
+    assert states[-1][S_HIST_N] == 101
+    assert repetition_count(states[11]) == 4  # the start, after plies 0, 4, 8 and 12
+    assert repetition_count(states[-1]) == HIST_LEN // 4  # only the last 64 plies are seen
+    assert game_status(states[-1]) == ONGOING  # all draw rules switched off
