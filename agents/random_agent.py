@@ -1,0 +1,20 @@
+"""RandomAgent: a uniformly random legal action, from its own seeded generator."""
+import numpy as np
+
+
+class RandomAgent:
+    """Picks uniformly among the actions the mask allows; works in every boardgym env."""
+
+    def __init__(self, seed=None):
+        self.rng = np.random.default_rng(seed)
+
+    def seed(self, seed=None):
+        """Re-seed the agent's generator."""
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation, action_mask):
+        """A legal action index drawn uniformly from action_mask (int8 or bool, shape (A,))."""
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 0:
+            raise ValueError("RandomAgent.act: the action mask allows no action")
+        return int(legal[self.rng.integers(legal.size)])

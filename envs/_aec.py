@@ -1,0 +1,222 @@
+"""Shared bookkeeping of boardgym's two-player PettingZoo AEC environments.
+
+``TwoPlayerAEC`` owns what every classic board-game env repeats — agents, spaces, seeding,
+reward accumulation, validation of actions, render-mode dispatch — and asks its game subclass
+(russian_draughts_v0, backgammon_v0) for the game-specific pieces through a handful of hooks.
+Legality always comes from the kernels through the subclass's ``_fill_mask``.
+
+Conventions (PettingZoo classic, e.g. chess_v6): agents ``player_0`` (White / first player) and
+``player_1``; observation ``Dict(observation=Box, action_mask=Box(0, 1, (A,), int8))``; the mask
+is all zeros for the agent not on turn and after the game; zero-sum rewards at the end.
+An agent may act several times in a row (a capture chain, a backgammon turn):
+``agent_selection`` says who acts. The raw env raises ``ValueError`` for an action that is out of
+range or not legal; ``env()`` wraps it so that an illegal action ends the game with a penalty
+(TerminateIllegalWrapper), as PettingZoo's classic envs do.
+"""
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+AGENTS = ("player_0", "player_1")
+
+
+# Attributes every AEC loop reads several times a step. PettingZoo's wrappers forward them through
+# ``__getattr__`` one layer at a time, which cost more than the game itself; the subclasses below
+# read them straight from the raw env (none of the three wrappers keeps its own copy), keeping
+# OrderEnforcingWrapper's "cannot be accessed before reset" check.
+_FORWARDED = ("agent_selection", "agents", "rewards", "terminations", "truncations", "infos",
+              "_cumulative_rewards", "possible_agents")
+_NEED_RESET = {"rewards", "terminations", "truncations", "infos", "agent_selection", "agents"}
+
+
+def _forwarding(name, check_reset):
+    def get(self):
+        if check_reset and name in _NEED_RESET and not self.__dict__.get("_has_reset", True):
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.__dict__["env"].unwrapped, name)
+
+    def set_(self, value):
+        setattr(self.__dict__["env"].unwrapped, name, value)
+
+    return property(get, set_)
+
+
+def _fast(wrapper_cls, check_reset=False):
+    attrs = {n: _forwarding(n, check_reset) for n in _FORWARDED}
+    return type(wrapper_cls.__name__, (wrapper_cls,), attrs)
+
+
+_TerminateIllegal = _fast(wrappers.TerminateIllegalWrapper)
+_AssertOutOfBounds = _fast(wrappers.AssertOutOfBoundsWrapper)
+_OrderEnforcing = _fast(wrappers.OrderEnforcingWrapper, check_reset=True)
+
+
+def wrap_classic(raw):
+    """The classic PettingZoo wrapper order: TerminateIllegal -> AssertOutOfBounds -> OrderEnforcing."""
+    env = _TerminateIllegal(raw, illegal_reward=-1)
+    env = _AssertOutOfBounds(env)
+    return _OrderEnforcing(env)
+
+
+def warn_unknown_options(options, known):
+    """Warn about reset options this env does not use (PettingZoo's api_test passes some)."""
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        gymnasium.logger.warn(f"ignoring unknown reset option(s) {unknown}; supported: {list(known)}")
+
+
+class TwoPlayerAEC(AECEnv):
+    """Base of the boardgym AEC envs; subclasses implement the ``_hook`` methods below."""
+
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "is_parallelizable": False,
+                "render_fps": 2}
+
+    def __init__(self, n_actions, obs_space, render_mode=None):
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"unknown render_mode {render_mode!r}; "
+                             f"expected one of {self.metadata['render_modes']} or None")
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        self.n_actions = n_actions
+        self._obs_box = obs_space
+        self.observation_spaces = {a: spaces.Dict({
+            "observation": obs_space,
+            "action_mask": spaces.Box(0, 1, (n_actions,), np.int8)}) for a in AGENTS}
+        self.action_spaces = {a: spaces.Discrete(n_actions) for a in AGENTS}
+        self._mask = np.zeros(n_actions, np.int8)
+        self._n_legal = 0
+        self._done = True
+        self.np_random, self._np_random_seed = seeding.np_random(None)
+        self.agent_selection = AGENTS[0]
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos = {a: {} for a in AGENTS}
+
+    # ---- hooks for the game subclass ----------------------------------------------------------
+    def _new_game(self, options):
+        """Set up a new game (options validated here; ValueError on unknown keys or values)."""
+        raise NotImplementedError
+
+    def _to_move(self):
+        """Index (0/1) of the agent that acts now."""
+        raise NotImplementedError
+
+    def _fill_mask(self, out):
+        """Fill out (int8[A]) with the acting agent's legal actions (its own frame); return count."""
+        raise NotImplementedError
+
+    def _play(self, action):
+        """Apply one legal action of the acting agent (already validated)."""
+        raise NotImplementedError
+
+    def _result(self):
+        """(terminated, truncated, (reward_0, reward_1)) of the current position."""
+        raise NotImplementedError
+
+    def _encode(self, player):
+        """A fresh observation array of the current position from player's view."""
+        raise NotImplementedError
+
+    def _step_infos(self):
+        """Per-agent info dicts after a reset or step (override to add game facts)."""
+        return {a: {} for a in AGENTS}
+
+    def render_text(self):
+        """The current position as a text board."""
+        raise NotImplementedError
+
+    def render_rgb(self):
+        """The current position as an RGB image (H, W, 3) uint8."""
+        raise NotImplementedError
+
+    # ---- PettingZoo API -----------------------------------------------------------------------
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def reset(self, seed=None, options=None):
+        if seed is not None or not hasattr(self, "_seeded"):
+            self.np_random, self._np_random_seed = seeding.np_random(seed)
+            self._seeded = True
+        if options is not None and not isinstance(options, dict):
+            raise ValueError(f"options must be a dict or None, got {type(options).__name__}")
+        self.agents = list(AGENTS)
+        self._new_game(dict(options or {}))
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self._done = False
+        self._after_change()
+        if self.render_mode == "human":
+            self.render()
+
+    def _after_change(self):
+        """Refresh mask, agent selection, outcome and infos after the state changed."""
+        term, trunc, rew = self._result()
+        self.infos = self._step_infos()
+        if term or trunc:
+            self._done = True
+            self._mask[:] = 0
+            self._n_legal = 0
+            for i, a in enumerate(AGENTS):
+                self.rewards[a] = float(rew[i])
+                self.terminations[a] = bool(term)
+                self.truncations[a] = bool(trunc and not term)
+        else:
+            self._n_legal = self._fill_mask(self._mask)
+        self.agent_selection = AGENTS[self._to_move()]
+
+    def observe(self, agent):
+        player = AGENTS.index(agent)
+        if self._done or agent != self.agent_selection:
+            mask = np.zeros(self.n_actions, np.int8)
+        else:
+            mask = self._mask.copy()
+        return {"observation": self._encode(player), "action_mask": mask}
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            return self._was_dead_step(action)
+        if self._done:
+            raise ValueError("step() called after the game ended; call reset()")
+        try:
+            a = int(action)
+        except (TypeError, ValueError):
+            raise ValueError(f"action must be an integer, got {action!r}") from None
+        if a != action or not 0 <= a < self.n_actions:
+            raise ValueError(f"action {action!r} out of range 0..{self.n_actions - 1}")
+        if not self._mask[a]:
+            raise ValueError(f"illegal action {a} for {agent}: not in the action mask "
+                             f"({self._n_legal} legal actions)")
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._play(a)
+        self._after_change()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self):
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        if self.render_mode == "ansi":
+            return self.render_text()
+        if self.render_mode == "rgb_array":
+            return self.render_rgb()
+        print(self.render_text())
+        return None
+
+    def close(self):
+        pass

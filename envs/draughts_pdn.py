@@ -1,0 +1,92 @@
+"""PDN game records for Russian draughts (``[GameType "25"]``, algebraic moves).
+
+``game_to_pdn(moves, start_fen=None, result="*", **tags)`` writes a game; ``read_pdn(text)``
+reads one back and replays it through the kernel, so every move is checked
+(``ValueError`` names the first illegal or malformed one). Results use the Russian 2-0 / 1-1 /
+0-2 convention as in PDN GameType 25 files; ``1-0``, ``1/2-1/2`` and ``0-1`` are read too.
+Comments ``{...}``, move numbers (``1.``, ``1...``) and NAGs (``$n``, ``!``/``?``) are skipped.
+"""
+import re
+
+from boardgym.envs import draughts as api
+
+_INITIAL_FEN = api.to_fen(api.initial_state())
+_RESULTS = {"2-0": "2-0", "1-0": "2-0", "0-2": "0-2", "0-1": "0-2", "1-1": "1-1",
+            "1/2-1/2": "1-1", "*": "*"}
+_TAG = re.compile(r'^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
+
+
+def game_to_pdn(moves, start_fen=None, result="*", **tags):
+    """PDN text of a game: tags, optional FEN setup, numbered algebraic moves, result."""
+    if result not in _RESULTS:
+        raise ValueError(f"unknown result {result!r}; expected one of {sorted(_RESULTS)}")
+    fen = start_fen or _INITIAL_FEN
+    state = api.from_fen(fen)
+    for i, mv in enumerate(moves):  # validate before writing
+        try:
+            state = api.apply(state, mv)
+        except ValueError as e:
+            raise ValueError(f"move {i + 1} {mv!r} is not legal: {e}") from None
+    head = {"Event": "?", "GameType": "25", **{k: str(v) for k, v in tags.items()}}
+    head["Result"] = _RESULTS[result]
+    if fen != _INITIAL_FEN:
+        head["SetUp"] = "1"
+        head["FEN"] = fen
+    lines = [f'[{k} "{v}"]' for k, v in head.items()]
+    black_first = fen.lstrip("[").upper().startswith("B")
+    body, num = [], 1
+    for i, mv in enumerate(moves):
+        white_turn = (i % 2 == 0) != black_first
+        if white_turn:
+            body.append(f"{num}.")
+        elif i == 0:
+            body.append(f"{num}...")
+        body.append(mv)
+        if not white_turn:
+            num += 1
+    body.append(_RESULTS[result])
+    text, line = [], ""
+    for tok in body:  # wrap at 79 columns
+        if len(line) + len(tok) + 1 > 79:
+            text.append(line)
+            line = tok
+        else:
+            line = f"{line} {tok}" if line else tok
+    text.append(line)
+    return "\n".join(lines) + "\n\n" + "\n".join(text) + "\n"
+
+
+def read_pdn(text):
+    """(tags dict, start FEN, list of PDN moves, result, final state) of one PDN game."""
+    if not isinstance(text, str):
+        raise ValueError("PDN must be a string")
+    tags, body = {}, []
+    for line in text.splitlines():
+        m = _TAG.match(line)
+        if m:
+            tags[m.group(1)] = m.group(2)
+        elif line.strip().startswith("["):
+            raise ValueError(f"malformed PDN tag line {line.strip()!r}")
+        else:
+            body.append(line)
+    if tags.get("GameType", "25").split(",")[0] != "25":
+        raise ValueError(f"GameType {tags['GameType']!r} is not Russian draughts (25)")
+    moves_text = re.sub(r"\{[^}]*\}", " ", " ".join(body))
+    fen = tags.get("FEN", _INITIAL_FEN)
+    state = api.from_fen(fen)
+    moves, result = [], tags.get("Result", "*")
+    for tok in moves_text.split():
+        if tok in _RESULTS:
+            result = tok
+            continue
+        tok = re.sub(r"^\d+\.(\.\.)?", "", tok).rstrip("!?")
+        if not tok or tok.startswith("$"):
+            continue
+        try:
+            state = api.apply(state, tok)
+        except ValueError as e:
+            raise ValueError(f"PDN move {len(moves) + 1} {tok!r}: {e}") from None
+        moves.append(tok)
+    if result not in _RESULTS:
+        raise ValueError(f"unknown PDN result {result!r}")
+    return tags, fen, moves, _RESULTS[result], state

@@ -1,0 +1,118 @@
+"""Gymnasium single-agent envs: the learner plays one seat of an AEC env against an opponent.
+
+``gymnasium.make("boardgym/RussianDraughts-v0", opponent="random")`` and
+``"boardgym/Backgammon-v0"``. The opponent is ``"random"`` (a RandomAgent seeded from the env's
+generator), any object with ``act(observation, action_mask) -> action`` (boardgym.agents), or a
+callable ``(observation, action_mask) -> action``; it moves inside ``step()`` until the learner
+is to act again or the game ends. ``learner`` is ``"player_0"``, ``"player_1"`` or
+``"alternate"`` (the seat is drawn from the env's seeded generator at each reset, so a seed fixes it).
+
+Observations are the learner's AEC observation array (its own view); the legal actions come from
+``action_masks()`` (int8, fresh array; what sb3-contrib's MaskablePPO reads) and
+``info["action_mask"]``. Reward: the learner's zero-sum game reward, at the end.
+
+Bad actions: with ``illegal_action="terminate"`` (default, as PettingZoo's TerminateIllegalWrapper
+and what Gymnasium's ``check_env`` needs) an in-range action outside the mask ends the episode
+with reward ``illegal_reward`` (-1) and ``info["illegal_action"] = True``, leaving the game as it
+was; with ``illegal_action="raise"`` it raises ``ValueError``. An action that is not an integer
+in range, and ``step()`` after the end, always raise ``ValueError``.
+Other keyword arguments go to the AEC env (e.g. ``max_moves``, ``cube``, ``scoring``).
+"""
+import gymnasium
+import numpy as np
+
+from boardgym.agents.random_agent import RandomAgent
+from boardgym.envs import russian_draughts_v0
+from boardgym.envs._aec import AGENTS
+
+
+class _SingleAgentEnv(gymnasium.Env):
+    _aec_cls = None
+
+    def __init__(self, opponent="random", learner="alternate", render_mode=None,
+                 illegal_action="terminate", illegal_reward=-1.0, **game_kwargs):
+        if illegal_action not in ("terminate", "raise"):
+            raise ValueError(f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}")
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self._ended_illegally = False
+        if learner not in ("player_0", "player_1", "alternate"):
+            raise ValueError(f"learner must be 'player_0', 'player_1' or 'alternate', got {learner!r}")
+        if not (opponent == "random" or callable(opponent) or hasattr(opponent, "act")):
+            raise ValueError("opponent must be 'random', an agent with act(observation, action_mask) "
+                             f"or a callable (observation, action_mask) -> action; got {opponent!r}")
+        self.aec = self._aec_cls(render_mode=render_mode, **game_kwargs)
+        self.metadata = {**self.aec.metadata, "render_modes": self.aec.metadata["render_modes"]}
+        self.render_mode = render_mode
+        self.observation_space = self.aec.observation_space(AGENTS[0])["observation"]
+        self.action_space = self.aec.action_space(AGENTS[0])
+        self.learner = learner
+        self._opponent_spec = opponent
+        self._policy = None
+        self.seat = AGENTS[0]
+
+    def _opponent_act(self, agent):
+        obs = self.aec.observe(agent)
+        return self._policy(obs["observation"], obs["action_mask"])
+
+    def _advance(self):
+        """Let the opponent move until the learner acts or the game ends."""
+        while not self.aec._done and self.aec.agent_selection != self.seat:
+            self.aec.step(self._opponent_act(self.aec.agent_selection))
+
+    def _obs_info(self):
+        obs = self.aec.observe(self.seat)
+        info = dict(self.aec.infos[self.seat])
+        info["action_mask"] = obs["action_mask"]
+        info["seat"] = self.seat
+        return obs["observation"], info
+
+    def reset(self, seed=None, options=None):
+        super().reset(seed=seed)
+        sub_seed = int(self.np_random.integers(2**31))
+        if self.learner == "alternate":
+            self.seat = AGENTS[int(self.np_random.integers(2))]
+        else:
+            self.seat = self.learner
+        spec = self._opponent_spec
+        if isinstance(spec, str):
+            self._policy = RandomAgent(int(self.np_random.integers(2**31))).act
+        else:
+            self._policy = spec.act if hasattr(spec, "act") else spec
+        self._ended_illegally = False
+        self.aec.reset(seed=sub_seed, options=options)
+        self._advance()
+        return self._obs_info()
+
+    def step(self, action):
+        if self.aec._done or self._ended_illegally:
+            raise ValueError("step() called after the game ended; call reset()")
+        if (self.illegal_action == "terminate" and isinstance(action, (int, np.integer))
+                and 0 <= action < self.action_space.n and not self.aec._mask[action]):
+            self._ended_illegally = True
+            obs, info = self._obs_info()
+            info["illegal_action"] = True
+            return obs, self.illegal_reward, True, False, info
+        self.aec.step(action)
+        self._advance()
+        obs, info = self._obs_info()
+        reward = float(self.aec._cumulative_rewards[self.seat])
+        term = bool(self.aec.terminations[self.seat])
+        trunc = bool(self.aec.truncations[self.seat])
+        return obs, reward, term, trunc, info
+
+    def action_masks(self):
+        """int8[A]: the learner's legal actions now (all zero after the end)."""
+        return self.aec.observe(self.seat)["action_mask"]
+
+    def render(self):
+        return self.aec.render()
+
+    def close(self):
+        self.aec.close()
+
+
+class RussianDraughtsEnv(_SingleAgentEnv):
+    """Single-agent Russian draughts (see boardgym.envs.russian_draughts_v0 for the game)."""
+
+    _aec_cls = russian_draughts_v0.raw_env
