@@ -9,7 +9,7 @@ SCRIPT = Path(__file__).parents[2] / "scripts" / "bench_movegen.py"
 
 TINY = ["--start-depth", "5", "--mid-depth", "3", "--ref-start-depth", "3", "--ref-mid-depth", "2",
         "--n-mid", "2", "--n-gen", "20", "--gen-reps", "1", "--ref-reps", "1",
-        "--bg-cases", "200", "--bg-reps", "1", "--gym-cases", "50"]
+        "--bg-cases", "200", "--bg-reps", "1", "--gym-cases", "50", "--repeats", "1"]
 
 
 def load():
