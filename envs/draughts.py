@@ -30,7 +30,9 @@ import numpy as np
 
 from boardgym.kernels.draughts.board import (
     BB_PROMO,
+    BB_SQUARES,
     GHOST_TO_SQ32,
+    M_CAPTURED,
     M_FROM,
     M_NHOPS,
     M_PATH,
@@ -39,7 +41,9 @@ from boardgym.kernels.draughts.board import (
     ROW_LEN,
     S_BK,
     S_BM,
+    S_CAP_JUMPED,
     S_CAP_SQ,
+    S_CAP_START,
     S_SIDE,
     S_WK,
     S_WM,
@@ -51,7 +55,6 @@ from boardgym.kernels.draughts.board import (
 from boardgym.kernels.draughts.codec import N_ACTIONS
 from boardgym.kernels.draughts.codec import apply_action as _k_apply_action
 from boardgym.kernels.draughts.codec import legal_action_mask as _k_mask
-from boardgym.kernels.draughts.move import apply_move as _k_apply_move
 from boardgym.kernels.draughts.move import initial_state as _k_initial_state
 from boardgym.kernels.draughts.move import set_position
 from boardgym.kernels.draughts.movegen import gen_moves as _k_gen_moves
@@ -120,7 +123,10 @@ def _parse_piece_list(text, colour, fen):
 
 
 def from_fen(fen, rules=RULES_ALL):
-    """Position vector (int64[STATE_LEN]) of a PDN FEN string; ValueError naming any problem."""
+    """Position vector (int64[STATE_LEN]) of a PDN FEN string; ValueError naming any problem.
+
+    rules: bitmask of the draw rules to enable (outcome.RULE_*; default all, G.2a-G.2e).
+    """
     if not isinstance(fen, str):
         raise ValueError(f"FEN must be a string, got {type(fen).__name__}")
     text = _WRAPPER.match(fen.strip()).group(1).strip()
@@ -194,7 +200,35 @@ def _as_state(fen_or_state):
     if s.shape != (STATE_LEN,) or s.dtype != np.int64:
         raise ValueError(f"a state must be an int64 vector of length {STATE_LEN}, "
                          f"got {s.dtype} {s.shape}")
+    _check_state(s)
     return s
+
+
+def _check_state(s):
+    """ValueError unless s is a consistent position vector (guards the kernels from garbage)."""
+    bbs = [int(s[i]) for i in (S_WM, S_WK, S_BM, S_BK)]
+    squares = int(BB_SQUARES)
+    for i, bb in enumerate(bbs):
+        if bb < 0 or bb & ~squares:
+            raise ValueError(f"bad state: bitboard {i} has bits outside the 32 dark squares")
+        for other in bbs[i + 1:]:
+            if bb & other:
+                raise ValueError("bad state: two pieces on one square")
+    if (bbs[0] | bbs[1]).bit_count() > 12 or (bbs[2] | bbs[3]).bit_count() > 12:
+        raise ValueError("bad state: more than 12 pieces on a side")
+    side = int(s[S_SIDE])
+    if side not in (0, 1):
+        raise ValueError(f"bad state: side to move {side} (0 = White, 1 = Black)")
+    cap = int(s[S_CAP_SQ])
+    if cap != -1:
+        own = bbs[2 * side] | bbs[2 * side + 1]
+        start = int(s[S_CAP_START])
+        jumped = int(s[S_CAP_JUMPED])
+        enemy = bbs[2 - 2 * side] | bbs[3 - 2 * side]
+        if not (0 <= cap < 36 and (own >> cap) & 1):
+            raise ValueError(f"bad state: capture square {cap} holds no piece of the side to move")
+        if not (0 <= start < 36 and GHOST_TO_SQ32[start] >= 0) or jumped <= 0 or jumped & ~enemy:
+            raise ValueError("bad state: inconsistent capture-chain fields")
 
 
 def _whole_move_state(fen_or_state):
@@ -214,7 +248,7 @@ def _rows(state):
 def _row_str(row):
     sqs = [int(GHOST_TO_SQ32[row[M_FROM]])]
     sqs += [int(GHOST_TO_SQ32[row[M_PATH + k]]) for k in range(row[M_NHOPS])]
-    sep = ":" if row[2] != 0 else "-"
+    sep = ":" if row[M_CAPTURED] != 0 else "-"
     return sep.join(SQ32_NAMES[q] for q in sqs)
 
 
@@ -343,8 +377,3 @@ def apply_action(fen_or_state, action):
     if not action_mask(s)[a]:
         raise ValueError(f"illegal action {a} ({action_to_str(a)}) in this position")
     return _k_apply_action(s, np.int64(a))
-
-
-def apply_move_row(state, row):
-    """Position vector after a kernel move row (gen_moves); no validation (kernel-level use)."""
-    return _k_apply_move(state, row)

@@ -32,6 +32,7 @@ from boardgym.kernels.draughts.board import (
     M_PROMOTE,
     M_TO,
     MAX_MOVES,
+    ROW_LEN,
     S_BK,
     S_BM,
     S_CAP_JUMPED,
@@ -369,6 +370,4 @@ def gen_moves(state, out):
 
 def new_move_buffer():
     """A caller-owned move buffer, int64[MAX_MOVES, ROW_LEN]."""
-    from boardgym.kernels.draughts.board import ROW_LEN
-
     return np.zeros((MAX_MOVES, ROW_LEN), dtype=np.int64)

@@ -160,3 +160,23 @@ def test_perft_api_threads_and_depths():
 
 def test_game_status_names():
     assert D.STATUS_NAMES[D.game_status(D.initial_state())] == "ongoing"
+
+
+def test_garbage_state_vectors_raise():
+    """Inconsistent position vectors are refused before reaching a kernel."""
+    s = D.initial_state().copy()
+    s[0] |= 1 << 4  # a ghost square
+    with pytest.raises(ValueError, match="outside"):
+        D.legal_moves(s)
+    s = D.initial_state().copy()
+    s[2] |= 1  # Black man on a1, where a White man stands
+    with pytest.raises(ValueError, match="two pieces"):
+        D.action_mask(s)
+    s = D.initial_state().copy()
+    s[4] = 2
+    with pytest.raises(ValueError, match="side to move"):
+        D.game_status(s)
+    s = D.initial_state().copy()
+    s[5] = 35  # capture square without a piece of the mover
+    with pytest.raises(ValueError, match="capture square"):
+        D.apply_action(s, 0)
