@@ -186,3 +186,21 @@ def test_trap_cases_catch_single_die_legality():
             assert naive != set(ref.gnubg_afterstates(pid, d1, d2)), (pid, d1, d2)
             n += 1
     assert n >= 200
+
+
+@pytest.mark.slow
+def test_fresh_random_games_match_gnubg(bg):
+    """B.1-B.6, E.1-E.7, O.1-O.2 on 30,000 fresh (position, roll) cases from random gnubg games (new seed)."""
+    import random
+
+    import gen_backgammon_cases as gen
+
+    rng = random.Random(11)
+    bad, n = [], 0
+    while n < 30000:
+        for pid in gen.random_game(rng):
+            d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+            n += 1
+            if m := _check(bg, pid, d1, d2):
+                bad.append(m)
+    assert not bad, f"{len(bad)} of {n} cases disagree:\n" + "\n".join(bad[:20])

@@ -214,3 +214,26 @@ def test_harness_passes_on_reference_and_catches_a_broken_rule():
         except AssertionError:
             n_bad += 1
     assert n_bad >= 20
+
+
+@pytest.mark.slow
+def test_fresh_random_sweep_matches_reference(dr):
+    """M.1-M.3, 25.1-25.7 on fresh positions (another seed than the stored set): 20,000 positions
+    from py-draughts playouts from the start, from random sparse positions and kings against men."""
+    import random
+
+    import gen_draughts_positions as gen
+
+    rng = random.Random(7)
+    start, seen, bad = ref.ref_fen(ref.Board()), set(), []
+    while len(seen) < 20000:
+        k = len(seen) % 3
+        fen0 = start if k == 0 else gen.random_sparse_fen(rng) if k == 1 else gen.kings_vs_men_fen(rng)
+        for fen in gen.playout(rng, fen0, 200 if k == 0 else 12):
+            if fen in seen:
+                continue
+            seen.add(fen)
+            ours, theirs = our_outcomes(dr, fen), ref.ref_outcomes(fen)
+            if ours != theirs:
+                bad.append(_report(fen, ours, theirs))
+    assert not bad, f"{len(bad)} of {len(seen)} positions disagree:\n" + "\n".join(bad[:20])
