@@ -22,7 +22,7 @@ import gymnasium
 import numpy as np
 
 from boardgym.agents.random_agent import RandomAgent
-from boardgym.envs import russian_draughts_v0
+from boardgym.envs import backgammon_v0, russian_draughts_v0
 from boardgym.envs._aec import AGENTS
 
 
@@ -116,3 +116,9 @@ class RussianDraughtsEnv(_SingleAgentEnv):
     """Single-agent Russian draughts (see boardgym.envs.russian_draughts_v0 for the game)."""
 
     _aec_cls = russian_draughts_v0.raw_env
+
+
+class BackgammonEnv(_SingleAgentEnv):
+    """Single-agent backgammon (see boardgym.envs.backgammon_v0 for the game and its options)."""
+
+    _aec_cls = backgammon_v0.raw_env

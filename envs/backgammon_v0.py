@@ -1,0 +1,223 @@
+"""PettingZoo AEC environment for backgammon: ``backgammon_v0``.
+
+Agents ``player_0`` and ``player_1``. One action is one checker move,
+``action = source * 6 + (die - 1)`` from the acting player's own view (source 0..23 = its points
+1..24, 24 = the bar; bearing off is moving past point 1): boardgym.kernels.backgammon.codec.
+A player keeps acting until its play is complete (B.4-B.5), then the env rolls for the other.
+
+Dice are rolled by the env from a SplitMix64 stream (boardgym.kernels.backgammon.dice) seeded by
+``reset(seed=...)``. The opening follows the standard rule: each side rolls one die, ties are
+rolled again, the higher die moves first and plays both dice. A roll with no legal move passes
+automatically (E.3, E.7); ``infos[agent]["passes"]`` lists the passes since the previous step as
+``(agent, (die1, die2))``.
+
+Observation ``Dict(observation=Box(0, 7.5, (207,), float32), action_mask=Box(0, 1, (A,), int8))``,
+Tesauro-style (boardgym.kernels.backgammon.observe), from the observing player's view.
+
+Options (constructor): ``scoring="single"`` (+1/-1) or ``"gammon"`` (+-1/2/3 for single, gammon,
+backgammon; O.3); ``cube=False`` or ``True`` (money-game doubling cube: see ``boardgym.kernels.backgammon.cube``;
+four extra actions, the reward is multiplied by the cube value); ``max_turns`` truncates after
+that many turns (``None`` = no cap).
+``reset(seed=..., options={"position_id": "4HPwATDgc/ABMA", "dice": [3, 1]})`` starts from a gnubg
+Position ID with its player on roll as ``player_0`` (and those dice, else rolled); ``"dice"``
+alone plays the standard start with player_0 on roll. Malformed IDs or dice raise ValueError;
+unknown option keys are ignored with a warning.
+
+``infos[agent]``: ``position_id`` (of the position, from the player on roll's view),
+``dice`` (the current turn's roll), ``passes``; ``env.unwrapped.match_id()`` gives the gnubg
+Match ID. ``env.result`` is ``(winner, kind, points)`` at the end (kind 0 for a dropped double). ``env.match_text()`` exports the game
+as a Jellyfish/gnubg match file (envs/backgammon_match.py).
+"""
+import numpy as np
+from gymnasium import spaces
+
+from boardgym.envs import backgammon as api
+from boardgym.envs._aec import AGENTS, TwoPlayerAEC, warn_unknown_options, wrap_classic
+from boardgym.envs.backgammon_render import render_rgb, render_text
+from boardgym.kernels.backgammon.board import CUBE_VALUE, DICE, OPP, TURN, end_turn, set_dice
+from boardgym.kernels.backgammon.codec import N_ACTIONS, decode_action, has_legal_move
+from boardgym.kernels.backgammon.codec import apply_action as k_apply_action
+from boardgym.kernels.backgammon.codec import legal_action_mask as k_mask
+from boardgym.kernels.backgammon.cube import (
+    ACTION_DOUBLE, ACTION_DROP, ACTION_TAKE, N_ACTIONS_CUBE, cube_action_mask, may_double, take_double,
+)
+from boardgym.kernels.backgammon.dice import new_rng, roll_dice, roll_die
+from boardgym.kernels.backgammon.observe import OBS_LEN, encode_obs
+from boardgym.kernels.backgammon.outcome import outcome
+
+__all__ = ["env", "raw_env"]
+
+_MAX_PASSES = 10_000  # consecutive passes before the env declares the position dead (never seen)
+
+
+def env(**kwargs):
+    """The wrapped AEC env (TerminateIllegal -> AssertOutOfBounds -> OrderEnforcing)."""
+    return wrap_classic(raw_env(**kwargs))
+
+
+class raw_env(TwoPlayerAEC):
+    """Backgammon AEC env without wrappers (raises ValueError on illegal actions)."""
+
+    metadata = {**TwoPlayerAEC.metadata, "name": "backgammon_v0"}
+
+    def __init__(self, render_mode=None, scoring="single", cube=False, max_turns=None):
+        if scoring not in ("single", "gammon"):
+            raise ValueError(f"scoring must be 'single' or 'gammon', got {scoring!r}")
+        if cube not in (False, True):
+            raise ValueError(f"cube must be True or False, got {cube!r}")
+        if max_turns is not None and (int(max_turns) != max_turns or max_turns < 1):
+            raise ValueError(f"max_turns must be a positive integer or None, got {max_turns!r}")
+        self.scoring, self.cube = scoring, bool(cube)
+        self.max_turns = None if max_turns is None else int(max_turns)
+        high = 7.5  # (15 - 3) / 2 is the largest unit value
+        n_actions = N_ACTIONS_CUBE if self.cube else N_ACTIONS
+        super().__init__(n_actions, spaces.Box(0.0, high, (OBS_LEN,), np.float32), render_mode)
+        self.state = api.initial_state()
+        self._rng = new_rng(0)
+        self.turns = []
+
+    # ---- dice and turns ---------------------------------------------------------------------
+    def _start_turns(self, dice=None, cube_decided=False):
+        """Begin the next turn: stop at a cube decision, else roll; pass while nothing can move."""
+        self._passes = []
+        for _ in range(_MAX_PASSES):
+            if self._turn_limit_reached():
+                return
+            if self.cube and not cube_decided and dice is None and may_double(self.state):
+                self._roll_dice = None
+                return  # the player on roll decides: roll or double
+            cube_decided = False
+            if self._roll(dice):
+                return
+            dice = None
+            self._passes.append((AGENTS[int(self.state[TURN])], self._roll_dice))  # E.3 / E.7
+            self.state = end_turn(self.state)
+        raise RuntimeError(f"{_MAX_PASSES} consecutive passes: no player can ever move")
+
+    def _roll(self, dice):
+        """Set the roll (given or from the stream) for the player on roll; True if it can move."""
+        d1, d2 = dice if dice is not None else roll_dice(self._rng)
+        self.state = set_dice(self.state, d1, d2)
+        self._roll_dice = (int(d1), int(d2))
+        self._turn_record = {"player": int(self.state[TURN]), "dice": self._roll_dice, "moves": []}
+        self.turns.append(self._turn_record)
+        return has_legal_move(self.state)
+
+    def _turn_limit_reached(self):
+        return self.max_turns is not None and len(self.turns) >= self.max_turns
+
+    # ---- hooks ------------------------------------------------------------------------------
+    def _new_game(self, options):
+        warn_unknown_options(options, ("position_id", "dice"))
+        seed = int(self.np_random.integers(2**62))
+        self._rng = new_rng(seed)
+        self.turns = []
+        dice = options.get("dice")
+        if dice is not None:
+            if (not isinstance(dice, (list, tuple, np.ndarray)) or len(dice) != 2
+                    or any(int(d) != d or not 1 <= d <= 6 for d in dice)):
+                raise ValueError(f"dice must be two integers 1..6, got {dice!r}")
+            dice = (int(dice[0]), int(dice[1]))
+        if "position_id" in options:
+            self.state = api.position_from_id(options["position_id"])
+        else:
+            self.state = api.initial_state()
+            if dice is None:  # opening roll: one die each, ties rolled again
+                d0 = d1 = 0
+                while d0 == d1:
+                    d0, d1 = roll_die(self._rng), roll_die(self._rng)
+                if d1 > d0:
+                    self.state = end_turn(self.state)  # player_1 starts
+                dice = (max(d0, d1), min(d0, d1))
+        self.start_position = (api.position_id(self.state), int(self.state[TURN]))
+        self._offered = False
+        self._dropped = False
+        self._roll_dice = None
+        self._start_turns(dice)
+
+    def _to_move(self):
+        return int(self.state[TURN]) ^ int(self._offered)
+
+    def _fill_mask(self, out):
+        if self.cube:
+            n = cube_action_mask(self.state, self._offered, out)
+            if n:
+                out[:N_ACTIONS] = 0
+                return n
+        return k_mask(self.state, out[:N_ACTIONS])
+
+    def _play_cube(self, action):
+        turn = int(self.state[TURN])
+        if action == ACTION_DOUBLE:
+            self._offered = True
+            self.turns.append({"player": turn, "cube": "double",
+                               "value": 2 * int(self.state[CUBE_VALUE])})
+            self._passes = []
+        elif action == ACTION_TAKE:
+            self._offered = False
+            self.state = take_double(self.state)
+            self.turns.append({"player": 1 - turn, "cube": "take"})
+            self._start_turns(cube_decided=True)
+        elif action == ACTION_DROP:
+            self._offered = False
+            self._dropped = True
+            self.turns.append({"player": 1 - turn, "cube": "drop"})
+        else:  # ACTION_ROLL
+            self._start_turns(cube_decided=True)
+
+    def _play(self, action):
+        if action >= N_ACTIONS:
+            return self._play_cube(action)
+        point, die = decode_action(action)  # point 1..24, 25 = the bar
+        point, to = int(point), int(point) - int(die)
+        hit = to >= 1 and self.state[OPP + to - 1] == 1
+        self._turn_record["moves"].append((point, max(to, 0), bool(hit)))
+        player = self.state[TURN]
+        self.state = k_apply_action(self.state, action)
+        if self.state[TURN] != player and outcome(self.state)[0] < 0:
+            self._start_turns()
+        else:
+            self._passes = []
+
+    def _result(self):
+        if self._dropped:  # the doubler (still on roll) wins the cube's value before the double
+            winner, points = int(self.state[TURN]), int(self.state[CUBE_VALUE])
+            self.result = (winner, 0, points)
+            return True, False, (points, -points) if winner == 0 else (-points, points)
+        winner, kind = outcome(self.state)
+        if winner >= 0:
+            points = (1 if self.scoring == "single" else int(kind)) * int(self.state[CUBE_VALUE])
+            self.result = (int(winner), int(kind), points)
+            return True, False, (points, -points) if winner == 0 else (-points, points)
+        self.result = None
+        if self._turn_limit_reached() and not self.state[DICE:DICE + 6].any():
+            return False, True, (0.0, 0.0)
+        return False, False, (0.0, 0.0)
+
+    def _encode(self, player):
+        out = np.empty(OBS_LEN, np.float32)
+        encode_obs(self.state, player, out)
+        out[OBS_LEN - 1] = float(self._offered)
+        return out
+
+    def _step_infos(self):
+        info = {"position_id": api.position_id(self.state), "dice": self._roll_dice,
+                "passes": list(self._passes)}
+        return {a: dict(info) for a in AGENTS}
+
+    def match_id(self):
+        """gnubg Match ID of the current position (money game; a pending double included)."""
+        turn = int(self.state[TURN])
+        return api.match_id(self.state, double_offered=self._offered,
+                            turn=(1 - turn) if self._offered else turn)
+
+    def render_text(self):
+        return render_text(self.state)
+
+    def render_rgb(self):
+        return render_rgb(self.state)
+
+    def match_text(self, names=("player_0", "player_1")):
+        """The game so far as a Jellyfish/gnubg match file (importable by GNU Backgammon)."""
+        from boardgym.envs.backgammon_match import game_to_match_text
+        return game_to_match_text(self.turns, self.result, names=names, start=self.start_position)

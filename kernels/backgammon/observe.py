@@ -1,0 +1,70 @@
+"""Observation encoding for backgammon (encoding only, no rules), shared by the single and batched envs.
+
+``encode_obs(state, player, out)`` writes ``float32[OBS_LEN]`` from ``player``'s view (absolute
+player 0/1; the state is stored from the mover's view, so it is turned round when ``player`` is
+not on roll), in the manner of Tesauro's TD-Gammon:
+  [0, 96)    own checkers on own points 1..24, four units per point: n >= 1, n >= 2, n >= 3,
+             (n - 3) / 2 when n > 3 (else 0)
+  [96, 192)  opponent's checkers on the same points (numbered from ``player``'s side), same units
+  192, 193   own / opponent checkers on the bar, / 2
+  194, 195   own / opponent checkers borne off, / 15
+  [196, 202) dice still to play this turn, count per value 1..6, / 4 (the mover's dice)
+  202        1 when ``player`` is on roll (``TURN``)
+  203        log2(cube value) / 6
+  204, 205   1 when the cube is owned by ``player`` / by the opponent (both 0: centred)
+  206        1 while a double is offered and awaits take/drop (``CUBE_OFFERED`` if the layout has it)
+"""
+import numpy as np
+from numba import njit
+
+from boardgym.kernels.backgammon.board import (
+    BAR_ME, BAR_OPP, CUBE_OWNER, CUBE_VALUE, DICE, ME, OFF_ME, OFF_OPP, OPP, TURN,
+)
+
+OBS_LEN = 207
+
+
+@njit(cache=True, inline="always")
+def _units(out, base, n):
+    if n >= 1:
+        out[base] = 1.0
+    if n >= 2:
+        out[base + 1] = 1.0
+    if n >= 3:
+        out[base + 2] = 1.0
+    if n > 3:
+        out[base + 3] = (n - 3) / 2.0
+
+
+@njit(cache=True)
+def encode_obs(state, player, out):
+    """Write player's observation of state (int64[STATE_LEN]) into out (float32[OBS_LEN])."""
+    out[:] = 0.0
+    mover = state[TURN] == player
+    for i in range(24):  # i = point - 1 in player's numbering
+        if mover:
+            own, opp = state[ME + i], state[OPP + i]
+        else:
+            own, opp = state[OPP + 23 - i], state[ME + 23 - i]
+        _units(out, 4 * i, own)
+        _units(out, 96 + 4 * i, opp)
+    if mover:
+        out[192], out[193] = state[BAR_ME] / 2.0, state[BAR_OPP] / 2.0
+        out[194], out[195] = state[OFF_ME] / 15.0, state[OFF_OPP] / 15.0
+        out[202] = 1.0
+    else:
+        out[192], out[193] = state[BAR_OPP] / 2.0, state[BAR_ME] / 2.0
+        out[194], out[195] = state[OFF_OPP] / 15.0, state[OFF_ME] / 15.0
+    for v in range(6):
+        out[196 + v] = state[DICE + v] / 4.0
+    value = state[CUBE_VALUE]
+    k = 0
+    while value > 1:
+        value >>= 1
+        k += 1
+    out[203] = k / 6.0
+    owner = state[CUBE_OWNER]
+    if owner == player:
+        out[204] = 1.0
+    elif owner >= 0:
+        out[205] = 1.0
