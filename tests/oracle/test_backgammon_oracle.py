@@ -173,6 +173,9 @@ def test_our_afterstate_ids_decode_in_gnubg(bg):
                 bad.append((pid, d1, d2, after, ref.valid_board(board)))
             elif bg.position_id(bg.position_from_id(after)) != after:
                 bad.append((pid, d1, d2, after, "our round trip"))
+            elif hasattr(bg, "board_from_state") and \
+                    tuple(map(tuple, bg.board_from_state(bg.position_from_id(after)))) != board:
+                bad.append((pid, d1, d2, after, "our board differs from gnubg's decoding"))
     assert not bad, bad[:20]
 
 

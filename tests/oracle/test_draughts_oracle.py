@@ -132,6 +132,15 @@ def test_fen_roundtrip_matches_reference(dr):
         assert ref.parse_fen(dr.to_fen(dr.from_fen(fen))) == ref.parse_fen(fen), fen
 
 
+def test_algebraic_fen_gives_the_same_moves(dr):
+    """Notation: the algebraic spelling of a position has the same legal moves as the numeric one."""
+    for fen, _, _ in POSITIONS[:500]:
+        side, pieces = ref.parse_fen(fen)
+        alg = side + "".join(":" + c + ",".join(("K" if k else "") + ref.SQUARE_NAMES[i]
+                                                 for i, cc, k in sorted(pieces) if cc == c) for c in "WB")
+        assert dr.legal_moves(alg) == dr.legal_moves(fen), (fen, alg)
+
+
 def test_legal_sets_and_afterstates_match_reference(dr):
     """M.1-M.3, 25.1-25.7: same distinct outcomes and same position after each, on every position."""
     bad = []
