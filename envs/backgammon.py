@@ -38,6 +38,7 @@ import numpy as np
 
 from boardgym.kernels.backgammon import board as B
 from boardgym.kernels.backgammon.movegen import MAX_AFTERSTATES, gen_afterstates
+from boardgym.kernels.backgammon.position_key import position_key
 
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _B64_SET = frozenset(_B64)
@@ -114,18 +115,12 @@ def board_from_state(state):
 def position_id(state):
     """14-character gnubg Position ID of state (mover = player on roll = second block)."""
     s = np.asarray(state)
-    if s.shape != (B.STATE_LEN,):
-        raise ValueError(f"state must have shape ({B.STATE_LEN},), got {s.shape}")
-    bits = []
-    for side in board_from_state(s):
-        for c in side:
-            bits.extend([1] * c)
-            bits.append(0)
-    if len(bits) > 80:
+    if s.shape != (B.STATE_LEN,) or s.dtype != np.int64:
+        raise ValueError(f"state must be int64 of shape ({B.STATE_LEN},), got {s.dtype} {s.shape}")
+    key = np.empty(10, np.uint8)
+    if position_key(s, key) > 80:
         raise ValueError("more than 15 checkers on the board for a side")
-    bits.extend([0] * (80 - len(bits)))
-    key = bytes(sum(bits[8 * k + j] << j for j in range(8)) for k in range(10))
-    return base64.b64encode(key).decode("ascii")[:14]
+    return base64.b64encode(key.tobytes()).decode("ascii")[:14]
 
 
 def _decode_b64(text, nchars, nbytes, what):
