@@ -75,24 +75,23 @@ def legal_action_mask(state, out):
     else:
         us_m, us_k, them = bm, bk, wm | wk
     empty = BB_SQUARES & ~(wm | wk | bm | bk)
-    land = np.empty(64, dtype=np.int64)
-    cap = np.empty(64, dtype=np.int64)
+    work = np.empty(128, dtype=np.int64)
     n = 0
     sq = state[S_CAP_SQ]
     if sq >= 0:
         king = (us_k >> sq) & ONE
-        k = gen_hops(sq, king, state[S_CAP_JUMPED], them, empty | (ONE << sq), land, cap)
+        k = gen_hops(sq, king, state[S_CAP_JUMPED], them, empty | (ONE << sq), work, 0)
         for i in range(k):
-            n = _mark(out, sq, land[i], n)
+            n = _mark(out, sq, work[i], n)
         return n
     if has_capture_bb(us_m, us_k, them, empty):
         pieces = us_m | us_k
         while pieces != 0:
             p = lsb(pieces)
             pieces = pop_lsb(pieces)
-            k = gen_hops(p, (us_k >> p) & ONE, ZERO, them, empty | (ONE << p), land, cap)
+            k = gen_hops(p, (us_k >> p) & ONE, ZERO, them, empty | (ONE << p), work, 0)
             for i in range(k):
-                n = _mark(out, p, land[i], n)
+                n = _mark(out, p, work[i], n)
         return n
     fwd = (0, 1) if side == 0 else (2, 3)
     pieces = us_m | us_k

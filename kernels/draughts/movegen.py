@@ -31,6 +31,7 @@ from boardgym.kernels.draughts.board import (
     M_PATH,
     M_PROMOTE,
     M_TO,
+    MAX_HOPS,
     MAX_MOVES,
     ROW_LEN,
     S_BK,
@@ -47,6 +48,11 @@ from boardgym.kernels.draughts.board import (
 
 ONE = np.int64(1)
 ZERO = np.int64(0)
+# Scratch layout of ``work``: the chain's landing squares, then per chain level 64 landing
+# squares and 64 jumped squares of the next hops.
+WORK_PATH = 0
+WORK_HOPS = MAX_HOPS
+WORK_LEN = WORK_HOPS + (MAX_HOPS + 1) * 128
 
 
 @njit(cache=True, inline="always")
@@ -57,7 +63,7 @@ def shift(x, off):
     return x >> (-off)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_capture_from(sq, king, jumped, them, empty):
     """True if a piece on ghost square sq (king or man) has a capture hop available."""
     live = them & ~jumped
@@ -73,13 +79,14 @@ def can_capture_from(sq, king, jumped, them, empty):
     return False
 
 
-@njit(cache=True)
-def gen_hops(sq, king, jumped, them, empty, out_land, out_cap):
-    """Legal next capture hops (25.1-25.4) of the piece on sq; fills landing/captured squares.
+@njit(cache=True, inline="always")
+def gen_hops(sq, king, jumped, them, empty, work, base):
+    """Legal next capture hops (25.1-25.4) of the piece on sq, written into the int64 array work.
 
-    them: all enemy pieces (jumped ones included, they still block); empty: empty squares.
-    A king's landings are restricted to those that continue the capture when any do (25.4).
-    Returns the number of hops written into out_land/out_cap (int64[>=64]).
+    work[base + i] is the i-th landing square and work[base + 64 + i] the piece it jumps.
+    them: all enemy pieces (jumped ones included: they still block, Turkish strike);
+    empty: the empty squares, the moving piece's own square included. A king's landings are
+    restricted to those that continue the capture when any do (25.4). Returns the count.
     """
     live = them & ~jumped
     n_out = 0
@@ -94,24 +101,24 @@ def gen_hops(sq, king, jumped, them, empty, out_land, out_cap):
         if land < 0 or not (empty >> land) & ONE:
             continue
         if not king:
-            out_land[n_out] = land
-            out_cap[n_out] = n
+            work[base + n_out] = land
+            work[base + 64 + n_out] = n
             n_out += 1
             continue
         jumped2 = jumped | (ONE << n)
         n_cont = 0
         while land >= 0 and (empty >> land) & ONE:
             if can_capture_from(land, True, jumped2, them, empty):
-                out_land[n_out] = land
-                out_cap[n_out] = n
+                work[base + n_out] = land
+                work[base + 64 + n_out] = n
                 n_out += 1
                 n_cont += 1
             land = STEP[d, land]
         if n_cont == 0:
             land = STEP[d, n]
             while land >= 0 and (empty >> land) & ONE:
-                out_land[n_out] = land
-                out_cap[n_out] = n
+                work[base + n_out] = land
+                work[base + 64 + n_out] = n
                 n_out += 1
                 land = STEP[d, land]
     return n_out
@@ -119,16 +126,19 @@ def gen_hops(sq, king, jumped, them, empty, out_land, out_cap):
 
 @njit(cache=True)
 def _emit(origin, sq, promote, jumped, nh, path, out, n0, n):
-    """Append a finished chain to out[n], merging it with an equal-outcome row in out[n0:n]."""
+    """Append a finished chain to out[n], merging it with an equal-outcome row in out[n0:n].
+
+    path: the landing squares at path[WORK_PATH:WORK_PATH + nh].
+    """
     if nh >= 2:
         for i in range(n0, n):
             if out[i, M_TO] == sq and out[i, M_CAPTURED] == jumped and out[i, M_FROM] == origin:
                 # Same outcome: keep the lexicographically smallest path.
                 for k in range(nh):
-                    if path[k] != out[i, M_PATH + k]:
-                        if path[k] < out[i, M_PATH + k]:
+                    if path[WORK_PATH + k] != out[i, M_PATH + k]:
+                        if path[WORK_PATH + k] < out[i, M_PATH + k]:
                             for j in range(nh):
-                                out[i, M_PATH + j] = path[j]
+                                out[i, M_PATH + j] = path[WORK_PATH + j]
                         break
                 return n
     if n >= out.shape[0]:
@@ -139,54 +149,31 @@ def _emit(origin, sq, promote, jumped, nh, path, out, n0, n):
     out[n, M_NHOPS] = nh
     out[n, M_PROMOTE] = promote
     for k in range(nh):
-        out[n, M_PATH + k] = path[k]
+        out[n, M_PATH + k] = path[WORK_PATH + k]
     return n + 1
 
 
 @njit(cache=True)
-def _chain(origin, sq, king, was_man, jumped, them, empty, side, nh, path, out, n0, n):
-    """Depth-first extension of a capture chain; finished chains are emitted into out.
+def _chain(origin, sq, king, was_man, jumped, them, empty, side, nh, work, out, n0, n):
+    """Depth-first extension of a capture chain by gen_hops; finished chains are emitted into out.
 
-    king, was_man: int64 0/1 (one type signature for the recursion).
+    king, was_man: int64 0/1 (one type signature for the recursion). work: scratch
+    int64[WORK_LEN] holding the path so far (WORK_PATH) and each level's next hops (WORK_HOPS);
+    one flat array keeps the recursive calls cheap.
     """
-    live = them & ~jumped
-    found = False
-    for d in range(4):
-        q = STEP[d, sq]
-        if king:
-            while q >= 0 and (empty >> q) & ONE:
-                q = STEP[d, q]
-        if q < 0 or not (live >> q) & ONE:
-            continue
-        land = STEP[d, q]
-        if land < 0 or not (empty >> land) & ONE:
-            continue
-        found = True
-        jumped2 = jumped | (ONE << q)
-        if not king:
-            path[nh] = land
-            crowned = (BB_PROMO[side] >> land) & ONE  # 25.5: crowned mid-capture
-            n = _chain(origin, land, crowned, was_man, jumped2, them, empty, side,
-                       nh + 1, path, out, n0, n)
-            continue
-        # Flying king: landings that continue the capture are compulsory when they exist (25.4).
-        n_cont = 0
-        l2 = land
-        while l2 >= 0 and (empty >> l2) & ONE:
-            if can_capture_from(l2, True, jumped2, them, empty):
-                n_cont += 1
-                path[nh] = l2
-                n = _chain(origin, l2, ONE, was_man, jumped2, them, empty, side,
-                           nh + 1, path, out, n0, n)
-            l2 = STEP[d, l2]
-        if n_cont == 0:
-            l2 = land
-            while l2 >= 0 and (empty >> l2) & ONE:
-                path[nh] = l2
-                n = _emit(origin, l2, was_man, jumped2, nh + 1, path, out, n0, n)
-                l2 = STEP[d, l2]
-    if not found and nh > 0:
-        n = _emit(origin, sq, was_man & king, jumped, nh, path, out, n0, n)
+    base = WORK_HOPS + nh * 128
+    k = gen_hops(sq, king, jumped, them, empty, work, base)
+    if k == 0:
+        if nh > 0:
+            n = _emit(origin, sq, was_man & king, jumped, nh, work, out, n0, n)
+        return n
+    promo = BB_PROMO[side]
+    for i in range(k):
+        land = work[base + i]
+        work[WORK_PATH + nh] = land
+        crowned = king | ((promo >> land) & ONE)  # 25.5: crowned mid-capture, goes on as a king
+        n = _chain(origin, land, crowned, was_man, jumped | (ONE << work[base + 64 + i]), them,
+                   empty, side, nh + 1, work, out, n0, n)
     return n
 
 
@@ -202,21 +189,24 @@ def men_with_capture(men, them, empty):
 
 
 @njit(cache=True)
-def gen_captures_bb(us_m, us_k, them, empty, side, path, out):
-    """All capture moves (distinct outcomes) of the side with men us_m and kings us_k into out."""
+def gen_captures_bb(us_m, us_k, them, empty, side, work, out):
+    """All capture moves (distinct outcomes) of the side with men us_m and kings us_k into out.
+
+    work: scratch int64[WORK_LEN] (``new_work``).
+    """
     n = 0
     men = men_with_capture(us_m, them, empty)
     while men != 0:
         p = lsb(men)
         men = pop_lsb(men)
         n0 = n
-        n = _chain(p, p, ZERO, ONE, ZERO, them, empty | (ONE << p), side, ZERO, path, out, n0, n)
+        n = _chain(p, p, ZERO, ONE, ZERO, them, empty | (ONE << p), side, ZERO, work, out, n0, n)
     kings = us_k
     while kings != 0:
         p = lsb(kings)
         kings = pop_lsb(kings)
         n0 = n
-        n = _chain(p, p, ONE, ZERO, ZERO, them, empty | (ONE << p), side, ZERO, path, out, n0, n)
+        n = _chain(p, p, ONE, ZERO, ZERO, them, empty | (ONE << p), side, ZERO, work, out, n0, n)
     return n
 
 
@@ -261,14 +251,14 @@ def gen_quiet_bb(us_m, us_k, empty, side, out):
 
 
 @njit(cache=True)
-def gen_moves_bb(wm, wk, bm, bk, side, path, out):
+def gen_moves_bb(wm, wk, bm, bk, side, work, out):
     """All legal moves of the side to move (captures if any, else quiet moves) into out."""
     if side == 0:
         us_m, us_k, them = wm, wk, bm | bk
     else:
         us_m, us_k, them = bm, bk, wm | wk
     empty = BB_SQUARES & ~(wm | wk | bm | bk)
-    n = gen_captures_bb(us_m, us_k, them, empty, side, path, out)
+    n = gen_captures_bb(us_m, us_k, them, empty, side, work, out)
     if n > 0:
         return n
     return gen_quiet_bb(us_m, us_k, empty, side, out)
@@ -329,7 +319,7 @@ def _count_single_man_captures(us_m, them, empty, promo):
 
 
 @njit(cache=True)
-def count_moves_bb(wm, wk, bm, bk, side, path, scratch):
+def count_moves_bb(wm, wk, bm, bk, side, work, scratch):
     """Number of legal moves (distinct outcomes); capture chains are generated into scratch."""
     if side == 0:
         us_m, us_k, them = wm, wk, bm | bk
@@ -342,7 +332,7 @@ def count_moves_bb(wm, wk, bm, bk, side, path, scratch):
             return count_quiet_bb(us_m, us_k, empty, side)
         if c > 0:
             return c
-    n = gen_captures_bb(us_m, us_k, them, empty, side, path, scratch)
+    n = gen_captures_bb(us_m, us_k, them, empty, side, work, scratch)
     if n > 0:
         return n
     return count_quiet_bb(us_m, us_k, empty, side)
@@ -355,19 +345,24 @@ def gen_moves(state, out):
     Mid-capture (state[S_CAP_SQ] >= 0) it lists the ways to finish the chain: M_FROM is the
     chain's start, M_CAPTURED the whole captured set, the path only the remaining landings.
     """
-    path = np.empty(16, dtype=np.int64)
+    work = np.empty(WORK_LEN, dtype=np.int64)
     wm, wk, bm, bk, side = state[S_WM], state[S_WK], state[S_BM], state[S_BK], state[S_SIDE]
     sq = state[S_CAP_SQ]
     if sq < 0:
-        return gen_moves_bb(wm, wk, bm, bk, side, path, out)
+        return gen_moves_bb(wm, wk, bm, bk, side, work, out)
     them = (wm | wk) if side == 1 else (bm | bk)
     kings = wk if side == 0 else bk
-    empty = BB_SQUARES & ~(wm | wk | bm | bk)
+    empty = BB_SQUARES & ~(wm | wk | bm | bk) | (ONE << sq)  # the piece leaves sq on its next hop
     king = (kings >> sq) & ONE
     return _chain(state[S_CAP_START], sq, king, state[S_CAP_MAN], state[S_CAP_JUMPED],
-                  them, empty, side, ZERO, path, out, ZERO, ZERO)
+                  them, empty, side, ZERO, work, out, ZERO, ZERO)
 
 
 def new_move_buffer():
     """A caller-owned move buffer, int64[MAX_MOVES, ROW_LEN]."""
     return np.zeros((MAX_MOVES, ROW_LEN), dtype=np.int64)
+
+
+def new_work():
+    """Scratch array for the *_bb generators, int64[WORK_LEN]."""
+    return np.empty(WORK_LEN, dtype=np.int64)

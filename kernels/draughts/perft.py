@@ -21,27 +21,27 @@ from boardgym.kernels.draughts.board import (
     S_WM,
 )
 from boardgym.kernels.draughts.move import apply_bb
-from boardgym.kernels.draughts.movegen import count_moves_bb, gen_moves_bb
+from boardgym.kernels.draughts.movegen import WORK_LEN, count_moves_bb, gen_moves_bb
 
 
 @njit(cache=True)
-def _perft(wm, wk, bm, bk, side, depth, bufs, path):
+def _perft(wm, wk, bm, bk, side, depth, bufs, work):
     if depth == 1:
-        return np.int64(count_moves_bb(wm, wk, bm, bk, side, path, bufs[0]))
+        return np.int64(count_moves_bb(wm, wk, bm, bk, side, work, bufs[0]))
     buf = bufs[depth]
-    n = gen_moves_bb(wm, wk, bm, bk, side, path, buf)
+    n = gen_moves_bb(wm, wk, bm, bk, side, work, buf)
     total = np.int64(0)
     if depth == 2:
         scratch = bufs[0]
         for i in range(n):
             a, b, c, d = apply_bb(wm, wk, bm, bk, side, buf[i, M_FROM], buf[i, M_TO],
                                   buf[i, M_CAPTURED], buf[i, M_PROMOTE])
-            total += count_moves_bb(a, b, c, d, 1 - side, path, scratch)
+            total += count_moves_bb(a, b, c, d, 1 - side, work, scratch)
         return total
     for i in range(n):
         a, b, c, d = apply_bb(wm, wk, bm, bk, side, buf[i, M_FROM], buf[i, M_TO],
                               buf[i, M_CAPTURED], buf[i, M_PROMOTE])
-        total += _perft(a, b, c, d, 1 - side, depth - 1, bufs, path)
+        total += _perft(a, b, c, d, 1 - side, depth - 1, bufs, work)
     return total
 
 
@@ -51,8 +51,8 @@ def perft_bb(wm, wk, bm, bk, side, depth):
     if depth <= 0:
         return np.int64(1)
     bufs = np.empty((depth + 1, MAX_MOVES, ROW_LEN), dtype=np.int64)
-    path = np.empty(16, dtype=np.int64)
-    return _perft(wm, wk, bm, bk, side, depth, bufs, path)
+    work = np.empty(WORK_LEN, dtype=np.int64)
+    return _perft(wm, wk, bm, bk, side, depth, bufs, work)
 
 
 @njit(cache=True)
@@ -65,8 +65,8 @@ def perft(state, depth):
 def perft_divide(state, depth, out_moves, out_counts):
     """Root moves into out_moves (int64[MAX_MOVES, ROW_LEN]) and their subtree counts into out_counts."""
     wm, wk, bm, bk, side = state[S_WM], state[S_WK], state[S_BM], state[S_BK], state[S_SIDE]
-    path = np.empty(16, dtype=np.int64)
-    n = gen_moves_bb(wm, wk, bm, bk, side, path, out_moves)
+    work = np.empty(WORK_LEN, dtype=np.int64)
+    n = gen_moves_bb(wm, wk, bm, bk, side, work, out_moves)
     for i in range(n):
         a, b, c, d = apply_bb(wm, wk, bm, bk, side, out_moves[i, M_FROM], out_moves[i, M_TO],
                               out_moves[i, M_CAPTURED], out_moves[i, M_PROMOTE])
@@ -81,21 +81,21 @@ def perft_parallel(state, depth):
     if depth <= 1:
         return perft_bb(wm, wk, bm, bk, side, depth)
     moves = np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64)
-    path = np.empty(16, dtype=np.int64)
-    n = gen_moves_bb(wm, wk, bm, bk, side, path, moves)
+    work = np.empty(WORK_LEN, dtype=np.int64)
+    n = gen_moves_bb(wm, wk, bm, bk, side, work, moves)
     # Split two plies deep so that the threads get balanced work.
     buf = np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64)
     total_kids = 0
     for i in range(n):
         a, b, c, d = apply_bb(wm, wk, bm, bk, side, moves[i, M_FROM], moves[i, M_TO],
                               moves[i, M_CAPTURED], moves[i, M_PROMOTE])
-        total_kids += gen_moves_bb(a, b, c, d, 1 - side, path, buf)
+        total_kids += gen_moves_bb(a, b, c, d, 1 - side, work, buf)
     seeds = np.zeros((total_kids, 5), dtype=np.int64)
     m = 0
     for i in range(n):
         a, b, c, d = apply_bb(wm, wk, bm, bk, side, moves[i, M_FROM], moves[i, M_TO],
                               moves[i, M_CAPTURED], moves[i, M_PROMOTE])
-        k = gen_moves_bb(a, b, c, d, 1 - side, path, buf)
+        k = gen_moves_bb(a, b, c, d, 1 - side, work, buf)
         for j in range(k):
             e, f, g, h = apply_bb(a, b, c, d, 1 - side, buf[j, M_FROM], buf[j, M_TO],
                                   buf[j, M_CAPTURED], buf[j, M_PROMOTE])

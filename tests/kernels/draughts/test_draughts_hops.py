@@ -41,6 +41,7 @@ def outcomes_by_actions(state):
         assert len(acts) == n
         if s[S_CAP_SQ] >= 0:
             assert n > 0, "a chain in progress must be able to continue"
+            mid_chain.append(s)
         for a in acts:
             t = apply_action(s, np.int64(a))
             st = int(a) // 32 if start < 0 else start
@@ -49,8 +50,36 @@ def outcomes_by_actions(state):
             else:
                 found.add((st, int(a) % 32, before & ~enemy(t, side), tuple(t.tolist())))
 
+    mid_chain = []
     walk(state, -1)
+    for s in mid_chain:  # gen_moves mid-chain lists the ways to finish the chain
+        assert continuations_by_moves(s) == {(e, c) for _, e, c, _ in outcomes_from(s, side, before)}
     return found
+
+
+def outcomes_from(state, side, before):
+    """(start, end, captured, state) reached from a mid-chain state by every action sequence."""
+    found = set()
+    mask = np.empty(1024, dtype=np.int8)
+
+    def walk(s):
+        legal_action_mask(s, mask)
+        for a in np.flatnonzero(mask):
+            t = apply_action(s, np.int64(a))
+            if t[S_CAP_SQ] >= 0:
+                walk(t)
+            else:
+                found.add((-1, int(a) % 32, before & ~enemy(t, side), tuple(t.tolist())))
+
+    walk(state)
+    return found
+
+
+def continuations_by_moves(state):
+    """{(end_sq32, whole captured set)} of gen_moves on a mid-chain state."""
+    buf = np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64)
+    k = gen_moves(state, buf)
+    return {(int(GHOST_TO_SQ32[r[M_TO]]), int(r[M_CAPTURED])) for r in buf[:k]}
 
 
 def outcomes_by_moves(state):
@@ -94,3 +123,18 @@ def test_king_must_land_on_continuing_square_hop_level():
     assert t[S_CAP_SQ] >= 0 and t[S_SIDE] == 0  # still White's move, mid-chain
     legal_action_mask(t, mask)
     assert sorted(np.flatnonzero(mask)) == sorted([str_to_action("e5-g3"), str_to_action("e5-h2")])
+
+
+def test_mid_chain_gen_moves_king_crosses_its_own_square():
+    """25.3/25.4 mid-chain: the king's current square is empty for its later hops (it moves on).
+
+    After a1-f6 the chain f6:d8:b6:d4:h8 passes f6 again on the way to h8.
+    """
+    from boardgym.envs.draughts import from_fen, str_to_action
+
+    s = from_fen("W:WKa1:Ba7,c3,c5,c7,e7,g7,h6")
+    t = apply_action(s, np.int64(str_to_action("a1-f6")))
+    assert t[S_CAP_SQ] >= 0
+    before = enemy(s, 0)
+    assert continuations_by_moves(t) == {(e, c) for _, e, c, _ in outcomes_from(t, 0, before)}
+    assert any(e == 31 for e, _ in continuations_by_moves(t))  # ... ending on h8
