@@ -24,6 +24,9 @@ from boardgym.kernels.draughts.board import (
     BB_PROMO,
     BB_SQUARES,
     GHOST_TO_SQ32,
+    M_FROM,
+    M_TO,
+    ROW_LEN,
     S_BK,
     S_BM,
     S_CAP_JUMPED,
@@ -37,9 +40,15 @@ from boardgym.kernels.draughts.board import (
     STEP,
 )
 from boardgym.kernels.draughts.move import apply_move_parts
-from boardgym.kernels.draughts.movegen import can_capture_from, gen_hops, has_capture_bb
+from boardgym.kernels.draughts.movegen import (
+    can_capture_from,
+    gen_hops,
+    gen_quiet_bb,
+    has_capture_bb,
+)
 
 N_ACTIONS = 1024
+MAX_QUIET = 12 * 13  # at most 12 pieces, a king has at most 13 quiet moves
 ONE = np.int64(1)
 ZERO = np.int64(0)
 
@@ -93,21 +102,10 @@ def legal_action_mask(state, out):
             for i in range(k):
                 n = _mark(out, p, work[i], n)
         return n
-    fwd = (0, 1) if side == 0 else (2, 3)
-    pieces = us_m | us_k
-    for p in range(36):
-        if not (pieces >> p) & ONE:
-            continue
-        king = (us_k >> p) & ONE
-        for d in range(4):
-            if king == 0 and d != fwd[0] and d != fwd[1]:
-                continue
-            q = STEP[d, p]
-            while q >= 0 and (empty >> q) & ONE:
-                n = _mark(out, p, q, n)
-                if king == 0:
-                    break
-                q = STEP[d, q]
+    quiet = np.empty((MAX_QUIET, ROW_LEN), dtype=np.int64)
+    k = gen_quiet_bb(us_m, us_k, empty, side, quiet)
+    for i in range(k):
+        n = _mark(out, quiet[i, M_FROM], quiet[i, M_TO], n)
     return n
 
 
