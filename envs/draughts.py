@@ -129,6 +129,8 @@ def from_fen(fen, rules=RULES_ALL):
     """
     if not isinstance(fen, str):
         raise ValueError(f"FEN must be a string, got {type(fen).__name__}")
+    if not (isinstance(rules, (int, np.integer)) and 0 <= int(rules) <= RULES_ALL):
+        raise ValueError(f"rules must be a bitmask in 0..{RULES_ALL}, got {rules!r}")
     text = _WRAPPER.match(fen.strip()).group(1).strip()
     if text.endswith("."):
         text = text[:-1]

@@ -75,6 +75,8 @@ def test_malformed_fen_raises_value_error(fen, problem):
 def test_non_string_inputs_raise():
     with pytest.raises(ValueError):
         D.from_fen(123)
+    with pytest.raises(ValueError, match="rules"):
+        D.from_fen("W:Wc3:Bf6", rules=64)
     with pytest.raises(ValueError, match="int64 vector"):
         D.legal_moves(np.zeros(5, dtype=np.int64))
 
