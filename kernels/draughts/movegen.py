@@ -16,7 +16,12 @@ are ONE move. The generator keeps one row per (start, end, captured set), with t
 lexicographically smallest path (sequence of landing squares; ghost order == sq32 order).
 Only chains of two or more captures can collide, so only those are compared.
 
-Square indices in rows are ghost indices (board.py). Row layout: board.M_*.
+Square indices in rows are ghost indices (board.py). Row layout: board.M_*. Buffers need
+MAX_MOVES rows (rows beyond the buffer are dropped, never written out of bounds).
+
+Numba note: ``_chain`` is recursive. Call it only through the cached wrappers here
+(``gen_captures_bb``, ``gen_moves_bb``, ``gen_moves``...): a new function that calls a cached
+recursive function directly can fail to link it ("Symbol not found: .numba.unresolved$...").
 """
 import numpy as np
 from numba import njit
@@ -188,26 +193,34 @@ def men_with_capture(men, them, empty):
     return c
 
 
+@njit(cache=True, inline="always")
+def _gen_captures(us_m, us_k, them, empty, side, work, out, merge):
+    n = 0
+    men = men_with_capture(us_m, them, empty)
+    pieces = men | us_k
+    while pieces != 0:
+        p = lsb(pieces)
+        pieces = pop_lsb(pieces)
+        king = (us_k >> p) & ONE
+        n0 = n if merge else np.int64(out.shape[0])  # an empty merge window keeps every route
+        n = _chain(p, p, king, ONE - king, ZERO, them, empty | (ONE << p), side, ZERO, work, out,
+                   n0, n)
+    return n
+
+
 @njit(cache=True)
 def gen_captures_bb(us_m, us_k, them, empty, side, work, out):
     """All capture moves (distinct outcomes) of the side with men us_m and kings us_k into out.
 
     work: scratch int64[WORK_LEN] (``new_work``).
     """
-    n = 0
-    men = men_with_capture(us_m, them, empty)
-    while men != 0:
-        p = lsb(men)
-        men = pop_lsb(men)
-        n0 = n
-        n = _chain(p, p, ZERO, ONE, ZERO, them, empty | (ONE << p), side, ZERO, work, out, n0, n)
-    kings = us_k
-    while kings != 0:
-        p = lsb(kings)
-        kings = pop_lsb(kings)
-        n0 = n
-        n = _chain(p, p, ONE, ZERO, ZERO, them, empty | (ONE << p), side, ZERO, work, out, n0, n)
-    return n
+    return _gen_captures(us_m, us_k, them, empty, side, work, out, True)
+
+
+@njit(cache=True)
+def gen_capture_routes_bb(us_m, us_k, them, empty, side, work, out):
+    """Like gen_captures_bb but one row per route, equal outcomes not merged (diagnostics)."""
+    return _gen_captures(us_m, us_k, them, empty, side, work, out, False)
 
 
 @njit(cache=True)
