@@ -6,8 +6,8 @@ turned 180 degrees for Black (boardgym.kernels.draughts.observe.VIEW_ACTION), li
 observation, so both seats face the same board. During a capture chain the same agent acts again
 until the chain is complete (25.2); the mask then holds only the continuing hops.
 
-Observation ``Dict(observation=Box(0, 1, (8, 8, 12), float32), action_mask=Box(0, 1, (1024,), int8))``
-(planes in boardgym.kernels.draughts.observe). Rewards: +1 / -1 at a win (G.1), 0 for a draw
+Observation ``Dict(observation=Box(0, 1, (198,), float32), action_mask=Box(0, 1, (1024,), int8))``
+(32 dark squares x 6 planes + 6 counters: boardgym.kernels.draughts.observe). Rewards: +1 / -1 at a win (G.1), 0 for a draw
 (G.2a-G.2e) or a truncation.
 
 Options (constructor): ``repetition``, ``three_kings``, ``kings_only``, ``balance``,
@@ -32,7 +32,7 @@ from boardgym.kernels.draughts.board import S_BK, S_BM, S_CAP_SQ, S_PLY, S_RULES
 from boardgym.kernels.draughts.codec import N_ACTIONS
 from boardgym.kernels.draughts.codec import apply_action as k_apply_action
 from boardgym.kernels.draughts.codec import legal_action_mask as k_mask
-from boardgym.kernels.draughts.observe import OBS_SHAPE, VIEW_ACTION, encode_obs
+from boardgym.kernels.draughts.observe import OBS_LEN, VIEW_ACTION, encode_obs
 from boardgym.kernels.draughts.outcome import (
     BLACK_WON, ONGOING, RULE_BALANCE, RULE_KINGS_ONLY, RULE_LONG_DIAGONAL, RULE_REPETITION,
     RULE_THREE_KINGS, STATUS_NAMES, WHITE_WON,
@@ -68,7 +68,7 @@ class raw_env(TwoPlayerAEC):
                 raise ValueError(f"draw rule option {name} must be True or False, got {on!r}")
             self.rules |= _RULE_FLAGS[name] if on else 0
         self.max_moves = None if max_moves is None else int(max_moves)
-        super().__init__(N_ACTIONS, spaces.Box(0.0, 1.0, OBS_SHAPE, np.float32), render_mode)
+        super().__init__(N_ACTIONS, spaces.Box(0.0, 1.0, (OBS_LEN,), np.float32), render_mode)
         self._kernel_mask = np.zeros(N_ACTIONS, np.int8)
         self.state = api.initial_state()
         self.moves = []
@@ -131,7 +131,7 @@ class raw_env(TwoPlayerAEC):
         return False, False, (0.0, 0.0)
 
     def _encode(self, player):
-        out = np.empty(OBS_SHAPE, np.float32)
+        out = np.empty(OBS_LEN, np.float32)
         encode_obs(self.state, player, self.max_moves or 0, out)
         return out
 

@@ -48,9 +48,9 @@ def test_registered_with_pettingzoo_and_gymnasium():
     assert env.unwrapped.metadata["name"] == "russian_draughts_v0"
     genv = gym.make("boardgym/RussianDraughts-v0")
     obs, info = genv.reset(seed=0)
-    assert obs.shape == (8, 8, 12) and info["action_mask"].dtype == np.int8
+    assert obs.shape == (198,) and info["action_mask"].dtype == np.int8
     genv2 = gym.make("boardgym:boardgym/RussianDraughts-v0")
-    assert genv2.reset(seed=0)[0].shape == (8, 8, 12)
+    assert genv2.reset(seed=0)[0].shape == (198,)
 
 
 def test_spaces_are_the_same_objects_every_call():
@@ -78,7 +78,7 @@ def test_black_acts_in_turned_frame():
     env.reset(options={"fen": "B:W21-32:B1-12"})  # start position, Black to move
     black_mask = env.observe("player_1")["action_mask"]
     assert np.array_equal(black_mask, white_mask)
-    assert np.array_equal(env.observe("player_1")["observation"][..., :4], white_obs[..., :4])
+    assert np.array_equal(env.observe("player_1")["observation"][:128], white_obs[:128])
     # The kernel sees the turned actions.
     kernel = api.action_mask(api.from_fen("B:W21-32:B1-12"))
     assert np.array_equal(kernel[VIEW_ACTION[1]], black_mask)
@@ -257,3 +257,21 @@ def test_random_games_reach_an_end():
     for seed in range(5):
         _play_random(env, seed)
         assert env._done
+
+
+def test_observation_layout():
+    """Both players see their own men on squares 0..11 and the opponent's on 20..31 at the start."""
+    env = russian_draughts_v0.raw_env(max_moves=100)
+    env.reset()
+    for player in ("player_0", "player_1"):
+        obs = env.observe(player)["observation"]
+        assert obs.shape == (198,) and obs.dtype == np.float32
+        assert np.flatnonzero(obs[0:32]).tolist() == list(range(12))
+        assert np.flatnonzero(obs[64:96]).tolist() == list(range(20, 32))
+        assert obs[192] == (player == "player_0")
+    env.reset(options={"fen": "W:W22,28:B4,11,17,18"})
+    env.step(api.parse_square("c3") * 32 + api.parse_square("e5"))  # mid-chain
+    obs = env.observe("player_1")["observation"]
+    assert obs[128 + 31 - api.parse_square("e5")] == 1.0  # the capturing piece, seen by Black
+    assert obs[160 + 31 - api.parse_square("d4")] == 1.0  # the piece it jumped
+    assert obs[197] == 0.0  # no move played yet

@@ -1,0 +1,70 @@
+"""Explicit-state random numbers for kernels (Numba's np.random does not follow NumPy's seeding).
+
+SplitMix64 (Steele, Lea, Flood 2014) in int64 arithmetic: a generator is one int64 word, held in
+an array so kernels can advance it in place (``rngs[i]`` per game in a batch); the output mixes
+it with two multiply/xorshift rounds (wrapping multiplication; logical right shifts emulated by
+masking). Shared by every game: dice, random opponents, random action sampling.
+"""
+import numpy as np
+from numba import njit, prange
+
+_GOLDEN = np.int64(-7046029254386353131)   # 0x9E3779B97F4A7C15 as int64
+_MIX1 = np.int64(-4658895280553007687)     # 0xBF58476D1CE4E5B9
+_MIX2 = np.int64(-7723592293110705685)     # 0x94D049BB133111EB
+
+
+@njit(cache=True, inline="always")
+def srl(x, k):
+    """Logical right shift of an int64 by k (1..63)."""
+    return (x >> k) & ((np.int64(1) << (64 - k)) - 1)
+
+
+@njit(cache=True)
+def next_u64(rngs, i):
+    """Advance generator rngs[i] (int64 array) and return 64 random bits as an int64."""
+    rngs[i] += _GOLDEN
+    z = rngs[i]
+    z = (z ^ srl(z, 30)) * _MIX1
+    z = (z ^ srl(z, 27)) * _MIX2
+    return z ^ srl(z, 31)
+
+
+@njit(cache=True)
+def rand_below(rngs, i, n):
+    """Uniform integer in [0, n) from generator rngs[i] (1 <= n < 2**31), without modulo bias."""
+    limit = (np.int64(1) << 32) - ((np.int64(1) << 32) % n)
+    while True:
+        r = srl(next_u64(rngs, i), 32)
+        if r < limit:
+            return r % n
+
+
+def seed_rngs(seed, n):
+    """int64[n] generator states for n streams from one integer seed (stream i = seed-derived, i)."""
+    base = np.random.SeedSequence(int(seed)).generate_state(2 * n, dtype=np.uint32).astype(np.int64)
+    return (base[0::2] << 32) | base[1::2]
+
+
+@njit(cache=True)
+def random_masked_action(mask_row, rngs, i):
+    """A uniformly random index where mask_row (int8) is nonzero, -1 if none."""
+    n = 0
+    for a in range(mask_row.shape[0]):
+        if mask_row[a]:
+            n += 1
+    if n == 0:
+        return -1
+    k = rand_below(rngs, i, n)
+    for a in range(mask_row.shape[0]):
+        if mask_row[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
+@njit(parallel=True)
+def batch_random_actions(masks, rngs, out):
+    """out[i] = a uniformly random legal action of masks[i] (int8[N, A]), -1 where none."""
+    for i in prange(masks.shape[0]):
+        out[i] = random_masked_action(masks[i], rngs, i)
