@@ -2,7 +2,8 @@
 
 Bulk counting: at the last ply the moves are counted, not made (quiet moves by shifts and
 popcounts; captures are generated, since distinct outcomes must be told apart).
-``perft_parallel`` splits the root moves over threads with ``prange`` (uncached).
+``perft_parallel`` splits the tree over threads with ``prange`` (uncached): over the root moves'
+replies (the positions two plies deep), which balances the work better than root moves alone.
 """
 import numpy as np
 from numba import njit, prange
@@ -76,7 +77,7 @@ def perft_divide(state, depth, out_moves, out_counts):
 
 @njit(parallel=True)
 def perft_parallel(state, depth):
-    """perft with the root moves' subtrees counted in parallel (prange over root moves)."""
+    """perft with the subtrees two plies deep counted in parallel (prange; uncached)."""
     wm, wk, bm, bk, side = state[S_WM], state[S_WK], state[S_BM], state[S_BK], state[S_SIDE]
     if depth <= 1:
         return perft_bb(wm, wk, bm, bk, side, depth)
