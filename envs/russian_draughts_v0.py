@@ -46,6 +46,18 @@ _RULE_FLAGS = {"repetition": RULE_REPETITION, "three_kings": RULE_THREE_KINGS,
                "long_diagonal": RULE_LONG_DIAGONAL}
 
 
+def rules_mask(repetition=True, three_kings=True, kings_only=True, balance=True, long_diagonal=True):
+    """The kernel's draw-rule bitmask (state[S_RULES]) for the G.2a..G.2e switches."""
+    flags = dict(repetition=repetition, three_kings=three_kings, kings_only=kings_only,
+                 balance=balance, long_diagonal=long_diagonal)
+    rules = 0
+    for name, on in flags.items():
+        if not isinstance(on, (bool, np.bool_)):
+            raise ValueError(f"draw rule option {name} must be True or False, got {on!r}")
+        rules |= _RULE_FLAGS[name] if on else 0
+    return rules
+
+
 def env(**kwargs):
     """The wrapped AEC env (TerminateIllegal -> AssertOutOfBounds -> OrderEnforcing)."""
     return wrap_classic(raw_env(**kwargs))
@@ -60,13 +72,7 @@ class raw_env(TwoPlayerAEC):
                  kings_only=True, balance=True, long_diagonal=True):
         if max_moves is not None and (int(max_moves) != max_moves or max_moves < 1):
             raise ValueError(f"max_moves must be a positive integer or None, got {max_moves!r}")
-        flags = dict(repetition=repetition, three_kings=three_kings, kings_only=kings_only,
-                     balance=balance, long_diagonal=long_diagonal)
-        self.rules = 0
-        for name, on in flags.items():
-            if not isinstance(on, (bool, np.bool_)):
-                raise ValueError(f"draw rule option {name} must be True or False, got {on!r}")
-            self.rules |= _RULE_FLAGS[name] if on else 0
+        self.rules = rules_mask(repetition, three_kings, kings_only, balance, long_diagonal)
         self.max_moves = None if max_moves is None else int(max_moves)
         super().__init__(N_ACTIONS, spaces.Box(0.0, 1.0, (OBS_LEN,), np.float32), render_mode)
         self._kernel_mask = np.zeros(N_ACTIONS, np.int8)

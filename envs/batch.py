@@ -1,0 +1,149 @@
+"""Batched game cores: N games as one int64 array, stepped by the parallel kernels.
+
+``DraughtsBatch`` (boardgym.kernels.draughts.batch) and ``BackgammonBatch``
+(boardgym.kernels.backgammon.batch) share this interface, which the vector adapters
+(boardgym.envs.vector) and custom self-play loops use directly:
+
+    core = DraughtsBatch(num_envs=1024, opponent=None)   # Pgx-style two-player view
+    core.reset(seed=0)
+    while True:
+        actions = policy(core.obs, core.masks, core.current)   # int64[N], legal for the acting side
+        core.step(actions)        # core.rewards (N, 2), core.terminated / core.truncated (N,)
+        core.reset_done()         # restart the finished games (same-step autoreset)
+
+Buffers (overwritten in place by every call; copy what you keep): ``obs`` float32 (N, OBS_LEN) from
+the acting player's view (two-player mode) or the learner's (``opponent="random"`` or
+``"greedy"``: an in-kernel opponent plays the other seat, ``seats[i]`` is the learner's seat);
+``masks`` int8 (N, A); ``current`` int64 (N,) the player to act; ``rewards`` float32 (N, 2);
+``terminated`` / ``truncated`` bool views (N,). ``step`` validates the actions (shape, range,
+legality) and raises ValueError naming the first bad game; it does not reset finished games.
+"""
+import numba
+import numpy as np
+
+from boardgym.kernels.rng import seed_rngs
+
+_OPPONENTS = {None: 0, "none": 0, "random": 1, "greedy": 2}
+
+
+class _BatchCore:
+    """Buffers, seeding, validation and the step/reset protocol shared by both games."""
+
+    n_actions = 0
+    obs_len = 0
+
+    def __init__(self, num_envs, opponent=None, learner="alternate", threads=None):
+        if int(num_envs) != num_envs or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        if opponent not in _OPPONENTS:
+            raise ValueError(f"opponent must be None, 'random' or 'greedy', got {opponent!r}")
+        if learner not in ("alternate", 0, 1, "player_0", "player_1"):
+            raise ValueError(f"learner must be 'alternate', 'player_0' or 'player_1', got {learner!r}")
+        if threads is not None:
+            numba.set_num_threads(int(threads))
+        n = self.num_envs = int(num_envs)
+        self.opponent = _OPPONENTS[opponent]
+        self.alternate = learner == "alternate"
+        self._fixed_seat = {"player_0": 0, "player_1": 1}.get(learner, learner)
+        self.states = np.zeros((n, self.state_len), np.int64)
+        self.obs = np.zeros((n, self.obs_len), np.float32)
+        self.masks = np.zeros((n, self.n_actions), np.int8)
+        self.current = np.zeros(n, np.int64)
+        self.rewards = np.zeros((n, 2), np.float32)
+        self.done = np.zeros((n, 2), np.int8)
+        self.seats = np.zeros(n, np.int64)
+        self.rngs = seed_rngs(0, n)
+        self._all = np.ones(n, np.int8)
+        self._rows = np.arange(n)
+
+    @property
+    def terminated(self):
+        return self.done[:, 0].astype(bool)
+
+    @property
+    def truncated(self):
+        return self.done[:, 1].astype(bool)
+
+    def reset(self, seed=None):
+        """Start every game afresh; seed fixes every game's random stream (None: fresh entropy)."""
+        if seed is None:
+            seed = int(np.random.SeedSequence().generate_state(1)[0])
+        self.rngs = seed_rngs(seed, self.num_envs)
+        if self.alternate:  # batch_reset flips the seat: game i starts with the learner on i % 2
+            self.seats[:] = 1 - self._rows % 2
+        else:
+            self.seats[:] = 0 if self._fixed_seat is None else self._fixed_seat
+        self._reset(self._all)
+
+    def reset_done(self):
+        """Restart the games that ended at the last step; returns their indices."""
+        which = (self.done[:, 0] | self.done[:, 1]).astype(np.int8)
+        if which.any():
+            self._reset(which)
+        return np.flatnonzero(which)
+
+    def step(self, actions):
+        """Play actions (int[N], each legal for its game's acting player) in every game."""
+        a = np.asarray(actions)
+        if a.shape != (self.num_envs,):
+            raise ValueError(f"actions must have shape ({self.num_envs},), got {a.shape}")
+        if not np.issubdtype(a.dtype, np.integer):
+            raise ValueError(f"actions must be integers, got dtype {a.dtype}")
+        a = a.astype(np.int64)
+        bad = (a < 0) | (a >= self.n_actions)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise ValueError(f"action {a[i]} of game {i} out of range 0..{self.n_actions - 1}")
+        illegal = self.masks[self._rows, a] == 0
+        if illegal.any():
+            i = int(np.flatnonzero(illegal)[0])
+            over = " (the game is over: call reset_done())" if self.done[i].any() else ""
+            raise ValueError(f"illegal action {a[i]} in game {i}{over}")
+        self._step(a)
+
+    def step_subset(self, games, actions):
+        """Play actions[k] in game games[k] only (the other games do not move)."""
+        games = np.asarray(games, np.int64)
+        a = np.asarray(actions)
+        if a.shape != games.shape or not np.issubdtype(a.dtype, np.integer):
+            raise ValueError(f"actions must be integers of shape {games.shape}, got {a.dtype} {a.shape}")
+        full = np.full(self.num_envs, -1, np.int64)
+        full[games] = a
+        bad = (a < 0) | (a >= self.n_actions)
+        if bad.any() or (self.masks[games, np.clip(a, 0, self.n_actions - 1)] == 0).any():
+            k = int(np.flatnonzero(bad | (self.masks[games, np.clip(a, 0, self.n_actions - 1)] == 0))[0])
+            raise ValueError(f"illegal or out-of-range action {a[k]} in game {games[k]}")
+        self._step(full)
+
+
+class DraughtsBatch(_BatchCore):
+    """N Russian draughts games (actions and observations as in russian_draughts_v0)."""
+
+    def __init__(self, num_envs, opponent=None, learner="alternate", max_moves=None, fen=None,
+                 threads=None, **draw_rules):
+        from boardgym.envs import draughts as api
+        from boardgym.envs.russian_draughts_v0 import rules_mask
+        from boardgym.kernels.draughts import batch as kb
+        from boardgym.kernels.draughts.board import S_RULES, STATE_LEN
+        from boardgym.kernels.draughts.codec import N_ACTIONS
+        from boardgym.kernels.draughts.observe import OBS_LEN
+
+        self.state_len, self.n_actions, self.obs_len = STATE_LEN, N_ACTIONS, OBS_LEN
+        super().__init__(num_envs, opponent, learner, threads)
+        if max_moves is not None and (int(max_moves) != max_moves or max_moves < 1):
+            raise ValueError(f"max_moves must be a positive integer or None, got {max_moves!r}")
+        self.max_plies = 0 if max_moves is None else int(max_moves)
+        self.start = api.from_fen(fen) if fen is not None else api.initial_state()
+        self.start[S_RULES] = rules_mask(**draw_rules)
+        self._k = kb
+
+    def _outputs(self):
+        return self.obs, self.masks, self.current, self.rewards, self.done
+
+    def _reset(self, which):
+        self._k.batch_reset(self.states, which, self.start, self.seats, self.alternate, self.rngs,
+                            self.opponent, self.max_plies, *self._outputs())
+
+    def _step(self, actions):
+        self._k.batch_step(self.states, actions, self.seats, self.rngs, self.opponent,
+                           self.max_plies, *self._outputs())

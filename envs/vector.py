@@ -1,0 +1,202 @@
+"""Vector adapters over the batched cores (boardgym.envs.batch) for the training libraries.
+
+- ``DraughtsVectorEnv`` / ``BackgammonVectorEnv``: ``gymnasium.vector.VectorEnv`` — what
+  ``gym.make_vec("boardgym/RussianDraughts-v0", num_envs=N, vectorization_mode="vector_entry_point")``
+  returns. The learner plays every game against an in-kernel opponent (``opponent="random"`` or
+  ``"greedy"``); same-step autoreset (``metadata["autoreset_mode"]``): a finished game's last
+  observation is in ``infos["final_obs"]`` (object array, ``infos["_final_obs"]`` marks the
+  finished games) and ``obs`` already shows the next game. Masks: ``infos["action_mask"]``
+  (int8, (N, A)) and ``action_masks()``.
+- ``make_sb3_vec_env(game, num_envs, ...)``: a stable-baselines3 ``VecEnv`` with the same games
+  (``terminal_observation`` in the finished games' infos, ``env_method("action_masks")`` returning
+  the per-game masks) so that ``MaskablePPO("MlpPolicy", vec_env)`` trains on N games at once.
+  The opponent may also be a frozen policy: ``opponent=callable(obs (M, O), masks (M, A)) ->
+  actions (M,)`` is called once per step on the games where that seat is to move.
+- Two-player (Pgx-style) loops use the cores directly: ``DraughtsBatch(N, opponent=None)``.
+"""
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+
+from boardgym.envs import batch as _batch
+
+_CORES = {"draughts": "DraughtsBatch", "backgammon": "BackgammonBatch"}
+
+
+class _PolicyOpponentCore:
+    """A two-player core whose non-learner seat is played by a Python policy on whole batches."""
+
+    def __init__(self, core, policy):
+        self.core, self.policy = core, policy
+
+    def __getattr__(self, name):
+        return getattr(self.core, name)
+
+    def _settle(self):
+        """Let the policy move in every game where the learner is not to act."""
+        core = self.core
+        for _ in range(100_000):
+            live = ~(core.done.any(1).astype(bool))
+            theirs = np.flatnonzero(live & (core.current != core.seats))
+            if theirs.size == 0:
+                return
+            chosen = np.asarray(self.policy(core.obs[theirs], core.masks[theirs]))
+            core.step_subset(theirs, chosen)
+        raise RuntimeError("the opponent policy did not hand the move back")
+
+    def reset(self, seed=None):
+        self.core.reset(seed)
+        self._settle()
+
+    def step(self, actions):
+        self.core.step(actions)
+        self._settle()
+
+    def reset_done(self):
+        out = self.core.reset_done()
+        self._settle()
+        return out
+
+
+def _make_core(game, num_envs, opponent, **kwargs):
+    if game not in _CORES:
+        raise ValueError(f"game must be 'draughts' or 'backgammon', got {game!r}")
+    core_cls = getattr(_batch, _CORES[game])
+    if callable(opponent):
+        return _PolicyOpponentCore(core_cls(num_envs, opponent=None, **kwargs), opponent)
+    if opponent not in ("random", "greedy"):
+        raise ValueError("opponent must be 'random', 'greedy' or a callable (obs, masks) -> actions, "
+                         f"got {opponent!r}")
+    return core_cls(num_envs, opponent=opponent, **kwargs)
+
+
+class _LearnerStepper:
+    """Step/reset logic shared by the Gymnasium and SB3 adapters (learner's view of the core)."""
+
+    def _init_core(self, game, num_envs, opponent, kwargs):
+        self.core = _make_core(game, num_envs, opponent, **kwargs)
+        self.single_observation_space = spaces.Box(0.0, 7.5 if game == "backgammon" else 1.0,
+                                                   (self.core.obs_len,), np.float32)
+        self.single_action_space = spaces.Discrete(self.core.n_actions)
+
+    def _learner_step(self, actions):
+        core = self.core
+        seats = core.seats.copy()
+        core.step(actions)
+        rewards = core.rewards[np.arange(core.num_envs), seats].copy()
+        term = core.done[:, 0].astype(bool)
+        trunc = core.done[:, 1].astype(bool) & ~term
+        finished = np.flatnonzero(term | trunc)
+        final_obs = core.obs[finished].copy()
+        core.reset_done()
+        return rewards, term, trunc, finished, final_obs
+
+    def action_masks(self):
+        """int8 (N, A): the learner's legal actions in every game (a fresh array)."""
+        return self.core.masks.copy()
+
+
+class _VectorEnv(_LearnerStepper, VectorEnv):
+    game = None
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(self, num_envs=8, opponent="random", **kwargs):
+        self._init_core(self.game, num_envs, opponent, kwargs)
+        self.num_envs = self.core.num_envs
+        self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, self.num_envs)
+
+    def reset(self, *, seed=None, options=None):
+        if isinstance(seed, (list, tuple, np.ndarray)):
+            seed = int(seed[0]) if len(seed) else None
+        self.core.reset(seed)
+        return self.core.obs.copy(), {"action_mask": self.core.masks.copy()}
+
+    def step(self, actions):
+        rewards, term, trunc, finished, final_obs = self._learner_step(actions)
+        infos = {"action_mask": self.core.masks.copy()}
+        if finished.size:
+            fo = np.empty(self.num_envs, dtype=object)
+            for k, i in enumerate(finished):
+                fo[i] = final_obs[k]
+            mark = np.zeros(self.num_envs, bool)
+            mark[finished] = True
+            infos["final_obs"], infos["_final_obs"] = fo, mark
+        return self.core.obs.copy(), rewards, term, trunc, infos
+
+
+class DraughtsVectorEnv(_VectorEnv):
+    """Gymnasium VectorEnv of N Russian draughts games against an in-kernel opponent."""
+
+    game = "draughts"
+
+
+class BackgammonVectorEnv(_VectorEnv):
+    """Gymnasium VectorEnv of N backgammon games against an in-kernel opponent."""
+
+    game = "backgammon"
+
+
+def make_sb3_vec_env(game, num_envs=8, opponent="random", **kwargs):
+    """A stable-baselines3 VecEnv of N games of ``game`` ('draughts' or 'backgammon')."""
+    from stable_baselines3.common.vec_env import VecEnv
+
+    class BoardgymVecEnv(_LearnerStepper, VecEnv):
+        """stable-baselines3 VecEnv over a boardgym batched core (same-step autoreset)."""
+
+        def __init__(self):
+            self._init_core(game, num_envs, opponent, kwargs)
+            self.render_mode = None
+            VecEnv.__init__(self, self.core.num_envs, self.single_observation_space,
+                            self.single_action_space)
+            self._actions = None
+            self._seed = None
+
+        def reset(self):
+            self.core.reset(self._seed)
+            self._seed = None
+            return self.core.obs.copy()
+
+        def seed(self, seed=None):
+            self._seed = seed
+            return [seed] * self.num_envs
+
+        def step_async(self, actions):
+            self._actions = np.asarray(actions)
+
+        def step_wait(self):
+            rewards, term, trunc, finished, final_obs = self._learner_step(self._actions)
+            infos = [{} for _ in range(self.num_envs)]
+            for k, i in enumerate(finished):
+                infos[i]["terminal_observation"] = final_obs[k]
+                infos[i]["TimeLimit.truncated"] = bool(trunc[i])
+            return self.core.obs.copy(), rewards, term | trunc, infos
+
+        def close(self):
+            pass
+
+        def get_attr(self, attr_name, indices=None):
+            return [getattr(self, attr_name)] * len(self._indices(indices))
+
+        def set_attr(self, attr_name, value, indices=None):
+            setattr(self, attr_name, value)
+
+        def env_method(self, method_name, *args, indices=None, **kwargs):
+            idx = self._indices(indices)
+            if method_name == "action_masks":
+                masks = self.core.masks
+                return [masks[i].copy() for i in idx]
+            return [getattr(self, method_name)(*args, **kwargs) for _ in idx]
+
+        def env_is_wrapped(self, wrapper_class, indices=None):
+            return [False] * len(self._indices(indices))
+
+        def _indices(self, indices):
+            if indices is None:
+                return range(self.num_envs)
+            if isinstance(indices, int):
+                return [indices]
+            return indices
+
+    return BoardgymVecEnv()

@@ -1,0 +1,138 @@
+"""Batched Russian draughts: the core, its equality with the single env, the vector adapters (issue 5)."""
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import boardgym  # noqa: F401
+from boardgym.envs import russian_draughts_v0
+from boardgym.envs.batch import DraughtsBatch
+from boardgym.envs.vector import make_sb3_vec_env
+
+
+def test_batch_equals_single_env_game_for_game():
+    """The same actions through the batch (two-player view) and through N single envs give the
+    same observations, masks, rewards and ends, across automatic resets."""
+    n, rng = 6, np.random.default_rng(0)
+    core = DraughtsBatch(n, opponent=None, max_moves=60)
+    core.reset(seed=0)
+    singles = [russian_draughts_v0.raw_env(max_moves=60) for _ in range(n)]
+    for env in singles:
+        env.reset()
+    resets = 0
+    for _ in range(400):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in core.masks])
+        core.step(actions)
+        for i, env in enumerate(singles):
+            env.step(int(actions[i]))
+            player = env.agent_selection
+            np.testing.assert_array_equal(core.obs[i], env.observe(player)["observation"])
+            np.testing.assert_array_equal(core.masks[i], env.observe(player)["action_mask"])
+            assert core.current[i] == int(player[-1])
+            assert tuple(core.rewards[i]) == (env.rewards["player_0"], env.rewards["player_1"])
+            assert bool(core.done[i, 0]) == env.terminations["player_0"]
+            assert bool(core.done[i, 1]) == env.truncations["player_0"]
+        for i in core.reset_done():
+            singles[i].reset()
+            resets += 1
+            np.testing.assert_array_equal(core.obs[i], singles[i].observe("player_0")["observation"])
+    assert resets > 5
+
+
+@pytest.mark.parametrize("opponent", ["random", "greedy"])
+def test_in_kernel_opponent_hands_the_move_back(opponent):
+    core = DraughtsBatch(64, opponent=opponent, max_moves=200)
+    core.reset(seed=3)
+    assert set(core.seats) == {0, 1}
+    rng = np.random.default_rng(1)
+    finished = 0
+    learner_score = 0.0
+    for _ in range(300):
+        assert (core.current == core.seats).all()  # the learner is always the one to act
+        seats = core.seats.copy()
+        core.step(np.array([rng.choice(np.flatnonzero(m)) for m in core.masks]))
+        done = core.done.any(1).astype(bool)
+        learner_score += core.rewards[np.flatnonzero(done), seats[done]].sum()
+        finished += len(core.reset_done())
+    assert finished > 20
+    if opponent == "greedy":
+        assert learner_score < 0  # a random learner loses to the greedy player on balance
+
+
+def test_step_validation():
+    core = DraughtsBatch(4)
+    core.reset(seed=0)
+    with pytest.raises(ValueError, match="shape"):
+        core.step(np.zeros(3, np.int64))
+    with pytest.raises(ValueError, match="out of range"):
+        core.step(np.full(4, 1024))
+    with pytest.raises(ValueError, match="illegal action 0 in game 0"):
+        core.step(np.zeros(4, np.int64))
+    with pytest.raises(ValueError, match="integers"):
+        core.step(np.zeros(4))
+    with pytest.raises(ValueError, match="opponent"):
+        DraughtsBatch(4, opponent="smart")
+    with pytest.raises(ValueError, match="num_envs"):
+        DraughtsBatch(0)
+
+
+def test_seeded_batches_repeat():
+    a, b = DraughtsBatch(32, opponent="random"), DraughtsBatch(32, opponent="random")
+    for core in (a, b):
+        core.reset(seed=11)
+    for _ in range(50):
+        acts = np.array([np.flatnonzero(m)[0] for m in a.masks])
+        a.step(acts)
+        b.step(acts)
+        np.testing.assert_array_equal(a.states, b.states)
+        a.reset_done()
+        b.reset_done()
+
+
+def test_memory_for_65536_games_under_200_mb():
+    core = DraughtsBatch(65536)
+    total = sum(x.nbytes for x in (core.states, core.obs, core.masks, core.current, core.rewards,
+                                   core.done, core.seats, core.rngs))
+    assert total < 200e6, total
+
+
+def test_gymnasium_make_vec_same_step_autoreset():
+    envs = gym.make_vec("boardgym/RussianDraughts-v0", num_envs=16, vectorization_mode="vector_entry_point",
+                        opponent="random", max_moves=40)
+    assert envs.metadata["autoreset_mode"] == gym.vector.AutoresetMode.SAME_STEP
+    obs, infos = envs.reset(seed=0)
+    assert obs.shape == (16, 198) and infos["action_mask"].shape == (16, 1024)
+    rng = np.random.default_rng(0)
+    saw_final = False
+    for _ in range(120):
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in envs.action_masks()])
+        obs, rew, term, trunc, infos = envs.step(acts)
+        assert obs.shape == (16, 198) and rew.dtype == np.float32
+        if "final_obs" in infos:
+            saw_final = True
+            ended = np.flatnonzero(infos["_final_obs"])
+            assert set(ended) == set(np.flatnonzero(term | trunc))
+            assert all(infos["final_obs"][i].shape == (198,) for i in ended)
+    assert saw_final
+
+
+def test_sb3_vec_env_with_maskable_ppo_and_policy_opponent():
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    torch = pytest.importorskip("torch")
+    torch.set_num_threads(1)
+    venv = make_sb3_vec_env("draughts", num_envs=16, opponent="greedy", max_moves=100)
+    masks = np.stack(venv.env_method("action_masks"))
+    assert masks.shape == (16, 1024)
+    model = sb3_contrib.MaskablePPO("MlpPolicy", venv, n_steps=64, batch_size=256, n_epochs=1,
+                                    policy_kwargs={"net_arch": [64]}, seed=0)
+    model.learn(2048)
+    assert model.num_timesteps >= 2048
+    # A frozen policy as the opponent: the first legal action, batched.
+    frozen = make_sb3_vec_env("draughts", num_envs=8, opponent=lambda obs, m: m.argmax(1))
+    obs = frozen.reset()
+    for _ in range(30):
+        acts = np.stack(frozen.env_method("action_masks")).argmax(1)
+        frozen.step_async(acts)
+        obs, rew, dones, infos = frozen.step_wait()
+        assert obs.shape == (8, 198)
+        for i in np.flatnonzero(dones):
+            assert infos[i]["terminal_observation"].shape == (198,)
