@@ -27,7 +27,9 @@ State layout (one flat ``int64`` vector of length ``STATE_LEN``; a batch is ``(B
     outcome (B.6) exactly when these entries agree.
 """
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic, overload
 
 N_POINTS = 24
 N_CHECKERS = 15
@@ -52,16 +54,6 @@ BAR_POINT = 25             # the bar as a move source, in the mover's numbering
 BB_ALL = (1 << 24) - 1     # the 24 points
 BB_HOME = (1 << 6) - 1     # mover's home board, points 1..6 (O.1)
 BB_OPP_HOME = BB_ALL ^ ((1 << 18) - 1)  # opponent's home board in the mover's frame, 19..24
-
-# Additive hash of a position's checker placement for deduplicating plays (B.6): a checker of
-# the mover on place x (0 = off, 1..24, 25 = bar) adds KEY_ME[x]; an opponent checker hit on
-# point p adds KEY_HIT[p]. Equal keys are confirmed by comparing the boards, so collisions never
-# merge distinct plays.
-_rng = np.random.default_rng(20261130)
-KEY_ME = _rng.integers(-(2**62), 2**62, size=26, dtype=np.int64)
-KEY_HIT = _rng.integers(-(2**62), 2**62, size=26, dtype=np.int64)
-KEY_ME.setflags(write=False)
-KEY_HIT.setflags(write=False)
 
 START_POINTS = ((24, 2), (13, 5), (8, 3), (6, 5))  # standard start, from each player's own view
 
@@ -187,3 +179,41 @@ def same_board(a, b):
         if a[k] != b[k]:
             return False
     return True
+
+
+@intrinsic
+def _memcpy_words(typingctx, dst, doff, src, soff, n):
+    """Copy n int64 words from src's flat offset soff to dst's flat offset doff (C-contiguous)."""
+    if not (isinstance(dst, types.Array) and isinstance(src, types.Array)
+            and dst.layout == "C" and src.layout == "C" and dst.dtype == src.dtype == types.int64):
+        return None
+    sig = types.void(dst, types.int64, src, types.int64, types.int64)
+
+    def codegen(context, builder, signature, args):
+        d = context.make_array(signature.args[0])(context, builder, args[0])
+        s = context.make_array(signature.args[2])(context, builder, args[2])
+        dptr = builder.gep(d.data, [args[1]])
+        sptr = builder.gep(s.data, [args[3]])
+        cgutils.raw_memcpy(builder, dptr, sptr, args[4], context.get_constant(types.intp, 8))
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+def copy_state_to_row(out, n, src, off):
+    """out[n, :STATE_LEN] = src[off:off + STATE_LEN] (a memcpy when both are C-contiguous)."""
+    for k in range(STATE_LEN):
+        out[n, k] = src[off + k]
+
+
+@overload(copy_state_to_row, inline="always")
+def _copy_state_to_row(out, n, src, off):
+    if out.layout == "C" and src.layout == "C":
+        def impl(out, n, src, off):
+            _memcpy_words(out, n * out.shape[1], src, off, STATE_LEN)
+        return impl
+
+    def loop(out, n, src, off):
+        for k in range(STATE_LEN):
+            out[n, k] = src[off + k]
+    return loop

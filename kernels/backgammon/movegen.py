@@ -18,18 +18,19 @@ Rules implemented (../shared/RULES.md):
              from point d, or a higher die from the highest occupied point.
 
 Search: depth-first over the dice with in-place move / undo on one scratch copy. Non-doubles try
-both die orders; doubles only generate moves whose sources never increase (every multiset of
-moves of one die value has a legal ordering of that kind), which cuts permutations. Leaves are
-kept when their score equals the best score so far and their placement is new (additive hash,
-confirmed by comparing boards), all written into a caller-owned buffer.
+both die orders (the second order skips second moves the first order already made); doubles
+only generate moves whose sources never increase (every multiset of moves of one die value has
+a legal ordering of that kind), which cuts permutations. Leaves are kept when their score equals
+the best score so far and their placement is new (an exact two-word placement key in a hash
+set), all written into a caller-owned buffer.
 """
 import numpy as np
 from numba import njit
 
 from boardgym.kernels.bits import lsb, msb
 from boardgym.kernels.backgammon.board import (
-    BAR_ME, BAR_OPP, BAR_POINT, BB_ALL, BB_HOME, BB_ME, BB_OPP2, BOARD_LEN, DICE, KEY_HIT,
-    KEY_ME, ME, OFF_ME, OPP, STATE_LEN, same_board, set_me_bits, set_opp_bits,
+    BAR_ME, BAR_OPP, BAR_POINT, BB_ALL, BB_HOME, BB_ME, BB_ME2, BB_OPP, BB_OPP2, DICE, ME, OFF_ME, OPP,
+    STATE_LEN, copy_state_to_row, set_me_bits, set_opp_bits,
 )
 
 # Safe output buffer size for gen_afterstates: GNU Backgammon sizes its move list at 3060 plays
@@ -98,98 +99,172 @@ def undo_move(s, sp, d, hit):
         set_me_bits(s, sp - 1)
 
 
-# Scratch layout for one generation call (one int64 allocation, no zeroing needed):
-# [0:3] n / best score / overflow flag, [3:8] untried sources per depth, [8:13] source moved,
-# [13:18] hit flag, [18:23] placement key per depth, [24:24+STATE_LEN] the work position,
-# then per output row its key and hash slot, then the hash table (a "sparse set": a slot is live
-# only when it points at a kept row that points back at it, so it never has to be cleared).
+def _wrap(v):
+    """A Python int as the int64 with the same low 64 bits."""
+    v &= (1 << 64) - 1
+    return v - (1 << 64) if v >= 1 << 63 else v
+
+
+# Exact placement key of an afterstate, two int64 words updated incrementally along a play:
+# word 0 holds the mover's counts on points 1..15 (4 bits each), word 1 the counts on 16..24,
+# the mover's bar (bits 36..39) and the opponent's occupancy BB_OPP (bits 40..63). Within one
+# generation call the opponent only loses blots, so BB_OPP fixes its placement, and the mover's
+# borne-off count is 15 minus the rest: equal words <=> equal positions (B.6), no hash collisions.
+# PLACE_K0/1[x]: what one mover checker on place x (0 = off, 1..24, 25 = bar) adds to each word;
+# HIT_K1[t]: what hitting the blot on point t adds to word 1.
+PLACE_K0 = np.zeros(26, dtype=np.int64)
+PLACE_K1 = np.zeros(26, dtype=np.int64)
+HIT_K1 = np.zeros(26, dtype=np.int64)
+for _x in range(1, 16):
+    PLACE_K0[_x] = 1 << (4 * (_x - 1))
+for _x in range(16, 25):
+    PLACE_K1[_x] = 1 << (4 * (_x - 16))
+PLACE_K1[BAR_POINT] = 1 << 36
+for _x in range(1, 25):
+    HIT_K1[_x] = _wrap(-(1 << (40 + _x - 1)))
+for _t in (PLACE_K0, PLACE_K1, HIT_K1):
+    _t.setflags(write=False)
+
+
+@njit(cache=True)
+def placement_key(s):
+    """The exact two-word placement key (k0, k1) of s (see PLACE_K0)."""
+    k0 = np.int64(0)
+    k1 = np.int64(0)
+    for p in range(1, 25):
+        c = s[ME + p - 1]
+        k0 += c * PLACE_K0[p]
+        k1 += c * PLACE_K1[p]
+    k1 += s[BAR_ME] * PLACE_K1[BAR_POINT]
+    k1 += s[BB_OPP] << 40
+    return k0, k1
+
+
+# Scratch layout for one generation call (one int64 allocation, never needs clearing):
+# [0:3] n / best score / overflow flag, then per depth 0..4: untried sources, source moved, hit
+# flag, key word 0, key word 1; the work position; per output row its key words and hash slot;
+# then the hash table, a "sparse set": a slot is live only when it points at a kept row that
+# points back at it, so stale entries from earlier calls or discarded rows are simply dead.
 _SC_N, _SC_BEST, _SC_OVER = 0, 1, 2
-_SC_SRCS, _SC_SPS, _SC_HITS, _SC_KEYS = 3, 8, 13, 18
-_SC_W = 24
+_SC_SRCS, _SC_SPS, _SC_HITS, _SC_K0, _SC_K1 = 3, 8, 13, 18, 23
+_SC_W = 32
 _SC_ROWS = _SC_W + STATE_LEN
+NONDOUBLE_MAX_PLAYS = 512  # <= 2 orders x 16 sources x 16 sources
+
+
+def _table_size(cap):
+    t = 1
+    while t < 2 * cap:
+        t *= 2
+    return t
 
 
 def scratch_size(cap):
     """int64 entries gen_afterstates_scratch needs for an output buffer of cap rows."""
-    t = 1
-    while t < 2 * cap:
-        t *= 2
-    return _SC_ROWS + 2 * cap + t
+    return _SC_ROWS + 3 * cap + _table_size(cap)
 
 
 @njit(cache=True, inline="always")
-def _probe(sc, out, key, cap, tmask, sp, d):
-    """Hash slot where a leaf with key belongs, or -1 when an equal placement is already kept.
-
-    The leaf is the work position after moving sp by d (sp == 0: the work position itself)."""
+def _probe(sc, k0, k1, cap, tmask):
+    """Hash slot where a leaf with key (k0, k1) belongs, or -1 when it is already kept."""
     n = sc[_SC_N]
-    rowkey = _SC_ROWS
-    rowslot = _SC_ROWS + cap
-    table = _SC_ROWS + 2 * cap
-    slot = key & tmask
+    h = (k0 ^ (k1 * np.int64(-7046029254386353131))) * np.int64(-4658895280553007687)
+    slot = (h >> 32) & tmask
     while True:
-        j = sc[table + slot]
-        if j < 0 or j >= n or sc[rowslot + j] != slot:
+        j = sc[_SC_ROWS + 3 * cap + slot]
+        if j < 0 or j >= n or sc[_SC_ROWS + 2 * cap + j] != slot:
             return slot
-        if sc[rowkey + j] == key:
-            w = sc[_SC_W:_SC_W + STATE_LEN]
-            if sp == 0:
-                if same_board(out[j], w):
-                    return -1
-            else:
-                hit = do_move(w, sp, d)
-                eq = same_board(out[j], w)
-                undo_move(w, sp, d, hit)
-                if eq:
-                    return -1
+        if sc[_SC_ROWS + j] == k0 and sc[_SC_ROWS + cap + j] == k1:
+            return -1
         slot = (slot + 1) & tmask
 
 
 @njit(cache=True, inline="always")
-def _keep(sc, out, key, slot, cap):
-    """Copy the work position into the next output row, registered under key at slot."""
+def _keep(sc, out, k0, k1, slot, cap, sp, d):
+    """Write the work position, plus the move sp by d when sp > 0, as the next output row
+    (registered in the hash set under (k0, k1) at slot when slot >= 0).
+
+    Written with 2-D indexing on out: taking a row view here would cost two atomic reference
+    count updates per kept play."""
     n = sc[_SC_N]
-    if n >= cap:
+    if n >= cap or n >= out.shape[0]:
         sc[_SC_OVER] = 1
         return
-    for k in range(STATE_LEN):
-        out[n, k] = sc[_SC_W + k]
-    for v in range(6):
-        out[n, DICE + v] = 0
-    sc[_SC_ROWS + n] = key
-    sc[_SC_ROWS + cap + n] = slot
-    sc[_SC_ROWS + 2 * cap + slot] = n
+    copy_state_to_row(out, n, sc, _SC_W)  # the work position's dice are already cleared
+    if sp > 0:  # the play's last move, made on the row (the work position never sees it)
+        if sp == BAR_POINT:
+            out[n, BAR_ME] -= 1
+        else:
+            c = out[n, ME + sp - 1] - 1
+            out[n, ME + sp - 1] = c
+            b = np.int64(1) << (sp - 1)
+            if c == 0:
+                out[n, BB_ME] &= ~b
+            elif c == 1:
+                out[n, BB_ME2] &= ~b
+        t = sp - d
+        if t <= 0:
+            out[n, OFF_ME] += 1
+        else:
+            b = np.int64(1) << (t - 1)
+            if out[n, OPP + t - 1] == 1:  # B.3: hit the blot
+                out[n, OPP + t - 1] = 0
+                out[n, BAR_OPP] += 1
+                out[n, BB_OPP] &= ~b
+            c = out[n, ME + t - 1] + 1
+            out[n, ME + t - 1] = c
+            out[n, BB_ME] |= b
+            if c == 2:
+                out[n, BB_ME2] |= b
+    if slot >= 0:
+        sc[_SC_ROWS + n] = k0
+        sc[_SC_ROWS + cap + n] = k1
+        sc[_SC_ROWS + 2 * cap + n] = slot
+        sc[_SC_ROWS + 3 * cap + slot] = n
     sc[_SC_N] = n + 1
 
 
 @njit(cache=True, inline="always")
-def _rescore(sc, score):
-    """Apply score to the kept set: False if the leaf is worse; a better score empties the set."""
+def _leaf(sc, out, score, k0, k1, cap, tmask, sp, d, dedupe):
+    """Keep a leaf of this score if it is the best so far and new (a better score resets)."""
     if score < sc[_SC_BEST]:
-        return False
+        return
     if score > sc[_SC_BEST]:
         sc[_SC_BEST] = score
         sc[_SC_N] = 0
-    return True
+    if dedupe:
+        slot = _probe(sc, k0, k1, cap, tmask)
+        if slot >= 0:
+            _keep(sc, out, k0, k1, slot, cap, sp, d)
+    else:
+        _keep(sc, out, k0, k1, -1, cap, sp, d)
 
 
 @njit(cache=True)
-def _search(sc, a, b, nd, out, cap, tmask):
+def _search(sc, a, b, nd, out, cap, tmask, prune):
     """Depth-first over the dice (a first, then b; nd moves at most) keeping maximal leaves.
 
     Iterative with a 4-deep stack in sc (Numba's cache cannot link self-recursive functions);
     the work position sc[_SC_W:] is modified in place and restored on return. The last move of a
-    play is not made on the board unless its leaf is new.
+    play is never made on the work position: its key is updated arithmetically and the move is
+    made on the output row only when the leaf is new.
+
+    Doubles need no deduplication: with sources never increasing each multiset of moves is
+    generated once, and a multiset m of sources is recovered from the position it leads to
+    (the net change at point x is m(x + d) - m(x), solved downwards from the bar), so distinct
+    leaves are distinct positions.
+
+    prune (the second die order of a non-double, nobody on the bar): after a first move X/X-a
+    that is not a bear-off, the second move is only tried with the same checker (from X - a) or
+    as a bear-off. Any other second move Y/Y-b was legal before X moved too (points are blocked
+    by the opponent alone, whose made points a move never changes), so the first order already
+    produced the same position.
     """
     w = sc[_SC_W:_SC_W + STATE_LEN]
     depth = 0
-    sc[_SC_KEYS] = 0
     sc[_SC_SRCS] = source_mask(w, a)
     if sc[_SC_SRCS] == 0:
-        if _rescore(sc, 0):
-            slot = _probe(sc, out, np.int64(0), cap, tmask, 0, 0)
-            if slot >= 0:
-                _keep(sc, out, np.int64(0), slot, cap)
+        _leaf(sc, out, 0, sc[_SC_K0], sc[_SC_K1], cap, tmask, 0, 0, a != b)
         return
     while True:
         srcs = sc[_SC_SRCS + depth]
@@ -204,61 +279,71 @@ def _search(sc, a, b, nd, out, cap, tmask):
         sc[_SC_SRCS + depth] = srcs & (srcs - 1)
         sp = i + 1
         t = sp - d
-        key = sc[_SC_KEYS + depth] - KEY_ME[sp]
+        k0 = sc[_SC_K0 + depth] - PLACE_K0[sp]
+        k1 = sc[_SC_K1 + depth] - PLACE_K1[sp]
         if t > 0:
-            key += KEY_ME[t]
+            k0 += PLACE_K0[t]
+            k1 += PLACE_K1[t]
             if w[OPP + t - 1] == 1:
-                key += KEY_HIT[t]
-        else:
-            key += KEY_ME[0]
-        if depth == nd - 1:  # last die: a full play, made on the board only if new
-            if _rescore(sc, 8 * nd):
-                slot = _probe(sc, out, key, cap, tmask, sp, d)
-                if slot >= 0:
-                    hit = do_move(w, sp, d)
-                    _keep(sc, out, key, slot, cap)
-                    undo_move(w, sp, d, hit)
+                k1 += HIT_K1[t]
+        if depth == nd - 1:  # last die: a full play
+            _leaf(sc, out, 8 * nd, k0, k1, cap, tmask, sp, d, a != b)
             continue
         hit = do_move(w, sp, d)
         sc[_SC_SPS + depth] = sp
         sc[_SC_HITS + depth] = hit
         depth += 1
-        sc[_SC_KEYS + depth] = key
+        sc[_SC_K0 + depth] = k0
+        sc[_SC_K1 + depth] = k1
         full = source_mask(w, b)
         if full == 0:  # nothing more can move: a shorter play
             score = 8 * depth
             if depth == 1 and a != b:  # B.5: only one die usable -> prefer the higher
                 score += a
-            if _rescore(sc, score):
-                slot = _probe(sc, out, key, cap, tmask, 0, 0)
-                if slot >= 0:
-                    _keep(sc, out, key, slot, cap)
+            _leaf(sc, out, score, k0, k1, cap, tmask, 0, 0, a != b)
             depth -= 1
             undo_move(w, sp, d, hit)
             continue
         if a == b:  # doubles: sources never increase along a play
             full &= (np.int64(1) << sp) - 1
+        elif prune and t > 0:
+            full &= (np.int64(1) << (t - 1)) | ((np.int64(1) << b) - 1)
         sc[_SC_SRCS + depth] = full
 
 
 @njit(cache=True)
-def gen_afterstates_scratch(state, d1, d2, out, sc):
-    """gen_afterstates with caller-owned scratch sc (int64[scratch_size(len(out))])."""
-    cap = out.shape[0]
-    t = sc.shape[0] - _SC_ROWS - 2 * cap
+def _gen(state, d1, d2, out, sc, cap, t):
+    """Core of gen_afterstates: at most cap plays, hash table of t (power of two > cap) slots."""
     for k in range(STATE_LEN):
         sc[_SC_W + k] = state[k]
+    for v in range(6):
+        sc[_SC_W + DICE + v] = 0
+    k0, k1 = placement_key(state)
+    sc[_SC_K0] = k0
+    sc[_SC_K1] = k1
     sc[_SC_N] = 0
     sc[_SC_BEST] = -1
     sc[_SC_OVER] = 0
     if d1 == d2:
-        _search(sc, d1, d1, 4, out, cap, t - 1)
+        _search(sc, d1, d1, 4, out, cap, t - 1, False)
     else:
-        _search(sc, d1, d2, 2, out, cap, t - 1)
-        _search(sc, d2, d1, 2, out, cap, t - 1)
+        _search(sc, d1, d2, 2, out, cap, t - 1, False)
+        _search(sc, d2, d1, 2, out, cap, t - 1, state[BAR_ME] == 0)
     if sc[_SC_OVER] != 0:
         return -1
     return sc[_SC_N]
+
+
+@njit(cache=True)
+def gen_afterstates_scratch(state, d1, d2, out, sc):
+    """gen_afterstates with caller-owned scratch sc (int64[>= scratch_size(len(out))]): no allocation."""
+    cap = out.shape[0]
+    t = 1
+    while t < 2 * cap:
+        t *= 2
+    if sc.shape[0] < _SC_ROWS + 3 * cap + t:
+        return -1
+    return _gen(state, d1, d2, out, sc, cap, t)
 
 
 @njit(cache=True)
@@ -270,78 +355,13 @@ def gen_afterstates(state, d1, d2, out):
     unchanged position (the pass). Returns -1 if out is too small (N >= MAX_AFTERSTATES is safe).
     """
     cap = out.shape[0]
+    if d1 == d2:  # no hash set needed (see _search)
+        sc = np.empty(_SC_ROWS, dtype=np.int64)
+        return _gen(state, d1, d2, out, sc, cap, 1)
+    if cap > NONDOUBLE_MAX_PLAYS:
+        cap = NONDOUBLE_MAX_PLAYS
     t = 1
     while t < 2 * cap:
         t *= 2
-    sc = np.empty(_SC_ROWS + 2 * cap + t, dtype=np.int64)
-    return gen_afterstates_scratch(state, d1, d2, out, sc)
-
-
-@njit(cache=True)
-def _max_dice(w, a, b, nd):
-    """Most dice usable from w playing a first then b (nd moves at most) -> int; w restored."""
-    if nd == 0:
-        return 0
-    srcs = np.zeros(5, dtype=np.int64)
-    sps = np.zeros(5, dtype=np.int64)
-    hits = np.zeros(5, dtype=np.int64)
-    depth = 0
-    best = 0
-    srcs[0] = source_mask(w, a)
-    while True:
-        if srcs[depth] == 0 or best == nd:
-            if depth == 0:
-                return best
-            depth -= 1
-            undo_move(w, sps[depth], a if depth == 0 else b, hits[depth])
-            continue
-        d = a if depth == 0 else b
-        i = lsb(srcs[depth])
-        srcs[depth] &= srcs[depth] - 1
-        sp = i + 1
-        sps[depth] = sp
-        hits[depth] = do_move(w, sp, d)
-        depth += 1
-        if depth > best:
-            best = depth
-        full = np.int64(0)
-        if depth < nd:
-            full = source_mask(w, b)
-            if a == b:
-                full &= (np.int64(1) << sp) - 1
-        srcs[depth] = full
-
-
-@njit(cache=True)
-def remaining_dice(s):
-    """The dice s still has to play as (a, b, n): n moves, first die a, the rest b (a == b for doubles)."""
-    a = 0
-    b = 0
-    n = 0
-    for v in range(6, 0, -1):
-        c = s[DICE + v - 1]
-        if c > 0:
-            if n == 0:
-                a = v
-                b = v
-            else:
-                b = v
-            n += c
-    return a, b, n
-
-
-@njit(cache=True)
-def max_dice_usable(s):
-    """Most of s's remaining dice one legal sequence can use (B.5) -> int (work copy inside)."""
-    a, b, n = remaining_dice(s)
-    if n == 0:
-        return 0
-    w = s.copy()
-    if a == b:
-        return _max_dice(w, a, a, n)
-    r = _max_dice(w, a, b, 2)
-    if r < 2:
-        r2 = _max_dice(w, b, a, 2)
-        if r2 > r:
-            r = r2
-    return r
+    sc = np.empty(_SC_ROWS + 3 * cap + t, dtype=np.int64)
+    return _gen(state, d1, d2, out, sc, cap, t)
