@@ -365,3 +365,73 @@ def gen_afterstates(state, d1, d2, out):
         t *= 2
     sc = np.empty(_SC_ROWS + 3 * cap + t, dtype=np.int64)
     return _gen(state, d1, d2, out, sc, cap, t)
+
+
+@njit(cache=True)
+def _max_dice(w, a, b, nd):
+    """Most dice usable from w playing a first then b (nd moves at most) -> int; w restored."""
+    if nd == 0:
+        return 0
+    srcs = np.zeros(5, dtype=np.int64)
+    sps = np.zeros(5, dtype=np.int64)
+    hits = np.zeros(5, dtype=np.int64)
+    depth = 0
+    best = 0
+    srcs[0] = source_mask(w, a)
+    while True:
+        if srcs[depth] == 0 or best == nd:
+            if depth == 0:
+                return best
+            depth -= 1
+            undo_move(w, sps[depth], a if depth == 0 else b, hits[depth])
+            continue
+        d = a if depth == 0 else b
+        i = lsb(srcs[depth])
+        srcs[depth] &= srcs[depth] - 1
+        sp = i + 1
+        sps[depth] = sp
+        hits[depth] = do_move(w, sp, d)
+        depth += 1
+        if depth > best:
+            best = depth
+        full = np.int64(0)
+        if depth < nd:
+            full = source_mask(w, b)
+            if a == b:
+                full &= (np.int64(1) << sp) - 1
+        srcs[depth] = full
+
+
+@njit(cache=True)
+def remaining_dice(s):
+    """The dice s still has to play as (a, b, n): n moves, first die a, the rest b (a == b for doubles)."""
+    a = 0
+    b = 0
+    n = 0
+    for v in range(6, 0, -1):
+        c = s[DICE + v - 1]
+        if c > 0:
+            if n == 0:
+                a = v
+                b = v
+            else:
+                b = v
+            n += c
+    return a, b, n
+
+
+@njit(cache=True)
+def max_dice_usable(s):
+    """Most of s's remaining dice one legal sequence can use (B.5) -> int (work copy inside)."""
+    a, b, n = remaining_dice(s)
+    if n == 0:
+        return 0
+    w = s.copy()
+    if a == b:
+        return _max_dice(w, a, a, n)
+    r = _max_dice(w, a, b, 2)
+    if r < 2:
+        r2 = _max_dice(w, b, a, 2)
+        if r2 > r:
+            r = r2
+    return r
