@@ -21,9 +21,10 @@ legality) and raises ValueError naming the first bad game; it does not reset fin
 import numba
 import numpy as np
 
-from boardgym.kernels.rng import seed_rngs
+from boardgym.kernels.rng import batch_random_actions, batch_random_actions_serial, seed_rngs
 
 _OPPONENTS = {None: 0, "none": 0, "random": 1, "greedy": 2}
+PARALLEL_MIN_GAMES = 256  # below this the thread start-up costs more than the games
 
 
 class _BatchCore:
@@ -56,6 +57,10 @@ class _BatchCore:
         self._all = np.ones(n, np.int8)
         self._rows = np.arange(n)
 
+    def _parallel(self):
+        """Run the parallel kernel build? Not for small batches, nor on one thread."""
+        return self.num_envs >= PARALLEL_MIN_GAMES and numba.get_num_threads() > 1
+
     @property
     def terminated(self):
         return self.done[:, 0].astype(bool)
@@ -74,6 +79,14 @@ class _BatchCore:
         else:
             self.seats[:] = 0 if self._fixed_seat is None else self._fixed_seat
         self._reset(self._all)
+
+    def random_actions(self, rngs=None, out=None):
+        """A uniformly random legal action per game (int64[N], -1 where none), drawn in a kernel
+        from rngs (int64[N] SplitMix states, default: the core's own streams)."""
+        out = np.zeros(self.num_envs, np.int64) if out is None else out
+        fn = batch_random_actions if self._parallel() else batch_random_actions_serial
+        fn(self.masks, self.rngs if rngs is None else rngs, out)
+        return out
 
     def reset_done(self):
         """Restart the games that ended at the last step; returns their indices."""
@@ -141,9 +154,9 @@ class DraughtsBatch(_BatchCore):
         return self.obs, self.masks, self.current, self.rewards, self.done
 
     def _reset(self, which):
-        self._k.batch_reset(self.states, which, self.start, self.seats, self.alternate, self.rngs,
+        (self._k.batch_reset if self._parallel() else self._k.batch_reset_serial)(self.states, which, self.start, self.seats, self.alternate, self.rngs,
                             self.opponent, self.max_plies, *self._outputs())
 
     def _step(self, actions):
-        self._k.batch_step(self.states, actions, self.seats, self.rngs, self.opponent,
+        (self._k.batch_step if self._parallel() else self._k.batch_step_serial)(self.states, actions, self.seats, self.rngs, self.opponent,
                            self.max_plies, *self._outputs())

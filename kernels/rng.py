@@ -63,8 +63,11 @@ def random_masked_action(mask_row, rngs, i):
     return -1
 
 
-@njit(parallel=True)
-def batch_random_actions(masks, rngs, out):
+def _batch_random_actions(masks, rngs, out):
     """out[i] = a uniformly random legal action of masks[i] (int8[N, A]), -1 where none."""
     for i in prange(masks.shape[0]):
         out[i] = random_masked_action(masks[i], rngs, i)
+
+
+batch_random_actions = njit(parallel=True)(_batch_random_actions)
+batch_random_actions_serial = njit(cache=True)(_batch_random_actions)

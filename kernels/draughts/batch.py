@@ -18,7 +18,8 @@ material balance (man 1, king 3) for it, ties broken at random. Random numbers c
 SplitMix64 streams ``rngs[i]`` (boardgym.kernels.rng).
 
 Actions are in the acting player's frame: for Black, ``VIEW_ACTION[1, a] == 1023 - a``.
-Finished games are not reset by ``batch_step``: the caller reads the terminal observation, then
+``batch_step`` / ``batch_reset`` run games in parallel; ``*_serial`` are the same code on one
+thread (faster for small batches). Finished games are not reset by ``batch_step``: the caller reads the terminal observation, then
 calls ``batch_reset`` on the finished games (same-step autoreset in the adapters).
 """
 import numpy as np
@@ -116,8 +117,7 @@ def _finish(s, i, seats, rngs, opponent, max_plies, obs, masks, current, rewards
     return s
 
 
-@njit(parallel=True)
-def batch_step(states, actions, seats, rngs, opponent, max_plies, obs, masks, current, rewards, done):
+def _batch_step(states, actions, seats, rngs, opponent, max_plies, obs, masks, current, rewards, done):
     """Apply actions[i] (the acting player's frame; must be legal; -1 skips game i, leaving its
     outputs as they were) to every game, then let the in-kernel opponent reply; fill the output
     buffers. Finished games are left as they ended."""
@@ -132,8 +132,7 @@ def batch_step(states, actions, seats, rngs, opponent, max_plies, obs, masks, cu
         states[i] = _finish(s, i, seats, rngs, opponent, max_plies, obs, masks, current, rewards, done)
 
 
-@njit(parallel=True)
-def batch_reset(states, which, start, seats, alternate, rngs, opponent, max_plies, obs, masks,
+def _batch_reset(states, which, start, seats, alternate, rngs, opponent, max_plies, obs, masks,
                 current, rewards, done):
     """Restart the games with which[i] != 0 from start (int64[STATE_LEN]); with alternate, the
     learner changes seat; the opponent opens when it is White. Fills the outputs of those games."""
@@ -144,3 +143,11 @@ def batch_reset(states, which, start, seats, alternate, rngs, opponent, max_plie
             seats[i] = 1 - seats[i]
         states[i] = _finish(start.copy(), i, seats, rngs, opponent, max_plies, obs, masks,
                             current, rewards, done)
+
+
+# Each batch kernel in two builds: parallel (prange over games; uncached, as Numba requires) and
+# serial (cached), which wins for small batches or a single thread.
+batch_step = njit(parallel=True)(_batch_step)
+batch_reset = njit(parallel=True)(_batch_reset)
+batch_step_serial = njit(cache=True)(_batch_step)
+batch_reset_serial = njit(cache=True)(_batch_reset)
