@@ -57,6 +57,12 @@ def test_masked_sequences_reach_exactly_the_legal_plays():
     for s, d1, d2 in cases:
         k = gen_afterstates(s, d1, d2, out)
         legal = {out[j, :B.BOARD_LEN].tobytes() for j in range(k)}
+        assert len(legal) == k  # B.6: no play listed twice
+        ref = out[:k].copy()
+        for j in range(k):
+            B.refresh_masks(ref[j])
+        assert (ref == out[:k]).all()  # bitboards of every afterstate match its counts
+        assert (out[:k, B.DICE:B.DICE + 6] == 0).all()
         got = set()
         reachable(B.set_dice(s, d1, d2), got)
         assert got == legal, (s.tolist(), d1, d2)
