@@ -343,6 +343,9 @@ def gen_afterstates_scratch(state, d1, d2, out, sc):
         t *= 2
     if sc.shape[0] < _SC_ROWS + 3 * cap + t:
         return -1
+    if d1 != d2 and cap > NONDOUBLE_MAX_PLAYS:  # a smaller hash set stays in L1
+        cap = NONDOUBLE_MAX_PLAYS
+        t = 2 * NONDOUBLE_MAX_PLAYS
     return _gen(state, d1, d2, out, sc, cap, t)
 
 
