@@ -28,7 +28,7 @@ from numba import njit
 from boardgym.kernels.bits import lsb
 from boardgym.kernels.backgammon.board import DICE, end_turn
 from boardgym.kernels.backgammon.movegen import (
-    _max_dice, do_move, max_dice_usable, remaining_dice, source_mask, undo_move,
+    _max_dice, do_move, max_dice_work, remaining_dice, source_mask, undo_move,
 )
 
 N_SOURCES = 25
@@ -56,10 +56,11 @@ def legal_action_mask(state, out):
     a, b, n = remaining_dice(state)
     if n == 0:
         return 0
-    m = max_dice_usable(state)
+    w = state.copy()
+    stk = np.empty(15, dtype=np.int64)
+    m = max_dice_work(w, stk)
     if m == 0:
         return 0
-    w = state.copy()
     count = 0
     if a != b:
         # two different dice: both needed (m == 2), or only one usable (B.5: the higher if it can)
@@ -76,7 +77,7 @@ def legal_action_mask(state, out):
                 ok = True
                 if m == 2:
                     hit = do_move(w, sp, d)
-                    ok = _max_dice(w, other, other, 1) == 1
+                    ok = source_mask(w, other) != 0
                     undo_move(w, sp, d, hit)
                 if ok:
                     out[encode_action(sp, d)] = 1
@@ -88,7 +89,7 @@ def legal_action_mask(state, out):
             srcs &= srcs - 1
             sp = i + 1
             hit = do_move(w, sp, a)
-            r = _max_dice(w, a, a, n - 1)
+            r = _max_dice(w, a, a, n - 1, stk)
             undo_move(w, sp, a, hit)
             if r + 1 == m:
                 out[encode_action(sp, a)] = 1
@@ -112,6 +113,7 @@ def apply_action(state, action):
     sp, d = decode_action(action)
     do_move(out, sp, d)
     out[DICE + d - 1] -= 1
-    if max_dice_usable(out) == 0:
+    stk = np.empty(15, dtype=np.int64)
+    if max_dice_work(out, stk) == 0:
         return end_turn(out)
     return out

@@ -371,38 +371,38 @@ def gen_afterstates(state, d1, d2, out):
 
 
 @njit(cache=True)
-def _max_dice(w, a, b, nd):
-    """Most dice usable from w playing a first then b (nd moves at most) -> int; w restored."""
+def _max_dice(w, a, b, nd, stk):
+    """Most dice usable from w playing a first then b (nd moves at most) -> int; w restored.
+
+    stk: int64[15] scratch (untried sources, sources moved and hit flags per depth)."""
     if nd == 0:
         return 0
-    srcs = np.zeros(5, dtype=np.int64)
-    sps = np.zeros(5, dtype=np.int64)
-    hits = np.zeros(5, dtype=np.int64)
     depth = 0
     best = 0
-    srcs[0] = source_mask(w, a)
+    stk[0] = source_mask(w, a)
     while True:
-        if srcs[depth] == 0 or best == nd:
+        if stk[depth] == 0 or best == nd:
             if depth == 0:
                 return best
             depth -= 1
-            undo_move(w, sps[depth], a if depth == 0 else b, hits[depth])
+            undo_move(w, stk[5 + depth], a if depth == 0 else b, stk[10 + depth])
             continue
         d = a if depth == 0 else b
-        i = lsb(srcs[depth])
-        srcs[depth] &= srcs[depth] - 1
+        srcs = stk[depth]
+        i = lsb(srcs)
+        stk[depth] = srcs & (srcs - 1)
         sp = i + 1
-        sps[depth] = sp
-        hits[depth] = do_move(w, sp, d)
+        stk[5 + depth] = sp
+        stk[10 + depth] = do_move(w, sp, d)
         depth += 1
         if depth > best:
             best = depth
         full = np.int64(0)
         if depth < nd:
             full = source_mask(w, b)
-            if a == b:
+            if a == b:  # doubles: sources never increase (see _search)
                 full &= (np.int64(1) << sp) - 1
-        srcs[depth] = full
+        stk[depth] = full
 
 
 @njit(cache=True)
@@ -424,17 +424,24 @@ def remaining_dice(s):
 
 
 @njit(cache=True)
-def max_dice_usable(s):
-    """Most of s's remaining dice one legal sequence can use (B.5) -> int (work copy inside)."""
-    a, b, n = remaining_dice(s)
+def max_dice_work(w, stk):
+    """max_dice_usable on w itself (restored on return) with stk (int64[15]) as scratch."""
+    a, b, n = remaining_dice(w)
     if n == 0:
         return 0
-    w = s.copy()
     if a == b:
-        return _max_dice(w, a, a, n)
-    r = _max_dice(w, a, b, 2)
+        return _max_dice(w, a, a, n, stk)
+    r = _max_dice(w, a, b, 2, stk)
     if r < 2:
-        r2 = _max_dice(w, b, a, 2)
+        r2 = _max_dice(w, b, a, 2, stk)
         if r2 > r:
             r = r2
     return r
+
+
+@njit(cache=True)
+def max_dice_usable(s):
+    """Most of s's remaining dice one legal sequence can use (B.5) -> int."""
+    w = s.copy()
+    stk = np.empty(15, dtype=np.int64)
+    return max_dice_work(w, stk)
