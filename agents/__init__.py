@@ -1,7 +1,29 @@
 """boardgym.agents: policies; legality always comes from the kernels (through the action mask).
 
-Every agent answers ``act(observation, action_mask) -> action``.
+Every agent answers ``act(observation, action_mask) -> action`` in the AEC and Gymnasium envs,
+for either seat. Agents that search also answer ``act_state(state) -> action`` on the kernel
+position (``env.unwrapped.state``: full repetition history and counters; the action is in the
+side to move's frame, like ``act``), and draughts agents ``best_move(fen) -> str`` (PDN move).
+
+- ``RandomAgent`` (random_agent.py): any game.
+- ``DraughtsGreedyAgent``, ``AlphaBetaAgent`` (draughts_agents.py): Russian draughts; the search
+  kernel is draughts_search.py, the evaluations (material/positional, linear, MLP) draughts_eval.py.
+- ``load(name, game=None, **kwargs)``, ``available(game=None)``, ``register`` (registry.py).
+
+The draughts agents are imported on first use (they compile Numba kernels).
 """
 from boardgym.agents.random_agent import RandomAgent
+from boardgym.agents.registry import available, load, register
 
-__all__ = ["RandomAgent"]
+__all__ = ["RandomAgent", "DraughtsGreedyAgent", "AlphaBetaAgent", "Evaluation", "load",
+           "available", "register"]
+
+
+def __getattr__(name):
+    if name in ("DraughtsGreedyAgent", "AlphaBetaAgent"):
+        from boardgym.agents import draughts_agents
+        return getattr(draughts_agents, "GreedyAgent" if name == "DraughtsGreedyAgent" else name)
+    if name == "Evaluation":
+        from boardgym.agents.draughts_eval import Evaluation
+        return Evaluation
+    raise AttributeError(f"module 'boardgym.agents' has no attribute {name!r}")

@@ -1,0 +1,167 @@
+"""Russian draughts evaluation for the search agents: material/positional, or a learned network.
+
+Scores are integers from the side to move's view (negamax), in hundredths of a man: a man is
+``MAN`` = 100, a king ``KING`` = 300 (man 1, king 3), plus small positional terms that never add
+up to a man: a man's advance (``ADVANCE`` per row beyond its third), men on the four central
+squares c3..f6 (``CENTRE``), men still on the back row (``BACK_ROW``, keeps the opponent from
+crowning), kings on the long diagonal a1-h8 (``LONG_DIAG``).
+
+Learned evaluations read the 198-float observation of the side to move
+(boardgym.kernels.draughts.observe.encode_obs, with no move cap) and are given to the kernel as
+arrays, so one compiled search serves every network:
+  ``EVAL_LINEAR``: score = scale * (w . x + b)          (``W1[0]``, ``b1[0]``; ``w2``, ``b2`` unused)
+  ``EVAL_MLP``:    score = scale * (w2 . tanh(W1 x + b1) + b2)
+``Evaluation`` bundles the kind and arrays; ``Evaluation.load``/``save`` use ``.npz`` files.
+"""
+import dataclasses
+
+import numpy as np
+from numba import njit
+
+from boardgym.kernels.bits import lsb, pop_lsb, popcount
+from boardgym.kernels.draughts.board import (
+    BB_LONG_DIAG, BB_ROW, GHOST_FILE, GHOST_ROW, N_BITS, S_BK, S_BM, S_SIDE, S_WK, S_WM,
+)
+from boardgym.kernels.draughts.observe import OBS_LEN, encode_obs
+
+EVAL_MATERIAL, EVAL_LINEAR, EVAL_MLP = 0, 1, 2
+EVAL_NAMES = {"material": EVAL_MATERIAL, "linear": EVAL_LINEAR, "mlp": EVAL_MLP}
+
+MAN = 100
+KING = 300
+ADVANCE = 2
+CENTRE = 4
+BACK_ROW = 3
+LONG_DIAG = 8
+SCORE_LIMIT = 50_000  # learned scores are clipped to +-this (far below the search's win scores)
+
+# Positional tables, indexed by ghost square, from White's side; Black reads square 35 - g.
+_adv = np.zeros(N_BITS, dtype=np.int64)
+_centre = np.int64(0)
+for _g in range(N_BITS):
+    if GHOST_ROW[_g] >= 0:
+        _adv[_g] = ADVANCE * max(0, GHOST_ROW[_g] - 2)
+        if 2 <= GHOST_ROW[_g] <= 5 and 2 <= GHOST_FILE[_g] <= 5:
+            _centre |= np.int64(1) << np.int64(_g)
+MAN_ADVANCE = _adv
+BB_CENTRE = _centre
+
+
+@njit(cache=True, inline="always")
+def _side_terms(men, kings, flip):
+    v = MAN * popcount(men) + KING * popcount(kings)
+    v += CENTRE * popcount(men & BB_CENTRE)
+    v += BACK_ROW * popcount(men & BB_ROW[7 if flip else 0])
+    v += LONG_DIAG * popcount(kings & BB_LONG_DIAG)
+    x = men
+    while x != 0:
+        g = lsb(x)
+        x = pop_lsb(x)
+        v += MAN_ADVANCE[35 - g if flip else g]
+    return v
+
+
+@njit(cache=True)
+def material_eval(state):
+    """Material (man 100, king 300) plus positional terms, from the side to move's view."""
+    w = _side_terms(state[S_WM], state[S_WK], False)
+    b = _side_terms(state[S_BM], state[S_BK], True)
+    return w - b if state[S_SIDE] == 0 else b - w
+
+
+@njit(cache=True)
+def net_eval(state, kind, w1, b1, w2, b2, scale, obs):
+    """Learned score of state (side to move's view); obs is a float32[OBS_LEN] scratch buffer."""
+    encode_obs(state, state[S_SIDE], 0, obs)
+    if kind == EVAL_LINEAR:
+        y = b1[0]
+        for i in range(OBS_LEN):
+            if obs[i] != 0.0:
+                y += w1[0, i] * obs[i]
+    else:
+        y = b2[0]
+        for h in range(w1.shape[0]):
+            z = b1[h]
+            for i in range(OBS_LEN):
+                if obs[i] != 0.0:
+                    z += w1[h, i] * obs[i]
+            y += w2[h] * np.tanh(z)
+    v = scale * y
+    if v > SCORE_LIMIT:
+        v = SCORE_LIMIT
+    elif v < -SCORE_LIMIT:
+        v = -SCORE_LIMIT
+    return np.int64(np.round(v))
+
+
+@njit(cache=True)
+def evaluate(state, kind, w1, b1, w2, b2, scale, obs):
+    """Score of state from the side to move's view with the chosen evaluation kind."""
+    if kind == EVAL_MATERIAL:
+        return material_eval(state)
+    return net_eval(state, kind, w1, b1, w2, b2, scale, obs)
+
+
+@dataclasses.dataclass
+class Evaluation:
+    """An evaluation for the search kernel: kind (EVAL_*) and its arrays (float64).
+
+    w1: (H, OBS_LEN); b1: (H,); w2: (H,); b2: (1,); scale: score units per network output unit
+    (e.g. 100 if the network predicts material in men).
+    """
+
+    kind: int = EVAL_MATERIAL
+    w1: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros((1, OBS_LEN)))
+    b1: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(1))
+    w2: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(1))
+    b2: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(1))
+    scale: float = 1.0
+
+    def __post_init__(self):
+        if self.kind not in (EVAL_MATERIAL, EVAL_LINEAR, EVAL_MLP):
+            raise ValueError(f"unknown evaluation kind {self.kind!r}; expected one of {EVAL_NAMES}")
+        self.w1 = np.ascontiguousarray(self.w1, dtype=np.float64)
+        self.b1 = np.ascontiguousarray(self.b1, dtype=np.float64).reshape(-1)
+        self.w2 = np.ascontiguousarray(self.w2, dtype=np.float64).reshape(-1)
+        self.b2 = np.ascontiguousarray(self.b2, dtype=np.float64).reshape(-1)
+        h = self.w1.shape[0]
+        if self.w1.ndim != 2 or self.w1.shape[1] != OBS_LEN or h < 1:
+            raise ValueError(f"w1 must have shape (H, {OBS_LEN}), got {self.w1.shape}")
+        if self.b1.shape != (h,) or self.b2.shape != (1,):
+            raise ValueError(f"b1 must have shape ({h},) and b2 shape (1,)")
+        if self.kind == EVAL_MLP and self.w2.shape != (h,):
+            raise ValueError(f"w2 must have shape ({h},) for an MLP, got {self.w2.shape}")
+        if not np.isfinite(self.scale) or not all(np.isfinite(a).all() for a in self.arrays()[:4]):
+            raise ValueError("evaluation weights and scale must be finite")
+        self.scale = float(self.scale)
+
+    @classmethod
+    def material(cls):
+        """The built-in material/positional evaluation."""
+        return cls()
+
+    @classmethod
+    def linear(cls, w, b=0.0, scale=1.0):
+        """score = scale * (w . obs + b); w: float[OBS_LEN]."""
+        return cls(EVAL_LINEAR, np.asarray(w, np.float64).reshape(1, OBS_LEN), [b], [0.0], [0.0],
+                   scale)
+
+    @classmethod
+    def mlp(cls, w1, b1, w2, b2, scale=1.0):
+        """score = scale * (w2 . tanh(w1 obs + b1) + b2); w1: (H, OBS_LEN)."""
+        return cls(EVAL_MLP, w1, b1, w2, np.reshape(b2, 1), scale)
+
+    def arrays(self):
+        """(w1, b1, w2, b2, scale) as passed to the kernels."""
+        return self.w1, self.b1, self.w2, self.b2, self.scale
+
+    def save(self, path):
+        """Write the evaluation to an .npz file."""
+        np.savez(path, kind=self.kind, w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2,
+                 scale=self.scale)
+
+    @classmethod
+    def load(cls, path):
+        """Read an evaluation written by save()."""
+        with np.load(path) as z:
+            return cls(int(z["kind"]), z["w1"], z["b1"], z["w2"], z["b2"], float(z["scale"]))

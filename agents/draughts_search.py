@@ -1,0 +1,317 @@
+"""Russian draughts alpha-beta search kernel (Numba): negamax, transposition table, quiescence.
+
+Moves come only from the rules kernel (``gen_moves_bb``, ``apply_move``; a chain in progress is
+finished hop by hop with the codec's ``apply_action``), and the end of the game from
+``game_status`` (G.1 loss without a move, G.2a-G.2e draws). Inside the tree a position that
+repeats one already on the path or in the game's history is scored as a draw.
+
+Scores are from the side to move's view: evaluation units (draughts_eval.py: man = 100) or, for a
+decided game, ``WIN - ply`` / ``-(WIN - ply)`` (mate distance: a faster win scores higher).
+
+Search: principal-variation negamax with alpha-beta; at depth 0 the search goes on while the
+side to move must capture (quiescence over capture chains: captures are compulsory, so there is
+no stand-pat), up to ``MAX_PLY``. Move order: the transposition-table move, then captures by
+the number of pieces taken, crowning moves, two killer moves per ply, then the history score.
+
+Transposition table: ``int64[TT_SIZE, 3]`` (a power of two), one entry per slot:
+``[key, data, move]`` with key = Zobrist hash (state[S_HASH], pieces + side), move = the
+``move_key`` of the best move, data = ``score + SCORE_OFS | depth << 21 | flag << 29 |
+age << 31`` (flag: 1 lower bound, 2 upper bound, 3 exact; 0 = empty). An entry is replaced when
+the slot holds another search's entry (age), the same position, or a shallower one
+(replace-by-depth). Win scores are stored relative to the node (mate-distance corrected).
+
+Iterative deepening and time control run in Python (draughts_agents.AlphaBetaAgent): each
+iteration calls ``search_root`` with a node budget (``stats[ST_LIMIT]``); a search that runs out
+sets ``stats[ST_ABORT]`` and its result is discarded.
+"""
+import numpy as np
+from numba import njit
+
+from boardgym.kernels.draughts.board import (
+    M_CAPTURED, M_FROM, M_NHOPS, M_PATH, M_PROMOTE, M_TO, MAX_MOVES, ROW_LEN, S_BK, S_BM,
+    S_CAP_SQ, S_HASH, S_SIDE, S_WK, S_WM, STATE_LEN,
+)
+from boardgym.kernels.bits import popcount
+from boardgym.kernels.draughts.codec import apply_action, encode_action
+from boardgym.kernels.draughts.move import apply_move
+from boardgym.kernels.draughts.movegen import WORK_LEN, gen_moves, gen_moves_bb
+from boardgym.kernels.draughts.observe import OBS_LEN
+from boardgym.kernels.draughts.outcome import BLACK_WON, ONGOING, WHITE_WON, game_status
+from boardgym.kernels.draughts.outcome import repetition_count
+
+from boardgym.agents.draughts_eval import evaluate
+
+MAX_PLY = 64
+INF = 1_000_000
+WIN = 100_000
+WIN_BOUND = WIN - 1_000  # |score| above this is a decided game
+SCORE_OFS = 1 << 20
+FLAG_LOWER, FLAG_UPPER, FLAG_EXACT = 1, 2, 3
+
+# stats array layout
+ST_NODES, ST_LIMIT, ST_ABORT, ST_TT_HITS, ST_QNODES, ST_AGE, ST_USE_TT, ST_SELDEPTH = range(8)
+STATS_LEN = 8
+# typed constants: every call of the recursive _negamax must have one signature (a second
+# specialisation breaks Numba's cache of recursive functions)
+ZERO = np.int64(0)
+ONE = np.int64(1)
+BIG = np.int64(INF)
+
+
+@njit(cache=True, inline="always")
+def move_key(row):
+    """A move's identity (from, to, captured set) in one int64."""
+    return row[M_CAPTURED] | (row[M_FROM] << 36) | (row[M_TO] << 42)
+
+
+@njit(cache=True)
+def finish_chain(state, row):
+    """Whole-move position after a row of gen_moves: apply_move, or mid-chain the remaining hops."""
+    if state[S_CAP_SQ] < 0:
+        return apply_move(state, row)
+    s = state
+    fr = state[S_CAP_SQ]
+    for k in range(row[M_NHOPS]):
+        to = row[M_PATH + k]
+        s = apply_action(s, encode_action(fr, to))
+        fr = to
+    return s
+
+
+@njit(cache=True)
+def root_children(state, rows, children):
+    """Fill rows (int64[MAX_MOVES, ROW_LEN]) with the legal moves of state (mid-chain: the ways to
+    finish the chain) and children[i] with the whole-move position after rows[i]; return n."""
+    n = gen_moves(state, rows)
+    for i in range(n):
+        children[i] = finish_chain(state, rows[i])
+    return n
+
+
+@njit(cache=True)
+def _tt_store(tt, h, depth, flag, score, key, ply, age):
+    slot = h & (tt.shape[0] - 1)
+    old = tt[slot, 1]
+    old_depth = (old >> 21) & 255
+    old_age = (old >> 31) & 65535
+    if tt[slot, 0] == h or old == 0 or old_age != age or depth >= old_depth:
+        if score > WIN_BOUND:
+            score += ply
+        elif score < -WIN_BOUND:
+            score -= ply
+        tt[slot, 0] = h
+        tt[slot, 1] = (score + SCORE_OFS) | (depth << 21) | (flag << 29) | (age << 31)
+        tt[slot, 2] = key
+
+
+@njit(cache=True)
+def _negamax(s, depth, alpha, beta, ply, tt, killers, history, moves, order, work, stats,
+             kind, w1, b1, w2, b2, scale, obs):
+    stats[ST_NODES] += 1
+    if stats[ST_NODES] >= stats[ST_LIMIT]:
+        stats[ST_ABORT] = 1
+        return 0
+    if ply > stats[ST_SELDEPTH]:
+        stats[ST_SELDEPTH] = ply
+    status = game_status(s)
+    if status != ONGOING:
+        if status == WHITE_WON or status == BLACK_WON:
+            return -(WIN - ply)  # G.1: the side to move has no move
+        return 0  # G.2 draw
+    if repetition_count(s) >= 2:
+        return 0  # a repetition: the opponent can at least repeat again
+    mv = moves[ply]
+    n = gen_moves_bb(s[S_WM], s[S_WK], s[S_BM], s[S_BK], s[S_SIDE], work, mv)
+    capture = mv[0, M_CAPTURED] != 0
+    if depth <= 0:
+        stats[ST_QNODES] += 1
+        if not capture or ply >= MAX_PLY - 1:
+            return evaluate(s, kind, w1, b1, w2, b2, scale, obs)
+    elif ply >= MAX_PLY - 1:
+        return evaluate(s, kind, w1, b1, w2, b2, scale, obs)
+    h = s[S_HASH]
+    tt_move = np.int64(-1)
+    use_tt = stats[ST_USE_TT] != 0 and depth > 0
+    if use_tt:
+        slot = h & (tt.shape[0] - 1)
+        if tt[slot, 0] == h and tt[slot, 1] != 0:
+            data = tt[slot, 1]
+            tt_move = tt[slot, 2]
+            if ((data >> 21) & 255) >= depth:
+                v = (data & (2 * SCORE_OFS - 1)) - SCORE_OFS
+                if v > WIN_BOUND:
+                    v -= ply
+                elif v < -WIN_BOUND:
+                    v += ply
+                flag = (data >> 29) & 3
+                if flag == FLAG_EXACT or (flag == FLAG_LOWER and v >= beta) \
+                        or (flag == FLAG_UPPER and v <= alpha):
+                    stats[ST_TT_HITS] += 1
+                    return v
+    # move ordering scores
+    sc = order[ply]
+    k1 = killers[ply, 0]
+    k2 = killers[ply, 1]
+    for i in range(n):
+        key = move_key(mv[i])
+        if key == tt_move:
+            sc[i] = 1 << 40
+        elif capture:
+            sc[i] = (1 << 32) + 1000 * popcount(mv[i, M_CAPTURED]) + 100 * mv[i, M_PROMOTE]
+        elif mv[i, M_PROMOTE] != 0:
+            sc[i] = 1 << 31
+        elif key == k1:
+            sc[i] = 1 << 30
+        elif key == k2:
+            sc[i] = (1 << 30) - 1
+        else:
+            sc[i] = history[mv[i, M_FROM] * 36 + mv[i, M_TO]]
+    alpha0 = alpha
+    best = -INF
+    best_key = np.int64(-1)
+    for i in range(n):
+        j = i
+        for t in range(i + 1, n):
+            if sc[t] > sc[j]:
+                j = t
+        if j != i:
+            tmp = sc[i]
+            sc[i] = sc[j]
+            sc[j] = tmp
+            for c in range(ROW_LEN):
+                tmp = mv[i, c]
+                mv[i, c] = mv[j, c]
+                mv[j, c] = tmp
+        child = apply_move(s, mv[i])
+        if i == 0:
+            v = -_negamax(child, depth - 1, -beta, -alpha, ply + 1, tt, killers, history, moves,
+                          order, work, stats, kind, w1, b1, w2, b2, scale, obs)
+        else:
+            v = -_negamax(child, depth - 1, -alpha - 1, -alpha, ply + 1, tt, killers, history,
+                          moves, order, work, stats, kind, w1, b1, w2, b2, scale, obs)
+            if alpha < v < beta and stats[ST_ABORT] == 0:
+                v = -_negamax(child, depth - 1, -beta, -alpha, ply + 1, tt, killers, history,
+                              moves, order, work, stats, kind, w1, b1, w2, b2, scale, obs)
+        if stats[ST_ABORT] != 0:
+            return 0
+        if v > best:
+            best = v
+            best_key = move_key(mv[i])
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    if not capture and depth > 0:
+                        if best_key != killers[ply, 0]:
+                            killers[ply, 1] = killers[ply, 0]
+                            killers[ply, 0] = best_key
+                        hi = mv[i, M_FROM] * 36 + mv[i, M_TO]
+                        history[hi] += depth * depth
+                        if history[hi] > (1 << 28):
+                            for t in range(history.shape[0]):
+                                history[t] >>= 1
+                    break
+    if use_tt:
+        if best <= alpha0:
+            flag = FLAG_UPPER
+        elif best >= beta:
+            flag = FLAG_LOWER
+        else:
+            flag = FLAG_EXACT
+        _tt_store(tt, h, depth, flag, best, best_key, ply, stats[ST_AGE])
+    return best
+
+
+@njit(cache=True)
+def search_root(children, n, order, depth, tt, killers, history, moves, scratch, work, stats,
+                kind, w1, b1, w2, b2, scale, obs, values):
+    """Search the root's children (whole-move positions) in the given order, depth plies deep.
+
+    order: int64[n] indices into children, best first (rewritten best first on return);
+    values: int64[n] scores of children in order (exact for the best, bounds for the others).
+    Returns (index into children of the best move, its score); check stats[ST_ABORT].
+    """
+    alpha = -BIG
+    beta = BIG
+    best = -BIG
+    best_i = order[0]
+    for r in range(n):
+        c = order[r]
+        if r == 0:
+            v = -_negamax(children[c], depth - 1, -beta, -alpha, ONE, tt, killers, history, moves,
+                          scratch, work, stats, kind, w1, b1, w2, b2, scale, obs)
+        else:
+            v = -_negamax(children[c], depth - 1, -alpha - 1, -alpha, ONE, tt, killers, history,
+                          moves, scratch, work, stats, kind, w1, b1, w2, b2, scale, obs)
+            if v > alpha and stats[ST_ABORT] == 0:
+                v = -_negamax(children[c], depth - 1, -beta, -alpha, ONE, tt, killers, history,
+                              moves, scratch, work, stats, kind, w1, b1, w2, b2, scale, obs)
+        if stats[ST_ABORT] != 0:
+            break
+        values[r] = v
+        if v > best:
+            best = v
+            best_i = c
+            if v > alpha:
+                alpha = v
+    if stats[ST_ABORT] == 0:
+        # best first, the rest in their previous order (stable)
+        k = 0
+        for r in range(n):
+            if order[r] == best_i:
+                k = r
+        bv = values[k]
+        for r in range(k, 0, -1):
+            order[r] = order[r - 1]
+            values[r] = values[r - 1]
+        order[0] = best_i
+        values[0] = bv
+    return best_i, best
+
+
+@njit(cache=True)
+def score_children(children, n, resolve, tt, killers, history, moves, scratch, work, stats,
+                   kind, w1, b1, w2, b2, scale, obs, out):
+    """One-ply scores (greedy): out[i] = the mover's score of children[i] (a win = WIN - 1).
+
+    resolve: 1 plays out the forced captures that follow (quiescence), 0 evaluates statically.
+    """
+    for i in range(n):
+        c = children[i]
+        status = game_status(c)
+        if status == WHITE_WON or status == BLACK_WON:
+            out[i] = WIN - 1  # the opponent has no move
+        elif status != ONGOING:
+            out[i] = 0
+        elif resolve:
+            stats[ST_NODES] = 0
+            stats[ST_LIMIT] = 1 << 62
+            stats[ST_ABORT] = 0
+            stats[ST_USE_TT] = 0
+            out[i] = -_negamax(c, ZERO, -BIG, BIG, ONE, tt, killers, history, moves, scratch, work,
+                               stats, kind, w1, b1, w2, b2, scale, obs)
+        else:
+            out[i] = -evaluate(c, kind, w1, b1, w2, b2, scale, obs)
+
+
+class SearchBuffers:
+    """Caller-owned buffers of one searcher (per-ply move lists, ordering, killers, history, TT)."""
+
+    def __init__(self, tt_bits=20):
+        if not (isinstance(tt_bits, (int, np.integer)) and 4 <= tt_bits <= 28):
+            raise ValueError(f"tt_bits must be an integer in 4..28, got {tt_bits!r}")
+        self.tt = np.zeros((1 << int(tt_bits), 3), dtype=np.int64)
+        self.killers = np.full((MAX_PLY, 2), -1, dtype=np.int64)
+        self.history = np.zeros(36 * 36, dtype=np.int64)
+        self.moves = np.zeros((MAX_PLY, MAX_MOVES, ROW_LEN), dtype=np.int64)
+        self.scratch = np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64)
+        self.work = np.zeros(WORK_LEN, dtype=np.int64)
+        self.stats = np.zeros(STATS_LEN, dtype=np.int64)
+        self.obs = np.zeros(OBS_LEN, dtype=np.float32)
+        self.rows = np.zeros((MAX_MOVES, ROW_LEN), dtype=np.int64)
+        self.children = np.zeros((MAX_MOVES, STATE_LEN), dtype=np.int64)
+
+    def clear(self):
+        """Forget everything learnt (TT, killers, history)."""
+        self.tt[:] = 0
+        self.killers[:] = -1
+        self.history[:] = 0

@@ -1,0 +1,93 @@
+"""``load(name, game=None, **kwargs)``: ready agents by name, for the envs and the evaluation script.
+
+Names are ``"<game>-<agent>"`` (``"draughts-greedy"``, ``"draughts-alphabeta-material"``) or the
+short ``"<agent>"`` with ``game=`` (``load("greedy", game="draughts")``); ``"random"`` needs no
+game. Keyword options pass through to the agent's constructor (``depth=4``, ``seed=1``,
+``time_limit=0.5``). ``available(game)`` lists the names; other modules add theirs with
+``register(game, name, factory)``.
+"""
+
+GAMES = ("draughts", "backgammon")
+_FACTORIES = {}
+
+
+def register(game, name, factory):
+    """Make ``factory(**kwargs) -> agent`` loadable as ``"<game>-<name>"`` (and ``name`` with game=)."""
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; expected one of {GAMES}")
+    _FACTORIES[(game, name)] = factory
+
+
+def available(game=None):
+    """Sorted loadable names (full ``game-name`` form; with game, the short names of that game)."""
+    if game is not None:
+        _check_game(game)
+        return sorted(n for g, n in _FACTORIES if g == game)
+    return sorted(f"{g}-{n}" for g, n in _FACTORIES) + ["random"]
+
+
+def _check_game(game):
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; expected one of {GAMES}")
+
+
+def load(name, game=None, **kwargs):
+    """A ready agent (``act(observation, action_mask) -> action``) by name; ValueError if unknown."""
+    if not isinstance(name, str):
+        raise ValueError(f"agent name must be a string, got {name!r}")
+    if game is not None:
+        _check_game(game)
+    short = name
+    for g in GAMES:
+        if name.startswith(g + "-"):
+            if game is not None and game != g:
+                raise ValueError(f"agent {name!r} is for {g}, not {game}")
+            game, short = g, name[len(g) + 1:]
+            break
+    if game is None:
+        if short == "random":
+            from boardgym.agents.random_agent import RandomAgent
+            return RandomAgent(**kwargs)
+        raise ValueError(f"agent {name!r} needs a game: load({name!r}, game=...) with game in "
+                         f"{GAMES}; available: {', '.join(available())}")
+    factory = _FACTORIES.get((game, short))
+    if factory is None:
+        raise ValueError(f"unknown {game} agent {short!r}; available for {game}: "
+                         f"{', '.join(available(game))}")
+    return factory(**kwargs)
+
+
+def _random(**kwargs):
+    from boardgym.agents.random_agent import RandomAgent
+    return RandomAgent(**kwargs)
+
+
+def _draughts_greedy(**kwargs):
+    from boardgym.agents.draughts_agents import GreedyAgent
+    return GreedyAgent(**kwargs)
+
+
+def _draughts_alphabeta_material(**kwargs):
+    from boardgym.agents.draughts_agents import AlphaBetaAgent
+    if "evaluation" in kwargs:
+        raise ValueError("draughts-alphabeta-material uses the material evaluation; "
+                         "use draughts-alphabeta with weights=PATH for a learned one")
+    kwargs.setdefault("depth", 6)
+    return AlphaBetaAgent(**kwargs)
+
+
+def _draughts_alphabeta(weights=None, **kwargs):
+    from boardgym.agents.draughts_agents import AlphaBetaAgent
+    if weights is None:
+        raise ValueError("draughts-alphabeta (learned evaluation) needs weights=PATH.npz "
+                         "(boardgym.agents.draughts_eval.Evaluation.save); no trained checkpoint "
+                         "is shipped yet. The material search is 'draughts-alphabeta-material'")
+    kwargs.setdefault("depth", 6)
+    return AlphaBetaAgent(evaluation=str(weights), **kwargs)
+
+
+for _g in GAMES:
+    register(_g, "random", _random)
+register("draughts", "greedy", _draughts_greedy)
+register("draughts", "alphabeta-material", _draughts_alphabeta_material)
+register("draughts", "alphabeta", _draughts_alphabeta)
