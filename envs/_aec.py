@@ -150,6 +150,7 @@ class TwoPlayerAEC(AECEnv):
         if options is not None and not isinstance(options, dict):
             raise ValueError(f"options must be a dict or None, got {type(options).__name__}")
         self.agents = list(AGENTS)
+        self._reset_seed = seed
         self._new_game(dict(options or {}))
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)

@@ -6,7 +6,8 @@ Agents ``player_0`` and ``player_1``. One action is one checker move,
 A player keeps acting until its play is complete (B.4-B.5), then the env rolls for the other.
 
 Dice are rolled by the env from a SplitMix64 stream (boardgym.kernels.backgammon.dice) seeded by
-``reset(seed=...)``. The opening follows the standard rule: each side rolls one die, ties are
+``reset(seed=...)`` (a reset without a seed continues the stream; game i of a batch seeded S
+plays like this env reset with seed S + i). The opening follows the standard rule: each side rolls one die, ties are
 rolled again, the higher die moves first and plays both dice. A roll with no legal move passes
 automatically (E.3, E.7); ``infos[agent]["passes"]`` lists the passes since the previous step as
 ``(agent, (die1, die2))``.
@@ -17,7 +18,7 @@ Tesauro-style (boardgym.kernels.backgammon.observe), from the observing player's
 Options (constructor): ``scoring="single"`` (+1/-1) or ``"gammon"`` (+-1/2/3 for single, gammon,
 backgammon; O.3); ``cube=False`` or ``True`` (money-game doubling cube: see ``boardgym.kernels.backgammon.cube``;
 four extra actions, the reward is multiplied by the cube value); ``max_turns`` truncates after
-that many turns (``None`` = no cap).
+that many rolls, lost rolls included (``None`` = no cap).
 ``reset(seed=..., options={"position_id": "4HPwATDgc/ABMA", "dice": [3, 1]})`` starts from a gnubg
 Position ID with its player on roll as ``player_0`` (and those dice, else rolled); ``"dice"``
 alone plays the standard start with player_0 on roll. Malformed IDs or dice raise ValueError;
@@ -34,20 +35,28 @@ from gymnasium import spaces
 from boardgym.envs import backgammon as api
 from boardgym.envs._aec import AGENTS, TwoPlayerAEC, warn_unknown_options, wrap_classic
 from boardgym.envs.backgammon_render import render_rgb, render_text
-from boardgym.kernels.backgammon.board import CUBE_VALUE, DICE, OPP, TURN, end_turn, set_dice
-from boardgym.kernels.backgammon.codec import N_ACTIONS, decode_action, has_legal_move
+from boardgym.kernels.backgammon.board import CUBE_VALUE, DICE, OPP, TURN
+from boardgym.kernels.backgammon.codec import N_ACTIONS, decode_action
 from boardgym.kernels.backgammon.codec import apply_action as k_apply_action
 from boardgym.kernels.backgammon.codec import legal_action_mask as k_mask
 from boardgym.kernels.backgammon.cube import (
-    ACTION_DOUBLE, ACTION_DROP, ACTION_TAKE, N_ACTIONS_CUBE, cube_action_mask, may_double, take_double,
+    ACTION_DOUBLE, ACTION_DROP, ACTION_TAKE, N_ACTIONS_CUBE, cube_action_mask, take_double,
 )
-from boardgym.kernels.backgammon.dice import new_rng, roll_dice, roll_die
+from boardgym.kernels.backgammon.turns import (
+    DEAD, MAX_PASSES, ROLLED, TURN_LIMIT, begin_turn, opening,
+)
+from boardgym.kernels.rng import seed_rngs
 from boardgym.kernels.backgammon.observe import OBS_LEN, encode_obs
 from boardgym.kernels.backgammon.outcome import outcome
 
 __all__ = ["env", "raw_env"]
 
-_MAX_PASSES = 10_000  # consecutive passes before the env declares the position dead (never seen)
+
+
+def _roll_of(state):
+    """(high, low) die of the full roll set in state (a double counts 4 of one value)."""
+    vals = [v + 1 for v in range(6) for _ in range(int(state[DICE + v]))]
+    return (vals[-1], vals[0]) if len(vals) == 2 else (vals[0], vals[0])
 
 
 def env(**kwargs):
@@ -73,45 +82,39 @@ class raw_env(TwoPlayerAEC):
         n_actions = N_ACTIONS_CUBE if self.cube else N_ACTIONS
         super().__init__(n_actions, spaces.Box(0.0, high, (OBS_LEN,), np.float32), render_mode)
         self.state = api.initial_state()
-        self._rng = new_rng(0)
         self.turns = []
+        self._pass_buf = np.zeros((64, 3), np.int64)
 
     # ---- dice and turns ---------------------------------------------------------------------
-    def _start_turns(self, dice=None, cube_decided=False):
-        """Begin the next turn: stop at a cube decision, else roll; pass while nothing can move."""
+    def _start_turns(self, dice=(0, 0), cube_decided=False):
+        """Begin the next turn through the turn kernel; record its lost rolls and its roll."""
+        state, status, self._rolls, n = begin_turn(
+            self.state, self._rng, dice[0], dice[1], self.cube, cube_decided, self._rolls,
+            self.max_turns or 0, self._pass_buf)
+        if status == DEAD:
+            raise RuntimeError(f"{MAX_PASSES} consecutive lost rolls: no player can ever move")
         self._passes = []
-        for _ in range(_MAX_PASSES):
-            if self._turn_limit_reached():
-                return
-            if self.cube and not cube_decided and dice is None and may_double(self.state):
-                self._roll_dice = None
-                return  # the player on roll decides: roll or double
-            cube_decided = False
-            if self._roll(dice):
-                return
-            dice = None
-            self._passes.append((AGENTS[int(self.state[TURN])], self._roll_dice))  # E.3 / E.7
-            self.state = end_turn(self.state)
-        raise RuntimeError(f"{_MAX_PASSES} consecutive passes: no player can ever move")
-
-    def _roll(self, dice):
-        """Set the roll (given or from the stream) for the player on roll; True if it can move."""
-        d1, d2 = dice if dice is not None else roll_dice(self._rng)
-        self.state = set_dice(self.state, d1, d2)
-        self._roll_dice = (int(d1), int(d2))
-        self._turn_record = {"player": int(self.state[TURN]), "dice": self._roll_dice, "moves": []}
-        self.turns.append(self._turn_record)
-        return has_legal_move(self.state)
-
-    def _turn_limit_reached(self):
-        return self.max_turns is not None and len(self.turns) >= self.max_turns
+        for player, d1, d2 in self._pass_buf[:min(n, len(self._pass_buf))].tolist():  # E.3 / E.7
+            self._passes.append((AGENTS[player], (d1, d2)))
+            self.turns.append({"player": player, "dice": (d1, d2), "moves": []})
+        self.state = state
+        self._truncated = status == TURN_LIMIT
+        self._roll_dice = None
+        if status == ROLLED:
+            self._roll_dice = _roll_of(state)
+            self._turn_record = {"player": int(state[TURN]), "dice": self._roll_dice, "moves": []}
+            self.turns.append(self._turn_record)
 
     # ---- hooks ------------------------------------------------------------------------------
     def _new_game(self, options):
         warn_unknown_options(options, ("position_id", "dice"))
-        seed = int(self.np_random.integers(2**62))
-        self._rng = new_rng(seed)
+        if self._reset_seed is not None or not hasattr(self, "_rolls"):
+            # A seeded reset (or the first) starts the dice stream; later resets continue it, so
+            # that game i of a batch seeded S plays like this env reset with seed S + i.
+            self._rng = seed_rngs(self._reset_seed if self._reset_seed is not None
+                                  else int(self.np_random.integers(2**62)), 1)
         self.turns = []
+        self._rolls = 0
         dice = options.get("dice")
         if dice is not None:
             if (not isinstance(dice, (list, tuple, np.ndarray)) or len(dice) != 2
@@ -120,20 +123,15 @@ class raw_env(TwoPlayerAEC):
             dice = (int(dice[0]), int(dice[1]))
         if "position_id" in options:
             self.state = api.position_from_id(options["position_id"])
-        else:
+        elif dice is not None:
             self.state = api.initial_state()
-            if dice is None:  # opening roll: one die each, ties rolled again
-                d0 = d1 = 0
-                while d0 == d1:
-                    d0, d1 = roll_die(self._rng), roll_die(self._rng)
-                if d1 > d0:
-                    self.state = end_turn(self.state)  # player_1 starts
-                dice = (max(d0, d1), min(d0, d1))
+        else:
+            self.state, hi, lo = opening(self._rng)
+            dice = (int(hi), int(lo))
         self.start_position = (api.position_id(self.state), int(self.state[TURN]))
         self._offered = False
         self._dropped = False
-        self._roll_dice = None
-        self._start_turns(dice)
+        self._start_turns(dice or (0, 0))
 
     def _to_move(self):
         return int(self.state[TURN]) ^ int(self._offered)
@@ -190,7 +188,7 @@ class raw_env(TwoPlayerAEC):
             self.result = (int(winner), int(kind), points)
             return True, False, (points, -points) if winner == 0 else (-points, points)
         self.result = None
-        if self._turn_limit_reached() and not self.state[DICE:DICE + 6].any():
+        if self._truncated:
             return False, True, (0.0, 0.0)
         return False, False, (0.0, 0.0)
 

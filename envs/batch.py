@@ -160,3 +160,39 @@ class DraughtsBatch(_BatchCore):
     def _step(self, actions):
         (self._k.batch_step if self._parallel() else self._k.batch_step_serial)(self.states, actions, self.seats, self.rngs, self.opponent,
                            self.max_plies, *self._outputs())
+
+
+class BackgammonBatch(_BatchCore):
+    """N cubeless backgammon games (actions and observations as in backgammon_v0; game i of a
+    batch reset with seed S rolls the same dice as backgammon_v0 reset with seed S + i)."""
+
+    def __init__(self, num_envs, opponent=None, learner="alternate", scoring="single",
+                 max_turns=None, threads=None):
+        from boardgym.kernels.backgammon import batch as kb
+        from boardgym.kernels.backgammon.board import STATE_LEN
+        from boardgym.kernels.backgammon.codec import N_ACTIONS
+        from boardgym.kernels.backgammon.observe import OBS_LEN
+
+        self.state_len, self.n_actions, self.obs_len = STATE_LEN, N_ACTIONS, OBS_LEN
+        super().__init__(num_envs, opponent, learner, threads)
+        if scoring not in ("single", "gammon"):
+            raise ValueError(f"scoring must be 'single' or 'gammon', got {scoring!r}")
+        if max_turns is not None and (int(max_turns) != max_turns or max_turns < 1):
+            raise ValueError(f"max_turns must be a positive integer or None, got {max_turns!r}")
+        self.scoring = 0 if scoring == "single" else 1
+        self.max_turns = 0 if max_turns is None else int(max_turns)
+        self.rolls = np.zeros(self.num_envs, np.int64)
+        self._k = kb
+
+    def _outputs(self):
+        return self.obs, self.masks, self.current, self.rewards, self.done
+
+    def _reset(self, which):
+        (self._k.batch_reset if self._parallel() else self._k.batch_reset_serial)(
+            self.states, which, self.seats, self.alternate, self.rngs, self.rolls, self.opponent,
+            self.max_turns, self.scoring, *self._outputs())
+
+    def _step(self, actions):
+        (self._k.batch_step if self._parallel() else self._k.batch_step_serial)(
+            self.states, actions, self.seats, self.rngs, self.rolls, self.opponent, self.max_turns,
+            self.scoring, *self._outputs())

@@ -40,9 +40,13 @@ def rand_below(rngs, i, n):
 
 
 def seed_rngs(seed, n):
-    """int64[n] generator states for n streams from one integer seed (stream i = seed-derived, i)."""
-    base = np.random.SeedSequence(int(seed)).generate_state(2 * n, dtype=np.uint32).astype(np.int64)
-    return (base[0::2] << 32) | base[1::2]
+    """int64[n] generator states: stream i starts at the SplitMix64 mix of (seed + i), so stream i
+    of ``seed_rngs(S, n)`` is stream 0 of ``seed_rngs(S + i, 1)``."""
+    x = (np.int64(int(seed) & (2**63 - 1)) + np.arange(n, dtype=np.int64)) * _GOLDEN
+    with np.errstate(over="ignore"):
+        x = (x ^ ((x >> 30) & ((1 << 34) - 1))) * _MIX1
+        x = (x ^ ((x >> 27) & ((1 << 37) - 1))) * _MIX2
+    return x ^ ((x >> 31) & ((1 << 33) - 1))
 
 
 @njit(cache=True)
