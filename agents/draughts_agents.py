@@ -292,6 +292,8 @@ class AlphaBetaAgent(DraughtsAgent):
     def search(self, state, n=None, depth=None):
         """Search a position to depth (default self.depth); return (best child index, score).
 
+        The score is None when nothing was searched (a forced move with no explicit depth).
+
         n: number of root moves already in self.buffers (root_children); None generates them.
         """
         b = self.buffers
@@ -345,6 +347,8 @@ class AlphaBetaAgent(DraughtsAgent):
                 break  # decided: a deeper search finds nothing better than the shortest win
         el = time.perf_counter() - t0
         self._best = best_i
+        if done == 0:
+            best_score = None  # a forced move (or no iteration finished): not searched
         self.last_info = {"depth": done, "score": best_score, **total, "time": el,
                           "nps": total["nodes"] / el if el > 0 else 0.0}
         return best_i, best_score

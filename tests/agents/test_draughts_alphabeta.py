@@ -1,0 +1,186 @@
+"""AlphaBetaAgent (issue 6): tactics, mate distance, draws (G.1, G.2), TT consistency, time budget,
+learned-evaluation hook, and strength against RandomAgent / Greedy against RandomAgent.
+
+Tactical positions were found by a seeded random-playout search and checked by hand with the
+kernel's legal_moves (lines in the comments)."""
+import importlib.util
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from boardgym.agents import AlphaBetaAgent, DraughtsGreedyAgent, Evaluation
+from boardgym.agents.draughts_eval import KING, MAN, evaluate, material_eval
+from boardgym.kernels.bits import popcount
+from boardgym.agents.draughts_search import WIN, WIN_BOUND
+from boardgym.envs import draughts as api
+from boardgym.kernels.draughts.board import MAX_MOVES, ROW_LEN, S_MATERIAL, S_SIDE
+from boardgym.kernels.draughts.move import apply_move, initial_state
+from boardgym.kernels.draughts.movegen import gen_moves
+from boardgym.kernels.draughts.observe import OBS_LEN
+from boardgym.kernels.draughts.outcome import game_status
+
+SCRIPT = Path(__file__).parents[2] / "scripts" / "evaluate.py"
+
+
+def _evaluate_script():
+    spec = importlib.util.spec_from_file_location("evaluate_script", SCRIPT)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _random_positions(n, seed, max_plies=80):
+    rng = np.random.default_rng(seed)
+    buf = np.empty((MAX_MOVES, ROW_LEN), np.int64)
+    out = []
+    while len(out) < n:
+        s = initial_state()
+        for _ in range(int(rng.integers(0, max_plies))):
+            k = gen_moves(s, buf)
+            if k == 0:
+                break
+            s = apply_move(s, buf[int(rng.integers(k))])
+        if game_status(s) == 0:
+            out.append(s)
+    return out
+
+
+def _score(fen_or_state, depth, **kw):
+    agent = AlphaBetaAgent(depth=depth, seed=0, tt_bits=16, **kw)
+    s = api.from_fen(fen_or_state) if isinstance(fen_or_state, str) else fen_or_state
+    i, score = agent.search(s, depth=depth)
+    return agent, score
+
+
+def test_shot_sacrifice_forces_a_multi_capture():
+    # e3-d4! gives a man: c5:e3 is answered by d2:f4:d6:b8 (three men, crowning), e5:c3 by
+    # b2:d4:b6:d8:g5 (four) or d2:b4:d6:b8. Material after the exchanges: at least three men up.
+    fen = "W:Wa1,c1,e1,b2,d2,e3,g3,h4:Ba5,c5,e5,f6,h6,c7,g7,h8"
+    after = api.apply(fen, "e3-d4")
+    assert api.legal_moves(after) == ["c5:e3", "e5:c3"]
+    assert api.legal_moves(api.apply(after, "c5:e3")) == ["d2:f4:d6:b8"]
+    for depth in (3, 5):
+        agent = AlphaBetaAgent(depth=depth, seed=0, tt_bits=16)
+        assert agent.best_move(fen) == "e3-d4"
+        assert agent.last_info["score"] >= 3 * MAN
+
+
+def test_forced_win_with_shortest_distance():
+    # G.1: f4-e3! leaves White's last man g5 only g5-f6, and g7:e5 takes it: White (to move,
+    # no pieces) loses at ply 3. Deeper searches keep the same mate distance.
+    fen = "B:Wg5:Bf4,b6,h6,a7,g7,b8,f8,h8"
+    assert api.legal_moves(api.apply(fen, "f4-e3")) == ["g5-f6"]
+    for depth in (3, 5, 8):
+        agent = AlphaBetaAgent(depth=depth, seed=0, tt_bits=16)
+        assert agent.best_move(fen) == "f4-e3"
+        assert agent.last_info["score"] == WIN - 3
+
+
+def test_deep_forced_win_found_at_depth_9():
+    # d4-c3! forces a won ending; material-only search at depth 3 prefers f6-g5.
+    fen = "B:Wc1,f4,g7:Bd4,b6,f6,c7,e7,h8"
+    _, score = _score(fen, 9)
+    assert score > WIN_BOUND
+    _, shallow = _score(fen, 3)
+    assert shallow < WIN_BOUND
+
+
+def test_win_in_one_and_loss_in_one_scores():
+    # the only move c3:e5 takes Black's last piece: Black cannot move (G.1)
+    _, score = _score("W:Wc3:Bd4", 2)
+    assert score == WIN - 1
+    # Black's only man d4 goes to c3 or e3 and is taken (b2:d4 or f2:d4): lost at ply 2
+    _, score = _score("B:Wb2,f2:Bd4", 4)
+    assert score == -(WIN - 2)
+
+
+def test_draw_rules_g2_are_scored_as_draws():
+    # G.2b: three kings against a lone king; the 15-move count is one ply from running out, so
+    # every move (none captures) ends in a draw.
+    s = api.from_fen("W:WKa1,Kc1,Ke1:BKh4")
+    _, score = _score(s, 4)
+    assert score > 3 * MAN
+    s[S_MATERIAL] = 29
+    _, score = _score(s, 4)
+    assert score == 0
+
+
+def test_transposition_table_does_not_change_the_score():
+    for s in _random_positions(12, seed=11):
+        for depth in (3, 5):
+            _, with_tt = _score(s, depth)
+            _, without = _score(s, depth, use_tt=False)
+            assert with_tt == without
+
+
+def test_time_limit_is_kept():
+    agent = AlphaBetaAgent(depth=None, time_limit=0.2, seed=0)
+    agent.best_move("W:W21-32:B1-12")  # warm-up
+    t0 = time.perf_counter()
+    move = agent.best_move("W:Wa1,c1,e1,b2,d2,f2,h2,c3,e3,g3:Ba5,c5,e5,b6,f6,h6,c7,g7,d8")
+    dt = time.perf_counter() - t0
+    assert dt < 0.6 and agent.last_info["depth"] >= 4
+    assert move in api.legal_moves("W:Wa1,c1,e1,b2,d2,f2,h2,c3,e3,g3:Ba5,c5,e5,b6,f6,h6,c7,g7,d8")
+    capped = AlphaBetaAgent(depth=30, max_nodes=2000, seed=0)
+    capped.best_move("W:W21-32:B1-12")
+    assert 1 <= capped.last_info["depth"] < 30
+
+
+def _material_linear():
+    """A linear evaluation of plain material: own men +1, own kings +3, the opponent's minus."""
+    w = np.zeros(OBS_LEN)
+    w[0:32], w[32:64], w[64:96], w[96:128] = 1.0, 3.0, -1.0, -3.0
+    return Evaluation.linear(w, 0.0, scale=MAN)
+
+
+def test_learned_evaluation_hook(tmp_path):
+    lin = _material_linear()
+    s = api.from_fen("W:Wa1,c1,e1,b2,d2,e3,g3,h4:Ba5,c5,e5,f6,h6,c7,g7,h8")
+    agent = AlphaBetaAgent(depth=5, evaluation=lin, seed=0)
+    assert agent.best_move(api.to_fen(s)) == "e3-d4"
+    # the linear score of a position is its plain material from the side to move's view
+    obs = np.zeros(OBS_LEN, np.float32)
+    for pos in _random_positions(20, seed=2):
+        own, opp = (0, 2) if pos[S_SIDE] == 0 else (2, 0)
+        material = (MAN * (popcount(pos[own]) - popcount(pos[opp]))
+                    + KING * (popcount(pos[own + 1]) - popcount(pos[opp + 1])))
+        assert evaluate(pos, lin.kind, *lin.arrays(), obs) == material
+    # MLP: random small network, save/load round trip gives the same search result
+    rng = np.random.default_rng(0)
+    mlp = Evaluation.mlp(rng.normal(0, 0.1, (8, OBS_LEN)), rng.normal(0, 0.1, 8),
+                         rng.normal(0, 1, 8), 0.0, scale=100.0)
+    path = tmp_path / "mlp.npz"
+    mlp.save(path)
+    a = AlphaBetaAgent(depth=3, evaluation=mlp, seed=0)
+    b = AlphaBetaAgent(depth=3, evaluation=str(path), seed=0)
+    fen = "W:W21-32:B1-12"
+    assert a.best_move(fen) == b.best_move(fen)
+    assert a.last_info["score"] == b.last_info["score"]
+    with pytest.raises(ValueError, match="w1 must have shape"):
+        Evaluation.mlp(np.zeros((2, 5)), np.zeros(2), np.zeros(2), 0.0)
+
+
+def test_material_eval_is_antisymmetric():
+    for s in _random_positions(20, seed=5):
+        t = s.copy()
+        t[4] = 1 - t[4]  # same pieces, other side to move
+        assert material_eval(s) == -material_eval(t)
+    assert material_eval(api.from_fen("W:WKa1:Bb8")) > KING - MAN - 50
+
+
+def test_alphabeta_depth4_never_loses_to_random():
+    ev = _evaluate_script()
+    cfg = ev.Settings(agents=["alphabeta-material:depth=4", "random"], games=20, seed=3)
+    points = ev.play_pair(cfg, cfg.agents[0], cfg.agents[1], pair_seed=3, log=lambda *_: None)
+    assert len(points) == 20 and min(points) >= 0 and sum(points) >= 18
+
+
+def test_greedy_beats_random_clearly():
+    ev = _evaluate_script()
+    cfg = ev.Settings(agents=["greedy", "random"], games=40, seed=4, quiet=True)
+    s = ev.summarize(ev.play_pair(cfg, "greedy", "random", pair_seed=4))
+    assert s["score_interval"][0] > 0.75
+
+
