@@ -27,7 +27,7 @@ set), all written into a caller-owned buffer.
 import numpy as np
 from numba import njit
 
-from boardgym.kernels.bits import lsb, msb
+from boardgym.kernels.bits import lsb, msb, popcount
 from boardgym.kernels.backgammon.board import (
     BAR_ME, BAR_OPP, BAR_POINT, BB_ALL, BB_HOME, BB_ME, BB_ME2, BB_OPP, BB_OPP2, DICE, ME, OFF_ME, OPP,
     STATE_LEN, copy_state_to_row, set_me_bits, set_opp_bits,
@@ -151,6 +151,12 @@ _SC_W = 32
 _SC_ROWS = _SC_W + STATE_LEN
 NONDOUBLE_MAX_PLAYS = 512  # <= 2 orders x 16 sources x 16 sources
 
+# How _search deduplicates (see its docstring).
+_MODE_PLAIN = 0
+_MODE_HASH = 1
+_MODE_FIRST = 2
+_MODE_CHAIN = 3
+
 
 def _table_size(cap):
     t = 1
@@ -241,7 +247,7 @@ def _leaf(sc, out, score, k0, k1, cap, tmask, sp, d, dedupe):
 
 
 @njit(cache=True)
-def _search(sc, a, b, nd, out, cap, tmask, prune):
+def _search(sc, a, b, nd, out, cap, tmask, mode, prune):
     """Depth-first over the dice (a first, then b; nd moves at most) keeping maximal leaves.
 
     Iterative with a 4-deep stack in sc (Numba's cache cannot link self-recursive functions);
@@ -254,17 +260,30 @@ def _search(sc, a, b, nd, out, cap, tmask, prune):
     (the net change at point x is m(x + d) - m(x), solved downwards from the bar), so distinct
     leaves are distinct positions.
 
-    prune (the second die order of a non-double, nobody on the bar): after a first move X/X-a
-    that is not a bear-off, the second move is only tried with the same checker (from X - a) or
-    as a bear-off. Any other second move Y/Y-b was legal before X moved too (points are blocked
-    by the opponent alone, whose made points a move never changes), so the first order already
-    produced the same position.
+    Non-doubles (dice d1 first, then d2; then the other order): a pair of moves X/X-d1, Z/Z-d2
+    is fixed by its net change (-X, +(X-d1), -Z, +(Z-d2)) unless the two cancel, which leaves one
+    checker's worth of travel P -> Q with P - Q = d1 + d2, through I1 = P - d1 or I2 = P - d2.
+    Its results: a hit on I1 (only the chain P/I1/Q, first order), a hit on I2 (only the chain
+    P/I2/Q, second order), or no hit on the way (chain through a blot-free open I1; chain through
+    a blot-free I2; or the first order's I2/Q then P/I2 when a checker stood on I2). Besides,
+    after a first move X/X-d2 that is not a bear-off, any second move other than from X-d2 or a
+    bear-off was legal before X moved too (points are blocked by the opponent alone, whose made
+    points a move never changes), so the first order made it already.
+
+    mode (_MODE_*) picks the deduplication: _MODE_PLAIN keeps every leaf (doubles); _MODE_HASH
+    uses the hash set (bar or bear-off possible; the second order then tries only X-d2 and
+    bear-offs when nobody is on the bar: prune); with nobody on the bar and two or more
+    checkers outside the home board (no bear-off this turn) the cases above are resolved by
+    hand: _MODE_FIRST (first order) drops I2/Q, P/I2 when I1 is open and blot-free, and
+    _MODE_CHAIN (second order, only chains) drops a blot-free P/I2/Q when I1 is open and blot-free
+    or a checker stood on I2.
     """
     w = sc[_SC_W:_SC_W + STATE_LEN]
     depth = 0
     sc[_SC_SRCS] = source_mask(w, a)
-    if sc[_SC_SRCS] == 0:
-        _leaf(sc, out, 0, sc[_SC_K0], sc[_SC_K1], cap, tmask, 0, 0, a != b)
+    if sc[_SC_SRCS] == 0:  # the pass (the first order already kept it)
+        if mode != _MODE_CHAIN:
+            _leaf(sc, out, 0, sc[_SC_K0], sc[_SC_K1], cap, tmask, 0, 0, mode == _MODE_HASH)
         return
     while True:
         srcs = sc[_SC_SRCS + depth]
@@ -287,7 +306,19 @@ def _search(sc, a, b, nd, out, cap, tmask, prune):
             if w[OPP + t - 1] == 1:
                 k1 += HIT_K1[t]
         if depth == nd - 1:  # last die: a full play
-            _leaf(sc, out, 8 * nd, k0, k1, cap, tmask, sp, d, a != b)
+            if mode == _MODE_FIRST:
+                x = sc[_SC_SPS]
+                if sp == x + b:  # I2/Q then P/I2 with P = sp, I2 = x
+                    i1 = sp - a
+                    if i1 > 0 and ((w[BB_OPP2] >> (i1 - 1)) & 1) == 0 and w[OPP + i1 - 1] != 1:
+                        continue  # the chain P/I1/Q gives the same position
+            elif mode == _MODE_CHAIN:  # P/I2/Q with P = x, I2 = sp (this order's first die is a)
+                if sc[_SC_HITS] == 0:
+                    i1 = sc[_SC_SPS] - b
+                    if w[ME + sp - 1] >= 2 or (
+                            i1 > 0 and ((w[BB_OPP2] >> (i1 - 1)) & 1) == 0 and w[OPP + i1 - 1] != 1):
+                        continue  # the first order has this position
+            _leaf(sc, out, 8 * nd, k0, k1, cap, tmask, sp, d, mode == _MODE_HASH)
             continue
         hit = do_move(w, sp, d)
         sc[_SC_SPS + depth] = sp
@@ -300,13 +331,15 @@ def _search(sc, a, b, nd, out, cap, tmask, prune):
             score = 8 * depth
             if depth == 1 and a != b:  # B.5: only one die usable -> prefer the higher
                 score += a
-            _leaf(sc, out, score, k0, k1, cap, tmask, 0, 0, a != b)
+            _leaf(sc, out, score, k0, k1, cap, tmask, 0, 0, mode == _MODE_HASH)
             depth -= 1
             undo_move(w, sp, d, hit)
             continue
         if a == b:  # doubles: sources never increase along a play
             full &= (np.int64(1) << sp) - 1
-        elif prune and t > 0:
+        elif mode == _MODE_CHAIN:
+            full &= np.int64(1) << (t - 1)  # no bear-off this turn, so t > 0
+        elif mode == _MODE_HASH and prune and t > 0:
             full &= (np.int64(1) << (t - 1)) | ((np.int64(1) << b) - 1)
         sc[_SC_SRCS + depth] = full
 
@@ -325,10 +358,13 @@ def _gen(state, d1, d2, out, sc, cap, t):
     sc[_SC_BEST] = -1
     sc[_SC_OVER] = 0
     if d1 == d2:
-        _search(sc, d1, d1, 4, out, cap, t - 1, False)
+        _search(sc, d1, d1, 4, out, cap, t - 1, _MODE_PLAIN, False)
+    elif state[BAR_ME] == 0 and ((state[BB_ME2] & ~BB_HOME) != 0 or popcount(state[BB_ME] & ~BB_HOME) >= 2):
+        _search(sc, d1, d2, 2, out, cap, t - 1, _MODE_FIRST, False)
+        _search(sc, d2, d1, 2, out, cap, t - 1, _MODE_CHAIN, False)
     else:
-        _search(sc, d1, d2, 2, out, cap, t - 1, False)
-        _search(sc, d2, d1, 2, out, cap, t - 1, state[BAR_ME] == 0)
+        _search(sc, d1, d2, 2, out, cap, t - 1, _MODE_HASH, False)
+        _search(sc, d2, d1, 2, out, cap, t - 1, _MODE_HASH, state[BAR_ME] == 0)
     if sc[_SC_OVER] != 0:
         return -1
     return sc[_SC_N]

@@ -109,6 +109,33 @@ def test_B5_doubles_partly_playable_use_as_many_as_possible():
     assert s2[B.ME + 6] == 1 and s2[B.OFF_ME] == 14
 
 
+# Distinct plays from the opening position for each roll, counted with gnubg-nn's ``moves``
+# (GNU Backgammon's move generator) -> board_from_position_key -> position_id, deduplicated.
+OPENING_PLAYS = {
+    "11": 42, "21": 15, "31": 16, "41": 14, "51": 8, "61": 10, "22": 75, "32": 17, "42": 18,
+    "52": 8, "62": 14, "33": 73, "43": 17, "53": 9, "63": 14, "44": 52, "54": 9, "64": 14,
+    "55": 4, "65": 7, "66": 11,
+}
+
+
+@pytest.mark.parametrize("roll", sorted(OPENING_PLAYS))
+def test_B6_opening_rolls_distinct_play_counts(roll):
+    hi, lo = int(roll[0]), int(roll[1])
+    rows = afterstates(B.new_initial_state(), hi, lo)
+    assert len(rows) == OPENING_PLAYS[roll]
+    assert len({r[:B.BOARD_LEN].tobytes() for r in rows}) == len(rows)
+    assert len(afterstates(B.new_initial_state(), lo, hi)) == OPENING_PLAYS[roll]
+
+
+def test_B6_routes_through_an_occupied_point_are_one_play():
+    # 3-2 from the start: 8/5/3, 8/6/3 and 6/3 8/6 are all the position "8/3".
+    texts = [play_to_str(B.new_initial_state(), 3, 2, r) for r in afterstates(B.new_initial_state(), 3, 2)]
+    assert texts.count("8/3") == 1 and len(texts) == len(set(texts))
+    # through a blot the routes differ: 13/10*/8 hits; 13/11/8, 11/8 13/11 do not (one play)
+    s = pos(me="13:1 11:1", opp="10:1 20:14")
+    assert plays(s, 3, 2) == {"13/10*/8", "13/10* 11/9", "13/8", "11/6"}
+
+
 def test_B6_plays_with_the_same_result_are_one_play():
     # 13/11/10 and 13/12/10 give one position; the opening 3-1 has 16 distinct plays.
     assert plays(pos(me="13:1", opp="20:15"), 2, 1) == {"13/10"}
