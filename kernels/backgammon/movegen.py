@@ -21,8 +21,10 @@ Search: depth-first over the dice with in-place move / undo on one scratch copy.
 both die orders (the second order skips second moves the first order already made); doubles
 only generate moves whose sources never increase (every multiset of moves of one die value has
 a legal ordering of that kind), which cuts permutations. Leaves are kept when their score equals
-the best score so far and their placement is new (an exact two-word placement key in a hash
-set), all written into a caller-owned buffer.
+the best score so far and their placement is new, all written into a caller-owned buffer.
+Newness is decided without comparing boards: doubles and most non-doubles cannot repeat a
+position (proofs in ``_search``'s docstring); otherwise an exact two-word placement key goes into
+a small hash set.
 """
 import numpy as np
 from numba import njit
@@ -33,8 +35,8 @@ from boardgym.kernels.backgammon.board import (
     STATE_LEN, copy_state_to_row, set_me_bits, set_opp_bits,
 )
 
-# Safe output buffer size for gen_afterstates: GNU Backgammon sizes its move list at 3060 plays
-# (the most any position/roll allows); 4096 leaves room.
+# Safe output buffer size for gen_afterstates: GNU Backgammon bounds a move list by
+# MAX_MOVES = 3060 complete plays (eval.h); 4096 leaves room. Non-doubles never exceed 512.
 MAX_AFTERSTATES = 4096
 
 
