@@ -261,7 +261,7 @@ class AlphaBetaAgent(DraughtsAgent):
     ``last_info`` holds depth, score, nodes, qnodes, tt_hits, seldepth, time and nodes/s.
     """
 
-    def __init__(self, depth=6, time_limit=None, evaluation=None, tt_bits=20, use_tt=True,
+    def __init__(self, depth=6, time_limit=None, evaluation=None, tt_bits=18, use_tt=True,
                  seed=None, max_nodes=None):
         if depth is None and time_limit is None:
             raise ValueError("give a depth, a time_limit or both")
