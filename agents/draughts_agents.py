@@ -52,14 +52,13 @@ __all__ = ["DraughtsAgent", "GreedyAgent", "AlphaBetaAgent", "state_from_observa
            "move_to_str"]
 
 _K = N_PLANES * 32  # first scalar of the observation
+_GHOST_BIT = np.left_shift(np.int64(1), SQ32_TO_GHOST)  # bit of each sq32 square
 
 
-def _plane_bb(obs, plane):
-    sq = np.flatnonzero(obs[plane * 32:(plane + 1) * 32] > 0.5)
-    bb = 0
-    for q in sq:
-        bb |= 1 << int(SQ32_TO_GHOST[q])
-    return np.int64(bb)
+def _plane_bbs(obs):
+    """The six observation planes as ghost-layout bitboards (Python ints)."""
+    on = obs[:_K].reshape(N_PLANES, 32) > 0.5
+    return [int(x) for x in (on * _GHOST_BIT).sum(axis=1)]
 
 
 def state_from_observation(observation, rules=RULES_ALL):
@@ -74,8 +73,8 @@ def state_from_observation(observation, rules=RULES_ALL):
         raise ValueError(f"a draughts observation is float32[{OBS_LEN}], got shape {obs.shape}")
     if not np.isfinite(obs).all() or obs.min() < 0.0 or obs.max() > 1.0:
         raise ValueError("a draughts observation holds numbers in 0..1")
-    wm, wk, bm, bk, cap, jumped = (_plane_bb(obs, p) for p in range(6))
-    planes = [int(wm), int(wk), int(bm), int(bk)]
+    wm, wk, bm, bk, cap, jumped = _plane_bbs(obs)
+    planes = [wm, wk, bm, bk]
     for i in range(4):
         for j in range(i + 1, 4):
             if planes[i] & planes[j]:
@@ -83,7 +82,7 @@ def state_from_observation(observation, rules=RULES_ALL):
     if (planes[0] | planes[1]).bit_count() > 12 or (planes[2] | planes[3]).bit_count() > 12:
         raise ValueError("bad observation: more than 12 pieces on a side")
     side = 0 if obs[_K] > 0.5 else 1
-    s = set_position(wm, wk, bm, bk, side, int(rules))
+    s = set_position(np.int64(wm), np.int64(wk), np.int64(bm), np.int64(bk), side, int(rules))
     s[S_KINGS_ONLY] = int(round(float(obs[_K + 1]) * 30))
     s[S_MATERIAL] = int(round(float(obs[_K + 2]) * 120))
     if s[S_LONG_DIAG] >= 0:
@@ -103,7 +102,7 @@ def state_from_observation(observation, rules=RULES_ALL):
         s[S_CAP_SQ] = g
         s[S_CAP_START] = g
         s[S_CAP_JUMPED] = jumped
-        s[S_CAP_MAN] = (planes[2 * side] >> g) & 1
+        s[S_CAP_MAN] = (wm if side == 0 else bm) >> g & 1
     return s
 
 

@@ -23,21 +23,27 @@ the slot holds another search's entry (age), the same position, or a shallower o
 Iterative deepening and time control run in Python (draughts_agents.AlphaBetaAgent): each
 iteration calls ``search_root`` with a node budget (``stats[ST_LIMIT]``); a search that runs out
 sets ``stats[ST_ABORT]`` and its result is discarded.
+
+Numba note: ``_negamax`` is recursive and cached; every call site passes the same argument types
+(``ZERO``/``ONE``/``BIG`` are typed int64 constants, not literals) so that it has exactly one
+compiled signature: a second specialisation of a cached recursive function crashed when loaded
+from the cache.
 """
 import numpy as np
 from numba import njit
 
+from boardgym.kernels.bits import popcount
 from boardgym.kernels.draughts.board import (
     M_CAPTURED, M_FROM, M_NHOPS, M_PATH, M_PROMOTE, M_TO, MAX_MOVES, ROW_LEN, S_BK, S_BM,
     S_CAP_SQ, S_HASH, S_SIDE, S_WK, S_WM, STATE_LEN,
 )
-from boardgym.kernels.bits import popcount
 from boardgym.kernels.draughts.codec import apply_action, encode_action
 from boardgym.kernels.draughts.move import apply_move
 from boardgym.kernels.draughts.movegen import WORK_LEN, gen_moves, gen_moves_bb
 from boardgym.kernels.draughts.observe import OBS_LEN
-from boardgym.kernels.draughts.outcome import BLACK_WON, ONGOING, WHITE_WON, game_status
-from boardgym.kernels.draughts.outcome import repetition_count
+from boardgym.kernels.draughts.outcome import (
+    BLACK_WON, ONGOING, WHITE_WON, game_status, repetition_count,
+)
 
 from boardgym.agents.draughts_eval import evaluate
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from boardgym.agents import AlphaBetaAgent, DraughtsGreedyAgent, Evaluation
+from boardgym.agents import AlphaBetaAgent, Evaluation
 from boardgym.agents.draughts_eval import KING, MAN, evaluate, material_eval
 from boardgym.kernels.bits import popcount
 from boardgym.agents.draughts_search import WIN, WIN_BOUND
