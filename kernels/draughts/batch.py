@@ -14,7 +14,8 @@ in-kernel opponent plays the other side.
 
 In-kernel opponents play whole moves: ``OPP_RANDOM`` a uniformly random legal hop at each step of
 its move (like RandomAgent in the single env), ``OPP_GREEDY`` the whole move that leaves the best
-material balance (man 1, king 3) for it, ties broken at random. Random numbers come from per-game
+material balance (man 1, king 3) for it after the opponent's most damaging capture in reply (one
+move and a look at the recapture), ties broken at random. Random numbers come from per-game
 SplitMix64 streams ``rngs[i]`` (boardgym.kernels.rng).
 
 Actions are in the acting player's frame: for Black, ``VIEW_ACTION[1, a] == 1023 - a``.
@@ -27,7 +28,7 @@ from numba import njit, prange
 
 from boardgym.kernels.bits import popcount
 from boardgym.kernels.draughts.board import (
-    MAX_MOVES, ROW_LEN, S_BK, S_BM, S_CAP_SQ, S_PLY, S_SIDE, S_WK, S_WM,
+    M_CAPTURED, MAX_MOVES, ROW_LEN, S_BK, S_BM, S_CAP_SQ, S_PLY, S_SIDE, S_WK, S_WM,
 )
 from boardgym.kernels.draughts.codec import apply_action, legal_action_mask
 from boardgym.kernels.draughts.move import apply_move
@@ -57,15 +58,36 @@ def _material(s, side):
 
 
 @njit(cache=True)
+def _greedy_value(s, side, replies):
+    """Material for side after its move s, less the most the opponent's best capture takes back."""
+    v = _material(s, side)
+    n = gen_moves(s, replies)
+    if n == 0 or replies[0, M_CAPTURED] == 0:  # captures are compulsory, so all or none
+        return v
+    if side == 0:
+        men, kings = s[S_WM], s[S_WK]
+    else:
+        men, kings = s[S_BM], s[S_BK]
+    worst = 0
+    for k in range(n):
+        c = replies[k, M_CAPTURED]
+        loss = popcount(c & men) + 3 * popcount(c & kings)
+        if loss > worst:
+            worst = loss
+    return v - worst
+
+
+@njit(cache=True)
 def opponent_move(s, opponent, rngs, i, scratch):
     """Position after the opponent (side to move) plays one whole move; scratch is int8[1024]."""
     side = s[S_SIDE]
     if opponent == OPP_GREEDY and s[S_CAP_SQ] < 0:
         moves = np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64)
+        replies = np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64)
         n = gen_moves(s, moves)
         best, best_val, ties = 0, -1000, 0
         for k in range(n):
-            v = _material(apply_move(s, moves[k]), side)
+            v = _greedy_value(apply_move(s, moves[k]), side, replies)
             if v > best_val:
                 best, best_val, ties = k, v, 1
             elif v == best_val:

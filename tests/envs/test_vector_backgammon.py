@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import boardgym  # noqa: F401
+from _batch_equality import assert_game_matches
 from boardgym.envs import backgammon_v0
 from boardgym.envs.batch import BackgammonBatch
 from boardgym.envs.vector import make_sb3_vec_env
@@ -24,13 +25,7 @@ def test_batch_equals_single_env_game_for_game():
         core.step(actions)
         for i, env in enumerate(singles):
             env.step(int(actions[i]))
-            player = env.agent_selection
-            np.testing.assert_array_equal(core.obs[i], env.observe(player)["observation"])
-            np.testing.assert_array_equal(core.masks[i], env.observe(player)["action_mask"])
-            assert core.current[i] == int(player[-1])
-            assert tuple(core.rewards[i]) == (env.rewards["player_0"], env.rewards["player_1"])
-            assert bool(core.done[i, 0]) == env.terminations["player_0"]
-            assert bool(core.done[i, 1]) == env.truncations["player_0"]
+            assert_game_matches(core, i, env)
         for i in core.reset_done():
             singles[i].reset()
             resets += 1
