@@ -281,11 +281,12 @@ def _search(sc, a, b, nd, out, cap, tmask, mode, prune):
     or a checker stood on I2.
     """
     w = sc[_SC_W:_SC_W + STATE_LEN]
+    hashed = mode == _MODE_HASH
     depth = 0
     sc[_SC_SRCS] = source_mask(w, a)
     if sc[_SC_SRCS] == 0:  # the pass (the first order already kept it)
         if mode != _MODE_CHAIN:
-            _leaf(sc, out, 0, sc[_SC_K0], sc[_SC_K1], cap, tmask, 0, 0, mode == _MODE_HASH)
+            _leaf(sc, out, 0, sc[_SC_K0], sc[_SC_K1], cap, tmask, 0, 0, hashed)
         return
     while True:
         srcs = sc[_SC_SRCS + depth]
@@ -300,13 +301,16 @@ def _search(sc, a, b, nd, out, cap, tmask, mode, prune):
         sc[_SC_SRCS + depth] = srcs & (srcs - 1)
         sp = i + 1
         t = sp - d
-        k0 = sc[_SC_K0 + depth] - PLACE_K0[sp]
-        k1 = sc[_SC_K1 + depth] - PLACE_K1[sp]
-        if t > 0:
-            k0 += PLACE_K0[t]
-            k1 += PLACE_K1[t]
-            if w[OPP + t - 1] == 1:
-                k1 += HIT_K1[t]
+        k0 = np.int64(0)
+        k1 = np.int64(0)
+        if hashed:  # placement key, only needed by the hash set
+            k0 = sc[_SC_K0 + depth] - PLACE_K0[sp]
+            k1 = sc[_SC_K1 + depth] - PLACE_K1[sp]
+            if t > 0:
+                k0 += PLACE_K0[t]
+                k1 += PLACE_K1[t]
+                if w[OPP + t - 1] == 1:
+                    k1 += HIT_K1[t]
         if depth == nd - 1:  # last die: a full play
             if mode == _MODE_FIRST:
                 x = sc[_SC_SPS]
@@ -320,7 +324,7 @@ def _search(sc, a, b, nd, out, cap, tmask, mode, prune):
                     if w[ME + sp - 1] >= 2 or (
                             i1 > 0 and ((w[BB_OPP2] >> (i1 - 1)) & 1) == 0 and w[OPP + i1 - 1] != 1):
                         continue  # the first order has this position
-            _leaf(sc, out, 8 * nd, k0, k1, cap, tmask, sp, d, mode == _MODE_HASH)
+            _leaf(sc, out, 8 * nd, k0, k1, cap, tmask, sp, d, hashed)
             continue
         hit = do_move(w, sp, d)
         sc[_SC_SPS + depth] = sp
@@ -333,7 +337,7 @@ def _search(sc, a, b, nd, out, cap, tmask, mode, prune):
             score = 8 * depth
             if depth == 1 and a != b:  # B.5: only one die usable -> prefer the higher
                 score += a
-            _leaf(sc, out, score, k0, k1, cap, tmask, 0, 0, mode == _MODE_HASH)
+            _leaf(sc, out, score, k0, k1, cap, tmask, 0, 0, hashed)
             depth -= 1
             undo_move(w, sp, d, hit)
             continue
@@ -353,18 +357,19 @@ def _gen(state, d1, d2, out, sc, cap, t):
         sc[_SC_W + k] = state[k]
     for v in range(6):
         sc[_SC_W + DICE + v] = 0
-    k0, k1 = placement_key(state)
-    sc[_SC_K0] = k0
-    sc[_SC_K1] = k1
     sc[_SC_N] = 0
     sc[_SC_BEST] = -1
     sc[_SC_OVER] = 0
     if d1 == d2:
         _search(sc, d1, d1, 4, out, cap, t - 1, _MODE_PLAIN, False)
     elif state[BAR_ME] == 0 and ((state[BB_ME2] & ~BB_HOME) != 0 or popcount(state[BB_ME] & ~BB_HOME) >= 2):
+        # nobody on the bar and two or more checkers outside home: no bear-off this turn
         _search(sc, d1, d2, 2, out, cap, t - 1, _MODE_FIRST, False)
         _search(sc, d2, d1, 2, out, cap, t - 1, _MODE_CHAIN, False)
     else:
+        k0, k1 = placement_key(state)
+        sc[_SC_K0] = k0
+        sc[_SC_K1] = k1
         _search(sc, d1, d2, 2, out, cap, t - 1, _MODE_HASH, False)
         _search(sc, d2, d1, 2, out, cap, t - 1, _MODE_HASH, state[BAR_ME] == 0)
     if sc[_SC_OVER] != 0:
