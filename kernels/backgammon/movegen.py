@@ -237,9 +237,10 @@ def _leaf(sc, out, score, k0, k1, cap, tmask, sp, d, dedupe):
     """Keep a leaf of this score if it is the best so far and new (a better score resets)."""
     if score < sc[_SC_BEST]:
         return
-    if score > sc[_SC_BEST]:
+    if score > sc[_SC_BEST]:  # a longer play: the plays kept so far are not legal
         sc[_SC_BEST] = score
         sc[_SC_N] = 0
+        sc[_SC_OVER] = 0
     if dedupe:
         slot = _probe(sc, k0, k1, cap, tmask)
         if slot >= 0:

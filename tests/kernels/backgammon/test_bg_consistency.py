@@ -120,3 +120,18 @@ def test_self_play_invariants_100k():
 def test_self_play_invariants_1m():
     moves, games, longest = self_play(1_000_000, seed=2)
     assert games >= 2_000 and longest < 2_000
+
+
+def test_scratch_variant_and_small_buffers():
+    from boardgym.kernels.backgammon.movegen import gen_afterstates_scratch, scratch_size
+    out = np.empty((MAX_AFTERSTATES, B.STATE_LEN), dtype=np.int64)
+    out2 = np.empty((MAX_AFTERSTATES, B.STATE_LEN), dtype=np.int64)
+    sc = np.empty(scratch_size(MAX_AFTERSTATES), dtype=np.int64)
+    for s, d1, d2 in random_positions(300, seed=12):
+        k = gen_afterstates(s, d1, d2, out)
+        assert gen_afterstates_scratch(s, d1, d2, out2, sc) == k
+        assert (out[:k] == out2[:k]).all()
+    small = np.empty((3, B.STATE_LEN), dtype=np.int64)
+    assert gen_afterstates(B.new_initial_state(), 3, 1, small) == -1  # 16 plays do not fit
+    assert gen_afterstates(B.new_initial_state(), 4, 4, small) == -1
+    assert gen_afterstates_scratch(B.new_initial_state(), 3, 1, out, sc[:10]) == -1  # scratch too small
