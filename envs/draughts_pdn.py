@@ -16,8 +16,13 @@ _RESULTS = {"2-0": "2-0", "1-0": "2-0", "0-2": "0-2", "0-1": "0-2", "1-1": "1-1"
 _TAG = re.compile(r'^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
 
 
-def game_to_pdn(moves, start_fen=None, result="*", **tags):
-    """PDN text of a game: tags, optional FEN setup, numbered algebraic moves, result."""
+def game_to_pdn(moves, start_fen=None, result="*", capture_sep=":", **tags):
+    """PDN text of a game: tags, optional FEN setup, numbered algebraic moves, result.
+
+    capture_sep is ``":"`` (``c3:e5:g3``, as RULES.md writes captures) or ``"x"``
+    (``c3xe5xg3``, what pydraughts' move parser takes)."""
+    if capture_sep not in (":", "x"):
+        raise ValueError(f"capture_sep must be ':' or 'x', got {capture_sep!r}")
     if result not in _RESULTS:
         raise ValueError(f"unknown result {result!r}; expected one of {sorted(_RESULTS)}")
     fen = start_fen or _INITIAL_FEN
@@ -41,7 +46,7 @@ def game_to_pdn(moves, start_fen=None, result="*", **tags):
             body.append(f"{num}.")
         elif i == 0:
             body.append(f"{num}...")
-        body.append(mv)
+        body.append(mv.replace(":", capture_sep))
         if not white_turn:
             num += 1
     body.append(_RESULTS[result])

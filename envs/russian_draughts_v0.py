@@ -155,10 +155,11 @@ class raw_env(TwoPlayerAEC):
     def render_rgb(self):
         return render_rgb(self.state)
 
-    def pdn(self, **tags):
-        """The game so far as PDN text ([GameType "25"], algebraic moves)."""
+    def pdn(self, capture_sep=":", **tags):
+        """The game so far as PDN text ([GameType "25"], algebraic moves; see draughts_pdn)."""
         from boardgym.envs.draughts_pdn import game_to_pdn
         result = {WHITE_WON: "2-0", BLACK_WON: "0-2"}.get(self.status(), "*")
         if result == "*" and self._done and self.status() != ONGOING:
             result = "1-1"
-        return game_to_pdn(self.moves, start_fen=self.start_fen, result=result, **tags)
+        return game_to_pdn(self.moves, start_fen=self.start_fen, result=result,
+                           capture_sep=capture_sep, **tags)

@@ -193,6 +193,10 @@ def test_pdn_export_import_round_trip():
     tags, fen, moves, result, state = read_pdn(text)
     assert moves == env.moves and tags["White"] == "random"
     assert api.to_fen(state) == env.fen()
+    x_tags, _, x_moves, _, x_state = read_pdn(env.pdn(capture_sep="x"))
+    assert x_moves == [m.replace(":", "x") for m in env.moves] and api.to_fen(x_state) == env.fen()
+    with pytest.raises(ValueError, match="capture_sep"):
+        env.pdn(capture_sep="*")
     from boardgym.kernels.draughts.outcome import STATUS_NAMES
     assert result == {"white won": "2-0", "black won": "0-2"}.get(STATUS_NAMES[env.status()], "1-1")
 
