@@ -91,3 +91,25 @@ for _g in GAMES:
 register("draughts", "greedy", _draughts_greedy)
 register("draughts", "alphabeta-material", _draughts_alphabeta_material)
 register("draughts", "alphabeta", _draughts_alphabeta)
+
+
+# ---- backgammon agents (agents/td_gammon.py) ----
+
+def _backgammon_td(weights=None, **kwargs):
+    from boardgym.agents.td_gammon import TDAgent
+    return TDAgent(weights=weights, **kwargs)
+
+
+def _backgammon_greedy(**kwargs):
+    from boardgym.agents.td_gammon import GreedyAgent
+    return GreedyAgent(**kwargs)
+
+
+def _backgammon_expectimax(**kwargs):
+    from boardgym.agents.td_gammon import ExpectimaxAgent
+    return ExpectimaxAgent(**kwargs)
+
+
+register("backgammon", "td", _backgammon_td)
+register("backgammon", "greedy", _backgammon_greedy)
+register("backgammon", "expectimax", _backgammon_expectimax)

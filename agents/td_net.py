@@ -1,0 +1,468 @@
+"""TD-Gammon style afterstate value network for backgammon: encoding, forward, gradients, TD(lambda).
+
+Everything here is a Numba kernel over NumPy arrays (no torch: for a 196-input, one-hidden-layer
+net with sparse inputs, plain loops win). The network of Tesauro's TD-Gammon (Tesauro 1995,
+"Temporal difference learning and TD-Gammon", CACM 38(3)):
+
+Input (``N_INPUTS`` = 196 floats, ``encode_sparse``) of an afterstate s seen by the player who
+just moved (the mover's view, before the turn passes, as ``movegen.gen_afterstates`` writes it):
+    [0, 96)    own checkers on own points 1..24, four units per point: n >= 1, n >= 2, n >= 3,
+               (n - 3) / 2 when n > 3
+    [96, 192)  opponent checkers on the same points (mover's numbering), same units
+    192, 193   own / opponent checkers on the bar, / 2
+    194, 195   own / opponent checkers borne off, / 15
+The opponent is on roll next, so no side-to-move unit is needed.
+
+Net: ``h = sigmoid(x @ W1 + b1)`` (W1 float64[196, H]), ``y = sigmoid(h @ W2 + b2)``
+(W2 float64[H, 5]). Outputs, from the mover's view (cumulative, as in GNU Backgammon):
+``y[WIN]`` P(win), ``y[WIN_G]`` P(win a gammon or more), ``y[WIN_BG]`` P(win a backgammon),
+``y[LOSE_G]`` P(lose a gammon or more), ``y[LOSE_BG]`` P(lose a backgammon). Cubeless money
+equity ``= 2 y[WIN] - 1 + y[WIN_G] + y[WIN_BG] - y[LOSE_G] - y[LOSE_BG]`` (``equity``).
+
+Training (``train_games``): self-play, each side picks the afterstate of highest equity
+(epsilon 0, exploration comes from the dice). Predictions of consecutive afterstates are compared
+in one fixed frame, player 0's (a player-1 afterstate's outputs are turned round: P0 win =
+1 - y[WIN], P0 win gammon = y[LOSE_G], ...), so a single set of eligibility traces (one per
+output, ``lam``-decayed, reset each game) covers the whole game. After each ply the weights move
+by ``alpha * sum_m delta_m * e_m`` with ``delta = V(s_t+1) - V(s_t)``; the last target is the
+game's real result (win, gammon, backgammon). ``lam == 0`` takes a sparse path without traces.
+The dice come from the SplitMix64 generator ``rng`` (int64[1], kernels/rng.py) advanced in place,
+so a run resumes exactly from saved weights and ``rng``.
+"""
+import numpy as np
+from numba import njit
+
+from boardgym.kernels.backgammon.batch import greedy_score
+from boardgym.kernels.backgammon.board import (
+    BAR_ME, BAR_OPP, ME, OFF_ME, OFF_OPP, OPP, STATE_LEN, TURN, end_turn,
+)
+from boardgym.kernels.backgammon.dice import roll_dice
+from boardgym.kernels.backgammon.movegen import MAX_AFTERSTATES, gen_afterstates
+from boardgym.kernels.backgammon.outcome import outcome
+from boardgym.kernels.backgammon.turns import opening
+from boardgym.kernels.rng import rand_below
+
+N_INPUTS = 196
+N_OUT = 5
+WIN, WIN_G, WIN_BG, LOSE_G, LOSE_BG = 0, 1, 2, 3, 4
+MAX_NNZ = 112  # 24 points x 2 sides x at most 2 units set + 4 scalars, with room
+# the outputs seen from the other player: index m of the turned-round vector is net output PERM[m]
+PERM = np.array([WIN, LOSE_G, LOSE_BG, WIN_G, WIN_BG], dtype=np.int64)
+
+# train_games statistics (stats float64[N_STATS], accumulated)
+ST_GAMES, ST_PLIES, ST_ABS_DELTA, ST_WINS0, ST_POINTS0, ST_GAMMONS, ST_BACKGAMMONS = range(7)
+N_STATS = 7
+# play_match opponents
+OPP_RANDOM, OPP_GREEDY, OPP_NET = 0, 1, 2
+
+
+def init_params(hidden, seed, scale=0.1):
+    """Fresh weights (W1 float64[196, H], b1 [H], W2 [H, 5], b2 [5]) from numpy's generator."""
+    g = np.random.default_rng(seed)
+    w1 = g.uniform(-scale, scale, (N_INPUTS, hidden))
+    b1 = np.zeros(hidden)
+    w2 = g.uniform(-scale, scale, (hidden, N_OUT))
+    b2 = np.zeros(N_OUT)
+    return w1, b1, w2, b2
+
+
+@njit(cache=True, inline="always")
+def _units(idx, val, nnz, base, n):
+    if n >= 1:
+        idx[nnz] = base
+        val[nnz] = 1.0
+        nnz += 1
+    if n >= 2:
+        idx[nnz] = base + 1
+        val[nnz] = 1.0
+        nnz += 1
+    if n >= 3:
+        idx[nnz] = base + 2
+        val[nnz] = 1.0
+        nnz += 1
+    if n > 3:
+        idx[nnz] = base + 3
+        val[nnz] = (n - 3) / 2.0
+        nnz += 1
+    return nnz
+
+
+@njit(cache=True)
+def encode_sparse(s, idx, val):
+    """Nonzero inputs of afterstate s (int64[STATE_LEN], mover's view) -> nnz; idx int64, val float64."""
+    nnz = 0
+    for i in range(24):
+        nnz = _units(idx, val, nnz, 4 * i, s[ME + i])
+        nnz = _units(idx, val, nnz, 96 + 4 * i, s[OPP + i])
+    if s[BAR_ME] > 0:
+        idx[nnz] = 192
+        val[nnz] = s[BAR_ME] / 2.0
+        nnz += 1
+    if s[BAR_OPP] > 0:
+        idx[nnz] = 193
+        val[nnz] = s[BAR_OPP] / 2.0
+        nnz += 1
+    if s[OFF_ME] > 0:
+        idx[nnz] = 194
+        val[nnz] = s[OFF_ME] / 15.0
+        nnz += 1
+    if s[OFF_OPP] > 0:
+        idx[nnz] = 195
+        val[nnz] = s[OFF_OPP] / 15.0
+        nnz += 1
+    return nnz
+
+
+@njit(cache=True)
+def encode_dense(s, x):
+    """Dense inputs of afterstate s into x (float64[N_INPUTS])."""
+    idx = np.empty(MAX_NNZ, dtype=np.int64)
+    val = np.empty(MAX_NNZ)
+    x[:] = 0.0
+    nnz = encode_sparse(s, idx, val)
+    for k in range(nnz):
+        x[idx[k]] = val[k]
+
+
+@njit(cache=True, fastmath=True)
+def forward_sparse(w1, b1, w2, b2, idx, val, nnz, h, y):
+    """h (float64[H]) and y (float64[5]) of the sparse input (idx, val, nnz)."""
+    nh = b1.shape[0]
+    for j in range(nh):
+        h[j] = b1[j]
+    for k in range(nnz):
+        i = idx[k]
+        v = val[k]
+        for j in range(nh):
+            h[j] += v * w1[i, j]
+    for j in range(nh):
+        h[j] = 1.0 / (1.0 + np.exp(-h[j]))
+    for o in range(N_OUT):
+        a = b2[o]
+        for j in range(nh):
+            a += h[j] * w2[j, o]
+        y[o] = 1.0 / (1.0 + np.exp(-a))
+
+
+@njit(cache=True)
+def forward_dense(w1, b1, w2, b2, x):
+    """Outputs y (float64[5]) of a dense input x (float64[N_INPUTS]); for tests."""
+    h = b1.copy()
+    for i in range(x.shape[0]):
+        if x[i] != 0.0:
+            for j in range(h.shape[0]):
+                h[j] += x[i] * w1[i, j]
+    h = 1.0 / (1.0 + np.exp(-h))
+    a = b2 + h @ w2
+    return 1.0 / (1.0 + np.exp(-a))
+
+
+@njit(cache=True, inline="always")
+def equity(y):
+    """Cubeless money equity for the mover of the outputs y (float64[5])."""
+    return 2.0 * y[WIN] - 1.0 + y[WIN_G] + y[WIN_BG] - y[LOSE_G] - y[LOSE_BG]
+
+
+@njit(cache=True)
+def evaluate_rows(w1, b1, w2, b2, rows, n, ys):
+    """Outputs of the first n afterstates rows (int64[N, STATE_LEN]) into ys (float64[n, 5])."""
+    idx = np.empty(MAX_NNZ, dtype=np.int64)
+    val = np.empty(MAX_NNZ)
+    h = np.empty(b1.shape[0])
+    for r in range(n):
+        nnz = encode_sparse(rows[r], idx, val)
+        forward_sparse(w1, b1, w2, b2, idx, val, nnz, h, ys[r])
+
+
+@njit(cache=True)
+def add_grad(w2, h, y, idx, val, nnz, coef, g1, gb1, g2, gb2):
+    """Add sum_o coef[o] * d y[o] / d params into (g1 [196, H], gb1 [H], g2 [H, 5], gb2 [5]).
+
+    h, y: the forward pass of the sparse input (idx, val, nnz) under weights whose W2 is w2.
+    """
+    nh = h.shape[0]
+    back = np.empty(nh)
+    dout = np.empty(N_OUT)
+    for o in range(N_OUT):
+        dout[o] = coef[o] * y[o] * (1.0 - y[o])
+        gb2[o] += dout[o]
+    for j in range(nh):
+        a = 0.0
+        for o in range(N_OUT):
+            g2[j, o] += dout[o] * h[j]
+            a += dout[o] * w2[j, o]
+        back[j] = a * h[j] * (1.0 - h[j])
+        gb1[j] += back[j]
+    for k in range(nnz):
+        i = idx[k]
+        v = val[k]
+        for j in range(nh):
+            g1[i, j] += v * back[j]
+
+
+@njit(cache=True, inline="always")
+def _p0_view(y, turned, v):
+    """v (float64[5]) = the outputs y in player 0's frame (turned: the afterstate is player 1's)."""
+    if turned:
+        v[WIN] = 1.0 - y[WIN]
+        v[WIN_G] = y[LOSE_G]
+        v[WIN_BG] = y[LOSE_BG]
+        v[LOSE_G] = y[WIN_G]
+        v[LOSE_BG] = y[WIN_BG]
+    else:
+        for o in range(N_OUT):
+            v[o] = y[o]
+
+
+@njit(cache=True)
+def result_vector(s, v):
+    """The real outcome of finished position s as outputs in player 0's frame into v (float64[5])."""
+    winner, kind = outcome(s)
+    v[:] = 0.0
+    if winner == 0:
+        v[WIN] = 1.0
+        if kind >= 2:
+            v[WIN_G] = 1.0
+        if kind >= 3:
+            v[WIN_BG] = 1.0
+    else:
+        if kind >= 2:
+            v[LOSE_G] = 1.0
+        if kind >= 3:
+            v[LOSE_BG] = 1.0
+    return winner, kind
+
+
+@njit(cache=True)
+def best_row(w1, b1, w2, b2, rows, n, idx, val, h, y, best_y):
+    """Index of the afterstate of highest equity among rows[:n]; its outputs into best_y."""
+    best = 0
+    best_e = -1e300
+    for r in range(n):
+        nnz = encode_sparse(rows[r], idx, val)
+        forward_sparse(w1, b1, w2, b2, idx, val, nnz, h, y)
+        e = equity(y)
+        if e > best_e:
+            best_e = e
+            best = r
+            for o in range(N_OUT):
+                best_y[o] = y[o]
+    return best
+
+
+@njit(cache=True, fastmath=True)
+def _trace_step(w1, b1, w2, b2, e1, eb1, e2, eb2, delta, alpha, lam):
+    """w += alpha * sum_m delta_m * e_m, then e *= lam (traces e1 [196, H, 5], eb1 [H, 5], ...)."""
+    ni = w1.shape[0]
+    nh = w1.shape[1]
+    for i in range(ni):
+        for j in range(nh):
+            a = 0.0
+            for m in range(N_OUT):
+                a += delta[m] * e1[i, j, m]
+                e1[i, j, m] *= lam
+            w1[i, j] += alpha * a
+    for j in range(nh):
+        a = 0.0
+        for m in range(N_OUT):
+            a += delta[m] * eb1[j, m]
+            eb1[j, m] *= lam
+        b1[j] += alpha * a
+        for o in range(N_OUT):
+            a = 0.0
+            for m in range(N_OUT):
+                a += delta[m] * e2[j, o, m]
+                e2[j, o, m] *= lam
+            w2[j, o] += alpha * a
+    for o in range(N_OUT):
+        a = 0.0
+        for m in range(N_OUT):
+            a += delta[m] * eb2[o, m]
+            eb2[o, m] *= lam
+        b2[o] += alpha * a
+
+
+@njit(cache=True, fastmath=True)
+def _trace_add(w2, h, y, idx, val, nnz, turned, e1, eb1, e2, eb2):
+    """e_m += d V0_m / d params for the afterstate (h, y) (V0: outputs in player 0's frame)."""
+    nh = h.shape[0]
+    dout = np.empty(N_OUT)
+    for o in range(N_OUT):
+        dout[o] = y[o] * (1.0 - y[o])
+    back = np.empty((nh, N_OUT))
+    for m in range(N_OUT):
+        o = m
+        sign = 1.0
+        if turned:
+            o = PERM[m]
+            if m == WIN:
+                sign = -1.0
+        d = sign * dout[o]
+        eb2[o, m] += d
+        for j in range(nh):
+            e2[j, o, m] += d * h[j]
+            b = d * w2[j, o] * h[j] * (1.0 - h[j])
+            back[j, m] = b
+            eb1[j, m] += b
+    for k in range(nnz):
+        i = idx[k]
+        v = val[k]
+        for j in range(nh):
+            for m in range(N_OUT):
+                e1[i, j, m] += v * back[j, m]
+
+
+@njit(cache=True)
+def _td0_step(w1, b1, w2, b2, h, y, idx, val, nnz, turned, delta, alpha):
+    """lam = 0: w += alpha * sum_m delta_m * grad V0_m of the previous afterstate (sparse)."""
+    coef = np.empty(N_OUT)
+    for m in range(N_OUT):
+        if turned:
+            o = PERM[m]
+            coef[o] = alpha * (-delta[m] if m == WIN else delta[m])
+        else:
+            coef[m] = alpha * delta[m]
+    # add_grad reads w2 before changing it (back is computed from the old w2 first)
+    add_grad(w2.copy(), h, y, idx, val, nnz, coef, w1, b1, w2, b2)
+
+
+@njit(cache=True)
+def train_games(w1, b1, w2, b2, rng, n_games, alpha, lam, stats):
+    """Play n_games self-play games, updating the weights in place by TD(lam); stats accumulate.
+
+    rng: int64[1] SplitMix64 dice state (advanced). stats: float64[N_STATS] (games, plies,
+    sum |delta[WIN]|, player-0 wins, player-0 points, gammons, backgammons).
+    """
+    nh = b1.shape[0]
+    rows = np.empty((MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
+    idx = np.empty(MAX_NNZ, dtype=np.int64)
+    val = np.empty(MAX_NNZ)
+    h = np.empty(nh)
+    y = np.empty(N_OUT)
+    cur_y = np.empty(N_OUT)
+    prev_idx = np.empty(MAX_NNZ, dtype=np.int64)
+    prev_val = np.empty(MAX_NNZ)
+    prev_h = np.empty(nh)
+    prev_y = np.empty(N_OUT)
+    prev_v = np.empty(N_OUT)
+    v = np.empty(N_OUT)
+    delta = np.empty(N_OUT)
+    use_traces = lam > 0.0
+    if use_traces:
+        e1 = np.zeros((N_INPUTS, nh, N_OUT))
+        eb1 = np.zeros((nh, N_OUT))
+        e2 = np.zeros((nh, N_OUT, N_OUT))
+        eb2 = np.zeros((N_OUT, N_OUT))
+    else:
+        e1 = np.zeros((1, 1, 1))
+        eb1 = np.zeros((1, 1))
+        e2 = np.zeros((1, 1, 1))
+        eb2 = np.zeros((1, 1))
+    for _ in range(n_games):
+        if use_traces:
+            e1[:] = 0.0
+            eb1[:] = 0.0
+            e2[:] = 0.0
+            eb2[:] = 0.0
+        state, d1, d2 = opening(rng)
+        ply = 0
+        prev_turned = False
+        prev_nnz = 0
+        while True:
+            n = gen_afterstates(state, d1, d2, rows)
+            r = best_row(w1, b1, w2, b2, rows, n, idx, val, h, y, cur_y)
+            after = rows[r]
+            turned = after[TURN] == 1
+            winner, kind = outcome(after)
+            if winner >= 0:
+                result_vector(after, v)
+            else:
+                _p0_view(cur_y, turned, v)
+            if ply > 0:
+                for m in range(N_OUT):
+                    delta[m] = v[m] - prev_v[m]
+                stats[ST_ABS_DELTA] += abs(delta[WIN])
+                if use_traces:
+                    _trace_step(w1, b1, w2, b2, e1, eb1, e2, eb2, delta, alpha, lam)
+                else:
+                    _td0_step(w1, b1, w2, b2, prev_h, prev_y, prev_idx, prev_val, prev_nnz,
+                              prev_turned, delta, alpha)
+            ply += 1
+            if winner >= 0:
+                stats[ST_GAMES] += 1
+                stats[ST_PLIES] += ply
+                if winner == 0:
+                    stats[ST_WINS0] += 1
+                    stats[ST_POINTS0] += kind
+                else:
+                    stats[ST_POINTS0] -= kind
+                if kind == 2:
+                    stats[ST_GAMMONS] += 1
+                elif kind == 3:
+                    stats[ST_BACKGAMMONS] += 1
+                break
+            # the chosen afterstate becomes the previous one: recompute its forward pass with the
+            # weights just updated (h and y of the gradient must match the weights they are for)
+            prev_nnz = encode_sparse(after, prev_idx, prev_val)
+            forward_sparse(w1, b1, w2, b2, prev_idx, prev_val, prev_nnz, prev_h, prev_y)
+            prev_turned = turned
+            _p0_view(prev_y, turned, prev_v)
+            if use_traces:
+                _trace_add(w2, prev_h, prev_y, prev_idx, prev_val, prev_nnz, turned,
+                           e1, eb1, e2, eb2)
+            state = end_turn(after)
+            d1, d2 = roll_dice(rng)
+
+
+@njit(cache=True)
+def _random_row(n, rng):
+    return rand_below(rng, 0, n)
+
+
+@njit(cache=True)
+def play_match(w1, b1, w2, b2, ow1, ob1, ow2, ob2, opponent, rng, n_pairs, points):
+    """Net (greedy over afterstates) vs opponent (OPP_RANDOM: a uniformly random afterstate,
+    OPP_GREEDY: batch.greedy_score, OPP_NET: the net (ow1, ob1, ow2, ob2)) for n_pairs pairs of
+    games; each pair replays one dice stream with the net as player 0, then as player 1.
+    points (float64[2 * n_pairs]) receives the net's points per game (gammons count).
+    """
+    nh = b1.shape[0]
+    rows = np.empty((MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
+    idx = np.empty(MAX_NNZ, dtype=np.int64)
+    val = np.empty(MAX_NNZ)
+    h = np.empty(nh)
+    oh = np.empty(ob1.shape[0])
+    y = np.empty(N_OUT)
+    by = np.empty(N_OUT)
+    game_rng = np.empty(1, dtype=np.int64)
+    pick_rng = np.empty(1, dtype=np.int64)
+    for p in range(n_pairs):
+        seed = rng[0]
+        rng[0] += 1
+        for seat in range(2):
+            game_rng[0] = seed
+            pick_rng[0] = ~seed
+            state, d1, d2 = opening(game_rng)
+            while True:
+                n = gen_afterstates(state, d1, d2, rows)
+                if state[TURN] == seat:
+                    r = best_row(w1, b1, w2, b2, rows, n, idx, val, h, y, by)
+                elif opponent == OPP_RANDOM:
+                    r = _random_row(n, pick_rng)
+                elif opponent == OPP_GREEDY:
+                    r = 0
+                    bs = greedy_score(rows[0])
+                    for k in range(1, n):
+                        sc = greedy_score(rows[k])
+                        if sc > bs:
+                            bs = sc
+                            r = k
+                else:
+                    r = best_row(ow1, ob1, ow2, ob2, rows, n, idx, val, oh, y, by)
+                after = rows[r]
+                winner, kind = outcome(after)
+                if winner >= 0:
+                    points[2 * p + seat] = kind if winner == seat else -kind
+                    break
+                state = end_turn(after)
+                d1, d2 = roll_dice(game_rng)

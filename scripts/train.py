@@ -1,0 +1,210 @@
+"""Train an agent by self-play: ``--game backgammon --algo td`` (TD-Gammon style TD(lambda) net).
+
+    python scripts/train.py --game backgammon --algo td --games 200000 --hidden 80 \\
+        --alpha 0.1 --lam 0.0 --seed 1 --ckpt-dir runs/td80
+    python scripts/train.py --game backgammon --algo td --games 400000 --ckpt-dir runs/td80 --resume
+
+The games are played and learned from entirely inside Numba (boardgym.agents.td_net.train_games)
+in chunks of ``--ckpt-every`` games; after each chunk the weights, the dice generator's state and
+the counters go to ``<ckpt-dir>/latest.npz`` (written to a temporary file, then renamed), so a
+killed run loses at most one chunk and ``--resume`` continues exactly (the same weights as an
+uninterrupted run of the same length). Every ``--eval-every`` games the net plays
+``--eval-games`` games against a random player (a uniformly random afterstate) and the one-ply
+greedy heuristic (pip count, blots, made points) with its own evaluation seed, printed and
+appended to ``<ckpt-dir>/metrics.jsonl``; each evaluated net is also kept as
+``<ckpt-dir>/games_<N>.npz``. Progress lines show games/s and the ETA.
+
+Only the game/algorithm pairs in ``TRAINERS`` exist (argparse lists exactly those).
+"""
+import argparse
+import dataclasses
+import json
+import math
+import os
+import sys
+import time
+
+import numpy as np
+
+
+@dataclasses.dataclass
+class Settings:
+    """Settings of one training run."""
+
+    game: str = "backgammon"
+    """game to train on"""
+    algo: str = "td"
+    """learning algorithm"""
+    games: int = 100_000
+    """total self-play games of the run (a resumed run continues up to this total)"""
+    hidden: int = 80
+    """hidden units of the value net"""
+    alpha: float = 0.1
+    """learning rate"""
+    lam: float = 0.0
+    """TD lambda (0 uses the fast sparse TD(0) path)"""
+    init_scale: float = 0.1
+    """initial weights uniform in [-init_scale, init_scale]"""
+    seed: int = 0
+    """seed of the initial weights and the self-play dice"""
+    ckpt_dir: str = "runs/backgammon-td"
+    """checkpoint directory (latest.npz, games_<N>.npz, metrics.jsonl)"""
+    ckpt_every: int = 5_000
+    """games between checkpoints"""
+    eval_every: int = 20_000
+    """games between evaluations (0: none)"""
+    eval_games: int = 400
+    """games per evaluation opponent (rounded up to even: pairs with the same dice)"""
+    resume: bool = False
+    """continue from <ckpt-dir>/latest.npz"""
+    quiet: bool = False
+    """no progress lines"""
+
+
+def _save_atomic(path, **arrays):
+    tmp = path + ".tmp.npz"
+    np.savez(tmp, **arrays)
+    os.replace(tmp, path)
+
+
+def _log(cfg, text):
+    if not cfg.quiet:
+        print(text, flush=True)
+
+
+def evaluate_td(params, n_games, seed):
+    """Points per game of the net vs random and vs greedy: {name: (mean, half-width 95%)}."""
+    from boardgym.agents import td_net
+    out = {}
+    pairs = max(1, (n_games + 1) // 2)
+    w1, b1, w2, b2 = params
+    for name, opp in (("random", td_net.OPP_RANDOM), ("greedy", td_net.OPP_GREEDY)):
+        pts = np.zeros(2 * pairs)
+        rng = np.array([seed], dtype=np.int64)
+        td_net.play_match(w1, b1, w2, b2, w1, b1, w2, b2, opp, rng, pairs, pts)
+        half = 1.959963984540054 * pts.std(ddof=1) / math.sqrt(pts.size) if pts.size > 1 else 0.0
+        out[name] = (float(pts.mean()), float(half), float((pts > 0).mean()))
+    return out
+
+
+def train_backgammon_td(cfg):
+    """TD(lambda) self-play for backgammon; returns the final (w1, b1, w2, b2)."""
+    from boardgym.agents import td_net
+    from boardgym.agents.td_gammon import save_weights
+    os.makedirs(cfg.ckpt_dir, exist_ok=True)
+    latest = os.path.join(cfg.ckpt_dir, "latest.npz")
+    stats = np.zeros(td_net.N_STATS)
+    if cfg.resume:
+        if not os.path.exists(latest):
+            raise ValueError(f"--resume: no checkpoint {latest}")
+        z = np.load(latest)
+        w1, b1, w2, b2 = (z[k].copy() for k in ("w1", "b1", "w2", "b2"))
+        rng = z["rng"].copy()
+        done = int(z["games"])
+        stats[:] = z["stats"]
+        saved = json.loads(str(z["settings"]))
+        for key in ("hidden", "alpha", "lam", "seed"):
+            if saved[key] != getattr(cfg, key):
+                _log(cfg, f"resume: keeping the checkpoint's {key}={saved[key]} "
+                          f"(asked {getattr(cfg, key)})")
+                setattr(cfg, key, saved[key])
+        _log(cfg, f"resumed {latest} at {done} games")
+    else:
+        w1, b1, w2, b2 = td_net.init_params(cfg.hidden, cfg.seed, cfg.init_scale)
+        rng = np.array([cfg.seed], dtype=np.int64)
+        done = 0
+    settings_json = json.dumps(dataclasses.asdict(cfg))
+
+    def checkpoint():
+        _save_atomic(latest, w1=w1, b1=b1, w2=w2, b2=b2, rng=rng, games=np.int64(done),
+                     stats=stats, settings=np.array(settings_json))
+
+    t0 = time.perf_counter()
+    start = done
+    last_stats = stats.copy()
+    while done < cfg.games:
+        n = min(cfg.ckpt_every, cfg.games - done)
+        if cfg.eval_every > 0:
+            to_eval = cfg.eval_every - done % cfg.eval_every
+            n = min(n, to_eval)
+        td_net.train_games(w1, b1, w2, b2, rng, n, cfg.alpha, cfg.lam, stats)
+        done += n
+        checkpoint()
+        el = time.perf_counter() - t0
+        rate = (done - start) / el if el > 0 else 0.0
+        eta = (cfg.games - done) / rate if rate > 0 else float("nan")
+        d = stats - last_stats
+        last_stats = stats.copy()
+        _log(cfg, f"games {done}/{cfg.games}  {rate:.0f} games/s  ETA {eta / 60:.1f} min  "
+                  f"plies/game {d[td_net.ST_PLIES] / max(d[td_net.ST_GAMES], 1):.1f}  "
+                  f"|delta win| {d[td_net.ST_ABS_DELTA] / max(d[td_net.ST_PLIES], 1):.4f}  "
+                  f"gammons {d[td_net.ST_GAMMONS] / max(d[td_net.ST_GAMES], 1):.3f}")
+        if cfg.eval_every > 0 and done % cfg.eval_every == 0:
+            res = evaluate_td((w1, b1, w2, b2), cfg.eval_games, 10_000_000 + done)
+            save_weights(os.path.join(cfg.ckpt_dir, f"games_{done}.npz"), (w1, b1, w2, b2),
+                         games=done, settings=dataclasses.asdict(cfg))
+            line = {"games": done, "seconds": round(time.perf_counter() - t0, 1)}
+            for name, (m, hw, wr) in res.items():
+                line[name] = {"ppg": round(m, 4), "ci95": round(hw, 4), "win_rate": round(wr, 4)}
+            with open(os.path.join(cfg.ckpt_dir, "metrics.jsonl"), "a") as f:
+                f.write(json.dumps(line) + "\n")
+            _log(cfg, "eval " + "  ".join(f"vs {k}: {m:+.3f} ppg (+-{hw:.3f}), wins {wr:.1%}"
+                                           for k, (m, hw, wr) in res.items()))
+    return w1, b1, w2, b2
+
+
+TRAINERS = {("backgammon", "td"): train_backgammon_td}
+
+
+def parse_args(argv=None):
+    """Settings from the command line (argparse over the Settings fields)."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    games = sorted({g for g, _ in TRAINERS})
+    algos = sorted({a for _, a in TRAINERS})
+    doc = _field_docs()
+    for f in dataclasses.fields(Settings):
+        flag = "--" + f.name.replace("_", "-")
+        if f.name == "game":
+            p.add_argument(flag, choices=games, default=f.default, help=doc.get(f.name))
+        elif f.name == "algo":
+            p.add_argument(flag, choices=algos, default=f.default, help=doc.get(f.name))
+        elif f.type is bool or f.type == "bool":
+            p.add_argument(flag, action="store_true", help=doc.get(f.name))
+        else:
+            typ = {"int": int, "float": float, "str": str}.get(f.type, f.type)
+            p.add_argument(flag, type=typ, default=f.default, help=doc.get(f.name))
+    ns = p.parse_args(argv)
+    cfg = Settings(**vars(ns))
+    if (cfg.game, cfg.algo) not in TRAINERS:
+        p.error(f"--game {cfg.game} --algo {cfg.algo} is not implemented; available: "
+                + ", ".join(f"{g}/{a}" for g, a in TRAINERS))
+    for name in ("games", "hidden", "ckpt_every", "eval_games"):
+        if getattr(cfg, name) <= 0:
+            p.error(f"--{name.replace('_', '-')} must be positive")
+    if cfg.eval_every < 0 or cfg.alpha <= 0 or not 0.0 <= cfg.lam <= 1.0:
+        p.error("need --eval-every >= 0, --alpha > 0 and 0 <= --lam <= 1")
+    return cfg
+
+
+def _field_docs():
+    """Field docstrings of Settings (the string literal after each field)."""
+    import ast
+    import inspect
+    tree = ast.parse(inspect.getsource(Settings))
+    docs = {}
+    body = tree.body[0].body
+    for a, b in zip(body, body[1:]):
+        if isinstance(a, ast.AnnAssign) and isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant):
+            docs[a.target.id] = b.value.value
+    return docs
+
+
+def main(args=None):
+    """Run training from argv-style args (list of str) or a Settings; returns the trainer's result."""
+    cfg = args if isinstance(args, Settings) else parse_args(args)
+    return TRAINERS[(cfg.game, cfg.algo)](cfg)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
