@@ -1,0 +1,335 @@
+"""Backgammon TD agent (issue 6): net gradients, TD learning, checkpoints, legal play in the AEC env
+from both seats, best_play in the legal_plays frame, train.py exact resume, eval_gnubg conventions."""
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from boardgym.agents import RandomAgent, load
+from boardgym.agents import td_net
+from boardgym.agents.td_gammon import (
+    DEFAULT_CHECKPOINT, ExpectimaxAgent, GreedyAgent, TDAgent, find_path, load_weights,
+    save_weights, state_from_observation, turn_leaves,
+)
+from boardgym.envs import backgammon as api
+from boardgym.envs import backgammon_v0
+from boardgym.kernels.backgammon.board import BOARD_LEN, STATE_LEN, end_turn
+from boardgym.kernels.backgammon.dice import roll_dice
+from boardgym.kernels.backgammon.movegen import MAX_AFTERSTATES, gen_afterstates
+from boardgym.kernels.backgammon.outcome import outcome
+from boardgym.kernels.backgammon.turns import opening
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _script(name):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _positions(n_games, seed):
+    """Afterstates (mover's view) of greedy-vs-greedy games and the mover's final result vector."""
+    rows = np.empty((MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
+    greedy = GreedyAgent()
+    rng = np.array([seed], dtype=np.int64)
+    states, results = [], []
+    for _ in range(n_games):
+        state, d1, d2 = opening(rng)
+        game = []
+        while True:
+            n = gen_afterstates(state, d1, d2, rows)
+            after = rows[greedy.choose(rows[:n])].copy()
+            winner, _ = outcome(after)
+            if winner >= 0:
+                break
+            game.append(after)
+            state = end_turn(after)
+            d1, d2 = roll_dice(rng)
+        v = np.zeros(td_net.N_OUT)
+        td_net.result_vector(after, v)  # player 0's frame
+        for s in game:
+            states.append(s)
+            w = v.copy()
+            if s[58] == 1:  # TURN: turn the result round to player 1's frame
+                w = np.array([1 - v[0], v[3], v[4], v[1], v[2]])
+            results.append(w)
+    return np.array(states), np.array(results)
+
+
+def _log_loss(params, states, results):
+    ys = np.empty((len(states), td_net.N_OUT))
+    td_net.evaluate_rows(*params, states, len(states), ys)
+    p = np.clip(ys[:, 0], 1e-9, 1 - 1e-9)
+    z = results[:, 0]
+    return float(-(z * np.log(p) + (1 - z) * np.log(1 - p)).mean())
+
+
+# ----------------------------------------------------------------------------- the net
+
+def test_gradients_match_finite_differences():
+    params = td_net.init_params(7, seed=3, scale=0.5)
+    w1, b1, w2, b2 = params
+    b1 += 0.1
+    s = api.position_from_id("4HPwATDgc/ABMA")
+    x = np.zeros(td_net.N_INPUTS)
+    td_net.encode_dense(s, x)
+    idx = np.empty(td_net.MAX_NNZ, dtype=np.int64)
+    val = np.empty(td_net.MAX_NNZ)
+    nnz = td_net.encode_sparse(s, idx, val)
+    h = np.empty(7)
+    y = np.empty(td_net.N_OUT)
+    td_net.forward_sparse(*params, idx, val, nnz, h, y)
+    assert np.allclose(y, td_net.forward_dense(*params, x))
+    eps = 1e-6
+    for o in range(td_net.N_OUT):
+        coef = np.zeros(td_net.N_OUT)
+        coef[o] = 1.0
+        grads = [np.zeros_like(p) for p in params]
+        td_net.add_grad(w2, h, y, idx, val, nnz, coef, *grads)
+        for p, g in zip(params, grads):
+            flat, gflat = p.reshape(-1), g.reshape(-1)
+            for k in range(0, flat.size, max(1, flat.size // 40)):
+                keep = flat[k]
+                flat[k] = keep + eps
+                up = td_net.forward_dense(*params, x)[o]
+                flat[k] = keep - eps
+                down = td_net.forward_dense(*params, x)[o]
+                flat[k] = keep
+                assert abs((up - down) / (2 * eps) - gflat[k]) < 1e-7, (o, p.shape, k)
+    # units set at the start, per side: 2 on the 24 (2), 5 on the 13 (4), 3 on the 8 (3), 5 on the 6 (4)
+    assert nnz == 2 * (2 + 4 + 3 + 4)
+    assert x[4 * 12 + 3] == 1.0 and x[96 + 4 * 11 + 3] == 1.0  # (5 - 3) / 2 on own 13, opp's 13
+
+
+def test_equity_and_result_vector():
+    y = np.array([0.6, 0.2, 0.05, 0.1, 0.01])
+    assert td_net.equity(y) == pytest.approx(2 * 0.6 - 1 + 0.2 + 0.05 - 0.1 - 0.01)
+    board = [[0] * 25, [0] * 25]
+    board[0][5] = 15  # opponent has all 15 on its 6 point, mover bore everything off
+    s = api.state_from_board(board, turn=1)
+    v = np.zeros(5)
+    assert td_net.result_vector(s, v) == (1, 2)  # player 1 (the mover) wins a gammon
+    assert list(v) == [0, 0, 0, 1, 0]  # player 0's frame: lost a gammon
+
+
+def test_trace_path_with_tiny_lambda_equals_td0_path():
+    a = td_net.init_params(10, seed=5)
+    b = tuple(p.copy() for p in a)
+    st = np.zeros(td_net.N_STATS)
+    td_net.train_games(*a, np.array([9], dtype=np.int64), 3, 0.1, 0.0, st)
+    td_net.train_games(*b, np.array([9], dtype=np.int64), 3, 0.1, 1e-300, st)
+    for p, q in zip(a, b):
+        assert np.allclose(p, q, atol=1e-9)
+    assert not np.allclose(a[0], td_net.init_params(10, seed=5)[0])
+
+
+@pytest.mark.parametrize("lam, games, drop", [(0.0, 900, 0.02), (0.7, 600, 0.04)])
+def test_td_learning_reduces_outcome_prediction_error(lam, games, drop):
+    states, results = _positions(60, seed=11)
+    params = td_net.init_params(20, seed=2)
+    before = _log_loss(params, states, results)
+    st = np.zeros(td_net.N_STATS)
+    for k in range(games // 300):
+        td_net.train_games(*params, np.array([1 + k], dtype=np.int64), 300, 0.1, lam, st)
+    after = _log_loss(params, states, results)
+    assert st[td_net.ST_GAMES] == games
+    # log loss of P(win) on afterstates of greedy-vs-greedy games (results: their real outcomes);
+    # measured: lam 0 0.694 -> 0.653 after 900 games, lam 0.7 0.694 -> 0.639 after 600
+    assert after < before - drop, (before, after)
+
+
+# ----------------------------------------------------------------------------- checkpoints
+
+def test_weights_round_trip(tmp_path):
+    agent = TDAgent(hidden=12, seed=4)
+    path = tmp_path / "w.npz"
+    agent.save(path, games=3)
+    back = TDAgent(path)
+    for p, q in zip(agent.params, back.params):
+        assert np.array_equal(p, q)
+    assert json.loads(str(np.load(path)["meta"]))["games"] == 3
+    s = api.position_from_id("4HPwATDgc/ABMA")
+    rows = back.afterstates(s, 6, 4)
+    assert np.array_equal(agent.scores(rows), back.scores(rows))
+    np.savez(tmp_path / "bad.npz", w1=np.zeros((3, 3)))
+    with pytest.raises(ValueError, match="not a TD weights file"):
+        load_weights(tmp_path / "bad.npz")
+    with pytest.raises(ValueError, match="cannot read"):
+        load_weights(tmp_path / "missing.npz")
+
+
+def test_shipped_checkpoint_loads_by_name():
+    assert DEFAULT_CHECKPOINT.exists() and DEFAULT_CHECKPOINT.stat().st_size < 1_000_000
+    agent = load("backgammon-td")
+    assert isinstance(agent, TDAgent)
+    assert isinstance(load("td", game="backgammon"), TDAgent)
+    assert isinstance(load("backgammon-greedy"), GreedyAgent)
+    assert load("backgammon-expectimax", depth=1, evaluation="greedy").depth == 1
+
+
+# ----------------------------------------------------------------------------- acting
+
+def _play_env(agents, seed, use_state):
+    env = backgammon_v0.raw_env(scoring="gammon")
+    env.reset(seed=seed)
+    moves = 0
+    for name in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        agent = agents[name]
+        if use_state and hasattr(agent, "act_state"):
+            a = agent.act_state(env.unwrapped.state)
+        else:
+            a = agent.act(obs["observation"], obs["action_mask"])
+        assert obs["action_mask"][a] == 1
+        env.step(a)  # raw_env raises ValueError on an illegal action
+        moves += 1
+    return env.result, moves
+
+
+@pytest.mark.parametrize("use_state", [False, True])
+def test_agents_play_legal_moves_from_both_seats(use_state):
+    td = TDAgent(hidden=16, seed=1)
+    greedy = GreedyAgent()
+    rnd = RandomAgent(seed=0)
+    for g in range(4):
+        pair = [td, rnd] if g % 2 == 0 else [greedy, td]
+        if g == 3:
+            pair = [td, td]  # one agent for both seats
+        result, moves = _play_env({"player_0": pair[0], "player_1": pair[1]}, g, use_state)
+        assert result[0] in (0, 1) and moves > 10
+
+
+def test_observation_rebuilds_the_kernel_board():
+    env = backgammon_v0.raw_env()
+    env.reset(seed=7)
+    rnd = np.random.default_rng(0)
+    for _ in range(300):
+        if not env.agents or any(env.terminations.values()) or any(env.truncations.values()):
+            env.reset(seed=int(rnd.integers(1000)))
+        name = env.agent_selection
+        obs = env.observe(name)
+        s = state_from_observation(obs["observation"])
+        true = env.unwrapped.state
+        assert np.array_equal(s[:BOARD_LEN], true[:BOARD_LEN])
+        assert np.array_equal(s[52:58], true[52:58])  # dice left to play
+        env.step(int(rnd.choice(np.flatnonzero(obs["action_mask"]))))
+    with pytest.raises(ValueError, match="207"):
+        state_from_observation(np.zeros(5))
+
+
+def test_mid_turn_choice_and_paths():
+    s = api.position_from_id("4HPwATDgc/ABMA")
+    from boardgym.kernels.backgammon.board import set_dice
+    from boardgym.kernels.backgammon.codec import apply_action
+    s = set_dice(s, 4, 4)
+    rows = np.empty((MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
+    n = gen_afterstates(s, 4, 4, rows)
+    leaves = np.empty((20000, STATE_LEN), dtype=np.int64)
+    m = turn_leaves(s, leaves)
+    # every end of turn reached action by action is one of the afterstates, and all are reached
+    keys = {api.position_id(rows[k]) for k in range(n)}
+    assert {api.position_id(leaves[k]) for k in range(m)} == keys
+    path = np.empty(4, dtype=np.int64)
+    for k in range(n):
+        c = find_path(s, rows[k], path)
+        assert c == 4
+        t = s
+        for a in path[:c]:
+            t = apply_action(t, int(a))
+        assert np.array_equal(end_turn(t)[:BOARD_LEN], rows[k][:BOARD_LEN])
+    # a fresh agent asked after the first checker of a play plans from there
+    mid = apply_action(s, int(path[0]))
+    a = GreedyAgent().act_state(mid)
+    from boardgym.kernels.backgammon.codec import legal_action_mask
+    mask = np.zeros(150, dtype=np.int8)
+    legal_action_mask(mid, mask)
+    assert mask[a] == 1
+
+
+def _board(mover, opp, bar_me=0, bar_opp=0):
+    """Position ID of a gnubg-style board from {point: count} dicts (each side's own numbering)."""
+    b = [[0] * 25, [0] * 25]
+    for p, c in opp.items():
+        b[0][p - 1] = c
+    for p, c in mover.items():
+        b[1][p - 1] = c
+    b[0][24], b[1][24] = bar_opp, bar_me
+    return api.position_id(api.state_from_board(b))
+
+
+PIDS = ["4HPwATDgc/ABMA",
+        _board({1: 3, 2: 3, 3: 3, 4: 3, 5: 2}, {6: 5, 8: 3, 13: 5, 18: 2}, bar_me=1),  # bar entry
+        _board({1: 2, 3: 4, 5: 1}, {1: 4, 2: 4, 3: 4, 19: 1})]                           # bear-off
+
+
+@pytest.mark.parametrize("pid", PIDS)
+def test_best_play_is_one_of_legal_plays(pid):
+    agents = [TDAgent(hidden=8, seed=0), GreedyAgent(), ExpectimaxAgent(depth=2, evaluation="greedy", width=3)]
+    for d1 in range(1, 7):
+        for d2 in (1, 4, 6):
+            legal = api.legal_plays(pid, d1, d2)
+            for agent in agents:
+                assert agent.best_play(pid, d1, d2) in legal
+    with pytest.raises(ValueError):
+        agents[0].best_play(pid, 0, 3)
+
+
+def test_td_agent_beats_random():
+    td = load("backgammon-td")
+    pts = np.zeros(100)
+    w1, b1, w2, b2 = td.params
+    td_net.play_match(w1, b1, w2, b2, w1, b1, w2, b2, td_net.OPP_RANDOM,
+                      np.array([3], dtype=np.int64), 50, pts)
+    assert (pts > 0).mean() >= 0.9
+
+
+# ----------------------------------------------------------------------------- scripts
+
+def test_train_resume_matches_uninterrupted_run(tmp_path, capsys):
+    train = _script("train")
+    common = ["--game", "backgammon", "--algo", "td", "--hidden", "8", "--seed", "3",
+              "--ckpt-every", "20", "--eval-every", "40", "--eval-games", "10"]
+    full = train.main(common + ["--games", "80", "--ckpt-dir", str(tmp_path / "a")])
+    train.main(common + ["--games", "40", "--ckpt-dir", str(tmp_path / "b")])
+    resumed = train.main(common + ["--games", "80", "--ckpt-dir", str(tmp_path / "b"), "--resume"])
+    for p, q in zip(full, resumed):
+        assert np.array_equal(p, q)
+    z = np.load(tmp_path / "b" / "latest.npz")
+    assert int(z["games"]) == 80
+    out = capsys.readouterr().out
+    assert "games/s" in out and "ETA" in out and "vs random" in out
+    lines = (tmp_path / "a" / "metrics.jsonl").read_text().splitlines()
+    assert [json.loads(t)["games"] for t in lines] == [40, 80]
+    assert isinstance(TDAgent(tmp_path / "a" / "games_80.npz"), TDAgent)
+    with pytest.raises(SystemExit):
+        train.main(["--game", "chess"])
+    with pytest.raises(ValueError, match="no checkpoint"):
+        train.main(common + ["--games", "10", "--ckpt-dir", str(tmp_path / "c"), "--resume"])
+
+
+@pytest.mark.parametrize("opponent", ["pubeval", "gnubg0"])
+def test_eval_gnubg_smoke(opponent, capsys):
+    pytest.importorskip("gnubg_nn")
+    ev = _script("eval_gnubg")
+    s = ev.main(["--agent", "backgammon-greedy", "--opponent", opponent, "--games", "6",
+                 "--seed", "1", "--quiet"])
+    assert s["games"] == 6 and -3 <= s["ppg"] <= 3
+    assert "points per game" in capsys.readouterr().out
+
+
+def test_eval_gnubg_statistics():
+    ev = _script("eval_gnubg")
+    lo, hi = ev.wilson(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
+    s = ev.summarize(np.array([1.0, -2.0, 3.0, -1.0]), np.array([1, 2, 3, 1]))
+    assert s["ppg"] == pytest.approx(0.25) and s["wins"] == 2
+    assert s["gammons_won"] == 1 and s["gammons_lost"] == 1 and s["backgammons"] == 1
