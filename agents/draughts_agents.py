@@ -32,7 +32,7 @@ from boardgym.envs import draughts as api
 from boardgym.kernels.draughts.board import (
     GHOST_TO_SQ32, M_CAPTURED, M_FROM, M_NHOPS, M_PATH, S_BK, S_BM, S_CAP_JUMPED, S_CAP_MAN,
     S_CAP_SQ, S_CAP_START, S_HASH, S_HIST, S_HIST_N, S_KINGS_ONLY, S_LONG_DIAG, S_MATERIAL,
-    S_SIDE, S_WK, S_WM, SQ32_NAMES, SQ32_TO_GHOST, STATE_LEN,
+    S_SIDE, S_WK, S_WM, SQ32_NAMES, SQ32_TO_GHOST,
 )
 from boardgym.kernels.draughts.codec import N_ACTIONS
 from boardgym.kernels.draughts.codec import apply_action as k_apply_action
@@ -184,9 +184,9 @@ class DraughtsAgent:
     def act_state(self, state):
         """Env action (the side to move's frame) for a position vector int64[STATE_LEN]."""
         s = np.asarray(state)
-        if s.shape != (STATE_LEN,) or s.dtype != np.int64:
-            raise ValueError(f"a state must be an int64 vector of length {STATE_LEN}, "
-                             f"got {s.dtype} {s.shape}")
+        code = api.game_status(s)  # ValueError for anything that is not a consistent position
+        if code != ONGOING:
+            raise ValueError(f"act_state: the game is over ({STATUS_NAMES[code]})")
         return int(VIEW_ACTION[int(s[S_SIDE]), self._kernel_action(s)])
 
     def act(self, observation, action_mask=None):

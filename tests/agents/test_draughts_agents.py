@@ -168,6 +168,12 @@ def test_bad_input_gives_value_errors():
         agent.act(np.zeros(10, np.float32), None)
     with pytest.raises(ValueError, match="int64"):
         agent.act_state(np.zeros(5))
+    bad = api.initial_state()
+    bad[S_WM] |= bad[S_BM]  # two pieces on a square
+    with pytest.raises(ValueError, match="two pieces"):
+        agent.act_state(bad)
+    with pytest.raises(ValueError, match="game is over"):
+        agent.act_state(api.from_fen("W:W:B1"))
     with pytest.raises(ValueError, match="depth"):
         AlphaBetaAgent(depth=0)
     with pytest.raises(ValueError, match="depth, a time_limit"):
