@@ -27,6 +27,7 @@ import time
 import numpy as np
 
 Z95 = 1.959963984540054
+ENGINES = ("pubeval", "gnubg0", "random")  # also accepted as --agent (e.g. the gnubg0-vs-pubeval anchor)
 
 
 @dataclasses.dataclass
@@ -34,7 +35,7 @@ class Settings:
     """Settings of one evaluation against an external opponent."""
 
     agent: str = "backgammon-td"
-    """boardgym.agents.load name of the agent (backgammon-td, backgammon-greedy, ...)"""
+    """boardgym.agents.load name of the agent (backgammon-td, backgammon-greedy, ...) or an engine"""
     weights: str = ""
     """weights .npz for backgammon-td / expectimax (default: the shipped checkpoint)"""
     opponent: str = "pubeval"
@@ -104,7 +105,10 @@ def play_games(agent, opponent, n_pairs, seed, progress=None):
             while True:
                 n = gen_afterstates(state, d1, d2, rows)
                 if state[TURN] == seat:
-                    r = agent.choose(rows[:n])
+                    if isinstance(agent, str):  # an external engine on this side too (anchors)
+                        r = _opponent_play(agent, state, d1, d2, rows, n, pick)
+                    else:
+                        r = agent.choose(rows[:n])
                 else:
                     r = _opponent_play(opponent, state, d1, d2, rows, n, pick)
                 after = rows[r].copy()
@@ -157,8 +161,8 @@ def main(args=None):
             raise SystemExit("gnubg-nn is not installed: pip install gnubg-nn (GPL-3, evaluation only)")
     from boardgym.agents import load
     kwargs = {"weights": cfg.weights} if cfg.weights else {}
-    agent = load(cfg.agent, **kwargs)
-    if not hasattr(agent, "choose"):
+    agent = cfg.agent if cfg.agent in ENGINES else load(cfg.agent, **kwargs)
+    if not isinstance(agent, str) and not hasattr(agent, "choose"):
         raise SystemExit(f"{cfg.agent} does not rank afterstates (needs choose(rows))")
     n_pairs = (cfg.games + 1) // 2
     t0 = time.perf_counter()
