@@ -79,11 +79,6 @@ def load_weights(path):
 # ----------------------------------------------------------------------------- kernels
 
 @njit(cache=True)
-def _turn_over(s, turn):
-    return s[TURN] != turn
-
-
-@njit(cache=True)
 def _dfs(state, target, want, rows, path):
     """Depth-first over masked actions until the turn passes.
 

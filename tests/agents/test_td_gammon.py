@@ -12,7 +12,7 @@ from boardgym.agents import RandomAgent, load
 from boardgym.agents import td_net
 from boardgym.agents.td_gammon import (
     DEFAULT_CHECKPOINT, ExpectimaxAgent, GreedyAgent, TDAgent, find_path, load_weights,
-    save_weights, state_from_observation, turn_leaves,
+    state_from_observation, turn_leaves,
 )
 from boardgym.envs import backgammon as api
 from boardgym.envs import backgammon_v0
@@ -273,7 +273,9 @@ PIDS = ["4HPwATDgc/ABMA",
 
 @pytest.mark.parametrize("pid", PIDS)
 def test_best_play_is_one_of_legal_plays(pid):
-    agents = [TDAgent(hidden=8, seed=0), GreedyAgent(), ExpectimaxAgent(depth=2, evaluation="greedy", width=3)]
+    td = TDAgent(hidden=8, seed=0)
+    agents = [td, GreedyAgent(), ExpectimaxAgent(depth=2, evaluation="greedy", width=3),
+              ExpectimaxAgent(depth=2, evaluation=td, width=2)]
     for d1 in range(1, 7):
         for d2 in (1, 4, 6):
             legal = api.legal_plays(pid, d1, d2)
