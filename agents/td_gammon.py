@@ -378,8 +378,11 @@ class ExpectimaxAgent(AfterstateAgent):
     the ``width`` best afterstates by the 1-ply evaluation are searched (all with width=0).
     """
 
-    def __init__(self, depth=2, evaluation="td", width=8, seed=None):
+    def __init__(self, depth=2, evaluation="td", width=8, weights=None, seed=None):
+        """weights: a TD weights path, shorthand for evaluation=weights."""
         super().__init__()
+        if weights is not None:
+            evaluation = weights
         if depth not in (1, 2):
             raise ValueError(f"ExpectimaxAgent depth must be 1 or 2, got {depth!r}")
         self.depth = depth

@@ -171,6 +171,10 @@ def test_shipped_checkpoint_loads_by_name():
     assert isinstance(load("td", game="backgammon"), TDAgent)
     assert isinstance(load("backgammon-greedy"), GreedyAgent)
     assert load("backgammon-expectimax", depth=1, evaluation="greedy").depth == 1
+    ex = load("backgammon-expectimax", weights=DEFAULT_CHECKPOINT, depth=1)
+    assert ex.use_net and np.array_equal(ex.params[0], agent.params[0])
+    with pytest.raises(ValueError, match="depth"):
+        ExpectimaxAgent(depth=3)
 
 
 # ----------------------------------------------------------------------------- acting
