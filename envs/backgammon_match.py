@@ -33,8 +33,10 @@ def _turn_text(turn):
     return f"{max(d1, d2)}{min(d1, d2)}: {moves}".rstrip()
 
 
-def game_to_match_text(turns, result, names=("player_0", "player_1"), start=None, game=1):
-    """Jellyfish match text of one money game; result is (winner, kind, points) or None."""
+def game_to_match_text(turns, result, names=("player_0", "player_1"), game=1):
+    """Jellyfish match text of one money game from the standard start; result is
+    (winner, kind, points) or None. GNU Backgammon imports it (``import mat``; tested with its
+    Jacoby rule off, as our money games have none)."""
     width = _COL + 5
     lines = [" 0 point match", "", f" Game {game}", f" {names[0]} : 0".ljust(width) + f"{names[1]} : 0"]
     row, num = None, 1
@@ -49,12 +51,16 @@ def game_to_match_text(turns, result, names=("player_0", "player_1"), start=None
             row = (f"{num:3d}) ".ljust(width) if row is None else row) + text
             lines.append(row)
             row, num = None, num + 1
-    if row is not None:
-        lines.append(row.rstrip())
+    wins = None
     if result is not None:
         winner, _, points = result
-        pad = " " * 6 if winner == 0 else " " * width
-        lines.append(f"{pad}Wins {points} point{'s' if points != 1 else ''}")
+        wins = f"Wins {points} point{'s' if points != 1 else ''}"
+        if row is not None and winner == 1:  # the right column of the open row (as gnubg writes it)
+            row, wins = row + wins, None
+    if row is not None:
+        lines.append(row.rstrip())
+    if wins is not None:
+        lines.append((" " * 6 if winner == 0 else " " * width) + wins)
     return "\n".join(lines) + "\n"
 
 

@@ -216,6 +216,10 @@ class raw_env(TwoPlayerAEC):
         return render_rgb(self.state)
 
     def match_text(self, names=("player_0", "player_1")):
-        """The game so far as a Jellyfish/gnubg match file (importable by GNU Backgammon)."""
+        """The game so far as a Jellyfish/gnubg match file (importable by GNU Backgammon).
+
+        Only games from the standard start can be written (the format has no set-up position)."""
         from boardgym.envs.backgammon_match import game_to_match_text
-        return game_to_match_text(self.turns, self.result, names=names, start=self.start_position)
+        if self.start_position[0] != api.position_id(api.initial_state()):
+            raise ValueError("match text needs the standard start; this game began from a Position ID")
+        return game_to_match_text(self.turns, self.result, names=names)

@@ -194,3 +194,12 @@ def test_max_turns_truncates():
     _random_game(env, 0)
     assert env.truncations["player_0"] and not env.terminations["player_0"]
     assert len(env.turns) == 10
+
+
+def test_match_text_needs_the_standard_start():
+    env = backgammon_v0.raw_env()
+    env.reset(seed=0, options={"position_id": "4HPwATDgc/ABMA", "dice": [3, 1]})
+    env.match_text()  # the standard start given as an ID is fine
+    env.reset(seed=0, options={"position_id": "jGfkASjg8wcBMA", "dice": [3, 1]})
+    with pytest.raises(ValueError, match="standard start"):
+        env.match_text()
