@@ -1,0 +1,383 @@
+"""PPO self-play with a league on Ray RLlib (new API stack), for draughts or backgammon.
+
+    python scripts/train_rllib.py --game draughts --num-env-runners 2 --iterations 50
+    python scripts/train_rllib.py --game backgammon --num-env-runners 8 --address auto
+    python scripts/train_rllib.py --game draughts --restore --iterations 100   # continue
+
+Env: boardgym.envs.rllib (one game per env, agents player_0/player_1, masked Dict observations);
+module: boardgym.agents.rllib_module.MaskedPPOModule. Modules: ``main`` (trained) and a league
+of frozen snapshots ``league_0``, ``league_1``, ... (``league_0`` is main's initial weights).
+Each episode main takes one seat (by the episode id); the other seat is main itself with
+probability ``--self-play-prob``, else a uniformly drawn league member. After every iteration,
+main's score (win 1, draw 1/2) in its games against the league over the last
+``--score-window`` such games is read; when it passes ``--snapshot-score`` (with at least
+``--min-league-games`` games), a frozen copy of main joins the league (the oldest leaves past
+``--max-league``) and the score window restarts.
+
+Every ``--eval-every`` iterations main (greedy over the masked logits) plays ``--eval-games``
+games against each fixed baseline in the AEC env (``random``; for draughts also the greedy agent
+boardgym.agents.load("greedy", game="draughts")), colours alternating. Every ``--checkpoint-every``
+iterations and at the end the Algorithm is saved to ``<checkpoint-dir>/algo`` with ``league.json``
+(league ids, iteration, history); ``--restore`` rebuilds the same league and restores from there.
+
+``ray.init()`` starts a local Ray (``--num-cpus`` caps it); ``--address`` joins a running
+cluster (``auto`` or ``HOST:6379``, see README). Prints one line per iteration; ``main(args)``
+returns a dict with the history.
+"""
+import argparse
+import ast
+import dataclasses
+import inspect
+import json
+import os
+import sys
+import time
+import zlib
+
+import numpy as np
+
+AGENTS = ("player_0", "player_1")
+BASELINES = {"draughts": ("random", "greedy"), "backgammon": ("random",)}
+
+
+@dataclasses.dataclass
+class Settings:
+    """Settings of one RLlib self-play run."""
+
+    game: str = "draughts"
+    """draughts or backgammon"""
+    num_env_runners: int = 2
+    """RLlib env runners (sampling processes; 0 samples in the driver)"""
+    num_envs_per_env_runner: int = 1
+    """games stepped by each env runner (one module forward pass for all of them)"""
+    address: str = ""
+    """Ray cluster address ("auto", "HOST:6379"); empty: start a local Ray"""
+    num_cpus: int = 0
+    """CPUs of the local Ray (0: all); ignored with --address"""
+    iterations: int = 20
+    """training iterations (one PPO update each)"""
+    train_batch: int = 4000
+    """env steps per iteration (train_batch_size_per_learner)"""
+    minibatch: int = 512
+    """PPO minibatch size"""
+    epochs: int = 4
+    """PPO epochs per iteration"""
+    lr: float = 3e-4
+    """learning rate"""
+    entropy_coeff: float = 0.01
+    """entropy bonus"""
+    hidden: int = 256
+    """width of the hidden layers"""
+    layers: int = 2
+    """hidden layers of the policy and value MLPs"""
+    max_length: int = 400
+    """game cap: plies for draughts (max_moves), rolls for backgammon (max_turns); a capped game is a draw"""
+    self_play_prob: float = 0.5
+    """probability that main's opponent is main itself (else a league member)"""
+    snapshot_score: float = 0.75
+    """main's score vs the league that adds a frozen snapshot of main"""
+    min_league_games: int = 50
+    """fewest league games before the score counts"""
+    score_window: int = 200
+    """league games the score is computed over"""
+    max_league: int = 8
+    """most league members kept (the oldest snapshot leaves)"""
+    eval_every: int = 5
+    """evaluate against the baselines every this many iterations (0: only at the end)"""
+    eval_games: int = 40
+    """games per baseline and evaluation (colours alternate)"""
+    checkpoint_every: int = 5
+    """checkpoint every this many iterations (and at the end)"""
+    checkpoint_dir: str = "checkpoints/rllib"
+    """where the Algorithm checkpoint (algo/) and league.json go"""
+    restore: bool = False
+    """continue from the checkpoint in --checkpoint-dir"""
+    seed: int = 0
+    """seed of Ray's workers, the league draws and the evaluation games"""
+    quiet: bool = False
+    """no per-iteration lines"""
+
+
+class LeagueMapping:
+    """Agent -> module per episode: main on seat ``crc32(episode id) % 2``; the other seat is main
+    with probability ``self_play_prob``, else a league member (both drawn from the episode id)."""
+
+    def __init__(self, league, self_play_prob, seed=0):
+        self.league = list(league)
+        self.self_play_prob = float(self_play_prob)
+        self.seed = int(seed)
+
+    def __call__(self, agent_id, episode, **kwargs):
+        h = zlib.crc32(f"{self.seed}:{episode.id_}".encode())
+        if AGENTS.index(agent_id) == h % 2:
+            return "main"
+        u = (h >> 1) % 10_000 / 10_000
+        if u < self.self_play_prob or not self.league:
+            return "main"
+        return self.league[(h >> 15) % len(self.league)]
+
+
+def on_episode_end(*, episode, metrics_logger=None, **kwargs):
+    """Log main's result (1 win, 0.5 draw, 0 loss) in games against a league member."""
+    modules = {a: episode.module_for(a) for a in AGENTS}
+    mains = [a for a in AGENTS if modules[a] == "main"]
+    if len(mains) != 1 or metrics_logger is None:
+        return
+    me = mains[0]
+    ret = float(episode.agent_episodes[me].get_return()) if me in episode.agent_episodes else 0.0
+    score = 1.0 if ret > 0 else 0.5 if ret == 0 else 0.0
+    metrics_logger.log_value("main_league_score", score, reduce="sum", clear_on_reduce=True)
+    metrics_logger.log_value("main_league_games", 1, reduce="sum", clear_on_reduce=True)
+
+
+def _env_config(cfg):
+    if cfg.game == "draughts":
+        return {"game": "draughts", "max_moves": cfg.max_length or None}
+    return {"game": "backgammon", "max_turns": cfg.max_length or None}
+
+
+def _module_spec(cfg):
+    from boardgym.agents.rllib_module import module_spec
+    env_kw = {k: v for k, v in _env_config(cfg).items() if k != "game"}
+    return module_spec(cfg.game, hidden=(cfg.hidden,) * cfg.layers, **env_kw)
+
+
+def build_config(cfg, league):
+    """The PPOConfig with modules main + league (a list of module ids)."""
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+
+    from boardgym.envs.rllib import register_envs
+
+    register_envs()
+    spec = _module_spec(cfg)
+    modules = ["main", *league]
+    return (
+        PPOConfig()
+        .environment(f"boardgym/{cfg.game}", env_config=_env_config(cfg))
+        .env_runners(num_env_runners=cfg.num_env_runners,
+                     num_envs_per_env_runner=cfg.num_envs_per_env_runner,
+                     num_cpus_per_env_runner=1, rollout_fragment_length="auto")
+        .learners(num_learners=0)
+        .training(train_batch_size_per_learner=cfg.train_batch, minibatch_size=cfg.minibatch,
+                  num_epochs=cfg.epochs, lr=cfg.lr, entropy_coeff=cfg.entropy_coeff)
+        .multi_agent(policies=set(modules),
+                     policy_mapping_fn=LeagueMapping(league, cfg.self_play_prob, cfg.seed),
+                     policies_to_train=["main"])
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={m: spec for m in modules}))
+        .callbacks(on_episode_end=on_episode_end)
+        .debugging(seed=cfg.seed)
+    )
+
+
+def _main_state(algo, module_id="main"):
+    from ray.rllib.core import COMPONENT_LEARNER, COMPONENT_LEARNER_GROUP, COMPONENT_RL_MODULE
+    state = algo.learner_group.get_state(components=f"{COMPONENT_LEARNER}/{COMPONENT_RL_MODULE}/{module_id}")
+    return state[COMPONENT_LEARNER][COMPONENT_RL_MODULE][module_id]
+
+
+def _copy_module(algo, src, dst):
+    """Set module dst's weights (learners and env runners) to src's."""
+    from ray.rllib.core import COMPONENT_LEARNER, COMPONENT_LEARNER_GROUP, COMPONENT_RL_MODULE
+    algo.set_state({COMPONENT_LEARNER_GROUP: {COMPONENT_LEARNER: {COMPONENT_RL_MODULE: {
+        dst: _main_state(algo, src)}}}})
+
+
+def add_snapshot(algo, cfg, league, name):
+    """Freeze a copy of main as module ``name`` in the league; returns the new league list."""
+    league = [*league, name]
+    dropped = league[:-cfg.max_league] if len(league) > cfg.max_league else []
+    league = league[-cfg.max_league:]
+    mapping = LeagueMapping(league, cfg.self_play_prob, cfg.seed)
+    algo.add_module(name, _module_spec(cfg), new_agent_to_module_mapping_fn=mapping,
+                    new_should_module_be_updated=["main"])
+    _copy_module(algo, "main", name)
+    if digest(_main_state(algo, name)) != digest(_main_state(algo, "main")):
+        raise RuntimeError(f"snapshot {name} does not hold main's weights")
+    for old in dropped:
+        algo.remove_module(old, new_agent_to_module_mapping_fn=mapping,
+                           new_should_module_be_updated=["main"])
+    return league
+
+
+def digest(module_state):
+    """SHA-1 of a module state's tensors (to check copies and restores)."""
+    import hashlib
+    h = hashlib.sha1()
+    for key in sorted(module_state):
+        h.update(key.encode())
+        h.update(np.ascontiguousarray(np.asarray(module_state[key])).tobytes())
+    return h.hexdigest()
+
+
+def main_agent(algo, cfg):
+    """The current main module (learner weights) as a greedy boardgym agent."""
+    from boardgym.agents.rllib_module import RLlibAgent
+    module = _module_spec(cfg).build()
+    module.set_state(_main_state(algo))
+    module.eval()
+    return RLlibAgent(module, deterministic=True)
+
+
+def play_games(agent, opponent, game, n_games, seed=0, env_config=None):
+    """Score (win 1, draw 1/2) of agent vs opponent over n_games AEC games, seats alternating."""
+    import importlib
+
+    from boardgym.envs.rllib import GAMES
+    kw = {k: v for k, v in (env_config or {}).items() if k != "game"}
+    env = importlib.import_module(GAMES[game]).raw_env(**kw)
+    wins = draws = 0
+    for g in range(n_games):
+        seat = g % 2
+        env.reset(seed=seed + g)
+        if hasattr(opponent, "seed"):
+            opponent.seed(seed + g)
+        players = {AGENTS[seat]: agent, AGENTS[1 - seat]: opponent}
+        while not env._done:
+            name = env.agent_selection
+            o = env.observe(name)
+            env.step(players[name].act(o["observation"], o["action_mask"]))
+        r = env.rewards[AGENTS[seat]]
+        wins += r > 0
+        draws += r == 0
+    return (wins + 0.5 * draws) / n_games
+
+
+def evaluate(algo, cfg, iteration):
+    """Main's score against each baseline: {name: score}."""
+    from boardgym.agents import load
+    agent = main_agent(algo, cfg)
+    out = {}
+    for name in BASELINES[cfg.game]:
+        opp = load(name, game=cfg.game) if name != "random" else load("random")
+        out[name] = play_games(agent, opp, cfg.game, cfg.eval_games,
+                               seed=cfg.seed * 1_000_003 + iteration * 10_007, env_config=_env_config(cfg))
+    return out
+
+
+def save(algo, cfg, league, iteration, history):
+    """Checkpoint the Algorithm to <dir>/algo and the league to <dir>/league.json."""
+    d = os.path.abspath(cfg.checkpoint_dir)
+    os.makedirs(d, exist_ok=True)
+    algo.save_to_path(os.path.join(d, "algo"))
+    tmp = os.path.join(d, "league.json.tmp")
+    with open(tmp, "w") as f:
+        json.dump({"game": cfg.game, "league": league, "iteration": iteration,
+                   "history": history}, f)
+    os.replace(tmp, os.path.join(d, "league.json"))
+    return d
+
+
+def _metric(result, key):
+    from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS
+    return float((result.get(ENV_RUNNER_RESULTS) or {}).get(key, 0.0) or 0.0)
+
+
+def train(cfg):
+    """Run the league self-play loop; returns {"history", "league", "checkpoint", "iteration",
+    "start_digest", "end_digest"} (digests of main's weights after setup/restore and at the end)."""
+    import ray
+    import ray.cloudpickle
+
+    if __name__ != "__main__":  # workers cannot import this script: ship its callables by value
+        ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    if not ray.is_initialized():
+        if cfg.address:
+            ray.init(address=cfg.address)
+        else:
+            ray.init(num_cpus=cfg.num_cpus or None, include_dashboard=False)
+    league, history, start = ["league_0"], [], 0
+    state_path = os.path.join(os.path.abspath(cfg.checkpoint_dir), "league.json")
+    if cfg.restore:
+        if not os.path.exists(state_path):
+            raise ValueError(f"--restore: no checkpoint in {cfg.checkpoint_dir} (league.json missing)")
+        with open(state_path) as f:
+            saved = json.load(f)
+        if saved["game"] != cfg.game:
+            raise ValueError(f"--restore: the checkpoint is for {saved['game']}, not {cfg.game}")
+        league, history, start = saved["league"], saved["history"], saved["iteration"]
+    algo = build_config(cfg, league).build_algo()
+    try:
+        if cfg.restore:
+            algo.restore_from_path(os.path.join(os.path.abspath(cfg.checkpoint_dir), "algo"))
+        else:
+            _copy_module(algo, "main", "league_0")
+        start_digest = digest(_main_state(algo))
+        scores, games = [], 0  # window of main's league results (score sums per iteration)
+        ckpt = None
+        for it in range(start + 1, start + cfg.iterations + 1):
+            t0 = time.time()
+            result = algo.train()
+            s, n = _metric(result, "main_league_score"), int(_metric(result, "main_league_games"))
+            scores.append((s, n))
+            while sum(k for _, k in scores[1:]) >= cfg.score_window:
+                scores.pop(0)
+            games = sum(k for _, k in scores)
+            score = sum(v for v, _ in scores) / games if games else float("nan")
+            steps = int(_metric(result, "num_env_steps_sampled"))
+            row = {"iteration": it, "env_steps": steps, "seconds": round(time.time() - t0, 2),
+                   "league_score": None if games == 0 else round(score, 3),
+                   "league_games": games}
+            if games >= cfg.min_league_games and score >= cfg.snapshot_score:
+                name = f"league_{int(league[-1].split('_')[1]) + 1}"
+                league = add_snapshot(algo, cfg, league, name)
+                row["snapshot"] = name
+                scores = []
+            row["league"] = list(league)
+            last = it == start + cfg.iterations
+            if (cfg.eval_every and it % cfg.eval_every == 0) or last:
+                row["eval"] = evaluate(algo, cfg, it)
+            history.append(row)
+            if not cfg.quiet:
+                print(json.dumps(row), flush=True)
+            if (cfg.checkpoint_every and it % cfg.checkpoint_every == 0) or last:
+                ckpt = save(algo, cfg, league, it, history)
+        return {"history": history, "league": league, "checkpoint": ckpt,
+                "iteration": start + cfg.iterations, "start_digest": start_digest,
+                "end_digest": digest(_main_state(algo))}
+    finally:
+        algo.stop()
+
+
+def _field_docs():
+    tree = ast.parse(inspect.getsource(Settings))
+    body = tree.body[0].body
+    return {a.target.id: b.value.value for a, b in zip(body, body[1:])
+            if isinstance(a, ast.AnnAssign) and isinstance(b, ast.Expr)
+            and isinstance(b.value, ast.Constant)}
+
+
+def parse_args(argv=None):
+    """Settings from the command line (argparse over the Settings fields)."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    doc = _field_docs()
+    for f in dataclasses.fields(Settings):
+        flag = "--" + f.name.replace("_", "-")
+        if f.name == "game":
+            p.add_argument(flag, choices=sorted(BASELINES), default=f.default, help=doc.get(f.name))
+        elif f.type in (bool, "bool"):
+            p.add_argument(flag, action="store_true", help=doc.get(f.name))
+        else:
+            typ = {"int": int, "float": float, "str": str}.get(f.type, f.type)
+            p.add_argument(flag, type=typ, default=f.default, help=doc.get(f.name))
+    cfg = Settings(**vars(p.parse_args(argv)))
+    for name in ("iterations", "train_batch", "minibatch", "epochs", "hidden", "layers",
+                 "eval_games", "max_league", "num_envs_per_env_runner", "score_window"):
+        if getattr(cfg, name) <= 0:
+            p.error(f"--{name.replace('_', '-')} must be positive")
+    if cfg.num_env_runners < 0 or cfg.eval_every < 0 or cfg.checkpoint_every < 0 or cfg.max_length < 0:
+        p.error("--num-env-runners, --eval-every, --checkpoint-every and --max-length must be >= 0")
+    if not 0.0 <= cfg.self_play_prob <= 1.0 or not 0.0 < cfg.snapshot_score <= 1.0:
+        p.error("need 0 <= --self-play-prob <= 1 and 0 < --snapshot-score <= 1")
+    return cfg
+
+
+def main(args=None):
+    """Train from argv-style args (list of str) or a Settings; returns train()'s dict."""
+    cfg = args if isinstance(args, Settings) else parse_args(args)
+    return train(cfg)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
