@@ -279,7 +279,8 @@ def train(cfg):
     import ray
     import ray.cloudpickle
 
-    if __name__ != "__main__":  # workers cannot import this script: ship its callables by value
+    if __name__ != "__main__" and __name__ in sys.modules:
+        # Ray workers cannot import this script: ship its callables (mapping, callback) by value
         ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
     if not ray.is_initialized():
         if cfg.address:
