@@ -17,12 +17,19 @@ def _torch_threads():
 
 
 class PPOAgent:
-    """A MaskablePPO checkpoint as an agent: ``act(observation, action_mask) -> action``."""
+    """A MaskablePPO checkpoint as an agent: ``act(observation, action_mask) -> action``.
+
+    path is a MaskablePPO ``.zip`` (the trainer's checkpoint) or a policy-only ``.pt`` file
+    (``export_policy``: the weights without the optimizer state, what boardgym ships)."""
 
     def __init__(self, path, deterministic=True, device="cpu"):
-        from sb3_contrib import MaskablePPO
         _torch_threads()
-        self.model = MaskablePPO.load(path, device=device)
+        if str(path).endswith(".pt"):
+            from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+            self.model = MaskableActorCriticPolicy.load(str(path), device=device)
+        else:
+            from sb3_contrib import MaskablePPO
+            self.model = MaskablePPO.load(path, device=device)
         self.deterministic = deterministic
 
     def act(self, observation, action_mask):
@@ -33,6 +40,12 @@ class PPOAgent:
         action, _ = self.model.predict(np.asarray(observation, np.float32), action_masks=mask,
                                        deterministic=self.deterministic)
         return int(action)
+
+
+def export_policy(zip_path, pt_path):
+    """Write the policy of a MaskablePPO checkpoint alone (no optimizer state) to pt_path."""
+    from sb3_contrib import MaskablePPO
+    MaskablePPO.load(zip_path, device="cpu").policy.save(pt_path)
 
 
 class OpponentPool:

@@ -5,7 +5,13 @@ short ``"<agent>"`` with ``game=`` (``load("greedy", game="draughts")``); ``"ran
 game. Keyword options pass through to the agent's constructor (``depth=4``, ``seed=1``,
 ``time_limit=0.5``). ``available(game)`` lists the names; other modules add theirs with
 ``register(game, name, factory)``.
+
+Draughts: ``random``, ``greedy``, ``alphabeta-material`` (search, material evaluation) and
+``alphabeta`` (the same search with the shipped learned evaluation,
+``agents/checkpoints/draughts-alphabeta.npz``, or ``weights=PATH``); both searches default to
+depth 6.
 """
+from pathlib import Path
 
 GAMES = ("draughts", "backgammon")
 _FACTORIES = {}
@@ -77,13 +83,15 @@ def _draughts_alphabeta_material(**kwargs):
 
 
 def _draughts_alphabeta(weights=None, **kwargs):
-    from boardgym.agents.draughts_agents import AlphaBetaAgent
-    if weights is None:
-        raise ValueError("draughts-alphabeta (learned evaluation) needs weights=PATH.npz "
-                         "(boardgym.agents.draughts_eval.Evaluation.save); no trained checkpoint "
-                         "is shipped yet. The material search is 'draughts-alphabeta-material'")
+    from boardgym.agents.draughts_agents import DEFAULT_CHECKPOINT, AlphaBetaAgent
+    if "evaluation" in kwargs:
+        raise ValueError("draughts-alphabeta takes weights=PATH.npz, not evaluation=")
+    path = DEFAULT_CHECKPOINT if weights is None else Path(weights)
+    if not path.is_file():
+        raise ValueError(f"draughts-alphabeta: no evaluation file at {path} "
+                         "(write one with scripts/train_draughts_eval.py)")
     kwargs.setdefault("depth", 6)
-    return AlphaBetaAgent(evaluation=str(weights), **kwargs)
+    return AlphaBetaAgent(evaluation=str(path), **kwargs)
 
 
 for _g in GAMES:
@@ -113,3 +121,18 @@ def _backgammon_expectimax(**kwargs):
 register("backgammon", "td", _backgammon_td)
 register("backgammon", "greedy", _backgammon_greedy)
 register("backgammon", "expectimax", _backgammon_expectimax)
+
+
+# ---- PPO policies (agents/ppo.py; need the [train] extra: torch, sb3-contrib) ----
+
+def _ppo(game, default_file):
+    def factory(path=None, deterministic=True, seed=None):
+        from boardgym.agents.ppo import PPOAgent
+        p = Path(__file__).parent / "checkpoints" / default_file if path is None else Path(path)
+        if not p.is_file():
+            raise ValueError(f"{game}-ppo: no policy file at {p} (train one with scripts/train.py --algo ppo)")
+        return PPOAgent(str(p), deterministic=deterministic)
+    return factory
+
+
+register("draughts", "ppo", _ppo("draughts", "draughts-ppo.pt"))
