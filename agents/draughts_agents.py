@@ -25,6 +25,7 @@ chain began and whether the piece was a man when it began; none of these change 
 or the position a chain ends in.
 """
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -49,7 +50,10 @@ from boardgym.agents.draughts_search import (
 )
 
 __all__ = ["DraughtsAgent", "GreedyAgent", "AlphaBetaAgent", "state_from_observation",
-           "move_to_str"]
+           "move_to_str", "DEFAULT_CHECKPOINT"]
+
+# The shipped learned evaluation (scripts/train_draughts_eval.py; load("draughts-alphabeta")).
+DEFAULT_CHECKPOINT = Path(__file__).resolve().parent / "checkpoints" / "draughts-alphabeta.npz"
 
 _K = N_PLANES * 32  # first scalar of the observation
 _GHOST_BIT = np.left_shift(np.int64(1), SQ32_TO_GHOST)  # bit of each sq32 square

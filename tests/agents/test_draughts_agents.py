@@ -201,8 +201,11 @@ def test_load_names_and_errors():
         load("draughts-nope")
     with pytest.raises(ValueError, match="not backgammon"):
         load("draughts-greedy", game="backgammon")
-    with pytest.raises(ValueError, match="weights"):
-        load("draughts-alphabeta")
+    learned = load("draughts-alphabeta", depth=2)
+    assert learned.evaluation.kind == 2 and learned.best_move("W:W21-32:B1-12") in \
+        api.legal_moves("W:W21-32:B1-12")
+    with pytest.raises(ValueError, match="no evaluation file"):
+        load("draughts-alphabeta", weights="/nonexistent/eval.npz")
     with pytest.raises(ValueError, match="unknown game"):
         load("random", game="chess")
 

@@ -1,0 +1,183 @@
+"""Train a learned draughts evaluation for AlphaBetaAgent: a small MLP distilled from deeper search.
+
+    python scripts/train_draughts_eval.py --out agents/checkpoints/draughts_alphabeta.npz
+
+Supervised on self-play: games are played by a shallow AlphaBetaAgent (``--play-depth``) with
+random moves mixed in (the first 4 plies and ``--random-move-prob`` of the rest); a fraction
+``--sample-prob`` of the positions reached is labelled with the score of a deeper material
+search (``--label-depth``; decided games count +-20 men). The network reads the 198-float
+observation of the side to move and predicts that score in men: one tanh hidden layer of
+``--hidden`` units, Huber loss, Adam, NumPy only. The result is an
+``boardgym.agents.draughts_eval.Evaluation`` (.npz, scale 100) for
+``load("draughts-alphabeta", weights=PATH)``: a depth-d search then sees roughly what the
+material evaluation sees at the label depth. Everything is seeded by ``--seed``.
+"""
+import argparse
+import dataclasses
+import sys
+import time
+
+import numpy as np
+
+from boardgym.agents.draughts_agents import AlphaBetaAgent
+from boardgym.agents.draughts_eval import Evaluation
+from boardgym.agents.draughts_search import WIN_BOUND
+from boardgym.kernels.draughts.board import MAX_MOVES, ROW_LEN, S_SIDE
+from boardgym.kernels.draughts.move import apply_move, initial_state
+from boardgym.kernels.draughts.movegen import gen_moves
+from boardgym.kernels.draughts.observe import OBS_LEN, encode_obs
+from boardgym.kernels.draughts.outcome import ONGOING, game_status
+
+WIN_LABEL = 20.0  # men
+
+
+@dataclasses.dataclass
+class Settings:
+    """Settings of one training run."""
+
+    positions: int = 100_000
+    """labelled positions to generate"""
+    label_depth: int = 6
+    """depth of the material search that labels a position"""
+    play_depth: int = 2
+    """depth of the search that plays the self-play games"""
+    random_move_prob: float = 0.15
+    """probability of a random move after the first 4 plies"""
+    sample_prob: float = 0.3
+    """probability that a position reached is labelled"""
+    max_plies: int = 200
+    """plies per self-play game at most"""
+    hidden: int = 32
+    """hidden units"""
+    epochs: int = 30
+    """passes over the data"""
+    batch: int = 256
+    """minibatch size"""
+    lr: float = 3e-3
+    """Adam learning rate"""
+    val_fraction: float = 0.1
+    """share of the positions held out to report the validation loss"""
+    seed: int = 0
+    """seed of the games, the labels' tie-breaks and the initial weights"""
+    out: str = "draughts_eval.npz"
+    """where to write the Evaluation (.npz)"""
+
+
+def parse_args(argv=None):
+    """Settings from a command line (list of strings; sys.argv[1:] when None)."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    for f in dataclasses.fields(Settings):
+        flag = "--" + f.name.replace("_", "-")
+        if f.type is bool or f.type == "bool":
+            p.add_argument(flag, action="store_true")
+        else:
+            p.add_argument(flag, type=type(f.default), default=f.default)
+    return Settings(**vars(p.parse_args(argv)))
+
+
+def generate(cfg):
+    """(X float32[N, OBS_LEN], y float64[N]) labelled self-play positions."""
+    rng = np.random.default_rng(cfg.seed)
+    buf = np.empty((MAX_MOVES, ROW_LEN), np.int64)
+    player = AlphaBetaAgent(depth=cfg.play_depth, seed=cfg.seed, tt_bits=12)
+    labeler = AlphaBetaAgent(depth=cfg.label_depth, seed=cfg.seed, tt_bits=18)
+    x = np.zeros((cfg.positions, OBS_LEN), np.float32)
+    y = np.zeros(cfg.positions)
+    n = 0
+    while n < cfg.positions:
+        s = initial_state()
+        for ply in range(cfg.max_plies):
+            if ply < 4 or rng.random() < cfg.random_move_prob:
+                k = gen_moves(s, buf)
+                s = apply_move(s, buf[int(rng.integers(k))])
+            else:
+                row, _ = player.choose_move(s)
+                s = apply_move(s, row)
+            if game_status(s) != ONGOING:
+                break
+            if rng.random() < cfg.sample_prob:
+                _, score = labeler.search(s, depth=cfg.label_depth)
+                if abs(score) > WIN_BOUND:
+                    y[n] = np.sign(score) * WIN_LABEL
+                else:
+                    y[n] = np.clip(score / 100.0, -WIN_LABEL, WIN_LABEL)
+                encode_obs(s, s[S_SIDE], 0, x[n])
+                n += 1
+                if n == cfg.positions:
+                    break
+    return x, y
+
+
+def _huber(r):
+    a = np.abs(r)
+    return float(np.mean(np.where(a < 1.0, 0.5 * r * r, a - 0.5)))
+
+
+def train(x, y, cfg, log=print):
+    """Fit the MLP; return (Evaluation, train loss, validation loss, loss of the constant mean)."""
+    rng = np.random.default_rng(cfg.seed + 1)
+    n_val = int(len(x) * cfg.val_fraction)
+    perm = rng.permutation(len(x))
+    xv, yv = x[perm[:n_val]].astype(np.float64), y[perm[:n_val]]
+    xt, yt = x[perm[n_val:]].astype(np.float64), y[perm[n_val:]]
+    h = cfg.hidden
+    params = [rng.normal(0, 1 / np.sqrt(OBS_LEN), (h, OBS_LEN)), np.zeros(h),
+              rng.normal(0, 1 / np.sqrt(h), h), np.zeros(1)]
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    b1_, b2_, eps = 0.9, 0.999, 1e-8
+    step = 0
+
+    def predict(xx):
+        a = np.tanh(xx @ params[0].T + params[1])
+        return a @ params[2] + params[3][0], a
+
+    for ep in range(cfg.epochs):
+        order = rng.permutation(len(xt))
+        for i in range(0, len(xt), cfg.batch):
+            idx = order[i:i + cfg.batch]
+            xb, yb = xt[idx], yt[idx]
+            p, a = predict(xb)
+            g = np.clip(p - yb, -1.0, 1.0) / len(idx)  # Huber gradient
+            dz = np.outer(g, params[2]) * (1 - a * a)
+            grads = [dz.T @ xb, dz.sum(0), a.T @ g, np.array([g.sum()])]
+            step += 1
+            for k in range(4):
+                m[k] = b1_ * m[k] + (1 - b1_) * grads[k]
+                v[k] = b2_ * v[k] + (1 - b2_) * grads[k] ** 2
+                mh = m[k] / (1 - b1_ ** step)
+                vh = v[k] / (1 - b2_ ** step)
+                params[k] -= cfg.lr * mh / (np.sqrt(vh) + eps)
+        if (ep + 1) % max(1, cfg.epochs // 6) == 0 or ep + 1 == cfg.epochs:
+            lt = _huber(predict(xt)[0] - yt)
+            lv = _huber(predict(xv)[0] - yv) if n_val else float("nan")
+            log(f"epoch {ep + 1:3d}  train loss {lt:.4f}  validation loss {lv:.4f}")
+    lt = _huber(predict(xt)[0] - yt)
+    lv = _huber(predict(xv)[0] - yv) if n_val else float("nan")
+    base = _huber(yt - yt.mean())
+    return (Evaluation.mlp(params[0], params[1], params[2], params[3][0], scale=100.0), lt, lv,
+            base)
+
+
+def main(args=None):
+    """Run with Settings or a list of command-line strings; return a dict of results."""
+    cfg = args if isinstance(args, Settings) else parse_args(args)
+    if cfg.positions < 10 or cfg.hidden < 1 or cfg.epochs < 1 or cfg.batch < 1:
+        raise ValueError("positions >= 10, hidden, epochs and batch >= 1 required")
+    if not (1 <= cfg.play_depth and 1 <= cfg.label_depth and 0 <= cfg.val_fraction < 1):
+        raise ValueError("depths must be >= 1 and val_fraction in [0, 1)")
+    t0 = time.perf_counter()
+    x, y = generate(cfg)
+    t1 = time.perf_counter()
+    print(f"{len(x)} positions labelled at depth {cfg.label_depth} in {t1 - t0:.1f} s "
+          f"(label mean {y.mean():+.2f}, sd {y.std():.2f} men)")
+    ev, lt, lv, base = train(x, y, cfg)
+    ev.save(cfg.out)
+    print(f"trained in {time.perf_counter() - t1:.1f} s (loss of the constant mean {base:.4f}); "
+          f"wrote {cfg.out}")
+    return {"evaluation": ev, "train_loss": lt, "val_loss": lv, "baseline_loss": base,
+            "positions": len(x), "label_sd": float(y.std())}
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
