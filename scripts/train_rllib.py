@@ -144,10 +144,15 @@ def _module_spec(cfg):
 
 def build_config(cfg, league):
     """The PPOConfig with modules main + league (a list of module ids)."""
+    import ray.cloudpickle
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 
     from boardgym.envs.rllib import register_envs
+
+    if __name__ != "__main__" and __name__ in sys.modules:
+        # Ray workers cannot import this script: ship its callables (mapping, callback) by value
+        ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
 
     register_envs()
     spec = _module_spec(cfg)
@@ -277,16 +282,7 @@ def train(cfg):
     """Run the league self-play loop; returns {"history", "league", "checkpoint", "iteration",
     "start_digest", "end_digest"} (digests of main's weights after setup/restore and at the end)."""
     import ray
-    import ray.cloudpickle
 
-    if __name__ != "__main__" and __name__ in sys.modules:
-        # Ray workers cannot import this script: ship its callables (mapping, callback) by value
-        ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
-    if not ray.is_initialized():
-        if cfg.address:
-            ray.init(address=cfg.address)
-        else:
-            ray.init(num_cpus=cfg.num_cpus or None, include_dashboard=False)
     league, history, start = ["league_0"], [], 0
     state_path = os.path.join(os.path.abspath(cfg.checkpoint_dir), "league.json")
     if cfg.restore:
@@ -297,8 +293,15 @@ def train(cfg):
         if saved["game"] != cfg.game:
             raise ValueError(f"--restore: the checkpoint is for {saved['game']}, not {cfg.game}")
         league, history, start = saved["league"], saved["history"], saved["iteration"]
-    algo = build_config(cfg, league).build_algo()
+    started = not ray.is_initialized()
+    if started:
+        if cfg.address:
+            ray.init(address=cfg.address)
+        else:
+            ray.init(num_cpus=cfg.num_cpus or None, include_dashboard=False)
+    algo = None
     try:
+        algo = build_config(cfg, league).build_algo()
         if cfg.restore:
             algo.restore_from_path(os.path.join(os.path.abspath(cfg.checkpoint_dir), "algo"))
         else:
@@ -337,7 +340,10 @@ def train(cfg):
                 "iteration": start + cfg.iterations, "start_digest": start_digest,
                 "end_digest": digest(_main_state(algo))}
     finally:
-        algo.stop()
+        if algo is not None:
+            algo.stop()
+        if started:
+            ray.shutdown()
 
 
 def _field_docs():

@@ -179,6 +179,16 @@ def test_parse_args_rejects_bad_values():
             tr.parse_args(bad)
 
 
+def test_restore_without_checkpoint_is_refused(tmp_path):
+    tr = load_script()
+    with pytest.raises(ValueError, match="no checkpoint"):
+        tr.main(["--game", "draughts", "--restore", "--checkpoint-dir", str(tmp_path)])
+    (tmp_path / "league.json").write_text(json.dumps({"game": "backgammon", "league": ["league_0"],
+                                                      "iteration": 1, "history": []}))
+    with pytest.raises(ValueError, match="for backgammon, not draughts"):
+        tr.main(["--game", "draughts", "--restore", "--checkpoint-dir", str(tmp_path)])
+
+
 @pytest.fixture(scope="module")
 def local_ray():
     import ray
@@ -214,3 +224,16 @@ def test_two_runner_smoke_train_evaluate_checkpoint_restore(game, tmp_path, loca
     assert second["iteration"] == 3 and [r["iteration"] for r in second["history"]] == [1, 2, 3]
     assert second["history"][-1]["league"][:len(first["league"])] == first["league"]
     assert "eval" in second["history"][-1]
+
+
+@pytest.mark.slow
+def test_bench_rllib_smoke(local_ray):
+    spec = importlib.util.spec_from_file_location(
+        "bench_rllib_script", Path(__file__).parents[2] / "scripts" / "bench_rllib.py")
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = bench
+    spec.loader.exec_module(bench)
+    rows = bench.main(["--game", "backgammon", "--num-env-runners", "0", "1", "--steps", "60",
+                       "--rounds", "1", "--hidden", "16"])
+    assert [r.get("env_runners") for r in rows] == [None, 0, 1]
+    assert all(r["env_steps_per_s"] > 0 for r in rows)
