@@ -1,12 +1,16 @@
 """Ray RLlib adapter: both games as a native RLlib ``MultiAgentEnv`` (new API stack).
 
 ``BoardgymMultiAgentEnv(config)`` runs one game of ``russian_draughts_v0`` or ``backgammon_v0``
-(the raw AEC env: an illegal action raises ValueError instead of ending the game) and speaks
-RLlib's turn-based multi-agent protocol:
+(their raw AEC env) and speaks RLlib's turn-based multi-agent protocol:
 
-- agents ``player_0`` / ``player_1``; ``config = {"game": "draughts" | "backgammon", **env kwargs}``
-  (the kwargs go to the game's ``raw_env``: ``max_moves``, draw-rule switches; ``scoring``,
-  ``max_turns``; ``cube`` is refused: the cube actions need a cube-aware policy);
+- agents ``player_0`` / ``player_1``; ``config = {"game": "draughts" | "backgammon",
+  "illegal": "terminate" | "raise", **env kwargs}`` (the kwargs go to the game's ``raw_env``:
+  ``max_moves``, draw-rule switches; ``scoring``, ``max_turns``; ``cube=True`` is refused: the
+  cube actions need a cube-aware policy);
+- an action outside the mask ends the game with -1 for the offender and 0 for the other
+  (``infos[agent]["illegal_action"]``), as PettingZoo's TerminateIllegalWrapper does (RLlib's
+  env check steps unmasked random actions); ``illegal="raise"`` raises ValueError instead. An
+  action for the wrong agent, or after the end, is always a ValueError;
 - observations are ``Dict(observations=Box float32, action_mask=Box int8)`` — the keys RLlib's
   action-masking RLModules read (PettingZoo's ``"observation"`` is renamed here, not in user code);
   ``boardgym.agents.rllib_module.MaskedPPOModule`` is the matching torch module;
@@ -20,9 +24,10 @@ Ray is imported on first use: ``import boardgym.envs.rllib`` works without Ray, 
 built when ``BoardgymMultiAgentEnv`` is first accessed. ``register_envs()`` registers
 ``"boardgym/draughts"`` and ``"boardgym/backgammon"`` with ``ray.tune`` for ``config.environment``.
 
-One env runner steps one game at a time: the AEC env costs ~10-50 us a step, RLlib's per-step
-bookkeeping and the module forward pass cost far more (BENCHMARKS.md, "RLlib"), so the batched
-cores (boardgym.envs.batch) would not speed up RLlib sampling; scale with env runners instead.
+Why the AEC env and not the batched cores: the adapter steps at 20-28 k steps/s, RLlib's
+per-step work (connectors, episode bookkeeping, the module forward pass) costs 25-60x more
+(BENCHMARKS.md, "RLlib sampling"), so a batched core would not speed up RLlib sampling. Scale with
+``num_env_runners`` and ``num_envs_per_env_runner`` (RLlib batches the forward pass over them).
 """
 import importlib
 
