@@ -82,7 +82,9 @@ def wilson_interval(score, n, z=Z95):
     denom = 1.0 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    lo = 0.0 if score <= 0 else max(0.0, centre - half)  # exact bounds at 0 and n (no rounding)
+    hi = 1.0 if score >= n else min(1.0, centre + half)
+    return lo, hi
 
 
 def elo_from_score(p):

@@ -25,6 +25,8 @@ def test_wilson_interval_known_values():
     assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
     lo, hi = ev.wilson_interval(0, 10)  # no successes: [0, z^2 / (n + z^2)]
     assert lo == 0.0 and hi == pytest.approx(1.959964**2 / (10 + 1.959964**2), abs=1e-6)
+    assert ev.wilson_interval(10, 10)[1] == 1.0 and ev.wilson_interval(10, 10)[0] == pytest.approx(
+        10 / (10 + 1.959964**2), abs=1e-6)
     lo, hi = ev.wilson_interval(81, 100)
     # centre (0.81 + 0.0192) / 1.0384 = 0.7985, half-width 0.0763
     assert lo == pytest.approx(0.7222, abs=1e-4) and hi == pytest.approx(0.8749, abs=1e-4)
