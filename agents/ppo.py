@@ -104,6 +104,14 @@ def win_rate_vs_random(model, game, n_games=200, seed=0):
     return int(wins), int(draws), int(losses)
 
 
+def _save_atomic(model, path):
+    """model.save to a temporary file, then rename: a killed run never leaves half a checkpoint."""
+    import os
+    tmp = str(path) + ".tmp.zip"
+    model.save(tmp)
+    os.replace(tmp, path)
+
+
 def train_ppo(game, total_steps, out_path, num_envs=64, seed=0, snapshot_every=50_000,
               pool_size=8, net_arch=(128, 128), eval_every=100_000, eval_games=200, log=print,
               max_moves=300, resume=False):
@@ -141,9 +149,11 @@ def train_ppo(game, total_steps, out_path, num_envs=64, seed=0, snapshot_every=5
                 w, d, l_ = win_rate_vs_random(self.model, game, eval_games, seed + 1)
                 log(f"steps {self.num_timesteps}: vs random {w}-{d}-{l_} "
                     f"({w / max(1, w + d + l_):.1%} wins), pool {len(pool.snapshots)} snapshots")
-                self.model.save(out_path)
+                _save_atomic(self.model, out_path)
             return True
 
-    model.learn(total_steps, callback=SelfPlay(), reset_num_timesteps=not resume)
-    model.save(out_path)
+    remaining = total_steps - model.num_timesteps if resume else total_steps
+    if remaining > 0:
+        model.learn(remaining, callback=SelfPlay(), reset_num_timesteps=not resume)
+    _save_atomic(model, out_path)
     return model

@@ -1,4 +1,8 @@
-"""Train an agent by self-play: ``--game backgammon --algo td`` (TD-Gammon style TD(lambda) net).
+"""Train an agent by self-play: ``--algo td`` (TD-Gammon style TD(lambda) net, backgammon) or
+``--algo ppo`` (MaskablePPO on the batched env with an opponent pool, both games).
+
+    python scripts/train.py --game draughts --algo ppo --steps 1000000 --eval-every 100000 \
+        --ckpt-dir runs/draughts-ppo
 
     python scripts/train.py --game backgammon --algo td --games 200000 --hidden 80 \\
         --alpha 0.1 --lam 0.0 --seed 1 --ckpt-dir runs/td80
@@ -56,7 +60,13 @@ class Settings:
     eval_games: int = 400
     """games per evaluation opponent (rounded up to even: pairs with the same dice)"""
     resume: bool = False
-    """continue from <ckpt-dir>/latest.npz"""
+    """continue from <ckpt-dir>/latest.npz (td) or <ckpt-dir>/ppo.zip (ppo)"""
+    steps: int = 1_000_000
+    """ppo: total environment steps of the learner"""
+    num_envs: int = 64
+    """ppo: games played at once on the batched env"""
+    snapshot_every: int = 100_000
+    """ppo: steps between frozen snapshots added to the opponent pool"""
     quiet: bool = False
     """no progress lines"""
 
@@ -153,7 +163,21 @@ def train_backgammon_td(cfg):
     return w1, b1, w2, b2
 
 
-TRAINERS = {("backgammon", "td"): train_backgammon_td}
+def train_ppo(cfg):
+    """MaskablePPO self-play on the batched env (boardgym.agents.ppo); checkpoint <ckpt-dir>/ppo.zip.
+
+    --resume restores the weights, the optimizer state and the step count; the opponent pool
+    starts afresh (it refills every --snapshot-every steps)."""
+    from boardgym.agents.ppo import train_ppo as run
+    os.makedirs(cfg.ckpt_dir, exist_ok=True)
+    return run(cfg.game, cfg.steps, os.path.join(cfg.ckpt_dir, "ppo.zip"), num_envs=cfg.num_envs,
+               seed=cfg.seed, snapshot_every=cfg.snapshot_every, eval_every=cfg.eval_every,
+               eval_games=cfg.eval_games, resume=cfg.resume,
+               log=(lambda text: None) if cfg.quiet else (lambda text: print(text, flush=True)))
+
+
+TRAINERS = {("backgammon", "td"): train_backgammon_td,
+            ("draughts", "ppo"): train_ppo, ("backgammon", "ppo"): train_ppo}
 
 
 def parse_args(argv=None):
@@ -179,7 +203,7 @@ def parse_args(argv=None):
     if (cfg.game, cfg.algo) not in TRAINERS:
         p.error(f"--game {cfg.game} --algo {cfg.algo} is not implemented; available: "
                 + ", ".join(f"{g}/{a}" for g, a in TRAINERS))
-    for name in ("games", "hidden", "ckpt_every", "eval_games"):
+    for name in ("games", "hidden", "ckpt_every", "eval_games", "steps", "num_envs", "snapshot_every"):
         if getattr(cfg, name) <= 0:
             p.error(f"--{name.replace('_', '-')} must be positive")
     if cfg.eval_every < 0 or cfg.alpha <= 0 or not 0.0 <= cfg.lam <= 1.0:

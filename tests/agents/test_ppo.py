@@ -35,3 +35,21 @@ def test_opponent_pool_plays_legal_actions():
     assert pool(np.zeros((5, 4), np.float32), masks).tolist() == [1, 3, 5, 7, 19]
     with pytest.raises(ValueError, match="no action"):
         PPOAgent.act(type("A", (), {"model": None, "deterministic": True})(), np.zeros(3), np.zeros(3))
+
+
+def test_train_script_ppo_and_resume(tmp_path):
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location(
+        "boardgym_train_script", Path(__file__).resolve().parents[2] / "scripts" / "train.py")
+    train = importlib.util.module_from_spec(spec)
+    import sys
+    sys.modules["boardgym_train_script"] = train  # inspect (field docs) needs the module registered
+    spec.loader.exec_module(train)
+    args = ["--game", "draughts", "--algo", "ppo", "--steps", "2048", "--num-envs", "16",
+            "--eval-every", "1024", "--eval-games", "4", "--snapshot-every", "1024",
+            "--ckpt-dir", str(tmp_path), "--quiet"]
+    model = train.main(args)
+    assert model.num_timesteps >= 2048 and (tmp_path / "ppo.zip").is_file()
+    resumed = train.main(args[:3] + ["ppo", "--steps", "4096"] + args[6:] + ["--resume"])
+    assert resumed.num_timesteps >= 4096
