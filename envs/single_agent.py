@@ -4,7 +4,8 @@
 ``"boardgym/Backgammon-v0"``. The opponent is ``"random"`` (a RandomAgent seeded from the env's
 generator), any object with ``act(observation, action_mask) -> action`` (boardgym.agents), or a
 callable ``(observation, action_mask) -> action``; it moves inside ``step()`` until the learner
-is to act again or the game ends. ``learner`` is ``"player_0"``, ``"player_1"`` or
+is to act again or the game ends. An agent with ``act_state(state)`` (the search agents) is
+given the kernel state instead, so it sees the repetition history and counters. ``learner`` is ``"player_0"``, ``"player_1"`` or
 ``"alternate"`` (the seat is drawn from the env's seeded generator at each reset, so a seed fixes it).
 
 Observations are the learner's AEC observation array (its own view); the legal actions come from
@@ -49,9 +50,12 @@ class _SingleAgentEnv(gymnasium.Env):
         self.learner = learner
         self._opponent_spec = opponent
         self._policy = None
+        self._state_policy = None
         self.seat = AGENTS[0]
 
     def _opponent_act(self, agent):
+        if self._state_policy is not None:  # a search agent sees the whole game (history, counters)
+            return self._state_policy(self.aec.state)
         obs = self.aec.observe(agent)
         return self._policy(obs["observation"], obs["action_mask"])
 
@@ -79,6 +83,7 @@ class _SingleAgentEnv(gymnasium.Env):
             self._policy = RandomAgent(int(self.np_random.integers(2**31))).act
         else:
             self._policy = spec.act if hasattr(spec, "act") else spec
+        self._state_policy = getattr(spec, "act_state", None)
         self._ended_illegally = False
         self.aec.reset(seed=sub_seed, options=options)
         self._advance()

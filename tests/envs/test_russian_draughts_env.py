@@ -279,3 +279,25 @@ def test_observation_layout():
     assert obs[128 + 31 - api.parse_square("e5")] == 1.0  # the capturing piece, seen by Black
     assert obs[160 + 31 - api.parse_square("d4")] == 1.0  # the piece it jumped
     assert obs[197] == 0.0  # no move played yet
+
+
+def test_gymnasium_search_opponent_gets_the_kernel_state():
+    from boardgym.agents import load
+    seen = []
+    agent = load("greedy", game="draughts", seed=0)
+    original = agent.act_state
+
+    def spy(state):
+        seen.append(state.copy())
+        return original(state)
+
+    agent.act_state = spy
+    env = gym.make("boardgym/RussianDraughts-v0", opponent=agent, learner="player_1")
+    env.reset(seed=0)
+    assert seen and seen[0].shape == api.initial_state().shape
+    for _ in range(5):
+        mask = env.unwrapped.action_masks()
+        obs, r, term, trunc, info = env.step(int(np.flatnonzero(mask)[0]))
+        if term or trunc:
+            break
+    assert len(seen) >= 3
