@@ -12,6 +12,7 @@ import argparse
 import dataclasses
 import importlib.util
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -92,8 +93,6 @@ def sampling_rate(cfg, runners, envs):
 
 def main(args=None):
     """Run the measurements; returns a list of result dicts."""
-    import os
-
     import ray
     cfg = args if isinstance(args, Settings) else parse_args(args)
     out = [{"game": cfg.game, "what": "bare adapter, random legal actions",

@@ -176,7 +176,8 @@ def build_config(cfg, league):
 
 
 def _main_state(algo, module_id="main"):
-    from ray.rllib.core import COMPONENT_LEARNER, COMPONENT_LEARNER_GROUP, COMPONENT_RL_MODULE
+    """A module's state (weights) from the learner."""
+    from ray.rllib.core import COMPONENT_LEARNER, COMPONENT_RL_MODULE
     state = algo.learner_group.get_state(components=f"{COMPONENT_LEARNER}/{COMPONENT_RL_MODULE}/{module_id}")
     return state[COMPONENT_LEARNER][COMPONENT_RL_MODULE][module_id]
 
