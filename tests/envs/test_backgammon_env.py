@@ -36,6 +36,7 @@ def test_pettingzoo_api_and_seed_tests(cube):
 
 def test_pettingzoo_render_test_and_registry():
     render_test(backgammon_v0.env)
+    render_test(lambda **kw: backgammon_v0.env(cube=True, **kw))
     env = pettingzoo.make("aec", "boardgym/backgammon-v0", cube=True)
     env.reset(seed=0)
     assert env.action_space("player_0").n == 154
