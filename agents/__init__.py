@@ -10,15 +10,19 @@ side to move's frame, like ``act``), and draughts agents ``best_move(fen) -> str
   kernel is draughts_search.py, the evaluations (material/positional, linear, MLP) draughts_eval.py;
   the shipped learned evaluation is checkpoints/draughts-alphabeta.npz
   (scripts/train_draughts_eval.py).
+- ``TDAgent``, ``GreedyAgent``, ``ExpectimaxAgent`` for backgammon (td_gammon.py; the TD(lambda)
+  net and its Numba training loop in td_net.py; shipped net checkpoints/backgammon-td.npz).
+- ``PPOAgent`` (ppo.py): MaskablePPO policies, self-play trainer; shipped checkpoints/draughts-ppo.pt.
+- ``RLlibAgent``, ``MaskedPPOModule`` (rllib_module.py): Ray RLlib action-masking module.
 - ``load(name, game=None, **kwargs)``, ``available(game=None)``, ``register`` (registry.py).
 
-The draughts agents are imported on first use (they compile Numba kernels).
+Agents are imported on first use (they compile Numba kernels or need torch).
 """
 from boardgym.agents.random_agent import RandomAgent
 from boardgym.agents.registry import available, load, register
 
-__all__ = ["RandomAgent", "DraughtsGreedyAgent", "AlphaBetaAgent", "Evaluation", "load",
-           "available", "register"]
+__all__ = ["RandomAgent", "DraughtsGreedyAgent", "AlphaBetaAgent", "Evaluation", "TDAgent",
+           "BackgammonGreedyAgent", "ExpectimaxAgent", "PPOAgent", "load", "available", "register"]
 
 
 def __getattr__(name):
@@ -28,4 +32,10 @@ def __getattr__(name):
     if name == "Evaluation":
         from boardgym.agents.draughts_eval import Evaluation
         return Evaluation
+    if name in ("TDAgent", "BackgammonGreedyAgent", "ExpectimaxAgent"):
+        from boardgym.agents import td_gammon
+        return getattr(td_gammon, "GreedyAgent" if name == "BackgammonGreedyAgent" else name)
+    if name == "PPOAgent":
+        from boardgym.agents.ppo import PPOAgent
+        return PPOAgent
     raise AttributeError(f"module 'boardgym.agents' has no attribute {name!r}")
