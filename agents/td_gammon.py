@@ -33,7 +33,7 @@ from boardgym.agents import td_net
 from boardgym.kernels.backgammon.batch import greedy_score
 from boardgym.kernels.backgammon.board import (
     BAR_ME, BAR_OPP, BOARD_LEN, CUBE_OWNER, CUBE_VALUE, DICE, ME, OFF_ME, OFF_OPP, OPP, STATE_LEN,
-    TURN, end_turn, refresh_masks,
+    TURN, end_turn, full_roll, refresh_masks,
 )
 from boardgym.kernels.backgammon.codec import N_ACTIONS, apply_action, legal_action_mask
 from boardgym.kernels.backgammon.movegen import MAX_AFTERSTATES, gen_afterstates
@@ -225,17 +225,6 @@ def state_from_observation(observation):
     return s
 
 
-def _dice_of(state):
-    """(d1, d2, start): the roll of state's remaining dice and whether the turn has not begun."""
-    c = [int(state[DICE + v]) for v in range(6)]
-    vals = [v + 1 for v in range(6) if c[v] > 0]
-    if len(vals) == 1 and c[vals[0] - 1] == 4:
-        return vals[0], vals[0], True
-    if len(vals) == 2 and c[vals[0] - 1] == 1 and c[vals[1] - 1] == 1:
-        return vals[0], vals[1], True
-    return 0, 0, False
-
-
 # ----------------------------------------------------------------------------- agents
 
 class AfterstateAgent:
@@ -282,8 +271,8 @@ class AfterstateAgent:
         if self._plan and self._expect is not None and np.array_equal(s[:DICE + 6],
                                                                       self._expect[:DICE + 6]):
             return self._next()
-        d1, d2, start = _dice_of(s)
-        if start:
+        d1, d2 = full_roll(s)
+        if d1 > 0:  # the turn has not begun
             target = self.best_afterstate(s, d1, d2)
         else:
             if self._leaves is None:

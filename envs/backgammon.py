@@ -393,14 +393,7 @@ def match_id(state, dice=None, match_length=0, score=(0, 0), crawford=False, gam
         raise ValueError(f"cube owner must be -1 (centred), 0 or 1, got {owner}")
     on_roll = int(s[B.TURN])
     if dice is None:
-        counts = [int(c) for c in s[B.DICE:B.DICE + 6]]
-        vals = [v + 1 for v in range(6) if counts[v]]
-        if len(vals) == 1 and counts[vals[0] - 1] == 4:
-            dice = (vals[0], vals[0])
-        elif len(vals) == 2 and counts[vals[0] - 1] == counts[vals[1] - 1] == 1:
-            dice = (vals[1], vals[0])
-        else:
-            dice = (0, 0)
+        dice = B.full_roll(s.astype(np.int64))
     d1, d2 = (int(x) for x in dice)
     if (d1, d2) != (0, 0):
         _check_dice(d1, d2)

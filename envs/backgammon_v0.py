@@ -35,7 +35,7 @@ from gymnasium import spaces
 from boardgym.envs import backgammon as api
 from boardgym.envs._aec import AGENTS, TwoPlayerAEC, warn_unknown_options, wrap_classic
 from boardgym.envs.backgammon_render import render_rgb, render_text
-from boardgym.kernels.backgammon.board import CUBE_VALUE, DICE, OPP, TURN
+from boardgym.kernels.backgammon.board import CUBE_VALUE, OPP, TURN, full_roll
 from boardgym.kernels.backgammon.codec import N_ACTIONS, decode_action
 from boardgym.kernels.backgammon.codec import apply_action as k_apply_action
 from boardgym.kernels.backgammon.codec import legal_action_mask as k_mask
@@ -51,12 +51,6 @@ from boardgym.kernels.backgammon.outcome import outcome
 
 __all__ = ["env", "raw_env"]
 
-
-
-def _roll_of(state):
-    """(high, low) die of the full roll set in state (a double counts 4 of one value)."""
-    vals = [v + 1 for v in range(6) for _ in range(int(state[DICE + v]))]
-    return (vals[-1], vals[0]) if len(vals) == 2 else (vals[0], vals[0])
 
 
 def env(**kwargs):
@@ -101,7 +95,7 @@ class raw_env(TwoPlayerAEC):
         self._truncated = status == TURN_LIMIT
         self._roll_dice = None
         if status == ROLLED:
-            self._roll_dice = _roll_of(state)
+            self._roll_dice = tuple(int(d) for d in full_roll(state))
             self._turn_record = {"player": int(state[TURN]), "dice": self._roll_dice, "moves": []}
             self.turns.append(self._turn_record)
 

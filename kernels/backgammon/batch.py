@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit, prange
 
 from boardgym.kernels.backgammon.board import (
-    BAR_ME, BAR_OPP, DICE, ME, OFF_ME, OPP, STATE_LEN, TURN, end_turn,
+    BAR_ME, BAR_OPP, ME, OFF_ME, OPP, STATE_LEN, TURN, end_turn, full_roll,
 )
 from boardgym.kernels.backgammon.codec import apply_action, legal_action_mask
 from boardgym.kernels.backgammon.movegen import gen_afterstates
@@ -55,26 +55,11 @@ def greedy_score(s):
 
 
 @njit(cache=True)
-def _dice_pair(s):
-    d1 = d2 = 0
-    for v in range(6):
-        c = s[DICE + v]
-        if c >= 2:
-            return v + 1, v + 1
-        if c == 1:
-            if d1 == 0:
-                d1 = v + 1
-            else:
-                d2 = v + 1
-    return d1, d2
-
-
-@njit(cache=True)
 def opponent_turn(s, opponent, rngs, i, scratch):
     """Position after the opponent (on roll, dice set) plays its whole turn (turn passed)."""
     player = s[TURN]
     if opponent == OPP_GREEDY:
-        d1, d2 = _dice_pair(s)
+        d1, d2 = full_roll(s)
         rows = np.empty((256, STATE_LEN), dtype=np.int64)
         n = gen_afterstates(s, d1, d2, rows)
         if n < 0:

@@ -173,6 +173,25 @@ def set_dice(s, d1, d2):
 
 
 @njit(cache=True)
+def full_roll(s):
+    """(high, low) die of a whole roll still untouched in s (the inverse of set_dice); (0, 0)
+    when there are no dice or some of them have been played."""
+    total, lo, hi = 0, 0, 0
+    for v in range(6):
+        c = s[DICE + v]
+        if c != 0:
+            if c != 1 and c != 4:
+                return 0, 0
+            total += c
+            if lo == 0:
+                lo = v + 1
+            hi = v + 1
+    if (total == 4 and lo == hi) or (total == 2 and lo != hi):
+        return hi, lo
+    return 0, 0
+
+
+@njit(cache=True)
 def same_board(a, b):
     """True when the checker placements (indices < BOARD_LEN) of a and b agree."""
     for k in range(BOARD_LEN):

@@ -38,3 +38,18 @@ def test_set_dice_encodes_doubles_as_four_moves():
     assert s[B.DICE + 5] == 1 and s[B.DICE] == 1 and s[B.DICE:B.DICE + 6].sum() == 2
     t = roll_into(B.new_initial_state(), new_rng(3))
     assert t[B.DICE:B.DICE + 6].sum() in (2, 4)
+
+
+def test_full_roll_inverts_set_dice_and_refuses_a_started_turn():
+    from boardgym.kernels.backgammon import board as B
+    s = B.new_initial_state()
+    assert B.full_roll(s) == (0, 0)
+    for d1 in range(1, 7):
+        for d2 in range(1, 7):
+            assert B.full_roll(B.set_dice(s, d1, d2)) == (max(d1, d2), min(d1, d2))
+    half = B.set_dice(s, 4, 4)
+    half[B.DICE + 3] = 2  # two of the four 4s played
+    assert B.full_roll(half) == (0, 0)
+    one = B.set_dice(s, 6, 2)
+    one[B.DICE + 5] = 0  # the 6 played
+    assert B.full_roll(one) == (0, 0)
