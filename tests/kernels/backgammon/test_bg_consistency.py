@@ -16,22 +16,7 @@ from boardgym.kernels.backgammon.codec import (
 from boardgym.kernels.backgammon.dice import new_rng, next_u64, roll_dice
 from boardgym.kernels.backgammon.movegen import MAX_AFTERSTATES, gen_afterstates, max_dice_usable
 from boardgym.kernels.backgammon.outcome import game_over, outcome
-
-
-def random_positions(n, seed):
-    """n (state, d1, d2) cases from random games (random legal play each turn)."""
-    rng = new_rng(seed)
-    out = np.empty((MAX_AFTERSTATES, B.STATE_LEN), dtype=np.int64)
-    s = B.new_initial_state()
-    cases = []
-    while len(cases) < n:
-        d1, d2 = roll_dice(rng)
-        cases.append((s.copy(), int(d1), int(d2)))
-        k = gen_afterstates(s, d1, d2, out)
-        s = B.end_turn(out[(next_u64(rng) & 0x7FFFFFFF) % k])
-        if game_over(s):
-            s = B.new_initial_state()
-    return cases
+from bg_random_games import random_cases as random_positions
 
 
 def reachable(s, acc):
