@@ -123,8 +123,9 @@ class _BatchCore:
         full = np.full(self.num_envs, -1, np.int64)
         full[games] = a
         bad = (a < 0) | (a >= self.n_actions)
-        if bad.any() or (self.masks[games, np.clip(a, 0, self.n_actions - 1)] == 0).any():
-            k = int(np.flatnonzero(bad | (self.masks[games, np.clip(a, 0, self.n_actions - 1)] == 0))[0])
+        bad |= self.masks[games, np.clip(a, 0, self.n_actions - 1)] == 0
+        if bad.any():
+            k = int(np.flatnonzero(bad)[0])
             raise ValueError(f"illegal or out-of-range action {a[k]} in game {games[k]}")
         self._step(full)
 
