@@ -15,13 +15,29 @@ with ``--observation-only``, get ``act(observation, action_mask)``. A game that 
 
 Prints per pair: wins/draws/losses of the first agent, points per game, score with a Wilson 95%
 interval, and the Elo difference (with the interval's Elo bounds); with three or more agents a
-round-robin Elo table (maximum likelihood, a virtual draw per pair as a prior, mean 0).
+round-robin Elo table (maximum likelihood, a virtual draw per pair as a prior, mean 0) with 95%
+intervals from the observed Fisher information (``elo_intervals``). ``--plot out.png`` draws the
+Elo ratings with their intervals (three or more agents) or the pair's score with its Wilson
+interval (two agents).
+
+Learning curves of training runs (no agents are played):
+
+    python scripts/evaluate.py --curve runs/td80 runs/td40 --plot curve.png
+    python scripts/evaluate.py --curve runs/td80 --x seconds --y win_rate --plot curve.png
+
+reads each ``RUN_DIR/metrics.jsonl`` written by scripts/train.py (one JSON object per
+evaluation: ``games``, optional ``steps``, ``seconds``, and per opponent ``{"ppg", "ci95",
+"win_rate"}``), prints each run's last and best value per opponent and draws, one panel per
+opponent, every run's value against training progress with its 95% interval as a band (ppg +-
+ci95; for win_rate a Wilson interval when the opponent entry has a ``games`` count, else none).
 """
 import argparse
 import ast
 import dataclasses
 import importlib
+import json
 import math
+import os
 import sys
 import time
 
@@ -54,6 +70,15 @@ class Settings:
     """agents see only act(observation, action_mask), never the kernel state"""
     quiet: bool = False
     """print only the summary"""
+    curve: list = dataclasses.field(default_factory=list)
+    """run directories whose metrics.jsonl to read; when given, only the learning curve is made
+    (agents are not played)"""
+    x: str = "games"
+    """learning curve x axis: games, steps or seconds (a key of every metrics.jsonl line)"""
+    y: str = "ppg"
+    """learning curve y axis: ppg (points per game +- ci95) or win_rate"""
+    plot: str = ""
+    """PNG to write: the learning curve (--curve), the Elo chart (3+ agents) or the pair's score"""
 
 
 @dataclasses.dataclass
@@ -120,6 +145,44 @@ def elo_ratings(points, games, prior=1.0, iters=2000):
         gamma = new
     elo = 400.0 * np.log10(gamma)
     return elo - elo.mean()
+
+
+ELO_PER_NAT = 400.0 / math.log(10.0)  # Elo points per unit of natural-log strength
+
+
+def elo_covariance(points, games, prior=1.0):
+    """(elo, cov): elo_ratings and the (k, k) covariance of those mean-0 ratings, in Elo^2.
+
+    The same Bradley-Terry model and virtual-draw prior as elo_ratings. With theta = elo /
+    ELO_PER_NAT and p_ij = 1 / (1 + exp(theta_j - theta_i)), the observed Fisher information at
+    the ML estimate is I_ii = sum_j n_ij p_ij p_ji, I_ij = -n_ij p_ij p_ji (n counts the virtual
+    draws; for this logistic model observed and expected information coincide). I is singular
+    along (1, ..., 1), the direction the mean-0 constraint removes: the covariance of the
+    constrained estimate is the Moore-Penrose pseudo-inverse of I (the same as fixing one player,
+    inverting the reduced information and centring). Assumes the pairs that met connect all
+    players (a round-robin does); with prior=0 a perfect score has no finite estimate or variance.
+    """
+    elo = elo_ratings(points, games, prior=prior)
+    n = np.asarray(games, dtype=np.float64)
+    n = n + np.where(n > 0, prior, 0.0)
+    theta = elo / ELO_PER_NAT
+    p = 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))
+    w = n * p * p.T
+    np.fill_diagonal(w, 0.0)
+    info = np.diag(w.sum(axis=1)) - w
+    cov = np.linalg.pinv(info, hermitian=True) * ELO_PER_NAT**2
+    return elo, cov
+
+
+def elo_intervals(points, games, prior=1.0, z=Z95):
+    """(elo, low, high): elo_ratings with z-sigma intervals (95% by default), each (k,) float64.
+
+    Standard errors are the square roots of elo_covariance's diagonal (observed Fisher
+    information of the Bradley-Terry likelihood, pseudo-inverse for the mean-0 constraint).
+    """
+    elo, cov = elo_covariance(points, games, prior=prior)
+    se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+    return elo, elo - z * se, elo + z * se
 
 
 # ---- agents and games -----------------------------------------------------------------------
@@ -252,28 +315,229 @@ def format_summary(spec_a, spec_b, s):
             f"Elo {_fmt_elo(s['elo'])} [{_fmt_elo(elo_lo)}, {_fmt_elo(elo_hi)}]")
 
 
+# ---- learning curves ------------------------------------------------------------------------
+X_LABELS = {"games": "self-play games", "steps": "environment steps", "seconds": "wall time (s)"}
+Y_LABELS = {"ppg": "points per game", "win_rate": "win rate"}
+
+
+def read_metrics(run_dir):
+    """(path, [(line number, record)]) of RUN_DIR/metrics.jsonl; ValueError naming a bad line."""
+    path = os.path.join(run_dir, "metrics.jsonl")
+    if not os.path.isfile(path):
+        raise ValueError(f"no metrics.jsonl in run directory {run_dir!r} "
+                         "(scripts/train.py appends one line per evaluation)")
+    records = []
+    with open(path) as f:
+        for no, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise ValueError(f"{path}, line {no}: not valid JSON ({e.msg})") from None
+            if not isinstance(rec, dict):
+                raise ValueError(f"{path}, line {no}: expected a JSON object, "
+                                 f"got {type(rec).__name__}")
+            records.append((no, rec))
+    if not records:
+        raise ValueError(f"{path}: no evaluations in the file")
+    return path, records
+
+
+def _number(value, where):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(f"{where}: expected a finite number, got {value!r}")
+    return float(value)
+
+
+def curve_series(path, records, x="games", y="ppg"):
+    """{opponent: (m, 4) float64 array of rows (x, y, low, high)} sorted by x.
+
+    low/high: y -+ ci95 for ppg; for win_rate the Wilson interval when the opponent entry has a
+    'games' count, else NaN (no interval). Opponents are the keys whose values are objects.
+    """
+    series = {}
+    for no, rec in records:
+        where = f"{path}, line {no}"
+        if x not in rec:
+            raise ValueError(f"{where}: no {x!r} key for --x {x} (the line has {sorted(rec)})")
+        xv = _number(rec[x], f"{where}, {x!r}")
+        opponents = {k: v for k, v in rec.items() if isinstance(v, dict)}
+        if not opponents:
+            raise ValueError(f"{where}: no opponent entries (objects with ppg, ci95, win_rate)")
+        for name, entry in opponents.items():
+            if y not in entry:
+                raise ValueError(f"{where}: opponent {name!r} has no {y!r} key "
+                                 f"(it has {sorted(entry)})")
+            yv = _number(entry[y], f"{where}, {name}.{y}")
+            if y == "ppg":
+                if "ci95" not in entry:
+                    raise ValueError(f"{where}: opponent {name!r} has no 'ci95' key")
+                half = _number(entry["ci95"], f"{where}, {name}.ci95")
+                lo, hi = yv - half, yv + half
+            elif "games" in entry:
+                n = _number(entry["games"], f"{where}, {name}.games")
+                lo, hi = wilson_interval(yv * n, n)
+            else:
+                lo = hi = math.nan
+            series.setdefault(name, []).append((xv, yv, lo, hi))
+    return {name: np.array(sorted(rows, key=lambda r: r[0])) for name, rows in series.items()}
+
+
+def run_labels(run_dirs):
+    """Short legend names of run directories: the last path component, the path if ambiguous."""
+    names = [os.path.basename(os.path.normpath(d)) or d for d in run_dirs]
+    return [n if names.count(n) == 1 else os.path.normpath(d) for n, d in zip(names, run_dirs)]
+
+
+def format_curve(label, path, series, x, y):
+    """Text lines: per opponent the last and the best value with their intervals."""
+    n = max(len(a) for a in series.values())
+    lines = [f"{label} ({path}, {n} evaluations):"]
+    for name, a in series.items():
+        last, best = a[-1], a[np.argmax(a[:, 1])]
+
+        def fmt(r):
+            v = "+.3f" if y == "ppg" else ".3f"
+            band = "" if math.isnan(r[2]) else f" [{r[2]:{v}}, {r[3]:{v}}]"
+            at = f"{r[0]:.0f}" if r[0] == int(r[0]) else f"{r[0]:.1f}"
+            return f"{r[1]:{v}}{band} at {x} {at}"
+
+        lines.append(f"  vs {name}: {y} last {fmt(last)}; best {fmt(best)}")
+    return lines
+
+
+# ---- plots (matplotlib imported only here, Agg canvas: no display needed) -----------------
+def _figure(width, height):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    fig = Figure(figsize=(width, height), dpi=100)
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _save(fig, path):
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    fig.savefig(path, format="png")
+    return path
+
+
+def plot_curves(curves, x, y, path):
+    """PNG of learning curves; curves: {run label: {opponent: curve_series array}}. Returns path."""
+    opponents = list(dict.fromkeys(o for series in curves.values() for o in series))
+    fig = _figure(5.5 * len(opponents) + 1.0, 4.5)
+    axes = fig.subplots(1, len(opponents), squeeze=False)[0]
+    interval = {"ppg": "95% interval: +-ci95", "win_rate": "95% Wilson interval where known"}[y]
+    for ax, opp in zip(axes, opponents):
+        for k, (label, series) in enumerate(curves.items()):
+            if opp not in series:
+                continue
+            a = series[opp]
+            colour = f"C{k % 10}"
+            ax.plot(a[:, 0], a[:, 1], marker="o", markersize=3, color=colour, label=label)
+            if np.isfinite(a[:, 2]).any():
+                ax.fill_between(a[:, 0], a[:, 2], a[:, 3], color=colour, alpha=0.25, linewidth=0)
+                ax.errorbar(a[:, 0], a[:, 1], yerr=[a[:, 1] - a[:, 2], a[:, 3] - a[:, 1]],
+                            fmt="none", ecolor=colour, elinewidth=0.8, capsize=2)
+        ax.set_title(f"vs {opp}")
+        ax.set_xlabel(X_LABELS[x])
+        ax.set_ylabel(f"{Y_LABELS[y]} ({interval})")
+        ax.grid(alpha=0.3)
+        ax.legend(title="run", fontsize="small")
+    fig.suptitle(f"learning curve: {Y_LABELS[y]} against fixed opponents, runs "
+                 + ", ".join(curves))
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def plot_elo(names, elo, low, high, title, path):
+    """PNG of round-robin Elo ratings as points with horizontal 95% interval bars. Returns path."""
+    order = np.argsort(elo)  # strongest at the top
+    fig = _figure(8.0, 1.2 + 0.5 * len(names))
+    ax = fig.subplots()
+    pos = np.arange(len(names))
+    e, lo, hi = elo[order], low[order], high[order]
+    ax.errorbar(e, pos, xerr=[e - lo, hi - e], fmt="o", color="C0", ecolor="C0", capsize=4)
+    ax.axvline(0.0, color="grey", linewidth=0.8, linestyle="--")
+    ax.set_yticks(pos, [names[i] for i in order])
+    ax.set_xlabel("Elo (mean 0); bars: 95% interval from the observed Fisher information")
+    ax.set_title(title)
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def plot_pair(spec_a, spec_b, s, title, path):
+    """PNG of one pair's score (draws 1/2) with its Wilson 95% interval. Returns path."""
+    fig = _figure(8.0, 2.4)
+    ax = fig.subplots()
+    lo, hi = s["score_interval"]
+    ax.errorbar([s["score"]], [0], xerr=[[s["score"] - lo], [hi - s["score"]]], fmt="o",
+                color="C0", capsize=6)
+    ax.axvline(0.5, color="grey", linewidth=0.8, linestyle="--")
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_yticks([0], [f"{spec_a}\nv {spec_b}"])
+    ax.set_xlabel(f"score of {spec_a} (draws 1/2), 95% Wilson interval; "
+                  f"+{s['wins']} ={s['draws']} -{s['losses']}")
+    ax.set_title(title)
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def run_curves(cfg):
+    """Learning-curve mode: read every run, print the summary, draw --plot if given."""
+    loaded = [(d, *read_metrics(d)) for d in cfg.curve]
+    curves, paths = {}, {}
+    for label, (run_dir, path, records) in zip(run_labels(cfg.curve), loaded):
+        curves[label] = curve_series(path, records, cfg.x, cfg.y)
+        paths[label] = path
+        print("\n".join(format_curve(label, path, curves[label], cfg.x, cfg.y)))
+    plots = [plot_curves(curves, cfg.x, cfg.y, cfg.plot)] if cfg.plot else []
+    for p in plots:
+        print(f"wrote {p}")
+    return {"curves": curves, "metrics": paths, "plots": plots}
+
+
 # ---- command line ---------------------------------------------------------------------------
 def parse_args(argv=None):
     """Settings from a command line (list of strings; sys.argv[1:] when None)."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("agents", nargs="+", help="agent specs: load() names, optional ':key=value,...'")
+    p.add_argument("agents", nargs="*",
+                   help="agent specs: load() names, optional ':key=value,...' (none with --curve)")
+    p.add_argument("--curve", nargs="+", default=[], metavar="RUN_DIR",
+                   help="training runs whose metrics.jsonl to draw as learning curves")
     for f in dataclasses.fields(Settings):
-        if f.name == "agents":
+        if f.name in ("agents", "curve"):
             continue
         flag = "--" + f.name.replace("_", "-")
         if f.type is bool or f.type == "bool":
             p.add_argument(flag, action="store_true")
+        elif f.name in ("x", "y"):
+            p.add_argument(flag, default=f.default,
+                           choices=sorted(X_LABELS if f.name == "x" else Y_LABELS))
         else:
             p.add_argument(flag, type=type(f.default), default=f.default)
-    return Settings(**vars(p.parse_args(argv)))
+    ns = p.parse_args(argv)
+    if ns.agents and ns.curve:
+        raise ValueError("give agents to play or --curve RUN_DIR ... to plot, not both")
+    return Settings(**vars(ns))
 
 
 def check(cfg):
     """ValueError naming the first bad setting."""
+    if cfg.curve:
+        if cfg.x not in X_LABELS:
+            raise ValueError(f"unknown --x {cfg.x!r}; expected one of {sorted(X_LABELS)}")
+        if cfg.y not in Y_LABELS:
+            raise ValueError(f"unknown --y {cfg.y!r}; expected one of {sorted(Y_LABELS)}")
+        return
     if cfg.game not in GAMES:
         raise ValueError(f"unknown game {cfg.game!r}; expected one of {sorted(GAMES)}")
     if len(cfg.agents) < 2:
-        raise ValueError("give at least two agents")
+        raise ValueError("give at least two agents to play, or --curve RUN_DIR ... "
+                         "to plot a training run's learning curve")
     if cfg.games < 1:
         raise ValueError(f"games must be positive, got {cfg.games}")
     if not 0 <= cfg.opening_min <= cfg.opening_max:
@@ -288,10 +552,15 @@ def main(args=None):
     """Run with Settings or a list of command-line strings; return a dict of results.
 
     results["pairs"][(i, j)] is the summary of agents[i] against agents[j] (i < j);
-    results["elo"] the round-robin ratings (in agents order) when there are three or more.
+    results["elo"] the round-robin ratings (in agents order) and results["elo_interval"] their
+    95% (low, high) when there are three or more; results["plots"] the PNG paths written.
+    With --curve: results["curves"][run label][opponent] is curve_series' array,
+    results["metrics"][run label] the file read, results["plots"] as above.
     """
     cfg = args if isinstance(args, Settings) else parse_args(args)
     check(cfg)
+    if cfg.curve:
+        return run_curves(cfg)
     k = len(cfg.agents)
     points = np.zeros((k, k))
     games = np.zeros((k, k))
@@ -306,14 +575,27 @@ def main(args=None):
             points[j, i] = s["losses"] + 0.5 * s["draws"]
             games[i, j] = games[j, i] = s["games"]
             print(format_summary(cfg.agents[i], cfg.agents[j], s))
-    results = {"pairs": pairs, "time": time.perf_counter() - t0}
+    results = {"pairs": pairs, "time": time.perf_counter() - t0, "plots": []}
+    n_pair = pairs[(0, 1)]["games"]
+    title = f"{cfg.game}, {n_pair} games per pair, seed {cfg.seed}"
     if k >= 3:
-        elo = elo_ratings(points, games)
+        elo, low, high = elo_intervals(points, games)
         results["elo"] = elo
-        print(f"\nround-robin Elo ({cfg.game}, {cfg.games} games per pair, seed {cfg.seed}):")
+        results["elo_interval"] = (low, high)
+        print(f"\nround-robin Elo ({title}; 95% intervals, observed Fisher information):")
         for r in np.argsort(-elo):
             score = points[r].sum() / games[r].sum()
-            print(f"  {elo[r]:+7.0f}  {cfg.agents[r]:<40} score {score:.3f}")
+            print(f"  {elo[r]:+7.0f} [{low[r]:+6.0f}, {high[r]:+6.0f}]  {cfg.agents[r]:<40} "
+                  f"score {score:.3f}")
+        if cfg.plot:
+            results["plots"].append(plot_elo(cfg.agents, elo, low, high,
+                                             f"round-robin Elo: {title}", cfg.plot))
+    elif cfg.plot:
+        results["plots"].append(plot_pair(cfg.agents[0], cfg.agents[1], pairs[(0, 1)],
+                                          f"match: {cfg.game}, {n_pair} games, seed {cfg.seed}",
+                                          cfg.plot))
+    for path in results["plots"]:
+        print(f"wrote {path}")
     print(f"time {results['time']:.1f} s")
     return results
 

@@ -1,4 +1,5 @@
-"""scripts/evaluate.py: statistics on known synthetic results, option parsing, smoke runs."""
+"""scripts/evaluate.py: statistics on known synthetic results, option parsing, smoke runs, learning
+curves from metrics.jsonl, Elo intervals and plots."""
 import importlib.util
 import math
 from pathlib import Path
@@ -112,3 +113,206 @@ def test_bad_settings():
         ev.main(ev.Settings(agents=["random"]))
     with pytest.raises(ValueError, match="unknown draughts agent"):
         ev.main(["random", "nope"])
+
+
+# ---- learning curves from metrics.jsonl --------------------------------------------------------
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def write_run(folder, lines):
+    """A run directory holding metrics.jsonl with the given lines (dicts, or raw strings)."""
+    import json
+    folder.mkdir(parents=True, exist_ok=True)
+    text = "".join((ln if isinstance(ln, str) else json.dumps(ln)) + "\n" for ln in lines)
+    (folder / "metrics.jsonl").write_text(text)
+    return str(folder)
+
+
+def synthetic_lines(n, slope, with_steps=True):
+    """n evaluations of a learner improving by slope ppg per evaluation against two opponents."""
+    lines = []
+    for i in range(1, n + 1):
+        ln = {"games": 1000 * i, "seconds": 12.5 * i}
+        if with_steps:
+            ln["steps"] = 60_000 * i
+        ln["random"] = {"ppg": 0.5 + slope * i, "ci95": 0.1,
+                        "win_rate": min(0.6 + 0.03 * i, 1.0), "games": 400}
+        ln["greedy"] = {"ppg": -0.8 + slope * i, "ci95": 0.15, "win_rate": 0.3 + 0.02 * i}
+        lines.append(ln)
+    return lines
+
+
+def assert_nontrivial_png(path, min_bytes=10_000):
+    import matplotlib.image
+    data = Path(path).read_bytes()
+    assert data[:8] == PNG_SIGNATURE
+    assert len(data) > min_bytes
+    img = matplotlib.image.imread(path)
+    assert img.ndim == 3 and img.shape[0] > 150 and img.shape[1] > 300
+    rgb = img[..., :3].reshape(-1, 3)
+    assert len(np.unique(rgb, axis=0)) > 50  # lines, bands, text: many distinct colours
+    assert (rgb.min(axis=1) < 0.9).mean() > 0.01  # not a blank page
+
+
+def test_curve_of_two_runs_writes_a_png(tmp_path, capsys):
+    a = write_run(tmp_path / "run_a", synthetic_lines(8, 0.1))
+    b = write_run(tmp_path / "run_b", synthetic_lines(5, 0.05))
+    out = tmp_path / "plots" / "curve.png"
+    res = ev.main(["--curve", a, b, "--plot", str(out)])
+    assert res["plots"] == [str(out)]
+    assert_nontrivial_png(out)
+    rows = res["curves"]["run_a"]["greedy"]
+    assert rows.shape == (8, 4)
+    np.testing.assert_allclose(rows[:, 0], 1000 * np.arange(1, 9))
+    np.testing.assert_allclose(rows[:, 1] - rows[:, 2], 0.15)  # low = ppg - ci95
+    np.testing.assert_allclose(rows[:, 3] - rows[:, 1], 0.15)
+    assert set(res["curves"]) == {"run_a", "run_b"} and len(res["curves"]["run_b"]["random"]) == 5
+    text = capsys.readouterr().out
+    assert "run_b" in text and "vs greedy: ppg last -0.550" in text and "wrote" in text
+    # win rate against wall time: a Wilson interval where the entry counts its games, else none
+    out2 = tmp_path / "curve_wr.png"
+    res = ev.main(ev.Settings(curve=[a], x="seconds", y="win_rate", plot=str(out2)))
+    assert_nontrivial_png(out2)
+    r = res["curves"]["run_a"]["random"]
+    np.testing.assert_allclose(r[:, 0], 12.5 * np.arange(1, 9))
+    lo, hi = ev.wilson_interval(0.63 * 400, 400)
+    assert r[0, 2] == pytest.approx(lo) and r[0, 3] == pytest.approx(hi)
+    assert np.isnan(res["curves"]["run_a"]["greedy"][:, 2:]).all()
+
+
+def test_curve_without_plot_only_prints(tmp_path, capsys):
+    a = write_run(tmp_path / "r", synthetic_lines(3, 0.1))
+    res = ev.main(["--curve", a])
+    assert res["plots"] == [] and not list(tmp_path.glob("*.png"))
+    assert "vs random: ppg last +0.800 [+0.700, +0.900] at games 3000" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("bad, message", [
+    ('{"games": 3000, "random": {"ppg": 0.1, "ci95"', "line 3: not valid JSON"),
+    ("[1, 2, 3]", "line 3: expected a JSON object"),
+    ('{"games": 3000, "seconds": 1.0}', "line 3: no opponent entries"),
+    ('{"games": 3000, "random": {"ppg": 0.1}}', "line 3: opponent 'random' has no 'ci95'"),
+    ('{"games": "many", "random": {"ppg": 0.1, "ci95": 0.1}}', "line 3, 'games'"),
+])
+def test_malformed_metrics_line_is_named(tmp_path, bad, message):
+    lines = synthetic_lines(2, 0.1) + [bad] + synthetic_lines(1, 0.1)
+    run = write_run(tmp_path / "run", lines)
+    with pytest.raises(ValueError, match=message) as err:
+        ev.main(["--curve", run, "--plot", str(tmp_path / "x.png")])
+    assert "metrics.jsonl" in str(err.value)
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_curve_x_key_missing_or_unknown(tmp_path):
+    run = write_run(tmp_path / "td", synthetic_lines(3, 0.1, with_steps=False))
+    with pytest.raises(ValueError, match=r"line 1: no 'steps' key for --x steps"):
+        ev.main(["--curve", run, "--x", "steps"])
+    ev.main(["--curve", run, "--x", "seconds"])  # the keys the lines have work
+    with pytest.raises(SystemExit):
+        ev.parse_args(["--curve", run, "--x", "hours"])  # argparse choices
+    with pytest.raises(ValueError, match="unknown --y"):
+        ev.main(ev.Settings(curve=[run], y="elo"))
+
+
+def test_curve_and_agent_argument_errors(tmp_path):
+    with pytest.raises(ValueError, match="no metrics.jsonl in run directory"):
+        ev.main(["--curve", str(tmp_path)])
+    with pytest.raises(ValueError, match="at least two agents.*--curve"):
+        ev.main([])
+    run = write_run(tmp_path / "r", synthetic_lines(2, 0.1))
+    with pytest.raises(ValueError, match="not both"):
+        ev.main(["greedy", "random", "--curve", run])
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "metrics.jsonl").write_text("\n")
+    with pytest.raises(ValueError, match="no evaluations"):
+        ev.main(["--curve", str(tmp_path / "empty")])
+
+
+# ---- Elo intervals ---------------------------------------------------------------------------
+def expected_table(ratings, n_games):
+    """Points and games of a round-robin whose scores equal the Elo expectations of ratings."""
+    r = np.asarray(ratings, float)
+    e = 1 / (1 + 10 ** ((r[None, :] - r[:, None]) / 400))
+    n = np.full((len(r), len(r)), float(n_games))
+    np.fill_diagonal(n, 0.0)
+    return e * n, n
+
+
+def test_elo_interval_of_two_players_matches_the_delta_method():
+    points = np.array([[0, 76], [24, 0]], float)
+    games = np.array([[0, 100], [100, 0]], float)
+    for prior in (0.0, 1.0, 4.0):
+        elo, cov = ev.elo_covariance(points, games, prior=prior)
+        n = 100 + prior
+        p = (76 + prior / 2) / n  # the virtual draws count as games and half points
+        se_diff = 400 / math.log(10) / math.sqrt(n * p * (1 - p))
+        assert elo[0] - elo[1] == pytest.approx(ev.elo_from_score(p), abs=1e-6)
+        se = math.sqrt(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1])
+        assert se == pytest.approx(se_diff, rel=1e-6)
+        elo2, low, high = ev.elo_intervals(points, games, prior=prior)
+        np.testing.assert_allclose(elo2, elo)
+        # mean-0 ratings: each player carries half the difference's standard error
+        np.testing.assert_allclose((high - low) / 2, ev.Z95 * se_diff / 2, rtol=1e-6)
+    assert se_diff == pytest.approx(39.34, abs=0.01)  # 173.72 / sqrt(104 * 0.75 * 0.25) by hand
+
+
+def test_elo_covariance_is_the_inverse_hessian_of_the_likelihood():
+    """Finite-difference Hessian of the negative log-likelihood; the mean-0 constraint two ways."""
+    points, games = expected_table([250, 80, 0, -300], 30)
+    points = points + np.array([[0, -3, 2, 0], [3, 0, 0, -1], [-2, 0, 0, 1], [0, 1, -1, 0]])
+    prior = 1.0
+    elo, cov = ev.elo_covariance(points, games, prior=prior)
+    s = points + prior / 2 * (games > 0)
+    n = games + prior * (games > 0)
+
+    def nll(r):
+        p = 1 / (1 + 10 ** ((r[None, :] - r[:, None]) / 400))
+        np.fill_diagonal(p, 0.5)
+        return -(s * np.log(p)).sum()  # each game counted once, from the winner's row
+
+    k, h = len(elo), 0.5
+    hess = np.empty((k, k))
+    for i in range(k):
+        for j in range(k):
+            ei, ej = np.eye(k)[i] * h, np.eye(k)[j] * h
+            hess[i, j] = (nll(elo + ei + ej) - nll(elo + ei - ej) - nll(elo - ei + ej)
+                          + nll(elo - ei - ej)) / (4 * h * h)
+    np.testing.assert_allclose(np.linalg.pinv(hess, rtol=1e-6, hermitian=True), cov,
+                               rtol=1e-4, atol=1e-6 * cov.max())
+    # fixing player 0 and centring gives the same covariance as the pseudo-inverse
+    v = np.zeros((k, k))
+    v[1:, 1:] = np.linalg.inv(hess[1:, 1:])
+    c = np.eye(k) - 1.0 / k
+    np.testing.assert_allclose(c @ v @ c, cov, rtol=1e-4, atol=1e-6 * cov.max())
+    assert abs(cov.sum()) < 1e-6 * cov.max()  # the ratings' mean has no variance
+
+
+def test_elo_intervals_widen_with_fewer_games_and_rank_known_strengths():
+    truth = np.array([300.0, 100.0, 0.0, -400.0])
+    truth -= truth.mean()
+    widths = []
+    for n_games in (2000, 200, 20):
+        elo, low, high = ev.elo_intervals(*expected_table(truth, n_games))
+        assert list(np.argsort(-elo)) == [0, 1, 2, 3]
+        assert ((low < elo) & (elo < high)).all()
+        widths.append(high - low)
+        if n_games >= 200:
+            assert ((low <= truth) & (truth <= high)).all()
+    assert (widths[0] < widths[1]).all() and (widths[1] < widths[2]).all()
+    assert widths[1] / widths[0] == pytest.approx(math.sqrt(10), rel=0.05)  # 1/sqrt(n) scaling
+
+
+def test_round_robin_with_plot_writes_a_png(tmp_path, capsys):
+    out = tmp_path / "elo.png"
+    res = ev.main(["random", "random", "greedy", "--games", "2", "--max-moves", "120", "--quiet",
+                   "--seed", "3", "--plot", str(out)])
+    assert res["plots"] == [str(out)]
+    assert_nontrivial_png(out, min_bytes=5_000)
+    low, high = res["elo_interval"]
+    assert ((low < res["elo"]) & (res["elo"] < high)).all()
+    text = capsys.readouterr().out
+    assert "95% intervals" in text and f"[{low[0]:+6.0f}, {high[0]:+6.0f}]" in text
+    out2 = tmp_path / "pair.png"
+    res = ev.main(["greedy", "random", "--games", "2", "--quiet", "--plot", str(out2)])
+    assert res["plots"] == [str(out2)] and "elo" not in res
+    assert_nontrivial_png(out2, min_bytes=5_000)
