@@ -17,6 +17,8 @@ the acting player's view (two-player mode) or the learner's (``opponent="random"
 ``masks`` int8 (N, A); ``current`` int64 (N,) the player to act; ``rewards`` float32 (N, 2);
 ``terminated`` / ``truncated`` bool views (N,). ``step`` validates the actions (shape, range,
 legality) and raises ValueError naming the first bad game; it does not reset finished games.
+``get_state()`` / ``set_state(d)`` copy every buffer and random stream out and back in (a
+checkpoint of N games in progress: a training run resumed from it plays the same games).
 """
 import numba
 import numpy as np
@@ -32,6 +34,7 @@ class _BatchCore:
 
     n_actions = 0
     obs_len = 0
+    _state_fields = ("states", "obs", "masks", "current", "rewards", "done", "seats", "rngs")
 
     def __init__(self, num_envs, opponent=None, learner="alternate", threads=None):
         if int(num_envs) != num_envs or num_envs < 1:
@@ -56,6 +59,30 @@ class _BatchCore:
         self.rngs = seed_rngs(0, n)
         self._all = np.ones(n, np.int8)
         self._rows = np.arange(n)
+
+    def get_state(self):
+        """A snapshot of the N games (copies of every buffer and random stream) for set_state."""
+        out = {name: getattr(self, name).copy() for name in self._state_fields}
+        out["core"] = type(self).__name__
+        return out
+
+    def set_state(self, snapshot):
+        """Restore a get_state() snapshot of a core of the same class and size; ValueError naming
+        the first missing or mismatched field (nothing is changed then)."""
+        if not isinstance(snapshot, dict) or snapshot.get("core") != type(self).__name__:
+            found = snapshot.get("core") if isinstance(snapshot, dict) else type(snapshot).__name__
+            raise ValueError(f"set_state: expected a {type(self).__name__} snapshot, got {found!r}")
+        arrays = {}
+        for name in self._state_fields:
+            if name not in snapshot:
+                raise ValueError(f"set_state: the snapshot lacks {name!r}")
+            mine, a = getattr(self, name), np.asarray(snapshot[name])
+            if a.shape != mine.shape or a.dtype != mine.dtype:
+                raise ValueError(f"set_state: {name!r} must be {mine.dtype} {mine.shape}, "
+                                 f"got {a.dtype} {a.shape}")
+            arrays[name] = a
+        for name, a in arrays.items():
+            np.copyto(getattr(self, name), a)
 
     def _parallel(self):
         """Run the parallel kernel build? Not for small batches, nor on one thread."""
@@ -166,6 +193,8 @@ class DraughtsBatch(_BatchCore):
 class BackgammonBatch(_BatchCore):
     """N cubeless backgammon games (actions and observations as in backgammon_v0; game i of a
     batch reset with seed S rolls the same dice as backgammon_v0 reset with seed S + i)."""
+
+    _state_fields = _BatchCore._state_fields + ("rolls",)
 
     def __init__(self, num_envs, opponent=None, learner="alternate", scoring="single",
                  max_turns=None, threads=None):
