@@ -4,11 +4,28 @@ Training (``train_ppo``, used by ``scripts/train.py --algo ppo``): N games at on
 stable-baselines3 VecEnv over the batched core (boardgym.envs.vector), the learner's opponent
 drawn per rollout from a pool — a uniformly random player and frozen snapshots of the learner
 itself (a snapshot joins the pool every ``snapshot_every`` steps; the pool keeps the newest
-``pool_size``). Checkpoints are MaskablePPO ``.zip`` files. ``PPOAgent(path)`` plays a checkpoint
-in any boardgym env for either seat: the observation is the acting player's own view in every
-env, so one policy serves both seats.
+``pool_size``). ``PPOAgent(path)`` plays a checkpoint in any boardgym env for either seat: the
+observation is the acting player's own view in every env, so one policy serves both seats.
+
+A run directory holds ``ppo.zip`` (the MaskablePPO model, for PPOAgent), ``resume.pt`` (all a
+resumed run needs), ``metrics.jsonl`` and TensorBoard logs in ``tb/`` (boardgym.agents.run_log).
+Checkpoints are taken at the start of a rollout, every ``ckpt_every`` steps and at the end, and
+capture the model with its optimizer, the N games in progress with their random streams, the
+last observations, the opponent pool (snapshots and its generator), the torch/NumPy/Python
+random states and the counters: ``resume=True`` continues exactly — a run killed after a
+checkpoint and resumed ends with the same weights as an uninterrupted run (tested).
 """
+import io
+import os
+import random
+import time
+
 import numpy as np
+
+from boardgym.agents.run_log import RunLog, points_summary
+
+MODEL_FILE = "ppo.zip"
+RESUME_FILE = "resume.pt"
 
 
 def _torch_threads():
@@ -65,6 +82,22 @@ class OpponentPool:
         self.snapshots.append(frozen.eval())
         del self.snapshots[:-self.pool_size]
 
+    def get_state(self):
+        """The pool's generator state, snapshot weights and current member (for a checkpoint)."""
+        current = None if self.current is None else self.snapshots.index(self.current)
+        return {"rng": self.rng.bit_generator.state, "current": current,
+                "snapshots": [p.state_dict() for p in self.snapshots]}
+
+    def set_state(self, state, policy):
+        """Restore get_state() output; policy (an SB3 policy) supplies the snapshots' architecture."""
+        self.rng.bit_generator.state = state["rng"]
+        self.snapshots = []
+        for weights in state["snapshots"]:
+            frozen = type(policy)(**policy._get_constructor_parameters())
+            frozen.load_state_dict(weights)
+            self.snapshots.append(frozen.eval())
+        self.current = None if state["current"] is None else self.snapshots[state["current"]]
+
     def pick(self):
         k = int(self.rng.integers(len(self.snapshots) + 1))
         self.current = None if k == len(self.snapshots) else self.snapshots[k]
@@ -79,81 +112,194 @@ class OpponentPool:
         return actions.numpy()
 
 
-def win_rate_vs_random(model, game, n_games=200, seed=0):
-    """(wins, draws, losses) of the model's deterministic policy against the in-kernel random
-    opponent over n_games (seats alternate), played on the batched core."""
+def play_vs_baseline(model, game, opponent="random", n_games=200, seed=0):
+    """Points of the model's deterministic policy in n_games against an in-kernel opponent
+    ("random" or "greedy"), all played at once on the batched core, the learner's seat
+    alternating; each game slot counts its first game only, so quick games are not favoured."""
     from boardgym.envs.batch import BackgammonBatch, DraughtsBatch
     core_cls = DraughtsBatch if game == "draughts" else BackgammonBatch
     kwargs = {"max_moves": 300} if game == "draughts" else {"max_turns": 1000}
-    n_envs = min(n_games, 64)
-    core = core_cls(n_envs, opponent="random", **kwargs)
+    core = core_cls(int(n_games), opponent=opponent, **kwargs)
     core.reset(seed=seed)
-    wins = draws = losses = played = 0
-    while played < n_games:
+    points = np.zeros(core.num_envs)
+    pending = np.ones(core.num_envs, bool)
+    while pending.any():
         actions, _ = model.predict(core.obs, action_masks=core.masks.astype(bool), deterministic=True)
         seats = core.seats.copy()
         core.step(np.asarray(actions, np.int64))
-        for i in np.flatnonzero(core.done.any(1)):
-            if played < n_games:
-                r = core.rewards[i, seats[i]]
-                wins += r > 0
-                losses += r < 0
-                draws += r == 0
-                played += 1
+        ended = np.flatnonzero(core.done.any(1).astype(bool) & pending)
+        points[ended] = core.rewards[ended, seats[ended]]
+        pending[ended] = False
         core.reset_done()
-    return int(wins), int(draws), int(losses)
+    return points
+
+
+def evaluate_baselines(model, game, n_games=200, seed=0):
+    """{opponent: {"ppg", "ci95", "win_rate"}} of the model against the random and greedy players."""
+    return {opp: points_summary(play_vs_baseline(model, game, opp, n_games, seed))
+            for opp in ("random", "greedy")}
 
 
 def _save_atomic(model, path):
     """model.save to a temporary file, then rename: a killed run never leaves half a checkpoint."""
-    import os
     tmp = str(path) + ".tmp.zip"
     model.save(tmp)
     os.replace(tmp, path)
 
 
-def train_ppo(game, total_steps, out_path, num_envs=64, seed=0, snapshot_every=50_000,
-              pool_size=8, net_arch=(128, 128), eval_every=100_000, eval_games=200, log=print,
-              max_moves=300, resume=False):
-    """Train a MaskablePPO policy by self-play; saves out_path (.zip) at each evaluation and at the end."""
+def _sb3_logger(run_log):
+    """An SB3 Logger whose scalars (losses, entropy, KL, ...) go to the run's TensorBoard writer."""
+    from stable_baselines3.common.logger import KVWriter, Logger
+
+    class Bridge(KVWriter):
+        def write(self, key_values, key_excluded, step=0):
+            for key, value in key_values.items():
+                excluded = key_excluded.get(key) or ()
+                if "tensorboard" in excluded or isinstance(value, (str, bool)):
+                    continue
+                if isinstance(value, (int, float, np.integer, np.floating)):
+                    run_log.scalar(key, value, step)
+
+        def close(self):
+            run_log.flush()
+
+    return Logger(folder=None, output_formats=[Bridge()])
+
+
+def train_ppo(game, total_steps, run_dir, num_envs=64, seed=0, snapshot_every=100_000,
+              pool_size=8, net_arch=(64, 64), ckpt_every=50_000, eval_every=100_000,
+              eval_games=200, max_moves=300, resume=False, tensorboard=True, log=print,
+              progress_every=10.0):
+    """Train a MaskablePPO policy by self-play into run_dir (see the module docstring).
+
+    Evaluations (every eval_every steps, eval_games against the random and the greedy player)
+    are printed and appended to metrics.jsonl. On resume the checkpoint's game, num_envs, seed,
+    pool and network settings win over the arguments (a note is logged when they differ);
+    total_steps is the total of the whole run. Returns the model."""
+    import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
 
     from boardgym.envs.vector import make_sb3_vec_env
     _torch_threads()
-    pool = OpponentPool(seed, pool_size)
-    kwargs = {"max_moves": max_moves} if game == "draughts" else {}
-    venv = make_sb3_vec_env(game, num_envs=num_envs, opponent=pool, **kwargs)
+    run_dir = str(run_dir)
+    os.makedirs(run_dir, exist_ok=True)
+    resume_path = os.path.join(run_dir, RESUME_FILE)
+    setup = {"game": game, "num_envs": int(num_envs), "seed": int(seed),
+             "snapshot_every": int(snapshot_every), "pool_size": int(pool_size),
+             "net_arch": [int(n) for n in net_arch], "max_moves": int(max_moves)}
+    saved = None
     if resume:
-        model = MaskablePPO.load(out_path, env=venv, device="cpu")
-    else:
+        if not os.path.exists(resume_path):
+            raise ValueError(f"resume: no checkpoint {resume_path}")
+        saved = torch.load(resume_path, weights_only=False)
+        for key, value in saved["setup"].items():
+            if setup[key] != value:
+                log(f"resume: keeping the checkpoint's {key}={value} (asked {setup[key]})")
+        setup = saved["setup"]
+    game, snapshot_every = setup["game"], setup["snapshot_every"]
+    pool = OpponentPool(setup["seed"], setup["pool_size"])
+    kwargs = {"max_moves": setup["max_moves"]} if game == "draughts" else {}
+    venv = make_sb3_vec_env(game, num_envs=setup["num_envs"], opponent=pool, **kwargs)
+    if saved is None:
         model = MaskablePPO("MlpPolicy", venv, n_steps=128, batch_size=1024, n_epochs=4,
-                            learning_rate=3e-4, gamma=0.995, ent_coef=0.01, seed=seed,
-                            policy_kwargs={"net_arch": list(net_arch)}, device="cpu")
+                            learning_rate=3e-4, gamma=0.995, ent_coef=0.01, seed=setup["seed"],
+                            policy_kwargs={"net_arch": setup["net_arch"]}, device="cpu")
+        counters = {"steps": 0, "games": 0, "seconds": 0.0, "next_snapshot": snapshot_every,
+                    "next_eval": eval_every, "next_ckpt": ckpt_every}
+    else:
+        model = MaskablePPO.load(io.BytesIO(saved["model"]), env=venv, device="cpu",
+                                 force_reset=False)
+        counters = dict(saved["counters"])
+        pool.set_state(saved["pool"], model.policy)
+        venv.core.set_state(saved["core"])
+        venv._seed = saved["venv_seed"]
+        model._last_obs = saved["last_obs"].copy()
+        model._last_episode_starts = saved["episode_starts"].copy()
+        from collections import deque
+        model.ep_info_buffer = deque(saved["ep_info"], maxlen=model._stats_window_size)
+        model.ep_success_buffer = deque(maxlen=model._stats_window_size)
+        torch.set_rng_state(saved["rng"]["torch"])  # last: building the pool drew from torch's
+        np.random.set_state(saved["rng"]["numpy"])
+        random.setstate(saved["rng"]["python"])
+    run_log = RunLog(run_dir, "steps", None if saved is None else counters["steps"], tensorboard)
+    model.set_logger(_sb3_logger(run_log))
+    t0, seconds0 = time.perf_counter(), counters["seconds"]
+
+    def checkpoint():
+        counters["seconds"] = seconds0 + time.perf_counter() - t0
+        buf = io.BytesIO()
+        model.save(buf)
+        state = {"model": buf.getvalue(), "setup": setup, "counters": dict(counters),
+                 "core": venv.core.get_state(), "venv_seed": venv._seed,
+                 "last_obs": np.array(model._last_obs), "pool": pool.get_state(),
+                 "episode_starts": np.array(model._last_episode_starts),
+                 "ep_info": list(model.ep_info_buffer or ()),
+                 "rng": {"torch": torch.get_rng_state(), "numpy": np.random.get_state(),
+                         "python": random.getstate()}}
+        tmp = resume_path + ".tmp"
+        torch.save(state, tmp)
+        os.replace(tmp, resume_path)
+        _save_atomic(model, os.path.join(run_dir, MODEL_FILE))
+
+    def evaluate_if_due():
+        if not eval_every or counters["steps"] < counters["next_eval"]:
+            return
+        while counters["next_eval"] <= counters["steps"]:
+            counters["next_eval"] += eval_every
+        res = evaluate_baselines(model, game, eval_games, setup["seed"] + 1)
+        run_log.evaluation({"games": counters["games"], "steps": counters["steps"],
+                            "seconds": round(seconds0 + time.perf_counter() - t0, 1), **res})
+        log(f"steps {counters['steps']}: " + "  ".join(
+            f"vs {k}: {r['ppg']:+.3f} ppg (+-{r['ci95']:.3f}), wins {r['win_rate']:.1%}"
+            for k, r in res.items()) + f"  pool {len(pool.snapshots)} snapshots")
 
     class SelfPlay(BaseCallback):
+        """At each rollout start: evaluate, checkpoint, snapshot, pick the opponent (in that order,
+        so a checkpoint holds the state just before the snapshot and the pick)."""
+
         def __init__(self):
             super().__init__()
-            self.next_snapshot = model.num_timesteps + snapshot_every
-            self.next_eval = model.num_timesteps + eval_every
+            self.last_print = time.perf_counter()
+            self.mark = (self.last_print, counters["steps"], counters["games"])
 
         def _on_rollout_start(self):
-            if self.num_timesteps >= self.next_snapshot:
+            counters["steps"] = self.num_timesteps
+            evaluate_if_due()
+            if counters["steps"] >= counters["next_ckpt"]:
+                while counters["next_ckpt"] <= counters["steps"]:
+                    counters["next_ckpt"] += ckpt_every
+                checkpoint()
+            if counters["steps"] >= counters["next_snapshot"]:
                 pool.add(self.model.policy)
-                self.next_snapshot += snapshot_every
+                counters["next_snapshot"] += snapshot_every
             pool.pick()
+            self.logger.record("selfplay/pool_snapshots", len(pool.snapshots))
+            self.logger.record("selfplay/games", counters["games"])
+            self.progress()
+
+        def progress(self):
+            now = time.perf_counter()
+            if now - self.last_print < progress_every:
+                return
+            t, s, g = self.mark
+            rate, games_rate = (counters["steps"] - s) / (now - t), (counters["games"] - g) / (now - t)
+            eta = (total_steps - counters["steps"]) / rate / 60 if rate > 0 else float("nan")
+            log(f"steps {counters['steps']}/{total_steps}  {rate:.0f} steps/s  "
+                f"{games_rate:.1f} games/s  ETA {eta:.1f} min  games {counters['games']}")
+            self.last_print, self.mark = now, (now, counters["steps"], counters["games"])
 
         def _on_step(self):
-            if eval_every and self.num_timesteps >= self.next_eval:
-                self.next_eval += eval_every
-                w, d, l_ = win_rate_vs_random(self.model, game, eval_games, seed + 1)
-                log(f"steps {self.num_timesteps}: vs random {w}-{d}-{l_} "
-                    f"({w / max(1, w + d + l_):.1%} wins), pool {len(pool.snapshots)} snapshots")
-                _save_atomic(self.model, out_path)
+            counters["games"] += int(np.count_nonzero(self.locals["dones"]))
             return True
 
-    remaining = total_steps - model.num_timesteps if resume else total_steps
-    if remaining > 0:
-        model.learn(remaining, callback=SelfPlay(), reset_num_timesteps=not resume)
-    _save_atomic(model, out_path)
+    try:
+        remaining = total_steps - model.num_timesteps
+        if remaining > 0:
+            model.learn(remaining, callback=SelfPlay(), reset_num_timesteps=False)
+        counters["steps"] = model.num_timesteps
+        evaluate_if_due()
+        checkpoint()
+    finally:
+        run_log.close()
     return model

@@ -3,27 +3,34 @@
 
     python scripts/train.py --game draughts --algo ppo --steps 1000000 --eval-every 100000 \
         --ckpt-dir runs/draughts-ppo
-
-    python scripts/train.py --game backgammon --algo td --games 200000 --hidden 80 \\
+    python scripts/train.py --game backgammon --algo td --games 200000 --hidden 80 \
         --alpha 0.1 --lam 0.0 --seed 1 --ckpt-dir runs/td80
     python scripts/train.py --game backgammon --algo td --games 400000 --ckpt-dir runs/td80 --resume
+    tensorboard --logdir runs/td80/tb
 
-The games are played and learned from entirely inside Numba (boardgym.agents.td_net.train_games)
-in chunks of ``--ckpt-every`` games; after each chunk the weights, the dice generator's state and
-the counters go to ``<ckpt-dir>/latest.npz`` (written to a temporary file, then renamed), so a
-killed run loses at most one chunk and ``--resume`` continues exactly (the same weights as an
-uninterrupted run of the same length). Every ``--eval-every`` games the net plays
-``--eval-games`` games against a random player (a uniformly random afterstate) and the one-ply
-greedy heuristic (pip count, blots, made points) with its own evaluation seed, printed and
-appended to ``<ckpt-dir>/metrics.jsonl``; each evaluated net is also kept as
-``<ckpt-dir>/games_<N>.npz``. Progress lines show games/s and the ETA.
+Both trainers write into ``--ckpt-dir``: checkpoints (written to a temporary file, then
+renamed), ``metrics.jsonl`` (one line per evaluation; ``scripts/evaluate.py --curve DIR``
+plots it) and TensorBoard logs in ``tb/`` (``--no-tensorboard`` turns them off). ``--resume``
+continues exactly where the last checkpoint left off — weights, optimizer, random states,
+counters and (PPO) the games in progress and the opponent pool — so a killed run loses at
+most the work since its last checkpoint, and the logs drop what came after it.
+
+TD: the games are played and learned from entirely inside Numba
+(boardgym.agents.td_net.train_games) in chunks of ``--ckpt-every`` games; after each chunk the
+weights, the dice generator's state and the counters go to ``latest.npz``. Every
+``--eval-every`` games the net plays ``--eval-games`` games against a random player (a
+uniformly random afterstate) and the one-ply greedy heuristic (pip count, blots, made points)
+with its own evaluation seed; each evaluated net is also kept as ``games_<N>.npz``.
+
+PPO (boardgym.agents.ppo.train_ppo): ``ppo.zip`` (load with PPOAgent) and ``resume.pt``
+every ``--ckpt-every`` learner steps (at the next rollout start); evaluations against the
+in-kernel random and greedy players. Progress lines show games/s and the ETA.
 
 Only the game/algorithm pairs in ``TRAINERS`` exist (argparse lists exactly those).
 """
 import argparse
 import dataclasses
 import json
-import math
 import os
 import sys
 import time
@@ -52,21 +59,25 @@ class Settings:
     seed: int = 0
     """seed of the initial weights and the self-play dice"""
     ckpt_dir: str = "runs/backgammon-td"
-    """checkpoint directory (latest.npz, games_<N>.npz, metrics.jsonl)"""
+    """run directory: checkpoints, metrics.jsonl, TensorBoard logs (tb/)"""
     ckpt_every: int = 5_000
-    """games between checkpoints"""
+    """games (td) or learner steps (ppo) between checkpoints"""
     eval_every: int = 20_000
     """games between evaluations (0: none)"""
     eval_games: int = 400
     """games per evaluation opponent (rounded up to even: pairs with the same dice)"""
     resume: bool = False
-    """continue from <ckpt-dir>/latest.npz (td) or <ckpt-dir>/ppo.zip (ppo)"""
+    """continue exactly from <ckpt-dir>/latest.npz (td) or <ckpt-dir>/resume.pt (ppo)"""
     steps: int = 1_000_000
     """ppo: total environment steps of the learner"""
     num_envs: int = 64
     """ppo: games played at once on the batched env"""
     snapshot_every: int = 100_000
     """ppo: steps between frozen snapshots added to the opponent pool"""
+    net_arch: str = "64,64"
+    """ppo: hidden layer sizes of the policy and value MLPs (the shipped draughts-ppo is 64,64)"""
+    no_tensorboard: bool = False
+    """write no TensorBoard logs (metrics.jsonl is always written)"""
     quiet: bool = False
     """no progress lines"""
 
@@ -83,8 +94,9 @@ def _log(cfg, text):
 
 
 def evaluate_td(params, n_games, seed):
-    """Points per game of the net vs random and vs greedy: {name: (mean, half-width 95%)}."""
+    """The net against random and greedy: {name: {"ppg", "ci95", "win_rate"}} (run_log format)."""
     from boardgym.agents import td_net
+    from boardgym.agents.run_log import points_summary
     out = {}
     pairs = max(1, (n_games + 1) // 2)
     w1, b1, w2, b2 = params
@@ -92,18 +104,19 @@ def evaluate_td(params, n_games, seed):
         pts = np.zeros(2 * pairs)
         rng = np.array([seed], dtype=np.int64)
         td_net.play_match(w1, b1, w2, b2, w1, b1, w2, b2, opp, rng, pairs, pts)
-        half = 1.959963984540054 * pts.std(ddof=1) / math.sqrt(pts.size) if pts.size > 1 else 0.0
-        out[name] = (float(pts.mean()), float(half), float((pts > 0).mean()))
+        out[name] = points_summary(pts)
     return out
 
 
 def train_backgammon_td(cfg):
     """TD(lambda) self-play for backgammon; returns the final (w1, b1, w2, b2)."""
     from boardgym.agents import td_net
+    from boardgym.agents.run_log import RunLog
     from boardgym.agents.td_gammon import save_weights
     os.makedirs(cfg.ckpt_dir, exist_ok=True)
     latest = os.path.join(cfg.ckpt_dir, "latest.npz")
     stats = np.zeros(td_net.N_STATS)
+    seconds0 = 0.0
     if cfg.resume:
         if not os.path.exists(latest):
             raise ValueError(f"--resume: no checkpoint {latest}")
@@ -112,6 +125,7 @@ def train_backgammon_td(cfg):
         rng = z["rng"].copy()
         done = int(z["games"])
         stats[:] = z["stats"]
+        seconds0 = float(z["seconds"]) if "seconds" in z else 0.0
         saved = json.loads(str(z["settings"]))
         for key in ("hidden", "alpha", "lam", "seed"):
             if saved[key] != getattr(cfg, key):
@@ -124,56 +138,73 @@ def train_backgammon_td(cfg):
         rng = np.array([cfg.seed], dtype=np.int64)
         done = 0
     settings_json = json.dumps(dataclasses.asdict(cfg))
+    run_log = RunLog(cfg.ckpt_dir, "games", done if cfg.resume else None, not cfg.no_tensorboard)
+    t0 = time.perf_counter()
 
     def checkpoint():
         _save_atomic(latest, w1=w1, b1=b1, w2=w2, b2=b2, rng=rng, games=np.int64(done),
-                     stats=stats, settings=np.array(settings_json))
+                     stats=stats, settings=np.array(settings_json),
+                     seconds=np.float64(seconds0 + time.perf_counter() - t0))
 
-    t0 = time.perf_counter()
     start = done
     last_stats = stats.copy()
-    while done < cfg.games:
-        n = min(cfg.ckpt_every, cfg.games - done)
-        if cfg.eval_every > 0:
-            to_eval = cfg.eval_every - done % cfg.eval_every
-            n = min(n, to_eval)
-        td_net.train_games(w1, b1, w2, b2, rng, n, cfg.alpha, cfg.lam, stats)
-        done += n
-        checkpoint()
-        el = time.perf_counter() - t0
-        rate = (done - start) / el if el > 0 else 0.0
-        eta = (cfg.games - done) / rate if rate > 0 else float("nan")
-        d = stats - last_stats
-        last_stats = stats.copy()
-        _log(cfg, f"games {done}/{cfg.games}  {rate:.0f} games/s  ETA {eta / 60:.1f} min  "
-                  f"plies/game {d[td_net.ST_PLIES] / max(d[td_net.ST_GAMES], 1):.1f}  "
-                  f"|delta win| {d[td_net.ST_ABS_DELTA] / max(d[td_net.ST_PLIES], 1):.4f}  "
-                  f"gammons {d[td_net.ST_GAMMONS] / max(d[td_net.ST_GAMES], 1):.3f}")
-        if cfg.eval_every > 0 and done % cfg.eval_every == 0:
-            res = evaluate_td((w1, b1, w2, b2), cfg.eval_games, 10_000_000 + done)
-            save_weights(os.path.join(cfg.ckpt_dir, f"games_{done}.npz"), (w1, b1, w2, b2),
-                         games=done, settings=dataclasses.asdict(cfg))
-            line = {"games": done, "seconds": round(time.perf_counter() - t0, 1)}
-            for name, (m, hw, wr) in res.items():
-                line[name] = {"ppg": round(m, 4), "ci95": round(hw, 4), "win_rate": round(wr, 4)}
-            with open(os.path.join(cfg.ckpt_dir, "metrics.jsonl"), "a") as f:
-                f.write(json.dumps(line) + "\n")
-            _log(cfg, "eval " + "  ".join(f"vs {k}: {m:+.3f} ppg (+-{hw:.3f}), wins {wr:.1%}"
-                                           for k, (m, hw, wr) in res.items()))
+    try:
+        while done < cfg.games:
+            n = min(cfg.ckpt_every, cfg.games - done)
+            if cfg.eval_every > 0:
+                n = min(n, cfg.eval_every - done % cfg.eval_every)
+            td_net.train_games(w1, b1, w2, b2, rng, n, cfg.alpha, cfg.lam, stats)
+            done += n
+            el = time.perf_counter() - t0
+            rate = (done - start) / el if el > 0 else 0.0
+            eta = (cfg.games - done) / rate if rate > 0 else float("nan")
+            d = stats - last_stats
+            last_stats = stats.copy()
+            figures = {"plies_per_game": d[td_net.ST_PLIES] / max(d[td_net.ST_GAMES], 1),
+                       "abs_td_error": d[td_net.ST_ABS_DELTA] / max(d[td_net.ST_PLIES], 1),
+                       "gammon_rate": d[td_net.ST_GAMMONS] / max(d[td_net.ST_GAMES], 1),
+                       "games_per_s": rate}
+            for key, value in figures.items():
+                run_log.scalar(f"train/{key}", value, done)
+            _log(cfg, f"games {done}/{cfg.games}  {rate:.0f} games/s  ETA {eta / 60:.1f} min  "
+                      f"plies/game {figures['plies_per_game']:.1f}  "
+                      f"|delta win| {figures['abs_td_error']:.4f}  "
+                      f"gammons {figures['gammon_rate']:.3f}")
+            if cfg.eval_every > 0 and done % cfg.eval_every == 0:  # before the checkpoint: a
+                res = evaluate_td((w1, b1, w2, b2), cfg.eval_games, 10_000_000 + done)  # resumed
+                save_weights(os.path.join(cfg.ckpt_dir, f"games_{done}.npz"), (w1, b1, w2, b2),
+                             games=done, settings=dataclasses.asdict(cfg))  # run keeps this line
+                run_log.evaluation({"games": done,
+                                    "seconds": round(seconds0 + time.perf_counter() - t0, 1),
+                                    **res})
+                _log(cfg, "eval " + "  ".join(
+                    f"vs {k}: {r['ppg']:+.3f} ppg (+-{r['ci95']:.3f}), wins {r['win_rate']:.1%}"
+                    for k, r in res.items()))
+            checkpoint()
+    finally:
+        run_log.close()
     return w1, b1, w2, b2
 
 
 def train_ppo(cfg):
-    """MaskablePPO self-play on the batched env (boardgym.agents.ppo); checkpoint <ckpt-dir>/ppo.zip.
-
-    --resume restores the weights, the optimizer state and the step count; the opponent pool
-    starts afresh (it refills every --snapshot-every steps)."""
+    """MaskablePPO self-play on the batched env (boardgym.agents.ppo.train_ppo); returns the model."""
     from boardgym.agents.ppo import train_ppo as run
-    os.makedirs(cfg.ckpt_dir, exist_ok=True)
-    return run(cfg.game, cfg.steps, os.path.join(cfg.ckpt_dir, "ppo.zip"), num_envs=cfg.num_envs,
-               seed=cfg.seed, snapshot_every=cfg.snapshot_every, eval_every=cfg.eval_every,
-               eval_games=cfg.eval_games, resume=cfg.resume,
+    return run(cfg.game, cfg.steps, cfg.ckpt_dir, num_envs=cfg.num_envs, seed=cfg.seed,
+               snapshot_every=cfg.snapshot_every, net_arch=parse_net_arch(cfg.net_arch),
+               ckpt_every=cfg.ckpt_every, eval_every=cfg.eval_every, eval_games=cfg.eval_games,
+               resume=cfg.resume, tensorboard=not cfg.no_tensorboard,
                log=(lambda text: None) if cfg.quiet else (lambda text: print(text, flush=True)))
+
+
+def parse_net_arch(text):
+    """(64, 64) from "64,64"; ValueError naming the bad text."""
+    try:
+        sizes = tuple(int(x) for x in text.split(","))
+    except ValueError:
+        sizes = ()
+    if not sizes or min(sizes) < 1:
+        raise ValueError(f"--net-arch must be positive layer sizes separated by commas, got {text!r}")
+    return sizes
 
 
 TRAINERS = {("backgammon", "td"): train_backgammon_td,
@@ -208,6 +239,10 @@ def parse_args(argv=None):
             p.error(f"--{name.replace('_', '-')} must be positive")
     if cfg.eval_every < 0 or cfg.alpha <= 0 or not 0.0 <= cfg.lam <= 1.0:
         p.error("need --eval-every >= 0, --alpha > 0 and 0 <= --lam <= 1")
+    try:
+        parse_net_arch(cfg.net_arch)
+    except ValueError as e:
+        p.error(str(e))
     return cfg
 
 

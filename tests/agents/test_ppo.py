@@ -1,21 +1,23 @@
-"""PPOAgent and its self-play trainer (issue 6): a tiny run, checkpoint, legal play from both seats."""
+"""PPOAgent and its self-play trainer (issue 6): a tiny run, checkpoint, legal play from both seats,
+exact resume after a kill, TensorBoard logs."""
+import json
+
 import numpy as np
 import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from boardgym.agents.ppo import OpponentPool, PPOAgent, train_ppo, win_rate_vs_random  # noqa: E402
+from boardgym.agents.ppo import OpponentPool, PPOAgent, play_vs_baseline, train_ppo  # noqa: E402
 from boardgym.envs import backgammon_v0, russian_draughts_v0  # noqa: E402
 
 
 @pytest.mark.parametrize("game,module", [("draughts", russian_draughts_v0), ("backgammon", backgammon_v0)])
 def test_tiny_self_play_run_checkpoint_and_legal_play(tmp_path, game, module):
-    path = str(tmp_path / f"{game}.zip")
     logs = []
-    model = train_ppo(game, 4096, path, num_envs=16, snapshot_every=1024, eval_every=2048,
-                      eval_games=8, log=logs.append, net_arch=(32,))
-    assert model.num_timesteps >= 4096 and logs and "vs random" in logs[0]
-    agent = PPOAgent(path)
+    model = train_ppo(game, 4096, tmp_path, num_envs=16, snapshot_every=1024, eval_every=2048,
+                      eval_games=8, log=logs.append, net_arch=(32,), tensorboard=False)
+    assert model.num_timesteps >= 4096 and logs and "vs random" in logs[0] and "vs greedy" in logs[0]
+    agent = PPOAgent(tmp_path / "ppo.zip")
     for seed in range(2):  # both seats, a whole game, only legal actions (the env would raise)
         env = module.raw_env()
         env.reset(seed=seed)
@@ -24,11 +26,20 @@ def test_tiny_self_play_run_checkpoint_and_legal_play(tmp_path, game, module):
             action = agent.act(obs["observation"], obs["action_mask"])
             assert obs["action_mask"][action] == 1
             env.step(action)
-    w, d, l_ = win_rate_vs_random(model, game, n_games=10, seed=3)
-    assert w + d + l_ == 10
+    points = play_vs_baseline(model, game, "greedy", n_games=10, seed=3)
+    assert points.shape == (10,) and set(np.unique(points)) <= {-3.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0}
 
 
-def test_opponent_pool_plays_legal_actions():
+def test_baseline_match_counts_every_slot_once():
+    class FirstLegal:  # a deterministic "model": the lowest legal action
+        def predict(self, obs, action_masks, deterministic):
+            return action_masks.argmax(1), None
+    points = play_vs_baseline(FirstLegal(), "draughts", "random", n_games=6, seed=1)
+    again = play_vs_baseline(FirstLegal(), "draughts", "random", n_games=6, seed=1)
+    assert points.shape == (6,) and np.array_equal(points, again)
+
+
+def test_opponent_pool_plays_legal_actions_and_round_trips():
     pool = OpponentPool(seed=0)
     masks = np.zeros((5, 20), np.int8)
     masks[np.arange(5), [1, 3, 5, 7, 19]] = 1
@@ -37,19 +48,59 @@ def test_opponent_pool_plays_legal_actions():
         PPOAgent.act(type("A", (), {"model": None, "deterministic": True})(), np.zeros(3), np.zeros(3))
 
 
-def test_train_script_ppo_and_resume(tmp_path):
+def _train_script():
     import importlib.util
+    import sys
     from pathlib import Path
     spec = importlib.util.spec_from_file_location(
         "boardgym_train_script", Path(__file__).resolve().parents[2] / "scripts" / "train.py")
     train = importlib.util.module_from_spec(spec)
-    import sys
     sys.modules["boardgym_train_script"] = train  # inspect (field docs) needs the module registered
     spec.loader.exec_module(train)
-    args = ["--game", "draughts", "--algo", "ppo", "--steps", "2048", "--num-envs", "16",
-            "--eval-every", "1024", "--eval-games", "4", "--snapshot-every", "1024",
-            "--ckpt-dir", str(tmp_path), "--quiet"]
-    model = train.main(args)
-    assert model.num_timesteps >= 2048 and (tmp_path / "ppo.zip").is_file()
-    resumed = train.main(args[:3] + ["ppo", "--steps", "4096"] + args[6:] + ["--resume"])
-    assert resumed.num_timesteps >= 4096
+    return train
+
+
+def test_train_script_ppo_resume_after_a_kill_is_exact(tmp_path):
+    """issue 6: a run killed between checkpoints and resumed ends with the same weights, games
+    and logs as an uninterrupted run (8 games x 128 steps = 1,024 steps per rollout)."""
+    import torch
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+    train = _train_script()
+    common = ["--game", "draughts", "--algo", "ppo", "--steps", "4096", "--num-envs", "8",
+              "--eval-every", "1024", "--eval-games", "4", "--snapshot-every", "1024",
+              "--ckpt-every", "2048", "--net-arch", "16", "--seed", "5"]
+    full = train.main(common + ["--ckpt-dir", str(tmp_path / "a"), "--quiet"])
+
+    class Killed(Exception):
+        pass
+
+    def kill(text):  # dies at the evaluation of step 3072: after the checkpoint at 2048
+        if text.startswith("steps 3072:"):
+            raise Killed
+    from boardgym.agents import ppo
+    cfg = train.parse_args(common + ["--ckpt-dir", str(tmp_path / "b")])
+    with pytest.raises(Killed):
+        ppo.train_ppo("draughts", 4096, cfg.ckpt_dir, num_envs=8, seed=5, snapshot_every=1024,
+                      net_arch=(16,), ckpt_every=2048, eval_every=1024, eval_games=4, log=kill)
+    assert torch.load(tmp_path / "b" / "resume.pt", weights_only=False)["counters"]["steps"] == 2048
+    resumed = train.main(common + ["--ckpt-dir", str(tmp_path / "b"), "--resume", "--quiet"])
+    assert resumed.num_timesteps == full.num_timesteps == 4096
+    for (name, p), q in zip(full.policy.state_dict().items(), resumed.policy.state_dict().values()):
+        assert torch.equal(p, q), name
+    for k in ("exp_avg", "exp_avg_sq"):  # Adam's moments too
+        assert all(torch.equal(full.policy.optimizer.state[p][k], resumed.policy.optimizer.state[q][k])
+                   for p, q in zip(full.policy.parameters(), resumed.policy.parameters()))
+
+    def metrics(run):
+        lines = [json.loads(t) for t in (tmp_path / run / "metrics.jsonl").read_text().splitlines()]
+        return [{k: v for k, v in line.items() if k != "seconds"} for line in lines]
+    assert [m["steps"] for m in metrics("a")] == [1024, 2048, 3072, 4096]
+    assert metrics("a") == metrics("b") and metrics("a")[-1]["games"] > 0
+    assert set(metrics("a")[0]["greedy"]) == {"ppg", "ci95", "win_rate"}
+    acc = EventAccumulator(str(tmp_path / "b" / "tb"))
+    acc.Reload()
+    assert {"train/policy_gradient_loss", "eval/random_ppg"} <= set(acc.Tags()["scalars"])
+    with pytest.raises(SystemExit):
+        train.main(common[:-4] + ["--net-arch", "64,x", "--ckpt-dir", str(tmp_path / "c")])
+    with pytest.raises(ValueError, match="no checkpoint"):
+        train.main(common + ["--ckpt-dir", str(tmp_path / "c"), "--resume", "--quiet"])

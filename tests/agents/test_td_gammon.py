@@ -300,26 +300,66 @@ def test_td_agent_beats_random():
 
 # ----------------------------------------------------------------------------- scripts
 
-def test_train_resume_matches_uninterrupted_run(tmp_path, capsys):
+def test_train_resume_after_a_kill_matches_uninterrupted_run(tmp_path, capsys, monkeypatch):
+    """issue 6: --resume continues exactly; the logs drop what the killed run wrote after its
+    last checkpoint (the evaluation at 80 games came before the checkpoint that never landed)."""
     train = _script("train")
     common = ["--game", "backgammon", "--algo", "td", "--hidden", "8", "--seed", "3",
-              "--ckpt-every", "20", "--eval-every", "40", "--eval-games", "10"]
-    full = train.main(common + ["--games", "80", "--ckpt-dir", str(tmp_path / "a")])
-    train.main(common + ["--games", "40", "--ckpt-dir", str(tmp_path / "b")])
-    resumed = train.main(common + ["--games", "80", "--ckpt-dir", str(tmp_path / "b"), "--resume"])
+              "--ckpt-every", "20", "--eval-every", "40", "--eval-games", "10", "--games", "80"]
+    full = train.main(common + ["--ckpt-dir", str(tmp_path / "a")])
+    save = train._save_atomic
+    calls = []
+
+    def killed_at_the_fourth_checkpoint(path, **arrays):
+        calls.append(path)
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+        save(path, **arrays)
+
+    monkeypatch.setattr(train, "_save_atomic", killed_at_the_fourth_checkpoint)
+    with pytest.raises(KeyboardInterrupt):
+        train.main(common + ["--ckpt-dir", str(tmp_path / "b")])
+    monkeypatch.setattr(train, "_save_atomic", save)
+    assert int(np.load(tmp_path / "b" / "latest.npz")["games"]) == 60
+    assert len((tmp_path / "b" / "metrics.jsonl").read_text().splitlines()) == 2  # 40 and 80
+    resumed = train.main(common + ["--ckpt-dir", str(tmp_path / "b"), "--resume"])
     for p, q in zip(full, resumed):
         assert np.array_equal(p, q)
-    z = np.load(tmp_path / "b" / "latest.npz")
-    assert int(z["games"]) == 80
+    assert int(np.load(tmp_path / "b" / "latest.npz")["games"]) == 80
     out = capsys.readouterr().out
-    assert "games/s" in out and "ETA" in out and "vs random" in out
-    lines = (tmp_path / "a" / "metrics.jsonl").read_text().splitlines()
-    assert [json.loads(t)["games"] for t in lines] == [40, 80]
+    assert "games/s" in out and "ETA" in out and "vs random" in out and "resumed" in out
+
+    def metrics(run):
+        lines = [json.loads(t) for t in (tmp_path / run / "metrics.jsonl").read_text().splitlines()]
+        for line in lines:
+            del line["seconds"]
+        return lines
+    assert [m["games"] for m in metrics("a")] == [40, 80]
+    assert metrics("a") == metrics("b")
+    assert set(metrics("a")[0]) == {"games", "random", "greedy"}
+    assert set(metrics("a")[0]["random"]) == {"ppg", "ci95", "win_rate"}
+    assert list((tmp_path / "a" / "tb").glob("events.out.tfevents.*"))
     assert isinstance(TDAgent(tmp_path / "a" / "games_80.npz"), TDAgent)
     with pytest.raises(SystemExit):
         train.main(["--game", "chess"])
     with pytest.raises(ValueError, match="no checkpoint"):
-        train.main(common + ["--games", "10", "--ckpt-dir", str(tmp_path / "c"), "--resume"])
+        train.main(common + ["--ckpt-dir", str(tmp_path / "c"), "--resume"])
+
+
+def test_train_writes_tensorboard_scalars_unless_told_not_to(tmp_path):
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+    train = _script("train")
+    common = ["--game", "backgammon", "--algo", "td", "--hidden", "8", "--games", "40",
+              "--ckpt-every", "20", "--eval-every", "20", "--eval-games", "10", "--quiet"]
+    train.main(common + ["--ckpt-dir", str(tmp_path / "tb_on")])
+    acc = EventAccumulator(str(tmp_path / "tb_on" / "tb"))
+    acc.Reload()
+    tags = acc.Tags()["scalars"]
+    assert {"train/abs_td_error", "train/games_per_s", "eval/random_ppg", "eval/greedy_win_rate"} <= set(tags)
+    assert [e.step for e in acc.Scalars("eval/random_ppg")] == [20, 40]
+    train.main(common + ["--ckpt-dir", str(tmp_path / "tb_off"), "--no-tensorboard"])
+    assert not (tmp_path / "tb_off" / "tb").exists()
+    assert (tmp_path / "tb_off" / "metrics.jsonl").is_file()
 
 
 @pytest.mark.parametrize("opponent", ["pubeval", "gnubg0"])

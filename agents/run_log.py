@@ -1,0 +1,89 @@
+"""The logs of a training run in its checkpoint directory: ``metrics.jsonl`` and TensorBoard.
+
+``metrics.jsonl`` holds one JSON object per evaluation (what ``scripts/evaluate.py --curve``
+plots)::
+
+    {"games": 40000, "steps": 123456, "seconds": 61.2,
+     "random": {"ppg": 0.91, "ci95": 0.04, "win_rate": 0.93}, "greedy": {...}}
+
+``games`` counts finished self-play games, ``steps`` (PPO) the learner's env steps; each
+opponent's entry has the learner's points per game, the half-width of its 95 % interval and
+the win rate. TensorBoard event files go to ``<dir>/tb`` (``tensorboard --logdir <dir>/tb``).
+
+A resumed run opens the log at its checkpoint's step: metrics lines and TensorBoard events from
+after the checkpoint (work the interrupted run lost) are dropped, so the logs of an interrupted
+and resumed run read like those of an uninterrupted one.
+"""
+import json
+import math
+import os
+
+import numpy as np
+
+
+class RunLog:
+    """Append-only metrics and scalars of one run; ``step_key`` names the x axis ("games"/"steps")."""
+
+    def __init__(self, run_dir, step_key, resume_step=None, tensorboard=True):
+        self.path = os.path.join(run_dir, "metrics.jsonl")
+        self.step_key = step_key
+        os.makedirs(run_dir, exist_ok=True)
+        if resume_step is None:
+            if os.path.exists(self.path):
+                os.remove(self.path)
+        else:
+            self._truncate(resume_step)
+        self.writer = None
+        if tensorboard:
+            try:
+                from torch.utils.tensorboard import SummaryWriter
+            except ImportError as e:  # torch or tensorboard missing
+                raise ImportError("TensorBoard logs need torch and tensorboard "
+                                  "(pip install -e '.[train]'), or turn them off "
+                                  "(scripts/train.py --no-tensorboard)") from e
+            purge = None if resume_step is None else resume_step + 1
+            self.writer = SummaryWriter(os.path.join(run_dir, "tb"), purge_step=purge)
+
+    def _truncate(self, step):
+        """Keep the metrics lines at or before step (written before the checkpoint was)."""
+        if not os.path.exists(self.path):
+            return
+        with open(self.path) as f:
+            lines = [ln for ln in f if ln.strip()]
+        kept = [ln for ln in lines if json.loads(ln)[self.step_key] <= step]
+        tmp = self.path + ".tmp"
+        with open(tmp, "w") as f:
+            f.writelines(kept)
+        os.replace(tmp, self.path)
+
+    def scalar(self, tag, value, step):
+        if self.writer is not None:
+            self.writer.add_scalar(tag, float(value), int(step))
+
+    def evaluation(self, line):
+        """Append one evaluation (a dict as in the module docstring) and chart its figures."""
+        with open(self.path, "a") as f:
+            f.write(json.dumps(line) + "\n")
+        step = line[self.step_key]
+        for name, res in line.items():
+            if isinstance(res, dict):
+                for key in ("ppg", "win_rate"):
+                    self.scalar(f"eval/{name}_{key}", res[key], step)
+        self.flush()
+
+    def flush(self):
+        if self.writer is not None:
+            self.writer.flush()
+
+    def close(self):
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+
+
+def points_summary(points):
+    """{"ppg", "ci95", "win_rate"} of a list of per-game points of the learner."""
+    p = np.asarray(points, np.float64)
+    half = 1.959963984540054 * p.std(ddof=1) / math.sqrt(p.size) if p.size > 1 else 0.0
+    return {"ppg": round(float(p.mean()), 4), "ci95": round(float(half), 4),
+            "win_rate": round(float((p > 0).mean()), 4)}
