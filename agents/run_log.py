@@ -4,11 +4,11 @@
 plots)::
 
     {"games": 40000, "steps": 123456, "seconds": 61.2,
-     "random": {"ppg": 0.91, "ci95": 0.04, "win_rate": 0.93}, "greedy": {...}}
+     "random": {"ppg": 0.91, "ci95": 0.04, "win_rate": 0.93, "games": 400}, "greedy": {...}}
 
 ``games`` counts finished self-play games, ``steps`` (PPO) the learner's env steps; each
 opponent's entry has the learner's points per game, the half-width of its 95 % interval and
-the win rate. TensorBoard event files go to ``<dir>/tb`` (``tensorboard --logdir <dir>/tb``).
+the win rate over ``games`` evaluation games. TensorBoard event files go to ``<dir>/tb`` (``tensorboard --logdir <dir>/tb``).
 
 A resumed run opens the log at its checkpoint's step: metrics lines and TensorBoard events from
 after the checkpoint (work the interrupted run lost) are dropped, so the logs of an interrupted
@@ -82,8 +82,8 @@ class RunLog:
 
 
 def points_summary(points):
-    """{"ppg", "ci95", "win_rate"} of a list of per-game points of the learner."""
+    """{"ppg", "ci95", "win_rate", "games"} of a list of per-game points of the learner."""
     p = np.asarray(points, np.float64)
     half = 1.959963984540054 * p.std(ddof=1) / math.sqrt(p.size) if p.size > 1 else 0.0
     return {"ppg": round(float(p.mean()), 4), "ci95": round(float(half), 4),
-            "win_rate": round(float((p > 0).mean()), 4)}
+            "win_rate": round(float((p > 0).mean()), 4), "games": int(p.size)}

@@ -96,7 +96,7 @@ def test_train_script_ppo_resume_after_a_kill_is_exact(tmp_path):
         return [{k: v for k, v in line.items() if k != "seconds"} for line in lines]
     assert [m["steps"] for m in metrics("a")] == [1024, 2048, 3072, 4096]
     assert metrics("a") == metrics("b") and metrics("a")[-1]["games"] > 0
-    assert set(metrics("a")[0]["greedy"]) == {"ppg", "ci95", "win_rate"}
+    assert set(metrics("a")[0]["greedy"]) == {"ppg", "ci95", "win_rate", "games"}
     acc = EventAccumulator(str(tmp_path / "b" / "tb"))
     acc.Reload()
     assert {"train/policy_gradient_loss", "eval/random_ppg"} <= set(acc.Tags()["scalars"])

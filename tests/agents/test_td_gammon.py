@@ -337,7 +337,7 @@ def test_train_resume_after_a_kill_matches_uninterrupted_run(tmp_path, capsys, m
     assert [m["games"] for m in metrics("a")] == [40, 80]
     assert metrics("a") == metrics("b")
     assert set(metrics("a")[0]) == {"games", "random", "greedy"}
-    assert set(metrics("a")[0]["random"]) == {"ppg", "ci95", "win_rate"}
+    assert set(metrics("a")[0]["random"]) == {"ppg", "ci95", "win_rate", "games"}
     assert list((tmp_path / "a" / "tb").glob("events.out.tfevents.*"))
     assert isinstance(TDAgent(tmp_path / "a" / "games_80.npz"), TDAgent)
     with pytest.raises(SystemExit):
