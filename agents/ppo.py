@@ -66,14 +66,26 @@ def export_policy(zip_path, pt_path):
 
 
 class OpponentPool:
-    """Batched opponent for the VecEnv: ``(obs (M, O), masks (M, A)) -> actions (M,)``, played by
-    the current pool member (random, or a frozen policy snapshot); ``pick`` switches member."""
+    """The learner's opponent in self-play: one member at a time, drawn uniformly by ``pick`` from
+    the fixed players ``baselines`` ("random": uniformly random moves, "greedy": the one-ply
+    heuristic of the in-kernel opponent) and the newest ``pool_size`` frozen snapshots of the
+    learner. On a boardgym vector env the fixed players are played inside the kernels (the
+    ``kernel_opponent`` attribute, read before every step); a snapshot answers the batched call
+    ``(obs (M, O), masks (M, A)) -> actions (M,)``."""
 
-    def __init__(self, seed=0, pool_size=8):
+    def __init__(self, seed=0, pool_size=8, baselines=("random", "greedy")):
+        if not set(baselines) <= {"random", "greedy"}:
+            raise ValueError(f"baselines must be 'random' and/or 'greedy', got {baselines!r}")
         self.rng = np.random.default_rng(seed)
         self.snapshots = []
         self.pool_size = pool_size
-        self.current = None  # None = uniformly random
+        self.baselines = tuple(baselines)
+        self.current = "random"  # a baseline's name or a snapshot
+
+    @property
+    def kernel_opponent(self):
+        """The in-kernel player standing in for the current member (None for a snapshot)."""
+        return self.current if isinstance(self.current, str) else None
 
     def add(self, policy):
         """Freeze a copy of policy (an SB3 policy) into the pool."""
@@ -84,7 +96,7 @@ class OpponentPool:
 
     def get_state(self):
         """The pool's generator state, snapshot weights and current member (for a checkpoint)."""
-        current = None if self.current is None else self.snapshots.index(self.current)
+        current = self.current if isinstance(self.current, str) else self.snapshots.index(self.current)
         return {"rng": self.rng.bit_generator.state, "current": current,
                 "snapshots": [p.state_dict() for p in self.snapshots]}
 
@@ -96,16 +108,21 @@ class OpponentPool:
             frozen = type(policy)(**policy._get_constructor_parameters())
             frozen.load_state_dict(weights)
             self.snapshots.append(frozen.eval())
-        self.current = None if state["current"] is None else self.snapshots[state["current"]]
+        cur = state["current"]
+        self.current = cur if isinstance(cur, str) else self.snapshots[cur]
 
     def pick(self):
-        k = int(self.rng.integers(len(self.snapshots) + 1))
-        self.current = None if k == len(self.snapshots) else self.snapshots[k]
+        """Draw the next member uniformly from the baselines and the snapshots."""
+        members = list(self.baselines) + self.snapshots
+        self.current = members[int(self.rng.integers(len(members)))]
 
     def __call__(self, obs, masks):
-        if self.current is None:
+        if self.current == "random":  # outside a boardgym core: random actions from the pool's rng
             scores = self.rng.random(masks.shape) * masks
             return scores.argmax(1)
+        if isinstance(self.current, str):
+            raise ValueError(f"the {self.current!r} member plays inside a boardgym core's kernels "
+                             "(make_sb3_vec_env / the vector envs), not from observations")
         import torch
         with torch.no_grad():
             actions, _, _ = self.current.forward(torch.as_tensor(obs), action_masks=masks.astype(bool))

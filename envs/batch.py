@@ -25,7 +25,8 @@ import numpy as np
 
 from boardgym.kernels.rng import batch_random_actions, batch_random_actions_serial, seed_rngs
 
-_OPPONENTS = {None: 0, "none": 0, "random": 1, "greedy": 2}
+# the kernels' opponent codes (OPP_NONE, OPP_RANDOM, OPP_GREEDY in kernels/*/batch.py)
+OPPONENT_CODES = {None: 0, "none": 0, "random": 1, "greedy": 2}
 PARALLEL_MIN_GAMES = 256  # below this the thread start-up costs more than the games
 
 
@@ -39,14 +40,14 @@ class _BatchCore:
     def __init__(self, num_envs, opponent=None, learner="alternate", threads=None):
         if int(num_envs) != num_envs or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
-        if opponent not in _OPPONENTS:
+        if opponent not in OPPONENT_CODES:
             raise ValueError(f"opponent must be None, 'random' or 'greedy', got {opponent!r}")
         if learner not in ("alternate", 0, 1, "player_0", "player_1"):
             raise ValueError(f"learner must be 'alternate', 'player_0' or 'player_1', got {learner!r}")
         if threads is not None:
             numba.set_num_threads(int(threads))
         n = self.num_envs = int(num_envs)
-        self.opponent = _OPPONENTS[opponent]
+        self.opponent = OPPONENT_CODES[opponent]
         self.alternate = learner == "alternate"
         self._fixed_seat = {"player_0": 0, "player_1": 1}.get(learner, learner)
         self.states = np.zeros((n, self.state_len), np.int64)

@@ -11,7 +11,9 @@
   (``terminal_observation`` in the finished games' infos, ``env_method("action_masks")`` returning
   the per-game masks) so that ``MaskablePPO("MlpPolicy", vec_env)`` trains on N games at once.
   The opponent may also be a frozen policy: ``opponent=callable(obs (M, O), masks (M, A)) ->
-  actions (M,)`` is called once per step on the games where that seat is to move.
+  actions (M,)`` is called once per step on the games where that seat is to move; a callable
+  with an attribute ``kernel_opponent`` equal to "random" or "greedy" (read before every step)
+  is played by that in-kernel player instead (boardgym.agents.ppo.OpponentPool's fixed members).
 - Two-player (Pgx-style) loops use the cores directly: ``DraughtsBatch(N, opponent=None)``.
 """
 import gymnasium
@@ -33,6 +35,10 @@ class _PolicyOpponentCore:
     def __getattr__(self, name):
         return getattr(self.core, name)
 
+    def _sync(self):
+        """Play the opponent inside the kernels when the policy names an in-kernel player."""
+        self.core.opponent = _batch.OPPONENT_CODES[getattr(self.policy, "kernel_opponent", None)]
+
     def _settle(self):
         """Let the policy move in every game where the learner is not to act."""
         core = self.core
@@ -46,14 +52,17 @@ class _PolicyOpponentCore:
         raise RuntimeError("the opponent policy did not hand the move back")
 
     def reset(self, seed=None):
+        self._sync()
         self.core.reset(seed)
         self._settle()
 
     def step(self, actions):
+        self._sync()
         self.core.step(actions)
         self._settle()
 
     def reset_done(self):
+        self._sync()
         out = self.core.reset_done()
         self._settle()
         return out

@@ -43,9 +43,42 @@ def test_opponent_pool_plays_legal_actions_and_round_trips():
     pool = OpponentPool(seed=0)
     masks = np.zeros((5, 20), np.int8)
     masks[np.arange(5), [1, 3, 5, 7, 19]] = 1
+    assert pool.current == "random" and pool.kernel_opponent == "random"
     assert pool(np.zeros((5, 4), np.float32), masks).tolist() == [1, 3, 5, 7, 19]
+    drawn = set()
+    for _ in range(50):
+        pool.pick()
+        drawn.add(pool.current)
+    assert drawn == {"random", "greedy"}  # no snapshots yet: the fixed players only
+    pool.current = "greedy"
+    with pytest.raises(ValueError, match="plays inside a boardgym core"):
+        pool(np.zeros((5, 4), np.float32), masks)
+    with pytest.raises(ValueError, match="baselines"):
+        OpponentPool(baselines=("minimax",))
     with pytest.raises(ValueError, match="no action"):
         PPOAgent.act(type("A", (), {"model": None, "deterministic": True})(), np.zeros(3), np.zeros(3))
+
+
+@pytest.mark.parametrize("game,kwargs", [("draughts", {"max_moves": 80}), ("backgammon", {"max_turns": 60})])
+@pytest.mark.parametrize("member", ["random", "greedy"])
+def test_pool_fixed_members_play_as_the_in_kernel_opponents(game, kwargs, member):
+    """The pool's random/greedy members on the vector env = the in-kernel opponents of the core."""
+    from boardgym.envs.vector import make_sb3_vec_env
+    pool = OpponentPool(seed=1)
+    pool.current = member
+    with_pool = make_sb3_vec_env(game, num_envs=6, opponent=pool, **kwargs)
+    reference = make_sb3_vec_env(game, num_envs=6, opponent=member, **kwargs)
+    obs = []
+    for venv in (with_pool, reference):
+        venv.seed(7)
+        trace = [venv.reset()]
+        for _ in range(60):
+            masks = np.stack(venv.env_method("action_masks"))
+            o, r, d, _ = venv.step(masks.argmax(1))
+            trace += [o, r, d]
+        obs.append(trace)
+    assert all(np.array_equal(x, y) for x, y in zip(*obs))
+    assert any(t.any() for t in obs[0][3::3])  # some game ended on the way
 
 
 def _train_script():
