@@ -295,7 +295,9 @@ def summarize(points):
     lo, hi = wilson_interval(wins + 0.5 * draws, n)
     ppg = float(p.mean()) if n else 0.0
     ppg_half = Z95 * float(p.std(ddof=1)) / math.sqrt(n) if n > 1 else 0.0
+    values, counts = np.unique(p, return_counts=True)
     return {"games": n, "wins": wins, "draws": draws, "losses": losses, "points_per_game": ppg,
+            "results": {float(v): int(c) for v, c in zip(values, counts)},
             "ppg_interval": (ppg - ppg_half, ppg + ppg_half), "score": score,
             "score_interval": (lo, hi), "elo": elo_from_score(score),
             "elo_interval": (elo_from_score(lo), elo_from_score(hi))}
@@ -305,11 +307,28 @@ def _fmt_elo(x):
     return f"{x:+.0f}" if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
 
 
+RESULT_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
+
+
+def format_results(results):
+    """'wins 12 single, 5 gammon; losses 9 single' when some games scored more than one point."""
+    if all(abs(v) <= 1 for v in results):
+        return ""
+    parts = []
+    for sign, word in ((1, "wins"), (-1, "losses")):
+        items = [f"{results[v]} {RESULT_NAMES.get(int(abs(v)), f'{abs(v):g}-point')}"
+                 for v in sorted(results, key=abs) if v * sign > 0]
+        if items:
+            parts.append(f"{word} " + ", ".join(items))
+    return "  (" + "; ".join(parts) + ")"
+
+
 def format_summary(spec_a, spec_b, s):
     lo, hi = s["score_interval"]
     plo, phi = s["ppg_interval"]
     elo_lo, elo_hi = s["elo_interval"]
-    return (f"{spec_a} v {spec_b}: {s['games']} games  +{s['wins']} ={s['draws']} -{s['losses']}  "
+    return (f"{spec_a} v {spec_b}: {s['games']} games  +{s['wins']} ={s['draws']} -{s['losses']}"
+            f"{format_results(s['results'])}  "
             f"points/game {s['points_per_game']:+.3f} [{plo:+.3f}, {phi:+.3f}]  "
             f"score {s['score']:.3f} [{lo:.3f}, {hi:.3f}]  "
             f"Elo {_fmt_elo(s['elo'])} [{_fmt_elo(elo_lo)}, {_fmt_elo(elo_hi)}]")

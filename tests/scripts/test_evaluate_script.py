@@ -65,8 +65,11 @@ def test_summary_counts_and_intervals():
     assert s["score"] == pytest.approx(0.6) and s["points_per_game"] == pytest.approx(0.2)
     lo, hi = s["score_interval"]
     assert lo < 0.6 < hi and hi - lo == pytest.approx(0.189, abs=0.002)
-    s = ev.summarize([2, -1, 3, 0])  # backgammon points: gammons and backgammons
-    assert s["points_per_game"] == pytest.approx(1.0) and s["wins"] == 2
+    assert ev.format_results(s["results"]) == ""  # single-point games: nothing to break down
+    s = ev.summarize([2, -1, 3, 0, 2, -2])  # backgammon points: gammons and backgammons
+    assert s["points_per_game"] == pytest.approx(4 / 6) and s["wins"] == 3
+    assert s["results"] == {-2.0: 1, -1.0: 1, 0.0: 1, 2.0: 2, 3.0: 1}
+    assert ev.format_results(s["results"]) == "  (wins 2 gammon, 1 backgammon; losses 1 single, 1 gammon)"
 
 
 def test_parse_spec():
