@@ -85,6 +85,37 @@ def _opponent_play(kind, state, d1, d2, rows, n, pick):
                        f"one of our legal afterstates (board convention mismatch)")
 
 
+def engine_agent(kind, seed=0):
+    """pubeval / gnubg0 / random as a boardgym agent (``act_state`` and ``act`` in backgammon_v0,
+    whole plays from the start of a turn), for scripts/evaluate.py's round-robins."""
+    from boardgym.agents.td_gammon import AfterstateAgent
+
+    class EngineAgent(AfterstateAgent):
+        def __init__(self):
+            super().__init__()
+            self.kind = kind
+            self.seed(seed)
+
+        def seed(self, value):
+            self.pick = np.random.default_rng(value)
+
+        def best_afterstate(self, state, d1, d2):
+            rows = self.afterstates(state, d1, d2)
+            return rows[_opponent_play(kind, state, d1, d2, rows, len(rows), self.pick)].copy()
+
+        def choose(self, rows):
+            raise ValueError(f"{kind} plays whole turns: ask it at the start of a turn")
+
+    if kind not in ENGINES:
+        raise ValueError(f"unknown engine {kind!r}; expected one of {ENGINES}")
+    if kind != "random":
+        try:
+            import gnubg_nn  # noqa: F401
+        except ImportError:
+            raise ValueError("gnubg-nn is not installed: pip install gnubg-nn (GPL-3, evaluation only)")
+    return EngineAgent()
+
+
 def play_games(agent, opponent, n_pairs, seed, progress=None):
     """Points per game of agent (float64[2 * n_pairs]) and kinds; pair i replays one dice stream."""
     from boardgym.kernels.backgammon.board import STATE_LEN, TURN, end_turn

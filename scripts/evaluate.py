@@ -3,9 +3,12 @@
     python scripts/evaluate.py greedy random --game draughts --games 200 --seed 0
     python scripts/evaluate.py alphabeta-material:depth=4 greedy random --games 100
     python scripts/evaluate.py draughts-alphabeta-material:depth=6,time_limit=0.2 greedy
+    python scripts/evaluate.py backgammon-td gnubg0 pubeval --game backgammon --games 200
 
 Agents are ``boardgym.agents.load`` names with optional keyword options after a colon
-(``name:key=value,key=value``; values are Python literals, else strings). Every pair plays
+(``name:key=value,key=value``; values are Python literals, else strings); for backgammon also
+the external engines ``pubeval`` and ``gnubg0`` (GNU Backgammon's net at 0-ply) of the optional
+``gnubg-nn`` package (GPL-3: loaded through scripts/eval_gnubg.py, never by the library). Every pair plays
 ``--games`` games (rounded up to even): each opening twice with the colours swapped. Draughts
 openings are ``--opening-min``..``--opening-max`` random whole moves from a generator seeded by
 ``--seed``; backgammon games of a pair share ``reset(seed)``, i.e. the same dice for both colour
@@ -201,10 +204,26 @@ def parse_spec(spec):
     return name.strip(), kwargs
 
 
+EXTERNAL = ("pubeval", "gnubg0")  # backgammon engines of gnubg-nn (scripts/eval_gnubg.py; GPL-3)
+
+
+def _external(name, game):
+    """pubeval / gnubg0 as an agent, from the sibling script eval_gnubg.py (never library code)."""
+    if game != "backgammon":
+        raise ValueError(f"{name} is a backgammon engine, not a {game} agent")
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location("boardgym_eval_gnubg",
+                                                  Path(__file__).resolve().parent / "eval_gnubg.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.engine_agent(name)
+
+
 def make_agent(spec, game, seed):
     """A fresh agent of spec, seeded with seed unless the spec gives one."""
     name, kwargs = parse_spec(spec)
-    agent = load(name, game=game, **kwargs)
+    agent = _external(name, game) if name in EXTERNAL else load(name, game=game, **kwargs)
     if "seed" not in kwargs and hasattr(agent, "seed") and callable(agent.seed):
         agent.seed(seed)
     return agent

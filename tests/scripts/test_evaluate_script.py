@@ -109,6 +109,16 @@ def test_backgammon_pair_runs_with_random_agents():
     assert s["games"] == 2 and s["wins"] + s["losses"] + s["draws"] == 2
 
 
+def test_external_backgammon_engines_play_through_the_env():
+    """issue 6: GNU Backgammon (gnubg-nn, GPL: via scripts/eval_gnubg.py) as an evaluate.py opponent."""
+    pytest.importorskip("gnubg_nn")
+    res = ev.main(["gnubg0", "random", "pubeval", "--game", "backgammon", "--games", "4", "--quiet"])
+    assert res["pairs"][(0, 1)]["wins"] == 4  # gnubg0 v random
+    assert res["pairs"][(1, 2)]["losses"] == 4  # random v pubeval
+    with pytest.raises(ValueError, match="backgammon engine"):
+        ev.main(["gnubg0", "random", "--game", "draughts"])
+
+
 def test_bad_settings():
     with pytest.raises(ValueError, match="unknown game"):
         ev.main(["random", "random", "--game", "chess"])
