@@ -156,9 +156,14 @@ class Evaluation:
         return self.w1, self.b1, self.w2, self.b2, self.scale
 
     def save(self, path):
-        """Write the evaluation to an .npz file."""
-        np.savez(path, kind=self.kind, w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2,
+        """Write the evaluation to an .npz file (``.npz`` appended if missing), atomically:
+        a temporary file renamed into place, so a killed run never leaves half a file."""
+        import os
+        final = str(path) if str(path).endswith(".npz") else str(path) + ".npz"
+        tmp = final + ".tmp.npz"
+        np.savez(tmp, kind=self.kind, w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2,
                  scale=self.scale)
+        os.replace(tmp, final)
 
     @classmethod
     def load(cls, path):

@@ -159,6 +159,8 @@ def test_learned_evaluation_hook(tmp_path):
     fen = "W:W21-32:B1-12"
     assert a.best_move(fen) == b.best_move(fen)
     assert a.last_info["score"] == b.last_info["score"]
+    mlp.save(tmp_path / "noext")  # np.savez's convention: .npz appended; no temporary file left
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mlp.npz", "noext.npz"]
     with pytest.raises(ValueError, match="w1 must have shape"):
         Evaluation.mlp(np.zeros((2, 5)), np.zeros(2), np.zeros(2), 0.0)
 
