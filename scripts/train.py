@@ -1,26 +1,39 @@
-"""Train an agent by self-play: ``--algo td`` (TD-Gammon style TD(lambda) net, backgammon) or
-``--algo ppo`` (MaskablePPO on the batched env with an opponent pool, both games).
+"""Train an agent by self-play: ``--algo td`` (a TD(lambda) value net) or ``--algo ppo`` (MaskablePPO).
+
+TD: TD-Gammon style afterstate net for backgammon, position value net for draughts; PPO: on the
+batched env with an opponent pool, both games.
 
     python scripts/train.py --game draughts --algo ppo --steps 1000000 --eval-every 100000 \
         --ckpt-dir runs/draughts-ppo
     python scripts/train.py --game backgammon --algo td --games 200000 --hidden 80 \
         --alpha 0.1 --lam 0.0 --seed 1 --ckpt-dir runs/td80
     python scripts/train.py --game backgammon --algo td --games 400000 --ckpt-dir runs/td80 --resume
+    python scripts/train.py --game draughts --algo td --games 2000000 --hidden 80 --alpha 0.01 \
+        --lam 0.7 --epsilon 0.05 --ckpt-every 20000 --eval-every 100000 --ckpt-dir runs/draughts-td
     tensorboard --logdir runs/td80/tb
 
-Both trainers write into ``--ckpt-dir``: checkpoints (written to a temporary file, then
-renamed), ``metrics.jsonl`` (one line per evaluation; ``scripts/evaluate.py --curve DIR``
-plots it) and TensorBoard logs in ``tb/`` (``--no-tensorboard`` turns them off). ``--resume``
-continues exactly where the last checkpoint left off — weights, optimizer, random states,
-counters and (PPO) the games in progress and the opponent pool — so a killed run loses at
-most the work since its last checkpoint, and the logs drop what came after it.
+Both trainers write into ``--ckpt-dir`` (default ``runs/<game>-<algo>``): checkpoints (written
+to a temporary file, then renamed), ``metrics.jsonl`` (one line per evaluation;
+``scripts/evaluate.py --curve DIR`` plots it) and TensorBoard logs in ``tb/``
+(``--no-tensorboard`` turns them off). ``--resume`` continues exactly where the last checkpoint
+left off — weights, optimizer, random states, counters and (PPO) the games in progress and the
+opponent pool — so a killed run loses at most the work since its last checkpoint, and the logs
+drop what came after it.
 
-TD: the games are played and learned from entirely inside Numba
-(boardgym.agents.td_net.train_games) in chunks of ``--ckpt-every`` games; after each chunk the
-weights, the dice generator's state and the counters go to ``latest.npz``. Every
-``--eval-every`` games the net plays ``--eval-games`` games against a random player (a
-uniformly random afterstate) and the one-ply greedy heuristic (pip count, blots, made points)
-with its own evaluation seed; each evaluated net is also kept as ``games_<N>.npz``.
+TD (``run_td``, one loop for both games, ``TDGame`` holds the game's kernels): the games are
+played and learned from entirely inside Numba in chunks of ``--ckpt-every`` games; after each
+chunk the weights, the self-play generator's state and the counters go to ``latest.npz``. Every
+``--eval-every`` games the net plays ``--eval-games`` games against a random player and a
+one-ply greedy heuristic with its own evaluation seed; each evaluated net is also kept as
+``games_<N>.npz``.
+  backgammon (boardgym.agents.td_net.train_games): afterstate net, the dice from the generator;
+  opponents a uniformly random afterstate and the pip count/blots/made points heuristic;
+  ``games_<N>.npz`` loads with TDAgent.
+  draughts (boardgym.agents.td_draughts.train_games): value of the position for the side to
+  move, epsilon-greedy whole moves (``--epsilon``), games capped at 200 plies (a draw);
+  opponents the in-kernel random and greedy players of kernels/draughts/batch.py, colours
+  alternating; ``games_<N>.npz`` is a draughts_eval.Evaluation for
+  ``load("draughts-alphabeta", weights=PATH)``.
 
 PPO (boardgym.agents.ppo.train_ppo): ``ppo.zip`` (load with PPOAgent) and ``resume.pt``
 every ``--ckpt-every`` learner steps (at the next rollout start); evaluations against the
@@ -54,12 +67,14 @@ class Settings:
     """learning rate"""
     lam: float = 0.0
     """TD lambda (0 uses the fast sparse TD(0) path)"""
+    epsilon: float = 0.05
+    """td draughts: probability of a random move in self-play (exploration)"""
     init_scale: float = 0.1
     """initial weights uniform in [-init_scale, init_scale]"""
     seed: int = 0
     """seed of the initial weights and the self-play dice"""
-    ckpt_dir: str = "runs/backgammon-td"
-    """run directory: checkpoints, metrics.jsonl, TensorBoard logs (tb/)"""
+    ckpt_dir: str = ""
+    """run directory: checkpoints, metrics.jsonl, TensorBoard logs (tb/); default runs/<game>-<algo>"""
     ckpt_every: int = 5_000
     """games (td) or learner steps (ppo) between checkpoints"""
     eval_every: int = 20_000
@@ -93,8 +108,100 @@ def _log(cfg, text):
         print(text, flush=True)
 
 
+@dataclasses.dataclass
+class TDGame:
+    """What the shared TD loop (``run_td``) needs from one game's TD kernels.
+
+    ``init(cfg) -> (params, rng)``: fresh weights (a tuple of arrays, saved under ``names``) and
+    the self-play generator state (int64[1]); ``train(params, rng, n, cfg, stats)``: n games,
+    in place; ``figures(d) -> (dict, text)``: per-chunk figures (TensorBoard ``train/<key>``)
+    and the progress-line text from the stats accumulated over the chunk; ``evaluate(params,
+    n_games, seed)``: ``{opponent: points_summary}``; ``save_net(path, params, games, cfg)``: the
+    evaluated net as a loadable file; ``kept``: settings a resumed run takes from its checkpoint.
+    """
+
+    names: tuple
+    n_stats: int
+    init: object
+    train: object
+    figures: object
+    evaluate: object
+    save_net: object
+    kept: tuple = ("hidden", "alpha", "lam", "seed")
+
+
+def run_td(cfg, game):
+    """TD self-play in chunks of --ckpt-every games: evaluation, logs, checkpoints, exact resume;
+    returns the final params."""
+    from boardgym.agents.run_log import RunLog
+    os.makedirs(cfg.ckpt_dir, exist_ok=True)
+    latest = os.path.join(cfg.ckpt_dir, "latest.npz")
+    stats = np.zeros(game.n_stats)
+    seconds0 = 0.0
+    if cfg.resume:
+        if not os.path.exists(latest):
+            raise ValueError(f"--resume: no checkpoint {latest}")
+        z = np.load(latest)
+        params = tuple(z[k].copy() for k in game.names)
+        rng = z["rng"].copy()
+        done = int(z["games"])
+        stats[:] = z["stats"]
+        seconds0 = float(z["seconds"]) if "seconds" in z else 0.0
+        saved = json.loads(str(z["settings"]))
+        for key in game.kept:
+            if saved[key] != getattr(cfg, key):
+                _log(cfg, f"resume: keeping the checkpoint's {key}={saved[key]} "
+                          f"(asked {getattr(cfg, key)})")
+                setattr(cfg, key, saved[key])
+        _log(cfg, f"resumed {latest} at {done} games")
+    else:
+        params, rng = game.init(cfg)
+        done = 0
+    settings_json = json.dumps(dataclasses.asdict(cfg))
+    run_log = RunLog(cfg.ckpt_dir, "games", done if cfg.resume else None, not cfg.no_tensorboard)
+    t0 = time.perf_counter()
+
+    def checkpoint():
+        _save_atomic(latest, **dict(zip(game.names, params)), rng=rng, games=np.int64(done),
+                     stats=stats, settings=np.array(settings_json),
+                     seconds=np.float64(seconds0 + time.perf_counter() - t0))
+
+    start = done
+    last_stats = stats.copy()
+    try:
+        while done < cfg.games:
+            n = min(cfg.ckpt_every, cfg.games - done)
+            if cfg.eval_every > 0:
+                n = min(n, cfg.eval_every - done % cfg.eval_every)
+            game.train(params, rng, n, cfg, stats)
+            done += n
+            el = time.perf_counter() - t0
+            rate = (done - start) / el if el > 0 else 0.0
+            eta = (cfg.games - done) / rate if rate > 0 else float("nan")
+            figures, text = game.figures(stats - last_stats)
+            last_stats = stats.copy()
+            figures["games_per_s"] = rate
+            for key, value in figures.items():
+                run_log.scalar(f"train/{key}", value, done)
+            _log(cfg, f"games {done}/{cfg.games}  {rate:.0f} games/s  ETA {eta / 60:.1f} min  {text}")
+            if cfg.eval_every > 0 and done % cfg.eval_every == 0:  # before the checkpoint: a
+                res = game.evaluate(params, cfg.eval_games, 10_000_000 + done)  # resumed run
+                game.save_net(os.path.join(cfg.ckpt_dir, f"games_{done}.npz"), params, done,
+                              cfg)  # keeps this evaluation line
+                run_log.evaluation({"games": done,
+                                    "seconds": round(seconds0 + time.perf_counter() - t0, 1),
+                                    **res})
+                _log(cfg, "eval " + "  ".join(
+                    f"vs {k}: {r['ppg']:+.3f} ppg (+-{r['ci95']:.3f}), wins {r['win_rate']:.1%}"
+                    for k, r in res.items()))
+            checkpoint()
+    finally:
+        run_log.close()
+    return params
+
+
 def evaluate_td(params, n_games, seed):
-    """The net against random and greedy: {name: {"ppg", "ci95", "win_rate"}} (run_log format)."""
+    """The backgammon net against random and greedy: {name: {"ppg", "ci95", "win_rate"}} (run_log format)."""
     from boardgym.agents import td_net
     from boardgym.agents.run_log import points_summary
     out = {}
@@ -108,82 +215,76 @@ def evaluate_td(params, n_games, seed):
     return out
 
 
+def _backgammon_td_game():
+    from boardgym.agents import td_net
+    from boardgym.agents.td_gammon import save_weights
+
+    def figures(d):
+        f = {"plies_per_game": d[td_net.ST_PLIES] / max(d[td_net.ST_GAMES], 1),
+             "abs_td_error": d[td_net.ST_ABS_DELTA] / max(d[td_net.ST_PLIES], 1),
+             "gammon_rate": d[td_net.ST_GAMMONS] / max(d[td_net.ST_GAMES], 1)}
+        return f, (f"plies/game {f['plies_per_game']:.1f}  |delta win| {f['abs_td_error']:.4f}  "
+                   f"gammons {f['gammon_rate']:.3f}")
+
+    return TDGame(
+        names=("w1", "b1", "w2", "b2"), n_stats=td_net.N_STATS,
+        init=lambda cfg: (td_net.init_params(cfg.hidden, cfg.seed, cfg.init_scale),
+                          np.array([cfg.seed], dtype=np.int64)),
+        train=lambda p, rng, n, cfg, stats: td_net.train_games(*p, rng, n, cfg.alpha, cfg.lam, stats),
+        figures=figures, evaluate=evaluate_td,
+        save_net=lambda path, p, games, cfg: save_weights(path, p, games=games,
+                                                          settings=dataclasses.asdict(cfg)))
+
+
 def train_backgammon_td(cfg):
     """TD(lambda) self-play for backgammon; returns the final (w1, b1, w2, b2)."""
-    from boardgym.agents import td_net
-    from boardgym.agents.run_log import RunLog
-    from boardgym.agents.td_gammon import save_weights
-    os.makedirs(cfg.ckpt_dir, exist_ok=True)
-    latest = os.path.join(cfg.ckpt_dir, "latest.npz")
-    stats = np.zeros(td_net.N_STATS)
-    seconds0 = 0.0
-    if cfg.resume:
-        if not os.path.exists(latest):
-            raise ValueError(f"--resume: no checkpoint {latest}")
-        z = np.load(latest)
-        w1, b1, w2, b2 = (z[k].copy() for k in ("w1", "b1", "w2", "b2"))
-        rng = z["rng"].copy()
-        done = int(z["games"])
-        stats[:] = z["stats"]
-        seconds0 = float(z["seconds"]) if "seconds" in z else 0.0
-        saved = json.loads(str(z["settings"]))
-        for key in ("hidden", "alpha", "lam", "seed"):
-            if saved[key] != getattr(cfg, key):
-                _log(cfg, f"resume: keeping the checkpoint's {key}={saved[key]} "
-                          f"(asked {getattr(cfg, key)})")
-                setattr(cfg, key, saved[key])
-        _log(cfg, f"resumed {latest} at {done} games")
-    else:
-        w1, b1, w2, b2 = td_net.init_params(cfg.hidden, cfg.seed, cfg.init_scale)
-        rng = np.array([cfg.seed], dtype=np.int64)
-        done = 0
-    settings_json = json.dumps(dataclasses.asdict(cfg))
-    run_log = RunLog(cfg.ckpt_dir, "games", done if cfg.resume else None, not cfg.no_tensorboard)
-    t0 = time.perf_counter()
+    return run_td(cfg, _backgammon_td_game())
 
-    def checkpoint():
-        _save_atomic(latest, w1=w1, b1=b1, w2=w2, b2=b2, rng=rng, games=np.int64(done),
-                     stats=stats, settings=np.array(settings_json),
-                     seconds=np.float64(seconds0 + time.perf_counter() - t0))
 
-    start = done
-    last_stats = stats.copy()
-    try:
-        while done < cfg.games:
-            n = min(cfg.ckpt_every, cfg.games - done)
-            if cfg.eval_every > 0:
-                n = min(n, cfg.eval_every - done % cfg.eval_every)
-            td_net.train_games(w1, b1, w2, b2, rng, n, cfg.alpha, cfg.lam, stats)
-            done += n
-            el = time.perf_counter() - t0
-            rate = (done - start) / el if el > 0 else 0.0
-            eta = (cfg.games - done) / rate if rate > 0 else float("nan")
-            d = stats - last_stats
-            last_stats = stats.copy()
-            figures = {"plies_per_game": d[td_net.ST_PLIES] / max(d[td_net.ST_GAMES], 1),
-                       "abs_td_error": d[td_net.ST_ABS_DELTA] / max(d[td_net.ST_PLIES], 1),
-                       "gammon_rate": d[td_net.ST_GAMMONS] / max(d[td_net.ST_GAMES], 1),
-                       "games_per_s": rate}
-            for key, value in figures.items():
-                run_log.scalar(f"train/{key}", value, done)
-            _log(cfg, f"games {done}/{cfg.games}  {rate:.0f} games/s  ETA {eta / 60:.1f} min  "
-                      f"plies/game {figures['plies_per_game']:.1f}  "
-                      f"|delta win| {figures['abs_td_error']:.4f}  "
-                      f"gammons {figures['gammon_rate']:.3f}")
-            if cfg.eval_every > 0 and done % cfg.eval_every == 0:  # before the checkpoint: a
-                res = evaluate_td((w1, b1, w2, b2), cfg.eval_games, 10_000_000 + done)  # resumed
-                save_weights(os.path.join(cfg.ckpt_dir, f"games_{done}.npz"), (w1, b1, w2, b2),
-                             games=done, settings=dataclasses.asdict(cfg))  # run keeps this line
-                run_log.evaluation({"games": done,
-                                    "seconds": round(seconds0 + time.perf_counter() - t0, 1),
-                                    **res})
-                _log(cfg, "eval " + "  ".join(
-                    f"vs {k}: {r['ppg']:+.3f} ppg (+-{r['ci95']:.3f}), wins {r['win_rate']:.1%}"
-                    for k, r in res.items()))
-            checkpoint()
-    finally:
-        run_log.close()
-    return w1, b1, w2, b2
+def evaluate_draughts_td(params, n_games, seed):
+    """The draughts net (one ply) against the in-kernel random and greedy players, colours
+    alternating: {name: points_summary} (run_log format)."""
+    from boardgym.agents import td_draughts
+    from boardgym.agents.run_log import points_summary
+    from boardgym.kernels.rng import seed_rngs
+    n = 2 * max(1, (n_games + 1) // 2)
+    out = {}
+    for name, opp in (("random", td_draughts.OPP_RANDOM), ("greedy", td_draughts.OPP_GREEDY)):
+        pts = np.zeros(n)
+        td_draughts.play_match(*params, opp, seed_rngs(seed, 1), n, td_draughts.MAX_PLIES, pts)
+        out[name] = points_summary(pts)
+    return out
+
+
+def _draughts_td_game():
+    from boardgym.agents import td_draughts as tdd
+    from boardgym.kernels.rng import seed_rngs
+
+    def figures(d):
+        g = max(d[tdd.ST_GAMES], 1)
+        f = {"plies_per_game": d[tdd.ST_PLIES] / g,
+             "abs_td_error": d[tdd.ST_ABS_DELTA] / max(d[tdd.ST_PLIES], 1),
+             "white_win_rate": d[tdd.ST_WHITE_WINS] / g,
+             "draw_rate": 1.0 - (d[tdd.ST_WHITE_WINS] + d[tdd.ST_BLACK_WINS]) / g,
+             "capped_rate": d[tdd.ST_CAPPED] / g}
+        return f, (f"plies/game {f['plies_per_game']:.1f}  |delta| {f['abs_td_error']:.4f}  "
+                   f"white wins {f['white_win_rate']:.3f}  draws {f['draw_rate']:.3f}")
+
+    return TDGame(
+        names=("w1", "b1", "w2", "b2"), n_stats=tdd.N_STATS,
+        init=lambda cfg: (tdd.init_params(cfg.hidden, cfg.seed, cfg.init_scale),
+                          seed_rngs(cfg.seed, 1)),
+        train=lambda p, rng, n, cfg, stats: tdd.train_games(*p, rng, n, cfg.alpha, cfg.lam,
+                                                            cfg.epsilon, stats),
+        figures=figures, evaluate=evaluate_draughts_td,
+        save_net=lambda path, p, games, cfg: tdd.to_evaluation(p).save(path),
+        kept=("hidden", "alpha", "lam", "epsilon", "seed"))
+
+
+def train_draughts_td(cfg):
+    """TD(lambda) self-play for Russian draughts; returns the final (w1, b1, w2, b2)
+    (td_draughts layout; ``td_draughts.to_evaluation`` makes the search evaluation)."""
+    return run_td(cfg, _draughts_td_game())
 
 
 def train_ppo(cfg):
@@ -207,7 +308,7 @@ def parse_net_arch(text):
     return sizes
 
 
-TRAINERS = {("backgammon", "td"): train_backgammon_td,
+TRAINERS = {("backgammon", "td"): train_backgammon_td, ("draughts", "td"): train_draughts_td,
             ("draughts", "ppo"): train_ppo, ("backgammon", "ppo"): train_ppo}
 
 
@@ -239,6 +340,8 @@ def parse_args(argv=None):
             p.error(f"--{name.replace('_', '-')} must be positive")
     if cfg.eval_every < 0 or cfg.alpha <= 0 or not 0.0 <= cfg.lam <= 1.0:
         p.error("need --eval-every >= 0, --alpha > 0 and 0 <= --lam <= 1")
+    if not 0.0 <= cfg.epsilon <= 1.0:
+        p.error("need 0 <= --epsilon <= 1")
     try:
         parse_net_arch(cfg.net_arch)
     except ValueError as e:
@@ -262,6 +365,8 @@ def _field_docs():
 def main(args=None):
     """Run training from argv-style args (list of str) or a Settings; returns the trainer's result."""
     cfg = args if isinstance(args, Settings) else parse_args(args)
+    if not cfg.ckpt_dir:
+        cfg.ckpt_dir = os.path.join("runs", f"{cfg.game}-{cfg.algo}")
     return TRAINERS[(cfg.game, cfg.algo)](cfg)
 
 
