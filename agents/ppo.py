@@ -7,8 +7,9 @@ itself (a snapshot joins the pool every ``snapshot_every`` steps; the pool keeps
 ``pool_size``). ``PPOAgent(path)`` plays a checkpoint in any boardgym env for either seat: the
 observation is the acting player's own view in every env, so one policy serves both seats.
 
-A run directory holds ``ppo.zip`` (the MaskablePPO model, for PPOAgent), ``resume.pt`` (all a
-resumed run needs), ``metrics.jsonl`` and TensorBoard logs in ``tb/`` (boardgym.agents.run_log).
+A run directory holds ``ppo.zip`` (the latest MaskablePPO model, for PPOAgent), ``ppo_<steps>.zip``
+(each evaluated model), ``resume.pt`` (all a resumed run needs), ``metrics.jsonl`` and
+TensorBoard logs in ``tb/`` (boardgym.agents.run_log).
 Checkpoints are taken at the start of a rollout, every ``ckpt_every`` steps and at the end, and
 capture the model with its optimizer, the N games in progress with their random streams, the
 last observations, the opponent pool (snapshots and its generator), the torch/NumPy/Python
@@ -265,6 +266,7 @@ def train_ppo(game, total_steps, run_dir, num_envs=64, seed=0, snapshot_every=10
         while counters["next_eval"] <= counters["steps"]:
             counters["next_eval"] += eval_every
         res = evaluate_baselines(model, game, eval_games, setup["seed"] + 1)
+        _save_atomic(model, os.path.join(run_dir, f"ppo_{counters['steps']}.zip"))
         run_log.evaluation({"games": counters["games"], "steps": counters["steps"],
                             "seconds": round(seconds0 + time.perf_counter() - t0, 1), **res})
         log(f"steps {counters['steps']}: " + "  ".join(

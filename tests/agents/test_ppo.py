@@ -128,6 +128,8 @@ def test_train_script_ppo_resume_after_a_kill_is_exact(tmp_path):
         lines = [json.loads(t) for t in (tmp_path / run / "metrics.jsonl").read_text().splitlines()]
         return [{k: v for k, v in line.items() if k != "seconds"} for line in lines]
     assert [m["steps"] for m in metrics("a")] == [1024, 2048, 3072, 4096]
+    assert sorted(p.name for p in (tmp_path / "b").glob("ppo_*.zip")) == [
+        f"ppo_{n}.zip" for n in (1024, 2048, 3072, 4096)]  # every evaluated model is kept
     assert metrics("a") == metrics("b") and metrics("a")[-1]["games"] > 0
     assert set(metrics("a")[0]["greedy"]) == {"ppg", "ci95", "win_rate", "games"}
     acc = EventAccumulator(str(tmp_path / "b" / "tb"))
