@@ -37,7 +37,7 @@ one-ply greedy heuristic with its own evaluation seed; each evaluated net is als
 
 PPO (boardgym.agents.ppo.train_ppo): ``ppo.zip`` (load with PPOAgent) and ``resume.pt``
 every ``--ckpt-every`` learner steps (at the next rollout start); evaluations against the
-in-kernel random and greedy players. Progress lines show games/s and the ETA.
+in-kernel random and greedy players, each evaluated model kept as ``ppo_<steps>.zip``. Progress lines show games/s and the ETA.
 
 Only the game/algorithm pairs in ``TRAINERS`` exist (argparse lists exactly those).
 """
