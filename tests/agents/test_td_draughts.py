@@ -8,15 +8,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import boardgym  # noqa: F401  (registers the envs)
 from boardgym.agents import load
 from boardgym.agents import td_draughts as tdd
 from boardgym.agents.draughts_eval import EVAL_MLP, Evaluation, net_eval
 from boardgym.envs import russian_draughts_v0
 from boardgym.kernels.draughts.batch import OPP_GREEDY, OPP_RANDOM, opponent_move
 from boardgym.kernels.draughts.board import S_SIDE
-from boardgym.kernels.draughts.observe import OBS_LEN, encode_obs
 from boardgym.kernels.draughts.move import initial_state
+from boardgym.kernels.draughts.observe import OBS_LEN
 from boardgym.kernels.draughts.outcome import BLACK_WON, ONGOING, WHITE_WON, game_status
 from boardgym.kernels.rng import seed_rngs
 
@@ -163,6 +162,7 @@ def test_short_training_beats_random_and_drives_alphabeta(tmp_path):
     pts = np.zeros(100)
     tdd.play_match(*params, OPP_RANDOM, seed_rngs(4, 1), 100, tdd.MAX_PLIES, pts)
     assert (pts > 0).mean() >= 0.8, pts.mean()
+    assert (pts[0::2] > 0).mean() >= 0.7 and (pts[1::2] > 0).mean() >= 0.7  # as White and Black
     untrained = np.zeros(100)
     tdd.play_match(*tdd.init_params(40, seed=0), OPP_RANDOM, seed_rngs(4, 1), 100,
                    tdd.MAX_PLIES, untrained)
@@ -190,7 +190,7 @@ def test_short_training_beats_random_and_drives_alphabeta(tmp_path):
     assert moves > 10
 
 
-def test_play_match_points_and_colours():
+def test_play_match_counts_capped_games_as_draws():
     params = tdd.init_params(8, seed=0)
     pts = np.full(6, 9.0)
     tdd.play_match(*params, OPP_GREEDY, seed_rngs(0, 1), 6, 2, pts)
