@@ -299,9 +299,9 @@ def train_ppo(game, total_steps, run_dir, num_envs=64, seed=0, snapshot_every=10
 
         def progress(self):
             now = time.perf_counter()
-            if now - self.last_print < progress_every:
-                return
             t, s, g = self.mark
+            if now - self.last_print < progress_every or counters["steps"] == s:
+                return
             rate, games_rate = (counters["steps"] - s) / (now - t), (counters["games"] - g) / (now - t)
             eta = (total_steps - counters["steps"]) / rate / 60 if rate > 0 else float("nan")
             log(f"steps {counters['steps']}/{total_steps}  {rate:.0f} steps/s  "
