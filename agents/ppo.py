@@ -60,6 +60,17 @@ class PPOAgent:
         return int(action)
 
 
+    def best_move(self, fen):
+        """Draughts: PDN string of the policy's whole move in a FEN position."""
+        from boardgym.agents.engine_query import best_move
+        return best_move(self, fen)
+
+    def best_play(self, position_id, die1, die2):
+        """Backgammon: Position ID of the afterstate the policy's checker moves reach."""
+        from boardgym.agents.engine_query import best_play
+        return best_play(self, position_id, die1, die2)
+
+
 def export_policy(zip_path, pt_path):
     """Write the policy of a MaskablePPO checkpoint alone (no optimizer state) to pt_path."""
     from sb3_contrib import MaskablePPO

@@ -18,3 +18,17 @@ class RandomAgent:
         if legal.size == 0:
             raise ValueError("RandomAgent.act: the action mask allows no action")
         return int(legal[self.rng.integers(legal.size)])
+
+    def best_move(self, fen):
+        """Draughts: a whole move (PDN string) drawn uniformly from the legal moves of fen."""
+        from boardgym.envs.draughts import legal_moves
+        moves = legal_moves(fen)
+        if not moves:
+            raise ValueError(f"no legal move in {fen!r} (the game is over)")
+        return moves[int(self.rng.integers(len(moves)))]
+
+    def best_play(self, position_id, die1, die2):
+        """Backgammon: an afterstate Position ID drawn uniformly from the legal plays."""
+        from boardgym.envs.backgammon import legal_plays
+        plays = legal_plays(position_id, die1, die2)
+        return plays[int(self.rng.integers(len(plays)))]

@@ -143,7 +143,8 @@ def test_agent_finishes_a_chain_it_did_not_start():
 def test_best_move_gives_a_legal_pdn_move_and_rejects_bad_fens():
     rng = np.random.default_rng(4)
     s = api.initial_state()
-    agents = [DraughtsGreedyAgent(seed=0), AlphaBetaAgent(depth=3, seed=0, tt_bits=12)]
+    agents = [DraughtsGreedyAgent(seed=0), AlphaBetaAgent(depth=3, seed=0, tt_bits=12),
+              RandomAgent(seed=0)]  # every draughts agent answers best_move (PPO: tests/agents/test_ppo.py)
     for _ in range(60):
         if api.game_status(s) != 0:
             s = api.initial_state()
@@ -155,6 +156,11 @@ def test_best_move_gives_a_legal_pdn_move_and_rejects_bad_fens():
         agents[1].best_move("W:W:B1")          # G.1: White has no piece
     with pytest.raises(ValueError, match="bad FEN"):
         agents[0].best_move("W:W33:B1")
+    for agent in agents[::2]:
+        with pytest.raises(ValueError, match="over"):
+            agent.best_move("W:W:B1")
+    picks = {RandomAgent(seed=k).best_move("W:W21-32:B1-12") for k in range(40)}
+    assert picks == set(api.legal_moves("W:W21-32:B1-12"))  # uniform over the 7 opening moves
 
 
 def test_bad_input_gives_value_errors():

@@ -29,6 +29,18 @@ def test_tiny_self_play_run_checkpoint_and_legal_play(tmp_path, game, module):
             action = agent.act(obs["observation"], obs["action_mask"])
             assert obs["action_mask"][action] == 1
             env.step(action)
+    if game == "draughts":  # engine-style queries (issue 6): whole moves, chains included
+        from boardgym.envs.draughts import legal_moves
+        for fen in ("W:W21-32:B1-12", "W:W22,28:B4,11,17,18", "B:W21-32:B1-12", "W:WK4:B8,15,24,26"):
+            assert agent.best_move(fen) in legal_moves(fen)
+        with pytest.raises(ValueError):
+            agent.best_move("W:W99:B1")
+    else:
+        from boardgym.envs.backgammon import legal_plays
+        for pid, d1, d2 in (("4HPwATDgc/ABMA", 3, 1), ("4HPwATDgc/ABMA", 6, 6), ("4HPwATDgc/ABMA", 6, 5)):
+            assert agent.best_play(pid, d1, d2) in legal_plays(pid, d1, d2)
+        with pytest.raises(ValueError):
+            agent.best_play("not-an-id", 3, 1)
     points = play_vs_baseline(model, game, "greedy", n_games=10, seed=3)
     assert points.shape == (10,) and set(np.unique(points)) <= {-3.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0}
 

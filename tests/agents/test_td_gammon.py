@@ -278,8 +278,9 @@ PIDS = ["4HPwATDgc/ABMA",
 @pytest.mark.parametrize("pid", PIDS)
 def test_best_play_is_one_of_legal_plays(pid):
     td = TDAgent(hidden=8, seed=0)
+    from boardgym.agents import RandomAgent
     agents = [td, GreedyAgent(), ExpectimaxAgent(depth=2, evaluation="greedy", width=3),
-              ExpectimaxAgent(depth=2, evaluation=td, width=2)]
+              ExpectimaxAgent(depth=2, evaluation=td, width=2), RandomAgent(seed=0)]
     for d1 in range(1, 7):
         for d2 in (1, 4, 6):
             legal = api.legal_plays(pid, d1, d2)
@@ -287,6 +288,8 @@ def test_best_play_is_one_of_legal_plays(pid):
                 assert agent.best_play(pid, d1, d2) in legal
     with pytest.raises(ValueError):
         agents[0].best_play(pid, 0, 3)
+    with pytest.raises(ValueError):
+        agents[-1].best_play(pid, 7, 3)
 
 
 def test_td_agent_beats_random():

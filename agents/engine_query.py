@@ -1,0 +1,61 @@
+"""Engine-style queries for agents that only answer ``act(observation, action_mask)``.
+
+``best_move(agent, fen)`` (draughts) and ``best_play(agent, position_id, die1, die2)``
+(backgammon) set the position up in the AEC env, let the agent play its actions until its move
+or turn is over, and report it the way the search agents do: a PDN move string (one of
+``boardgym.envs.draughts.legal_moves(fen)``) or the Position ID of the afterstate (one of
+``boardgym.envs.backgammon.legal_plays(position_id, die1, die2)``). Legality comes from the env,
+which raises on an action outside the mask.
+"""
+import numpy as np
+
+from boardgym.envs import backgammon as bg_api
+from boardgym.envs import draughts as dr_api
+
+
+def _play_turn(env, agent):
+    """Step the agent's actions until the player to act changes or the game ends."""
+    mover = env.agent_selection
+    while not env._done and env.agent_selection == mover:
+        obs = env.observe(mover)
+        env.step(int(agent.act(obs["observation"], obs["action_mask"])))
+
+
+def best_move(agent, fen):
+    """PDN string of the whole move (capture chains included) the agent plays from fen."""
+    from boardgym.envs import russian_draughts_v0
+    from boardgym.kernels.draughts.board import S_BK, S_BM, S_WK, S_WM
+    moves = dr_api.legal_moves(fen)  # ValueError for a malformed FEN
+    if not moves:
+        raise ValueError(f"no legal move in {fen!r} (the game is over)")
+    if len(moves) == 1:
+        return moves[0]
+    env = russian_draughts_v0.raw_env()
+    env.reset(options={"fen": fen})
+    _play_turn(env, agent)
+    pieces = [S_WM, S_WK, S_BM, S_BK]
+    end = np.asarray(env.state)[pieces]
+    for m in moves:
+        if np.array_equal(dr_api.apply(fen, m)[pieces], end):
+            return m
+    raise RuntimeError(f"internal: the agent's hops from {fen!r} match no legal move")
+
+
+def best_play(agent, position_id, die1, die2):
+    """Position ID of the afterstate the agent's checker moves reach with the roll die1-die2."""
+    from boardgym.envs import backgammon_v0
+    from boardgym.kernels.backgammon.board import TURN, end_turn
+    d1, d2 = bg_api._check_dice(die1, die2)
+    plays = bg_api.legal_plays(position_id, d1, d2)  # ValueError for a bad Position ID
+    if len(plays) == 1:  # forced, or no move at all (the position itself)
+        return plays[0]
+    env = backgammon_v0.raw_env()
+    env.reset(options={"position_id": position_id, "dice": [d1, d2]})
+    player = int(env.state[TURN])
+    _play_turn(env, agent)
+    s = np.asarray(env.state)
+    after = bg_api.position_id(end_turn(s) if int(s[TURN]) != player else s)
+    if after not in plays:
+        raise RuntimeError(f"internal: the agent's play from {position_id} {d1}-{d2} "
+                           "is not among the legal plays")
+    return after
