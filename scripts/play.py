@@ -8,7 +8,8 @@ its start and end when that is unambiguous). Backgammon plays: ``24/18 13/11``, 
 ``6/off``, ``8/5(2)``; the dice are shown and rolled by the env (seeded by ``--seed``).
 Commands: ``moves`` lists the legal moves, ``undo`` takes back your last move (and the agent's
 reply), ``quit`` ends. Illegal input is answered with the legal options. The agent is any name
-``boardgym.agents.load`` knows, or a checkpoint path (``.zip`` MaskablePPO, ``.npz`` TD net).
+``boardgym.agents.load`` knows, or a checkpoint path (``.zip``/``.pt`` MaskablePPO policy, ``.npz``
+TD net for backgammon or learned evaluation for the draughts alpha-beta search).
 Input is read line by line from standard input, so a session can be scripted.
 """
 import argparse
@@ -33,10 +34,12 @@ class Settings:
 
 def _load_agent(cfg):
     from boardgym.agents import load
-    if cfg.agent.endswith(".zip"):
+    if cfg.agent.endswith((".zip", ".pt")):
         from boardgym.agents.ppo import PPOAgent
         return PPOAgent(cfg.agent)
-    if cfg.agent.endswith(".npz"):
+    if cfg.agent.endswith(".npz"):  # backgammon: a TD net; draughts: a learned evaluation
+        if cfg.game == "draughts":
+            return load("draughts-alphabeta", weights=cfg.agent)
         from boardgym.agents.td_gammon import TDAgent
         return TDAgent(weights=cfg.agent)
     try:

@@ -40,3 +40,19 @@ def test_backgammon_session_plays_a_whole_game_from_stdin():
                          "--seed", "2"], stdin=Feeder(), out=out)
     assert "game over" in out.getvalue()
     assert sorted(abs(v) for v in rewards.values())[0] >= 1
+
+
+def test_checkpoint_paths_load_the_matching_agent():
+    """--agent PATH: .npz is a learned evaluation for draughts and a TD net for backgammon;
+    .pt/.zip a PPO policy."""
+    from boardgym.agents.draughts_agents import AlphaBetaAgent
+    from boardgym.agents.td_gammon import TDAgent
+    ckpt = Path(__file__).resolve().parents[2] / "agents" / "checkpoints"
+    cfg = play.Settings(game="draughts", agent=str(ckpt / "draughts-alphabeta.npz"))
+    assert isinstance(play._load_agent(cfg), AlphaBetaAgent)
+    cfg = play.Settings(game="backgammon", agent=str(ckpt / "backgammon-td.npz"))
+    assert isinstance(play._load_agent(cfg), TDAgent)
+    out = io.StringIO()
+    play.main(["--game", "draughts", "--agent", str(ckpt / "draughts-ppo.pt"), "--seat", "0"],
+              stdin=io.StringIO("c3-d4\nquit\n"), out=out)
+    assert out.getvalue().count("a  b  c  d  e  f  g  h") >= 2  # the policy replied
