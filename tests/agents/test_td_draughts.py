@@ -245,3 +245,8 @@ def test_train_resume_after_a_kill_matches_uninterrupted_run(tmp_path, capsys, m
     assert load("draughts-alphabeta", weights=tmp_path / "a" / "games_80.npz", depth=1)
     with pytest.raises(SystemExit):
         train.main(common + ["--epsilon", "1.5", "--ckpt-dir", str(tmp_path / "c")])
+    train.main(["--game", "draughts", "--algo", "td", "--hidden", "4", "--games", "2",
+                "--ckpt-every", "2", "--eval-every", "0", "--quiet", "--no-tensorboard",
+                "--ckpt-dir", str(tmp_path / "d")])
+    saved = json.loads(str(np.load(tmp_path / "d" / "latest.npz")["settings"]))
+    assert saved["alpha"] == 0.003 and saved["epsilon"] == 0.05  # the draughts defaults
