@@ -7,9 +7,10 @@ game. Keyword options pass through to the agent's constructor (``depth=4``, ``se
 ``register(game, name, factory)``.
 
 Draughts: ``random``, ``greedy``, ``alphabeta-material`` (search, material evaluation) and
-``alphabeta`` (the same search with the shipped learned evaluation,
-``agents/checkpoints/draughts-alphabeta.npz``, or ``weights=PATH``); both searches default to
-depth 6.
+``alphabeta`` (the same search with the shipped learned evaluation distilled from deeper search,
+``agents/checkpoints/draughts-alphabeta.npz``, or ``weights=PATH``), ``alphabeta-td`` (the same
+search with the shipped TD(lambda) self-play value net, ``draughts-alphabeta-td.npz``), ``ppo``;
+the searches default to depth 6.
 """
 from pathlib import Path
 
@@ -82,16 +83,22 @@ def _draughts_alphabeta_material(**kwargs):
     return AlphaBetaAgent(**kwargs)
 
 
-def _draughts_alphabeta(weights=None, **kwargs):
-    from boardgym.agents.draughts_agents import DEFAULT_CHECKPOINT, AlphaBetaAgent
-    if "evaluation" in kwargs:
-        raise ValueError("draughts-alphabeta takes weights=PATH.npz, not evaluation=")
-    path = DEFAULT_CHECKPOINT if weights is None else Path(weights)
-    if not path.is_file():
-        raise ValueError(f"draughts-alphabeta: no evaluation file at {path} "
-                         "(write one with scripts/train_draughts_eval.py)")
-    kwargs.setdefault("depth", 6)
-    return AlphaBetaAgent(evaluation=str(path), **kwargs)
+def _draughts_alphabeta_learned(name, default_file, trainer):
+    """Factory of the alpha-beta search with a learned evaluation (default: a shipped file)."""
+    def factory(weights=None, **kwargs):
+        from boardgym.agents.draughts_agents import AlphaBetaAgent
+        if "evaluation" in kwargs:
+            raise ValueError(f"{name} takes weights=PATH.npz, not evaluation=")
+        path = Path(__file__).parent / "checkpoints" / default_file if weights is None else Path(weights)
+        if not path.is_file():
+            raise ValueError(f"{name}: no evaluation file at {path} (write one with {trainer})")
+        kwargs.setdefault("depth", 6)
+        return AlphaBetaAgent(evaluation=str(path), **kwargs)
+    return factory
+
+
+_draughts_alphabeta = _draughts_alphabeta_learned(
+    "draughts-alphabeta", "draughts-alphabeta.npz", "scripts/train_draughts_eval.py")
 
 
 for _g in GAMES:
@@ -99,6 +106,9 @@ for _g in GAMES:
 register("draughts", "greedy", _draughts_greedy)
 register("draughts", "alphabeta-material", _draughts_alphabeta_material)
 register("draughts", "alphabeta", _draughts_alphabeta)
+# the same search with the TD(lambda) self-play value net (scripts/train.py --game draughts --algo td)
+register("draughts", "alphabeta-td", _draughts_alphabeta_learned(
+    "draughts-alphabeta-td", "draughts-alphabeta-td.npz", "scripts/train.py --game draughts --algo td"))
 
 
 # ---- backgammon agents (agents/td_gammon.py) ----

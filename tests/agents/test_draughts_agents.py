@@ -212,6 +212,11 @@ def test_load_names_and_errors():
         api.legal_moves("W:W21-32:B1-12")
     with pytest.raises(ValueError, match="no evaluation file"):
         load("draughts-alphabeta", weights="/nonexistent/eval.npz")
+    td = load("draughts-alphabeta-td", depth=2)  # the shipped TD(lambda) self-play net
+    assert td.evaluation.kind == 2 and td.evaluation.w1.shape == (80, 198)
+    assert td.best_move("W:W21-32:B1-12") in api.legal_moves("W:W21-32:B1-12")
+    with pytest.raises(ValueError, match="draughts-alphabeta-td: no evaluation file"):
+        load("alphabeta-td", game="draughts", weights="/nonexistent/eval.npz")
     with pytest.raises(ValueError, match="unknown game"):
         load("random", game="chess")
 
