@@ -1,28 +1,33 @@
 """Train a learned draughts evaluation for AlphaBetaAgent: a small MLP distilled from deeper search.
 
-    python scripts/train_draughts_eval.py --out agents/checkpoints/draughts_alphabeta.npz
+    python scripts/train_draughts_eval.py --positions 150000 --label-depth 8 --quiet-only \
+        --hidden 64 --out agents/checkpoints/draughts-alphabeta.npz
 
 Supervised on self-play: games are played by a shallow AlphaBetaAgent (``--play-depth``) with
 random moves mixed in (the first 4 plies and ``--random-move-prob`` of the rest); a fraction
-``--sample-prob`` of the positions reached is labelled with the score of a deeper material
-search (``--label-depth``; decided games count +-20 men). The network reads the 198-float
-observation of the side to move and predicts that score in men: one tanh hidden layer of
-``--hidden`` units, Huber loss, Adam, NumPy only. The result is an
-``boardgym.agents.draughts_eval.Evaluation`` (.npz, scale 100) for
-``load("draughts-alphabeta", weights=PATH)``: a depth-d search then sees roughly what the
-material evaluation sees at the label depth. Everything is seeded by ``--seed``.
+``--sample-prob`` of the positions reached (with ``--quiet-only`` only those where the side to
+move has no capture: the search evaluates no others) is labelled with the score of a deeper
+material search (``--label-depth``; decided games count +-20 men). The network reads the
+198-float observation of the side to move and predicts that score in men: one tanh hidden layer
+of ``--hidden`` units, Huber loss, Adam, NumPy only (one BLAS thread, so the same command writes
+the same file bit for bit). The result is an ``boardgym.agents.draughts_eval.Evaluation`` (.npz,
+scale 100) for ``load("draughts-alphabeta", weights=PATH)``: a depth-d search then sees roughly
+what the material evaluation sees at the label depth. Everything is seeded by ``--seed``.
 """
 import argparse
 import dataclasses
+import os
 import sys
 import time
 
+# one BLAS thread before NumPy loads: the fit's sums (and so the file's bits) depend on the count
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np
 
 from boardgym.agents.draughts_agents import AlphaBetaAgent
 from boardgym.agents.draughts_eval import Evaluation
 from boardgym.agents.draughts_search import WIN_BOUND
-from boardgym.kernels.draughts.board import MAX_MOVES, ROW_LEN, S_SIDE
+from boardgym.kernels.draughts.board import M_CAPTURED, MAX_MOVES, ROW_LEN, S_SIDE
 from boardgym.kernels.draughts.move import apply_move, initial_state
 from boardgym.kernels.draughts.movegen import gen_moves
 from boardgym.kernels.draughts.observe import OBS_LEN, encode_obs
@@ -45,6 +50,8 @@ class Settings:
     """probability of a random move after the first 4 plies"""
     sample_prob: float = 0.3
     """probability that a position reached is labelled"""
+    quiet_only: bool = False
+    """label only quiet positions (no capture to make): the ones the search evaluates"""
     max_plies: int = 200
     """plies per self-play game at most"""
     hidden: int = 32
@@ -96,6 +103,8 @@ def generate(cfg):
             if game_status(s) != ONGOING:
                 break
             if rng.random() < cfg.sample_prob:
+                if cfg.quiet_only and gen_moves(s, buf) and buf[0, M_CAPTURED] != 0:
+                    continue  # the search never evaluates a position with a capture to make
                 _, score = labeler.search(s, depth=cfg.label_depth)
                 if abs(score) > WIN_BOUND:
                     y[n] = np.sign(score) * WIN_LABEL

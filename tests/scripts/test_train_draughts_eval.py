@@ -3,8 +3,13 @@ import importlib.util
 import math
 from pathlib import Path
 
+import numpy as np
+
 from boardgym.agents import load
+from boardgym.agents.draughts_agents import state_from_observation
 from boardgym.agents.draughts_eval import EVAL_MLP, Evaluation
+from boardgym.kernels.draughts.board import M_CAPTURED, MAX_MOVES, ROW_LEN
+from boardgym.kernels.draughts.movegen import gen_moves
 
 SCRIPT = Path(__file__).parents[2] / "scripts" / "train_draughts_eval.py"
 
@@ -29,3 +34,18 @@ def test_tiny_training_run_reduces_the_error_and_plays(tmp_path):
     agent = load("draughts-alphabeta", weights=str(out), depth=2)
     assert agent.best_move("W:W21-32:B1-12") in ("a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4",
                                                   "g3-f4", "g3-h4")
+
+
+def test_quiet_only_labels_only_positions_without_a_capture():
+    mod = load_script()
+    base = dict(positions=60, label_depth=2, play_depth=1, seed=5)
+    x, y = mod.generate(mod.Settings(**base, quiet_only=True))
+    buf = np.empty((MAX_MOVES, ROW_LEN), np.int64)
+    for obs in x:
+        assert gen_moves(state_from_observation(obs), buf) > 0 and buf[0, M_CAPTURED] == 0
+    x_all, _ = mod.generate(mod.Settings(**base))
+    assert any(gen_moves(state_from_observation(o), buf) and buf[0, M_CAPTURED] for o in x_all)
+    # the same games: the quiet positions are a subsequence of all the labelled ones
+    q = [o.tobytes() for o in x_all if gen_moves(state_from_observation(o), buf)
+         and buf[0, M_CAPTURED] == 0]
+    assert [o.tobytes() for o in x[:len(q)]] == q
