@@ -3,9 +3,7 @@ learned-evaluation hook, and strength against RandomAgent / Greedy against Rando
 
 Tactical positions were found by a seeded random-playout search and checked by hand with the
 kernel's legal_moves (lines in the comments)."""
-import importlib.util
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,16 +18,7 @@ from boardgym.kernels.draughts.move import apply_move, initial_state
 from boardgym.kernels.draughts.movegen import gen_moves
 from boardgym.kernels.draughts.observe import OBS_LEN
 from boardgym.kernels.draughts.outcome import game_status
-
-SCRIPT = Path(__file__).parents[2] / "scripts" / "evaluate.py"
-
-
-def _evaluate_script():
-    spec = importlib.util.spec_from_file_location("evaluate_script", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
+from script_loader import load_script
 
 def _random_positions(n, seed, max_plies=80):
     rng = np.random.default_rng(seed)
@@ -174,14 +163,14 @@ def test_material_eval_is_antisymmetric():
 
 
 def test_alphabeta_depth4_never_loses_to_random():
-    ev = _evaluate_script()
+    ev = load_script("evaluate")
     cfg = ev.Settings(agents=["alphabeta-material:depth=4", "random"], games=20, seed=3)
     points = ev.play_pair(cfg, cfg.agents[0], cfg.agents[1], pair_seed=3, log=lambda *_: None)
     assert len(points) == 20 and min(points) >= 0 and sum(points) >= 18
 
 
 def test_greedy_beats_random_clearly():
-    ev = _evaluate_script()
+    ev = load_script("evaluate")
     cfg = ev.Settings(agents=["greedy", "random"], games=40, seed=4, quiet=True)
     s = ev.summarize(ev.play_pair(cfg, "greedy", "random", pair_seed=4))
     assert s["score_interval"][0] > 0.75

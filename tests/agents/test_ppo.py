@@ -10,6 +10,7 @@ pytest.importorskip("sb3_contrib")
 
 from boardgym.agents.ppo import OpponentPool, PPOAgent, play_vs_baseline, train_ppo  # noqa: E402
 from boardgym.envs import backgammon_v0, russian_draughts_v0  # noqa: E402
+from script_loader import load_script  # noqa: E402
 
 
 @pytest.mark.parametrize("game,module", [("draughts", russian_draughts_v0), ("backgammon", backgammon_v0)])
@@ -96,24 +97,12 @@ def test_pool_fixed_members_play_as_the_in_kernel_opponents(game, kwargs, member
     assert any(t.any() for t in obs[0][3::3])  # some game ended on the way
 
 
-def _train_script():
-    import importlib.util
-    import sys
-    from pathlib import Path
-    spec = importlib.util.spec_from_file_location(
-        "boardgym_train_script", Path(__file__).resolve().parents[2] / "scripts" / "train.py")
-    train = importlib.util.module_from_spec(spec)
-    sys.modules["boardgym_train_script"] = train  # inspect (field docs) needs the module registered
-    spec.loader.exec_module(train)
-    return train
-
-
 def test_train_script_ppo_resume_after_a_kill_is_exact(tmp_path):
     """issue 6: a run killed between checkpoints and resumed ends with the same weights, games
     and logs as an uninterrupted run (8 games x 128 steps = 1,024 steps per rollout)."""
     import torch
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
-    train = _train_script()
+    train = load_script("train")
     common = ["--game", "draughts", "--algo", "ppo", "--steps", "4096", "--num-envs", "8",
               "--eval-every", "1024", "--eval-games", "4", "--snapshot-every", "1024",
               "--ckpt-every", "2048", "--net-arch", "16", "--seed", "5"]

@@ -1,9 +1,6 @@
 """Draughts TD(lambda) value net (issue 6): gradients, TD learning, play against the in-kernel
 players, the exported search evaluation, train.py --game draughts --algo td exact resume."""
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,17 +15,7 @@ from boardgym.kernels.draughts.move import initial_state
 from boardgym.kernels.draughts.observe import OBS_LEN
 from boardgym.kernels.draughts.outcome import BLACK_WON, ONGOING, WHITE_WON, game_status
 from boardgym.kernels.rng import seed_rngs
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _script(name):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
+from script_loader import killed_and_resumed_td_run, load_script
 
 def _positions(n_games, seed, p_random=0.5):
     """Positions of decided games between two material-greedy players that each play a random
@@ -202,43 +189,16 @@ def test_play_match_counts_capped_games_as_draws():
 # ----------------------------------------------------------------------------- train.py
 
 def test_train_resume_after_a_kill_matches_uninterrupted_run(tmp_path, capsys, monkeypatch):
-    train = _script("train")
+    train = load_script("train")
     common = ["--game", "draughts", "--algo", "td", "--hidden", "8", "--seed", "3",
               "--alpha", "0.01", "--lam", "0.5", "--ckpt-every", "20", "--eval-every", "40",
               "--eval-games", "10", "--games", "80"]
-    full = train.main(common + ["--ckpt-dir", str(tmp_path / "a")])
-    save = train._save_atomic
-    calls = []
-
-    def killed_at_the_fourth_checkpoint(path, **arrays):
-        calls.append(path)
-        if len(calls) == 4:
-            raise KeyboardInterrupt
-        save(path, **arrays)
-
-    monkeypatch.setattr(train, "_save_atomic", killed_at_the_fourth_checkpoint)
-    with pytest.raises(KeyboardInterrupt):
-        train.main(common + ["--ckpt-dir", str(tmp_path / "b")])
-    monkeypatch.setattr(train, "_save_atomic", save)
-    assert int(np.load(tmp_path / "b" / "latest.npz")["games"]) == 60
-    assert len((tmp_path / "b" / "metrics.jsonl").read_text().splitlines()) == 2  # 40 and 80
-    resumed = train.main(common + ["--ckpt-dir", str(tmp_path / "b"), "--resume"])
-    for p, q in zip(full, resumed):
-        assert np.array_equal(p, q)
+    full, metrics = killed_and_resumed_td_run(train, common, tmp_path, monkeypatch)
     assert not np.array_equal(full[0], tdd.init_params(8, 3)[0])
     z = np.load(tmp_path / "b" / "latest.npz")
     assert int(z["games"]) == 80 and z["stats"][tdd.ST_GAMES] == 80
     out = capsys.readouterr().out
     assert "games/s" in out and "ETA" in out and "vs greedy" in out and "resumed" in out
-
-    def metrics(run):
-        lines = [json.loads(t) for t in (tmp_path / run / "metrics.jsonl").read_text().splitlines()]
-        for line in lines:
-            del line["seconds"]
-        return lines
-    assert [m["games"] for m in metrics("a")] == [40, 80]
-    assert metrics("a") == metrics("b")
-    assert set(metrics("a")[0]) == {"games", "random", "greedy"}
     assert metrics("a")[0]["random"]["games"] == 10
     ev = Evaluation.load(tmp_path / "a" / "games_80.npz")
     assert np.array_equal(ev.w1, full[0].T) and ev.scale == tdd.SCALE

@@ -1,9 +1,6 @@
 """Backgammon TD agent (issue 6): net gradients, TD learning, checkpoints, legal play in the AEC env
 from both seats, best_play in the legal_plays frame, train.py exact resume, eval_gnubg conventions."""
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,17 +18,7 @@ from boardgym.kernels.backgammon.dice import roll_dice
 from boardgym.kernels.backgammon.movegen import MAX_AFTERSTATES, gen_afterstates
 from boardgym.kernels.backgammon.outcome import outcome
 from boardgym.kernels.backgammon.turns import opening
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _script(name):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
+from script_loader import killed_and_resumed_td_run, load_script
 
 def _positions(n_games, seed):
     """Afterstates (mover's view) of greedy-vs-greedy games and the mover's final result vector."""
@@ -306,40 +293,12 @@ def test_td_agent_beats_random():
 def test_train_resume_after_a_kill_matches_uninterrupted_run(tmp_path, capsys, monkeypatch):
     """issue 6: --resume continues exactly; the logs drop what the killed run wrote after its
     last checkpoint (the evaluation at 80 games came before the checkpoint that never landed)."""
-    train = _script("train")
+    train = load_script("train")
     common = ["--game", "backgammon", "--algo", "td", "--hidden", "8", "--seed", "3",
               "--ckpt-every", "20", "--eval-every", "40", "--eval-games", "10", "--games", "80"]
-    full = train.main(common + ["--ckpt-dir", str(tmp_path / "a")])
-    save = train._save_atomic
-    calls = []
-
-    def killed_at_the_fourth_checkpoint(path, **arrays):
-        calls.append(path)
-        if len(calls) == 4:
-            raise KeyboardInterrupt
-        save(path, **arrays)
-
-    monkeypatch.setattr(train, "_save_atomic", killed_at_the_fourth_checkpoint)
-    with pytest.raises(KeyboardInterrupt):
-        train.main(common + ["--ckpt-dir", str(tmp_path / "b")])
-    monkeypatch.setattr(train, "_save_atomic", save)
-    assert int(np.load(tmp_path / "b" / "latest.npz")["games"]) == 60
-    assert len((tmp_path / "b" / "metrics.jsonl").read_text().splitlines()) == 2  # 40 and 80
-    resumed = train.main(common + ["--ckpt-dir", str(tmp_path / "b"), "--resume"])
-    for p, q in zip(full, resumed):
-        assert np.array_equal(p, q)
-    assert int(np.load(tmp_path / "b" / "latest.npz")["games"]) == 80
+    full, metrics = killed_and_resumed_td_run(train, common, tmp_path, monkeypatch)
     out = capsys.readouterr().out
     assert "games/s" in out and "ETA" in out and "vs random" in out and "resumed" in out
-
-    def metrics(run):
-        lines = [json.loads(t) for t in (tmp_path / run / "metrics.jsonl").read_text().splitlines()]
-        for line in lines:
-            del line["seconds"]
-        return lines
-    assert [m["games"] for m in metrics("a")] == [40, 80]
-    assert metrics("a") == metrics("b")
-    assert set(metrics("a")[0]) == {"games", "random", "greedy"}
     assert set(metrics("a")[0]["random"]) == {"ppg", "ci95", "win_rate", "games"}
     assert list((tmp_path / "a" / "tb").glob("events.out.tfevents.*"))
     assert isinstance(TDAgent(tmp_path / "a" / "games_80.npz"), TDAgent)
@@ -351,7 +310,7 @@ def test_train_resume_after_a_kill_matches_uninterrupted_run(tmp_path, capsys, m
 
 def test_train_writes_tensorboard_scalars_unless_told_not_to(tmp_path):
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
-    train = _script("train")
+    train = load_script("train")
     common = ["--game", "backgammon", "--algo", "td", "--hidden", "8", "--games", "40",
               "--ckpt-every", "20", "--eval-every", "20", "--eval-games", "10", "--quiet"]
     train.main(common + ["--ckpt-dir", str(tmp_path / "tb_on")])
@@ -368,7 +327,7 @@ def test_train_writes_tensorboard_scalars_unless_told_not_to(tmp_path):
 @pytest.mark.parametrize("opponent", ["pubeval", "gnubg0"])
 def test_eval_gnubg_smoke(opponent, capsys):
     pytest.importorskip("gnubg_nn")
-    ev = _script("eval_gnubg")
+    ev = load_script("eval_gnubg")
     s = ev.main(["--agent", "backgammon-greedy", "--opponent", opponent, "--games", "6",
                  "--seed", "1", "--quiet"])
     assert s["games"] == 6 and -3 <= s["ppg"] <= 3
@@ -376,7 +335,7 @@ def test_eval_gnubg_smoke(opponent, capsys):
 
 
 def test_eval_gnubg_statistics():
-    ev = _script("eval_gnubg")
+    ev = load_script("eval_gnubg")
     lo, hi = ev.wilson(50, 100)
     assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
     s = ev.summarize(np.array([1.0, -2.0, 3.0, -1.0]), np.array([1, 2, 3, 1]))

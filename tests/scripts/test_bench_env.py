@@ -1,11 +1,7 @@
 """Smoke test of scripts/bench_env.py with a tiny budget."""
-import importlib.util
-from pathlib import Path
+from script_loader import load_script
 
-_spec = importlib.util.spec_from_file_location(
-    "bench_env", Path(__file__).resolve().parents[2] / "scripts" / "bench_env.py")
-bench_env = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(bench_env)
+bench_env = load_script("bench_env")
 
 
 def test_bench_env_smoke(capsys):

@@ -1,11 +1,8 @@
 """Smoke test of scripts/bench_movegen.py with a tiny budget: every row is produced, counts are right."""
-import importlib.util
 import math
-from pathlib import Path
 
 import pytest
-
-SCRIPT = Path(__file__).parents[2] / "scripts" / "bench_movegen.py"
+from script_loader import load_script
 
 TINY = ["--start-depth", "5", "--mid-depth", "3", "--ref-start-depth", "3", "--ref-mid-depth", "2",
         "--n-mid", "2", "--n-gen", "20", "--gen-reps", "1", "--ref-reps", "1",
@@ -13,10 +10,7 @@ TINY = ["--start-depth", "5", "--mid-depth", "3", "--ref-start-depth", "3", "--r
 
 
 def load():
-    spec = importlib.util.spec_from_file_location("bench_movegen_script", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("bench_movegen")
 
 
 def test_bench_movegen_all_tiny(capsys):

@@ -1,15 +1,9 @@
 """Smoke test of scripts/bench_search.py with a tiny budget."""
-import importlib.util
-from pathlib import Path
-
-SCRIPT = Path(__file__).parents[2] / "scripts" / "bench_search.py"
+from script_loader import load_script
 
 
 def load():
-    spec = importlib.util.spec_from_file_location("bench_search_script", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("bench_search")
 
 
 def test_bench_search_reports_nodes_per_second(capsys):

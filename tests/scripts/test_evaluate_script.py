@@ -1,23 +1,14 @@
 """scripts/evaluate.py: statistics on known synthetic results, option parsing, smoke runs, learning
 curves from metrics.jsonl, Elo intervals and plots."""
-import importlib.util
 import math
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-SCRIPT = Path(__file__).parents[2] / "scripts" / "evaluate.py"
+from script_loader import load_script
 
-
-def load():
-    spec = importlib.util.spec_from_file_location("evaluate_script", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-ev = load()
+ev = load_script("evaluate")
 
 
 def test_wilson_interval_known_values():
@@ -276,7 +267,6 @@ def test_elo_covariance_is_the_inverse_hessian_of_the_likelihood():
     prior = 1.0
     elo, cov = ev.elo_covariance(points, games, prior=prior)
     s = points + prior / 2 * (games > 0)
-    n = games + prior * (games > 0)
 
     def nll(r):
         p = 1 / (1 + 10 ** ((r[None, :] - r[:, None]) / 400))

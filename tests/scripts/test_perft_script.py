@@ -1,15 +1,9 @@
 """Smoke test of scripts/perft.py with a tiny budget."""
-import importlib.util
-from pathlib import Path
-
-SCRIPT = Path(__file__).parents[2] / "scripts" / "perft.py"
+from script_loader import load_script
 
 
 def load():
-    spec = importlib.util.spec_from_file_location("perft_script", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("perft")
 
 
 def test_perft_script_counts_and_divides(capsys):

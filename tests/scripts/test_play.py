@@ -1,11 +1,10 @@
 """Scripted sessions of scripts/play.py through stdin (issue 6)."""
-import importlib.util
 import io
 from pathlib import Path
 
-_spec = importlib.util.spec_from_file_location("play", Path(__file__).resolve().parents[2] / "scripts" / "play.py")
-play = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(play)
+from script_loader import load_script
+
+play = load_script("play")
 
 
 def test_draughts_session_with_illegal_input_moves_and_undo():
