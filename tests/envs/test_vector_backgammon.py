@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import boardgym  # noqa: F401
-from _batch_equality import assert_game_matches
+from _batch_equality import play_in_lockstep
 from boardgym.envs import backgammon_v0
 from boardgym.envs.batch import BackgammonBatch
 from boardgym.envs.vector import make_sb3_vec_env
@@ -19,17 +19,7 @@ def test_batch_equals_single_env_game_for_game():
     singles = [backgammon_v0.raw_env(max_turns=80, scoring="gammon") for _ in range(n)]
     for i, env in enumerate(singles):
         env.reset(seed=10 + i)
-    resets = 0
-    for _ in range(1500):
-        actions = np.array([rng.choice(np.flatnonzero(m)) for m in core.masks])
-        core.step(actions)
-        for i, env in enumerate(singles):
-            env.step(int(actions[i]))
-            assert_game_matches(core, i, env)
-        for i in core.reset_done():
-            singles[i].reset()
-            resets += 1
-    assert resets >= 10
+    assert play_in_lockstep(core, singles, 1500, rng) >= 10
 
 
 @pytest.mark.parametrize("opponent", ["random", "greedy"])

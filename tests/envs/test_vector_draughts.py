@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import boardgym  # noqa: F401
-from _batch_equality import assert_game_matches
+from _batch_equality import play_in_lockstep
 from boardgym.envs import russian_draughts_v0
 from boardgym.envs.batch import DraughtsBatch
 from boardgym.envs.vector import make_sb3_vec_env
@@ -19,18 +19,10 @@ def test_batch_equals_single_env_game_for_game():
     singles = [russian_draughts_v0.raw_env(max_moves=60) for _ in range(n)]
     for env in singles:
         env.reset()
-    resets = 0
-    for _ in range(400):
-        actions = np.array([rng.choice(np.flatnonzero(m)) for m in core.masks])
-        core.step(actions)
-        for i, env in enumerate(singles):
-            env.step(int(actions[i]))
-            assert_game_matches(core, i, env)
-        for i in core.reset_done():
-            singles[i].reset()
-            resets += 1
-            np.testing.assert_array_equal(core.obs[i], singles[i].observe("player_0")["observation"])
-    assert resets > 5
+
+    def restarted(i):
+        np.testing.assert_array_equal(core.obs[i], singles[i].observe("player_0")["observation"])
+    assert play_in_lockstep(core, singles, 400, rng, restarted) > 5
 
 
 @pytest.mark.parametrize("opponent", ["random", "greedy"])
