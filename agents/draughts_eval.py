@@ -158,12 +158,10 @@ class Evaluation:
     def save(self, path):
         """Write the evaluation to an .npz file (``.npz`` appended if missing), atomically:
         a temporary file renamed into place, so a killed run never leaves half a file."""
-        import os
+        from boardgym.agents.run_log import write_atomically
         final = str(path) if str(path).endswith(".npz") else str(path) + ".npz"
-        tmp = final + ".tmp.npz"
-        np.savez(tmp, kind=self.kind, w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2,
-                 scale=self.scale)
-        os.replace(tmp, final)
+        write_atomically(final, lambda tmp: np.savez(tmp, kind=self.kind, w1=self.w1, b1=self.b1,
+                                                     w2=self.w2, b2=self.b2, scale=self.scale), ".npz")
 
     @classmethod
     def load(cls, path):

@@ -1,4 +1,5 @@
-"""The logs of a training run in its checkpoint directory: ``metrics.jsonl`` and TensorBoard.
+"""The files of a training run in its checkpoint directory: ``metrics.jsonl``, TensorBoard, and
+``write_atomically`` for every checkpoint file.
 
 ``metrics.jsonl`` holds one JSON object per evaluation (what ``scripts/evaluate.py --curve``
 plots)::
@@ -19,6 +20,25 @@ import math
 import os
 
 import numpy as np
+
+
+def write_atomically(path, write, suffix=""):
+    """Call write(tmp) on a temporary file beside path, then rename it to path: a killed writer
+    never leaves half a file. The temporary name is path + ".tmp" + suffix, so writers that
+    append an extension unless the name has one (np.savez ".npz", SB3's save ".zip") find it there."""
+    tmp = f"{path}.tmp{suffix}"
+    write(tmp)
+    os.replace(tmp, path)
+
+
+def write_file_atomically(path, data):
+    """Write data (str or bytes) to path through write_atomically."""
+    mode = "wb" if isinstance(data, bytes) else "w"
+
+    def write(tmp):
+        with open(tmp, mode) as f:
+            f.write(data)
+    write_atomically(path, write)
 
 
 class RunLog:
@@ -51,10 +71,7 @@ class RunLog:
         with open(self.path) as f:
             lines = [ln for ln in f if ln.strip()]
         kept = [ln for ln in lines if json.loads(ln)[self.step_key] <= step]
-        tmp = self.path + ".tmp"
-        with open(tmp, "w") as f:
-            f.writelines(kept)
-        os.replace(tmp, self.path)
+        write_file_atomically(self.path, "".join(kept))
 
     def scalar(self, tag, value, step):
         if self.writer is not None:

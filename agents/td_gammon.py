@@ -30,6 +30,7 @@ import numpy as np
 from numba import njit
 
 from boardgym.agents import td_net
+from boardgym.agents.run_log import write_atomically
 from boardgym.kernels.backgammon.batch import greedy_score
 from boardgym.kernels.backgammon.board import (
     BAR_ME, BAR_OPP, BOARD_LEN, CUBE_OWNER, CUBE_VALUE, DICE, ME, OFF_ME, OFF_OPP, OPP, STATE_LEN,
@@ -53,9 +54,8 @@ _ACTION_ROLL, _ACTION_TAKE = N_ACTIONS, N_ACTIONS + 2
 def save_weights(path, params, **meta):
     """Write (w1, b1, w2, b2) and JSON metadata to path (.npz), atomically (temp file + rename)."""
     w1, b1, w2, b2 = params
-    tmp = str(path) + ".tmp.npz"
-    np.savez(tmp, w1=w1, b1=b1, w2=w2, b2=b2, meta=np.array(json.dumps(meta)))
-    os.replace(tmp, str(path))
+    write_atomically(str(path), lambda tmp: np.savez(tmp, w1=w1, b1=b1, w2=w2, b2=b2,
+                                                     meta=np.array(json.dumps(meta))), ".npz")
 
 
 def load_weights(path):

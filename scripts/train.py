@@ -99,9 +99,8 @@ class Settings:
 
 
 def _save_atomic(path, **arrays):
-    tmp = path + ".tmp.npz"
-    np.savez(tmp, **arrays)
-    os.replace(tmp, path)
+    from boardgym.agents.run_log import write_atomically
+    write_atomically(path, lambda tmp: np.savez(tmp, **arrays), ".npz")
 
 
 def _log(cfg, text):

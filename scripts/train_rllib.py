@@ -266,11 +266,9 @@ def save(algo, cfg, league, iteration, history):
     d = os.path.abspath(cfg.checkpoint_dir)
     os.makedirs(d, exist_ok=True)
     algo.save_to_path(os.path.join(d, "algo"))
-    tmp = os.path.join(d, "league.json.tmp")
-    with open(tmp, "w") as f:
-        json.dump({"game": cfg.game, "league": league, "iteration": iteration,
-                   "history": history}, f)
-    os.replace(tmp, os.path.join(d, "league.json"))
+    from boardgym.agents.run_log import write_file_atomically
+    write_file_atomically(os.path.join(d, "league.json"), json.dumps(
+        {"game": cfg.game, "league": league, "iteration": iteration, "history": history}))
     return d
 
 
