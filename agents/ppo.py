@@ -23,7 +23,7 @@ import time
 
 import numpy as np
 
-from boardgym.agents.run_log import RunLog, points_summary
+from boardgym.agents.run_log import RunLog, points_summary, write_atomically, write_file_atomically
 
 MODEL_FILE = "ppo.zip"
 RESUME_FILE = "resume.pt"
@@ -171,9 +171,7 @@ def evaluate_baselines(model, game, n_games=200, seed=0):
 
 def _save_atomic(model, path):
     """model.save to a temporary file, then rename: a killed run never leaves half a checkpoint."""
-    tmp = str(path) + ".tmp.zip"
-    model.save(tmp)
-    os.replace(tmp, path)
+    write_atomically(str(path), model.save, ".zip")
 
 
 def _sb3_logger(run_log):
@@ -266,16 +264,20 @@ def train_ppo(game, total_steps, run_dir, num_envs=64, seed=0, snapshot_every=10
                  "ep_info": list(model.ep_info_buffer or ()),
                  "rng": {"torch": torch.get_rng_state(), "numpy": np.random.get_state(),
                          "python": random.getstate()}}
-        tmp = resume_path + ".tmp"
-        torch.save(state, tmp)
-        os.replace(tmp, resume_path)
-        _save_atomic(model, os.path.join(run_dir, MODEL_FILE))
+        write_atomically(resume_path, lambda tmp: torch.save(state, tmp))
+        write_file_atomically(os.path.join(run_dir, MODEL_FILE), state["model"])  # no second save
+
+    def due(key, every):
+        """Has counters[key] (the next due step) been reached? If so, move it past the step."""
+        if not every or counters["steps"] < counters[key]:
+            return False
+        while counters[key] <= counters["steps"]:
+            counters[key] += every
+        return True
 
     def evaluate_if_due():
-        if not eval_every or counters["steps"] < counters["next_eval"]:
+        if not due("next_eval", eval_every):
             return
-        while counters["next_eval"] <= counters["steps"]:
-            counters["next_eval"] += eval_every
         res = evaluate_baselines(model, game, eval_games, setup["seed"] + 1)
         _save_atomic(model, os.path.join(run_dir, f"ppo_{counters['steps']}.zip"))
         run_log.evaluation({"games": counters["games"], "steps": counters["steps"],
@@ -290,15 +292,12 @@ def train_ppo(game, total_steps, run_dir, num_envs=64, seed=0, snapshot_every=10
 
         def __init__(self):
             super().__init__()
-            self.last_print = time.perf_counter()
-            self.mark = (self.last_print, counters["steps"], counters["games"])
+            self.mark = (time.perf_counter(), counters["steps"], counters["games"])  # last line
 
         def _on_rollout_start(self):
             counters["steps"] = self.num_timesteps
             evaluate_if_due()
-            if counters["steps"] >= counters["next_ckpt"]:
-                while counters["next_ckpt"] <= counters["steps"]:
-                    counters["next_ckpt"] += ckpt_every
+            if due("next_ckpt", ckpt_every):
                 checkpoint()
             if counters["steps"] >= counters["next_snapshot"]:
                 pool.add(self.model.policy)
@@ -311,13 +310,13 @@ def train_ppo(game, total_steps, run_dir, num_envs=64, seed=0, snapshot_every=10
         def progress(self):
             now = time.perf_counter()
             t, s, g = self.mark
-            if now - self.last_print < progress_every or counters["steps"] == s:
+            if now - t < progress_every or counters["steps"] == s:
                 return
             rate, games_rate = (counters["steps"] - s) / (now - t), (counters["games"] - g) / (now - t)
             eta = (total_steps - counters["steps"]) / rate / 60 if rate > 0 else float("nan")
             log(f"steps {counters['steps']}/{total_steps}  {rate:.0f} steps/s  "
                 f"{games_rate:.1f} games/s  ETA {eta:.1f} min  games {counters['games']}")
-            self.last_print, self.mark = now, (now, counters["steps"], counters["games"])
+            self.mark = (now, counters["steps"], counters["games"])
 
         def _on_step(self):
             counters["games"] += int(np.count_nonzero(self.locals["dones"]))
