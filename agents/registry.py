@@ -15,6 +15,7 @@ the searches default to depth 6.
 from pathlib import Path
 
 GAMES = ("draughts", "backgammon")
+CHECKPOINTS = Path(__file__).parent / "checkpoints"  # the shipped weights
 _FACTORIES = {}
 
 
@@ -89,7 +90,7 @@ def _draughts_alphabeta_learned(name, default_file, trainer):
         from boardgym.agents.draughts_agents import AlphaBetaAgent
         if "evaluation" in kwargs:
             raise ValueError(f"{name} takes weights=PATH.npz, not evaluation=")
-        path = Path(__file__).parent / "checkpoints" / default_file if weights is None else Path(weights)
+        path = CHECKPOINTS / default_file if weights is None else Path(weights)
         if not path.is_file():
             raise ValueError(f"{name}: no evaluation file at {path} (write one with {trainer})")
         kwargs.setdefault("depth", 6)
@@ -138,7 +139,7 @@ register("backgammon", "expectimax", _backgammon_expectimax)
 def _ppo(game, default_file):
     def factory(path=None, deterministic=True, seed=None):
         from boardgym.agents.ppo import PPOAgent
-        p = Path(__file__).parent / "checkpoints" / default_file if path is None else Path(path)
+        p = CHECKPOINTS / default_file if path is None else Path(path)
         if not p.is_file():
             raise ValueError(f"{game}-ppo: no policy file at {p} (train one with scripts/train.py --algo ppo)")
         return PPOAgent(str(p), deterministic=deterministic)

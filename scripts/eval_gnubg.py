@@ -85,6 +85,14 @@ def _opponent_play(kind, state, d1, d2, rows, n, pick):
                        f"one of our legal afterstates (board convention mismatch)")
 
 
+def _require_gnubg():
+    """ValueError when the optional gnubg-nn package is missing."""
+    try:
+        import gnubg_nn  # noqa: F401
+    except ImportError:
+        raise ValueError("gnubg-nn is not installed: pip install gnubg-nn (GPL-3, evaluation only)") from None
+
+
 def engine_agent(kind, seed=0):
     """pubeval / gnubg0 / random as a boardgym agent (``act_state`` and ``act`` in backgammon_v0,
     whole plays from the start of a turn), for scripts/evaluate.py's round-robins."""
@@ -109,10 +117,7 @@ def engine_agent(kind, seed=0):
     if kind not in ENGINES:
         raise ValueError(f"unknown engine {kind!r}; expected one of {ENGINES}")
     if kind != "random":
-        try:
-            import gnubg_nn  # noqa: F401
-        except ImportError:
-            raise ValueError("gnubg-nn is not installed: pip install gnubg-nn (GPL-3, evaluation only)")
+        _require_gnubg()
     return EngineAgent()
 
 
@@ -187,9 +192,9 @@ def main(args=None):
     cfg = args if isinstance(args, Settings) else parse_args(args)
     if cfg.opponent != "random":
         try:
-            import gnubg_nn  # noqa: F401
-        except ImportError:
-            raise SystemExit("gnubg-nn is not installed: pip install gnubg-nn (GPL-3, evaluation only)")
+            _require_gnubg()
+        except ValueError as e:
+            raise SystemExit(str(e))
     from boardgym.agents import load
     kwargs = {"weights": cfg.weights} if cfg.weights else {}
     agent = cfg.agent if cfg.agent in ENGINES else load(cfg.agent, **kwargs)
