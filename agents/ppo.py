@@ -23,7 +23,8 @@ import time
 
 import numpy as np
 
-from boardgym.agents.run_log import RunLog, points_summary, write_atomically, write_file_atomically
+from boardgym.agents.run_log import (RunLog, format_evaluation, points_summary, write_atomically,
+                                     write_file_atomically)
 
 MODEL_FILE = "ppo.zip"
 RESUME_FILE = "resume.pt"
@@ -164,8 +165,9 @@ def play_vs_baseline(model, game, opponent="random", n_games=200, seed=0):
 
 
 def evaluate_baselines(model, game, n_games=200, seed=0):
-    """{opponent: {"ppg", "ci95", "win_rate"}} of the model against the random and greedy players."""
-    return {opp: points_summary(play_vs_baseline(model, game, opp, n_games, seed))
+    """{opponent: points_summary} of the model against the random and greedy players (one point
+    a game: the batched backgammon core scores single games)."""
+    return {opp: points_summary(play_vs_baseline(model, game, opp, n_games, seed), -1.0, 1.0)
             for opp in ("random", "greedy")}
 
 
@@ -282,9 +284,8 @@ def train_ppo(game, total_steps, run_dir, num_envs=64, seed=0, snapshot_every=10
         _save_atomic(model, os.path.join(run_dir, f"ppo_{counters['steps']}.zip"))
         run_log.evaluation({"games": counters["games"], "steps": counters["steps"],
                             "seconds": round(seconds0 + time.perf_counter() - t0, 1), **res})
-        log(f"steps {counters['steps']}: " + "  ".join(
-            f"vs {k}: {r['ppg']:+.3f} ppg (+-{r['ci95']:.3f}), wins {r['win_rate']:.1%}"
-            for k, r in res.items()) + f"  pool {len(pool.snapshots)} snapshots")
+        log(f"steps {counters['steps']}: {format_evaluation(res)}  "
+            f"pool {len(pool.snapshots)} snapshots")
 
     class SelfPlay(BaseCallback):
         """At each rollout start: evaluate, checkpoint, snapshot, pick the opponent (in that order,

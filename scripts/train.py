@@ -135,7 +135,7 @@ class TDGame:
 def run_td(cfg, game):
     """TD self-play in chunks of --ckpt-every games: evaluation, logs, checkpoints, exact resume;
     returns the final params."""
-    from boardgym.agents.run_log import RunLog
+    from boardgym.agents.run_log import RunLog, format_evaluation
     if cfg.alpha == 0:
         cfg.alpha = game.default_alpha
     os.makedirs(cfg.ckpt_dir, exist_ok=True)
@@ -195,9 +195,7 @@ def run_td(cfg, game):
                 run_log.evaluation({"games": done,
                                     "seconds": round(seconds0 + time.perf_counter() - t0, 1),
                                     **res})
-                _log(cfg, "eval " + "  ".join(
-                    f"vs {k}: {r['ppg']:+.3f} ppg (+-{r['ci95']:.3f}), wins {r['win_rate']:.1%}"
-                    for k, r in res.items()))
+                _log(cfg, "eval " + format_evaluation(res))
             checkpoint()
     finally:
         run_log.close()
@@ -205,7 +203,7 @@ def run_td(cfg, game):
 
 
 def evaluate_td(params, n_games, seed):
-    """The backgammon net against random and greedy: {name: {"ppg", "ci95", "win_rate"}} (run_log format)."""
+    """The backgammon net against random and greedy: {name: points_summary} (run_log format)."""
     from boardgym.agents import td_net
     from boardgym.agents.run_log import points_summary
     out = {}
@@ -215,7 +213,7 @@ def evaluate_td(params, n_games, seed):
         pts = np.zeros(2 * pairs)
         rng = np.array([seed], dtype=np.int64)
         td_net.play_match(w1, b1, w2, b2, w1, b1, w2, b2, opp, rng, pairs, pts)
-        out[name] = points_summary(pts)
+        out[name] = points_summary(pts, -3.0, 3.0)  # gammons and backgammons count
     return out
 
 
@@ -256,7 +254,7 @@ def evaluate_draughts_td(params, n_games, seed):
     for name, opp in (("random", td_draughts.OPP_RANDOM), ("greedy", td_draughts.OPP_GREEDY)):
         pts = np.zeros(n)
         td_draughts.play_match(*params, opp, seed_rngs(seed, 1), n, td_draughts.MAX_PLIES, pts)
-        out[name] = points_summary(pts)
+        out[name] = points_summary(pts, -1.0, 1.0)
     return out
 
 
