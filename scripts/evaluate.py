@@ -160,13 +160,13 @@ def random_opening(env, seed, n_moves):
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
     actions, moves = [], 0
-    while moves < n_moves and not env._done:
+    while moves < n_moves and not env.is_over:
         mover = env.agent_selection
         mask = env.observe(mover)["action_mask"]
         a = int(rng.choice(np.flatnonzero(mask)))
         env.step(a)
         actions.append(a)
-        if env._done or env.agent_selection != mover:
+        if env.is_over or env.agent_selection != mover:
             moves += 1
     return actions
 

@@ -25,7 +25,7 @@ def test_tiny_self_play_run_checkpoint_and_legal_play(tmp_path, game, module):
     for seed in range(2):  # both seats, a whole game, only legal actions (the env would raise)
         env = module.raw_env()
         env.reset(seed=seed)
-        while not env._done:
+        while not env.is_over:
             obs = env.observe(env.agent_selection)
             action = agent.act(obs["observation"], obs["action_mask"])
             assert obs["action_mask"][action] == 1
