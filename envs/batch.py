@@ -97,11 +97,17 @@ class _BatchCore:
     def truncated(self):
         return self.done[:, 1].astype(bool)
 
-    def reset(self, seed=None):
-        """Start every game afresh; seed fixes every game's random stream (None: fresh entropy)."""
+    def reset(self, seed=None, paired=False):
+        """Start every game afresh; seed fixes every game's random stream (None: fresh entropy).
+
+        Game i's stream is stream i of ``seed_rngs(seed, N)``; with paired, games 2k and 2k + 1
+        share stream k (with learner="alternate": the same game from both seats)."""
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1)[0])
-        self.rngs = seed_rngs(seed, self.num_envs)
+        if paired:
+            self.rngs = np.repeat(seed_rngs(seed, (self.num_envs + 1) // 2), 2)[:self.num_envs]
+        else:
+            self.rngs = seed_rngs(seed, self.num_envs)
         if self.alternate:  # batch_reset flips the seat: game i starts with the learner on i % 2
             self.seats[:] = 1 - self._rows % 2
         else:

@@ -38,7 +38,6 @@ a Wilson interval when the opponent entry has a ``games`` count, else none).
 import argparse
 import ast
 import dataclasses
-import importlib
 import json
 import math
 import os
@@ -47,8 +46,9 @@ import time
 
 import numpy as np
 
-from boardgym.agents import load
-from boardgym.agents.stats import elo_intervals, summarize_points, wilson
+from boardgym.agents import evaluation, load
+from boardgym.agents.evaluation import GAMES, random_opening, summarize  # noqa: F401 (script API)
+from boardgym.agents.stats import elo_intervals, wilson
 
 
 @dataclasses.dataclass
@@ -82,24 +82,6 @@ class Settings:
     """learning curve y axis: ppg (points per game with its ci95 interval) or win_rate"""
     plot: str = ""
     """PNG to write: the learning curve (--curve), the Elo chart (3+ agents) or the pair's score"""
-
-
-@dataclasses.dataclass
-class GameSpec:
-    """How the harness drives one game's AEC env."""
-
-    module: str
-    cap_option: str
-    options: dict
-    random_opening: bool
-    points_range: tuple
-
-
-GAMES = {
-    "draughts": GameSpec("boardgym.envs.russian_draughts_v0", "max_moves", {}, True, (-1.0, 1.0)),
-    "backgammon": GameSpec("boardgym.envs.backgammon_v0", "max_turns", {"scoring": "gammon"},
-                           False, (-3.0, 3.0)),
-}
 
 
 # ---- agents and games -----------------------------------------------------------------------
@@ -143,85 +125,28 @@ def make_agent(spec, game, seed):
     return agent
 
 
-def _choose(agent, raw, obs, observation_only):
-    if not observation_only and hasattr(agent, "act_state") and hasattr(raw, "state"):
-        return agent.act_state(raw.state)
-    return agent.act(obs["observation"], obs["action_mask"])
-
-
 def make_env(cfg):
-    spec = GAMES[cfg.game]
-    module = importlib.import_module(spec.module)
-    return module.raw_env(**{spec.cap_option: cfg.max_moves, **spec.options})
-
-
-def random_opening(env, seed, n_moves):
-    """Actions of n_moves random whole moves from the start (a chain's hops are one move)."""
-    rng = np.random.default_rng(seed)
-    env.reset(seed=seed)
-    actions, moves = [], 0
-    while moves < n_moves and not env.is_over:
-        mover = env.agent_selection
-        mask = env.observe(mover)["action_mask"]
-        a = int(rng.choice(np.flatnonzero(mask)))
-        env.step(a)
-        actions.append(a)
-        if env.is_over or env.agent_selection != mover:
-            moves += 1
-    return actions
-
-
-def play_game(env, seats, seed, opening=(), observation_only=False):
-    """Play one game; seats: (agent of player_0, agent of player_1). Returns player_0's reward."""
-    env.reset(seed=seed)
-    for agent in seats:
-        if hasattr(agent, "reset"):
-            agent.reset()
-    total = {a: 0.0 for a in env.possible_agents}
-    i = 0
-    for name in env.agent_iter():
-        obs, reward, term, trunc, _ = env.last()
-        total[name] += reward
-        if term or trunc:
-            env.step(None)
-            continue
-        if i < len(opening):
-            action = opening[i]
-            i += 1
-        else:
-            agent = seats[env.possible_agents.index(name)]
-            action = _choose(agent, env, obs, observation_only)
-        env.step(action)
-    return total[env.possible_agents[0]]
+    """The raw AEC env of cfg.game capped at cfg.max_moves (boardgym.agents.evaluation.make_env)."""
+    return evaluation.make_env(cfg.game, cfg.max_moves)
 
 
 def play_pair(cfg, spec_a, spec_b, pair_seed, log=print):
-    """Points of A in each game of A against B (each opening with both colour orders)."""
-    env = make_env(cfg)
-    gspec = GAMES[cfg.game]
+    """Points of A in each game of A against B (boardgym.agents.evaluation.play_match: each opening
+    with both colour orders), with progress lines unless cfg.quiet."""
     a = make_agent(spec_a, cfg.game, pair_seed)
     b = make_agent(spec_b, cfg.game, pair_seed + 1)
-    rng = np.random.default_rng(pair_seed)
-    points = []
-    n_pairs = (cfg.games + 1) // 2
+    n_pairs = evaluation.pair_count(cfg.games)
     t0 = time.perf_counter()
-    for k in range(n_pairs):
-        seed = int(rng.integers(2**31))
-        opening = []
-        if gspec.random_opening and cfg.opening_max > 0:
-            plies = int(rng.integers(cfg.opening_min, cfg.opening_max + 1))
-            opening = random_opening(env, seed, plies)
-        points.append(play_game(env, (a, b), seed, opening, cfg.observation_only))
-        points.append(-play_game(env, (b, a), seed, opening, cfg.observation_only))
-        if not cfg.quiet and (k + 1) % max(1, n_pairs // 5) == 0:
-            log(f"  {spec_a} v {spec_b}: {2 * (k + 1)} games, score "
-                f"{summarize(points, gspec.points_range)['score']:.3f}, {time.perf_counter() - t0:.1f} s")
-    return points
 
+    def progress(points):
+        k = len(points) // 2
+        if not cfg.quiet and k % max(1, n_pairs // 5) == 0:
+            log(f"  {spec_a} v {spec_b}: {len(points)} games, score "
+                f"{summarize(points, cfg.game)['score']:.3f}, {time.perf_counter() - t0:.1f} s")
 
-def summarize(points, points_range=(-1.0, 1.0)):
-    """boardgym.agents.stats.summarize_points of one pair's results (each within points_range)."""
-    return summarize_points(points, *points_range)
+    return evaluation.play_match(a, b, cfg.game, cfg.games, pair_seed,
+                                 (cfg.opening_min, cfg.opening_max), cfg.max_moves,
+                                 cfg.observation_only, progress)
 
 
 def _fmt_elo(x):
@@ -521,7 +446,7 @@ def main(args=None):
     for i in range(k):
         for j in range(i + 1, k):
             res = play_pair(cfg, cfg.agents[i], cfg.agents[j], cfg.seed + 1000 * (i * k + j))
-            s = summarize(res, GAMES[cfg.game].points_range)
+            s = summarize(res, cfg.game)
             pairs[(i, j)] = s
             points[i, j] = s["wins"] + 0.5 * s["draws"]
             points[j, i] = s["losses"] + 0.5 * s["draws"]

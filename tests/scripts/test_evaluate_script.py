@@ -25,7 +25,7 @@ def test_summary_counts_and_intervals():
     assert s["ppg_interval"][1] <= 1.0
     with pytest.raises(ValueError, match="lie in"):
         ev.summarize([2, -1])  # a draughts game scores at most one point
-    s = ev.summarize([2, -1, 3, 0, 2, -2], (-3, 3))  # backgammon points: gammons and backgammons
+    s = ev.summarize([2, -1, 3, 0, 2, -2], "backgammon")  # backgammon points: gammons and backgammons
     assert s["points_per_game"] == pytest.approx(4 / 6) and s["wins"] == 3
     assert s["results"] == {-2.0: 1, -1.0: 1, 0.0: 1, 2.0: 2, 3.0: 1}
     assert ev.format_results(s["results"]) == "  (wins 2 gammon, 1 backgammon; losses 1 single, 1 gammon)"
