@@ -69,7 +69,7 @@ def test_backgammon_pair_runs_with_random_agents():
 
 
 def test_external_backgammon_engines_play_through_the_env():
-    """issue 6: GNU Backgammon (gnubg-nn, GPL: via scripts/eval_gnubg.py) as an evaluate.py opponent."""
+    """GNU Backgammon (gnubg-nn, GPL: via scripts/eval_gnubg.py) as an evaluate.py opponent."""
     pytest.importorskip("gnubg_nn")
     res = ev.main(["gnubg0", "random", "pubeval", "--game", "backgammon", "--games", "4", "--quiet"])
     assert res["pairs"][(0, 1)]["wins"] == 4  # gnubg0 v random
