@@ -177,7 +177,7 @@ def make_sb3_vec_env(game, num_envs=8, opponent="random", **kwargs):
             return [seed] * self.num_envs
 
         def step_async(self, actions):
-            self._actions = self.core.check_actions(actions)  # ValueError here, not in step_wait
+            self._actions = actions  # checked by the core in step_wait
 
         def step_wait(self):
             rewards, term, trunc, finished, final_obs = self._learner_step(self._actions)
