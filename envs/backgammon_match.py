@@ -11,7 +11,7 @@ import re
 
 import numpy as np
 
-from boardgym.envs import backgammon as api
+from boardgym.envs import backgammon_notation as api
 from boardgym.kernels.backgammon.board import TURN, end_turn, set_dice
 from boardgym.kernels.backgammon.codec import (
     apply_action, encode_action, has_legal_move, legal_action_mask,
