@@ -16,7 +16,7 @@ from boardgym.envs import draughts as dr_api
 def _play_turn(env, agent):
     """Step the agent's actions until the player to act changes or the game ends."""
     mover = env.agent_selection
-    while not env._done and env.agent_selection == mover:
+    while not env.is_over and env.agent_selection == mover:
         obs = env.observe(mover)
         env.step(int(agent.act(obs["observation"], obs["action_mask"])))
 

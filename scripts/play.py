@@ -122,7 +122,7 @@ def main(args=None, stdin=None, out=None):
     def say(text):
         print(text, file=out, flush=True)
 
-    while not env._done:
+    while not env.is_over:
         if env.agent_selection != me:
             if hasattr(agent, "act_state"):
                 action = agent.act_state(env.state)
@@ -158,7 +158,7 @@ def main(args=None, stdin=None, out=None):
             say(f"illegal: {e}\nlegal: {', '.join(game.legal())}")
             continue
         history.append(before)
-    if env._done:
+    if env.is_over:
         say(env.render_text())
         say(f"game over: rewards {env.rewards}")
     return dict(env.rewards)

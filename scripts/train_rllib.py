@@ -239,7 +239,7 @@ def play_games(agent, opponent, game, n_games, seed=0, env_config=None):
         if hasattr(opponent, "seed"):
             opponent.seed(seed + g)
         players = {AGENTS[seat]: agent, AGENTS[1 - seat]: opponent}
-        while not env._done:
+        while not env.is_over:
             name = env.agent_selection
             o = env.observe(name)
             env.step(players[name].act(o["observation"], o["action_mask"]))

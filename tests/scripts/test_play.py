@@ -1,4 +1,4 @@
-"""Scripted sessions of scripts/play.py through stdin (issue 6)."""
+"""Scripted sessions of scripts/play.py through stdin."""
 import io
 from pathlib import Path
 
