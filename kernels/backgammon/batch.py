@@ -40,14 +40,33 @@ def _finish(s, status, i, seats, rngs, rolls, opponent, max_turns, scoring, obs,
     done[i, 0] = winner >= 0
     done[i, 1] = trunc
     side = s[TURN]
-    persp = side if opponent == OPP_NONE else seats[i]
-    encode_obs(s, persp, obs[i])
-    if winner >= 0 or trunc or side != persp:
-        masks[i, :] = 0
-    else:
-        legal_mask(s, False, False, masks[i])
+    encode_obs(s, side if opponent == OPP_NONE else seats[i], obs[i])
+    _fill_mask(s, winner >= 0 or trunc, seats[i], opponent, masks[i])
     current[i] = side
     return s
+
+
+@njit(cache=True)
+def _fill_mask(s, finished, seat, opponent, mask):
+    """The mask of a game: the legal moves while it goes on and its perspective player is to act
+    (the one on roll, or the learner's seat against an in-kernel opponent), else all zero."""
+    if finished or (opponent != OPP_NONE and s[TURN] != seat):
+        mask[:] = 0
+    else:
+        legal_mask(s, False, False, mask)
+
+
+@njit(cache=True)
+def snapshot_mask_error(states, done, seats, opponent, masks):
+    """First game whose mask differs from what its (validated) state, done flags and seat give
+    (-1 if none): a restored snapshot must be one the kernels could have written."""
+    want = np.empty(masks.shape[1], dtype=np.int8)
+    for i in range(states.shape[0]):
+        _fill_mask(states[i], done[i, 0] != 0 or done[i, 1] != 0, seats[i], opponent, want)
+        for a in range(masks.shape[1]):
+            if want[a] != masks[i, a]:
+                return i
+    return -1
 
 
 def _batch_step(states, actions, seats, rngs, rolls, opponent, max_turns, scoring, obs, masks,

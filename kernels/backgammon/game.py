@@ -32,10 +32,10 @@ import numpy as np
 from numba import njit
 
 from boardgym.kernels.backgammon.board import (
-    CUBE_VALUE, DICE, OPP, STATE_LEN, TURN, end_turn, full_roll, new_initial_state,
+    CUBE_VALUE, DICE, OPP, STATE_LEN, TURN, end_turn, full_roll, new_initial_state, set_dice,
 )
 from boardgym.kernels.backgammon.codec import (
-    N_ACTIONS, apply_action, decode_action, has_legal_move, legal_action_mask,
+    N_ACTIONS, apply_action, decode_action, encode_action, has_legal_move, legal_action_mask,
 )
 from boardgym.kernels.backgammon.cube import N_ACTIONS_CUBE, cube_action_mask
 from boardgym.kernels.backgammon.movegen import (
@@ -49,7 +49,8 @@ from boardgym.kernels.backgammon.turns import (
 __all__ = [
     "N_ACTIONS", "N_ACTIONS_CUBE", "MAX_AFTERSTATES", "MAX_MOVES", "MV_FIELDS", "STATE_LEN",
     "ROLLED", "CUBE_DECISION", "TURN_LIMIT", "DEAD", "GAME_OVER", "MOVING",
-    "SCORING_SINGLE", "SCORING_GAMMON", "initial_state", "pass_turn", "dice_of", "legal_mask",
+    "SCORING_SINGLE", "SCORING_GAMMON", "initial_state", "pass_turn", "dice_of", "set_roll",
+    "encode_action", "decode_action", "legal_mask",
     "move_of_action", "apply", "step", "begin_turn", "opening", "plays", "plays_of_roll", "afterstates",
     "start", "finish_turn", "result", "dropped_result", "is_truncation", "no_passes", "can_move",
     "dice_left",
@@ -73,6 +74,12 @@ def initial_state():
 def pass_turn(state):
     """The position seen by the other player, who is now on roll without dice -> new state."""
     return end_turn(state)
+
+
+@njit(cache=True)
+def set_roll(state, d1, d2):
+    """Copy of state with the roll d1-d2 (1..6) to play: one die of each, four of a double (B.4)."""
+    return set_dice(state, d1, d2)
 
 
 @njit(cache=True)

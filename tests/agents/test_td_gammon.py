@@ -335,9 +335,20 @@ def test_eval_gnubg_smoke(opponent, capsys):
 
 
 def test_eval_gnubg_statistics():
+    from boardgym.agents.stats import mean_interval, wilson
     ev = load_script("eval_gnubg")
-    lo, hi = ev.wilson(50, 100)
-    assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
-    s = ev.summarize(np.array([1.0, -2.0, 3.0, -1.0]), np.array([1, 2, 3, 1]))
+    assert not hasattr(ev, "wilson")  # one statistics module: agents/stats.py
+    pts = np.array([1.0, -2.0, 3.0, -1.0])
+    s = ev.summarize(pts, np.array([1, 2, 3, 1]))
     assert s["ppg"] == pytest.approx(0.25) and s["wins"] == 2
+    assert (s["win_lo"], s["win_hi"]) == wilson(2, 4)
+    assert (s["ppg_lo"], s["ppg_hi"]) == mean_interval(pts, -3, 3)
     assert s["gammons_won"] == 1 and s["gammons_lost"] == 1 and s["backgammons"] == 1
+
+
+def test_eval_gnubg_random_opponent_is_the_random_player():
+    """--opponent random is OPP_RANDOM (random checker moves), played through the one loop."""
+    ev = load_script("eval_gnubg")
+    s = ev.main(["--agent", "backgammon-greedy", "--opponent", "random", "--games", "20",
+                 "--seed", "3", "--quiet"])
+    assert s["games"] == 20 and s["ppg"] > 0.5

@@ -22,7 +22,7 @@ from boardgym.kernels.backgammon.cube import ACTION_DOUBLE, ACTION_DROP, ACTION_
 def _random_game(env, seed):
     env.reset(seed=seed)
     rng = random.Random(seed)
-    while not env._done:
+    while not env.is_over:
         env.step(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]).tolist()))
 
 
