@@ -90,11 +90,11 @@ def _int_array(x, name, ndim):
             raise ValueError(f"{name} is not a rectangular array of integers: {e}") from None
     if a.dtype == np.bool_ or a.dtype.kind not in "iu":
         raise TypeError(f"{name} must hold integers (int64), got dtype {a.dtype}")
-    if a.ndim != ndim:
+    if a.ndim != ndim or a.shape[-1] != B.STATE_LEN:
         want = f"({B.STATE_LEN},)" if ndim == 1 else f"(B, {B.STATE_LEN})"
         raise ValueError(f"{name} must have shape {want}, got {a.shape}")
-    if a.shape[-1] != B.STATE_LEN:
-        raise ValueError(f"{name} must have {B.STATE_LEN} entries per state, got shape {a.shape}")
+    if a.dtype == np.int64 and a.flags.c_contiguous:
+        return a
     if a.dtype.kind == "u" and a.dtype.itemsize >= 8 and a.size and int(a.max()) > _INT64_MAX:
         raise ValueError(f"{name} holds a value above the int64 range")
     return np.ascontiguousarray(a, dtype=np.int64)

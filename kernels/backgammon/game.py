@@ -181,11 +181,13 @@ def start(rng, max_turns, passes):
 
 @njit(cache=True)
 def finish_turn(afterstate, rng, rolls, max_turns, passes):
-    """End the turn that reached afterstate (a row of plays/afterstates) -> (state, status, rolls,
-    lost rolls): GAME_OVER (state = afterstate) or begin_turn's status for the next player."""
-    if outcome(afterstate)[0] >= 0:
-        return afterstate.copy(), GAME_OVER, rolls, 0
-    return begin_turn(end_turn(afterstate), rng, 0, 0, False, False, rolls, max_turns, passes)
+    """End the turn that reached afterstate (a row of plays/afterstates): pass the turn, then
+    -> (state, status, rolls, lost rolls), GAME_OVER or begin_turn's status for the next player.
+    The state is the one step leaves after the same play made action by action."""
+    s = end_turn(afterstate)
+    if outcome(s)[0] >= 0:
+        return s, GAME_OVER, rolls, 0
+    return begin_turn(s, rng, 0, 0, False, False, rolls, max_turns, passes)
 
 
 @njit(cache=True)

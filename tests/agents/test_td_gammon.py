@@ -352,3 +352,105 @@ def test_eval_gnubg_random_opponent_is_the_random_player():
     s = ev.main(["--agent", "backgammon-greedy", "--opponent", "random", "--games", "20",
                  "--seed", "3", "--quiet"])
     assert s["games"] == 20 and s["ppg"] > 0.5
+
+
+# ----------------------------------------------------------------------------- one player, one loop
+
+def test_greedy_agent_and_in_kernel_greedy_choose_the_same_play():
+    """"greedy" is one player: GreedyAgent picks exactly the afterstate of opponents.greedy_turn
+    (same score, same tie rule: the first best in generation order, nothing random)."""
+    from bg_random_games import random_cases
+    from boardgym.kernels.backgammon.opponents import greedy_turn
+    agent = GreedyAgent()
+    ties = 0
+    for s, d1, d2 in random_cases(600, seed=21):
+        rolled = game.set_roll(s, d1, d2)
+        rows = agent.afterstates(s, d1, d2)
+        scores = agent.scores(rows)
+        ties += (scores == scores.max()).sum() > 1
+        assert np.array_equal(greedy_turn(rolled)[:BOARD_LEN], rows[agent.choose(rows)][:BOARD_LEN])
+        assert api.position_id(agent.best_afterstate(s, d2, d1)) == api.position_id(greedy_turn(rolled))
+    assert ties > 50  # the tie rule was exercised
+
+
+def test_batch_greedy_opponent_equals_greedy_agent_in_the_aec_env_game_for_game():
+    """BackgammonBatch(opponent="greedy") game i == backgammon_v0 seeded S + i with GreedyAgent
+    playing player_1 (act_state), the learner's random actions the same in both."""
+    from boardgym.envs.batch import BackgammonBatch
+    n, rng = 3, np.random.default_rng(5)
+    core = BackgammonBatch(n, opponent="greedy", learner="player_0", scoring="gammon")
+    core.reset(seed=40)
+    envs = [backgammon_v0.raw_env(scoring="gammon") for _ in range(n)]
+    greedy = [GreedyAgent() for _ in range(n)]
+    for i, env in enumerate(envs):
+        env.reset(seed=40 + i)
+
+    def advance(env, agent):
+        while not env.is_over and env.agent_selection == "player_1":
+            env.step(agent.act_state(env.state))
+
+    finished = 0
+    for i in range(n):
+        advance(envs[i], greedy[i])
+    for _ in range(600):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in core.masks])
+        core.step(actions)
+        for i, env in enumerate(envs):
+            env.step(int(actions[i]))
+            advance(env, greedy[i])
+            np.testing.assert_array_equal(core.obs[i], env.observe("player_0")["observation"])
+            np.testing.assert_array_equal(core.masks[i], env.observe("player_0")["action_mask"])
+            assert tuple(core.rewards[i]) == (env.rewards["player_0"], env.rewards["player_1"])
+            assert bool(core.done[i, 0]) == env.terminations["player_0"]
+        for i in core.reset_done():
+            finished += 1
+            envs[i].reset()
+            advance(envs[i], greedy[i])
+    assert finished >= 5
+
+
+@pytest.mark.parametrize("max_turns", [None, 25])
+def test_play_afterstate_game_plays_the_aec_game_of_the_same_seed(max_turns):
+    """The afterstate loop and the AEC env are one game: same seed, same agents -> same dice,
+    plays, lost rolls and result (or truncation)."""
+    td, greedy = TDAgent(hidden=8, seed=2), GreedyAgent()
+    for seed in range(6):
+        g = play_afterstate_game(td, greedy, seed, max_turns=max_turns, scoring="gammon")
+        env = backgammon_v0.raw_env(scoring="gammon", max_turns=max_turns)
+        env.reset(seed=seed)
+        agents = {"player_0": td, "player_1": greedy}
+        while not env.is_over:
+            env.step(agents[env.agent_selection].act_state(env.state))
+        assert len(env.turns) == g.rolls
+        assert g.lost_rolls == sum(1 for t in env.turns if not t["moves"])
+        if g.truncated:
+            assert env.truncations["player_0"] and g.rolls == max_turns
+        else:
+            assert env.result == (g.winner, g.kind, abs(g.points))
+            assert env.rewards["player_0"] == g.points
+
+
+def test_play_match_is_the_afterstate_loop():
+    """td_net.play_match (Numba) and play_afterstate_game (Python) play the same games."""
+    from boardgym.kernels.players import OPP_GREEDY
+    td, greedy = TDAgent(hidden=10, seed=1), GreedyAgent()
+    pts = np.zeros(8)
+    td_net.play_match(*td.params, *td.params, OPP_GREEDY, np.array([77], np.int64), 4, pts)
+    for p in range(4):
+        a = play_afterstate_game(td, greedy, np.array([77 + p], np.int64))
+        b = play_afterstate_game(greedy, td, np.array([77 + p], np.int64))
+        assert (pts[2 * p], pts[2 * p + 1]) == (a.points, -b.points)
+
+
+def test_play_afterstate_game_checks_its_inputs():
+    greedy = GreedyAgent()
+    with pytest.raises(TypeError, match="choose0"):
+        play_afterstate_game("greedy", greedy, 0)
+    with pytest.raises(TypeError, match="rng"):
+        play_afterstate_game(greedy, greedy, 1.5)
+    with pytest.raises(ValueError, match="rng"):
+        play_afterstate_game(greedy, greedy, np.zeros(2, np.int64))
+    with pytest.raises(ValueError, match="index"):
+        play_afterstate_game(lambda s, rows: len(rows), greedy, 0)
+    g = play_afterstate_game(lambda s, rows: 0, greedy, np.array([3], np.int64), scoring="single")
+    assert abs(g.points) == 1 and g.winner in (0, 1)
