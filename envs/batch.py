@@ -303,27 +303,46 @@ class DraughtsBatch(_BatchCore):
 
 class BackgammonBatch(_BatchCore):
     """N cubeless backgammon games (actions and observations as in backgammon_v0; game i of a
-    batch reset with seed S rolls the same dice as backgammon_v0 reset with seed S + i)."""
+    batch reset with seed S rolls the same dice as backgammon_v0 reset with seed S + i). Every
+    rule goes through the game core (kernels/backgammon/game.py); positions in snapshots are
+    checked by backgammon_notation.check_batch."""
 
     _state_fields = _BatchCore._state_fields + ("rolls",)
 
     def __init__(self, num_envs, opponent=None, learner="alternate", scoring="single",
                  max_turns=None, threads=None):
+        from boardgym.envs import backgammon_notation as notation
         from boardgym.kernels.backgammon import batch as kb
-        from boardgym.kernels.backgammon.board import STATE_LEN
-        from boardgym.kernels.backgammon.codec import N_ACTIONS
+        from boardgym.kernels.backgammon import game
         from boardgym.kernels.backgammon.observe import OBS_LEN
 
-        self.state_len, self.n_actions, self.obs_len = STATE_LEN, N_ACTIONS, OBS_LEN
+        self.state_len, self.n_actions, self.obs_len = game.STATE_LEN, game.N_ACTIONS, OBS_LEN
+        self.scoring = notation.check_scoring(scoring)
+        self.max_turns = notation.check_max_turns(max_turns)
         super().__init__(num_envs, opponent, learner, threads)
-        if scoring not in ("single", "gammon"):
-            raise ValueError(f"scoring must be 'single' or 'gammon', got {scoring!r}")
-        if max_turns is not None and (int(max_turns) != max_turns or max_turns < 1):
-            raise ValueError(f"max_turns must be a positive integer or None, got {max_turns!r}")
-        self.scoring = 0 if scoring == "single" else 1
-        self.max_turns = 0 if max_turns is None else int(max_turns)
         self.rolls = np.zeros(self.num_envs, np.int64)
         self._k = kb
+        self._notation = notation
+
+    def _check_states(self, states):
+        try:
+            self._notation.check_batch(states, "states")
+        except ValueError as e:
+            raise ValueError(f"set_state: {e}") from None
+
+    def _check_snapshot(self, fields):
+        from boardgym.kernels.backgammon.board import TURN
+        states = fields["states"]
+        self._check_states(states)
+        bad = np.flatnonzero(fields["current"] != states[:, TURN])
+        if bad.size:
+            raise ValueError(f"set_state: 'current' of game {bad[0]} is not the player on roll "
+                             "of its position")
+        i = self._k.snapshot_mask_error(states, fields["done"], fields["seats"], self.opponent,
+                                        fields["masks"])
+        if i >= 0:
+            raise ValueError(f"set_state: the mask of game {i} is not the legal moves of its "
+                             "position (or of its state of play)")
 
     def _outputs(self):
         return self.obs, self.masks, self.current, self.rewards, self.done
@@ -337,3 +356,4 @@ class BackgammonBatch(_BatchCore):
         (self._k.batch_step if self._parallel() else self._k.batch_step_serial)(
             self.states, actions, self.seats, self.rngs, self.rolls, self.opponent, self.max_turns,
             self.scoring, *self._outputs())
+

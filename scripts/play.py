@@ -40,7 +40,7 @@ def _load_agent(cfg):
     if cfg.agent.endswith(".npz"):  # backgammon: a TD net; draughts: a learned evaluation
         if cfg.game == "draughts":
             return load("draughts-alphabeta", weights=cfg.agent)
-        from boardgym.agents.td_gammon import TDAgent
+        from boardgym.agents.backgammon_agents import TDAgent
         return TDAgent(weights=cfg.agent)
     try:
         return load(cfg.agent, game=None if cfg.agent.startswith(("draughts-", "backgammon-"))
@@ -75,10 +75,9 @@ class _Draughts:
 
 class _Backgammon:
     def __init__(self, seed):
-        from boardgym.agents.td_gammon import find_path
-        from boardgym.envs import backgammon as api
+        from boardgym.envs import backgammon_notation as api
         from boardgym.envs import backgammon_v0
-        self.api, self.find_path = api, find_path
+        self.api = api
         self.env = backgammon_v0.raw_env(scoring="gammon")
         self.env.reset(seed=seed)
 
@@ -95,13 +94,8 @@ class _Backgammon:
 
     def play_text(self, text):
         d1, d2 = self._dice()
-        after = self.api.parse_play(self.env.state, d1, d2, text)
-        path = np.zeros(4, np.int64)
-        n = self.find_path(self.env.state, after, path)
-        if n == 0:
-            raise ValueError(f"{text!r} is not a legal play of {d1}-{d2}")
-        for a in path[:n]:
-            self.env.step(int(a))
+        for a in self.api.play_actions(self.env.state, d1, d2, text):  # ValueError if illegal
+            self.env.step(a)
 
     def header(self):
         passes = self.env.infos[self.env.agent_selection]["passes"]

@@ -220,7 +220,7 @@ def evaluate_td(params, n_games, seed):
 
 def _backgammon_td_game():
     from boardgym.agents import td_net
-    from boardgym.agents.td_gammon import save_weights
+    from boardgym.agents.backgammon_agents import save_weights
 
     def figures(d):
         f = {"plies_per_game": d[td_net.ST_PLIES] / max(d[td_net.ST_GAMES], 1),

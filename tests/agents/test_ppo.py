@@ -37,7 +37,7 @@ def test_tiny_self_play_run_checkpoint_and_legal_play(tmp_path, game, module):
         with pytest.raises(ValueError):
             agent.best_move("W:W99:B1")
     else:
-        from boardgym.envs.backgammon import legal_plays
+        from boardgym.envs.backgammon_notation import legal_plays
         for pid, d1, d2 in (("4HPwATDgc/ABMA", 3, 1), ("4HPwATDgc/ABMA", 6, 6), ("4HPwATDgc/ABMA", 6, 5)):
             assert agent.best_play(pid, d1, d2) in legal_plays(pid, d1, d2)
         with pytest.raises(ValueError):
