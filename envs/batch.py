@@ -27,7 +27,7 @@ from boardgym.kernels.players import OPP_GREEDY, OPP_NONE, OPP_RANDOM
 from boardgym.kernels.rng import batch_random_actions, batch_random_actions_serial, seed_rngs
 
 # opponent names -> the in-kernel player codes (kernels/players.py); a game core may narrow or
-# rename them in its own ``opponents``
+# rename them in its own ``opponent_codes``
 OPPONENT_CODES = {None: OPP_NONE, "none": OPP_NONE, "random": OPP_RANDOM, "greedy": OPP_GREEDY}
 PARALLEL_MIN_GAMES = 256  # below this the thread start-up costs more than the games
 
@@ -65,14 +65,14 @@ class _BatchCore:
 
     n_actions = 0
     obs_len = 0
-    opponents = OPPONENT_CODES  # the opponent names this game's kernels play
+    opponent_codes = OPPONENT_CODES  # the opponent names this core takes (a game may rename them)
     _state_fields = ("states", "obs", "masks", "current", "rewards", "done", "seats", "rngs")
     MAX_GAMES = 1 << 24  # a bound on num_envs (buffers of N games are allocated up front)
 
     def __init__(self, num_envs, opponent=None, learner="alternate", threads=None):
         if not _is_int(num_envs) or not 1 <= num_envs <= self.MAX_GAMES:
             raise ValueError(f"num_envs must be an integer in 1..{self.MAX_GAMES}, got {num_envs!r}")
-        opponent = _choice(opponent, tuple(self.opponents), "opponent")
+        opponent = _choice(opponent, tuple(self.opponent_codes), "opponent")
         learner = _choice(learner, ("alternate", "player_0", "player_1", 0, 1), "learner")
         if threads is not None:
             limit = numba.config.NUMBA_NUM_THREADS
@@ -80,7 +80,7 @@ class _BatchCore:
                 raise ValueError(f"threads must be an integer in 1..{limit} or None, got {threads!r}")
             numba.set_num_threads(int(threads))
         n = self.num_envs = int(num_envs)
-        self.opponent = self.opponents[opponent]
+        self.opponent = self.opponent_codes[opponent]
         self.alternate = learner == "alternate"
         self._fixed_seat = {"player_0": 0, "player_1": 1}.get(learner, learner)
         self.states = np.zeros((n, self.state_len), np.int64)

@@ -38,7 +38,7 @@ class _PolicyOpponentCore:
     def _sync(self):
         """Play the opponent inside the kernels when the policy names an in-kernel player."""
         name = getattr(self.policy, "kernel_opponent", None)
-        codes = self.core.opponents
+        codes = self.core.opponent_codes
         if not (name is None or isinstance(name, str)) or name not in codes:
             raise ValueError(f"the opponent's kernel_opponent must be None or one of "
                              f"{sorted(k for k in codes if k)}, got {name!r}")
