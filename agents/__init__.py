@@ -10,11 +10,14 @@ side to move's frame, like ``act``), and draughts agents ``best_move(fen) -> str
   kernel is draughts_search.py, the evaluations (material/positional, linear, MLP) draughts_eval.py;
   the shipped learned evaluation is checkpoints/draughts-alphabeta.npz
   (scripts/train_draughts_eval.py).
-- ``TDAgent``, ``GreedyAgent``, ``ExpectimaxAgent`` for backgammon (td_gammon.py; the TD(lambda)
+- ``TDAgent``, ``GreedyAgent``, ``ExpectimaxAgent`` for backgammon (backgammon_agents.py; the TD(lambda)
   net and its Numba training loop in td_net.py; shipped net checkpoints/backgammon-td.npz).
 - ``PPOAgent`` (ppo.py): MaskablePPO policies, self-play trainer; shipped checkpoints/draughts-ppo.pt.
 - ``RLlibAgent``, ``MaskedPPOModule`` (rllib_module.py): Ray RLlib action-masking module.
 - ``load(name, game=None, **kwargs)``, ``available(game=None)``, ``register`` (registry.py).
+- ``evaluation``: the one match harness (fixed seeds, pairs with the seats swapped, the
+  backgammon afterstate loop, batched games against in-kernel players); ``stats``: scores with
+  Wilson intervals, points per game with range-bounded intervals, Elo with intervals.
 
 Agents are imported on first use (they compile Numba kernels or need torch).
 """
@@ -33,8 +36,8 @@ def __getattr__(name):
         from boardgym.agents.draughts_eval import Evaluation
         return Evaluation
     if name in ("TDAgent", "BackgammonGreedyAgent", "ExpectimaxAgent"):
-        from boardgym.agents import td_gammon
-        return getattr(td_gammon, "GreedyAgent" if name == "BackgammonGreedyAgent" else name)
+        from boardgym.agents import backgammon_agents
+        return getattr(backgammon_agents, "GreedyAgent" if name == "BackgammonGreedyAgent" else name)
     if name == "PPOAgent":
         from boardgym.agents.ppo import PPOAgent
         return PPOAgent

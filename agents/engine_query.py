@@ -4,19 +4,19 @@
 (backgammon) set the position up in the AEC env, let the agent play its actions until its move
 or turn is over, and report it the way the search agents do: a PDN move string (one of
 ``boardgym.envs.draughts.legal_moves(fen)``) or the Position ID of the afterstate (one of
-``boardgym.envs.backgammon.legal_plays(position_id, die1, die2)``). Legality comes from the env,
+``boardgym.envs.backgammon_notation.legal_plays(position_id, die1, die2)``). Legality comes from the env,
 which raises on an action outside the mask.
 """
 import numpy as np
 
-from boardgym.envs import backgammon as bg_api
+from boardgym.envs import backgammon_notation as bg_api
 from boardgym.envs import draughts as dr_api
 
 
 def _play_turn(env, agent):
     """Step the agent's actions until the player to act changes or the game ends."""
     mover = env.agent_selection
-    while not env._done and env.agent_selection == mover:
+    while not env.is_over and env.agent_selection == mover:
         obs = env.observe(mover)
         env.step(int(agent.act(obs["observation"], obs["action_mask"])))
 
@@ -45,7 +45,7 @@ def best_play(agent, position_id, die1, die2):
     """Position ID of the afterstate the agent's checker moves reach with the roll die1-die2."""
     from boardgym.envs import backgammon_v0
     from boardgym.kernels.backgammon.board import TURN, end_turn
-    d1, d2 = bg_api._check_dice(die1, die2)
+    d1, d2 = bg_api.check_dice(die1, die2)
     plays = bg_api.legal_plays(position_id, d1, d2)  # ValueError for a bad Position ID
     if len(plays) == 1:  # forced, or no move at all (the position itself)
         return plays[0]

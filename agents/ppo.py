@@ -23,7 +23,7 @@ import time
 
 import numpy as np
 
-from boardgym.agents.run_log import RunLog, points_summary, write_atomically, write_file_atomically
+from boardgym.agents.run_log import RunLog, format_evaluation, write_atomically, write_file_atomically
 
 MODEL_FILE = "ppo.zip"
 RESUME_FILE = "resume.pt"
@@ -86,8 +86,9 @@ class OpponentPool:
     ``(obs (M, O), masks (M, A)) -> actions (M,)``."""
 
     def __init__(self, seed=0, pool_size=8, baselines=("random", "greedy")):
-        if not set(baselines) <= {"random", "greedy"}:
-            raise ValueError(f"baselines must be 'random' and/or 'greedy', got {baselines!r}")
+        if not set(baselines) <= {"random", "greedy", "recapture"}:
+            raise ValueError(f"baselines must be in-kernel players ('random', 'greedy', draughts "
+                             f"'recapture'), got {baselines!r}")
         self.rng = np.random.default_rng(seed)
         self.snapshots = []
         self.pool_size = pool_size
@@ -143,30 +144,28 @@ class OpponentPool:
 
 def play_vs_baseline(model, game, opponent="random", n_games=200, seed=0):
     """Points of the model's deterministic policy in n_games against an in-kernel opponent
-    ("random" or "greedy"), all played at once on the batched core, the learner's seat
-    alternating; each game slot counts its first game only, so quick games are not favoured."""
+    ("random" or "greedy"): boardgym.agents.evaluation.play_vs_kernel_opponent (pairs of games
+    on the batched core from one random stream, the learner's seat swapped)."""
+    from boardgym.agents.evaluation import play_vs_kernel_opponent
+
+    def policy(obs, masks):
+        return model.predict(obs, action_masks=masks.astype(bool), deterministic=True)[0]
+    return play_vs_kernel_opponent(policy, game, opponent, n_games, seed)
+
+
+def baseline_names(game):
+    """The game's in-kernel players by name (the batched core's opponent names but None)."""
     from boardgym.envs.batch import BackgammonBatch, DraughtsBatch
-    core_cls = DraughtsBatch if game == "draughts" else BackgammonBatch
-    kwargs = {"max_moves": 300} if game == "draughts" else {"max_turns": 1000}
-    core = core_cls(int(n_games), opponent=opponent, **kwargs)
-    core.reset(seed=seed)
-    points = np.zeros(core.num_envs)
-    pending = np.ones(core.num_envs, bool)
-    while pending.any():
-        actions, _ = model.predict(core.obs, action_masks=core.masks.astype(bool), deterministic=True)
-        seats = core.seats.copy()
-        core.step(np.asarray(actions, np.int64))
-        ended = np.flatnonzero(core.done.any(1).astype(bool) & pending)
-        points[ended] = core.rewards[ended, seats[ended]]
-        pending[ended] = False
-        core.reset_done()
-    return points
+    codes = (DraughtsBatch if game == "draughts" else BackgammonBatch).opponent_codes
+    return tuple(k for k in codes if k not in (None, "none"))
 
 
 def evaluate_baselines(model, game, n_games=200, seed=0):
-    """{opponent: {"ppg", "ci95", "win_rate"}} of the model against the random and greedy players."""
-    return {opp: points_summary(play_vs_baseline(model, game, opp, n_games, seed))
-            for opp in ("random", "greedy")}
+    """{opponent: points_summary} of the model against the game's in-kernel players (one point
+    a game: the batched backgammon core scores single games)."""
+    from boardgym.agents.evaluation import baseline_report
+    return baseline_report(lambda opp, n_pairs, s: play_vs_baseline(model, game, opp, 2 * n_pairs, s),
+                           n_games, seed, -1.0, 1.0, opponents=baseline_names(game))
 
 
 def _save_atomic(model, path):
@@ -225,7 +224,7 @@ def train_ppo(game, total_steps, run_dir, num_envs=64, seed=0, snapshot_every=10
                 log(f"resume: keeping the checkpoint's {key}={value} (asked {setup[key]})")
         setup = saved["setup"]
     game, snapshot_every = setup["game"], setup["snapshot_every"]
-    pool = OpponentPool(setup["seed"], setup["pool_size"])
+    pool = OpponentPool(setup["seed"], setup["pool_size"], baseline_names(game))
     kwargs = {"max_moves": setup["max_moves"]} if game == "draughts" else {}
     venv = make_sb3_vec_env(game, num_envs=setup["num_envs"], opponent=pool, **kwargs)
     if saved is None:
@@ -282,9 +281,8 @@ def train_ppo(game, total_steps, run_dir, num_envs=64, seed=0, snapshot_every=10
         _save_atomic(model, os.path.join(run_dir, f"ppo_{counters['steps']}.zip"))
         run_log.evaluation({"games": counters["games"], "steps": counters["steps"],
                             "seconds": round(seconds0 + time.perf_counter() - t0, 1), **res})
-        log(f"steps {counters['steps']}: " + "  ".join(
-            f"vs {k}: {r['ppg']:+.3f} ppg (+-{r['ci95']:.3f}), wins {r['win_rate']:.1%}"
-            for k, r in res.items()) + f"  pool {len(pool.snapshots)} snapshots")
+        log(f"steps {counters['steps']}: {format_evaluation(res)}  "
+            f"pool {len(pool.snapshots)} snapshots")
 
     class SelfPlay(BaseCallback):
         """At each rollout start: evaluate, checkpoint, snapshot, pick the opponent (in that order,

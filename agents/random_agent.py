@@ -29,6 +29,6 @@ class RandomAgent:
 
     def best_play(self, position_id, die1, die2):
         """Backgammon: an afterstate Position ID drawn uniformly from the legal plays."""
-        from boardgym.envs.backgammon import legal_plays
+        from boardgym.envs.backgammon_notation import legal_plays
         plays = legal_plays(position_id, die1, die2)
         return plays[int(self.rng.integers(len(plays)))]

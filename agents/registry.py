@@ -112,20 +112,20 @@ register("draughts", "alphabeta-td", _draughts_alphabeta_learned(
     "draughts-alphabeta-td", "draughts-alphabeta-td.npz", "scripts/train.py --game draughts --algo td"))
 
 
-# ---- backgammon agents (agents/td_gammon.py) ----
+# ---- backgammon agents (agents/backgammon_agents.py) ----
 
 def _backgammon_td(weights=None, **kwargs):
-    from boardgym.agents.td_gammon import TDAgent
+    from boardgym.agents.backgammon_agents import TDAgent
     return TDAgent(weights=weights, **kwargs)
 
 
 def _backgammon_greedy(**kwargs):
-    from boardgym.agents.td_gammon import GreedyAgent
+    from boardgym.agents.backgammon_agents import GreedyAgent
     return GreedyAgent(**kwargs)
 
 
 def _backgammon_expectimax(**kwargs):
-    from boardgym.agents.td_gammon import ExpectimaxAgent
+    from boardgym.agents.backgammon_agents import ExpectimaxAgent
     return ExpectimaxAgent(**kwargs)
 
 

@@ -5,21 +5,25 @@
 plots)::
 
     {"games": 40000, "steps": 123456, "seconds": 61.2,
-     "random": {"ppg": 0.91, "ci95": 0.04, "win_rate": 0.93, "games": 400}, "greedy": {...}}
+     "random": {"ppg": 0.91, "ci95": [0.87, 0.94], "win_rate": 0.93, "games": 400},
+     "greedy": {...}}
 
 ``games`` counts finished self-play games, ``steps`` (PPO) the learner's env steps; each
-opponent's entry has the learner's points per game, the half-width of its 95 % interval and
-the win rate over ``games`` evaluation games. TensorBoard event files go to ``<dir>/tb`` (``tensorboard --logdir <dir>/tb``).
+opponent's entry has the learner's points per game, its 95 % interval ``[low, high]``
+(``boardgym.agents.stats.mean_interval``: inside the possible range, never of zero width) and
+the win rate over ``games`` evaluation games. (Files written before the interval became a pair
+hold the interval's half-width as one number; ``scripts/evaluate.py --curve`` reads both.) TensorBoard event files go to ``<dir>/tb`` (``tensorboard --logdir <dir>/tb``).
 
 A resumed run opens the log at its checkpoint's step: metrics lines and TensorBoard events from
 after the checkpoint (work the interrupted run lost) are dropped, so the logs of an interrupted
 and resumed run read like those of an uninterrupted one.
 """
 import json
-import math
 import os
 
 import numpy as np
+
+from boardgym.agents.stats import mean_interval
 
 
 def write_atomically(path, write, suffix=""):
@@ -98,9 +102,16 @@ class RunLog:
             self.writer = None
 
 
-def points_summary(points):
-    """{"ppg", "ci95", "win_rate", "games"} of a list of per-game points of the learner."""
+def points_summary(points, low, high):
+    """{"ppg", "ci95": [lo, hi], "win_rate", "games"} of the learner's per-game points, each in
+    [low, high] (draughts -1, 1; backgammon counting gammons -3, 3)."""
     p = np.asarray(points, np.float64)
-    half = 1.959963984540054 * p.std(ddof=1) / math.sqrt(p.size) if p.size > 1 else 0.0
-    return {"ppg": round(float(p.mean()), 4), "ci95": round(float(half), 4),
+    lo, hi = mean_interval(p, low, high)
+    return {"ppg": round(float(p.mean()), 4), "ci95": [round(lo, 4), round(hi, 4)],
             "win_rate": round(float((p > 0).mean()), 4), "games": int(p.size)}
+
+
+def format_evaluation(results):
+    """One progress-line text of an evaluation {opponent: points_summary}."""
+    return "  ".join(f"vs {k}: {r['ppg']:+.3f} ppg [{r['ci95'][0]:+.3f}, {r['ci95'][1]:+.3f}], "
+                     f"wins {r['win_rate']:.1%}" for k, r in results.items())

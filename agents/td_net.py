@@ -5,7 +5,7 @@ net with sparse inputs, plain loops win). The network of Tesauro's TD-Gammon (Te
 "Temporal difference learning and TD-Gammon", CACM 38(3)):
 
 Input (``N_INPUTS`` = 196 floats, ``encode_sparse``) of an afterstate s seen by the player who
-just moved (the mover's view, before the turn passes, as ``movegen.gen_afterstates`` writes it):
+just moved (the mover's view, before the turn passes, as ``game.afterstates`` writes it):
     [0, 96)    own checkers on own points 1..24, four units per point: n >= 1, n >= 2, n >= 3,
                (n - 3) / 2 when n > 3
     [96, 192)  opponent checkers on the same points (mover's numbering), same units
@@ -32,15 +32,16 @@ so a run resumes exactly from saved weights and ``rng``.
 import numpy as np
 from numba import njit
 
-from boardgym.kernels.backgammon.batch import greedy_score
 from boardgym.kernels.backgammon.board import (
-    BAR_ME, BAR_OPP, ME, OFF_ME, OFF_OPP, OPP, STATE_LEN, TURN, end_turn,
+    BAR_ME, BAR_OPP, ME, OFF_ME, OFF_OPP, OPP, STATE_LEN, TURN,
 )
-from boardgym.kernels.backgammon.dice import roll_dice
-from boardgym.kernels.backgammon.movegen import MAX_AFTERSTATES, gen_afterstates
-from boardgym.kernels.backgammon.outcome import outcome
-from boardgym.kernels.backgammon.turns import opening
-from boardgym.kernels.rng import rand_below
+from boardgym.kernels.backgammon.game import (
+    GAME_OVER, MAX_AFTERSTATES, ROLLED, SCORING_GAMMON, afterstates, finish_turn, no_passes,
+    result, start,
+)
+from boardgym.kernels.backgammon.opponents import greedy_pick, random_turn
+from boardgym.kernels.backgammon.codec import N_ACTIONS
+from boardgym.kernels.players import OPP_GREEDY, OPP_NET, OPP_RANDOM  # noqa: F401 (OPP_NET: play_match)
 
 N_INPUTS = 196
 N_OUT = 5
@@ -52,8 +53,7 @@ PERM = np.array([WIN, LOSE_G, LOSE_BG, WIN_G, WIN_BG], dtype=np.int64)
 # train_games statistics (stats float64[N_STATS], accumulated)
 ST_GAMES, ST_PLIES, ST_ABS_DELTA, ST_WINS0, ST_POINTS0, ST_GAMMONS, ST_BACKGAMMONS = range(7)
 N_STATS = 7
-# play_match opponents
-OPP_RANDOM, OPP_GREEDY, OPP_NET = 0, 1, 2
+# play_match opponents: OPP_RANDOM, OPP_GREEDY, OPP_NET of boardgym.kernels.players
 
 
 def init_params(hidden, seed, scale=0.1):
@@ -216,8 +216,9 @@ def _p0_view(y, turned, v):
 
 @njit(cache=True)
 def result_vector(s, v):
-    """The real outcome of finished position s as outputs in player 0's frame into v (float64[5])."""
-    winner, kind = outcome(s)
+    """The real outcome of finished position s as outputs in player 0's frame into v (float64[5])
+    -> (winner, kind) (game.result, gammons counted)."""
+    winner, kind, _ = result(s, SCORING_GAMMON)
     v[:] = 0.0
     if winner == 0:
         v[WIN] = 1.0
@@ -364,18 +365,20 @@ def train_games(w1, b1, w2, b2, rng, n_games, alpha, lam, stats):
             eb1[:] = 0.0
             e2[:] = 0.0
             eb2[:] = 0.0
-        state, d1, d2 = opening(rng)
+        passes = no_passes()
+        state, status, rolls, _ = start(rng, 0, passes)
         ply = 0
         prev_turned = False
         prev_nnz = 0
         while True:
-            n = gen_afterstates(state, d1, d2, rows)
+            n = afterstates(state, rows)
             r = best_row(w1, b1, w2, b2, rows, n, idx, val, h, y, cur_y)
             after = rows[r]
             turned = after[TURN] == 1
-            winner, kind = outcome(after)
-            if winner >= 0:
-                result_vector(after, v)
+            state, status, rolls, _ = finish_turn(after, rng, rolls, 0, passes)
+            over = status == GAME_OVER
+            if over:
+                winner, kind = result_vector(after, v)
             else:
                 _p0_view(cur_y, turned, v)
             if ply > 0:
@@ -388,7 +391,7 @@ def train_games(w1, b1, w2, b2, rng, n_games, alpha, lam, stats):
                     _td0_step(w1, b1, w2, b2, prev_h, prev_y, prev_idx, prev_val, prev_nnz,
                               prev_turned, delta, alpha)
             ply += 1
-            if winner >= 0:
+            if over:
                 stats[ST_GAMES] += 1
                 stats[ST_PLIES] += ply
                 if winner == 0:
@@ -410,21 +413,15 @@ def train_games(w1, b1, w2, b2, rng, n_games, alpha, lam, stats):
             if use_traces:
                 _trace_add(w2, prev_h, prev_y, prev_idx, prev_val, prev_nnz, turned,
                            e1, eb1, e2, eb2)
-            state = end_turn(after)
-            d1, d2 = roll_dice(rng)
-
-
-@njit(cache=True)
-def _random_row(n, rng):
-    return rand_below(rng, 0, n)
 
 
 @njit(cache=True)
 def play_match(w1, b1, w2, b2, ow1, ob1, ow2, ob2, opponent, rng, n_pairs, points):
-    """Net (greedy over afterstates) vs opponent (OPP_RANDOM: a uniformly random afterstate,
-    OPP_GREEDY: batch.greedy_score, OPP_NET: the net (ow1, ob1, ow2, ob2)) for n_pairs pairs of
-    games; each pair replays one dice stream with the net as player 0, then as player 1.
-    points (float64[2 * n_pairs]) receives the net's points per game (gammons count).
+    """Net (greedy over afterstates) vs opponent (OPP_RANDOM: random checker moves, OPP_GREEDY:
+    the greedy player, both of kernels/backgammon/opponents.py; OPP_NET: the net (ow1, ob1, ow2,
+    ob2)) for n_pairs pairs of games; each pair replays one dice stream with the net as player 0,
+    then as player 1 (the random player draws from a second stream). points (float64[2 * n_pairs])
+    receives the net's points per game (gammons count).
     """
     nh = b1.shape[0]
     rows = np.empty((MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
@@ -434,35 +431,29 @@ def play_match(w1, b1, w2, b2, ow1, ob1, ow2, ob2, opponent, rng, n_pairs, point
     oh = np.empty(ob1.shape[0])
     y = np.empty(N_OUT)
     by = np.empty(N_OUT)
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
     game_rng = np.empty(1, dtype=np.int64)
     pick_rng = np.empty(1, dtype=np.int64)
+    passes = no_passes()
     for p in range(n_pairs):
         seed = rng[0]
         rng[0] += 1
         for seat in range(2):
             game_rng[0] = seed
             pick_rng[0] = ~seed
-            state, d1, d2 = opening(game_rng)
-            while True:
-                n = gen_afterstates(state, d1, d2, rows)
-                if state[TURN] == seat:
-                    r = best_row(w1, b1, w2, b2, rows, n, idx, val, h, y, by)
-                elif opponent == OPP_RANDOM:
-                    r = _random_row(n, pick_rng)
-                elif opponent == OPP_GREEDY:
-                    r = 0
-                    bs = greedy_score(rows[0])
-                    for k in range(1, n):
-                        sc = greedy_score(rows[k])
-                        if sc > bs:
-                            bs = sc
-                            r = k
+            state, status, rolls, _ = start(game_rng, 0, passes)
+            while status == ROLLED:
+                if state[TURN] != seat and opponent == OPP_RANDOM:
+                    after = random_turn(state, pick_rng, 0, mask)
                 else:
-                    r = best_row(ow1, ob1, ow2, ob2, rows, n, idx, val, oh, y, by)
-                after = rows[r]
-                winner, kind = outcome(after)
-                if winner >= 0:
-                    points[2 * p + seat] = kind if winner == seat else -kind
-                    break
-                state = end_turn(after)
-                d1, d2 = roll_dice(game_rng)
+                    n = afterstates(state, rows)
+                    if state[TURN] == seat:
+                        r = best_row(w1, b1, w2, b2, rows, n, idx, val, h, y, by)
+                    elif opponent == OPP_GREEDY:
+                        r = greedy_pick(rows, n)
+                    else:
+                        r = best_row(ow1, ob1, ow2, ob2, rows, n, idx, val, oh, y, by)
+                    after = rows[r].copy()
+                state, status, rolls, _ = finish_turn(after, game_rng, rolls, 0, passes)
+            winner, kind, _ = result(state, SCORING_GAMMON)
+            points[2 * p + seat] = kind if winner == seat else -kind

@@ -12,7 +12,13 @@ An agent may act several times in a row (a capture chain, a backgammon turn):
 ``agent_selection`` says who acts. The raw env raises ``ValueError`` for an action that is out of
 range or not legal; ``env()`` wraps it so that an illegal action ends the game with a penalty
 (TerminateIllegalWrapper), as PettingZoo's classic envs do.
+
+Other modules read the game through public, read-only views — ``is_over``, ``legal_mask()``,
+``n_legal``, ``cumulative_rewards`` — and end a game on an illegal action they caught themselves
+with ``end_on_illegal_action()``; the underscored attributes are this module's own.
 """
+import types
+
 import gymnasium
 import numpy as np
 from gymnasium import spaces
@@ -135,6 +141,44 @@ class TwoPlayerAEC(AECEnv):
     def render_rgb(self):
         """The current position as an RGB image (H, W, 3) uint8."""
         raise NotImplementedError
+
+    # ---- read-only views for other modules ------------------------------------------------------
+    @property
+    def is_over(self):
+        """True once the game has ended (terminated, truncated or ended by an illegal action)."""
+        return self._done
+
+    def legal_mask(self):
+        """int8[A], a fresh copy: the acting agent's legal actions in its own frame (zero at the end)."""
+        return self._mask.copy()
+
+    @property
+    def n_legal(self):
+        """How many actions the acting agent has (0 at the end)."""
+        return self._n_legal
+
+    @property
+    def cumulative_rewards(self):
+        """{agent: reward accumulated since the agent last acted} (what ``last()`` reports): a
+        read-only mapping over a copy."""
+        return types.MappingProxyType(dict(self._cumulative_rewards))
+
+    def end_on_illegal_action(self, penalty=-1.0):
+        """End the game now because the acting agent chose an illegal action: it is rewarded
+        ``penalty``, the other agent 0, both are terminated (PettingZoo's TerminateIllegalWrapper
+        rule, for adapters that catch illegal actions themselves). Returns the offender."""
+        if self._done:
+            raise ValueError("the game is already over; call reset()")
+        agent = self.agent_selection
+        self._done = True
+        self._mask[:] = 0
+        self._n_legal = 0
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: (float(penalty) if a == agent else 0.0) for a in AGENTS}
+        self.terminations = dict.fromkeys(AGENTS, True)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self._accumulate_rewards()
+        return agent
 
     # ---- PettingZoo API -----------------------------------------------------------------------
     def observation_space(self, agent):

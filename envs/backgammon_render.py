@@ -7,6 +7,7 @@ and the dice still to play are shown.
 import numpy as np
 
 from boardgym.envs._draw import canvas, draw_text, fill_circle, fill_rect, fill_triangle
+from boardgym.envs.backgammon_notation import check_state
 from boardgym.kernels.backgammon.board import (
     BAR_ME, BAR_OPP, CUBE_OWNER, CUBE_VALUE, DICE, ME, OFF_ME, OFF_OPP, OPP, TURN,
 )
@@ -17,7 +18,7 @@ _P = np.arange(1, 25)
 def absolute_view(state):
     """dict: x[p], o[p] (int arrays indexed by player_0's point p, index 0 unused), bars, offs,
     pips of both players, the player on roll and the dice left (list of values)."""
-    s = np.asarray(state)
+    s = check_state(state)
     me, opp = s[ME:ME + 24], s[OPP:OPP + 24]
     if s[TURN] == 0:
         x, o = me, opp
@@ -118,7 +119,11 @@ def render_rgb(state):
 
 
 def to_svg(state, scale=1.0):
-    """An SVG document (str) of the position from player_0's side."""
+    """An SVG document (str) of the position from player_0's side; scale a number in (0, 100]."""
+    if isinstance(scale, bool) or not isinstance(scale, (int, float, np.integer, np.floating)):
+        raise TypeError(f"scale must be a number, got {scale!r}")
+    if not 0 < scale <= 100:
+        raise ValueError(f"scale must be in (0, 100], got {scale!r}")
     v = absolute_view(state)
     w, h = _W * scale, _H * scale
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '

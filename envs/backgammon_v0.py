@@ -1,56 +1,53 @@
-"""PettingZoo AEC environment for backgammon: ``backgammon_v0``.
+"""PettingZoo AEC environment for backgammon: ``backgammon_v0``, a thin adapter over the game core.
+
+The rules (B.1-B.6 moves and plays, E.1-E.7 entering and lost rolls, O.1-O.3 bearing off and
+scoring, the opening roll, the money-game cube) are the game core's,
+``boardgym.kernels.backgammon.game``: its legal mask, step and result; this module keeps agent
+bookkeeping, records and infos.
 
 Agents ``player_0`` and ``player_1``. One action is one checker move,
 ``action = source * 6 + (die - 1)`` from the acting player's own view (source 0..23 = its points
-1..24, 24 = the bar; bearing off is moving past point 1): boardgym.kernels.backgammon.codec.
-A player keeps acting until its play is complete (B.4-B.5), then the env rolls for the other.
+1..24, 24 = the bar; bearing off is moving past point 1). A player keeps acting until its play is
+complete (B.4-B.5), then the env rolls for the other.
 
-Dice are rolled by the env from a SplitMix64 stream (boardgym.kernels.backgammon.dice) seeded by
-``reset(seed=...)`` (a reset without a seed continues the stream; game i of a batch seeded S
-plays like this env reset with seed S + i). The opening follows the standard rule: each side rolls one die, ties are
-rolled again, the higher die moves first and plays both dice. A roll with no legal move passes
-automatically (E.3, E.7); ``infos[agent]["passes"]`` lists the passes since the previous step as
-``(agent, (die1, die2))``.
+Dice are rolled from a SplitMix64 stream seeded by ``reset(seed=...)`` (a reset without a seed
+continues the stream; game i of a batch seeded S plays like this env reset with seed S + i, and
+like ``agents.backgammon_agents.play_afterstate_game(..., rng=S)``). The opening: each side rolls
+one die, ties are rolled again, the higher die moves first and plays both dice. A roll with no
+legal move passes automatically (E.3, E.7); ``infos[agent]["passes"]`` lists the passes since
+the previous step as ``(agent, (die1, die2))``.
 
 Observation ``Dict(observation=Box(0, 7.5, (207,), float32), action_mask=Box(0, 1, (A,), int8))``,
 Tesauro-style (boardgym.kernels.backgammon.observe), from the observing player's view.
 
 Options (constructor): ``scoring="single"`` (+1/-1) or ``"gammon"`` (+-1/2/3 for single, gammon,
-backgammon; O.3); ``cube=False`` or ``True`` (money-game doubling cube: see ``boardgym.kernels.backgammon.cube``;
-four extra actions, the reward is multiplied by the cube value); ``max_turns`` truncates after
-that many rolls, lost rolls included (``None`` = no cap).
+backgammon; O.3); ``cube=False`` or ``True`` (money-game doubling cube: see
+``boardgym.kernels.backgammon.cube``; four extra actions, the reward is multiplied by the cube
+value); ``max_turns`` truncates after that many rolls, lost rolls included (``None`` = no cap;
+a position where no side can ever move is truncated too).
 ``reset(seed=..., options={"position_id": "4HPwATDgc/ABMA", "dice": [3, 1]})`` starts from a gnubg
 Position ID with its player on roll as ``player_0`` (and those dice, else rolled); ``"dice"``
-alone plays the standard start with player_0 on roll. Malformed IDs or dice raise ValueError;
-unknown option keys are ignored with a warning.
+alone plays the standard start with player_0 on roll. Malformed options raise ValueError (a wrong
+type: TypeError, e.g. dice that are not ints); unknown option keys are ignored with a warning.
 
 ``infos[agent]``: ``position_id`` (of the position, from the player on roll's view),
 ``dice`` (the current turn's roll), ``passes``; ``env.unwrapped.match_id()`` gives the gnubg
-Match ID. ``env.result`` is ``(winner, kind, points)`` at the end (kind 0 for a dropped double). ``env.match_text()`` exports the game
-as a Jellyfish/gnubg match file (envs/backgammon_match.py).
+Match ID. ``env.result`` is ``(winner, kind, points)`` at the end (kind 0 for a dropped double).
+``env.match_text()`` exports the game as a Jellyfish/gnubg match file (envs/backgammon_match.py).
 """
 import numpy as np
 from gymnasium import spaces
 
-from boardgym.envs import backgammon as api
+from boardgym.envs import backgammon_notation as notation
 from boardgym.envs._aec import AGENTS, TwoPlayerAEC, warn_unknown_options, wrap_classic
 from boardgym.envs.backgammon_render import render_rgb, render_text
-from boardgym.kernels.backgammon.board import CUBE_VALUE, OPP, TURN, full_roll
-from boardgym.kernels.backgammon.codec import N_ACTIONS, decode_action
-from boardgym.kernels.backgammon.codec import apply_action as k_apply_action
-from boardgym.kernels.backgammon.codec import legal_action_mask as k_mask
-from boardgym.kernels.backgammon.cube import (
-    ACTION_DOUBLE, ACTION_DROP, ACTION_TAKE, N_ACTIONS_CUBE, cube_action_mask, take_double,
-)
-from boardgym.kernels.backgammon.turns import (
-    DEAD, MAX_PASSES, ROLLED, TURN_LIMIT, begin_turn, opening,
-)
-from boardgym.kernels.rng import seed_rngs
+from boardgym.kernels.backgammon import game
+from boardgym.kernels.backgammon.board import CUBE_VALUE, TURN
+from boardgym.kernels.backgammon.cube import ACTION_DOUBLE, ACTION_DROP, ACTION_TAKE, take_double
 from boardgym.kernels.backgammon.observe import OBS_LEN, encode_obs
-from boardgym.kernels.backgammon.outcome import outcome
+from boardgym.kernels.rng import seed_rngs
 
 __all__ = ["env", "raw_env"]
-
 
 
 def env(**kwargs):
@@ -64,38 +61,39 @@ class raw_env(TwoPlayerAEC):
     metadata = {**TwoPlayerAEC.metadata, "name": "backgammon_v0"}
 
     def __init__(self, render_mode=None, scoring="single", cube=False, max_turns=None):
-        if scoring not in ("single", "gammon"):
-            raise ValueError(f"scoring must be 'single' or 'gammon', got {scoring!r}")
-        if cube not in (False, True):
-            raise ValueError(f"cube must be True or False, got {cube!r}")
-        if max_turns is not None and (int(max_turns) != max_turns or max_turns < 1):
-            raise ValueError(f"max_turns must be a positive integer or None, got {max_turns!r}")
+        self._scoring = notation.check_scoring(scoring)
+        if not isinstance(cube, (bool, np.bool_)):
+            raise TypeError(f"cube must be True or False, got {cube!r}")
         self.scoring, self.cube = scoring, bool(cube)
-        self.max_turns = None if max_turns is None else int(max_turns)
+        cap = notation.check_max_turns(max_turns)
+        self.max_turns = cap or None
         high = 7.5  # (15 - 3) / 2 is the largest unit value
-        n_actions = N_ACTIONS_CUBE if self.cube else N_ACTIONS
+        n_actions = game.N_ACTIONS_CUBE if self.cube else game.N_ACTIONS
         super().__init__(n_actions, spaces.Box(0.0, high, (OBS_LEN,), np.float32), render_mode)
-        self.state = api.initial_state()
+        self.state = game.initial_state()
         self.turns = []
         self._pass_buf = np.zeros((64, 3), np.int64)
 
     # ---- dice and turns ---------------------------------------------------------------------
     def _start_turns(self, dice=(0, 0), cube_decided=False):
-        """Begin the next turn through the turn kernel; record its lost rolls and its roll."""
-        state, status, self._rolls, n = begin_turn(
+        """Begin the next turn through the game core (begin_turn)."""
+        self._turn_began(*game.begin_turn(
             self.state, self._rng, dice[0], dice[1], self.cube, cube_decided, self._rolls,
-            self.max_turns or 0, self._pass_buf)
-        if status == DEAD:
-            raise RuntimeError(f"{MAX_PASSES} consecutive lost rolls: no player can ever move")
+            self.max_turns or 0, self._pass_buf))
+
+    def _turn_began(self, state, status, rolls, n):
+        """Take the game core's (state, status, rolls, lost rolls) after a turn began: record the
+        lost rolls (E.3 / E.7) and the new roll."""
+        self._rolls = rolls
         self._passes = []
-        for player, d1, d2 in self._pass_buf[:min(n, len(self._pass_buf))].tolist():  # E.3 / E.7
+        for player, d1, d2 in self._pass_buf[:min(n, len(self._pass_buf))].tolist():
             self._passes.append((AGENTS[player], (d1, d2)))
             self.turns.append({"player": player, "dice": (d1, d2), "moves": []})
         self.state = state
-        self._truncated = status == TURN_LIMIT
+        self._truncated = bool(game.is_truncation(status))
         self._roll_dice = None
-        if status == ROLLED:
-            self._roll_dice = tuple(int(d) for d in full_roll(state))
+        if status == game.ROLLED:
+            self._roll_dice = tuple(int(d) for d in game.dice_of(state))
             self._turn_record = {"player": int(state[TURN]), "dice": self._roll_dice, "moves": []}
             self.turns.append(self._turn_record)
 
@@ -107,22 +105,28 @@ class raw_env(TwoPlayerAEC):
             # that game i of a batch seeded S plays like this env reset with seed S + i.
             self._rng = seed_rngs(self._reset_seed if self._reset_seed is not None
                                   else int(self.np_random.integers(2**62)), 1)
-        self.turns = []
-        self._rolls = 0
         dice = options.get("dice")
         if dice is not None:
-            if (not isinstance(dice, (list, tuple, np.ndarray)) or len(dice) != 2
-                    or any(int(d) != d or not 1 <= d <= 6 for d in dice)):
+            if isinstance(dice, (str, bytes)) or not hasattr(dice, "__len__"):
+                raise TypeError(f"dice must be two integers 1..6, got {dice!r}")
+            if len(dice) != 2:
                 raise ValueError(f"dice must be two integers 1..6, got {dice!r}")
-            dice = (int(dice[0]), int(dice[1]))
-        if "position_id" in options:
-            self.state = api.position_from_id(options["position_id"])
+            try:
+                dice = notation.check_dice(*dice)
+            except (TypeError, ValueError) as e:
+                raise type(e)(f"reset option dice {dice!r}: {e}") from None
+        start = (notation.position_from_id(options["position_id"]) if "position_id" in options
+                 else None)
+        self.turns = []
+        self._rolls = 0
+        if start is not None:
+            self.state = start
         elif dice is not None:
-            self.state = api.initial_state()
+            self.state = game.initial_state()
         else:
-            self.state, hi, lo = opening(self._rng)
+            self.state, hi, lo = game.opening(self._rng)
             dice = (int(hi), int(lo))
-        self.start_position = (api.position_id(self.state), int(self.state[TURN]))
+        self.start_position = (notation._ids(self.state[None, :])[0], int(self.state[TURN]))
         self._offered = False
         self._dropped = False
         self._start_turns(dice or (0, 0))
@@ -131,12 +135,7 @@ class raw_env(TwoPlayerAEC):
         return int(self.state[TURN]) ^ int(self._offered)
 
     def _fill_mask(self, out):
-        if self.cube:
-            n = cube_action_mask(self.state, self._offered, out)
-            if n:
-                out[:N_ACTIONS] = 0
-                return n
-        return k_mask(self.state, out[:N_ACTIONS])
+        return game.legal_mask(self.state, self.cube, self._offered, out)
 
     def _play_cube(self, action):
         turn = int(self.state[TURN])
@@ -158,33 +157,29 @@ class raw_env(TwoPlayerAEC):
             self._start_turns(cube_decided=True)
 
     def _play(self, action):
-        if action >= N_ACTIONS:
+        if action >= game.N_ACTIONS:
             return self._play_cube(action)
-        point, die = decode_action(action)  # point 1..24, 25 = the bar
-        point, to = int(point), int(point) - int(die)
-        hit = to >= 1 and self.state[OPP + to - 1] == 1
-        self._turn_record["moves"].append((point, max(to, 0), bool(hit)))
-        player = self.state[TURN]
-        self.state = k_apply_action(self.state, action)
-        if self.state[TURN] != player and outcome(self.state)[0] < 0:
-            self._start_turns()
-        else:
+        frm, to, _, hit = game.move_of_action(self.state, action)
+        self._turn_record["moves"].append((int(frm), int(to), bool(hit)))
+        state, status, rolls, n = game.step(self.state, action, self._rng, self._rolls,
+                                            self.max_turns or 0, self.cube, self._pass_buf)
+        if status in (game.MOVING, game.GAME_OVER):
+            self.state = state
             self._passes = []
+        else:
+            self._turn_began(state, status, rolls, n)
 
     def _result(self):
         if self._dropped:  # the doubler (still on roll) wins the cube's value before the double
-            winner, points = int(self.state[TURN]), int(self.state[CUBE_VALUE])
-            self.result = (winner, 0, points)
-            return True, False, (points, -points) if winner == 0 else (-points, points)
-        winner, kind = outcome(self.state)
+            winner, kind, points = game.dropped_result(self.state)
+        else:
+            winner, kind, points = game.result(self.state, self._scoring)
         if winner >= 0:
-            points = (1 if self.scoring == "single" else int(kind)) * int(self.state[CUBE_VALUE])
-            self.result = (int(winner), int(kind), points)
+            winner, points = int(winner), int(points)
+            self.result = (winner, int(kind), points)
             return True, False, (points, -points) if winner == 0 else (-points, points)
         self.result = None
-        if self._truncated:
-            return False, True, (0.0, 0.0)
-        return False, False, (0.0, 0.0)
+        return False, self._truncated, (0.0, 0.0)
 
     def _encode(self, player):
         out = np.empty(OBS_LEN, np.float32)
@@ -193,14 +188,14 @@ class raw_env(TwoPlayerAEC):
         return out
 
     def _step_infos(self):
-        info = {"position_id": api.position_id(self.state), "dice": self._roll_dice,
+        info = {"position_id": notation._ids(self.state[None, :])[0], "dice": self._roll_dice,
                 "passes": list(self._passes)}
         return {a: dict(info) for a in AGENTS}
 
     def match_id(self):
         """gnubg Match ID of the current position (money game; a pending double included)."""
         turn = int(self.state[TURN])
-        return api.match_id(self.state, double_offered=self._offered,
+        return notation.match_id(self.state, double_offered=self._offered,
                             turn=(1 - turn) if self._offered else turn)
 
     def render_text(self):
@@ -214,6 +209,6 @@ class raw_env(TwoPlayerAEC):
 
         Only games from the standard start can be written (the format has no set-up position)."""
         from boardgym.envs.backgammon_match import game_to_match_text
-        if self.start_position[0] != api.position_id(api.initial_state()):
+        if self.start_position[0] != notation.position_id(game.initial_state()):
             raise ValueError("match text needs the standard start; this game began from a Position ID")
         return game_to_match_text(self.turns, self.result, names=names)

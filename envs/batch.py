@@ -23,31 +23,64 @@ checkpoint of N games in progress: a training run resumed from it plays the same
 import numba
 import numpy as np
 
+from boardgym.kernels.players import OPP_GREEDY, OPP_NONE, OPP_RANDOM
 from boardgym.kernels.rng import batch_random_actions, batch_random_actions_serial, seed_rngs
 
-# the kernels' opponent codes (OPP_NONE, OPP_RANDOM, OPP_GREEDY in kernels/*/batch.py)
-OPPONENT_CODES = {None: 0, "none": 0, "random": 1, "greedy": 2}
+# opponent names -> the in-kernel player codes (kernels/players.py); a game core may narrow or
+# rename them in its own ``opponent_codes``
+OPPONENT_CODES = {None: OPP_NONE, "none": OPP_NONE, "random": OPP_RANDOM, "greedy": OPP_GREEDY}
 PARALLEL_MIN_GAMES = 256  # below this the thread start-up costs more than the games
 
 
+def _is_int(value):
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def check_seed(seed):
+    """seed as an int (None stays None); TypeError unless an integer."""
+    if seed is None:
+        return None
+    if not _is_int(seed):
+        raise TypeError(f"seed must be an integer or None, got {type(seed).__name__} {seed!r}")
+    return int(seed)
+
+
+def _choice(value, allowed, what):
+    """value if it is one of allowed (compared only with hashable scalars), else ValueError."""
+    if isinstance(value, (str, int, np.integer, type(None))) and not isinstance(value, bool) \
+            and value in allowed:
+        return value
+    raise ValueError(f"{what} must be one of {', '.join(repr(v) for v in allowed)}, got {value!r}")
+
+
 class _BatchCore:
-    """Buffers, seeding, validation and the step/reset protocol shared by both games."""
+    """Buffers, seeding, validation and the step/reset protocol shared by both games.
+
+    Everything a caller hands in is checked here before a kernel sees it: constructor
+    arguments, seeds, actions (``check_actions``), game indices, random streams and snapshots
+    (``set_state``: keys, dtypes, shapes, then contents). A game subclass checks its positions
+    in ``_check_states(states)`` (``(N, state_len)`` int64, already shape-checked) and may
+    check that the other fields of a snapshot follow from them in ``_check_snapshot(fields)``.
+    """
 
     n_actions = 0
     obs_len = 0
+    opponent_codes = OPPONENT_CODES  # the opponent names this core takes (a game may rename them)
     _state_fields = ("states", "obs", "masks", "current", "rewards", "done", "seats", "rngs")
+    MAX_GAMES = 1 << 24  # a bound on num_envs (buffers of N games are allocated up front)
 
     def __init__(self, num_envs, opponent=None, learner="alternate", threads=None):
-        if int(num_envs) != num_envs or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
-        if opponent not in OPPONENT_CODES:
-            raise ValueError(f"opponent must be None, 'random' or 'greedy', got {opponent!r}")
-        if learner not in ("alternate", 0, 1, "player_0", "player_1"):
-            raise ValueError(f"learner must be 'alternate', 'player_0' or 'player_1', got {learner!r}")
+        if not _is_int(num_envs) or not 1 <= num_envs <= self.MAX_GAMES:
+            raise ValueError(f"num_envs must be an integer in 1..{self.MAX_GAMES}, got {num_envs!r}")
+        opponent = _choice(opponent, tuple(self.opponent_codes), "opponent")
+        learner = _choice(learner, ("alternate", "player_0", "player_1", 0, 1), "learner")
         if threads is not None:
+            limit = numba.config.NUMBA_NUM_THREADS
+            if not _is_int(threads) or not 1 <= threads <= limit:
+                raise ValueError(f"threads must be an integer in 1..{limit} or None, got {threads!r}")
             numba.set_num_threads(int(threads))
         n = self.num_envs = int(num_envs)
-        self.opponent = OPPONENT_CODES[opponent]
+        self.opponent = self.opponent_codes[opponent]
         self.alternate = learner == "alternate"
         self._fixed_seat = {"player_0": 0, "player_1": 1}.get(learner, learner)
         self.states = np.zeros((n, self.state_len), np.int64)
@@ -61,6 +94,18 @@ class _BatchCore:
         self._all = np.ones(n, np.int8)
         self._rows = np.arange(n)
 
+    # ---- hooks for the game subclass ----------------------------------------------------------
+    def _check_states(self, states):
+        """Check the contents of N positions (int64 (N, state_len)); ValueError naming the first
+        bad game. The base checks only shape and dtype (done before this is called)."""
+
+    def _check_snapshot(self, fields):
+        """Check a snapshot whose fields passed the generic checks (dict of arrays); ValueError
+        naming the problem. The base checks the positions; a game may also check that masks,
+        current and obs follow from them."""
+        self._check_states(fields["states"])
+
+    # ---- snapshots ----------------------------------------------------------------------------
     def get_state(self):
         """A snapshot of the N games (copies of every buffer and random stream) for set_state."""
         out = {name: getattr(self, name).copy() for name in self._state_fields}
@@ -68,23 +113,55 @@ class _BatchCore:
         return out
 
     def set_state(self, snapshot):
-        """Restore a get_state() snapshot of a core of the same class and size; ValueError naming
-        the first missing or mismatched field (nothing is changed then)."""
-        if not isinstance(snapshot, dict) or snapshot.get("core") != type(self).__name__:
-            found = snapshot.get("core") if isinstance(snapshot, dict) else type(snapshot).__name__
-            raise ValueError(f"set_state: expected a {type(self).__name__} snapshot, got {found!r}")
-        arrays = {}
+        """Restore a get_state() snapshot of a core of the same class and size.
+
+        TypeError if snapshot is not a dict; ValueError naming the first missing, unexpected or
+        mismatched field (dtype, shape) or bad content (NaN, a flag other than 0/1, a seat or
+        player other than 0/1, a negative count, an impossible position). Nothing is changed
+        then."""
+        if not isinstance(snapshot, dict):
+            raise TypeError(f"set_state: expected a {type(self).__name__} snapshot (a dict from "
+                            f"get_state), got {type(snapshot).__name__}")
+        if snapshot.get("core") != type(self).__name__:
+            raise ValueError(f"set_state: expected a {type(self).__name__} snapshot, "
+                             f"got {snapshot.get('core')!r}")
+        unexpected = sorted(map(str, set(snapshot) - set(self._state_fields) - {"core"}))
+        if unexpected:
+            raise ValueError(f"set_state: unexpected key(s) {unexpected} in the snapshot")
+        fields = {}
         for name in self._state_fields:
             if name not in snapshot:
                 raise ValueError(f"set_state: the snapshot lacks {name!r}")
-            mine, a = getattr(self, name), np.asarray(snapshot[name])
-            if a.shape != mine.shape or a.dtype != mine.dtype:
+            mine, value = getattr(self, name), snapshot[name]
+            if not isinstance(value, np.ndarray):
+                raise ValueError(f"set_state: {name!r} must be a NumPy array, "
+                                 f"got {type(value).__name__}")
+            if value.shape != mine.shape or value.dtype != mine.dtype:
                 raise ValueError(f"set_state: {name!r} must be {mine.dtype} {mine.shape}, "
-                                 f"got {a.dtype} {a.shape}")
-            arrays[name] = a
-        for name, a in arrays.items():
-            np.copyto(getattr(self, name), a)
+                                 f"got {value.dtype} {value.shape}")
+            fields[name] = value
+        self._check_fields(fields)
+        self._check_snapshot(fields)
+        for name, value in fields.items():
+            np.copyto(getattr(self, name), value)
 
+    def _check_fields(self, f):
+        """The game-independent contents of a snapshot's fields."""
+        for name in ("obs", "rewards"):
+            if not np.isfinite(f[name]).all():
+                raise ValueError(f"set_state: {name!r} holds NaN or infinity")
+        for name in ("masks", "done", "current", "seats"):
+            bad = np.flatnonzero(((f[name] != 0) & (f[name] != 1)).reshape(self.num_envs, -1).any(1))
+            if bad.size:
+                raise ValueError(f"set_state: {name!r} of game {bad[0]} is not 0/1")
+        for name in ("rolls",):
+            if name in f and (f[name] < 0).any():
+                raise ValueError(f"set_state: {name!r} holds a negative count")
+        over = np.flatnonzero(f["done"].any(1) & f["masks"].any(1))
+        if over.size:
+            raise ValueError(f"set_state: game {over[0]} is over but its mask allows actions")
+
+    # ---- stepping -----------------------------------------------------------------------------
     def _parallel(self):
         """Run the parallel kernel build? Not for small batches, nor on one thread."""
         return self.num_envs >= PARALLEL_MIN_GAMES and numba.get_num_threads() > 1
@@ -97,23 +174,42 @@ class _BatchCore:
     def truncated(self):
         return self.done[:, 1].astype(bool)
 
-    def reset(self, seed=None):
-        """Start every game afresh; seed fixes every game's random stream (None: fresh entropy)."""
+    def reset(self, seed=None, paired=False):
+        """Start every game afresh; seed (an integer) fixes every game's random stream (None:
+        fresh entropy).
+
+        Game i's stream is stream i of ``seed_rngs(seed, N)``; with paired, games 2k and 2k + 1
+        share stream k (with learner="alternate": the same game from both seats)."""
+        seed = check_seed(seed)
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1)[0])
-        self.rngs = seed_rngs(seed, self.num_envs)
+        if paired:
+            self.rngs = np.repeat(seed_rngs(seed, (self.num_envs + 1) // 2), 2)[:self.num_envs]
+        else:
+            self.rngs = seed_rngs(seed, self.num_envs)
         if self.alternate:  # batch_reset flips the seat: game i starts with the learner on i % 2
             self.seats[:] = 1 - self._rows % 2
         else:
             self.seats[:] = 0 if self._fixed_seat is None else self._fixed_seat
         self._reset(self._all)
 
+    def _check_stream(self, value, name):
+        """value if it is a writeable int64 array of shape (N,) (a kernel fills or advances it)."""
+        if (not isinstance(value, np.ndarray) or value.dtype != np.int64
+                or value.shape != (self.num_envs,) or not value.flags.writeable):
+            got = (f"{value.dtype} {value.shape}{'' if value.flags.writeable else ' read-only'}"
+                   if isinstance(value, np.ndarray) else type(value).__name__)
+            raise ValueError(f"{name} must be a writeable int64 array of shape "
+                             f"({self.num_envs},), got {got}")
+        return value
+
     def random_actions(self, rngs=None, out=None):
         """A uniformly random legal action per game (int64[N], -1 where none), drawn in a kernel
-        from rngs (int64[N] SplitMix states, default: the core's own streams)."""
-        out = np.zeros(self.num_envs, np.int64) if out is None else out
+        from rngs (int64[N] SplitMix states, advanced in place; default: the core's own)."""
+        out = np.zeros(self.num_envs, np.int64) if out is None else self._check_stream(out, "out")
+        rngs = self.rngs if rngs is None else self._check_stream(rngs, "rngs")
         fn = batch_random_actions if self._parallel() else batch_random_actions_serial
-        fn(self.masks, self.rngs if rngs is None else rngs, out)
+        fn(self.masks, rngs, out)
         return out
 
     def reset_done(self):
@@ -123,38 +219,52 @@ class _BatchCore:
             self._reset(which)
         return np.flatnonzero(which)
 
-    def step(self, actions):
-        """Play actions (int[N], each legal for its game's acting player) in every game."""
-        a = np.asarray(actions)
-        if a.shape != (self.num_envs,):
-            raise ValueError(f"actions must have shape ({self.num_envs},), got {a.shape}")
-        if not np.issubdtype(a.dtype, np.integer):
+    def check_actions(self, actions, games=None):
+        """actions as int64, checked: one integer per game (per game of ``games`` if given), in
+        range and legal for that game's acting player; ValueError naming the first bad game."""
+        rows = self._rows if games is None else games
+        try:
+            a = np.asarray(actions)
+        except (TypeError, ValueError):
+            raise ValueError(f"actions must be an integer array, got {type(actions).__name__}") from None
+        if a.shape != rows.shape:
+            raise ValueError(f"actions must have shape {rows.shape}, got {a.shape}")
+        if a.dtype.kind not in "iu" and a.size:
             raise ValueError(f"actions must be integers, got dtype {a.dtype}")
-        a = a.astype(np.int64)
         bad = (a < 0) | (a >= self.n_actions)
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            raise ValueError(f"action {a[i]} of game {i} out of range 0..{self.n_actions - 1}")
-        illegal = self.masks[self._rows, a] == 0
-        if illegal.any():
-            i = int(np.flatnonzero(illegal)[0])
-            over = " (the game is over: call reset_done())" if self.done[i].any() else ""
-            raise ValueError(f"illegal action {a[i]} in game {i}{over}")
-        self._step(a)
-
-    def step_subset(self, games, actions):
-        """Play actions[k] in game games[k] only (the other games do not move)."""
-        games = np.asarray(games, np.int64)
-        a = np.asarray(actions)
-        if a.shape != games.shape or not np.issubdtype(a.dtype, np.integer):
-            raise ValueError(f"actions must be integers of shape {games.shape}, got {a.dtype} {a.shape}")
-        full = np.full(self.num_envs, -1, np.int64)
-        full[games] = a
-        bad = (a < 0) | (a >= self.n_actions)
-        bad |= self.masks[games, np.clip(a, 0, self.n_actions - 1)] == 0
         if bad.any():
             k = int(np.flatnonzero(bad)[0])
-            raise ValueError(f"illegal or out-of-range action {a[k]} in game {games[k]}")
+            raise ValueError(f"action {a[k]} of game {rows[k]} out of range 0..{self.n_actions - 1}")
+        if a.dtype != np.int64:
+            a = a.astype(np.int64)
+        illegal = self.masks[rows, a] == 0
+        if illegal.any():
+            k = int(np.flatnonzero(illegal)[0])
+            over = " (the game is over: call reset_done())" if self.done[rows[k]].any() else ""
+            raise ValueError(f"illegal action {a[k]} in game {rows[k]}{over}")
+        return a
+
+    def step(self, actions):
+        """Play actions (int[N], each legal for its game's acting player) in every game."""
+        self._step(self.check_actions(actions))
+
+    def step_subset(self, games, actions):
+        """Play actions[k] in game games[k] only (distinct game indices; the others do not move)."""
+        try:
+            g = np.asarray(games)
+        except (TypeError, ValueError):
+            raise ValueError(f"games must be game indices, got {type(games).__name__}") from None
+        if g.ndim != 1 or not (np.issubdtype(g.dtype, np.integer) or g.size == 0):
+            raise ValueError(f"games must be a 1-D array of game indices, got {g.dtype} {g.shape}")
+        g = g.astype(np.int64)
+        if g.size and (g.min() < 0 or g.max() >= self.num_envs):
+            raise ValueError(f"game indices must lie in 0..{self.num_envs - 1}, "
+                             f"got {g.min()}..{g.max()}")
+        if np.unique(g).size != g.size:
+            raise ValueError("games must be distinct")
+        a = self.check_actions(actions, g)
+        full = np.full(self.num_envs, -1, np.int64)
+        full[g] = a
         self._step(full)
 
 
@@ -193,27 +303,46 @@ class DraughtsBatch(_BatchCore):
 
 class BackgammonBatch(_BatchCore):
     """N cubeless backgammon games (actions and observations as in backgammon_v0; game i of a
-    batch reset with seed S rolls the same dice as backgammon_v0 reset with seed S + i)."""
+    batch reset with seed S rolls the same dice as backgammon_v0 reset with seed S + i). Every
+    rule goes through the game core (kernels/backgammon/game.py); positions in snapshots are
+    checked by backgammon_notation.check_batch."""
 
     _state_fields = _BatchCore._state_fields + ("rolls",)
 
     def __init__(self, num_envs, opponent=None, learner="alternate", scoring="single",
                  max_turns=None, threads=None):
+        from boardgym.envs import backgammon_notation as notation
         from boardgym.kernels.backgammon import batch as kb
-        from boardgym.kernels.backgammon.board import STATE_LEN
-        from boardgym.kernels.backgammon.codec import N_ACTIONS
+        from boardgym.kernels.backgammon import game
         from boardgym.kernels.backgammon.observe import OBS_LEN
 
-        self.state_len, self.n_actions, self.obs_len = STATE_LEN, N_ACTIONS, OBS_LEN
+        self.state_len, self.n_actions, self.obs_len = game.STATE_LEN, game.N_ACTIONS, OBS_LEN
+        self.scoring = notation.check_scoring(scoring)
+        self.max_turns = notation.check_max_turns(max_turns)
         super().__init__(num_envs, opponent, learner, threads)
-        if scoring not in ("single", "gammon"):
-            raise ValueError(f"scoring must be 'single' or 'gammon', got {scoring!r}")
-        if max_turns is not None and (int(max_turns) != max_turns or max_turns < 1):
-            raise ValueError(f"max_turns must be a positive integer or None, got {max_turns!r}")
-        self.scoring = 0 if scoring == "single" else 1
-        self.max_turns = 0 if max_turns is None else int(max_turns)
         self.rolls = np.zeros(self.num_envs, np.int64)
         self._k = kb
+        self._notation = notation
+
+    def _check_states(self, states):
+        try:
+            self._notation.check_batch(states, "states")
+        except ValueError as e:
+            raise ValueError(f"set_state: {e}") from None
+
+    def _check_snapshot(self, fields):
+        from boardgym.kernels.backgammon.board import TURN
+        states = fields["states"]
+        self._check_states(states)
+        bad = np.flatnonzero(fields["current"] != states[:, TURN])
+        if bad.size:
+            raise ValueError(f"set_state: 'current' of game {bad[0]} is not the player on roll "
+                             "of its position")
+        i = self._k.snapshot_mask_error(states, fields["done"], fields["seats"], self.opponent,
+                                        fields["masks"])
+        if i >= 0:
+            raise ValueError(f"set_state: the mask of game {i} is not the legal moves of its "
+                             "position (or of its state of play)")
 
     def _outputs(self):
         return self.obs, self.masks, self.current, self.rewards, self.done
@@ -227,3 +356,4 @@ class BackgammonBatch(_BatchCore):
         (self._k.batch_step if self._parallel() else self._k.batch_step_serial)(
             self.states, actions, self.seats, self.rngs, self.rolls, self.opponent, self.max_turns,
             self.scoring, *self._outputs())
+

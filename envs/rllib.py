@@ -104,7 +104,7 @@ def _build_class():
 
         def step(self, action_dict):
             raw = self.raw
-            if raw._done:
+            if raw.is_over:
                 raise ValueError("step() called after the game ended; call reset()")
             agent = raw.agent_selection
             if agent not in action_dict:
@@ -116,7 +116,7 @@ def _build_class():
             if self.illegal == "terminate" and not self._legal(action):
                 return self._end_illegal(agent, action)
             raw.step(action)
-            if raw._done:
+            if raw.is_over:
                 term = any(raw.terminations.values())
                 self._seen = set(AGENTS)
                 obs = {a: self._obs(a) for a in AGENTS}
@@ -137,18 +137,17 @@ def _build_class():
                 a = int(action)
             except (TypeError, ValueError):
                 return True  # the raw env raises the ValueError naming the problem
-            return not (a == action and 0 <= a < self.raw.n_actions) or bool(self.raw._mask[a])
+            return not (a == action and 0 <= a < self.raw.n_actions) or bool(self.raw.legal_mask()[a])
 
         def _end_illegal(self, agent, action):
             """PettingZoo's TerminateIllegalWrapper rule: the game ends, the offender gets -1."""
             raw = self.raw
-            raw._done = True
-            raw._mask[:] = 0
+            raw.end_on_illegal_action(-1.0)
             self._seen = set(AGENTS)
             obs = {a: self._obs(a) for a in AGENTS}
-            rewards = {a: -1.0 if a == agent else 0.0 for a in AGENTS}
-            terms = {a: True for a in AGENTS}
-            truncs = {a: False for a in AGENTS}
+            rewards = {a: float(raw.rewards[a]) for a in AGENTS}
+            terms = {a: raw.terminations[a] for a in AGENTS}
+            truncs = {a: raw.truncations[a] for a in AGENTS}
             terms["__all__"], truncs["__all__"] = True, False
             info = {"illegal_action": int(action)}
             return obs, rewards, terms, truncs, {a: dict(info) for a in AGENTS}

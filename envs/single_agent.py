@@ -1,8 +1,9 @@
 """Gymnasium single-agent envs: the learner plays one seat of an AEC env against an opponent.
 
 ``gymnasium.make("boardgym/RussianDraughts-v0", opponent="random")`` and
-``"boardgym/Backgammon-v0"``. The opponent is ``"random"`` (a RandomAgent seeded from the env's
-generator), any object with ``act(observation, action_mask) -> action`` (boardgym.agents), or a
+``"boardgym/Backgammon-v0"``. The opponent is ``"random"`` (a uniformly random legal action from
+the mask, drawn by a generator seeded from the env's own: what ``boardgym.agents.RandomAgent``
+does), any object with ``act(observation, action_mask) -> action`` (boardgym.agents), or a
 callable ``(observation, action_mask) -> action``; it moves inside ``step()`` until the learner
 is to act again or the game ends. An agent with ``act_state(state)`` (the search agents) is
 given the kernel state instead, so it sees the repetition history and counters. ``learner`` is ``"player_0"``, ``"player_1"`` or
@@ -22,9 +23,18 @@ Other keyword arguments go to the AEC env (e.g. ``max_moves``, ``cube``, ``scori
 import gymnasium
 import numpy as np
 
-from boardgym.agents.random_agent import RandomAgent
 from boardgym.envs import backgammon_v0, russian_draughts_v0
 from boardgym.envs._aec import AGENTS
+
+
+def _random_policy(seed):
+    """(observation, action_mask) -> a uniformly random legal action, from its own generator."""
+    rng = np.random.default_rng(seed)
+
+    def act(observation, action_mask):
+        legal = np.flatnonzero(action_mask)
+        return int(legal[rng.integers(legal.size)])
+    return act
 
 
 class _SingleAgentEnv(gymnasium.Env):
@@ -61,7 +71,7 @@ class _SingleAgentEnv(gymnasium.Env):
 
     def _advance(self):
         """Let the opponent move until the learner acts or the game ends."""
-        while not self.aec._done and self.aec.agent_selection != self.seat:
+        while not self.aec.is_over and self.aec.agent_selection != self.seat:
             self.aec.step(self._opponent_act(self.aec.agent_selection))
 
     def _obs_info(self):
@@ -80,7 +90,7 @@ class _SingleAgentEnv(gymnasium.Env):
             self.seat = self.learner
         spec = self._opponent_spec
         if isinstance(spec, str):
-            self._policy = RandomAgent(int(self.np_random.integers(2**31))).act
+            self._policy = _random_policy(int(self.np_random.integers(2**31)))
         else:
             self._policy = spec.act if hasattr(spec, "act") else spec
         self._state_policy = getattr(spec, "act_state", None)
@@ -90,10 +100,10 @@ class _SingleAgentEnv(gymnasium.Env):
         return self._obs_info()
 
     def step(self, action):
-        if self.aec._done or self._ended_illegally:
+        if self.aec.is_over or self._ended_illegally:
             raise ValueError("step() called after the game ended; call reset()")
         if (self.illegal_action == "terminate" and isinstance(action, (int, np.integer))
-                and 0 <= action < self.action_space.n and not self.aec._mask[action]):
+                and 0 <= action < self.action_space.n and not self.aec.legal_mask()[action]):
             self._ended_illegally = True
             obs, info = self._obs_info()
             info["illegal_action"] = True
@@ -101,7 +111,7 @@ class _SingleAgentEnv(gymnasium.Env):
         self.aec.step(action)
         self._advance()
         obs, info = self._obs_info()
-        reward = float(self.aec._cumulative_rewards[self.seat])
+        reward = float(self.aec.cumulative_rewards[self.seat])
         term = bool(self.aec.terminations[self.seat])
         trunc = bool(self.aec.truncations[self.seat])
         return obs, reward, term, trunc, info

@@ -37,7 +37,12 @@ class _PolicyOpponentCore:
 
     def _sync(self):
         """Play the opponent inside the kernels when the policy names an in-kernel player."""
-        self.core.opponent = _batch.OPPONENT_CODES[getattr(self.policy, "kernel_opponent", None)]
+        name = getattr(self.policy, "kernel_opponent", None)
+        codes = self.core.opponent_codes
+        if not (name is None or isinstance(name, str)) or name not in codes:
+            raise ValueError(f"the opponent's kernel_opponent must be None or one of "
+                             f"{sorted(k for k in codes if k)}, got {name!r}")
+        self.core.opponent = codes[name]
 
     def _settle(self):
         """Let the policy move in every game where the learner is not to act."""
@@ -69,12 +74,12 @@ class _PolicyOpponentCore:
 
 
 def _make_core(game, num_envs, opponent, **kwargs):
-    if game not in _CORES:
+    if not isinstance(game, str) or game not in _CORES:
         raise ValueError(f"game must be 'draughts' or 'backgammon', got {game!r}")
     core_cls = getattr(_batch, _CORES[game])
     if callable(opponent):
         return _PolicyOpponentCore(core_cls(num_envs, opponent=None, **kwargs), opponent)
-    if opponent not in ("random", "greedy"):
+    if not isinstance(opponent, str) or opponent not in ("random", "greedy"):
         raise ValueError("opponent must be 'random', 'greedy' or a callable (obs, masks) -> actions, "
                          f"got {opponent!r}")
     return core_cls(num_envs, opponent=opponent, **kwargs)
@@ -117,8 +122,8 @@ class _VectorEnv(_LearnerStepper, VectorEnv):
         self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, self.num_envs)
 
     def reset(self, *, seed=None, options=None):
-        if isinstance(seed, (list, tuple, np.ndarray)):
-            seed = int(seed[0]) if len(seed) else None
+        if isinstance(seed, (list, tuple, np.ndarray)):  # one seed per game: the first fixes all
+            seed = seed[0] if len(seed) else None
         self.core.reset(seed)
         return self.core.obs.copy(), {"action_mask": self.core.masks.copy()}
 
@@ -172,7 +177,7 @@ def make_sb3_vec_env(game, num_envs=8, opponent="random", **kwargs):
             return [seed] * self.num_envs
 
         def step_async(self, actions):
-            self._actions = np.asarray(actions)
+            self._actions = actions  # checked by the core in step_wait
 
         def step_wait(self):
             rewards, term, trunc, finished, final_obs = self._learner_step(self._actions)

@@ -1,6 +1,6 @@
 """Benchmark: steps (turns) per second of random legal play through environments, side by side.
 
-Single-game AEC loop (issue 4): boardgym's wrapped ``env()`` for both games, PettingZoo's own
+Single-game AEC loop: boardgym's wrapped ``env()`` for both games, PettingZoo's own
 chess_v6 and connect_four_v3 (need ``pip install chess pygame``), and OpenSpiel's C++ backgammon
 through pyspiel (``pip install open_spiel``), each skipped with a note when not installed. Every
 env is driven the same way: ``env.last()``, a uniformly random legal action from the mask
@@ -10,7 +10,7 @@ warmed up before timing; CPU time (time.process_time).
     python scripts/bench_env.py                 # all envs, 5 s each
     python scripts/bench_env.py --seconds 1 --envs boardgym-draughts boardgym-backgammon
 
-Batched self-play (issue 5, ``--batched``): random legal play in both seats of N games at once
+Batched self-play (``--batched``): random legal play in both seats of N games at once
 through the batched cores (boardgym.envs.batch, two-player view; actions drawn by a parallel
 kernel from the masks), at each N of ``--sizes`` with 1 thread and with all cores, wall-clock
 time; side by side the single-game AEC loop and Pgx (JAX on CPU: ``pip install pgx``) on

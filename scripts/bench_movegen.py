@@ -399,7 +399,7 @@ def _gym_state(mod, board):
 def bench_backgammon(cfg: Settings, table: Table, threads: int) -> dict:
     import gnubg_nn
 
-    from boardgym.envs import backgammon as bgenv
+    from boardgym.envs import backgammon_notation as bgenv
     from boardgym.kernels.backgammon.board import STATE_LEN
     from boardgym.kernels.backgammon.movegen import MAX_AFTERSTATES, scratch_size
 

@@ -6,27 +6,28 @@
 
 The opponents come from ``gnubg_nn`` (GPL-3; imported only by this evaluation script, never by
 library code): ``pubeval`` is Tesauro's public linear evaluator (``gnubg_nn.pub_best_move``),
-``gnubg0`` GNU Backgammon's neural net at 0-ply (``gnubg_nn.best_move``), ``random`` a uniformly
-random afterstate. Conventions (checked by experiment, and every opponent play is checked to be
-one of our legal afterstates): the board is ``[opponent, player on roll]``, 25 counts each from
-that side's own view, bar last (``envs.backgammon.board_from_state``); ``pub_best_move`` returns
-flat ``[from, to, ...]`` 0-based (bar 24, off -1), ``best_move`` ``((from, to), ...)`` 1-based
-(bar 25, off 0), one step per die.
+``gnubg0`` GNU Backgammon's neural net at 0-ply (``gnubg_nn.best_move``); ``random`` is the
+random player of boardgym (``OPP_RANDOM``: uniformly random legal checker moves, like
+RandomAgent). Conventions (checked by experiment, and every opponent play is checked to be one
+of our legal afterstates): the board is ``[opponent, player on roll]``, 25 counts each from
+that side's own view, bar last (``envs.backgammon_notation.board_from_state``);
+``pub_best_move`` returns flat ``[from, to, ...]`` 0-based (bar 24, off -1), ``best_move``
+``((from, to), ...)`` 1-based (bar 25, off 0), one step per die.
 
-Games come in pairs that replay one SplitMix64 dice stream (opening roll included) with the
-agent first as player 0, then as player 1. Gammons and backgammons count (1/2/3 points).
-Prints the agent's points per game with a 95% interval (normal approximation over games), its
-win rate with a Wilson interval, and the gammon rates.
+Every game is played by the game core's afterstate loop (``agents.backgammon_agents.
+play_afterstate_game``: opening roll, plays, lost rolls, result). Games come in pairs that
+replay one SplitMix64 dice stream (opening roll included) with the agent first as player 0,
+then as player 1. Gammons and backgammons count (1/2/3 points). Prints the agent's points per
+game with its 95% interval and the win rate with its Wilson interval (``agents.stats``), and
+the gammon counts.
 """
 import argparse
 import dataclasses
-import math
 import sys
 import time
 
 import numpy as np
 
-Z95 = 1.959963984540054
 ENGINES = ("pubeval", "gnubg0", "random")  # also accepted as --agent (e.g. the gnubg0-vs-pubeval anchor)
 
 
@@ -48,41 +49,43 @@ class Settings:
     """print only the summary"""
 
 
-def wilson(k, n, z=Z95):
-    """Wilson score interval (lo, hi) of k successes in n trials."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    den = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / den
-    hw = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return c - hw, c + hw
-
-
-def _opponent_play(kind, state, d1, d2, rows, n, pick):
-    """Index among rows[:n] (our afterstates of state) of the opponent's play."""
-    import gnubg_nn
-    from boardgym.envs import backgammon as api
-    from boardgym.kernels.backgammon.board import same_board
+def _opponent_play(kind, state, rows, pick, mask):
+    """Index among rows (the afterstates of state, on roll with its dice) of the engine's play."""
+    from boardgym.kernels.backgammon.board import BOARD_LEN
+    from boardgym.kernels.backgammon.game import dice_of
     from boardgym.kernels.backgammon.movegen import do_move
+    from boardgym.kernels.backgammon.opponents import random_turn
+    n = rows.shape[0]
     if kind == "random":
-        return int(pick.integers(n))
-    if n == 1:
+        after = random_turn(state, pick, 0, mask)
+    elif n == 1:
         return 0
-    board = api.board_from_state(state)
-    if kind == "pubeval":
-        flat = gnubg_nn.pub_best_move(board, int(d1), int(d2))
-        steps = [(flat[i] + 1, flat[i + 1] + 1) for i in range(0, len(flat), 2)]
     else:
-        steps = list(gnubg_nn.best_move(board, int(d1), int(d2)))
-    s = state.copy()
-    for fr, to in steps:
-        do_move(s, int(fr), int(fr) - int(to) if to > 0 else int(fr))
-    for k in range(n):
-        if same_board(rows[k], s):
-            return k
-    raise RuntimeError(f"{kind} play {steps} for {d1}-{d2} in {api.position_id(state)} is not "
-                       f"one of our legal afterstates (board convention mismatch)")
+        import gnubg_nn
+        from boardgym.envs import backgammon_notation as notation
+        d1, d2 = (int(d) for d in dice_of(state))
+        board = notation.board_from_state(state)
+        if kind == "pubeval":
+            flat = gnubg_nn.pub_best_move(board, d1, d2)
+            steps = [(flat[i] + 1, flat[i + 1] + 1) for i in range(0, len(flat), 2)]
+        else:
+            steps = list(gnubg_nn.best_move(board, d1, d2))
+        after = state.copy()
+        for fr, to in steps:  # replay gnubg's steps on a copy; matched against our plays below
+            do_move(after, int(fr), int(fr) - int(to) if to > 0 else int(fr))
+    k = np.flatnonzero((rows[:, :BOARD_LEN] == after[:BOARD_LEN]).all(axis=1))
+    if k.size == 0:
+        from boardgym.envs import backgammon_notation as notation
+        raise RuntimeError(f"{kind}'s play for {dice_of(state)} in {notation.position_id(state)} "
+                           "is not one of our legal afterstates (board convention mismatch)")
+    return int(k[0])
+
+
+def _engine_chooser(kind, pick):
+    """chooser (state, rows) -> index playing engine kind (random: drawing from pick, int64[1])."""
+    from boardgym.kernels.backgammon.game import N_ACTIONS
+    mask = np.zeros(N_ACTIONS, np.int8)
+    return lambda state, rows: _opponent_play(kind, state, rows, pick, mask)
 
 
 def _require_gnubg():
@@ -96,7 +99,13 @@ def _require_gnubg():
 def engine_agent(kind, seed=0):
     """pubeval / gnubg0 / random as a boardgym agent (``act_state`` and ``act`` in backgammon_v0,
     whole plays from the start of a turn), for scripts/evaluate.py's round-robins."""
-    from boardgym.agents.td_gammon import AfterstateAgent
+    from boardgym.agents.backgammon_agents import AfterstateAgent
+    from boardgym.kernels.rng import seed_rngs
+
+    if kind not in ENGINES:
+        raise ValueError(f"unknown engine {kind!r}; expected one of {ENGINES}")
+    if kind != "random":
+        _require_gnubg()
 
     class EngineAgent(AfterstateAgent):
         def __init__(self):
@@ -105,69 +114,50 @@ def engine_agent(kind, seed=0):
             self.seed(seed)
 
         def seed(self, value):
-            self.pick = np.random.default_rng(value)
+            self._engine = _engine_chooser(kind, seed_rngs(int(value), 1))
 
-        def best_afterstate(self, state, d1, d2):
-            rows = self.afterstates(state, d1, d2)
-            return rows[_opponent_play(kind, state, d1, d2, rows, len(rows), self.pick)].copy()
+        def _pick(self, state, rows):
+            return self._engine(state, rows)
 
-        def choose(self, rows):
+        def _choose(self, rows):
             raise ValueError(f"{kind} plays whole turns: ask it at the start of a turn")
 
-    if kind not in ENGINES:
-        raise ValueError(f"unknown engine {kind!r}; expected one of {ENGINES}")
-    if kind != "random":
-        _require_gnubg()
     return EngineAgent()
 
 
 def play_games(agent, opponent, n_pairs, seed, progress=None):
-    """Points per game of agent (float64[2 * n_pairs]) and kinds; pair i replays one dice stream."""
-    from boardgym.kernels.backgammon.board import STATE_LEN, TURN, end_turn
-    from boardgym.kernels.backgammon.dice import roll_dice
-    from boardgym.kernels.backgammon.movegen import MAX_AFTERSTATES, gen_afterstates
-    from boardgym.kernels.backgammon.outcome import outcome
-    from boardgym.kernels.backgammon.turns import opening
+    """Points per game of agent (float64[2 * n_pairs]) and kinds; pair i replays one dice stream
+    (stream i of seed_rngs(seed, n_pairs)) with the agent as player 0, then as player 1."""
+    from boardgym.agents.backgammon_agents import play_afterstate_game
     from boardgym.kernels.rng import seed_rngs
-    rows = np.empty((MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
     pts = np.zeros(2 * n_pairs)
     kinds = np.zeros(2 * n_pairs, dtype=np.int64)
-    pick = np.random.default_rng(seed)
     streams = seed_rngs(seed, n_pairs)
+    pick = np.zeros(1, np.int64)  # the random engine's stream: ~stream of the pair, per game
+    opp = _engine_chooser(opponent, pick)
+    me = _engine_chooser(agent, pick) if isinstance(agent, str) else agent
     for p in range(n_pairs):
         for seat in range(2):
-            rng = streams[p:p + 1].copy()
-            state, d1, d2 = opening(rng)
-            while True:
-                n = gen_afterstates(state, d1, d2, rows)
-                if state[TURN] == seat:
-                    if isinstance(agent, str):  # an external engine on this side too (anchors)
-                        r = _opponent_play(agent, state, d1, d2, rows, n, pick)
-                    else:
-                        r = agent.choose(rows[:n])
-                else:
-                    r = _opponent_play(opponent, state, d1, d2, rows, n, pick)
-                after = rows[r].copy()
-                winner, kind = outcome(after)
-                if winner >= 0:
-                    pts[2 * p + seat] = kind if winner == seat else -kind
-                    kinds[2 * p + seat] = kind
-                    break
-                state = end_turn(after)
-                d1, d2 = roll_dice(rng)
+            pick[0] = ~streams[p]
+            players = (me, opp) if seat == 0 else (opp, me)
+            g = play_afterstate_game(*players, streams[p:p + 1].copy(), scoring="gammon")
+            pts[2 * p + seat] = g.points if seat == 0 else -g.points
+            kinds[2 * p + seat] = g.kind
         if progress is not None:
             progress(p + 1, pts[:2 * p + 2])
     return pts, kinds
 
 
 def summarize(pts, kinds):
-    """Dict of ppg, its 95% half-width, win rate and Wilson interval, gammon/backgammon rates."""
+    """Dict of ppg with its 95% interval (stats.mean_interval over -3..3; ci95 is its half
+    width), wins with the Wilson interval, gammon/backgammon counts."""
+    from boardgym.agents.stats import mean_interval, wilson
     n = pts.size
     wins = int((pts > 0).sum())
     lo, hi = wilson(wins, n)
-    half = Z95 * pts.std(ddof=1) / math.sqrt(n) if n > 1 else float("nan")
-    return {"games": n, "ppg": float(pts.mean()), "ci95": float(half), "wins": wins,
-            "win_rate": wins / n, "win_lo": lo, "win_hi": hi,
+    plo, phi = mean_interval(pts, -3.0, 3.0)
+    return {"games": n, "ppg": float(pts.mean()), "ppg_lo": plo, "ppg_hi": phi,
+            "ci95": (phi - plo) / 2, "wins": wins, "win_rate": wins / n, "win_lo": lo, "win_hi": hi,
             "gammons_won": int(((pts > 0) & (kinds >= 2)).sum()),
             "gammons_lost": int(((pts < 0) & (kinds >= 2)).sum()),
             "backgammons": int((kinds == 3).sum())}
@@ -198,8 +188,9 @@ def main(args=None):
     from boardgym.agents import load
     kwargs = {"weights": cfg.weights} if cfg.weights else {}
     agent = cfg.agent if cfg.agent in ENGINES else load(cfg.agent, **kwargs)
-    if not isinstance(agent, str) and not hasattr(agent, "choose"):
-        raise SystemExit(f"{cfg.agent} does not rank afterstates (needs choose(rows))")
+    from boardgym.agents.backgammon_agents import AfterstateAgent
+    if not isinstance(agent, (str, AfterstateAgent)):
+        raise SystemExit(f"{cfg.agent} does not rank afterstates (not a backgammon AfterstateAgent)")
     n_pairs = (cfg.games + 1) // 2
     t0 = time.perf_counter()
     step = max(1, n_pairs // 10)
@@ -213,7 +204,8 @@ def main(args=None):
     pts, kinds = play_games(agent, cfg.opponent, n_pairs, cfg.seed, progress)
     s = summarize(pts, kinds)
     print(f"{cfg.agent}{' ' + cfg.weights if cfg.weights else ''} vs {cfg.opponent}: "
-          f"{s['games']} games, {s['ppg']:+.3f} points per game (95% +-{s['ci95']:.3f}), "
+          f"{s['games']} games, {s['ppg']:+.3f} points per game (95% [{s['ppg_lo']:+.3f}, "
+          f"{s['ppg_hi']:+.3f}], +-{s['ci95']:.3f}), "
           f"wins {s['win_rate']:.1%} [{s['win_lo']:.1%}, {s['win_hi']:.1%}], gammons won "
           f"{s['gammons_won']} lost {s['gammons_lost']}, backgammons {s['backgammons']}, "
           f"{time.perf_counter() - t0:.0f} s")

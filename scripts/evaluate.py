@@ -13,8 +13,11 @@ the external engines ``pubeval`` and ``gnubg0`` (GNU Backgammon's net at 0-ply) 
 openings are ``--opening-min``..``--opening-max`` random whole moves from a generator seeded by
 ``--seed``; backgammon games of a pair share ``reset(seed)``, i.e. the same dice for both colour
 orders. Agents with ``act_state`` get the env's kernel state (full history); the others, or all
-with ``--observation-only``, get ``act(observation, action_mask)``. A game that reaches
-``--max-moves`` (plies for draughts, turns for backgammon) is a draw.
+with ``--observation-only``, get ``act(observation, action_mask)``; two backgammon agents that
+choose whole plays (``AfterstateAgent``s, the engines included) play the same games through the
+game core's afterstate loop. A game that reaches ``--max-moves`` (plies for draughts, turns for
+backgammon) is a draw. Matches are played by ``boardgym.agents.evaluation`` and summarised by
+``boardgym.agents.stats``.
 
 Prints per pair: wins/draws/losses of the first agent, points per game, score with a Wilson 95%
 interval, and the Elo difference (with the interval's Elo bounds); with three or more agents a
@@ -31,13 +34,13 @@ Learning curves of training runs (no agents are played):
 reads each ``RUN_DIR/metrics.jsonl`` written by scripts/train.py (one JSON object per
 evaluation: ``games``, optional ``steps``, ``seconds``, and per opponent ``{"ppg", "ci95",
 "win_rate"}``), prints each run's last and best value per opponent and draws, one panel per
-opponent, every run's value against training progress with its 95% interval as a band (ppg +-
-ci95; for win_rate a Wilson interval when the opponent entry has a ``games`` count, else none).
+opponent, every run's value against training progress with its 95% interval as a band (ppg:
+ci95 = [low, high], or ppg +- ci95 in files from before the interval became a pair; for win_rate
+a Wilson interval when the opponent entry has a ``games`` count, else none).
 """
 import argparse
 import ast
 import dataclasses
-import importlib
 import json
 import math
 import os
@@ -46,9 +49,9 @@ import time
 
 import numpy as np
 
-from boardgym.agents import load
-
-Z95 = 1.959963984540054
+from boardgym.agents import evaluation, load
+from boardgym.agents.evaluation import GAMES, random_opening, summarize  # noqa: F401 (script API)
+from boardgym.agents.stats import elo_intervals, wilson
 
 
 @dataclasses.dataclass
@@ -79,113 +82,9 @@ class Settings:
     x: str = "games"
     """learning curve x axis: games, steps or seconds (a key of every metrics.jsonl line)"""
     y: str = "ppg"
-    """learning curve y axis: ppg (points per game +- ci95) or win_rate"""
+    """learning curve y axis: ppg (points per game with its ci95 interval) or win_rate"""
     plot: str = ""
     """PNG to write: the learning curve (--curve), the Elo chart (3+ agents) or the pair's score"""
-
-
-@dataclasses.dataclass
-class GameSpec:
-    """How the harness drives one game's AEC env."""
-
-    module: str
-    cap_option: str
-    options: dict
-    random_opening: bool
-
-
-GAMES = {
-    "draughts": GameSpec("boardgym.envs.russian_draughts_v0", "max_moves", {}, True),
-    "backgammon": GameSpec("boardgym.envs.backgammon_v0", "max_turns", {"scoring": "gammon"},
-                           False),
-}
-
-
-# ---- statistics -----------------------------------------------------------------------------
-def wilson_interval(score, n, z=Z95):
-    """Wilson score interval (low, high) of a proportion: score successes (draws count 1/2) of n."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = score / n
-    denom = 1.0 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    lo = 0.0 if score <= 0 else max(0.0, centre - half)  # exact bounds at 0 and n (no rounding)
-    hi = 1.0 if score >= n else min(1.0, centre + half)
-    return lo, hi
-
-
-def elo_from_score(p):
-    """Elo difference that predicts the score fraction p (0.5 -> 0, 0.76 -> +200; +-inf at 1, 0)."""
-    if p <= 0.0:
-        return -math.inf
-    if p >= 1.0:
-        return math.inf
-    return -400.0 * math.log10(1.0 / p - 1.0)
-
-
-def elo_ratings(points, games, prior=1.0, iters=2000):
-    """Maximum-likelihood Elo ratings (mean 0) of a round-robin.
-
-    points[i, j]: points of i against j (win 1, draw 1/2); games[i, j]: games between them.
-    prior: virtual drawn games added to each pair that met (keeps perfect scores finite).
-    """
-    pts = np.asarray(points, dtype=np.float64)
-    n = np.asarray(games, dtype=np.float64)
-    met = n > 0
-    pts = pts + np.where(met, prior / 2, 0.0)
-    n = n + np.where(met, prior, 0.0)
-    k = pts.shape[0]
-    gamma = np.ones(k)
-    wins = pts.sum(axis=1)
-    for _ in range(iters):
-        denom = (n / (gamma[:, None] + gamma[None, :])).sum(axis=1)
-        new = np.where(denom > 0, wins / np.where(denom > 0, denom, 1.0), 1.0)
-        new /= np.exp(np.mean(np.log(new)))
-        if np.allclose(new, gamma, rtol=1e-12, atol=0):
-            gamma = new
-            break
-        gamma = new
-    elo = 400.0 * np.log10(gamma)
-    return elo - elo.mean()
-
-
-ELO_PER_NAT = 400.0 / math.log(10.0)  # Elo points per unit of natural-log strength
-
-
-def elo_covariance(points, games, prior=1.0):
-    """(elo, cov): elo_ratings and the (k, k) covariance of those mean-0 ratings, in Elo^2.
-
-    The same Bradley-Terry model and virtual-draw prior as elo_ratings. With theta = elo /
-    ELO_PER_NAT and p_ij = 1 / (1 + exp(theta_j - theta_i)), the observed Fisher information at
-    the ML estimate is I_ii = sum_j n_ij p_ij p_ji, I_ij = -n_ij p_ij p_ji (n counts the virtual
-    draws; for this logistic model observed and expected information coincide). I is singular
-    along (1, ..., 1), the direction the mean-0 constraint removes: the covariance of the
-    constrained estimate is the Moore-Penrose pseudo-inverse of I (the same as fixing one player,
-    inverting the reduced information and centring). Assumes the pairs that met connect all
-    players (a round-robin does); with prior=0 a perfect score has no finite estimate or variance.
-    """
-    elo = elo_ratings(points, games, prior=prior)
-    n = np.asarray(games, dtype=np.float64)
-    n = n + np.where(n > 0, prior, 0.0)
-    theta = elo / ELO_PER_NAT
-    p = 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))
-    w = n * p * p.T
-    np.fill_diagonal(w, 0.0)
-    info = np.diag(w.sum(axis=1)) - w
-    cov = np.linalg.pinv(info, hermitian=True) * ELO_PER_NAT**2
-    return elo, cov
-
-
-def elo_intervals(points, games, prior=1.0, z=Z95):
-    """(elo, low, high): elo_ratings with z-sigma intervals (95% by default), each (k,) float64.
-
-    Standard errors are the square roots of elo_covariance's diagonal (observed Fisher
-    information of the Bradley-Terry likelihood, pseudo-inverse for the mean-0 constraint).
-    """
-    elo, cov = elo_covariance(points, games, prior=prior)
-    se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
-    return elo, elo - z * se, elo + z * se
 
 
 # ---- agents and games -----------------------------------------------------------------------
@@ -229,97 +128,28 @@ def make_agent(spec, game, seed):
     return agent
 
 
-def _choose(agent, raw, obs, observation_only):
-    if not observation_only and hasattr(agent, "act_state") and hasattr(raw, "state"):
-        return agent.act_state(raw.state)
-    return agent.act(obs["observation"], obs["action_mask"])
-
-
 def make_env(cfg):
-    spec = GAMES[cfg.game]
-    module = importlib.import_module(spec.module)
-    return module.raw_env(**{spec.cap_option: cfg.max_moves, **spec.options})
-
-
-def random_opening(env, seed, n_moves):
-    """Actions of n_moves random whole moves from the start (a chain's hops are one move)."""
-    rng = np.random.default_rng(seed)
-    env.reset(seed=seed)
-    actions, moves = [], 0
-    while moves < n_moves and not env._done:
-        mover = env.agent_selection
-        mask = env.observe(mover)["action_mask"]
-        a = int(rng.choice(np.flatnonzero(mask)))
-        env.step(a)
-        actions.append(a)
-        if env._done or env.agent_selection != mover:
-            moves += 1
-    return actions
-
-
-def play_game(env, seats, seed, opening=(), observation_only=False):
-    """Play one game; seats: (agent of player_0, agent of player_1). Returns player_0's reward."""
-    env.reset(seed=seed)
-    for agent in seats:
-        if hasattr(agent, "reset"):
-            agent.reset()
-    total = {a: 0.0 for a in env.possible_agents}
-    i = 0
-    for name in env.agent_iter():
-        obs, reward, term, trunc, _ = env.last()
-        total[name] += reward
-        if term or trunc:
-            env.step(None)
-            continue
-        if i < len(opening):
-            action = opening[i]
-            i += 1
-        else:
-            agent = seats[env.possible_agents.index(name)]
-            action = _choose(agent, env, obs, observation_only)
-        env.step(action)
-    return total[env.possible_agents[0]]
+    """The raw AEC env of cfg.game capped at cfg.max_moves (boardgym.agents.evaluation.make_env)."""
+    return evaluation.make_env(cfg.game, cfg.max_moves)
 
 
 def play_pair(cfg, spec_a, spec_b, pair_seed, log=print):
-    """Points of A in each game of A against B (each opening with both colour orders)."""
-    env = make_env(cfg)
-    gspec = GAMES[cfg.game]
+    """Points of A in each game of A against B (boardgym.agents.evaluation.play_match: each opening
+    with both colour orders), with progress lines unless cfg.quiet."""
     a = make_agent(spec_a, cfg.game, pair_seed)
     b = make_agent(spec_b, cfg.game, pair_seed + 1)
-    rng = np.random.default_rng(pair_seed)
-    points = []
-    n_pairs = (cfg.games + 1) // 2
+    n_pairs = evaluation.pair_count(cfg.games)
     t0 = time.perf_counter()
-    for k in range(n_pairs):
-        seed = int(rng.integers(2**31))
-        opening = []
-        if gspec.random_opening and cfg.opening_max > 0:
-            plies = int(rng.integers(cfg.opening_min, cfg.opening_max + 1))
-            opening = random_opening(env, seed, plies)
-        points.append(play_game(env, (a, b), seed, opening, cfg.observation_only))
-        points.append(-play_game(env, (b, a), seed, opening, cfg.observation_only))
-        if not cfg.quiet and (k + 1) % max(1, n_pairs // 5) == 0:
-            log(f"  {spec_a} v {spec_b}: {2 * (k + 1)} games, score "
-                f"{summarize(points)['score']:.3f}, {time.perf_counter() - t0:.1f} s")
-    return points
 
+    def progress(points):
+        k = len(points) // 2
+        if not cfg.quiet and k % max(1, n_pairs // 5) == 0:
+            log(f"  {spec_a} v {spec_b}: {len(points)} games, score "
+                f"{summarize(points, cfg.game)['score']:.3f}, {time.perf_counter() - t0:.1f} s")
 
-def summarize(points):
-    """Wins/draws/losses, points per game, score, Wilson interval and Elo of a list of results."""
-    p = np.asarray(points, dtype=np.float64)
-    n = p.size
-    wins, draws, losses = int((p > 0).sum()), int((p == 0).sum()), int((p < 0).sum())
-    score = (wins + 0.5 * draws) / n if n else 0.5
-    lo, hi = wilson_interval(wins + 0.5 * draws, n)
-    ppg = float(p.mean()) if n else 0.0
-    ppg_half = Z95 * float(p.std(ddof=1)) / math.sqrt(n) if n > 1 else 0.0
-    values, counts = np.unique(p, return_counts=True)
-    return {"games": n, "wins": wins, "draws": draws, "losses": losses, "points_per_game": ppg,
-            "results": {float(v): int(c) for v, c in zip(values, counts)},
-            "ppg_interval": (ppg - ppg_half, ppg + ppg_half), "score": score,
-            "score_interval": (lo, hi), "elo": elo_from_score(score),
-            "elo_interval": (elo_from_score(lo), elo_from_score(hi))}
+    return evaluation.play_match(a, b, cfg.game, cfg.games, pair_seed,
+                                 (cfg.opening_min, cfg.opening_max), cfg.max_moves,
+                                 cfg.observation_only, progress)
 
 
 def _fmt_elo(x):
@@ -388,10 +218,23 @@ def _number(value, where):
     return float(value)
 
 
+def _ppg_band(ci95, ppg, where):
+    """(low, high) of a metrics entry's ci95: a [low, high] pair, or (older files) a half-width."""
+    if isinstance(ci95, list):
+        if len(ci95) != 2:
+            raise ValueError(f"{where}: expected [low, high], got {ci95!r}")
+        lo, hi = (_number(v, where) for v in ci95)
+        if not lo <= ppg <= hi:
+            raise ValueError(f"{where}: interval {ci95!r} does not contain ppg {ppg!r}")
+        return lo, hi
+    half = _number(ci95, where)
+    return ppg - half, ppg + half
+
+
 def curve_series(path, records, x="games", y="ppg"):
     """{opponent: (m, 4) float64 array of rows (x, y, low, high)} sorted by x.
 
-    low/high: y -+ ci95 for ppg; for win_rate the Wilson interval when the opponent entry has a
+    low/high: the ci95 interval for ppg ([low, high], or y -+ ci95 in older files); for win_rate the Wilson interval when the opponent entry has a
     'games' count, else NaN (no interval). Opponents are the keys whose values are objects.
     """
     series = {}
@@ -411,11 +254,10 @@ def curve_series(path, records, x="games", y="ppg"):
             if y == "ppg":
                 if "ci95" not in entry:
                     raise ValueError(f"{where}: opponent {name!r} has no 'ci95' key")
-                half = _number(entry["ci95"], f"{where}, {name}.ci95")
-                lo, hi = yv - half, yv + half
+                lo, hi = _ppg_band(entry["ci95"], yv, f"{where}, {name}.ci95")
             elif "games" in entry:
                 n = _number(entry["games"], f"{where}, {name}.games")
-                lo, hi = wilson_interval(yv * n, n)
+                lo, hi = wilson(yv * n, n)
             else:
                 lo = hi = math.nan
             series.setdefault(name, []).append((xv, yv, lo, hi))
@@ -466,7 +308,7 @@ def plot_curves(curves, x, y, path):
     opponents = list(dict.fromkeys(o for series in curves.values() for o in series))
     fig = _figure(5.5 * len(opponents) + 1.0, 4.5)
     axes = fig.subplots(1, len(opponents), squeeze=False)[0]
-    interval = {"ppg": "95% interval: +-ci95", "win_rate": "95% Wilson interval where known"}[y]
+    interval = {"ppg": "95% interval", "win_rate": "95% Wilson interval where known"}[y]
     for ax, opp in zip(axes, opponents):
         for k, (label, series) in enumerate(curves.items()):
             if opp not in series:
@@ -607,7 +449,7 @@ def main(args=None):
     for i in range(k):
         for j in range(i + 1, k):
             res = play_pair(cfg, cfg.agents[i], cfg.agents[j], cfg.seed + 1000 * (i * k + j))
-            s = summarize(res)
+            s = summarize(res, cfg.game)
             pairs[(i, j)] = s
             points[i, j] = s["wins"] + 0.5 * s["draws"]
             points[j, i] = s["losses"] + 0.5 * s["draws"]

@@ -40,7 +40,7 @@ def _load_agent(cfg):
     if cfg.agent.endswith(".npz"):  # backgammon: a TD net; draughts: a learned evaluation
         if cfg.game == "draughts":
             return load("draughts-alphabeta", weights=cfg.agent)
-        from boardgym.agents.td_gammon import TDAgent
+        from boardgym.agents.backgammon_agents import TDAgent
         return TDAgent(weights=cfg.agent)
     try:
         return load(cfg.agent, game=None if cfg.agent.startswith(("draughts-", "backgammon-"))
@@ -75,10 +75,9 @@ class _Draughts:
 
 class _Backgammon:
     def __init__(self, seed):
-        from boardgym.agents.td_gammon import find_path
-        from boardgym.envs import backgammon as api
+        from boardgym.envs import backgammon_notation as api
         from boardgym.envs import backgammon_v0
-        self.api, self.find_path = api, find_path
+        self.api = api
         self.env = backgammon_v0.raw_env(scoring="gammon")
         self.env.reset(seed=seed)
 
@@ -95,13 +94,8 @@ class _Backgammon:
 
     def play_text(self, text):
         d1, d2 = self._dice()
-        after = self.api.parse_play(self.env.state, d1, d2, text)
-        path = np.zeros(4, np.int64)
-        n = self.find_path(self.env.state, after, path)
-        if n == 0:
-            raise ValueError(f"{text!r} is not a legal play of {d1}-{d2}")
-        for a in path[:n]:
-            self.env.step(int(a))
+        for a in self.api.play_actions(self.env.state, d1, d2, text):  # ValueError if illegal
+            self.env.step(a)
 
     def header(self):
         passes = self.env.infos[self.env.agent_selection]["passes"]
@@ -128,7 +122,7 @@ def main(args=None, stdin=None, out=None):
     def say(text):
         print(text, file=out, flush=True)
 
-    while not env._done:
+    while not env.is_over:
         if env.agent_selection != me:
             if hasattr(agent, "act_state"):
                 action = agent.act_state(env.state)
@@ -164,7 +158,7 @@ def main(args=None, stdin=None, out=None):
             say(f"illegal: {e}\nlegal: {', '.join(game.legal())}")
             continue
         history.append(before)
-    if env._done:
+    if env.is_over:
         say(env.render_text())
         say(f"game over: rewards {env.rewards}")
     return dict(env.rewards)

@@ -135,7 +135,7 @@ class TDGame:
 def run_td(cfg, game):
     """TD self-play in chunks of --ckpt-every games: evaluation, logs, checkpoints, exact resume;
     returns the final params."""
-    from boardgym.agents.run_log import RunLog
+    from boardgym.agents.run_log import RunLog, format_evaluation
     if cfg.alpha == 0:
         cfg.alpha = game.default_alpha
     os.makedirs(cfg.ckpt_dir, exist_ok=True)
@@ -195,9 +195,7 @@ def run_td(cfg, game):
                 run_log.evaluation({"games": done,
                                     "seconds": round(seconds0 + time.perf_counter() - t0, 1),
                                     **res})
-                _log(cfg, "eval " + "  ".join(
-                    f"vs {k}: {r['ppg']:+.3f} ppg (+-{r['ci95']:.3f}), wins {r['win_rate']:.1%}"
-                    for k, r in res.items()))
+                _log(cfg, "eval " + format_evaluation(res))
             checkpoint()
     finally:
         run_log.close()
@@ -205,23 +203,25 @@ def run_td(cfg, game):
 
 
 def evaluate_td(params, n_games, seed):
-    """The backgammon net against random and greedy: {name: {"ppg", "ci95", "win_rate"}} (run_log format)."""
+    """The backgammon net against random and greedy (td_net.play_match: pairs of games on one dice
+    stream, seats swapped; gammons count): {name: points_summary} (run_log format)."""
     from boardgym.agents import td_net
-    from boardgym.agents.run_log import points_summary
-    out = {}
-    pairs = max(1, (n_games + 1) // 2)
+    from boardgym.agents.evaluation import baseline_report
+    from boardgym.kernels.players import OPP_GREEDY, OPP_RANDOM
+    codes = {"random": OPP_RANDOM, "greedy": OPP_GREEDY}
     w1, b1, w2, b2 = params
-    for name, opp in (("random", td_net.OPP_RANDOM), ("greedy", td_net.OPP_GREEDY)):
-        pts = np.zeros(2 * pairs)
-        rng = np.array([seed], dtype=np.int64)
-        td_net.play_match(w1, b1, w2, b2, w1, b1, w2, b2, opp, rng, pairs, pts)
-        out[name] = points_summary(pts)
-    return out
+
+    def play(name, n_pairs, s):
+        pts = np.zeros(2 * n_pairs)
+        td_net.play_match(w1, b1, w2, b2, w1, b1, w2, b2, codes[name],
+                          np.array([s], dtype=np.int64), n_pairs, pts)
+        return pts
+    return baseline_report(play, n_games, seed, -3.0, 3.0)
 
 
 def _backgammon_td_game():
     from boardgym.agents import td_net
-    from boardgym.agents.td_gammon import save_weights
+    from boardgym.agents.backgammon_agents import save_weights
 
     def figures(d):
         f = {"plies_per_game": d[td_net.ST_PLIES] / max(d[td_net.ST_GAMES], 1),
@@ -247,17 +247,19 @@ def train_backgammon_td(cfg):
 
 def evaluate_draughts_td(params, n_games, seed):
     """The draughts net (one ply) against the in-kernel random and greedy players, colours
-    alternating: {name: points_summary} (run_log format)."""
+    alternating (td_draughts.play_match): {name: points_summary} (run_log format)."""
     from boardgym.agents import td_draughts
-    from boardgym.agents.run_log import points_summary
+    from boardgym.agents.evaluation import baseline_report
+    from boardgym.kernels.players import OPP_GREEDY, OPP_RANDOM
     from boardgym.kernels.rng import seed_rngs
-    n = 2 * max(1, (n_games + 1) // 2)
-    out = {}
-    for name, opp in (("random", td_draughts.OPP_RANDOM), ("greedy", td_draughts.OPP_GREEDY)):
-        pts = np.zeros(n)
-        td_draughts.play_match(*params, opp, seed_rngs(seed, 1), n, td_draughts.MAX_PLIES, pts)
-        out[name] = points_summary(pts)
-    return out
+    codes = {"random": OPP_RANDOM, "greedy": OPP_GREEDY}
+
+    def play(name, n_pairs, s):
+        pts = np.zeros(2 * n_pairs)
+        td_draughts.play_match(*params, codes[name], seed_rngs(s, 1), 2 * n_pairs,
+                               td_draughts.MAX_PLIES, pts)
+        return pts
+    return baseline_report(play, n_games, seed, -1.0, 1.0)
 
 
 def _draughts_td_game():

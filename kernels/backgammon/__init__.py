@@ -1,7 +1,12 @@
 """Backgammon kernel (rules B.1-B.6, E.1-E.7, O.1-O.3 of ../shared/RULES.md).
 
-Modules: ``board`` (state layout, index constants, view flip), ``movegen`` (checker moves and
-whole-turn afterstates), ``codec`` (the atomic action encoding, masks, apply_action), ``outcome``
-(game end, single/gammon/backgammon), ``dice`` (reproducible dice from an explicit RNG state).
-Environment helpers built on these live beside them (``cube``, ``observe``, ``position_key``).
+``game`` is the game core every adapter, trainer, harness and script calls: initial state, legal
+mask and step by action, whole plays with their routes, the afterstate game loop, result and
+truncation. The pieces it is built from: ``board`` (state layout, index constants, view flip,
+the state validation kernel), ``movegen`` (checker moves; whole-turn afterstates and routes),
+``codec`` (the atomic action encoding, masks, apply_action), ``turns`` (opening roll, rolling,
+lost rolls), ``outcome`` (game end, single/gammon/backgammon), ``cube`` (doubling), ``dice``
+(reproducible dice from an explicit RNG state). Beside them: ``observe`` (observation encoding),
+``position_key`` (gnubg Position ID bits), ``opponents`` (the in-kernel random and greedy
+players) and ``batch`` (N games stepped by parallel kernels).
 """

@@ -236,3 +236,78 @@ def _copy_state_to_row(out, n, src, off):
         for k in range(STATE_LEN):
             out[n, k] = src[off + k]
     return loop
+
+
+# state_error codes: what is wrong with a state (the index names the field or point)
+ERR_NONE = 0
+ERR_COUNT = 1       # a checker count (index < BOARD_LEN) outside 0..15
+ERR_TOTAL = 2       # a side (index 0 = mover, 1 = opponent) without exactly 15 checkers
+ERR_SHARED = 3      # both sides on point index + 1 (mover's numbering)
+ERR_BOTH_OFF = 4    # both sides have borne off all 15
+ERR_TURN = 5        # TURN not 0 or 1
+ERR_DICE = 6        # dice of value index + 1 outside 0..4
+ERR_ROLL = 7        # the dice left are no part of one roll
+ERR_CUBE_VALUE = 8  # not a power of two in 1 .. 2**15
+ERR_CUBE_OWNER = 9  # not -1, 0 or 1
+ERR_MASKS = 10      # occupancy word at index disagrees with the counts
+MAX_CUBE_VALUE = 1 << 15
+
+
+@njit(cache=True)
+def state_error(s):
+    """(code, index) of the first problem of s (int64[STATE_LEN], any contents): ERR_NONE, 0
+    when s is a position the kernels accept. Never loops over a count."""
+    for k in range(BOARD_LEN):
+        if s[k] < 0 or s[k] > N_CHECKERS:
+            return ERR_COUNT, k
+    t_me = s[BAR_ME] + s[OFF_ME]
+    t_opp = s[BAR_OPP] + s[OFF_OPP]
+    for i in range(N_POINTS):
+        t_me += s[ME + i]
+        t_opp += s[OPP + i]
+    if t_me != N_CHECKERS:
+        return ERR_TOTAL, 0
+    if t_opp != N_CHECKERS:
+        return ERR_TOTAL, 1
+    for i in range(N_POINTS):
+        if s[ME + i] > 0 and s[OPP + i] > 0:
+            return ERR_SHARED, i
+    if s[OFF_ME] == N_CHECKERS and s[OFF_OPP] == N_CHECKERS:
+        return ERR_BOTH_OFF, 0
+    if s[TURN] != 0 and s[TURN] != 1:
+        return ERR_TURN, TURN
+    values = 0
+    big = 0
+    for v in range(6):
+        c = s[DICE + v]
+        if c < 0 or c > 4:
+            return ERR_DICE, v
+        if c > 0:
+            values += 1
+        if c > 1:
+            big += 1
+    if values > 2 or (values == 2 and big > 0):
+        return ERR_ROLL, 0
+    c = s[CUBE_VALUE]
+    if c < 1 or c > MAX_CUBE_VALUE or (c & (c - 1)) != 0:
+        return ERR_CUBE_VALUE, CUBE_VALUE
+    if s[CUBE_OWNER] < -1 or s[CUBE_OWNER] > 1:
+        return ERR_CUBE_OWNER, CUBE_OWNER
+    w = np.empty(STATE_LEN, dtype=np.int64)
+    for k in range(BOARD_LEN):
+        w[k] = s[k]
+    refresh_masks(w)
+    for k in range(BB_ME, STATE_LEN):
+        if w[k] != s[k]:
+            return ERR_MASKS, k
+    return ERR_NONE, 0
+
+
+@njit(cache=True)
+def batch_state_error(states):
+    """(row, code, index) of the first bad row of states (int64[B, STATE_LEN]); (-1, 0, 0) if none."""
+    for r in range(states.shape[0]):
+        code, k = state_error(states[r])
+        if code != ERR_NONE:
+            return r, code, k
+    return -1, ERR_NONE, 0

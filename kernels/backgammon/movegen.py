@@ -39,6 +39,15 @@ from boardgym.kernels.backgammon.board import (
 # MAX_MOVES = 3060 complete plays (eval.h); 4096 leaves room. Non-doubles never exceed 512.
 MAX_AFTERSTATES = 4096
 
+# Routes (gen_plays): one move sequence per afterstate, int64[N, MAX_MOVES, MV_FIELDS]; move k of
+# play r is routes[r, k] = (from 1..25 with 25 = the bar, to 0..24 with 0 = off, die, hit 0/1);
+# unused moves are all zero (from == 0 ends the route). The route is the one play notation
+# writes: a checker moved on is one chain (P/I then I/Q, never I/Q then P/I), and when two
+# checkers land on one blot the one from the lower point moves first and hits.
+MAX_MOVES = 4
+MV_FROM, MV_TO, MV_DIE, MV_HIT = 0, 1, 2, 3
+MV_FIELDS = 4
+
 
 @njit(cache=True, inline="always")
 def source_mask(s, d):
@@ -188,17 +197,55 @@ def _probe(sc, k0, k1, cap, tmask):
 
 
 @njit(cache=True, inline="always")
-def _keep(sc, out, k0, k1, slot, cap, sp, d):
+def _set_move(routes, n, k, sp, d, hit):
+    routes[n, k, MV_FROM] = sp
+    routes[n, k, MV_TO] = sp - d if sp > d else 0
+    routes[n, k, MV_DIE] = d
+    routes[n, k, MV_HIT] = hit
+
+
+@njit(cache=True)
+def _write_route(routes, n, sc, nmade, a, b, sp, d, hit):
+    """Route of output row n: the nmade moves on the work position, then sp by d (if sp > 0)."""
+    for k in range(nmade):
+        _set_move(routes, n, k, sc[_SC_SPS + k], a if k == 0 else b, sc[_SC_HITS + k])
+    m = nmade
+    if sp > 0:
+        _set_move(routes, n, m, sp, d, hit)
+        m += 1
+    for k in range(m, MAX_MOVES):
+        for f in range(MV_FIELDS):
+            routes[n, k, f] = 0
+    if a == b or m != 2:
+        return
+    f0, t0, d0, h0 = routes[n, 0, 0], routes[n, 0, 1], routes[n, 0, 2], routes[n, 0, 3]
+    f1, t1, d1 = routes[n, 1, 0], routes[n, 1, 1], routes[n, 1, 2]
+    if t1 == f0:
+        # I/Q then P/I is the chain P/I/Q: legal in that order too (I held a checker of the
+        # mover, and a bear-off from I was exact, since P > I stood higher), no hit on I
+        _set_move(routes, n, 0, f1, d1, 0)
+        _set_move(routes, n, 1, f0, d0, h0)
+    elif t0 == t1 and t0 > 0 and h0 == 1 and f0 > f1 and f0 != BAR_POINT:
+        # two checkers onto one blot: the lower one hits first (either order is legal off the bar)
+        _set_move(routes, n, 0, f1, d1, 1)
+        _set_move(routes, n, 1, f0, d0, 0)
+
+
+@njit(cache=True, inline="always")
+def _keep(sc, out, k0, k1, slot, cap, sp, d, routes, nmade, da, db):
     """Write the work position, plus the move sp by d when sp > 0, as the next output row
-    (registered in the hash set under (k0, k1) at slot when slot >= 0).
+    (registered in the hash set under (k0, k1) at slot when slot >= 0); with routes
+    (routes.shape[0] > 0) also its route: the nmade moves made on the work position (die da,
+    then db), then sp by d.
 
     Written with 2-D indexing on out: taking a row view here would cost two atomic reference
     count updates per kept play."""
     n = sc[_SC_N]
-    if n >= cap or n >= out.shape[0]:
+    if n >= cap or n >= out.shape[0] or (routes.shape[0] > 0 and n >= routes.shape[0]):
         sc[_SC_OVER] = 1
         return
     copy_state_to_row(out, n, sc, _SC_W)  # the work position's dice are already cleared
+    hit = 0
     if sp > 0:  # the play's last move, made on the row (the work position never sees it)
         if sp == BAR_POINT:
             out[n, BAR_ME] -= 1
@@ -219,11 +266,14 @@ def _keep(sc, out, k0, k1, slot, cap, sp, d):
                 out[n, OPP + t - 1] = 0
                 out[n, BAR_OPP] += 1
                 out[n, BB_OPP] &= ~b
+                hit = 1
             c = out[n, ME + t - 1] + 1
             out[n, ME + t - 1] = c
             out[n, BB_ME] |= b
             if c == 2:
                 out[n, BB_ME2] |= b
+    if routes.shape[0] > 0:
+        _write_route(routes, n, sc, nmade, da, db, sp, d, hit)
     if slot >= 0:
         sc[_SC_ROWS + n] = k0
         sc[_SC_ROWS + cap + n] = k1
@@ -233,7 +283,7 @@ def _keep(sc, out, k0, k1, slot, cap, sp, d):
 
 
 @njit(cache=True, inline="always")
-def _leaf(sc, out, score, k0, k1, cap, tmask, sp, d, dedupe):
+def _leaf(sc, out, score, k0, k1, cap, tmask, sp, d, dedupe, routes, nmade, a, b):
     """Keep a leaf of this score if it is the best so far and new (a better score resets)."""
     if score < sc[_SC_BEST]:
         return
@@ -244,13 +294,13 @@ def _leaf(sc, out, score, k0, k1, cap, tmask, sp, d, dedupe):
     if dedupe:
         slot = _probe(sc, k0, k1, cap, tmask)
         if slot >= 0:
-            _keep(sc, out, k0, k1, slot, cap, sp, d)
+            _keep(sc, out, k0, k1, slot, cap, sp, d, routes, nmade, a, b)
     else:
-        _keep(sc, out, k0, k1, -1, cap, sp, d)
+        _keep(sc, out, k0, k1, -1, cap, sp, d, routes, nmade, a, b)
 
 
 @njit(cache=True)
-def _search(sc, a, b, nd, out, cap, tmask, mode, prune):
+def _search(sc, a, b, nd, out, cap, tmask, mode, prune, routes):
     """Depth-first over the dice (a first, then b; nd moves at most) keeping maximal leaves.
 
     Iterative with a 4-deep stack in sc (Numba's cache cannot link self-recursive functions);
@@ -287,7 +337,7 @@ def _search(sc, a, b, nd, out, cap, tmask, mode, prune):
     sc[_SC_SRCS] = source_mask(w, a)
     if sc[_SC_SRCS] == 0:  # the pass (the first order already kept it)
         if mode != _MODE_CHAIN:
-            _leaf(sc, out, 0, sc[_SC_K0], sc[_SC_K1], cap, tmask, 0, 0, hashed)
+            _leaf(sc, out, 0, sc[_SC_K0], sc[_SC_K1], cap, tmask, 0, 0, hashed, routes, 0, a, b)
         return
     while True:
         srcs = sc[_SC_SRCS + depth]
@@ -325,7 +375,7 @@ def _search(sc, a, b, nd, out, cap, tmask, mode, prune):
                     if w[ME + sp - 1] >= 2 or (
                             i1 > 0 and ((w[BB_OPP2] >> (i1 - 1)) & 1) == 0 and w[OPP + i1 - 1] != 1):
                         continue  # the first order has this position
-            _leaf(sc, out, 8 * nd, k0, k1, cap, tmask, sp, d, hashed)
+            _leaf(sc, out, 8 * nd, k0, k1, cap, tmask, sp, d, hashed, routes, depth, a, b)
             continue
         hit = do_move(w, sp, d)
         sc[_SC_SPS + depth] = sp
@@ -338,7 +388,7 @@ def _search(sc, a, b, nd, out, cap, tmask, mode, prune):
             score = 8 * depth
             if depth == 1 and a != b:  # B.5: only one die usable -> prefer the higher
                 score += a
-            _leaf(sc, out, score, k0, k1, cap, tmask, 0, 0, hashed)
+            _leaf(sc, out, score, k0, k1, cap, tmask, 0, 0, hashed, routes, depth, a, b)
             depth -= 1
             undo_move(w, sp, d, hit)
             continue
@@ -352,8 +402,9 @@ def _search(sc, a, b, nd, out, cap, tmask, mode, prune):
 
 
 @njit(cache=True)
-def _gen(state, d1, d2, out, sc, cap, t):
-    """Core of gen_afterstates: at most cap plays, hash table of t (power of two > cap) slots."""
+def _gen(state, d1, d2, nd, out, sc, cap, t, routes):
+    """Core of the generators: at most cap plays, hash table of t (power of two > cap) slots;
+    nd moves of a double (d1 == d2), else both dice."""
     for k in range(STATE_LEN):
         sc[_SC_W + k] = state[k]
     for v in range(6):
@@ -362,20 +413,25 @@ def _gen(state, d1, d2, out, sc, cap, t):
     sc[_SC_BEST] = -1
     sc[_SC_OVER] = 0
     if d1 == d2:
-        _search(sc, d1, d1, 4, out, cap, t - 1, _MODE_PLAIN, False)
+        _search(sc, d1, d1, nd, out, cap, t - 1, _MODE_PLAIN, False, routes)
     elif state[BAR_ME] == 0 and ((state[BB_ME2] & ~BB_HOME) != 0 or popcount(state[BB_ME] & ~BB_HOME) >= 2):
         # nobody on the bar and two or more checkers outside home: no bear-off this turn
-        _search(sc, d1, d2, 2, out, cap, t - 1, _MODE_FIRST, False)
-        _search(sc, d2, d1, 2, out, cap, t - 1, _MODE_CHAIN, False)
+        _search(sc, d1, d2, 2, out, cap, t - 1, _MODE_FIRST, False, routes)
+        _search(sc, d2, d1, 2, out, cap, t - 1, _MODE_CHAIN, False, routes)
     else:
         k0, k1 = placement_key(state)
         sc[_SC_K0] = k0
         sc[_SC_K1] = k1
-        _search(sc, d1, d2, 2, out, cap, t - 1, _MODE_HASH, False)
-        _search(sc, d2, d1, 2, out, cap, t - 1, _MODE_HASH, state[BAR_ME] == 0)
+        _search(sc, d1, d2, 2, out, cap, t - 1, _MODE_HASH, False, routes)
+        _search(sc, d2, d1, 2, out, cap, t - 1, _MODE_HASH, state[BAR_ME] == 0, routes)
     if sc[_SC_OVER] != 0:
         return -1
     return sc[_SC_N]
+
+
+@njit(cache=True, inline="always")
+def _no_routes():
+    return np.empty((0, MAX_MOVES, MV_FIELDS), dtype=np.int64)
 
 
 @njit(cache=True)
@@ -390,7 +446,31 @@ def gen_afterstates_scratch(state, d1, d2, out, sc):
     if d1 != d2 and cap > NONDOUBLE_MAX_PLAYS:  # a smaller hash set stays in L1
         cap = NONDOUBLE_MAX_PLAYS
         t = 2 * NONDOUBLE_MAX_PLAYS
-    return _gen(state, d1, d2, out, sc, cap, t)
+    return _gen(state, d1, d2, 4, out, sc, cap, t, _no_routes())
+
+
+@njit(cache=True)
+def gen_plays(state, d1, d2, nd, out, routes):
+    """Distinct afterstates of dice d1-d2 into out (int64[N, STATE_LEN]), with one route each into
+    routes (int64[N, MAX_MOVES, MV_FIELDS], or shape (0, ...) for none) -> count.
+
+    d1 != d2: both dice (B.5); d1 == d2: nd (1..4) moves of that die (4 for a double; fewer
+    finish a turn already under way). state's own dice are ignored. Each row is the position right
+    after the play, still from the mover's view (before the turn passes), dice cleared. With no
+    legal move the single row is the unchanged position (the pass, an empty route). Returns -1
+    if out or routes is too small (N >= MAX_AFTERSTATES is safe).
+    """
+    cap = out.shape[0]
+    if d1 == d2:  # no hash set needed (see _search)
+        sc = np.empty(_SC_ROWS, dtype=np.int64)
+        return _gen(state, d1, d2, nd, out, sc, cap, 1, routes)
+    if cap > NONDOUBLE_MAX_PLAYS:
+        cap = NONDOUBLE_MAX_PLAYS
+    t = 1
+    while t < 2 * cap:
+        t *= 2
+    sc = np.empty(_SC_ROWS + 3 * cap + t, dtype=np.int64)
+    return _gen(state, d1, d2, 2, out, sc, cap, t, routes)
 
 
 @njit(cache=True)
@@ -401,17 +481,7 @@ def gen_afterstates(state, d1, d2, out):
     mover's view (before the turn passes), dice cleared. With no legal move the single row is the
     unchanged position (the pass). Returns -1 if out is too small (N >= MAX_AFTERSTATES is safe).
     """
-    cap = out.shape[0]
-    if d1 == d2:  # no hash set needed (see _search)
-        sc = np.empty(_SC_ROWS, dtype=np.int64)
-        return _gen(state, d1, d2, out, sc, cap, 1)
-    if cap > NONDOUBLE_MAX_PLAYS:
-        cap = NONDOUBLE_MAX_PLAYS
-    t = 1
-    while t < 2 * cap:
-        t *= 2
-    sc = np.empty(_SC_ROWS + 3 * cap + t, dtype=np.int64)
-    return _gen(state, d1, d2, out, sc, cap, t)
+    return gen_plays(state, d1, d2, 4, out, _no_routes())
 
 
 @njit(cache=True)

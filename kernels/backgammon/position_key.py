@@ -3,7 +3,8 @@
 Bit layout (gnubg manual, "A technical description of the Position ID"): the opponent's block
 then the player on roll's, each 25 runs (its own points 1..24, then the bar) of one 1 per checker
 followed by a 0; bits fill bytes least significant bit first. The Python side
-(boardgym.envs.backgammon.position_id) base64-encodes the 10 bytes.
+(boardgym.envs.backgammon_notation.position_id) base64-encodes the 10 bytes. The counts must
+be validated first (at most 15 each): the runs loop over them.
 """
 from numba import njit
 
@@ -34,3 +35,10 @@ def position_key(state, out):
         pos = _run(out, pos, state[ME + i])
     pos = _run(out, pos, state[BAR_ME])
     return pos
+
+
+@njit(cache=True)
+def position_keys(rows, n, out):
+    """position_key of rows[k] into out[k] (uint8[N, 10]) for k < n (rows already validated)."""
+    for k in range(n):
+        position_key(rows[k], out[k])

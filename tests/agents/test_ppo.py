@@ -1,4 +1,4 @@
-"""PPOAgent and its self-play trainer (issue 6): a tiny run, checkpoint, legal play from both seats,
+"""PPOAgent and its self-play trainer: a tiny run, checkpoint, legal play from both seats,
 exact resume after a kill, TensorBoard logs."""
 import json
 import re
@@ -25,19 +25,19 @@ def test_tiny_self_play_run_checkpoint_and_legal_play(tmp_path, game, module):
     for seed in range(2):  # both seats, a whole game, only legal actions (the env would raise)
         env = module.raw_env()
         env.reset(seed=seed)
-        while not env._done:
+        while not env.is_over:
             obs = env.observe(env.agent_selection)
             action = agent.act(obs["observation"], obs["action_mask"])
             assert obs["action_mask"][action] == 1
             env.step(action)
-    if game == "draughts":  # engine-style queries (issue 6): whole moves, chains included
+    if game == "draughts":  # engine-style queries: whole moves, chains included
         from boardgym.envs.draughts import legal_moves
         for fen in ("W:W21-32:B1-12", "W:W22,28:B4,11,17,18", "B:W21-32:B1-12", "W:WK4:B8,15,24,26"):
             assert agent.best_move(fen) in legal_moves(fen)
         with pytest.raises(ValueError):
             agent.best_move("W:W99:B1")
     else:
-        from boardgym.envs.backgammon import legal_plays
+        from boardgym.envs.backgammon_notation import legal_plays
         for pid, d1, d2 in (("4HPwATDgc/ABMA", 3, 1), ("4HPwATDgc/ABMA", 6, 6), ("4HPwATDgc/ABMA", 6, 5)):
             assert agent.best_play(pid, d1, d2) in legal_plays(pid, d1, d2)
         with pytest.raises(ValueError):
@@ -98,7 +98,7 @@ def test_pool_fixed_members_play_as_the_in_kernel_opponents(game, kwargs, member
 
 
 def test_train_script_ppo_resume_after_a_kill_is_exact(tmp_path):
-    """issue 6: a run killed between checkpoints and resumed ends with the same weights, games
+    """A run killed between checkpoints and resumed ends with the same weights, games
     and logs as an uninterrupted run (8 games x 128 steps = 1,024 steps per rollout)."""
     import torch
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator

@@ -1,5 +1,6 @@
-"""Backgammon TD agent (issue 6): net gradients, TD learning, checkpoints, legal play in the AEC env
-from both seats, best_play in the legal_plays frame, train.py exact resume, eval_gnubg conventions."""
+"""Backgammon afterstate agents: net gradients, TD learning, checkpoints, legal play in the AEC env
+from both seats, best_play in the legal_plays frame, routes to actions, the afterstate game loop,
+the greedy player shared with the kernels, train.py exact resume, eval_gnubg conventions."""
 import json
 
 import numpy as np
@@ -7,40 +8,40 @@ import pytest
 
 from boardgym.agents import RandomAgent, load
 from boardgym.agents import td_net
-from boardgym.agents.td_gammon import (
-    DEFAULT_CHECKPOINT, ExpectimaxAgent, GreedyAgent, TDAgent, find_path, load_weights,
-    state_from_observation, turn_leaves,
+from boardgym.agents.backgammon_agents import (
+    ExpectimaxAgent, GreedyAgent, TDAgent, load_weights, play_afterstate_game,
+    state_from_observation,
 )
-from boardgym.envs import backgammon as api
+from boardgym.agents.registry import CHECKPOINTS
+from boardgym.envs import backgammon_notation as api
 from boardgym.envs import backgammon_v0
-from boardgym.kernels.backgammon.board import BOARD_LEN, STATE_LEN, end_turn
-from boardgym.kernels.backgammon.dice import roll_dice
-from boardgym.kernels.backgammon.movegen import MAX_AFTERSTATES, gen_afterstates
-from boardgym.kernels.backgammon.outcome import outcome
-from boardgym.kernels.backgammon.turns import opening
+from boardgym.kernels.backgammon import game
+from boardgym.kernels.backgammon.board import BOARD_LEN, STATE_LEN
+from boardgym.kernels.players import OPP_RANDOM
 from script_loader import killed_and_resumed_td_run, load_script
+
+SHIPPED = CHECKPOINTS / "backgammon-td.npz"
+
 
 def _positions(n_games, seed):
     """Afterstates (mover's view) of greedy-vs-greedy games and the mover's final result vector."""
-    rows = np.empty((MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
+    rows = np.empty((game.MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
     greedy = GreedyAgent()
     rng = np.array([seed], dtype=np.int64)
+    passes = game.no_passes()
     states, results = [], []
     for _ in range(n_games):
-        state, d1, d2 = opening(rng)
-        game = []
-        while True:
-            n = gen_afterstates(state, d1, d2, rows)
+        state, status, rolls, _ = game.start(rng, 0, passes)
+        seen = []
+        while status == game.ROLLED:
+            n = game.afterstates(state, rows)
             after = rows[greedy.choose(rows[:n])].copy()
-            winner, _ = outcome(after)
-            if winner >= 0:
-                break
-            game.append(after)
-            state = end_turn(after)
-            d1, d2 = roll_dice(rng)
+            state, status, rolls, _ = game.finish_turn(after, rng, rolls, 0, passes)
+            if status != game.GAME_OVER:
+                seen.append(after)
         v = np.zeros(td_net.N_OUT)
-        td_net.result_vector(after, v)  # player 0's frame
-        for s in game:
+        td_net.result_vector(state, v)  # player 0's frame
+        for s in seen:
             states.append(s)
             w = v.copy()
             if s[58] == 1:  # TURN: turn the result round to player 1's frame
@@ -152,13 +153,13 @@ def test_weights_round_trip(tmp_path):
 
 
 def test_shipped_checkpoint_loads_by_name():
-    assert DEFAULT_CHECKPOINT.exists() and DEFAULT_CHECKPOINT.stat().st_size < 1_000_000
+    assert SHIPPED.exists() and SHIPPED.stat().st_size < 1_000_000
     agent = load("backgammon-td")
     assert isinstance(agent, TDAgent)
     assert isinstance(load("td", game="backgammon"), TDAgent)
     assert isinstance(load("backgammon-greedy"), GreedyAgent)
     assert load("backgammon-expectimax", depth=1, evaluation="greedy").depth == 1
-    ex = load("backgammon-expectimax", weights=DEFAULT_CHECKPOINT, depth=1)
+    ex = load("backgammon-expectimax", weights=SHIPPED, depth=1)
     assert ex.use_net and np.array_equal(ex.params[0], agent.params[0])
     with pytest.raises(ValueError, match="depth"):
         ExpectimaxAgent(depth=3)
@@ -217,33 +218,32 @@ def test_observation_rebuilds_the_kernel_board():
         state_from_observation(np.zeros(5))
 
 
-def test_mid_turn_choice_and_paths():
-    s = api.position_from_id("4HPwATDgc/ABMA")
-    from boardgym.kernels.backgammon.board import set_dice
-    from boardgym.kernels.backgammon.codec import apply_action
-    s = set_dice(s, 4, 4)
-    rows = np.empty((MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
-    n = gen_afterstates(s, 4, 4, rows)
-    leaves = np.empty((20000, STATE_LEN), dtype=np.int64)
-    m = turn_leaves(s, leaves)
-    # every end of turn reached action by action is one of the afterstates, and all are reached
-    keys = {api.position_id(rows[k]) for k in range(n)}
-    assert {api.position_id(leaves[k]) for k in range(m)} == keys
-    path = np.empty(4, dtype=np.int64)
+def test_routes_reach_their_afterstates_and_mid_turn_choice():
+    start = api.position_from_id("4HPwATDgc/ABMA")
+    rolled = start.copy()
+    rolled[52 + 3] = 4  # 4-4 to play
+    rows = np.empty((game.MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
+    routes = np.empty((game.MAX_AFTERSTATES, game.MAX_MOVES, game.MV_FIELDS), dtype=np.int64)
+    n = game.plays(rolled, rows, routes)
+    mask = np.zeros(game.N_ACTIONS, dtype=np.int8)
     for k in range(n):
-        c = find_path(s, rows[k], path)
-        assert c == 4
-        t = s
-        for a in path[:c]:
-            t = apply_action(t, int(a))
-        assert np.array_equal(end_turn(t)[:BOARD_LEN], rows[k][:BOARD_LEN])
-    # a fresh agent asked after the first checker of a play plans from there
-    mid = apply_action(s, int(path[0]))
+        t = rolled
+        actions = api.play_actions(rolled, 4, 4, rows[k])
+        assert len(actions) == 4
+        for a in actions:  # every move of the route is one the mask allows at that point
+            game.legal_mask(t, False, False, mask)
+            assert mask[a] == 1
+            t = game.apply(t, a)
+        assert np.array_equal(game.pass_turn(t)[:BOARD_LEN], rows[k][:BOARD_LEN])
+    # a fresh agent asked after the first checker of a play plans the rest from there
+    mid = game.apply(rolled, api.play_actions(rolled, 4, 4, rows[0])[0])
+    m = game.plays(mid, rows, routes)
+    assert m >= 1 and all(routes[k, 2, 0] > 0 and routes[k, 3, 0] == 0 for k in range(m))  # 3 left
     a = GreedyAgent().act_state(mid)
-    from boardgym.kernels.backgammon.codec import legal_action_mask
-    mask = np.zeros(150, dtype=np.int8)
-    legal_action_mask(mid, mask)
+    game.legal_mask(mid, False, False, mask)
     assert mask[a] == 1
+    with pytest.raises(ValueError, match="no dice"):
+        GreedyAgent().act_state(start)
 
 
 def _board(mover, opp, bar_me=0, bar_opp=0):
@@ -283,7 +283,7 @@ def test_td_agent_beats_random():
     td = load("backgammon-td")
     pts = np.zeros(100)
     w1, b1, w2, b2 = td.params
-    td_net.play_match(w1, b1, w2, b2, w1, b1, w2, b2, td_net.OPP_RANDOM,
+    td_net.play_match(w1, b1, w2, b2, w1, b1, w2, b2, OPP_RANDOM,
                       np.array([3], dtype=np.int64), 50, pts)
     assert (pts > 0).mean() >= 0.9
 
@@ -291,7 +291,7 @@ def test_td_agent_beats_random():
 # ----------------------------------------------------------------------------- scripts
 
 def test_train_resume_after_a_kill_matches_uninterrupted_run(tmp_path, capsys, monkeypatch):
-    """issue 6: --resume continues exactly; the logs drop what the killed run wrote after its
+    """--resume continues exactly; the logs drop what the killed run wrote after its
     last checkpoint (the evaluation at 80 games came before the checkpoint that never landed)."""
     train = load_script("train")
     common = ["--game", "backgammon", "--algo", "td", "--hidden", "8", "--seed", "3",
@@ -335,9 +335,122 @@ def test_eval_gnubg_smoke(opponent, capsys):
 
 
 def test_eval_gnubg_statistics():
+    from boardgym.agents.stats import mean_interval, wilson
     ev = load_script("eval_gnubg")
-    lo, hi = ev.wilson(50, 100)
-    assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
-    s = ev.summarize(np.array([1.0, -2.0, 3.0, -1.0]), np.array([1, 2, 3, 1]))
+    assert not hasattr(ev, "wilson")  # one statistics module: agents/stats.py
+    pts = np.array([1.0, -2.0, 3.0, -1.0])
+    s = ev.summarize(pts, np.array([1, 2, 3, 1]))
     assert s["ppg"] == pytest.approx(0.25) and s["wins"] == 2
+    assert (s["win_lo"], s["win_hi"]) == wilson(2, 4)
+    assert (s["ppg_lo"], s["ppg_hi"]) == mean_interval(pts, -3, 3)
     assert s["gammons_won"] == 1 and s["gammons_lost"] == 1 and s["backgammons"] == 1
+
+
+def test_eval_gnubg_random_opponent_is_the_random_player():
+    """--opponent random is OPP_RANDOM (random checker moves), played through the one loop."""
+    ev = load_script("eval_gnubg")
+    s = ev.main(["--agent", "backgammon-greedy", "--opponent", "random", "--games", "20",
+                 "--seed", "3", "--quiet"])
+    assert s["games"] == 20 and s["ppg"] > 0.5
+
+
+# ----------------------------------------------------------------------------- one player, one loop
+
+def test_greedy_agent_and_in_kernel_greedy_choose_the_same_play():
+    """"greedy" is one player: GreedyAgent picks exactly the afterstate of opponents.greedy_turn
+    (same score, same tie rule: the first best in generation order, nothing random)."""
+    from bg_random_games import random_cases
+    from boardgym.kernels.backgammon.opponents import greedy_turn
+    agent = GreedyAgent()
+    ties = 0
+    for s, d1, d2 in random_cases(600, seed=21):
+        rolled = game.set_roll(s, d1, d2)
+        rows = agent.afterstates(s, d1, d2)
+        scores = agent.scores(rows)
+        ties += (scores == scores.max()).sum() > 1
+        assert np.array_equal(greedy_turn(rolled)[:BOARD_LEN], rows[agent.choose(rows)][:BOARD_LEN])
+        assert api.position_id(agent.best_afterstate(s, d2, d1)) == api.position_id(greedy_turn(rolled))
+    assert ties > 50  # the tie rule was exercised
+
+
+def test_batch_greedy_opponent_equals_greedy_agent_in_the_aec_env_game_for_game():
+    """BackgammonBatch(opponent="greedy") game i == backgammon_v0 seeded S + i with GreedyAgent
+    playing player_1 (act_state), the learner's random actions the same in both."""
+    from boardgym.envs.batch import BackgammonBatch
+    n, rng = 3, np.random.default_rng(5)
+    core = BackgammonBatch(n, opponent="greedy", learner="player_0", scoring="gammon")
+    core.reset(seed=40)
+    envs = [backgammon_v0.raw_env(scoring="gammon") for _ in range(n)]
+    greedy = [GreedyAgent() for _ in range(n)]
+    for i, env in enumerate(envs):
+        env.reset(seed=40 + i)
+
+    def advance(env, agent):
+        while not env.is_over and env.agent_selection == "player_1":
+            env.step(agent.act_state(env.state))
+
+    finished = 0
+    for i in range(n):
+        advance(envs[i], greedy[i])
+    for _ in range(600):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in core.masks])
+        core.step(actions)
+        for i, env in enumerate(envs):
+            env.step(int(actions[i]))
+            advance(env, greedy[i])
+            np.testing.assert_array_equal(core.obs[i], env.observe("player_0")["observation"])
+            np.testing.assert_array_equal(core.masks[i], env.observe("player_0")["action_mask"])
+            assert tuple(core.rewards[i]) == (env.rewards["player_0"], env.rewards["player_1"])
+            assert bool(core.done[i, 0]) == env.terminations["player_0"]
+        for i in core.reset_done():
+            finished += 1
+            envs[i].reset()
+            advance(envs[i], greedy[i])
+    assert finished >= 5
+
+
+@pytest.mark.parametrize("max_turns", [None, 25])
+def test_play_afterstate_game_plays_the_aec_game_of_the_same_seed(max_turns):
+    """The afterstate loop and the AEC env are one game: same seed, same agents -> same dice,
+    plays, lost rolls and result (or truncation)."""
+    td, greedy = TDAgent(hidden=8, seed=2), GreedyAgent()
+    for seed in range(6):
+        g = play_afterstate_game(td, greedy, seed, max_turns=max_turns, scoring="gammon")
+        env = backgammon_v0.raw_env(scoring="gammon", max_turns=max_turns)
+        env.reset(seed=seed)
+        agents = {"player_0": td, "player_1": greedy}
+        while not env.is_over:
+            env.step(agents[env.agent_selection].act_state(env.state))
+        assert len(env.turns) == g.rolls
+        assert g.lost_rolls == sum(1 for t in env.turns if not t["moves"])
+        if g.truncated:
+            assert env.truncations["player_0"] and g.rolls == max_turns
+        else:
+            assert env.result == (g.winner, g.kind, abs(g.points))
+            assert env.rewards["player_0"] == g.points
+
+
+def test_play_match_is_the_afterstate_loop():
+    """td_net.play_match (Numba) and play_afterstate_game (Python) play the same games."""
+    from boardgym.kernels.players import OPP_GREEDY
+    td, greedy = TDAgent(hidden=10, seed=1), GreedyAgent()
+    pts = np.zeros(8)
+    td_net.play_match(*td.params, *td.params, OPP_GREEDY, np.array([77], np.int64), 4, pts)
+    for p in range(4):
+        a = play_afterstate_game(td, greedy, np.array([77 + p], np.int64))
+        b = play_afterstate_game(greedy, td, np.array([77 + p], np.int64))
+        assert (pts[2 * p], pts[2 * p + 1]) == (a.points, -b.points)
+
+
+def test_play_afterstate_game_checks_its_inputs():
+    greedy = GreedyAgent()
+    with pytest.raises(TypeError, match="choose0"):
+        play_afterstate_game("greedy", greedy, 0)
+    with pytest.raises(TypeError, match="rng"):
+        play_afterstate_game(greedy, greedy, 1.5)
+    with pytest.raises(ValueError, match="rng"):
+        play_afterstate_game(greedy, greedy, np.zeros(2, np.int64))
+    with pytest.raises(ValueError, match="index"):
+        play_afterstate_game(lambda s, rows: len(rows), greedy, 0)
+    g = play_afterstate_game(lambda s, rows: 0, greedy, np.array([3], np.int64), scoring="single")
+    assert abs(g.points) == 1 and g.winner in (0, 1)

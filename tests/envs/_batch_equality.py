@@ -1,4 +1,4 @@
-"""Shared check of the batch/single-env equality tests (issue 5)."""
+"""Shared check of the batch/single-env equality tests."""
 import numpy as np
 
 

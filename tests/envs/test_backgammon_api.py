@@ -1,11 +1,11 @@
-"""Game API and notation of boardgym.envs.backgammon: Position ID, Match ID, legal_plays,
+"""Game API and notation of boardgym.envs.backgammon_notation: Position ID, Match ID, legal_plays,
 gnubg-style play notation, and rejection of malformed input (ValueError with a reason)."""
 import base64
 
 import numpy as np
 import pytest
 
-from boardgym.envs import backgammon as bg
+from boardgym.envs import backgammon_notation as bg
 from boardgym.kernels.backgammon import board as B
 from boardgym.kernels.backgammon.movegen import MAX_AFTERSTATES, gen_afterstates
 from bg_random_games import random_cases
@@ -179,7 +179,7 @@ def test_position_id_rejects_malformed():
         bg.position_from_id("4HPwATDgc/ABM")
     with pytest.raises(ValueError, match="base64"):
         bg.position_from_id("4HPwATDgc/AB-A")
-    with pytest.raises(ValueError, match="string"):
+    with pytest.raises(TypeError, match="string"):
         bg.position_from_id(12345678901234)
     with pytest.raises(ValueError, match="16 checkers"):
         bg.position_from_id(id_from_bits(runs([16] + [0] * 24) + runs([15] + [0] * 24)))
@@ -203,8 +203,13 @@ def test_impossible_positions_rejected():
 
 
 def test_dice_outside_range_rejected():
-    for d1, d2 in ((0, 1), (7, 1), (3, -1), (1.5, 2), ("3", 1), (True, 2)):
+    for d1, d2 in ((0, 1), (7, 1), (3, -1)):
         with pytest.raises(ValueError, match="die"):
             bg.legal_plays(START_ID, d1, d2)
         with pytest.raises(ValueError, match="die"):
+            bg.parse_play(bg.initial_state(), d1, d2, "24/21 24/23")
+    for d1, d2 in ((1.5, 2), ("3", 1), (True, 2), (None, 3), (3.0, 1)):  # dice are ints
+        with pytest.raises(TypeError, match="die"):
+            bg.legal_plays(START_ID, d1, d2)
+        with pytest.raises(TypeError, match="die"):
             bg.parse_play(bg.initial_state(), d1, d2, "24/21 24/23")

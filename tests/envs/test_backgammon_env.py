@@ -1,4 +1,4 @@
-"""PettingZoo AEC and Gymnasium single-agent backgammon envs (issue 4)."""
+"""PettingZoo AEC and Gymnasium single-agent backgammon envs."""
 import random
 import warnings
 from collections import Counter
@@ -11,7 +11,7 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, render_test, seed_test
 
 import boardgym  # noqa: F401
-from boardgym.envs import backgammon as api
+from boardgym.envs import backgammon_notation as api
 from boardgym.envs import backgammon_v0
 from boardgym.envs.backgammon_match import read_match_text
 from boardgym.envs.backgammon_render import to_svg
@@ -22,7 +22,7 @@ from boardgym.kernels.backgammon.cube import ACTION_DOUBLE, ACTION_DROP, ACTION_
 def _random_game(env, seed):
     env.reset(seed=seed)
     rng = random.Random(seed)
-    while not env._done:
+    while not env.is_over:
         env.step(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]).tolist()))
 
 
@@ -143,8 +143,11 @@ def test_match_text_round_trip():
 def test_bad_input():
     with pytest.raises(ValueError, match="scoring"):
         backgammon_v0.raw_env(scoring="double")
-    with pytest.raises(ValueError, match="cube"):
+    with pytest.raises(TypeError, match="cube"):
         backgammon_v0.raw_env(cube="yes")
+    for bad in (0, 2.5, "10", True):
+        with pytest.raises((TypeError, ValueError), match="max_turns"):
+            backgammon_v0.raw_env(max_turns=bad)
     env = backgammon_v0.raw_env()
     env.reset(seed=0)
     with pytest.raises(ValueError, match="out of range"):

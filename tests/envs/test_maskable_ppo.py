@@ -1,4 +1,4 @@
-"""sb3-contrib's MaskablePPO trains on the Gymnasium envs without glue (issue 4 smoke test)."""
+"""sb3-contrib's MaskablePPO trains on the Gymnasium envs without glue (smoke test)."""
 import gymnasium as gym
 import numpy as np
 import pytest

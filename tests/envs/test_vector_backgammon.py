@@ -1,4 +1,4 @@
-"""Batched backgammon: the core, its equality with the single env, the vector adapters (issue 5)."""
+"""Batched backgammon: the core, its equality with the single env, the vector adapters."""
 import gymnasium as gym
 import numpy as np
 import pytest

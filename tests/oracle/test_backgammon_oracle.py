@@ -117,7 +117,7 @@ def test_hand_cases_have_the_intended_shape():
 
 @pytest.fixture(scope="module")
 def bg():
-    return pytest.importorskip("boardgym.envs.backgammon")
+    return pytest.importorskip("boardgym.envs.backgammon_notation")
 
 
 def _check(bg, pid, d1, d2) -> str | None:

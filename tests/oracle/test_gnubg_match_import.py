@@ -1,4 +1,4 @@
-"""GNU Backgammon imports our match text (issue 4): the same rolls, plays, cube actions and result.
+"""GNU Backgammon imports our match text: the same rolls, plays, cube actions and result.
 
 Uses the ``gnubg`` package (GNU Backgammon's own engine; GPL: test-only, never imported by
 library code): ``gnubg.command("import mat FILE")`` then ``gnubg.match()``.
@@ -17,7 +17,7 @@ def _play(seed, cube, scoring):
     env = backgammon_v0.raw_env(cube=cube, scoring=scoring)
     env.reset(seed=seed)
     rng = random.Random(seed)
-    while not env._done:
+    while not env.is_over:
         mask = env.observe(env.agent_selection)["action_mask"]
         env.step(rng.choice(np.flatnonzero(mask).tolist()))
     return env

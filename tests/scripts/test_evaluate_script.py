@@ -1,53 +1,15 @@
-"""scripts/evaluate.py: statistics on known synthetic results, option parsing, smoke runs, learning
-curves from metrics.jsonl, Elo intervals and plots."""
+"""scripts/evaluate.py: summaries of synthetic results, option parsing, smoke runs, learning curves
+from metrics.jsonl, Elo intervals and plots (the statistics themselves: tests/agents/test_stats.py)."""
 import math
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from boardgym.agents.stats import wilson
 from script_loader import load_script
 
 ev = load_script("evaluate")
-
-
-def test_wilson_interval_known_values():
-    lo, hi = ev.wilson_interval(50, 100)
-    # p = 0.5, n = 100: centre 0.5, half-width 1.96 * sqrt(0.0025 + 0.000096) / 1.0384 = 0.0962
-    assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
-    lo, hi = ev.wilson_interval(0, 10)  # no successes: [0, z^2 / (n + z^2)]
-    assert lo == 0.0 and hi == pytest.approx(1.959964**2 / (10 + 1.959964**2), abs=1e-6)
-    assert ev.wilson_interval(10, 10)[1] == 1.0 and ev.wilson_interval(10, 10)[0] == pytest.approx(
-        10 / (10 + 1.959964**2), abs=1e-6)
-    lo, hi = ev.wilson_interval(81, 100)
-    # centre (0.81 + 0.0192) / 1.0384 = 0.7985, half-width 0.0763
-    assert lo == pytest.approx(0.7222, abs=1e-4) and hi == pytest.approx(0.8749, abs=1e-4)
-
-
-def test_elo_from_score_known_values():
-    assert ev.elo_from_score(0.5) == 0.0
-    assert ev.elo_from_score(0.75) == pytest.approx(190.85, abs=0.01)
-    assert ev.elo_from_score(1 / (1 + 10 ** (-200 / 400))) == pytest.approx(200.0)
-    assert ev.elo_from_score(0.25) == pytest.approx(-190.85, abs=0.01)
-    assert ev.elo_from_score(1.0) == math.inf and ev.elo_from_score(0.0) == -math.inf
-
-
-def test_elo_ratings_recover_a_two_player_score_and_a_transitive_table():
-    points = np.array([[0, 76], [24, 0]], float)
-    games = np.array([[0, 100], [100, 0]], float)
-    elo = ev.elo_ratings(points, games, prior=0.0)
-    assert elo[0] - elo[1] == pytest.approx(ev.elo_from_score(0.76), abs=0.01)
-    assert elo.sum() == pytest.approx(0.0, abs=1e-9)
-    # three players with exact expected scores of ratings +200, 0, -200
-    r = np.array([200.0, 0.0, -200.0])
-    e = 1 / (1 + 10 ** ((r[None, :] - r[:, None]) / 400))
-    n = np.full((3, 3), 1000.0) - np.eye(3) * 1000
-    elo = ev.elo_ratings(e * n, n, prior=0.0)
-    np.testing.assert_allclose(elo, r, atol=0.01)
-    # a perfect score stays finite with the default prior
-    elo = ev.elo_ratings(np.array([[0, 10], [0, 0]], float), np.array([[0, 10], [10, 0]], float))
-    assert np.isfinite(elo).all()
-    assert elo[0] - elo[1] == pytest.approx(ev.elo_from_score(10.5 / 11), abs=0.01)  # one virtual draw
 
 
 def test_summary_counts_and_intervals():
@@ -57,7 +19,13 @@ def test_summary_counts_and_intervals():
     lo, hi = s["score_interval"]
     assert lo < 0.6 < hi and hi - lo == pytest.approx(0.189, abs=0.002)
     assert ev.format_results(s["results"]) == ""  # single-point games: nothing to break down
-    s = ev.summarize([2, -1, 3, 0, 2, -2])  # backgammon points: gammons and backgammons
+    plo, phi = s["ppg_interval"]
+    assert -1 <= plo < 0.2 < phi <= 1
+    s = ev.summarize([1, 1, 1, 0])  # inside the possible range, not +0.750 [+0.470, +1.030]
+    assert s["ppg_interval"][1] <= 1.0
+    with pytest.raises(ValueError, match="lie in"):
+        ev.summarize([2, -1])  # a draughts game scores at most one point
+    s = ev.summarize([2, -1, 3, 0, 2, -2], "backgammon")  # backgammon points: gammons and backgammons
     assert s["points_per_game"] == pytest.approx(4 / 6) and s["wins"] == 3
     assert s["results"] == {-2.0: 1, -1.0: 1, 0.0: 1, 2.0: 2, 3.0: 1}
     assert ev.format_results(s["results"]) == "  (wins 2 gammon, 1 backgammon; losses 1 single, 1 gammon)"
@@ -101,7 +69,7 @@ def test_backgammon_pair_runs_with_random_agents():
 
 
 def test_external_backgammon_engines_play_through_the_env():
-    """issue 6: GNU Backgammon (gnubg-nn, GPL: via scripts/eval_gnubg.py) as an evaluate.py opponent."""
+    """GNU Backgammon (gnubg-nn, GPL: via scripts/eval_gnubg.py) as an evaluate.py opponent."""
     pytest.importorskip("gnubg_nn")
     res = ev.main(["gnubg0", "random", "pubeval", "--game", "backgammon", "--games", "4", "--quiet"])
     assert res["pairs"][(0, 1)]["wins"] == 4  # gnubg0 v random
@@ -179,7 +147,7 @@ def test_curve_of_two_runs_writes_a_png(tmp_path, capsys):
     assert_nontrivial_png(out2)
     r = res["curves"]["run_a"]["random"]
     np.testing.assert_allclose(r[:, 0], 12.5 * np.arange(1, 9))
-    lo, hi = ev.wilson_interval(0.63 * 400, 400)
+    lo, hi = wilson(0.63 * 400, 400)
     assert r[0, 2] == pytest.approx(lo) and r[0, 3] == pytest.approx(hi)
     assert np.isnan(res["curves"]["run_a"]["greedy"][:, 2:]).all()
 
@@ -189,6 +157,20 @@ def test_curve_without_plot_only_prints(tmp_path, capsys):
     res = ev.main(["--curve", a])
     assert res["plots"] == [] and not list(tmp_path.glob("*.png"))
     assert "vs random: ppg last +0.800 [+0.700, +0.900] at games 3000" in capsys.readouterr().out
+
+
+def test_curve_reads_interval_pairs(tmp_path):
+    """metrics.jsonl entries written by agents/run_log.points_summary: ci95 is [low, high]."""
+    lines = synthetic_lines(3, 0.1)
+    for ln in lines:
+        ln["random"]["ci95"] = [ln["random"]["ppg"] - 0.3, min(ln["random"]["ppg"] + 0.05, 1.0)]
+    res = ev.main(["--curve", write_run(tmp_path / "r", lines)])
+    rows = res["curves"]["r"]["random"]
+    np.testing.assert_allclose(rows[:, 2], rows[:, 1] - 0.3)
+    np.testing.assert_allclose(rows[:, 3], np.minimum(rows[:, 1] + 0.05, 1.0))
+    lines[1]["random"]["ci95"] = [0.9, 1.0]  # does not contain the ppg 0.7
+    with pytest.raises(ValueError, match="line 2.*does not contain"):
+        ev.main(["--curve", write_run(tmp_path / "bad", lines)])
 
 
 @pytest.mark.parametrize("bad, message", [
@@ -230,79 +212,6 @@ def test_curve_and_agent_argument_errors(tmp_path):
     (tmp_path / "empty" / "metrics.jsonl").write_text("\n")
     with pytest.raises(ValueError, match="no evaluations"):
         ev.main(["--curve", str(tmp_path / "empty")])
-
-
-# ---- Elo intervals ---------------------------------------------------------------------------
-def expected_table(ratings, n_games):
-    """Points and games of a round-robin whose scores equal the Elo expectations of ratings."""
-    r = np.asarray(ratings, float)
-    e = 1 / (1 + 10 ** ((r[None, :] - r[:, None]) / 400))
-    n = np.full((len(r), len(r)), float(n_games))
-    np.fill_diagonal(n, 0.0)
-    return e * n, n
-
-
-def test_elo_interval_of_two_players_matches_the_delta_method():
-    points = np.array([[0, 76], [24, 0]], float)
-    games = np.array([[0, 100], [100, 0]], float)
-    for prior in (0.0, 1.0, 4.0):
-        elo, cov = ev.elo_covariance(points, games, prior=prior)
-        n = 100 + prior
-        p = (76 + prior / 2) / n  # the virtual draws count as games and half points
-        se_diff = 400 / math.log(10) / math.sqrt(n * p * (1 - p))
-        assert elo[0] - elo[1] == pytest.approx(ev.elo_from_score(p), abs=1e-6)
-        se = math.sqrt(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1])
-        assert se == pytest.approx(se_diff, rel=1e-6)
-        elo2, low, high = ev.elo_intervals(points, games, prior=prior)
-        np.testing.assert_allclose(elo2, elo)
-        # mean-0 ratings: each player carries half the difference's standard error
-        np.testing.assert_allclose((high - low) / 2, ev.Z95 * se_diff / 2, rtol=1e-6)
-    assert se_diff == pytest.approx(39.34, abs=0.01)  # 173.72 / sqrt(104 * 0.75 * 0.25) by hand
-
-
-def test_elo_covariance_is_the_inverse_hessian_of_the_likelihood():
-    """Finite-difference Hessian of the negative log-likelihood; the mean-0 constraint two ways."""
-    points, games = expected_table([250, 80, 0, -300], 30)
-    points = points + np.array([[0, -3, 2, 0], [3, 0, 0, -1], [-2, 0, 0, 1], [0, 1, -1, 0]])
-    prior = 1.0
-    elo, cov = ev.elo_covariance(points, games, prior=prior)
-    s = points + prior / 2 * (games > 0)
-
-    def nll(r):
-        p = 1 / (1 + 10 ** ((r[None, :] - r[:, None]) / 400))
-        np.fill_diagonal(p, 0.5)
-        return -(s * np.log(p)).sum()  # each game counted once, from the winner's row
-
-    k, h = len(elo), 0.5
-    hess = np.empty((k, k))
-    for i in range(k):
-        for j in range(k):
-            ei, ej = np.eye(k)[i] * h, np.eye(k)[j] * h
-            hess[i, j] = (nll(elo + ei + ej) - nll(elo + ei - ej) - nll(elo - ei + ej)
-                          + nll(elo - ei - ej)) / (4 * h * h)
-    np.testing.assert_allclose(np.linalg.pinv(hess, rtol=1e-6, hermitian=True), cov,
-                               rtol=1e-4, atol=1e-6 * cov.max())
-    # fixing player 0 and centring gives the same covariance as the pseudo-inverse
-    v = np.zeros((k, k))
-    v[1:, 1:] = np.linalg.inv(hess[1:, 1:])
-    c = np.eye(k) - 1.0 / k
-    np.testing.assert_allclose(c @ v @ c, cov, rtol=1e-4, atol=1e-6 * cov.max())
-    assert abs(cov.sum()) < 1e-6 * cov.max()  # the ratings' mean has no variance
-
-
-def test_elo_intervals_widen_with_fewer_games_and_rank_known_strengths():
-    truth = np.array([300.0, 100.0, 0.0, -400.0])
-    truth -= truth.mean()
-    widths = []
-    for n_games in (2000, 200, 20):
-        elo, low, high = ev.elo_intervals(*expected_table(truth, n_games))
-        assert list(np.argsort(-elo)) == [0, 1, 2, 3]
-        assert ((low < elo) & (elo < high)).all()
-        widths.append(high - low)
-        if n_games >= 200:
-            assert ((low <= truth) & (truth <= high)).all()
-    assert (widths[0] < widths[1]).all() and (widths[1] < widths[2]).all()
-    assert widths[1] / widths[0] == pytest.approx(math.sqrt(10), rel=0.05)  # 1/sqrt(n) scaling
 
 
 def test_round_robin_with_plot_writes_a_png(tmp_path, capsys):

@@ -1,4 +1,4 @@
-"""Scripted sessions of scripts/play.py through stdin (issue 6)."""
+"""Scripted sessions of scripts/play.py through stdin."""
 import io
 from pathlib import Path
 
@@ -45,7 +45,7 @@ def test_checkpoint_paths_load_the_matching_agent():
     """--agent PATH: .npz is a learned evaluation for draughts and a TD net for backgammon;
     .pt/.zip a PPO policy."""
     from boardgym.agents.draughts_agents import AlphaBetaAgent
-    from boardgym.agents.td_gammon import TDAgent
+    from boardgym.agents.backgammon_agents import TDAgent
     ckpt = Path(__file__).resolve().parents[2] / "agents" / "checkpoints"
     cfg = play.Settings(game="draughts", agent=str(ckpt / "draughts-alphabeta.npz"))
     assert isinstance(play._load_agent(cfg), AlphaBetaAgent)

@@ -120,3 +120,34 @@ def test_scratch_variant_and_small_buffers():
     assert gen_afterstates(B.new_initial_state(), 3, 1, small) == -1  # 16 plays do not fit
     assert gen_afterstates(B.new_initial_state(), 4, 4, small) == -1
     assert gen_afterstates_scratch(B.new_initial_state(), 3, 1, out, sc[:10]) == -1  # scratch too small
+
+
+def test_every_route_is_a_masked_action_sequence_reaching_its_afterstate():
+    """game.plays: each afterstate comes with a route; replayed action by action it is always
+    masked (B.5) and ends in that afterstate (bear-offs, the bar, doubles and partial plays)."""
+    from boardgym.kernels.backgammon import game
+    rows = np.empty((MAX_AFTERSTATES, B.STATE_LEN), dtype=np.int64)
+    plain = np.empty((MAX_AFTERSTATES, B.STATE_LEN), dtype=np.int64)
+    routes = np.empty((MAX_AFTERSTATES, game.MAX_MOVES, game.MV_FIELDS), dtype=np.int64)
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    lengths = set()
+    for s, d1, d2 in random_positions(400, seed=13):
+        rolled = B.set_dice(s, d1, d2)
+        n = game.plays(rolled, rows, routes)
+        assert n == game.afterstates(rolled, plain) == gen_afterstates(s, d1, d2, plain)
+        for k in range(n):
+            t = rolled
+            moves = [m for m in routes[k] if m[0] > 0]
+            lengths.add(len(moves))
+            assert all(m[0] == 0 for m in routes[k, len(moves):])
+            for frm, to, die, hit in moves:
+                game.legal_mask(t, False, False, mask)
+                a = game.encode_action(frm, die)
+                assert mask[a] == 1, (s.tolist(), d1, d2, routes[k].tolist())
+                assert game.move_of_action(t, a) == (frm, to, die, hit)
+                t = game.apply(t, a)
+            if moves:
+                assert t[B.TURN] != s[B.TURN]  # the play is whole: the turn passed
+                t = B.end_turn(t)
+            assert (t[:B.BOARD_LEN] == rows[k, :B.BOARD_LEN]).all()
+    assert lengths == {0, 1, 2, 3, 4}

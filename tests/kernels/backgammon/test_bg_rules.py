@@ -3,12 +3,12 @@
 Positions are drawn as ``pos(me="13:1 9:1", opp="7:2 3:2 20:11")``: ``point:count`` pairs for the
 player on roll ("me") and the opponent, both in the mover's numbering (the mover moves 24 -> 1 and
 enters on 25 - die); ``bar:n`` puts checkers on the bar; checkers not drawn are borne off.
-Each test asserts the exact set of legal plays in gnubg notation (boardgym.envs.backgammon).
+Each test asserts the exact set of legal plays in gnubg notation (boardgym.envs.backgammon_notation).
 """
 import numpy as np
 import pytest
 
-from boardgym.envs.backgammon import play_to_str
+from boardgym.envs.backgammon_notation import play_to_str
 from boardgym.kernels.backgammon import board as B
 from boardgym.kernels.backgammon.codec import (
     N_ACTIONS, apply_action, encode_action, has_legal_move, legal_action_mask,

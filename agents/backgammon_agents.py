@@ -1,8 +1,9 @@
-"""Backgammon agents that choose whole plays: TDAgent (TD-Gammon net), GreedyAgent, ExpectimaxAgent.
+"""Backgammon agents that choose whole plays (TDAgent, GreedyAgent, ExpectimaxAgent) and the
+afterstate game loop they play in (``play_afterstate_game``).
 
-All three rank the distinct afterstates of a roll (``movegen.gen_afterstates``; legality comes
-from the kernels only) and then play the chosen afterstate one checker move at a time, as the
-env asks. One interface, three ways in:
+All of them rank the distinct afterstates of a roll (``game.plays``; legality comes from the game
+core only, rules B.1-B.6, E.1-E.7, O.1-O.3) and play the chosen one through its route, one
+checker move at a time, as the env asks. One interface, four ways in:
 
 - ``act(observation, action_mask) -> action`` in ``backgammon_v0`` (and the Gymnasium env) for
   either seat: the position is rebuilt from the 207-float observation (``state_from_observation``;
@@ -10,41 +11,46 @@ env asks. One interface, three ways in:
   cubeless: it never doubles and always takes.
 - ``act_state(state) -> action`` on the kernel state (``env.unwrapped.state``, mover's view).
 - ``best_play(position_id, die1, die2) -> position_id``: the chosen afterstate, in the frame of
-  ``boardgym.envs.backgammon.legal_plays`` (the mover's, before the turn passes).
+  ``boardgym.envs.backgammon_notation.legal_plays`` (the mover's, before the turn passes).
+- ``play_afterstate_game(agent0, agent1, rng)``: a whole cubeless game through the game core's
+  afterstate loop (``start`` -> ``afterstates`` -> ``finish_turn``), the one the Numba trainers
+  (td_net) and the evaluation scripts use; seeded like ``backgammon_v0.reset(seed=...)``.
 
-At the start of a turn the agent ranks the plays, then finds a sequence of masked actions that
-reaches the chosen afterstate (``find_path``: depth-first over ``legal_action_mask`` /
-``apply_action``) and replays it over the next calls while the position is the one it expects;
-otherwise (a position met mid-turn) it ranks every end of turn reachable from there.
+At the start of a turn the agent ranks the plays and replays the chosen play's route (the moves
+the game core reports with it) over the next calls while the position is the one it expects;
+asked in the middle of a turn, it ranks the plays that complete the turn from there.
 
 Evaluations: ``TDAgent`` the net of ``td_net`` (weights from ``save_weights`` files; the shipped
-one is ``agents/checkpoints/backgammon-td.npz``), ``GreedyAgent`` the one-ply heuristic
-``kernels.backgammon.batch.greedy_score`` (pip lead, made points, exposed blots, checkers off),
+one is ``agents/checkpoints/backgammon-td.npz``, ``registry.CHECKPOINTS``), ``GreedyAgent`` the
+one-ply heuristic ``kernels.backgammon.opponents.greedy_score`` (pip lead, made points, exposed
+blots, checkers off) with its tie rule: it is the in-kernel ``OPP_GREEDY`` player exactly,
 ``ExpectimaxAgent`` 1-ply or 2-ply over the 21 distinct rolls with either of them.
 """
 import json
 import os
-from pathlib import Path
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
 
 from boardgym.agents import td_net
+from boardgym.agents.registry import CHECKPOINTS
 from boardgym.agents.run_log import write_atomically
-from boardgym.kernels.backgammon.batch import greedy_score
+from boardgym.envs import backgammon_notation as notation
+from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import (
-    BAR_ME, BAR_OPP, BOARD_LEN, CUBE_OWNER, CUBE_VALUE, DICE, ME, OFF_ME, OFF_OPP, OPP, STATE_LEN,
-    TURN, end_turn, full_roll, refresh_masks,
+    BAR_ME, BAR_OPP, CUBE_OWNER, CUBE_VALUE, DICE, ME, OFF_ME, OFF_OPP, OPP, STATE_LEN, TURN,
+    refresh_masks,
 )
-from boardgym.kernels.backgammon.codec import N_ACTIONS, apply_action, legal_action_mask
-from boardgym.kernels.backgammon.movegen import MAX_AFTERSTATES, gen_afterstates
+from boardgym.kernels.backgammon.movegen import MV_DIE, MV_FROM
+from boardgym.kernels.backgammon.observe import OBS_LEN
+from boardgym.kernels.backgammon.opponents import greedy_score
+from boardgym.kernels.rng import seed_rngs
 
-__all__ = ["TDAgent", "GreedyAgent", "ExpectimaxAgent", "save_weights", "load_weights",
-           "state_from_observation", "DEFAULT_CHECKPOINT"]
+__all__ = ["TDAgent", "GreedyAgent", "ExpectimaxAgent", "AfterstateAgent", "save_weights",
+           "load_weights", "state_from_observation", "play_afterstate_game", "AfterstateGame"]
 
-DEFAULT_CHECKPOINT = Path(__file__).resolve().parent / "checkpoints" / "backgammon-td.npz"
-OBS_LEN = 207
-MAX_LEAVES = 16384
+N_ACTIONS = game.N_ACTIONS
 # cube actions of backgammon_v0 with cube=True (kernels/backgammon/cube.py)
 _ACTION_ROLL, _ACTION_TAKE = N_ACTIONS, N_ACTIONS + 2
 
@@ -79,78 +85,8 @@ def load_weights(path):
 # ----------------------------------------------------------------------------- kernels
 
 @njit(cache=True)
-def _dfs(state, target, want, rows, path):
-    """Depth-first over masked actions until the turn passes.
-
-    want: find a sequence reaching target (an afterstate, mover's view): path (int64[4]) gets it,
-    returns its length (0 if none). Else: every end of turn into rows (mover's view, before the
-    turn passes; duplicates kept) -> count (capped at len(rows)).
-    """
-    tgt = end_turn(target)
-    turn = state[TURN]
-    stack = np.empty((5, STATE_LEN), dtype=np.int64)
-    masks = np.zeros((5, N_ACTIONS), dtype=np.int8)
-    cursor = np.zeros(5, dtype=np.int64)
-    acts = np.zeros(5, dtype=np.int64)
-    stack[0] = state
-    legal_action_mask(stack[0], masks[0])
-    depth = 0
-    n = 0
-    while depth >= 0:
-        a = cursor[depth]
-        while a < N_ACTIONS and masks[depth, a] == 0:
-            a += 1
-        if a >= N_ACTIONS:
-            depth -= 1
-            continue
-        cursor[depth] = a + 1
-        acts[depth] = a
-        nxt = apply_action(stack[depth], a)
-        if nxt[TURN] != turn:
-            if want:
-                same = True
-                for k in range(BOARD_LEN):
-                    if nxt[k] != tgt[k]:
-                        same = False
-                        break
-                if same:
-                    for k in range(depth + 1):
-                        path[k] = acts[k]
-                    return depth + 1
-            elif n < rows.shape[0]:
-                back = end_turn(nxt)  # turned back to the mover's view
-                for k in range(STATE_LEN):
-                    rows[n, k] = back[k]
-                rows[n, TURN] = turn
-                n += 1
-            continue
-        if depth + 1 >= 5:
-            continue
-        depth += 1
-        stack[depth] = nxt
-        masks[depth, :] = 0
-        legal_action_mask(stack[depth], masks[depth])
-        cursor[depth] = 0
-    return n
-
-
-@njit(cache=True)
-def find_path(state, target, path):
-    """Masked actions (into path, int64[4]) leading from state to afterstate target -> count (0: none)."""
-    rows = np.empty((1, STATE_LEN), dtype=np.int64)
-    return _dfs(state, target, True, rows, path)
-
-
-@njit(cache=True)
-def turn_leaves(state, rows):
-    """Every end of the current turn reachable by masked actions into rows -> count."""
-    path = np.empty(4, dtype=np.int64)
-    return _dfs(state, state, False, rows, path)
-
-
-@njit(cache=True)
 def greedy_scores(rows, n, out):
-    """out[r] = batch.greedy_score(rows[r]) for r < n (float64)."""
+    """out[r] = opponents.greedy_score(rows[r]) for r < n (float64)."""
     for r in range(n):
         out[r] = greedy_score(rows[r])
 
@@ -176,14 +112,15 @@ def _score(use_net, w1, b1, w2, b2, rows, n, out):
 def expectimax2(use_net, w1, b1, w2, b2, rows, cand, n_cand, out):
     """Two-ply values of the afterstates rows[cand[:n_cand]] into out: the mean over the opponent's
     21 rolls (doubles 1/36, others 2/36) of minus its best one-ply score after its reply."""
-    opp_rows = np.empty((MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
-    sc = np.empty(MAX_AFTERSTATES)
+    opp_rows = np.empty((game.MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
+    no_routes = np.empty((0, game.MAX_MOVES, game.MV_FIELDS), dtype=np.int64)
+    sc = np.empty(game.MAX_AFTERSTATES)
     for c in range(n_cand):
-        s = end_turn(rows[cand[c]])
+        s = game.pass_turn(rows[cand[c]])
         tot = 0.0
         for d1 in range(1, 7):
             for d2 in range(d1, 7):
-                m = gen_afterstates(s, d1, d2, opp_rows)
+                m = game.plays_of_roll(s, d1, d2, opp_rows, no_routes)
                 _score(use_net, w1, b1, w2, b2, opp_rows, m, sc)
                 best = sc[0]
                 for k in range(1, m):
@@ -198,11 +135,17 @@ def expectimax2(use_net, w1, b1, w2, b2, rows, cand, n_cand, out):
 def state_from_observation(observation):
     """Kernel state (int64[STATE_LEN], mover's view, TURN 0) rebuilt from a backgammon_v0
     observation (float32[207]) of the player on roll; ValueError if it is not one."""
-    obs = np.asarray(observation, dtype=np.float64)
+    if observation is None or isinstance(observation, (str, bytes)):
+        raise TypeError(f"a backgammon observation is float32[{OBS_LEN}], got "
+                        f"{type(observation).__name__}")
+    try:
+        obs = np.asarray(observation, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"a backgammon observation is float32[{OBS_LEN}] numbers") from None
     if obs.shape != (OBS_LEN,):
         raise ValueError(f"a backgammon observation is float32[{OBS_LEN}], got shape {obs.shape}")
-    if not np.isfinite(obs).all() or obs.min() < 0.0:
-        raise ValueError("a backgammon observation holds finite non-negative numbers")
+    if not np.isfinite(obs).all() or obs.min() < 0.0 or obs.max() > 8.0:
+        raise ValueError("a backgammon observation holds finite numbers in [0, 7.5]")
     if obs[202] < 0.5:
         raise ValueError("the observing player is not on roll (observation[202] == 0)")
     s = np.zeros(STATE_LEN, dtype=np.int64)
@@ -222,89 +165,122 @@ def state_from_observation(observation):
     s[CUBE_VALUE] = 1
     s[CUBE_OWNER] = -1
     refresh_masks(s)
-    return s
+    return notation.check_state(s, "the observed position")
+
+
+def _check_mask(action_mask):
+    if action_mask is None or isinstance(action_mask, (str, bytes)):
+        raise TypeError(f"action_mask must be an int8 array, got {type(action_mask).__name__}")
+    mask = np.asarray(action_mask)
+    if mask.dtype.kind not in "biu":
+        raise TypeError(f"action_mask must hold 0/1 integers, got dtype {mask.dtype}")
+    if mask.shape not in ((N_ACTIONS,), (game.N_ACTIONS_CUBE,)):
+        raise ValueError(f"action_mask must have shape ({N_ACTIONS},) or "
+                         f"({game.N_ACTIONS_CUBE},), got {mask.shape}")
+    return mask
+
+
+def _route_actions(route):
+    """The checker actions of a kernel route (int64[MAX_MOVES, MV_FIELDS])."""
+    return [int((m[MV_FROM] - 1) * 6 + m[MV_DIE] - 1) for m in route if m[MV_FROM] > 0]
 
 
 # ----------------------------------------------------------------------------- agents
 
 class AfterstateAgent:
-    """Base: rank afterstates with ``scores(rows) -> float64[n]`` (higher is better for the mover)
-    and play the best one move by move."""
+    """Base: rank afterstates with ``_scores(rows) -> float64[n]`` (higher is better for the mover)
+    and play the best one move by move (the first of the best on ties)."""
 
     def __init__(self):
-        self._rows = np.empty((MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
-        self._leaves = None
-        self._path = np.empty(4, dtype=np.int64)
+        self._rows = np.empty((game.MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
+        self._routes = np.empty((game.MAX_AFTERSTATES, game.MAX_MOVES, game.MV_FIELDS), np.int64)
         self._plan = []          # remaining actions of the current play
         self._expect = None      # the state the next planned action is for
 
+    # -- evaluation hooks (validated rows, from the game core) --
+    def _scores(self, rows):
+        raise NotImplementedError
+
+    def _choose(self, rows):
+        """Index of the best afterstate of rows; the first one on ties."""
+        return int(np.argmax(self._scores(rows)))
+
+    def _pick(self, state, rows):
+        """Index among rows (the plays of state, on roll with its whole roll) of the chosen play."""
+        return self._choose(rows)
+
+    # -- public queries --
     def scores(self, rows):
         """Scores of the afterstates rows (int64[n, STATE_LEN], mover's view) for the mover."""
-        raise NotImplementedError
+        rows = notation.check_batch(rows, "rows")
+        if rows.shape[0] == 0:
+            raise ValueError("rows holds no afterstate")
+        return self._scores(rows)
 
     def choose(self, rows):
         """Index of the best afterstate of rows (int64[n, STATE_LEN]); first one on ties."""
-        return int(np.argmax(self.scores(rows)))
+        rows = notation.check_batch(rows, "rows")
+        if rows.shape[0] == 0:
+            raise ValueError("rows holds no afterstate")
+        return self._choose(rows)
 
     def afterstates(self, state, d1, d2):
         """The distinct afterstates of roll d1-d2 from state: int64[n, STATE_LEN] (a view)."""
-        n = gen_afterstates(state, d1, d2, self._rows)
+        s = notation.check_state(state)
+        d1, d2 = notation.check_dice(d1, d2)
+        n = game.plays_of_roll(s, d1, d2, self._rows, self._routes)
         return self._rows[:n]
 
     def best_afterstate(self, state, d1, d2):
         """The chosen afterstate of roll d1-d2 from state (int64[STATE_LEN], mover's view)."""
-        rows = self.afterstates(state, d1, d2)
-        return rows[self.choose(rows)].copy()
+        s = notation.check_state(state)
+        d1, d2 = notation.check_dice(d1, d2)
+        rolled = s.copy()
+        rolled[DICE:DICE + 6] = 0
+        rolled[DICE + d1 - 1] += 1
+        rolled[DICE + d2 - 1] += 1 if d1 != d2 else 3
+        rows = self._rows[:game.plays(rolled, self._rows, self._routes)]
+        return rows[self._pick(rolled, rows)].copy()
 
     def best_play(self, position_id, die1, die2):
-        """Position ID of the chosen afterstate (frame of envs.backgammon.legal_plays)."""
-        from boardgym.envs import backgammon as api
-        d1, d2 = api._check_dice(die1, die2)
-        s = api.position_from_id(position_id)
-        return api.position_id(self.best_afterstate(s, d1, d2))
+        """Position ID of the chosen afterstate (frame of backgammon_notation.legal_plays)."""
+        d1, d2 = notation.check_dice(die1, die2)
+        s = notation.position_from_id(position_id)
+        return notation.position_id(self.best_afterstate(s, d1, d2))
 
     def act_state(self, state):
-        """Next checker move (action in the mover's frame) of the chosen play from kernel state."""
-        s = np.ascontiguousarray(state, dtype=np.int64)
-        if s.shape != (STATE_LEN,):
-            raise ValueError(f"state must be int64[{STATE_LEN}], got shape {s.shape}")
+        """Next checker move (action in the mover's frame) of the chosen play from kernel state
+        (on roll, with dice left and a legal move)."""
+        s = notation.check_state(state)
         if self._plan and self._expect is not None and np.array_equal(s[:DICE + 6],
                                                                       self._expect[:DICE + 6]):
             return self._next()
-        d1, d2 = full_roll(s)
-        if d1 > 0:  # the turn has not begun
-            target = self.best_afterstate(s, d1, d2)
-        else:
-            if self._leaves is None:
-                self._leaves = np.empty((MAX_LEAVES, STATE_LEN), dtype=np.int64)
-            n = turn_leaves(s, self._leaves)
-            if n == 0:
-                raise ValueError("no legal checker move in this position")
-            rows = self._leaves[:n]
-            target = rows[self.choose(rows)].copy()
-        k = find_path(s, target, self._path)
-        if k == 0:
-            raise ValueError("internal: no action sequence reaches the chosen afterstate")
-        self._plan = [int(a) for a in self._path[:k]]
+        if game.dice_left(s) == 0:
+            raise ValueError("no dice in this position: the player on roll has not rolled")
+        if not game.can_move(s):
+            raise ValueError("no legal checker move in this position (the roll is lost)")
+        n = game.plays(s, self._rows, self._routes)
+        rows = self._rows[:n]
+        k = self._pick(s, rows) if game.dice_of(s)[0] > 0 else self._choose(rows)
+        self._plan = _route_actions(self._routes[k])
         self._expect = s.copy()
         return self._next()
 
     def _next(self):
         a = self._plan.pop(0)
-        nxt = apply_action(self._expect, a)
-        self._expect = nxt if self._plan else None
+        self._expect = game.apply(self._expect, a) if self._plan else None
         return a
 
     def act(self, observation, action_mask):
         """Next checker move for the player on roll of a backgammon_v0 observation (either seat)."""
-        mask = np.asarray(action_mask)
+        mask = _check_mask(action_mask)
         if mask.shape[0] > N_ACTIONS and not mask[:N_ACTIONS].any():
             for a in (_ACTION_ROLL, _ACTION_TAKE):  # cubeless play: never double, always take
                 if mask[a]:
                     return a
             raise ValueError("the action mask allows no action this agent plays")
         if isinstance(observation, dict):
-            observation = observation["observation"]
+            observation = observation.get("observation")
         s = state_from_observation(observation)
         a = self.act_state(s)
         if not mask[a]:
@@ -322,7 +298,7 @@ class TDAgent(AfterstateAgent):
         if weights is None and hidden is not None:
             weights = td_net.init_params(int(hidden), seed)
         elif weights is None:
-            weights = DEFAULT_CHECKPOINT
+            weights = CHECKPOINTS / "backgammon-td.npz"
         if isinstance(weights, (str, os.PathLike)):
             weights = load_weights(weights)
         self.params = tuple(np.ascontiguousarray(p, dtype=np.float64) for p in weights)
@@ -333,14 +309,14 @@ class TDAgent(AfterstateAgent):
 
     def outputs(self, rows):
         """Net outputs float64[n, 5] (win, win gammon, win backgammon, lose gammon, lose bg)."""
-        rows = np.ascontiguousarray(rows, dtype=np.int64)
+        rows = notation.check_batch(rows, "rows")
         ys = np.empty((rows.shape[0], td_net.N_OUT))
         td_net.evaluate_rows(*self.params, rows, rows.shape[0], ys)
         return ys
 
-    def scores(self, rows):
+    def _scores(self, rows):
         out = np.empty(rows.shape[0])
-        net_equities(*self.params, np.ascontiguousarray(rows), rows.shape[0], out)
+        net_equities(*self.params, rows, rows.shape[0], out)
         return out
 
     def save(self, path, **meta):
@@ -349,14 +325,16 @@ class TDAgent(AfterstateAgent):
 
 
 class GreedyAgent(AfterstateAgent):
-    """One ply: the afterstate with the best pip lead / made points / exposed blots / off score."""
+    """One ply: the afterstate with the best pip lead / made points / exposed blots / off score,
+    the first of them on ties (``opponents.greedy_pick``: the in-kernel ``OPP_GREEDY`` player).
+    It draws nothing at random; seed is accepted for the agents' common interface."""
 
     def __init__(self, seed=None):
         super().__init__()
 
-    def scores(self, rows):
+    def _scores(self, rows):
         out = np.empty(rows.shape[0])
-        greedy_scores(np.ascontiguousarray(rows), rows.shape[0], out)
+        greedy_scores(rows, rows.shape[0], out)
         return out
 
 
@@ -372,7 +350,7 @@ class ExpectimaxAgent(AfterstateAgent):
         super().__init__()
         if weights is not None:
             evaluation = weights
-        if depth not in (1, 2):
+        if depth not in (1, 2) or isinstance(depth, bool):
             raise ValueError(f"ExpectimaxAgent depth must be 1 or 2, got {depth!r}")
         self.depth = depth
         self.width = int(width)
@@ -388,8 +366,7 @@ class ExpectimaxAgent(AfterstateAgent):
         else:
             raise ValueError(f"unknown evaluation {evaluation!r}: 'td', 'greedy', a path or a TDAgent")
 
-    def scores(self, rows):
-        rows = np.ascontiguousarray(rows)
+    def _scores(self, rows):
         n = rows.shape[0]
         one = np.empty(n)
         _score(self.use_net, *self.params, rows, n, one)
@@ -403,3 +380,61 @@ class ExpectimaxAgent(AfterstateAgent):
         out = np.full(n, -np.inf)
         out[cand] = two
         return out
+
+
+# ----------------------------------------------------------------------------- the game loop
+
+AfterstateGame = namedtuple("AfterstateGame", "winner kind points rolls lost_rolls truncated")
+AfterstateGame.__doc__ = """One game of play_afterstate_game: winner 0/1 (-1 if truncated), kind
+1/2/3 (O.3), points for player 0 (negative when player 1 won; 0 if truncated), rolls made, lost
+rolls (E.3/E.7), truncated (max_turns reached)."""
+
+
+def _chooser(x, name):
+    if isinstance(x, AfterstateAgent):
+        return x._pick
+    if callable(x):
+        return x
+    raise TypeError(f"{name} must be an AfterstateAgent or a callable (state, rows) -> index, "
+                    f"got {type(x).__name__}")
+
+
+def _dice_stream(rng):
+    if isinstance(rng, np.ndarray):
+        if rng.dtype != np.int64 or rng.shape != (1,):
+            raise ValueError(f"rng must be an int64[1] SplitMix64 state, got {rng.dtype} {rng.shape}")
+        return rng
+    if not notation._is_int(rng):
+        raise TypeError(f"rng must be an integer seed or an int64[1] SplitMix64 state, got {rng!r}")
+    return seed_rngs(int(rng), 1)
+
+
+def play_afterstate_game(choose0, choose1, rng, max_turns=None, scoring="gammon"):
+    """Play one cubeless game through the game core's afterstate loop -> AfterstateGame.
+
+    choose0 / choose1 play player 0 / 1: an AfterstateAgent, or a callable
+    ``(state, rows) -> index`` given the position on roll (int64[STATE_LEN], mover's view, its
+    dice set) and the distinct afterstates of its roll (int64[n, STATE_LEN], game.afterstates).
+    rng: an integer seed (the dice of ``backgammon_v0.reset(seed=rng)``) or an int64[1]
+    SplitMix64 state advanced in place. max_turns: rolls before the game is truncated (None: no
+    cap). scoring: "gammon" (1/2/3 points) or "single"."""
+    choosers = (_chooser(choose0, "choose0"), _chooser(choose1, "choose1"))
+    stream = _dice_stream(rng)
+    cap = notation.check_max_turns(max_turns)
+    code = notation.check_scoring(scoring)
+    rows = np.empty((game.MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
+    passes = game.no_passes()
+    state, status, rolls, lost = game.start(stream, cap, passes)
+    while status == game.ROLLED:
+        n = game.afterstates(state, rows)
+        k = choosers[int(state[TURN])](state, rows[:n])
+        if not notation._is_int(k) or not 0 <= k < n:
+            raise ValueError(f"the chooser of player {int(state[TURN])} returned {k!r}, "
+                             f"not an index 0..{n - 1} of the afterstates")
+        state, status, rolls, l = game.finish_turn(rows[k], stream, rolls, cap, passes)
+        lost += l
+    winner, kind, points = game.result(state, code)
+    if winner < 0:
+        return AfterstateGame(-1, 0, 0, int(rolls), int(lost), True)
+    return AfterstateGame(int(winner), int(kind), int(points if winner == 0 else -points),
+                          int(rolls), int(lost), False)

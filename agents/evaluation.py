@@ -1,0 +1,225 @@
+"""The one match harness: agents against agents, and trained policies against fixed players.
+
+Every evaluation in boardgym plays through here (scripts/evaluate.py, scripts/eval_gnubg.py, the
+trainers' periodic evaluations in agents/ppo.py and scripts/train.py, the benchmarks) and is
+summarised by ``boardgym.agents.stats``. The conventions, once:
+
+- **Fixed seeds.** A match's seed drives a NumPy generator that draws one seed per pair of games
+  (and, for draughts, the length of the pair's random opening); the same seed replays the match.
+- **Pairs with the seats swapped.** Games come in pairs: the first agent plays ``player_0``
+  (White / the first seat), then ``player_1``, from the same start. Draughts pairs share a random
+  opening of ``opening`` whole moves (``random_opening``); backgammon pairs share ``reset(seed)``,
+  i.e. the same dice for both seat orders.
+- **Results** are the first agent's points per game (draughts -1/0/+1; backgammon with gammons
+  -3..+3, ``GAMES[game].points_range``); ``summarize`` gives wins/draws/losses, points per game,
+  score and Elo with their 95% intervals.
+
+``play_match(a, b, game, n_games, seed)`` plays two agents through the game's AEC env; an agent
+with ``act_state`` is given the kernel state (full history), others ``act(observation,
+action_mask)``. Two backgammon ``AfterstateAgent``s (which choose whole plays) play through the
+game core's afterstate loop instead (``backgammon_agents.play_afterstate_game``, from the same
+seed: the same dice and the same game as the AEC env, without the per-checker-move steps). ``play_vs_kernel_opponent(policy, game, opponent, n_games, seed)`` plays a batched
+policy ``(obs (N, O), masks (N, A)) -> actions (N,)`` against an in-kernel player on the batched
+core, pairs of games sharing a random stream with the seats swapped. ``baseline_report(play,
+n_games, seed, low, high)`` runs one of those per fixed opponent and returns the
+``{opponent: {"ppg", "ci95", "win_rate", "games"}}`` lines the trainers log (agents/run_log).
+"""
+import dataclasses
+import importlib
+
+import numpy as np
+
+from boardgym.agents.stats import summarize_points
+
+__all__ = ["GameSpec", "GAMES", "make_env", "random_opening", "play_game", "play_afterstate_game",
+           "play_match", "summarize", "play_vs_kernel_opponent", "baseline_report", "pair_count"]
+
+
+@dataclasses.dataclass(frozen=True)
+class GameSpec:
+    """How the harness drives one game's AEC env."""
+
+    module: str
+    """the env module (its ``raw_env``)"""
+    cap_option: str
+    """the raw_env keyword of the game-length cap (plies for draughts, turns for backgammon)"""
+    options: tuple
+    """further raw_env keywords, as (name, value) pairs"""
+    random_opening: bool
+    """pairs start from a random opening (draughts) or from the start with shared dice"""
+    points_range: tuple
+    """(lowest, highest) points one game can give"""
+
+
+GAMES = {
+    "draughts": GameSpec("boardgym.envs.russian_draughts_v0", "max_moves", (), True, (-1.0, 1.0)),
+    "backgammon": GameSpec("boardgym.envs.backgammon_v0", "max_turns", (("scoring", "gammon"),),
+                           False, (-3.0, 3.0)),
+}
+
+
+def _spec(game):
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; expected one of {sorted(GAMES)}")
+    return GAMES[game]
+
+
+def pair_count(n_games):
+    """Pairs of games that cover n_games (n_games rounded up to even); ValueError if n_games < 1."""
+    if isinstance(n_games, bool) or int(n_games) != n_games or n_games < 1:
+        raise ValueError(f"the number of games must be a positive integer, got {n_games!r}")
+    return (int(n_games) + 1) // 2
+
+
+def make_env(game, max_moves=400):
+    """The raw AEC env of game with its game-length cap (a capped game is a draw)."""
+    spec = _spec(game)
+    module = importlib.import_module(spec.module)
+    return module.raw_env(**{spec.cap_option: max_moves, **dict(spec.options)})
+
+
+def random_opening(env, seed, n_moves):
+    """Actions of n_moves random whole moves from the start (a chain's hops are one move)."""
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    actions, moves = [], 0
+    while moves < n_moves and not env.is_over:
+        mover = env.agent_selection
+        a = int(rng.choice(np.flatnonzero(env.legal_mask())))
+        env.step(a)
+        actions.append(a)
+        if env.is_over or env.agent_selection != mover:
+            moves += 1
+    return actions
+
+
+def _choose(agent, env, obs, observation_only):
+    if not observation_only and hasattr(agent, "act_state") and hasattr(env, "state"):
+        return agent.act_state(env.state)
+    return agent.act(obs["observation"], obs["action_mask"])
+
+
+def play_game(env, seats, seed, opening=(), observation_only=False):
+    """Play one game; seats: (agent of player_0, agent of player_1). Returns player_0's reward."""
+    env.reset(seed=seed)
+    for agent in seats:
+        if hasattr(agent, "reset"):
+            agent.reset()
+    total = {a: 0.0 for a in env.possible_agents}
+    i = 0
+    for name in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        total[name] += reward
+        if term or trunc:
+            env.step(None)
+            continue
+        if i < len(opening):
+            action = opening[i]
+            i += 1
+        else:
+            agent = seats[env.possible_agents.index(name)]
+            action = _choose(agent, env, obs, observation_only)
+        env.step(action)
+    return total[env.possible_agents[0]]
+
+
+def _afterstate_agents(game, seats, observation_only):
+    """Are both seats backgammon AfterstateAgents, to be played by the afterstate loop?"""
+    if game != "backgammon" or observation_only:
+        return False
+    from boardgym.agents.backgammon_agents import AfterstateAgent
+    return all(isinstance(agent, AfterstateAgent) for agent in seats)
+
+
+def play_afterstate_game(seats, seed, max_turns=None):
+    """player_0's points in one backgammon game of two AfterstateAgents (seats: player_0's,
+    player_1's) through the game core's afterstate loop, with the dice of
+    ``backgammon_v0.reset(seed)`` and gammons counted; a game reaching max_turns rolls is a draw.
+    The harness's one call of ``backgammon_agents.play_afterstate_game``."""
+    from boardgym.agents import backgammon_agents
+    for agent in seats:
+        if hasattr(agent, "reset"):
+            agent.reset()
+    result = backgammon_agents.play_afterstate_game(seats[0], seats[1], seed, max_turns=max_turns,
+                                                    scoring="gammon")
+    return float(result.points)
+
+
+def play_match(agent_a, agent_b, game="draughts", n_games=100, seed=0, opening=(2, 4),
+               max_moves=400, observation_only=False, progress=None):
+    """float64 (2 * pairs,): A's points in each game of A against B, game 2k with A as player_0
+    and game 2k + 1 with A as player_1 from the same start (see the module docstring).
+
+    opening: (fewest, most) random whole moves before a draughts pair (0, 0: none); max_moves:
+    the game-length cap (plies for draughts, rolls for backgammon; None: none), a capped game is
+    a draw; progress: called as progress(points so far) after each pair."""
+    spec = _spec(game)
+    n_pairs = pair_count(n_games)
+    lo, hi = opening
+    if not 0 <= lo <= hi:
+        raise ValueError(f"need 0 <= fewest <= most opening moves, got {opening!r}")
+    env = make_env(game, max_moves)
+    afterstate = _afterstate_agents(game, (agent_a, agent_b), observation_only)
+    rng = np.random.default_rng(seed)
+    points = np.zeros(2 * n_pairs)
+    for k in range(n_pairs):
+        pair_seed = int(rng.integers(2**31))
+        moves = []
+        if spec.random_opening and hi > 0:
+            moves = random_opening(env, pair_seed, int(rng.integers(lo, hi + 1)))
+        for seat, seats in enumerate(((agent_a, agent_b), (agent_b, agent_a))):
+            if afterstate:
+                p0 = play_afterstate_game(seats, pair_seed, max_moves)
+            else:
+                p0 = play_game(env, seats, pair_seed, moves, observation_only)
+            points[2 * k + seat] = p0 if seat == 0 else -p0
+        if progress is not None:
+            progress(points[:2 * k + 2])
+    return points
+
+
+def summarize(points, game="draughts"):
+    """boardgym.agents.stats.summarize_points of one player's results in game."""
+    return summarize_points(points, *_spec(game).points_range)
+
+
+def play_vs_kernel_opponent(policy, game, opponent="random", n_games=200, seed=0, **core_kwargs):
+    """float64 (2 * pairs,): the points of policy ((obs (N, O) float32, masks (N, A) int8) ->
+    actions (N,)) in each game against the in-kernel player ``opponent`` on the batched core.
+
+    Games 2k and 2k + 1 share one random stream (the same opening dice) with the learner in seat
+    0, then seat 1; every game is played to its end once (a finished slot does not restart).
+    core_kwargs go to the core (default caps: draughts max_moves=300, backgammon max_turns=1000).
+    """
+    from boardgym.envs.batch import BackgammonBatch, DraughtsBatch
+    _spec(game)
+    core_cls = DraughtsBatch if game == "draughts" else BackgammonBatch
+    kwargs = {"max_moves": 300} if game == "draughts" else {"max_turns": 1000}
+    kwargs.update(core_kwargs)
+    core = core_cls(2 * pair_count(n_games), opponent=opponent, **kwargs)
+    core.reset(seed=seed, paired=True)
+    points = np.zeros(core.num_envs)
+    pending = np.ones(core.num_envs, bool)
+    seats = core.seats.copy()
+    while pending.any():
+        live = np.flatnonzero(pending)
+        core.step_subset(live, np.asarray(policy(core.obs[live], core.masks[live]), np.int64))
+        ended = np.flatnonzero(core.done.any(1).astype(bool) & pending)
+        points[ended] = core.rewards[ended, seats[ended]]
+        pending[ended] = False
+    return points
+
+
+def baseline_report(play, n_games, seed, low, high, opponents=("random", "greedy")):
+    """{opponent: agents.run_log.points_summary} of ``play(opponent, n_pairs, seed) -> points``
+    (float (2 * n_pairs,), each in [low, high]) for each fixed opponent."""
+    from boardgym.agents.run_log import points_summary
+    n_pairs = pair_count(n_games)
+    out = {}
+    for name in opponents:
+        points = np.asarray(play(name, n_pairs, seed), np.float64)
+        if points.shape != (2 * n_pairs,):
+            raise ValueError(f"play({name!r}, {n_pairs}, ...) returned shape {points.shape}, "
+                             f"expected ({2 * n_pairs},)")
+        out[name] = points_summary(points, low, high)
+    return out

@@ -1,0 +1,99 @@
+"""Backgammon players that run inside kernels: the batch cores' opponents and the trainers' match
+loops. Their codes are the shared ones of ``boardgym.kernels.players``.
+
+``OPP_RANDOM`` plays uniformly random legal checker moves, one masked action at a time (what
+``RandomAgent`` does in the envs), its choices drawn from the stream it is given.
+``OPP_GREEDY`` is the one-ply heuristic player: among the distinct afterstates of its roll
+(game.afterstates, in generation order) it takes the first of the best ``greedy_score`` (pip
+lead, made points and checkers off for it, its blots within reach of the opponent against it).
+It draws nothing at random; ``boardgym.agents`` ``GreedyAgent`` is the same player.
+Both return the afterstate (mover's view, before the turn passes, as game.afterstates writes it);
+the caller ends the turn with game.finish_turn.
+"""
+import numpy as np
+from numba import njit
+
+from boardgym.kernels.backgammon.board import (
+    BAR_ME, BAR_OPP, DICE, ME, OFF_ME, OPP, STATE_LEN, TURN, end_turn,
+)
+from boardgym.kernels.backgammon.codec import apply_action, legal_action_mask
+from boardgym.kernels.backgammon.game import MAX_AFTERSTATES, afterstates
+from boardgym.kernels.players import OPP_GREEDY, OPP_NET, OPP_NONE, OPP_RANDOM
+from boardgym.kernels.rng import random_masked_action
+
+__all__ = ["OPP_NONE", "OPP_RANDOM", "OPP_GREEDY", "OPP_NET", "greedy_score", "greedy_pick",
+           "greedy_turn", "random_turn", "opponent_turn"]
+
+
+@njit(cache=True)
+def greedy_score(s):
+    """One-ply score of an afterstate s (mover's view, before the turn passes) for the mover."""
+    pips_me = 25 * s[BAR_ME]
+    pips_opp = 25 * s[BAR_OPP]
+    made = 0
+    blots = 0
+    for i in range(24):
+        c = s[ME + i]
+        pips_me += (i + 1) * c
+        pips_opp += (24 - i) * s[OPP + i]
+        if c >= 2:
+            made += 1
+        elif c == 1:
+            # a blot with an opponent checker (or the bar) behind it can be hit
+            exposed = s[BAR_OPP] > 0
+            for j in range(i):
+                if s[OPP + j] > 0:
+                    exposed = True
+                    break
+            if exposed:
+                blots += 1
+    return (pips_opp - pips_me) + 3 * made - 6 * blots + 4 * s[OFF_ME]
+
+
+@njit(cache=True)
+def greedy_pick(rows, n):
+    """Index of the first afterstate of best greedy_score among rows[:n] (n >= 1)."""
+    best = 0
+    best_val = greedy_score(rows[0])
+    for k in range(1, n):
+        v = greedy_score(rows[k])
+        if v > best_val:
+            best, best_val = k, v
+    return best
+
+
+@njit(cache=True)
+def greedy_turn(state):
+    """The greedy player's afterstate for state (on roll with its dice)."""
+    rows = np.empty((256, STATE_LEN), dtype=np.int64)
+    n = afterstates(state, rows)
+    if n < 0:  # more than 256 distinct plays (some doubles)
+        rows = np.empty((MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
+        n = afterstates(state, rows)
+    return rows[greedy_pick(rows, n)].copy()
+
+
+@njit(cache=True)
+def random_turn(state, rngs, i, mask):
+    """The random player's afterstate for state (on roll with dice): uniformly random masked checker
+    moves drawn from generator rngs[i] until the play is over; mask: int8[N_ACTIONS] scratch."""
+    turn = state[TURN]
+    s = state
+    while True:
+        if legal_action_mask(s, mask) == 0:  # nothing (more) to play: the play ends here
+            out = s.copy()
+            for k in range(6):
+                out[DICE + k] = 0
+            return out
+        nxt = apply_action(s, random_masked_action(mask, rngs, i))
+        if nxt[TURN] != turn:  # the play is over and the turn passed: turn the board back
+            return end_turn(nxt)
+        s = nxt
+
+
+@njit(cache=True)
+def opponent_turn(state, opponent, rngs, i, mask):
+    """Afterstate of the in-kernel player opponent (OPP_RANDOM or OPP_GREEDY) for state."""
+    if opponent == OPP_GREEDY:
+        return greedy_turn(state)
+    return random_turn(state, rngs, i, mask)
