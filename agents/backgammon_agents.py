@@ -113,14 +113,13 @@ def expectimax2(use_net, w1, b1, w2, b2, rows, cand, n_cand, out):
     """Two-ply values of the afterstates rows[cand[:n_cand]] into out: the mean over the opponent's
     21 rolls (doubles 1/36, others 2/36) of minus its best one-ply score after its reply."""
     opp_rows = np.empty((game.MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
-    no_routes = np.empty((0, game.MAX_MOVES, game.MV_FIELDS), dtype=np.int64)
     sc = np.empty(game.MAX_AFTERSTATES)
     for c in range(n_cand):
         s = game.pass_turn(rows[cand[c]])
         tot = 0.0
         for d1 in range(1, 7):
             for d2 in range(d1, 7):
-                m = game.plays_of_roll(s, d1, d2, opp_rows, no_routes)
+                m = game.plays_of_roll(s, d1, d2, opp_rows, None)
                 _score(use_net, w1, b1, w2, b2, opp_rows, m, sc)
                 best = sc[0]
                 for k in range(1, m):

@@ -324,7 +324,7 @@ def legal_plays(pid, die1, die2):
     d1, d2 = check_dice(die1, die2)
     s = position_from_id(pid)
     out = np.empty((game.MAX_AFTERSTATES, B.STATE_LEN), dtype=np.int64)
-    n = game.plays_of_roll(s, d1, d2, out, np.empty((0, game.MAX_MOVES, game.MV_FIELDS), np.int64))
+    n = game.plays_of_roll(s, d1, d2, out, None)
     return sorted(_ids(out[:n]))
 
 

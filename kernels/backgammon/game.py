@@ -139,7 +139,7 @@ def step(state, action, rng, rolls, max_turns, cube, passes):
 def plays_of_roll(state, d1, d2, out, routes):
     """The distinct whole plays of roll d1-d2 from state (its own dice ignored): afterstates into
     out (int64[N, STATE_LEN], mover's view before the turn passes, dice cleared) and one route
-    each into routes (int64[N, MAX_MOVES, MV_FIELDS]; shape (0, ...) for none) -> count, -1 if
+    each into routes (int64[N, MAX_MOVES, MV_FIELDS]; None for none) -> count, -1 if
     the buffers are too small (MAX_AFTERSTATES rows always suffice). The rows come in one order
     whatever the order of the dice. With no legal move: one row, the unchanged position."""
     hi = d1 if d1 > d2 else d2
@@ -162,7 +162,7 @@ def plays(state, out, routes):
 @njit(cache=True)
 def afterstates(state, out):
     """plays without routes: the distinct afterstates of the dice in state into out -> count."""
-    return plays(state, out, np.empty((0, MAX_MOVES, MV_FIELDS), dtype=np.int64))
+    return plays(state, out, None)
 
 
 @njit(cache=True)
