@@ -88,7 +88,7 @@ def dice_of(state):
     return full_roll(state)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_mask(state, cube, offered, out):
     """Mark in out (int8[N_ACTIONS], or int8[N_ACTIONS_CUBE] with the cube) the acting player's
     legal actions -> count. With the cube, a pending double (offered) or a due double/roll
@@ -99,7 +99,7 @@ def legal_mask(state, cube, offered, out):
             for k in range(N_ACTIONS):
                 out[k] = 0
             return n
-    return legal_action_mask(state, out[:N_ACTIONS])
+    return legal_action_mask(state, out)  # writes out[:N_ACTIONS] only
 
 
 @njit(cache=True)
@@ -119,7 +119,7 @@ def apply(state, action):
     return apply_action(state, action)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step(state, action, rng, rolls, max_turns, cube, passes):
     """Play one legal checker action -> (state, status, rolls, lost rolls recorded).
 
@@ -179,7 +179,7 @@ def start(rng, max_turns, passes):
     return begin_turn(s, rng, hi, lo, False, False, 0, max_turns, passes)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def finish_turn(afterstate, rng, rolls, max_turns, passes):
     """End the turn that reached afterstate (a row of plays/afterstates): pass the turn, then
     -> (state, status, rolls, lost rolls), GAME_OVER or begin_turn's status for the next player.
@@ -190,7 +190,7 @@ def finish_turn(afterstate, rng, rolls, max_turns, passes):
     return begin_turn(s, rng, 0, 0, False, False, rolls, max_turns, passes)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def result(state, scoring):
     """(winner 0/1, kind 1/2/3, points) of a finished game (O.3, times the cube); (-1, 0, 0) while
     it goes on. scoring: SCORING_SINGLE or SCORING_GAMMON."""
@@ -208,7 +208,7 @@ def dropped_result(state):
     return state[TURN], 0, state[CUBE_VALUE]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_truncation(status):
     """True for the statuses that stop a game without a result (TURN_LIMIT, DEAD)."""
     return status == TURN_LIMIT or status == DEAD
