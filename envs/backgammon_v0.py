@@ -126,7 +126,7 @@ class raw_env(TwoPlayerAEC):
         else:
             self.state, hi, lo = game.opening(self._rng)
             dice = (int(hi), int(lo))
-        self.start_position = (notation._ids(self.state[None, :])[0], int(self.state[TURN]))
+        self.start_position = (notation.position_id(self.state), int(self.state[TURN]))
         self._offered = False
         self._dropped = False
         self._start_turns(dice or (0, 0))
@@ -188,7 +188,7 @@ class raw_env(TwoPlayerAEC):
         return out
 
     def _step_infos(self):
-        info = {"position_id": notation._ids(self.state[None, :])[0], "dice": self._roll_dice,
+        info = {"position_id": notation.position_id(self.state), "dice": self._roll_dice,
                 "passes": list(self._passes)}
         return {a: dict(info) for a in AGENTS}
 

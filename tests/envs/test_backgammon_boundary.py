@@ -265,3 +265,15 @@ def test_agents_and_match_records_check_their_inputs():
         backgammon_match.game_to_match_text([], None, names=None)
     with pytest.raises(TypeError, match="scale"):
         backgammon_render.to_svg(start(), scale="big")
+
+
+def test_td_weights_are_checked_before_the_net_kernels():
+    with pytest.raises(ValueError, match="shapes"):
+        TDAgent(weights=(np.zeros((3, 3)), np.zeros(3), np.zeros((3, 5)), np.zeros(5)))
+    with pytest.raises(TypeError, match="tuple"):
+        TDAgent(weights=(1, 2))
+    bad = TDAgent(hidden=4).params
+    with pytest.raises(ValueError, match="NaN"):
+        TDAgent(weights=(bad[0] * np.nan, *bad[1:]))
+    with pytest.raises(ValueError, match="hidden"):
+        TDAgent(hidden=0)
