@@ -24,7 +24,9 @@ a legal ordering of that kind), which cuts permutations. Leaves are kept when th
 the best score so far and their placement is new, all written into a caller-owned buffer.
 Newness is decided without comparing boards: doubles and most non-doubles cannot repeat a
 position (proofs in ``_search``'s docstring); otherwise an exact two-word placement key goes into
-a small hash set.
+a small hash set. ``gen_plays`` also writes each kept play's route (the moves reaching it, in the
+form notation writes); with ``routes=None`` the route code is not even compiled in
+(``gen_afterstates``), so afterstates alone cost what they did before routes.
 """
 import numpy as np
 from numba import njit, types
