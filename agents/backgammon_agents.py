@@ -51,8 +51,6 @@ __all__ = ["TDAgent", "GreedyAgent", "ExpectimaxAgent", "AfterstateAgent", "save
            "load_weights", "check_params", "state_from_observation", "play_afterstate_game", "AfterstateGame"]
 
 N_ACTIONS = game.N_ACTIONS
-# cube actions of backgammon_v0 with cube=True (kernels/backgammon/cube.py)
-_ACTION_ROLL, _ACTION_TAKE = N_ACTIONS, N_ACTIONS + 2
 
 
 # ----------------------------------------------------------------------------- weights
@@ -293,7 +291,7 @@ class AfterstateAgent:
         """Next checker move for the player on roll of a backgammon_v0 observation (either seat)."""
         mask = _check_mask(action_mask)
         if mask.shape[0] > N_ACTIONS and not mask[:N_ACTIONS].any():
-            for a in (_ACTION_ROLL, _ACTION_TAKE):  # cubeless play: never double, always take
+            for a in (game.ACTION_ROLL, game.ACTION_TAKE):  # cubeless: never double, always take
                 if mask[a]:
                     return a
             raise ValueError("the action mask allows no action this agent plays")

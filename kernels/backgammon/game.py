@@ -37,7 +37,10 @@ from boardgym.kernels.backgammon.board import (
 from boardgym.kernels.backgammon.codec import (
     N_ACTIONS, apply_action, decode_action, encode_action, has_legal_move, legal_action_mask,
 )
-from boardgym.kernels.backgammon.cube import N_ACTIONS_CUBE, cube_action_mask
+from boardgym.kernels.backgammon.cube import (
+    ACTION_DOUBLE, ACTION_DROP, ACTION_ROLL, ACTION_TAKE, N_ACTIONS_CUBE, cube_action_mask,
+    take_double,
+)
 from boardgym.kernels.backgammon.movegen import (
     MAX_AFTERSTATES, MAX_MOVES, MV_FIELDS, gen_plays, remaining_dice,
 )
@@ -47,7 +50,8 @@ from boardgym.kernels.backgammon.turns import (
 )
 
 __all__ = [
-    "N_ACTIONS", "N_ACTIONS_CUBE", "MAX_AFTERSTATES", "MAX_MOVES", "MV_FIELDS", "STATE_LEN",
+    "N_ACTIONS", "N_ACTIONS_CUBE", "ACTION_ROLL", "ACTION_DOUBLE", "ACTION_TAKE", "ACTION_DROP",
+    "take_double", "MAX_AFTERSTATES", "MAX_MOVES", "MV_FIELDS", "STATE_LEN",
     "ROLLED", "CUBE_DECISION", "TURN_LIMIT", "DEAD", "GAME_OVER", "MOVING",
     "SCORING_SINGLE", "SCORING_GAMMON", "initial_state", "pass_turn", "dice_of", "set_roll",
     "encode_action", "decode_action", "legal_mask",
