@@ -77,8 +77,14 @@ def is_int(x):
     return isinstance(x, numbers.Integral) and not isinstance(x, (bool, np.bool_))
 
 
+_INT64 = np.dtype(np.int64)
+
+
 def _int_array(x, name, ndim):
     """x as an int64 NumPy array with ndim dimensions (TypeError / ValueError naming name)."""
+    if (type(x) is np.ndarray and x.dtype == _INT64 and x.ndim == ndim
+            and x.shape[-1] == B.STATE_LEN and x.flags.c_contiguous):
+        return x  # the common case, checked first
     if x is None or isinstance(x, (str, bytes, dict, set)):
         raise TypeError(f"{name} must be an integer array, got {type(x).__name__}")
     if isinstance(x, np.ndarray):
