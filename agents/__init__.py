@@ -15,6 +15,9 @@ side to move's frame, like ``act``), and draughts agents ``best_move(fen) -> str
 - ``PPOAgent`` (ppo.py): MaskablePPO policies, self-play trainer; shipped checkpoints/draughts-ppo.pt.
 - ``RLlibAgent``, ``MaskedPPOModule`` (rllib_module.py): Ray RLlib action-masking module.
 - ``load(name, game=None, **kwargs)``, ``available(game=None)``, ``register`` (registry.py).
+- ``evaluation``: the one match harness (fixed seeds, pairs with the seats swapped, the
+  backgammon afterstate loop, batched games against in-kernel players); ``stats``: scores with
+  Wilson intervals, points per game with range-bounded intervals, Elo with intervals.
 
 Agents are imported on first use (they compile Numba kernels or need torch).
 """

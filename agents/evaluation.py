@@ -16,7 +16,9 @@ summarised by ``boardgym.agents.stats``. The conventions, once:
 
 ``play_match(a, b, game, n_games, seed)`` plays two agents through the game's AEC env; an agent
 with ``act_state`` is given the kernel state (full history), others ``act(observation,
-action_mask)``. ``play_vs_kernel_opponent(policy, game, opponent, n_games, seed)`` plays a batched
+action_mask)``. Two backgammon ``AfterstateAgent``s (which choose whole plays) play through the
+game core's afterstate loop instead (``backgammon_agents.play_afterstate_game``, from the same
+seed: the same dice and the same game as the AEC env, without the per-checker-move steps). ``play_vs_kernel_opponent(policy, game, opponent, n_games, seed)`` plays a batched
 policy ``(obs (N, O), masks (N, A)) -> actions (N,)`` against an in-kernel player on the batched
 core, pairs of games sharing a random stream with the seats swapped. ``baseline_report(play,
 n_games, seed, low, high)`` runs one of those per fixed opponent and returns the
@@ -29,8 +31,8 @@ import numpy as np
 
 from boardgym.agents.stats import summarize_points
 
-__all__ = ["GameSpec", "GAMES", "make_env", "random_opening", "play_game", "play_match",
-           "summarize", "play_vs_kernel_opponent", "baseline_report", "pair_count"]
+__all__ = ["GameSpec", "GAMES", "make_env", "random_opening", "play_game", "play_afterstate_game",
+           "play_match", "summarize", "play_vs_kernel_opponent", "baseline_report", "pair_count"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -121,19 +123,43 @@ def play_game(env, seats, seed, opening=(), observation_only=False):
     return total[env.possible_agents[0]]
 
 
+def _afterstate_agents(game, seats, observation_only):
+    """Are both seats backgammon AfterstateAgents, to be played by the afterstate loop?"""
+    if game != "backgammon" or observation_only:
+        return False
+    from boardgym.agents.backgammon_agents import AfterstateAgent
+    return all(isinstance(agent, AfterstateAgent) for agent in seats)
+
+
+def play_afterstate_game(seats, seed, max_turns=None):
+    """player_0's points in one backgammon game of two AfterstateAgents (seats: player_0's,
+    player_1's) through the game core's afterstate loop, with the dice of
+    ``backgammon_v0.reset(seed)`` and gammons counted; a game reaching max_turns rolls is a draw.
+    The harness's one call of ``backgammon_agents.play_afterstate_game``."""
+    from boardgym.agents import backgammon_agents
+    for agent in seats:
+        if hasattr(agent, "reset"):
+            agent.reset()
+    result = backgammon_agents.play_afterstate_game(seats[0], seats[1], seed, max_turns=max_turns,
+                                                    scoring="gammon")
+    return float(result.points)
+
+
 def play_match(agent_a, agent_b, game="draughts", n_games=100, seed=0, opening=(2, 4),
                max_moves=400, observation_only=False, progress=None):
     """float64 (2 * pairs,): A's points in each game of A against B, game 2k with A as player_0
     and game 2k + 1 with A as player_1 from the same start (see the module docstring).
 
-    opening: (fewest, most) random whole moves before a draughts pair (0, 0: none); progress:
-    called as progress(points so far) after each pair."""
+    opening: (fewest, most) random whole moves before a draughts pair (0, 0: none); max_moves:
+    the game-length cap (plies for draughts, rolls for backgammon; None: none), a capped game is
+    a draw; progress: called as progress(points so far) after each pair."""
     spec = _spec(game)
     n_pairs = pair_count(n_games)
     lo, hi = opening
     if not 0 <= lo <= hi:
         raise ValueError(f"need 0 <= fewest <= most opening moves, got {opening!r}")
     env = make_env(game, max_moves)
+    afterstate = _afterstate_agents(game, (agent_a, agent_b), observation_only)
     rng = np.random.default_rng(seed)
     points = np.zeros(2 * n_pairs)
     for k in range(n_pairs):
@@ -141,8 +167,12 @@ def play_match(agent_a, agent_b, game="draughts", n_games=100, seed=0, opening=(
         moves = []
         if spec.random_opening and hi > 0:
             moves = random_opening(env, pair_seed, int(rng.integers(lo, hi + 1)))
-        points[2 * k] = play_game(env, (agent_a, agent_b), pair_seed, moves, observation_only)
-        points[2 * k + 1] = -play_game(env, (agent_b, agent_a), pair_seed, moves, observation_only)
+        for seat, seats in enumerate(((agent_a, agent_b), (agent_b, agent_a))):
+            if afterstate:
+                p0 = play_afterstate_game(seats, pair_seed, max_moves)
+            else:
+                p0 = play_game(env, seats, pair_seed, moves, observation_only)
+            points[2 * k + seat] = p0 if seat == 0 else -p0
         if progress is not None:
             progress(points[:2 * k + 2])
     return points

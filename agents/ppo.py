@@ -86,8 +86,9 @@ class OpponentPool:
     ``(obs (M, O), masks (M, A)) -> actions (M,)``."""
 
     def __init__(self, seed=0, pool_size=8, baselines=("random", "greedy")):
-        if not set(baselines) <= {"random", "greedy"}:
-            raise ValueError(f"baselines must be 'random' and/or 'greedy', got {baselines!r}")
+        if not set(baselines) <= {"random", "greedy", "recapture"}:
+            raise ValueError(f"baselines must be in-kernel players ('random', 'greedy', draughts "
+                             f"'recapture'), got {baselines!r}")
         self.rng = np.random.default_rng(seed)
         self.snapshots = []
         self.pool_size = pool_size
@@ -152,12 +153,19 @@ def play_vs_baseline(model, game, opponent="random", n_games=200, seed=0):
     return play_vs_kernel_opponent(policy, game, opponent, n_games, seed)
 
 
+def baseline_names(game):
+    """The game's in-kernel players by name (the batched core's opponent names but None)."""
+    from boardgym.envs.batch import BackgammonBatch, DraughtsBatch
+    codes = (DraughtsBatch if game == "draughts" else BackgammonBatch).opponent_codes
+    return tuple(k for k in codes if k not in (None, "none"))
+
+
 def evaluate_baselines(model, game, n_games=200, seed=0):
-    """{opponent: points_summary} of the model against the random and greedy players (one point
+    """{opponent: points_summary} of the model against the game's in-kernel players (one point
     a game: the batched backgammon core scores single games)."""
     from boardgym.agents.evaluation import baseline_report
     return baseline_report(lambda opp, n_pairs, s: play_vs_baseline(model, game, opp, 2 * n_pairs, s),
-                           n_games, seed, -1.0, 1.0)
+                           n_games, seed, -1.0, 1.0, opponents=baseline_names(game))
 
 
 def _save_atomic(model, path):
@@ -216,7 +224,7 @@ def train_ppo(game, total_steps, run_dir, num_envs=64, seed=0, snapshot_every=10
                 log(f"resume: keeping the checkpoint's {key}={value} (asked {setup[key]})")
         setup = saved["setup"]
     game, snapshot_every = setup["game"], setup["snapshot_every"]
-    pool = OpponentPool(setup["seed"], setup["pool_size"])
+    pool = OpponentPool(setup["seed"], setup["pool_size"], baseline_names(game))
     kwargs = {"max_moves": setup["max_moves"]} if game == "draughts" else {}
     venv = make_sb3_vec_env(game, num_envs=setup["num_envs"], opponent=pool, **kwargs)
     if saved is None:

@@ -17,6 +17,8 @@ Other modules read the game through public, read-only views — ``is_over``, ``l
 ``n_legal``, ``cumulative_rewards`` — and end a game on an illegal action they caught themselves
 with ``end_on_illegal_action()``; the underscored attributes are this module's own.
 """
+import types
+
 import gymnasium
 import numpy as np
 from gymnasium import spaces
@@ -157,8 +159,9 @@ class TwoPlayerAEC(AECEnv):
 
     @property
     def cumulative_rewards(self):
-        """{agent: reward accumulated since the agent last acted}, a copy (what ``last()`` reports)."""
-        return dict(self._cumulative_rewards)
+        """{agent: reward accumulated since the agent last acted} (what ``last()`` reports): a
+        read-only mapping over a copy."""
+        return types.MappingProxyType(dict(self._cumulative_rewards))
 
     def end_on_illegal_action(self, penalty=-1.0):
         """End the game now because the acting agent chose an illegal action: it is rewarded

@@ -27,7 +27,7 @@ from boardgym.kernels.players import OPP_GREEDY, OPP_NONE, OPP_RANDOM
 from boardgym.kernels.rng import batch_random_actions, batch_random_actions_serial, seed_rngs
 
 # opponent names -> the in-kernel player codes (kernels/players.py); a game core may narrow or
-# rename them in its own ``opponents``
+# rename them in its own ``opponent_codes``
 OPPONENT_CODES = {None: OPP_NONE, "none": OPP_NONE, "random": OPP_RANDOM, "greedy": OPP_GREEDY}
 PARALLEL_MIN_GAMES = 256  # below this the thread start-up costs more than the games
 
@@ -65,14 +65,14 @@ class _BatchCore:
 
     n_actions = 0
     obs_len = 0
-    opponents = OPPONENT_CODES  # the opponent names this game's kernels play
+    opponent_codes = OPPONENT_CODES  # the opponent names this core takes (a game may rename them)
     _state_fields = ("states", "obs", "masks", "current", "rewards", "done", "seats", "rngs")
     MAX_GAMES = 1 << 24  # a bound on num_envs (buffers of N games are allocated up front)
 
     def __init__(self, num_envs, opponent=None, learner="alternate", threads=None):
         if not _is_int(num_envs) or not 1 <= num_envs <= self.MAX_GAMES:
             raise ValueError(f"num_envs must be an integer in 1..{self.MAX_GAMES}, got {num_envs!r}")
-        opponent = _choice(opponent, tuple(self.opponents), "opponent")
+        opponent = _choice(opponent, tuple(self.opponent_codes), "opponent")
         learner = _choice(learner, ("alternate", "player_0", "player_1", 0, 1), "learner")
         if threads is not None:
             limit = numba.config.NUMBA_NUM_THREADS
@@ -80,7 +80,7 @@ class _BatchCore:
                 raise ValueError(f"threads must be an integer in 1..{limit} or None, got {threads!r}")
             numba.set_num_threads(int(threads))
         n = self.num_envs = int(num_envs)
-        self.opponent = self.opponents[opponent]
+        self.opponent = self.opponent_codes[opponent]
         self.alternate = learner == "alternate"
         self._fixed_seat = {"player_0": 0, "player_1": 1}.get(learner, learner)
         self.states = np.zeros((n, self.state_len), np.int64)
@@ -193,23 +193,21 @@ class _BatchCore:
             self.seats[:] = 0 if self._fixed_seat is None else self._fixed_seat
         self._reset(self._all)
 
-    def _check_vector(self, value, name, dtype):
-        """value as a C-contiguous (N,) array of dtype, which it must already have."""
-        if not isinstance(value, np.ndarray) or value.dtype != dtype or value.shape != (self.num_envs,):
-            got = (f"{value.dtype} {value.shape}" if isinstance(value, np.ndarray)
-                   else type(value).__name__)
-            raise ValueError(f"{name} must be a {np.dtype(dtype)} array of shape "
+    def _check_stream(self, value, name):
+        """value if it is a writeable int64 array of shape (N,) (a kernel fills or advances it)."""
+        if (not isinstance(value, np.ndarray) or value.dtype != np.int64
+                or value.shape != (self.num_envs,) or not value.flags.writeable):
+            got = (f"{value.dtype} {value.shape}{'' if value.flags.writeable else ' read-only'}"
+                   if isinstance(value, np.ndarray) else type(value).__name__)
+            raise ValueError(f"{name} must be a writeable int64 array of shape "
                              f"({self.num_envs},), got {got}")
-        return np.ascontiguousarray(value)
+        return value
 
     def random_actions(self, rngs=None, out=None):
         """A uniformly random legal action per game (int64[N], -1 where none), drawn in a kernel
         from rngs (int64[N] SplitMix states, advanced in place; default: the core's own)."""
-        out = (np.zeros(self.num_envs, np.int64) if out is None
-               else self._check_vector(out, "out", np.int64))
-        rngs = self.rngs if rngs is None else self._check_vector(rngs, "rngs", np.int64)
-        if not (out.flags.writeable and rngs.flags.writeable):
-            raise ValueError("random_actions: out and rngs must be writeable arrays")
+        out = np.zeros(self.num_envs, np.int64) if out is None else self._check_stream(out, "out")
+        rngs = self.rngs if rngs is None else self._check_stream(rngs, "rngs")
         fn = batch_random_actions if self._parallel() else batch_random_actions_serial
         fn(self.masks, rngs, out)
         return out
@@ -231,13 +229,14 @@ class _BatchCore:
             raise ValueError(f"actions must be an integer array, got {type(actions).__name__}") from None
         if a.shape != rows.shape:
             raise ValueError(f"actions must have shape {rows.shape}, got {a.shape}")
-        if not np.issubdtype(a.dtype, np.integer) and a.size:
+        if a.dtype.kind not in "iu" and a.size:
             raise ValueError(f"actions must be integers, got dtype {a.dtype}")
         bad = (a < 0) | (a >= self.n_actions)
         if bad.any():
             k = int(np.flatnonzero(bad)[0])
             raise ValueError(f"action {a[k]} of game {rows[k]} out of range 0..{self.n_actions - 1}")
-        a = a.astype(np.int64)
+        if a.dtype != np.int64:
+            a = a.astype(np.int64)
         illegal = self.masks[rows, a] == 0
         if illegal.any():
             k = int(np.flatnonzero(illegal)[0])

@@ -38,7 +38,7 @@ class _PolicyOpponentCore:
     def _sync(self):
         """Play the opponent inside the kernels when the policy names an in-kernel player."""
         name = getattr(self.policy, "kernel_opponent", None)
-        codes = self.core.opponents
+        codes = self.core.opponent_codes
         if not (name is None or isinstance(name, str)) or name not in codes:
             raise ValueError(f"the opponent's kernel_opponent must be None or one of "
                              f"{sorted(k for k in codes if k)}, got {name!r}")
@@ -177,7 +177,7 @@ def make_sb3_vec_env(game, num_envs=8, opponent="random", **kwargs):
             return [seed] * self.num_envs
 
         def step_async(self, actions):
-            self._actions = self.core.check_actions(actions)  # ValueError here, not in step_wait
+            self._actions = actions  # checked by the core in step_wait
 
         def step_wait(self):
             rewards, term, trunc, finished, final_obs = self._learner_step(self._actions)

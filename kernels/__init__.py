@@ -1,5 +1,7 @@
 """boardgym.kernels: Numba bitboard kernels, the only place the rules live.
 
-Subpackages: ``draughts`` (Russian draughts), ``backgammon``. Shared bit tricks: ``bits``.
-Nothing here imports gymnasium, pettingzoo or torch.
+Subpackages: ``draughts`` (Russian draughts), ``backgammon``. Shared by both games, never a rule:
+``bits`` (bit tricks), ``rng`` (SplitMix64 random streams), ``players`` (the in-kernel player
+codes ``OPP_*``). Only numpy, numba and the standard library are imported here, so importing a
+kernel module loads no gymnasium, pettingzoo or torch (tests/test_layering.py).
 """

@@ -13,8 +13,11 @@ the external engines ``pubeval`` and ``gnubg0`` (GNU Backgammon's net at 0-ply) 
 openings are ``--opening-min``..``--opening-max`` random whole moves from a generator seeded by
 ``--seed``; backgammon games of a pair share ``reset(seed)``, i.e. the same dice for both colour
 orders. Agents with ``act_state`` get the env's kernel state (full history); the others, or all
-with ``--observation-only``, get ``act(observation, action_mask)``. A game that reaches
-``--max-moves`` (plies for draughts, turns for backgammon) is a draw.
+with ``--observation-only``, get ``act(observation, action_mask)``; two backgammon agents that
+choose whole plays (``AfterstateAgent``s, the engines included) play the same games through the
+game core's afterstate loop. A game that reaches ``--max-moves`` (plies for draughts, turns for
+backgammon) is a draw. Matches are played by ``boardgym.agents.evaluation`` and summarised by
+``boardgym.agents.stats``.
 
 Prints per pair: wins/draws/losses of the first agent, points per game, score with a Wilson 95%
 interval, and the Elo difference (with the interval's Elo bounds); with three or more agents a

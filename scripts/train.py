@@ -207,7 +207,8 @@ def evaluate_td(params, n_games, seed):
     stream, seats swapped; gammons count): {name: points_summary} (run_log format)."""
     from boardgym.agents import td_net
     from boardgym.agents.evaluation import baseline_report
-    codes = {"random": td_net.OPP_RANDOM, "greedy": td_net.OPP_GREEDY}
+    from boardgym.kernels.players import OPP_GREEDY, OPP_RANDOM
+    codes = {"random": OPP_RANDOM, "greedy": OPP_GREEDY}
     w1, b1, w2, b2 = params
 
     def play(name, n_pairs, s):
@@ -249,8 +250,9 @@ def evaluate_draughts_td(params, n_games, seed):
     alternating (td_draughts.play_match): {name: points_summary} (run_log format)."""
     from boardgym.agents import td_draughts
     from boardgym.agents.evaluation import baseline_report
+    from boardgym.kernels.players import OPP_GREEDY, OPP_RANDOM
     from boardgym.kernels.rng import seed_rngs
-    codes = {"random": td_draughts.OPP_RANDOM, "greedy": td_draughts.OPP_GREEDY}
+    codes = {"random": OPP_RANDOM, "greedy": OPP_GREEDY}
 
     def play(name, n_pairs, s):
         pts = np.zeros(2 * n_pairs)

@@ -226,27 +226,17 @@ def main_agent(algo, cfg):
 
 
 def play_games(agent, opponent, game, n_games, seed=0, env_config=None):
-    """Score (win 1, draw 1/2) of agent vs opponent over n_games AEC games, seats alternating."""
-    import importlib
-
-    from boardgym.envs.rllib import GAMES
-    kw = {k: v for k, v in (env_config or {}).items() if k != "game"}
-    env = importlib.import_module(GAMES[game]).raw_env(**kw)
-    wins = draws = 0
-    for g in range(n_games):
-        seat = g % 2
-        env.reset(seed=seed + g)
-        if hasattr(opponent, "seed"):
-            opponent.seed(seed + g)
-        players = {AGENTS[seat]: agent, AGENTS[1 - seat]: opponent}
-        while not env.is_over:
-            name = env.agent_selection
-            o = env.observe(name)
-            env.step(players[name].act(o["observation"], o["action_mask"]))
-        r = env.rewards[AGENTS[seat]]
-        wins += r > 0
-        draws += r == 0
-    return (wins + 0.5 * draws) / n_games
+    """Score (win 1, draw 1/2) of agent vs opponent over n_games (rounded up to even) AEC games:
+    boardgym.agents.evaluation.play_match (pairs from one start with the seats swapped, both
+    seeing observations only), capped as env_config's max_moves / max_turns."""
+    from boardgym.agents import evaluation
+    cfg = dict(env_config or {})
+    cap = cfg.get("max_moves" if game == "draughts" else "max_turns")
+    if hasattr(opponent, "seed"):
+        opponent.seed(seed)
+    points = evaluation.play_match(agent, opponent, game, n_games, seed, max_moves=cap,
+                                   observation_only=True)
+    return evaluation.summarize(points, game)["score"]
 
 
 def evaluate(algo, cfg, iteration):

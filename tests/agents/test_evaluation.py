@@ -109,3 +109,29 @@ def test_baseline_report_lines():
     assert -1.0 < lo < 0.0 < hi < 1.0
     with pytest.raises(ValueError, match="returned shape"):
         E.baseline_report(lambda name, n, s: np.zeros(3), 4, 0, -1.0, 1.0)
+
+
+@pytest.mark.parametrize("names, max_moves", [(("backgammon-greedy", "backgammon-td"), 400),
+                                              (("backgammon-td", "backgammon-greedy"), 12)])
+def test_afterstate_agents_play_the_same_games_through_the_afterstate_loop(names, max_moves, monkeypatch):
+    """Two AfterstateAgents go through the game core's afterstate loop; from the same seeds it
+    plays exactly the games of the AEC env (truncation included)."""
+    from boardgym.agents import load
+    calls = []
+    real = E.play_afterstate_game
+
+    def spy(seats, seed, max_turns=None):
+        calls.append(seed)
+        return real(seats, seed, max_turns)
+
+    monkeypatch.setattr(E, "play_afterstate_game", spy)
+    a, b = (load(n) for n in names)
+    fast = E.play_match(a, b, "backgammon", n_games=6, seed=2, max_moves=max_moves)
+    assert len(calls) == 6
+    calls.clear()
+    slow = E.play_match(a, b, "backgammon", n_games=6, seed=2, max_moves=max_moves,
+                        observation_only=True)  # act(observation, mask) in the AEC env
+    assert calls == []
+    np.testing.assert_array_equal(fast, slow)
+    if max_moves == 12:
+        assert (fast == 0).all()  # every game capped: draws

@@ -15,6 +15,7 @@ def test_views_follow_a_random_game(module):
     env.reset(seed=3)
     rng = np.random.default_rng(3)
     while not env.is_over:
+        before = env.cumulative_rewards  # taken before each step; the last one before the end
         mask = env.legal_mask()
         assert mask.dtype == np.int8 and mask.shape == (env.n_actions,)
         np.testing.assert_array_equal(mask, env.observe(env.agent_selection)["action_mask"])
@@ -25,8 +26,10 @@ def test_views_follow_a_random_game(module):
     assert env.n_legal == 0 and not env.legal_mask().any()
     cum = env.cumulative_rewards
     assert set(cum) == {"player_0", "player_1"}
-    cum["player_0"] = 99.0  # a copy
-    assert env.cumulative_rewards["player_0"] != 99.0
+    with pytest.raises(TypeError):
+        cum["player_0"] = 99.0  # read-only
+    assert sorted(cum.values()) == [-1.0, 1.0]  # decided (random play, this seed)
+    assert dict(before) == {"player_0": 0.0, "player_1": 0.0}  # a copy: the end did not show through
     _, reward, term, trunc, _ = env.last()
     assert reward == env.cumulative_rewards[env.agent_selection] and (term or trunc)
 
@@ -37,7 +40,7 @@ def test_views_through_the_pettingzoo_wrappers(module):
     env.reset(seed=0)
     assert not env.is_over and env.n_legal == env.unwrapped.n_legal > 0
     np.testing.assert_array_equal(env.legal_mask(), env.unwrapped.legal_mask())
-    assert env.cumulative_rewards == {"player_0": 0.0, "player_1": 0.0}
+    assert dict(env.cumulative_rewards) == {"player_0": 0.0, "player_1": 0.0}
 
 
 @pytest.mark.parametrize("module", MODULES, ids=["draughts", "backgammon"])

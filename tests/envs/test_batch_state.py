@@ -158,6 +158,12 @@ def test_bad_seeds_actions_games_and_streams():
     ]:
         with pytest.raises(ValueError, match=message):
             core.random_actions(rngs, out)
+    frozen = np.zeros(4, np.int64)
+    frozen.setflags(write=False)
+    with pytest.raises(ValueError, match="read-only"):
+        core.random_actions(frozen)
+    strided = np.zeros(8, np.int64)[::2]  # a view: the kernel fills the caller's array
+    assert core.random_actions(out=strided) is strided and (strided >= 0).all()
     core.step_subset([], [])  # nothing to play is fine
     core.step(legal)
 
@@ -176,8 +182,9 @@ def test_vector_env_inputs():
     from boardgym.envs.vector import make_sb3_vec_env
     venv = make_sb3_vec_env("draughts", num_envs=2)
     venv.reset()
+    venv.step_async(np.zeros(3, np.int64))
     with pytest.raises(ValueError, match="shape"):
-        venv.step_async(np.zeros(3, np.int64))
+        venv.step_wait()
     with pytest.raises(ValueError, match="game must be"):
         make_sb3_vec_env(["draughts"])
 
