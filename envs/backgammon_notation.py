@@ -68,6 +68,7 @@ __all__ = ["initial_state", "is_int", "check_state", "check_batch", "check_dice"
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _B64_SET = frozenset(_B64)
 _INT64_MAX = np.iinfo(np.int64).max
+MAX_TURNS = 1 << 62  # the largest turn cap (the kernels count rolls in int64)
 
 
 # ----------------------------------------------------------------------------- checks
@@ -194,8 +195,8 @@ def check_max_turns(max_turns):
         return 0
     if not is_int(max_turns):
         raise TypeError(f"max_turns must be a positive integer or None, got {max_turns!r}")
-    if max_turns < 1:
-        raise ValueError(f"max_turns must be a positive integer or None, got {max_turns}")
+    if not 1 <= max_turns <= MAX_TURNS:
+        raise ValueError(f"max_turns must be an integer 1..{MAX_TURNS} or None, got {max_turns}")
     return int(max_turns)
 
 
