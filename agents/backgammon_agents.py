@@ -48,11 +48,9 @@ from boardgym.kernels.backgammon.opponents import greedy_score
 from boardgym.kernels.rng import seed_rngs
 
 __all__ = ["TDAgent", "GreedyAgent", "ExpectimaxAgent", "AfterstateAgent", "save_weights",
-           "load_weights", "state_from_observation", "play_afterstate_game", "AfterstateGame"]
+           "load_weights", "check_params", "state_from_observation", "play_afterstate_game", "AfterstateGame"]
 
 N_ACTIONS = game.N_ACTIONS
-# cube actions of backgammon_v0 with cube=True (kernels/backgammon/cube.py)
-_ACTION_ROLL, _ACTION_TAKE = N_ACTIONS, N_ACTIONS + 2
 
 
 # ----------------------------------------------------------------------------- weights
@@ -73,12 +71,31 @@ def load_weights(path):
     missing = [k for k in ("w1", "b1", "w2", "b2") if k not in z.files]
     if missing:
         raise ValueError(f"{path} is not a TD weights file (missing {missing})")
-    w1, b1, w2, b2 = (np.ascontiguousarray(z[k], dtype=np.float64) for k in ("w1", "b1", "w2", "b2"))
+    try:
+        return check_params(tuple(z[k] for k in ("w1", "b1", "w2", "b2")))
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{path}: {e}") from None
+
+
+def check_params(params):
+    """(w1, b1, w2, b2) as C-contiguous float64 arrays of the net's shapes (W1 [196, H], b1 [H],
+    W2 [H, 5], b2 [5]), all finite; TypeError / ValueError naming the problem."""
+    if not isinstance(params, (tuple, list)) or len(params) != 4:
+        raise TypeError("TD weights are a (w1, b1, w2, b2) tuple of arrays")
+    arrays = []
+    for name, p in zip(("w1", "b1", "w2", "b2"), params):
+        if not isinstance(p, np.ndarray) or p.dtype.kind not in "fiu":
+            raise TypeError(f"TD weight {name} must be a float array, got {type(p).__name__}")
+        arrays.append(np.ascontiguousarray(p, dtype=np.float64))
+    w1, b1, w2, b2 = arrays
     h = b1.shape[0] if b1.ndim == 1 else -1
-    if (w1.shape != (td_net.N_INPUTS, h) or w2.shape != (h, td_net.N_OUT)
+    if (h < 1 or w1.shape != (td_net.N_INPUTS, h) or w2.shape != (h, td_net.N_OUT)
             or b2.shape != (td_net.N_OUT,)):
-        raise ValueError(f"{path}: inconsistent TD weight shapes {w1.shape} {b1.shape} "
-                         f"{w2.shape} {b2.shape}")
+        raise ValueError(f"inconsistent TD weight shapes {w1.shape} {b1.shape} {w2.shape} "
+                         f"{b2.shape} (want ({td_net.N_INPUTS}, H) (H,) (H, {td_net.N_OUT}) "
+                         f"({td_net.N_OUT},))")
+    if not all(np.isfinite(a).all() for a in arrays):
+        raise ValueError("TD weights hold NaN or infinity")
     return w1, b1, w2, b2
 
 
@@ -113,14 +130,13 @@ def expectimax2(use_net, w1, b1, w2, b2, rows, cand, n_cand, out):
     """Two-ply values of the afterstates rows[cand[:n_cand]] into out: the mean over the opponent's
     21 rolls (doubles 1/36, others 2/36) of minus its best one-ply score after its reply."""
     opp_rows = np.empty((game.MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
-    no_routes = np.empty((0, game.MAX_MOVES, game.MV_FIELDS), dtype=np.int64)
     sc = np.empty(game.MAX_AFTERSTATES)
     for c in range(n_cand):
         s = game.pass_turn(rows[cand[c]])
         tot = 0.0
         for d1 in range(1, 7):
             for d2 in range(d1, 7):
-                m = game.plays_of_roll(s, d1, d2, opp_rows, no_routes)
+                m = game.plays_of_roll(s, d1, d2, opp_rows, None)
                 _score(use_net, w1, b1, w2, b2, opp_rows, m, sc)
                 best = sc[0]
                 for k in range(1, m):
@@ -275,7 +291,7 @@ class AfterstateAgent:
         """Next checker move for the player on roll of a backgammon_v0 observation (either seat)."""
         mask = _check_mask(action_mask)
         if mask.shape[0] > N_ACTIONS and not mask[:N_ACTIONS].any():
-            for a in (_ACTION_ROLL, _ACTION_TAKE):  # cubeless play: never double, always take
+            for a in (game.ACTION_ROLL, game.ACTION_TAKE):  # cubeless: never double, always take
                 if mask[a]:
                     return a
             raise ValueError("the action mask allows no action this agent plays")
@@ -296,12 +312,14 @@ class TDAgent(AfterstateAgent):
         with hidden=H, a fresh random net of H units)."""
         super().__init__()
         if weights is None and hidden is not None:
+            if not notation.is_int(hidden) or not 1 <= hidden <= 4096:
+                raise ValueError(f"hidden must be an integer 1..4096, got {hidden!r}")
             weights = td_net.init_params(int(hidden), seed)
         elif weights is None:
             weights = CHECKPOINTS / "backgammon-td.npz"
         if isinstance(weights, (str, os.PathLike)):
             weights = load_weights(weights)
-        self.params = tuple(np.ascontiguousarray(p, dtype=np.float64) for p in weights)
+        self.params = check_params(weights)
 
     @property
     def hidden(self):
@@ -404,7 +422,7 @@ def _dice_stream(rng):
         if rng.dtype != np.int64 or rng.shape != (1,):
             raise ValueError(f"rng must be an int64[1] SplitMix64 state, got {rng.dtype} {rng.shape}")
         return rng
-    if not notation._is_int(rng):
+    if not notation.is_int(rng):
         raise TypeError(f"rng must be an integer seed or an int64[1] SplitMix64 state, got {rng!r}")
     return seed_rngs(int(rng), 1)
 
@@ -428,7 +446,7 @@ def play_afterstate_game(choose0, choose1, rng, max_turns=None, scoring="gammon"
     while status == game.ROLLED:
         n = game.afterstates(state, rows)
         k = choosers[int(state[TURN])](state, rows[:n])
-        if not notation._is_int(k) or not 0 <= k < n:
+        if not notation.is_int(k) or not 0 <= k < n:
             raise ValueError(f"the chooser of player {int(state[TURN])} returned {k!r}, "
                              f"not an index 0..{n - 1} of the afterstates")
         state, status, rolls, l = game.finish_turn(rows[k], stream, rolls, cap, passes)

@@ -26,8 +26,10 @@ in one fixed frame, player 0's (a player-1 afterstate's outputs are turned round
 output, ``lam``-decayed, reset each game) covers the whole game. After each ply the weights move
 by ``alpha * sum_m delta_m * e_m`` with ``delta = V(s_t+1) - V(s_t)``; the last target is the
 game's real result (win, gammon, backgammon). ``lam == 0`` takes a sparse path without traces.
-The dice come from the SplitMix64 generator ``rng`` (int64[1], kernels/rng.py) advanced in place,
-so a run resumes exactly from saved weights and ``rng``.
+Games are played by the game core's afterstate loop (kernels/backgammon/game.py: ``start``,
+``afterstates``, ``finish_turn``): a lost roll (E.3, E.7) is no decision, so no afterstate and no
+update. The dice come from the SplitMix64 generator ``rng`` (int64[1], kernels/rng.py) advanced in
+place, so a run resumes exactly from saved weights and ``rng``.
 """
 import numpy as np
 from numba import njit

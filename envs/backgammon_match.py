@@ -41,7 +41,7 @@ def _check_record(turns, result, names, game):
         if cube is not None:
             if cube not in ("double", "take", "drop"):
                 raise ValueError(f"turn {k}: cube must be 'double', 'take' or 'drop', got {cube!r}")
-            if cube == "double" and not notation._is_int(t.get("value")):
+            if cube == "double" and not notation.is_int(t.get("value")):
                 raise ValueError(f"turn {k}: a double records the new cube value")
             continue
         dice, moves = t.get("dice"), t.get("moves")
@@ -49,8 +49,8 @@ def _check_record(turns, result, names, game):
             raise ValueError(f"turn {k}: dice must be a pair, got {dice!r}")
         notation.check_dice(*dice)
         if not isinstance(moves, (list, tuple)) or any(
-                not isinstance(m, (list, tuple)) or len(m) != 3 or not notation._is_int(m[0])
-                or not notation._is_int(m[1]) or not 1 <= m[0] <= 25 or not 0 <= m[1] < m[0]
+                not isinstance(m, (list, tuple)) or len(m) != 3 or not notation.is_int(m[0])
+                or not notation.is_int(m[1]) or not 1 <= m[0] <= 25 or not 0 <= m[1] < m[0]
                 for m in moves):
             raise ValueError(f"turn {k}: moves must be (from 1..25, to below it, hit) triples")
     if result is not None and (not isinstance(result, (list, tuple)) or len(result) != 3
@@ -59,7 +59,7 @@ def _check_record(turns, result, names, game):
     if (not isinstance(names, (list, tuple)) or len(names) != 2
             or not all(isinstance(n, str) for n in names)):
         raise TypeError(f"names must be two strings, got {names!r}")
-    if not notation._is_int(game) or game < 1:
+    if not notation.is_int(game) or game < 1:
         raise ValueError(f"game must be a positive integer, got {game!r}")
 
 

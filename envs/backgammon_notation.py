@@ -58,9 +58,9 @@ from boardgym.kernels.backgammon import board as B
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import batch_state_error, state_error
 from boardgym.kernels.backgammon.movegen import MV_DIE, MV_FROM, MV_HIT, MV_TO
-from boardgym.kernels.backgammon.position_key import position_keys
+from boardgym.kernels.backgammon.position_key import position_key, position_keys
 
-__all__ = ["initial_state", "check_state", "check_batch", "check_dice", "check_scoring",
+__all__ = ["initial_state", "is_int", "check_state", "check_batch", "check_dice", "check_scoring",
            "check_max_turns", "state_from_board", "board_from_state", "position_id",
            "position_from_id", "legal_plays", "play_to_str", "parse_play", "play_actions",
            "match_id", "parse_match_id"]
@@ -68,17 +68,24 @@ __all__ = ["initial_state", "check_state", "check_batch", "check_dice", "check_s
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _B64_SET = frozenset(_B64)
 _INT64_MAX = np.iinfo(np.int64).max
+MAX_TURNS = 1 << 62  # the largest turn cap (the kernels count rolls in int64)
 
 
 # ----------------------------------------------------------------------------- checks
 
-def _is_int(x):
+def is_int(x):
     """True for a Python or NumPy integer that is not a bool."""
     return isinstance(x, numbers.Integral) and not isinstance(x, (bool, np.bool_))
 
 
+_INT64 = np.dtype(np.int64)
+
+
 def _int_array(x, name, ndim):
     """x as an int64 NumPy array with ndim dimensions (TypeError / ValueError naming name)."""
+    if (type(x) is np.ndarray and x.dtype == _INT64 and x.ndim == ndim
+            and x.shape[-1] == B.STATE_LEN and x.flags.c_contiguous):
+        return x  # the common case, checked first
     if x is None or isinstance(x, (str, bytes, dict, set)):
         raise TypeError(f"{name} must be an integer array, got {type(x).__name__}")
     if isinstance(x, np.ndarray):
@@ -166,7 +173,7 @@ def check_dice(die1, die2):
     """(die1, die2) as ints 1..6; TypeError unless both are integers (not bool), ValueError if
     one is outside 1..6."""
     for d in (die1, die2):
-        if not _is_int(d):
+        if not is_int(d):
             raise TypeError(f"a die must be an integer 1..6, got {d!r} ({type(d).__name__})")
         if not 1 <= int(d) <= 6:
             raise ValueError(f"a die must be 1..6, got {int(d)}")
@@ -186,15 +193,15 @@ def check_max_turns(max_turns):
     """The turn cap as the kernels take it: a positive integer, or 0 for None (no cap)."""
     if max_turns is None:
         return 0
-    if not _is_int(max_turns):
+    if not is_int(max_turns):
         raise TypeError(f"max_turns must be a positive integer or None, got {max_turns!r}")
-    if max_turns < 1:
-        raise ValueError(f"max_turns must be a positive integer or None, got {max_turns}")
+    if not 1 <= max_turns <= MAX_TURNS:
+        raise ValueError(f"max_turns must be an integer 1..{MAX_TURNS} or None, got {max_turns}")
     return int(max_turns)
 
 
 def _check_turn(turn):
-    if not _is_int(turn):
+    if not is_int(turn):
         raise TypeError(f"turn must be 0 or 1, got {turn!r}")
     if turn not in (0, 1):
         raise ValueError(f"turn must be 0 or 1, got {turn}")
@@ -246,7 +253,7 @@ def state_from_board(board, turn=0):
             raise TypeError(f"board must be two sequences of 25 integers, got {side!r}")
         if len(side) != 25:
             raise ValueError("board must be two sequences of 25 integers")
-        if not all(_is_int(x) for x in side):
+        if not all(is_int(x) for x in side):
             raise TypeError("board must be two sequences of 25 integers")
         if any(not -99 <= int(x) <= 99 for x in side):
             raise ValueError("board counts must be 0..15")
@@ -274,7 +281,9 @@ def _ids(rows):
 
 def position_id(state):
     """14-character gnubg Position ID of state (mover = player on roll = second block)."""
-    return _ids(check_state(state)[None, :])[0]
+    key = np.empty(10, np.uint8)
+    position_key(check_state(state), key)
+    return base64.b64encode(key.tobytes()).decode("ascii")[:14]
 
 
 def _decode_b64(text, nchars, nbytes, what):
@@ -324,7 +333,7 @@ def legal_plays(pid, die1, die2):
     d1, d2 = check_dice(die1, die2)
     s = position_from_id(pid)
     out = np.empty((game.MAX_AFTERSTATES, B.STATE_LEN), dtype=np.int64)
-    n = game.plays_of_roll(s, d1, d2, out, np.empty((0, game.MAX_MOVES, game.MV_FIELDS), np.int64))
+    n = game.plays_of_roll(s, d1, d2, out, None)
     return sorted(_ids(out[:n]))
 
 
@@ -452,7 +461,7 @@ def _play_index(s, d1, d2, rows, play):
         if isinstance(mv, (str, bytes)) or not hasattr(mv, "__len__") or len(mv) != 2:
             raise TypeError(f"a move must be a (from, to) pair of integers, got {mv!r}")
         f, t = mv
-        if not (_is_int(f) and _is_int(t)):
+        if not (is_int(f) and is_int(t)):
             raise TypeError(f"a move must be a (from, to) pair of integers, got {mv!r}")
         if not (1 <= f <= 25 and 0 <= t <= 24):
             raise ValueError(f"move {(int(f), int(t))}: from is 1..25 (25 = bar), to 0..24 (0 = off)")
@@ -510,13 +519,13 @@ _MATCH_FIELDS = (  # (name, width), in bit order
 
 
 def _flag(x, name):
-    if not isinstance(x, (bool, np.bool_)) and not (_is_int(x) and x in (0, 1)):
+    if not isinstance(x, (bool, np.bool_)) and not (is_int(x) and x in (0, 1)):
         raise TypeError(f"{name} must be True or False, got {x!r}")
     return int(bool(x))
 
 
 def _small_int(x, name, hi):
-    if not _is_int(x):
+    if not is_int(x):
         raise TypeError(f"{name} must be an integer, got {x!r}")
     if not 0 <= x <= hi:
         raise ValueError(f"{name} must be 0..{hi}, got {x}")
@@ -536,7 +545,7 @@ def match_id(state, dice=None, match_length=0, score=(0, 0), crawford=False, gam
             raise TypeError(f"dice must be a pair of integers, got {dice!r}")
         if len(dice) != 2:
             raise ValueError(f"dice must be a pair, got {dice!r}")
-        if all(_is_int(d) and d == 0 for d in dice):
+        if all(is_int(d) and d == 0 for d in dice):
             d1, d2 = 0, 0
         else:
             d1, d2 = check_dice(*dice)

@@ -43,7 +43,6 @@ from boardgym.envs._aec import AGENTS, TwoPlayerAEC, warn_unknown_options, wrap_
 from boardgym.envs.backgammon_render import render_rgb, render_text
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import CUBE_VALUE, TURN
-from boardgym.kernels.backgammon.cube import ACTION_DOUBLE, ACTION_DROP, ACTION_TAKE, take_double
 from boardgym.kernels.backgammon.observe import OBS_LEN, encode_obs
 from boardgym.kernels.rng import seed_rngs
 
@@ -126,7 +125,7 @@ class raw_env(TwoPlayerAEC):
         else:
             self.state, hi, lo = game.opening(self._rng)
             dice = (int(hi), int(lo))
-        self.start_position = (notation._ids(self.state[None, :])[0], int(self.state[TURN]))
+        self.start_position = (notation.position_id(self.state), int(self.state[TURN]))
         self._offered = False
         self._dropped = False
         self._start_turns(dice or (0, 0))
@@ -139,17 +138,17 @@ class raw_env(TwoPlayerAEC):
 
     def _play_cube(self, action):
         turn = int(self.state[TURN])
-        if action == ACTION_DOUBLE:
+        if action == game.ACTION_DOUBLE:
             self._offered = True
             self.turns.append({"player": turn, "cube": "double",
                                "value": 2 * int(self.state[CUBE_VALUE])})
             self._passes = []
-        elif action == ACTION_TAKE:
+        elif action == game.ACTION_TAKE:
             self._offered = False
-            self.state = take_double(self.state)
+            self.state = game.take_double(self.state)
             self.turns.append({"player": 1 - turn, "cube": "take"})
             self._start_turns(cube_decided=True)
-        elif action == ACTION_DROP:
+        elif action == game.ACTION_DROP:
             self._offered = False
             self._dropped = True
             self.turns.append({"player": 1 - turn, "cube": "drop"})
@@ -188,7 +187,7 @@ class raw_env(TwoPlayerAEC):
         return out
 
     def _step_infos(self):
-        info = {"position_id": notation._ids(self.state[None, :])[0], "dice": self._roll_dice,
+        info = {"position_id": notation.position_id(self.state), "dice": self._roll_dice,
                 "passes": list(self._passes)}
         return {a: dict(info) for a in AGENTS}
 

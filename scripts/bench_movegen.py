@@ -12,7 +12,8 @@ middlegame set (positions/s; boardgym's kernel ``gen_moves`` in a jitted loop an
 ``legal_moves``, against py-draughts' ``Board.legal_moves`` and its core).
 Backgammon: distinct-afterstate generation ((position, roll) cases/s) on cases from seeded random
 games driven by gnubg-nn: boardgym's kernel ``gen_afterstates_scratch`` in a jitted loop on one
-thread and in a prange loop over all cores, against ``gnubg_nn.moves`` and, when it imports,
+thread and in a prange loop over all cores, the game core's ``plays_of_roll`` with a route per
+afterstate (one thread), against ``gnubg_nn.moves`` and, when it imports,
 gym-backgammon's ``Backgammon.get_valid_plays``.
 
 Single-thread rates use CPU time (time.process_time); multi-thread rates use wall time. Every
@@ -32,6 +33,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from boardgym.kernels.backgammon.game import plays_of_roll
 from boardgym.kernels.backgammon.movegen import gen_afterstates_scratch
 from boardgym.kernels.draughts.movegen import gen_moves
 
@@ -349,6 +351,17 @@ def _bg_afterstate_loop(states, dice, reps, out, sc):
     return total
 
 
+@njit
+def _bg_plays_loop(states, dice, reps, out, routes):
+    """The same with a route per afterstate (the game core's plays_of_roll, what notation and
+    the agents use), one thread."""
+    total = 0
+    for _ in range(reps):
+        for i in range(states.shape[0]):
+            total += plays_of_roll(states[i], dice[i, 0], dice[i, 1], out, routes)
+    return total
+
+
 @njit(parallel=True)
 def _bg_afterstate_prange(states, dice, reps, outs, scs):
     """The same over all cores: the cases split into one contiguous chunk per thread buffer."""
@@ -401,7 +414,7 @@ def bench_backgammon(cfg: Settings, table: Table, threads: int) -> dict:
 
     from boardgym.envs import backgammon_notation as bgenv
     from boardgym.kernels.backgammon.board import STATE_LEN
-    from boardgym.kernels.backgammon.movegen import MAX_AFTERSTATES, scratch_size
+    from boardgym.kernels.backgammon.movegen import MAX_AFTERSTATES, MAX_MOVES, MV_FIELDS, scratch_size
 
     print(f"\nBackgammon (boardgym vs gnubg-nn, gym-backgammon), {threads} threads for multi-core")
     cases = _bg_random_cases(cfg.bg_cases, cfg.seed)
@@ -421,6 +434,11 @@ def bench_backgammon(cfg: Settings, table: Table, threads: int) -> dict:
     reps = cfg.bg_reps
     _, t = _cpu(lambda: _bg_afterstate_loop(states, dice, reps, out, sc))
     table.add("backgammon", "afterstates", "boardgym kernel (jit loop)", 1, len(cases) * reps, "cases", t, "cpu")
+    routes = np.empty((MAX_AFTERSTATES, MAX_MOVES, MV_FIELDS), dtype=np.int64)
+    _bg_plays_loop(states[:4], dice[:4], 1, out, routes)  # warm up
+    _, t = _cpu(lambda: _bg_plays_loop(states, dice, reps, out, routes))
+    table.add("backgammon", "afterstates", "boardgym plays+routes (jit loop)", 1,
+              len(cases) * reps, "cases", t, "cpu")
     _, t = _wall(lambda: _bg_afterstate_prange(states, dice, reps, outs, scs))
     table.add("backgammon", "afterstates", "boardgym kernel (prange loop)", threads, len(cases) * reps,
               "cases", t, "wall")

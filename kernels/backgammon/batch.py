@@ -46,7 +46,7 @@ def _finish(s, status, i, seats, rngs, rolls, opponent, max_turns, scoring, obs,
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _fill_mask(s, finished, seat, opponent, mask):
     """The mask of a game: the legal moves while it goes on and its perspective player is to act
     (the one on roll, or the learner's seat against an in-kernel opponent), else all zero."""

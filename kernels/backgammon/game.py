@@ -37,7 +37,10 @@ from boardgym.kernels.backgammon.board import (
 from boardgym.kernels.backgammon.codec import (
     N_ACTIONS, apply_action, decode_action, encode_action, has_legal_move, legal_action_mask,
 )
-from boardgym.kernels.backgammon.cube import N_ACTIONS_CUBE, cube_action_mask
+from boardgym.kernels.backgammon.cube import (
+    ACTION_DOUBLE, ACTION_DROP, ACTION_ROLL, ACTION_TAKE, N_ACTIONS_CUBE, cube_action_mask,
+    take_double,
+)
 from boardgym.kernels.backgammon.movegen import (
     MAX_AFTERSTATES, MAX_MOVES, MV_FIELDS, gen_plays, remaining_dice,
 )
@@ -47,7 +50,8 @@ from boardgym.kernels.backgammon.turns import (
 )
 
 __all__ = [
-    "N_ACTIONS", "N_ACTIONS_CUBE", "MAX_AFTERSTATES", "MAX_MOVES", "MV_FIELDS", "STATE_LEN",
+    "N_ACTIONS", "N_ACTIONS_CUBE", "ACTION_ROLL", "ACTION_DOUBLE", "ACTION_TAKE", "ACTION_DROP",
+    "take_double", "MAX_AFTERSTATES", "MAX_MOVES", "MV_FIELDS", "STATE_LEN",
     "ROLLED", "CUBE_DECISION", "TURN_LIMIT", "DEAD", "GAME_OVER", "MOVING",
     "SCORING_SINGLE", "SCORING_GAMMON", "initial_state", "pass_turn", "dice_of", "set_roll",
     "encode_action", "decode_action", "legal_mask",
@@ -88,7 +92,7 @@ def dice_of(state):
     return full_roll(state)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_mask(state, cube, offered, out):
     """Mark in out (int8[N_ACTIONS], or int8[N_ACTIONS_CUBE] with the cube) the acting player's
     legal actions -> count. With the cube, a pending double (offered) or a due double/roll
@@ -99,7 +103,7 @@ def legal_mask(state, cube, offered, out):
             for k in range(N_ACTIONS):
                 out[k] = 0
             return n
-    return legal_action_mask(state, out[:N_ACTIONS])
+    return legal_action_mask(state, out)  # writes out[:N_ACTIONS] only
 
 
 @njit(cache=True)
@@ -119,7 +123,7 @@ def apply(state, action):
     return apply_action(state, action)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step(state, action, rng, rolls, max_turns, cube, passes):
     """Play one legal checker action -> (state, status, rolls, lost rolls recorded).
 
@@ -139,7 +143,7 @@ def step(state, action, rng, rolls, max_turns, cube, passes):
 def plays_of_roll(state, d1, d2, out, routes):
     """The distinct whole plays of roll d1-d2 from state (its own dice ignored): afterstates into
     out (int64[N, STATE_LEN], mover's view before the turn passes, dice cleared) and one route
-    each into routes (int64[N, MAX_MOVES, MV_FIELDS]; shape (0, ...) for none) -> count, -1 if
+    each into routes (int64[N, MAX_MOVES, MV_FIELDS]; None for none) -> count, -1 if
     the buffers are too small (MAX_AFTERSTATES rows always suffice). The rows come in one order
     whatever the order of the dice. With no legal move: one row, the unchanged position."""
     hi = d1 if d1 > d2 else d2
@@ -162,7 +166,7 @@ def plays(state, out, routes):
 @njit(cache=True)
 def afterstates(state, out):
     """plays without routes: the distinct afterstates of the dice in state into out -> count."""
-    return plays(state, out, np.empty((0, MAX_MOVES, MV_FIELDS), dtype=np.int64))
+    return plays(state, out, None)
 
 
 @njit(cache=True)
@@ -179,7 +183,7 @@ def start(rng, max_turns, passes):
     return begin_turn(s, rng, hi, lo, False, False, 0, max_turns, passes)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def finish_turn(afterstate, rng, rolls, max_turns, passes):
     """End the turn that reached afterstate (a row of plays/afterstates): pass the turn, then
     -> (state, status, rolls, lost rolls), GAME_OVER or begin_turn's status for the next player.
@@ -190,7 +194,7 @@ def finish_turn(afterstate, rng, rolls, max_turns, passes):
     return begin_turn(s, rng, 0, 0, False, False, rolls, max_turns, passes)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def result(state, scoring):
     """(winner 0/1, kind 1/2/3, points) of a finished game (O.3, times the cube); (-1, 0, 0) while
     it goes on. scoring: SCORING_SINGLE or SCORING_GAMMON."""
@@ -208,7 +212,7 @@ def dropped_result(state):
     return state[TURN], 0, state[CUBE_VALUE]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_truncation(status):
     """True for the statuses that stop a game without a result (TURN_LIMIT, DEAD)."""
     return status == TURN_LIMIT or status == DEAD

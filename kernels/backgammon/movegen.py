@@ -24,10 +24,13 @@ a legal ordering of that kind), which cuts permutations. Leaves are kept when th
 the best score so far and their placement is new, all written into a caller-owned buffer.
 Newness is decided without comparing boards: doubles and most non-doubles cannot repeat a
 position (proofs in ``_search``'s docstring); otherwise an exact two-word placement key goes into
-a small hash set.
+a small hash set. ``gen_plays`` also writes each kept play's route (the moves reaching it, in the
+form notation writes); with ``routes=None`` the route code is not even compiled in
+(``gen_afterstates``), so afterstates alone cost what they did before routes.
 """
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from boardgym.kernels.bits import lsb, msb, popcount
 from boardgym.kernels.backgammon.board import (
@@ -231,17 +234,45 @@ def _write_route(routes, n, sc, nmade, a, b, sp, d, hit):
         _set_move(routes, n, 1, f0, d0, 0)
 
 
+def _route_room(routes, n):
+    """True when routes (None: no routes wanted) has a row n."""
+    return routes is None or n < routes.shape[0]
+
+
+@overload(_route_room, inline="always")
+def _route_room_impl(routes, n):
+    if isinstance(routes, types.NoneType):
+        return lambda routes, n: True
+    return lambda routes, n: n < routes.shape[0]
+
+
+def _record_route(routes, n, sc, nmade, a, b, sp, d, hit):
+    """_write_route when routes is an array; nothing at all (compiled away) when it is None."""
+    if routes is not None:
+        _write_route(routes, n, sc, nmade, a, b, sp, d, hit)
+
+
+@overload(_record_route, inline="always")
+def _record_route_impl(routes, n, sc, nmade, a, b, sp, d, hit):
+    if isinstance(routes, types.NoneType):
+        return lambda routes, n, sc, nmade, a, b, sp, d, hit: None
+
+    def impl(routes, n, sc, nmade, a, b, sp, d, hit):
+        _write_route(routes, n, sc, nmade, a, b, sp, d, hit)
+    return impl
+
+
 @njit(cache=True, inline="always")
 def _keep(sc, out, k0, k1, slot, cap, sp, d, routes, nmade, da, db):
     """Write the work position, plus the move sp by d when sp > 0, as the next output row
-    (registered in the hash set under (k0, k1) at slot when slot >= 0); with routes
-    (routes.shape[0] > 0) also its route: the nmade moves made on the work position (die da,
-    then db), then sp by d.
+    (registered in the hash set under (k0, k1) at slot when slot >= 0); with routes (an array,
+    not None) also its route: the nmade moves made on the work position (die da, then db), then
+    sp by d.
 
     Written with 2-D indexing on out: taking a row view here would cost two atomic reference
     count updates per kept play."""
     n = sc[_SC_N]
-    if n >= cap or n >= out.shape[0] or (routes.shape[0] > 0 and n >= routes.shape[0]):
+    if n >= cap or n >= out.shape[0] or not _route_room(routes, n):
         sc[_SC_OVER] = 1
         return
     copy_state_to_row(out, n, sc, _SC_W)  # the work position's dice are already cleared
@@ -272,8 +303,7 @@ def _keep(sc, out, k0, k1, slot, cap, sp, d, routes, nmade, da, db):
             out[n, BB_ME] |= b
             if c == 2:
                 out[n, BB_ME2] |= b
-    if routes.shape[0] > 0:
-        _write_route(routes, n, sc, nmade, da, db, sp, d, hit)
+    _record_route(routes, n, sc, nmade, da, db, sp, d, hit)
     if slot >= 0:
         sc[_SC_ROWS + n] = k0
         sc[_SC_ROWS + cap + n] = k1
@@ -429,11 +459,6 @@ def _gen(state, d1, d2, nd, out, sc, cap, t, routes):
     return sc[_SC_N]
 
 
-@njit(cache=True, inline="always")
-def _no_routes():
-    return np.empty((0, MAX_MOVES, MV_FIELDS), dtype=np.int64)
-
-
 @njit(cache=True)
 def gen_afterstates_scratch(state, d1, d2, out, sc):
     """gen_afterstates with caller-owned scratch sc (int64[>= scratch_size(len(out))]): no allocation."""
@@ -446,13 +471,14 @@ def gen_afterstates_scratch(state, d1, d2, out, sc):
     if d1 != d2 and cap > NONDOUBLE_MAX_PLAYS:  # a smaller hash set stays in L1
         cap = NONDOUBLE_MAX_PLAYS
         t = 2 * NONDOUBLE_MAX_PLAYS
-    return _gen(state, d1, d2, 4, out, sc, cap, t, _no_routes())
+    return _gen(state, d1, d2, 4, out, sc, cap, t, None)
 
 
 @njit(cache=True)
 def gen_plays(state, d1, d2, nd, out, routes):
     """Distinct afterstates of dice d1-d2 into out (int64[N, STATE_LEN]), with one route each into
-    routes (int64[N, MAX_MOVES, MV_FIELDS], or shape (0, ...) for none) -> count.
+    routes (int64[N, MAX_MOVES, MV_FIELDS]; None for none: then no route code is compiled in)
+    -> count.
 
     d1 != d2: both dice (B.5); d1 == d2: nd (1..4) moves of that die (4 for a double; fewer
     finish a turn already under way). state's own dice are ignored. Each row is the position right
@@ -481,7 +507,7 @@ def gen_afterstates(state, d1, d2, out):
     mover's view (before the turn passes), dice cleared. With no legal move the single row is the
     unchanged position (the pass). Returns -1 if out is too small (N >= MAX_AFTERSTATES is safe).
     """
-    return gen_plays(state, d1, d2, 4, out, _no_routes())
+    return gen_plays(state, d1, d2, 4, out, None)
 
 
 @njit(cache=True)

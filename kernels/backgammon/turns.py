@@ -1,7 +1,8 @@
 """Turn sequencing for backgammon: the opening roll, rolling, and lost turns (E.3, E.7).
 
-Shared by the single env (envs/backgammon_v0.py) and the batch (batch.py), so a game seeded the
-same way plays the same in both. Dice come from an explicit SplitMix64 state (dice.py).
+Called through the game core (game.py: step, start, finish_turn) by every adapter, trainer and
+harness, so a game seeded the same way plays the same in all of them. Dice come from an explicit
+SplitMix64 state (dice.py).
 
 Opening (RULES.md "Opening"): each side rolls one die — player 0 first, then player 1 — ties
 are rolled again; the higher die moves first and plays both dice. ``begin_turn`` then rolls for

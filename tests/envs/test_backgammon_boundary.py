@@ -206,7 +206,10 @@ def test_board_and_options_are_checked():
 
 def test_env_reset_options_and_batch_constructor_are_checked():
     env = backgammon_v0.raw_env()
-    for opts, error in (({"dice": [True, 2]}, TypeError), ({"dice": [3.0, 1]}, TypeError),
+    with pytest.raises(ValueError, match="max_turns"):
+        backgammon_v0.raw_env(max_turns=2**64)
+    for opts, error in (({"dice": [True, 2]}, TypeError), ({"dice": [True, True]}, TypeError),
+                        ({"dice": [3.0, 1]}, TypeError),
                         ({"dice": "31"}, TypeError), ({"dice": [3, 1, 2]}, ValueError),
                         ({"dice": [0, 3]}, ValueError), ({"position_id": None}, TypeError),
                         ({"position_id": "A" * 14}, ValueError)):
@@ -214,7 +217,8 @@ def test_env_reset_options_and_batch_constructor_are_checked():
             env.reset(seed=0, options=opts)
     for kwargs, error in (({"scoring": 1}, TypeError), ({"scoring": "triple"}, ValueError),
                           ({"max_turns": 2.5}, TypeError), ({"max_turns": 0}, ValueError),
-                          ({"max_turns": True}, TypeError)):
+                          ({"max_turns": True}, TypeError), ({"max_turns": 2**64}, ValueError),
+                          ({"max_turns": float("inf")}, TypeError)):
         with pytest.raises(error):
             BackgammonBatch(2, **kwargs)
 
@@ -265,3 +269,15 @@ def test_agents_and_match_records_check_their_inputs():
         backgammon_match.game_to_match_text([], None, names=None)
     with pytest.raises(TypeError, match="scale"):
         backgammon_render.to_svg(start(), scale="big")
+
+
+def test_td_weights_are_checked_before_the_net_kernels():
+    with pytest.raises(ValueError, match="shapes"):
+        TDAgent(weights=(np.zeros((3, 3)), np.zeros(3), np.zeros((3, 5)), np.zeros(5)))
+    with pytest.raises(TypeError, match="tuple"):
+        TDAgent(weights=(1, 2))
+    bad = TDAgent(hidden=4).params
+    with pytest.raises(ValueError, match="NaN"):
+        TDAgent(weights=(bad[0] * np.nan, *bad[1:]))
+    with pytest.raises(ValueError, match="hidden"):
+        TDAgent(hidden=0)
