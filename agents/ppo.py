@@ -86,8 +86,9 @@ class OpponentPool:
     ``(obs (M, O), masks (M, A)) -> actions (M,)``."""
 
     def __init__(self, seed=0, pool_size=8, baselines=("random", "greedy")):
-        if not set(baselines) <= {"random", "greedy"}:
-            raise ValueError(f"baselines must be 'random' and/or 'greedy', got {baselines!r}")
+        if not set(baselines) <= {"random", "greedy", "recapture"}:
+            raise ValueError(f"baselines must be in-kernel players ('random', 'greedy', draughts "
+                             f"'recapture'), got {baselines!r}")
         self.rng = np.random.default_rng(seed)
         self.snapshots = []
         self.pool_size = pool_size
@@ -163,10 +164,17 @@ def play_vs_baseline(model, game, opponent="random", n_games=200, seed=0):
     return points
 
 
+def baseline_names(game):
+    """The game's in-kernel players by name: ("random", "greedy"), draughts ("random", "recapture")."""
+    from boardgym.envs.batch import BackgammonBatch, DraughtsBatch
+    codes = (DraughtsBatch if game == "draughts" else BackgammonBatch).opponent_codes
+    return tuple(k for k in codes if k not in (None, "none"))
+
+
 def evaluate_baselines(model, game, n_games=200, seed=0):
-    """{opponent: {"ppg", "ci95", "win_rate"}} of the model against the random and greedy players."""
+    """{opponent: {"ppg", "ci95", "win_rate"}} of the model against the in-kernel players."""
     return {opp: points_summary(play_vs_baseline(model, game, opp, n_games, seed))
-            for opp in ("random", "greedy")}
+            for opp in baseline_names(game)}
 
 
 def _save_atomic(model, path):
@@ -225,7 +233,7 @@ def train_ppo(game, total_steps, run_dir, num_envs=64, seed=0, snapshot_every=10
                 log(f"resume: keeping the checkpoint's {key}={value} (asked {setup[key]})")
         setup = saved["setup"]
     game, snapshot_every = setup["game"], setup["snapshot_every"]
-    pool = OpponentPool(setup["seed"], setup["pool_size"])
+    pool = OpponentPool(setup["seed"], setup["pool_size"], baseline_names(game))
     kwargs = {"max_moves": setup["max_moves"]} if game == "draughts" else {}
     venv = make_sb3_vec_env(game, num_envs=setup["num_envs"], opponent=pool, **kwargs)
     if saved is None:

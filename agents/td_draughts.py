@@ -7,13 +7,14 @@ move cap, exactly what ``draughts_eval.net_eval`` feeds the search):
 output is linear, so the exported search evaluation (``to_evaluation``: an ``EVAL_MLP``
 ``Evaluation`` with W1 transposed) is the same function, scaled.
 
-Self-play (``train_games``): whole moves from ``gen_moves`` + ``apply_move``. The mover values
-each resulting position from its own view: the true result when the game is over there
-(``game_status``: +1 a win, 0 a draw), else ``-V(child)`` (the net reads the child from the
+Self-play (``train_games``): whole moves from the game core (``game.gen_moves`` +
+``apply_move``). The mover values each resulting position from its own view: the true result
+when the game is over there (``game.result`` / ``game.reward``: +1 a win, 0 a draw), else
+``-V(child)`` (the net reads the child from the
 new side to move's view, so the value is negated, as in negamax); it plays the best one, or
 with probability ``epsilon`` a uniformly random move (SplitMix64 stream ``rng``, int64[1],
-kernels/rng.py, advanced in place). A game ends by ``game_status`` (G.1 loss without a move,
-G.2a-e draws) or after ``MAX_PLIES`` plies, which counts as a draw.
+kernels/rng.py, advanced in place). A game ends by ``game.result`` (G.1 loss without a move,
+G.2a-e draws) or, truncated, after ``MAX_PLIES`` plies, which counts as a draw.
 
 TD(lambda): predictions of consecutive positions are compared in White's frame
 (``U_t = +V(s_t)`` with White to move, ``-V(s_t)`` with Black), so one set of eligibility traces
@@ -25,18 +26,21 @@ after each update the new position's forward pass is recomputed with the new wei
 learned from like the others (the net learns the values of its epsilon-greedy play).
 
 Matches (``play_match``): the net at one ply without exploration (ties: the first move) against
-``kernels/draughts/batch.opponent_move`` (``OPP_RANDOM``: a random hop at each step of a move,
-``OPP_GREEDY``: material after the opponent's best recapture), colours alternating.
+an in-kernel player of ``kernels/draughts/opponents`` (codes from boardgym.kernels.players:
+``OPP_RANDOM`` a random hop at each step of a move, ``OPP_GREEDY`` the recapture player:
+material after the opponent's best recapture), colours alternating.
 """
 import numpy as np
 from numba import njit
 
-from boardgym.kernels.draughts.batch import OPP_GREEDY, OPP_RANDOM, opponent_move
-from boardgym.kernels.draughts.board import MAX_MOVES, ROW_LEN, S_SIDE
-from boardgym.kernels.draughts.move import apply_move, initial_state
-from boardgym.kernels.draughts.movegen import gen_moves
-from boardgym.kernels.draughts.observe import OBS_LEN, encode_obs
-from boardgym.kernels.draughts.outcome import BLACK_WON, ONGOING, WHITE_WON, game_status
+from boardgym.kernels.draughts.board import MAX_MOVES, ROW_LEN, S_PLY, S_SIDE
+from boardgym.kernels.draughts.game import (
+    N_ACTIONS, OBS_LEN, ONGOING, WHITE_WON, BLACK_WON, encode_obs, gen_moves, initial_state,
+    result, reward,
+)
+from boardgym.kernels.draughts.move import apply_move
+from boardgym.kernels.draughts.opponents import opponent_move
+from boardgym.kernels.players import OPP_GREEDY, OPP_RANDOM
 from boardgym.kernels.rng import rand_below
 
 __all__ = ["N_INPUTS", "MAX_PLIES", "SCALE", "OPP_RANDOM", "OPP_GREEDY", "N_STATS", "init_params",
@@ -177,16 +181,6 @@ def _trace_decay(e1, eb1, e2, eb2, lam):
 
 
 @njit(cache=True)
-def _mover_result(code, side):
-    """Result of a finished game (status code) from side's view: 1, 0 or -1."""
-    if code == WHITE_WON:
-        return 1.0 if side == 0 else -1.0
-    if code == BLACK_WON:
-        return 1.0 if side == 1 else -1.0
-    return 0.0
-
-
-@njit(cache=True)
 def choose_move(w1, b1, w2, b2, state, moves, n, epsilon, rng, obs, idx, val, h):
     """(index, mover's value, explored) of the move to play among moves[:n]: the best by the net
     (a finished game scores its result, else -V(child)), or with probability epsilon a random
@@ -200,9 +194,9 @@ def choose_move(w1, b1, w2, b2, state, moves, n, epsilon, rng, obs, idx, val, h)
     pick_v = 0.0
     for k in range(n):
         c = apply_move(state, moves[k])
-        code = game_status(c)
+        code, _ = result(c, 0)
         if code != ONGOING:
-            v = _mover_result(code, side)
+            v = reward(code, side)
         else:
             nnz = encode_sparse(c, obs, idx, val)
             v = -forward_sparse(w1, b1, w2, b2, idx, val, nnz, h)
@@ -249,7 +243,6 @@ def train_games(w1, b1, w2, b2, rng, n_games, alpha, lam, epsilon, stats):
             e2[:] = 0.0
             eb2[:] = 0.0
         s = initial_state()
-        ply = 0
         while True:
             sign = 1.0 if s[S_SIDE] == 0 else -1.0  # White's frame
             cur_nnz = encode_sparse(s, obs, cur_idx, cur_val)
@@ -263,10 +256,8 @@ def train_games(w1, b1, w2, b2, rng, n_games, alpha, lam, epsilon, stats):
             if explored:
                 stats[ST_RANDOM_MOVES] += 1
             s = apply_move(s, moves[k])
-            ply += 1
-            code = game_status(s)
+            code, capped = result(s, MAX_PLIES)
             over = code != ONGOING
-            capped = not over and ply >= MAX_PLIES
             target = sign * v  # the chosen child's value in White's frame
             if capped:
                 target = 0.0
@@ -278,7 +269,7 @@ def train_games(w1, b1, w2, b2, rng, n_games, alpha, lam, epsilon, stats):
                 add_grad(w2, cur_h, cur_idx, cur_val, cur_nnz, alpha * delta * sign, w1, b1, w2, b2)
             if over or capped:
                 stats[ST_GAMES] += 1
-                stats[ST_PLIES] += ply
+                stats[ST_PLIES] += s[S_PLY]
                 if code == WHITE_WON:
                     stats[ST_WHITE_WINS] += 1
                 elif code == BLACK_WON:
@@ -290,8 +281,8 @@ def train_games(w1, b1, w2, b2, rng, n_games, alpha, lam, epsilon, stats):
 
 @njit(cache=True)
 def play_match(w1, b1, w2, b2, opponent, rng, n_games, max_plies, points):
-    """The net (one ply, no exploration) against opponent (OPP_RANDOM or OPP_GREEDY, played by
-    kernels/draughts/batch.opponent_move with generator rng[0]) for n_games games from the
+    """The net (one ply, no exploration) against opponent (OPP_RANDOM or OPP_GREEDY, the
+    recapture player; kernels/draughts/opponents.opponent_move with generator rng[0]) for n_games games from the
     initial position; the net is White in even games. points (float64[n_games]) receives the
     net's result per game (1, 0, -1; max_plies plies without a result is a draw).
     """
@@ -301,19 +292,17 @@ def play_match(w1, b1, w2, b2, opponent, rng, n_games, max_plies, points):
     idx = np.empty(N_INPUTS, dtype=np.int64)
     val = np.empty(N_INPUTS)
     h = np.empty(nh)
-    scratch = np.empty(1024, dtype=np.int8)
+    scratch = np.empty(N_ACTIONS, dtype=np.int8)
     for g in range(n_games):
         seat = g % 2
         s = initial_state()
-        ply = 0
-        code = game_status(s)
-        while code == ONGOING and ply < max_plies:
+        code, trunc = result(s, max_plies)
+        while code == ONGOING and not trunc:
             if s[S_SIDE] == seat:
                 n = gen_moves(s, moves)
                 k, _, _ = choose_move(w1, b1, w2, b2, s, moves, n, 0.0, rng, obs, idx, val, h)
                 s = apply_move(s, moves[k])
             else:
                 s = opponent_move(s, opponent, rng, 0, scratch)
-            ply += 1
-            code = game_status(s)
-        points[g] = _mover_result(code, seat)
+            code, trunc = result(s, max_plies)
+        points[g] = reward(code, seat)

@@ -13,6 +13,8 @@ An agent may act several times in a row (a capture chain, a backgammon turn):
 range or not legal; ``env()`` wraps it so that an illegal action ends the game with a penalty
 (TerminateIllegalWrapper), as PettingZoo's classic envs do.
 """
+import types
+
 import gymnasium
 import numpy as np
 from gymnasium import spaces
@@ -135,6 +137,26 @@ class TwoPlayerAEC(AECEnv):
     def render_rgb(self):
         """The current position as an RGB image (H, W, 3) uint8."""
         raise NotImplementedError
+
+    # ---- public read-only state ---------------------------------------------------------------
+    @property
+    def is_over(self):
+        """True once the game has ended (terminated or truncated)."""
+        return self._done
+
+    def legal_mask(self):
+        """A fresh int8 copy of the acting agent's legal-action mask (all zero after the end)."""
+        return self._mask.copy()
+
+    @property
+    def n_legal(self):
+        """Number of legal actions of the acting agent (0 after the end)."""
+        return self._n_legal
+
+    @property
+    def cumulative_rewards(self):
+        """A read-only copy of each agent's rewards accumulated since it last acted."""
+        return types.MappingProxyType(dict(self._cumulative_rewards))
 
     # ---- PettingZoo API -----------------------------------------------------------------------
     def observation_space(self, agent):

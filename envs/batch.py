@@ -23,10 +23,11 @@ checkpoint of N games in progress: a training run resumed from it plays the same
 import numba
 import numpy as np
 
+from boardgym.kernels.players import OPP_GREEDY, OPP_NONE, OPP_RANDOM
 from boardgym.kernels.rng import batch_random_actions, batch_random_actions_serial, seed_rngs
 
-# the kernels' opponent codes (OPP_NONE, OPP_RANDOM, OPP_GREEDY in kernels/*/batch.py)
-OPPONENT_CODES = {None: 0, "none": 0, "random": 1, "greedy": 2}
+# opponent names -> the kernels' player codes (boardgym.kernels.players); a core may rename them
+OPPONENT_CODES = {None: OPP_NONE, "none": OPP_NONE, "random": OPP_RANDOM, "greedy": OPP_GREEDY}
 PARALLEL_MIN_GAMES = 256  # below this the thread start-up costs more than the games
 
 
@@ -35,19 +36,21 @@ class _BatchCore:
 
     n_actions = 0
     obs_len = 0
+    opponent_codes = OPPONENT_CODES  # the opponent names this core takes
     _state_fields = ("states", "obs", "masks", "current", "rewards", "done", "seats", "rngs")
 
     def __init__(self, num_envs, opponent=None, learner="alternate", threads=None):
         if int(num_envs) != num_envs or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
-        if opponent not in OPPONENT_CODES:
-            raise ValueError(f"opponent must be None, 'random' or 'greedy', got {opponent!r}")
+        if not isinstance(opponent, (str, type(None))) or opponent not in self.opponent_codes:
+            names = ", ".join(repr(k) for k in self.opponent_codes if k is not None)
+            raise ValueError(f"opponent must be None, {names}; got {opponent!r}")
         if learner not in ("alternate", 0, 1, "player_0", "player_1"):
             raise ValueError(f"learner must be 'alternate', 'player_0' or 'player_1', got {learner!r}")
         if threads is not None:
             numba.set_num_threads(int(threads))
         n = self.num_envs = int(num_envs)
-        self.opponent = OPPONENT_CODES[opponent]
+        self.opponent = self.opponent_codes[opponent]
         self.alternate = learner == "alternate"
         self._fixed_seat = {"player_0": 0, "player_1": 1}.get(learner, learner)
         self.states = np.zeros((n, self.state_len), np.int64)
@@ -82,8 +85,13 @@ class _BatchCore:
                 raise ValueError(f"set_state: {name!r} must be {mine.dtype} {mine.shape}, "
                                  f"got {a.dtype} {a.shape}")
             arrays[name] = a
+        self._check_snapshot(arrays)
         for name, a in arrays.items():
             np.copyto(getattr(self, name), a)
+
+    def _check_snapshot(self, arrays):
+        """ValueError/TypeError unless the snapshot's arrays (right shapes and dtypes) hold a
+        consistent set of games; the game cores check their contents here."""
 
     def _parallel(self):
         """Run the parallel kernel build? Not for small batches, nor on one thread."""
@@ -159,36 +167,68 @@ class _BatchCore:
 
 
 class DraughtsBatch(_BatchCore):
-    """N Russian draughts games (actions and observations as in russian_draughts_v0)."""
+    """N Russian draughts games (actions and observations as in russian_draughts_v0).
+
+    opponent: None (two-player view), ``"random"`` or ``"recapture"``: the in-kernel one-ply
+    player that maximises material after the opponent's best recapture
+    (boardgym.kernels.draughts.opponents). ``"greedy"`` is refused: in draughts that name is
+    boardgym.agents' GreedyAgent (one-ply search with the evaluation), a different player.
+    ``set_state`` checks the snapshot's games (boardgym.envs.draughts.check_batch) and that its
+    outputs are those of its positions.
+    """
+
+    opponent_codes = {None: OPP_NONE, "none": OPP_NONE, "random": OPP_RANDOM, "recapture": OPP_GREEDY}
 
     def __init__(self, num_envs, opponent=None, learner="alternate", max_moves=None, fen=None,
                  threads=None, **draw_rules):
         from boardgym.envs import draughts as api
-        from boardgym.envs.russian_draughts_v0 import rules_mask
         from boardgym.kernels.draughts import batch as kb
-        from boardgym.kernels.draughts.board import S_RULES, STATE_LEN
-        from boardgym.kernels.draughts.codec import N_ACTIONS
-        from boardgym.kernels.draughts.observe import OBS_LEN
+        from boardgym.kernels.draughts import game
 
-        self.state_len, self.n_actions, self.obs_len = STATE_LEN, N_ACTIONS, OBS_LEN
+        if opponent == "greedy":
+            raise ValueError("draughts has no in-kernel 'greedy' player: opponent='recapture' is "
+                             "the in-kernel one-ply material player; boardgym.agents' GreedyAgent "
+                             "(load('greedy', game='draughts')) plays through the AEC env")
+        self.state_len, self.n_actions, self.obs_len = game.STATE_LEN, game.N_ACTIONS, game.OBS_LEN
         super().__init__(num_envs, opponent, learner, threads)
-        if max_moves is not None and (int(max_moves) != max_moves or max_moves < 1):
-            raise ValueError(f"max_moves must be a positive integer or None, got {max_moves!r}")
-        self.max_plies = 0 if max_moves is None else int(max_moves)
-        self.start = api.from_fen(fen) if fen is not None else api.initial_state()
-        self.start[S_RULES] = rules_mask(**draw_rules)
+        self.max_plies = api.check_max_moves(max_moves) or 0
+        rules = api.rules_mask(**draw_rules)
+        self.start = game.initial_state(rules) if fen is None else api.from_fen(fen, rules)
         self._k = kb
+        self._api = api
 
     def _outputs(self):
         return self.obs, self.masks, self.current, self.rewards, self.done
 
+    def _check_snapshot(self, arrays):
+        states = self._api.check_batch(arrays["states"])
+        seats = arrays["seats"]
+        if ((seats != 0) & (seats != 1)).any():
+            raise ValueError("set_state: 'seats' must hold 0 or 1")
+        want = {name: np.empty_like(arrays[name]) for name in ("obs", "masks", "current", "rewards", "done")}
+        self._k.batch_outputs(states, np.ascontiguousarray(seats), self.opponent, self.max_plies,
+                              want["obs"], want["masks"], want["current"], want["rewards"], want["done"])
+        for name, w in want.items():
+            bad = np.flatnonzero((w != arrays[name]).reshape(len(w), -1).any(axis=1))
+            if bad.size:
+                raise ValueError(f"set_state: {name!r} of game {int(bad[0])} does not match its "
+                                 "position (a snapshot from get_state() of a core with the same "
+                                 "opponent and max_moves restores as it was)")
+        if self.opponent != OPP_NONE:
+            waiting = ~(want["done"].any(axis=1).astype(bool)) & (want["current"] != seats)
+            if waiting.any():
+                raise ValueError(f"set_state: in game {int(np.flatnonzero(waiting)[0])} the "
+                                 "in-kernel opponent is to move")
+
     def _reset(self, which):
-        (self._k.batch_reset if self._parallel() else self._k.batch_reset_serial)(self.states, which, self.start, self.seats, self.alternate, self.rngs,
-                            self.opponent, self.max_plies, *self._outputs())
+        (self._k.batch_reset if self._parallel() else self._k.batch_reset_serial)(
+            self.states, which, self.start, self.seats, self.alternate, self.rngs, self.opponent,
+            self.max_plies, *self._outputs())
 
     def _step(self, actions):
-        (self._k.batch_step if self._parallel() else self._k.batch_step_serial)(self.states, actions, self.seats, self.rngs, self.opponent,
-                           self.max_plies, *self._outputs())
+        (self._k.batch_step if self._parallel() else self._k.batch_step_serial)(
+            self.states, actions, self.seats, self.rngs, self.opponent, self.max_plies,
+            *self._outputs())
 
 
 class BackgammonBatch(_BatchCore):

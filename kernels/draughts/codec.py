@@ -1,8 +1,15 @@
-"""Russian draughts action codec: the ONLY place the action encoding lives.
+"""Russian draughts action codec: the one place the action encoding and the mover's frame live.
 
 An action is one quiet move or one capture hop: ``action = from_sq32 * 32 + to_sq32``
 (``N_ACTIONS`` = 1024; sq32: a1=0, c1=1, ..., h8=31, see board.py). A hop is identified by its
-two squares: the captured piece is the one enemy piece between them.
+two squares: the captured piece is the one enemy piece between them. ``square_action`` and
+``action_squares`` convert between an action and its two sq32 squares, ``encode_action`` and
+``decode_action`` between an action and ghost squares (board.py).
+
+Frames: the kernel frame is the board as White sees it. The acting player's frame turns the
+board 180 degrees for Black: square ``sq32 -> 31 - sq32`` (``view_square``), action
+``a -> 1023 - a`` (``view_action``; ``VIEW_ACTION[side, a]`` is the same map as a table). Both
+maps are their own inverse. Envs, observations and batch cores work in the acting player's frame.
 
 ``legal_action_mask`` marks exactly the hops that begin a legal whole move (or, mid-chain,
 continue the chain in progress): every capture hop of every piece when a capture exists (25.1;
@@ -26,6 +33,7 @@ from boardgym.kernels.draughts.board import (
     GHOST_TO_SQ32,
     M_FROM,
     M_TO,
+    N_SQUARES,
     ROW_LEN,
     S_BK,
     S_BM,
@@ -54,20 +62,51 @@ ZERO = np.int64(0)
 
 
 @njit(cache=True, inline="always")
+def square_action(from_sq32, to_sq32):
+    """Action index of the hop/move between two sq32 squares."""
+    return from_sq32 * N_SQUARES + to_sq32
+
+
+@njit(cache=True, inline="always")
+def action_squares(action):
+    """(from_sq32, to_sq32) of an action index."""
+    return action // N_SQUARES, action % N_SQUARES
+
+
+@njit(cache=True, inline="always")
 def encode_action(from_ghost, to_ghost):
     """Action index of the hop/move between two ghost squares."""
-    return GHOST_TO_SQ32[from_ghost] * 32 + GHOST_TO_SQ32[to_ghost]
+    return square_action(GHOST_TO_SQ32[from_ghost], GHOST_TO_SQ32[to_ghost])
 
 
 @njit(cache=True, inline="always")
 def decode_action(action):
     """(from_ghost, to_ghost) of an action index."""
-    return SQ32_TO_GHOST[action // 32], SQ32_TO_GHOST[action % 32]
+    fr, to = action_squares(action)
+    return SQ32_TO_GHOST[fr], SQ32_TO_GHOST[to]
+
+
+@njit(cache=True, inline="always")
+def view_square(side, sq32):
+    """A sq32 square seen from side's frame (turned 180 degrees for Black); its own inverse."""
+    return sq32 if side == 0 else N_SQUARES - 1 - sq32
+
+
+@njit(cache=True, inline="always")
+def view_action(side, action):
+    """An action seen from side's frame (both squares turned for Black); its own inverse."""
+    return action if side == 0 else N_ACTIONS - 1 - action
+
+
+# VIEW_ACTION[side, a] == view_action(side, a), as a table for NumPy indexing.
+VIEW_ACTION = np.stack([np.arange(N_ACTIONS, dtype=np.int64),
+                        N_ACTIONS - 1 - np.arange(N_ACTIONS, dtype=np.int64)])
+VIEW_ACTION.setflags(write=False)
 
 
 @njit(cache=True)
-def _mark(out, fr, to, n):
-    a = encode_action(fr, to)
+def _mark(out, fr, to, n, frame):
+    a = view_action(frame, encode_action(fr, to))
     if out[a] == 0:
         out[a] = 1
         return n + 1
@@ -76,7 +115,14 @@ def _mark(out, fr, to, n):
 
 @njit(cache=True)
 def legal_action_mask(state, out):
-    """Mark the legal actions of a position in out (int8[1024], overwritten); return their number."""
+    """Mark the legal actions of a position in out (int8[1024], overwritten; kernel frame);
+    return their number."""
+    return fill_mask(state, out, ZERO)
+
+
+@njit(cache=True)
+def fill_mask(state, out, frame):
+    """legal_action_mask in frame's view (0: the kernel frame, 1: turned round for Black)."""
     out[:] = 0
     wm, wk, bm, bk, side = state[S_WM], state[S_WK], state[S_BM], state[S_BK], state[S_SIDE]
     if side == 0:
@@ -91,7 +137,7 @@ def legal_action_mask(state, out):
         king = (us_k >> sq) & ONE
         k = gen_hops(sq, king, state[S_CAP_JUMPED], them, empty | (ONE << sq), work, 0)
         for i in range(k):
-            n = _mark(out, sq, work[i], n)
+            n = _mark(out, sq, work[i], n, frame)
         return n
     if has_capture_bb(us_m, us_k, them, empty):
         pieces = us_m | us_k
@@ -100,12 +146,12 @@ def legal_action_mask(state, out):
             pieces = pop_lsb(pieces)
             k = gen_hops(p, (us_k >> p) & ONE, ZERO, them, empty | (ONE << p), work, 0)
             for i in range(k):
-                n = _mark(out, p, work[i], n)
+                n = _mark(out, p, work[i], n, frame)
         return n
     quiet = np.empty((MAX_QUIET, ROW_LEN), dtype=np.int64)
     k = gen_quiet_bb(us_m, us_k, empty, side, quiet)
     for i in range(k):
-        n = _mark(out, quiet[i, M_FROM], quiet[i, M_TO], n)
+        n = _mark(out, quiet[i, M_FROM], quiet[i, M_TO], n, frame)
     return n
 
 

@@ -1,4 +1,4 @@
-"""Applying whole moves to Russian draughts positions, and setting positions up.
+"""Applying whole moves to Russian draughts positions, and setting positions up (M.1-M.3, 25.2, 25.5).
 
 ``apply_bb`` is the bare bitboard update used by perft; ``apply_move`` also advances the side,
 the ply and draw counters, the Zobrist hash and the repetition history (outcome.py documents
@@ -36,7 +36,6 @@ from boardgym.kernels.draughts.board import (
     STATE_LEN,
 )
 from boardgym.kernels.draughts.outcome import (
-    RULES_ALL,
     ZOBRIST,
     ZOBRIST_BLACK,
     hash_bb,
@@ -141,27 +140,3 @@ def apply_move_parts(state, fr, to, captured, promote):
 def apply_move(state, move):
     """New position vector after a whole move row (int64[ROW_LEN] from gen_moves)."""
     return apply_move_parts(state, move[M_FROM], move[M_TO], move[M_CAPTURED], move[M_PROMOTE])
-
-
-@njit(cache=True)
-def initial_bitboards():
-    """(wm, wk, bm, bk) of the initial position."""
-    from_white = np.int64(0)
-    from_black = np.int64(0)
-    for r in range(3):
-        for f in range(8):
-            if (r + f) % 2 == 0:
-                from_white |= ONE << ((9 * r + f) // 2)
-    for r in range(5, 8):
-        for f in range(8):
-            if (r + f) % 2 == 0:
-                from_black |= ONE << ((9 * r + f) // 2)
-    return from_white, np.int64(0), from_black, np.int64(0)
-
-
-@njit(cache=True)
-def initial_state():
-    """The initial position vector (White to move, all draw rules on)."""
-    wm, wk, bm, bk = initial_bitboards()
-    return set_position(wm, wk, bm, bk, 0, RULES_ALL)
-

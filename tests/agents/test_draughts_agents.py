@@ -13,7 +13,7 @@ from boardgym.kernels.draughts.board import (
     S_BK, S_BM, S_CAP_JUMPED, S_CAP_SQ, S_SIDE, S_WK, S_WM, SQ32_TO_GHOST, GHOST_TO_SQ32,
 )
 from boardgym.kernels.draughts.codec import legal_action_mask
-from boardgym.kernels.draughts.observe import VIEW_ACTION
+from boardgym.kernels.draughts.game import VIEW_ACTION
 
 
 def _rotate(bb):
@@ -163,7 +163,7 @@ def test_best_move_gives_a_legal_pdn_move_and_rejects_bad_fens():
     assert picks == set(api.legal_moves("W:W21-32:B1-12"))  # uniform over the 7 opening moves
 
 
-def test_bad_input_gives_value_errors():
+def test_bad_input_gives_value_and_type_errors():
     agent = AlphaBetaAgent(depth=2, tt_bits=8)
     env = russian_draughts_v0.raw_env()
     env.reset(seed=0)
@@ -172,7 +172,7 @@ def test_bad_input_gives_value_errors():
         agent.act(obs["observation"], obs["action_mask"])
     with pytest.raises(ValueError, match="float32"):
         agent.act(np.zeros(10, np.float32), None)
-    with pytest.raises(ValueError, match="int64"):
+    with pytest.raises(TypeError, match="int64"):
         agent.act_state(np.zeros(5))
     bad = api.initial_state()
     bad[S_WM] |= bad[S_BM]  # two pieces on a square

@@ -9,9 +9,10 @@ from boardgym.agents import load
 from boardgym.agents import td_draughts as tdd
 from boardgym.agents.draughts_eval import EVAL_MLP, Evaluation, net_eval
 from boardgym.envs import russian_draughts_v0
-from boardgym.kernels.draughts.batch import OPP_GREEDY, OPP_RANDOM, opponent_move
+from boardgym.kernels.draughts.opponents import opponent_move
 from boardgym.kernels.draughts.board import S_SIDE
-from boardgym.kernels.draughts.move import initial_state
+from boardgym.kernels.draughts.game import initial_state
+from boardgym.kernels.players import OPP_GREEDY, OPP_RANDOM
 from boardgym.kernels.draughts.observe import OBS_LEN
 from boardgym.kernels.draughts.outcome import BLACK_WON, ONGOING, WHITE_WON, game_status
 from boardgym.kernels.rng import seed_rngs

@@ -13,7 +13,7 @@ from boardgym.envs import draughts as api
 from boardgym.envs import russian_draughts_v0
 from boardgym.envs.draughts_pdn import game_to_pdn, read_pdn
 from boardgym.envs.draughts_render import to_svg
-from boardgym.kernels.draughts.observe import VIEW_ACTION
+from boardgym.kernels.draughts.game import VIEW_ACTION
 
 
 def _play_random(env, seed, max_steps=10_000):
@@ -156,7 +156,7 @@ def test_bad_input():
         russian_draughts_v0.raw_env(max_moves=0)
     with pytest.raises(ValueError, match="render_mode"):
         russian_draughts_v0.raw_env(render_mode="3d")
-    with pytest.raises(ValueError, match="draw rule"):
+    with pytest.raises(TypeError, match="draw rule"):
         russian_draughts_v0.raw_env(repetition="yes")
 
 

@@ -15,7 +15,8 @@ from boardgym.kernels.draughts.board import (
     MAX_MOVES,
     ROW_LEN,
 )
-from boardgym.kernels.draughts.move import apply_bb, initial_state
+from boardgym.kernels.draughts.game import initial_state
+from boardgym.kernels.draughts.move import apply_bb
 from boardgym.kernels.draughts.movegen import WORK_LEN, gen_capture_routes_bb, gen_quiet_bb
 from boardgym.kernels.draughts.perft import perft, perft_parallel
 
