@@ -21,7 +21,11 @@ def game_to_pdn(moves, start_fen=None, result="*", capture_sep=":", **tags):
 
     capture_sep is ``":"`` (``c3:e5:g3``, as RULES.md writes captures) or ``"x"``
     (``c3xe5xg3``, what pydraughts' move parser takes)."""
-    if capture_sep not in (":", "x"):
+    if isinstance(moves, (str, bytes)) or not isinstance(moves, (list, tuple)):
+        raise TypeError(f"moves must be a list of PDN move strings, got {type(moves).__name__}")
+    if not isinstance(result, str):
+        raise TypeError(f"result must be a string, got {type(result).__name__}")
+    if not isinstance(capture_sep, str) or capture_sep not in (":", "x"):
         raise ValueError(f"capture_sep must be ':' or 'x', got {capture_sep!r}")
     if result not in _RESULTS:
         raise ValueError(f"unknown result {result!r}; expected one of {sorted(_RESULTS)}")
@@ -64,7 +68,7 @@ def game_to_pdn(moves, start_fen=None, result="*", capture_sep=":", **tags):
 def read_pdn(text):
     """(tags dict, start FEN, list of PDN moves, result, final state) of one PDN game."""
     if not isinstance(text, str):
-        raise ValueError("PDN must be a string")
+        raise TypeError(f"PDN must be a string, got {type(text).__name__}")
     tags, body = {}, []
     for line in text.splitlines():
         m = _TAG.match(line)

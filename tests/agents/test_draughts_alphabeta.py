@@ -1,4 +1,4 @@
-"""AlphaBetaAgent (issue 6): tactics, mate distance, draws (G.1, G.2), TT consistency, time budget,
+"""AlphaBetaAgent: tactics, mate distance, draws (G.1, G.2), TT consistency, time budget,
 learned-evaluation hook, and strength against RandomAgent / Greedy against RandomAgent.
 
 Tactical positions were found by a seeded random-playout search and checked by hand with the

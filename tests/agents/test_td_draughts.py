@@ -1,4 +1,4 @@
-"""Draughts TD(lambda) value net (issue 6): gradients, TD learning, play against the in-kernel
+"""Draughts TD(lambda) value net: gradients, TD learning, play against the in-kernel
 players, the exported search evaluation, train.py --game draughts --algo td exact resume."""
 import json
 
