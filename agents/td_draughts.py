@@ -33,6 +33,7 @@ material after the opponent's best recapture), colours alternating.
 import numpy as np
 from numba import njit
 
+from boardgym.envs import draughts as api
 from boardgym.kernels.draughts.board import MAX_MOVES, ROW_LEN, S_PLY, S_SIDE
 from boardgym.kernels.draughts.game import (
     N_ACTIONS, OBS_LEN, ONGOING, WHITE_WON, BLACK_WON, encode_obs, gen_moves, initial_state,
@@ -44,7 +45,7 @@ from boardgym.kernels.players import OPP_GREEDY, OPP_RANDOM
 from boardgym.kernels.rng import rand_below
 
 __all__ = ["N_INPUTS", "MAX_PLIES", "SCALE", "OPP_RANDOM", "OPP_GREEDY", "N_STATS", "init_params",
-           "value", "add_grad", "train_games", "play_match", "to_evaluation"]
+           "check_params", "value", "add_grad", "train_games", "play_match", "to_evaluation"]
 
 N_INPUTS = OBS_LEN
 MAX_PLIES = 200
@@ -71,11 +72,26 @@ def init_params(hidden, seed, scale=0.1):
     return w1, b1, w2, b2
 
 
-def check_params(params):
-    """The four weight arrays as contiguous float64, or ValueError naming the bad shape."""
-    if len(params) != 4:
-        raise ValueError(f"params are (w1, b1, w2, b2), got {len(params)} arrays")
-    w1, b1, w2, b2 = (np.ascontiguousarray(p, dtype=np.float64) for p in params)
+def check_params(params, in_place=False):
+    """The four weight arrays as contiguous float64, or ValueError naming the bad shape.
+
+    in_place: the arrays are updated by the caller's kernel, so they must already be writable
+    C-contiguous float64 arrays (TypeError otherwise: a converted copy would lose the updates).
+    """
+    if not isinstance(params, (list, tuple)) or len(params) != 4:
+        raise ValueError(f"params are (w1, b1, w2, b2), got {params!r:.80}")
+    if in_place:
+        for p in params:
+            if not (isinstance(p, np.ndarray) and p.dtype == np.float64 and p.flags.c_contiguous
+                    and p.flags.writeable):
+                raise TypeError("trained weights must be writable C-contiguous float64 arrays, "
+                                f"got {type(p).__name__} {getattr(p, 'dtype', '')}")
+    elif any(p is None or isinstance(p, (str, bytes)) for p in params):
+        raise TypeError("params must be arrays of numbers")
+    try:
+        w1, b1, w2, b2 = (np.ascontiguousarray(p, dtype=np.float64) for p in params)
+    except (TypeError, ValueError):
+        raise TypeError("params must be arrays of numbers") from None
     h = w1.shape[1] if w1.ndim == 2 else 0
     if w1.shape != (N_INPUTS, h) or h < 1 or b1.shape != (h,) or w2.shape != (h,) or b2.shape != (1,):
         raise ValueError(f"params must have shapes ({N_INPUTS}, H), (H,), (H,), (1,); got "
@@ -121,9 +137,13 @@ def forward_sparse(w1, b1, w2, b2, idx, val, nnz, h):
     return y
 
 
-@njit(cache=True)
 def value(w1, b1, w2, b2, state):
-    """V(state) from the side to move's view (a float); for tests and tools."""
+    """V(state) from the side to move's view (a float) of a position vector; for tests and tools."""
+    return float(_value(*check_params((w1, b1, w2, b2)), api.check_state(state)))
+
+
+@njit(cache=True)
+def _value(w1, b1, w2, b2, state):
     obs = np.empty(N_INPUTS, dtype=np.float32)
     idx = np.empty(N_INPUTS, dtype=np.int64)
     val = np.empty(N_INPUTS)
@@ -210,13 +230,47 @@ def choose_move(w1, b1, w2, b2, state, moves, n, epsilon, rng, obs, idx, val, h)
     return best, best_v, False
 
 
-@njit(cache=True)
+def _check_buffer(a, what, dtype, size):
+    if not (isinstance(a, np.ndarray) and a.dtype == dtype and a.ndim == 1 and a.flags.writeable
+            and a.flags.c_contiguous):
+        raise TypeError(f"{what} must be a writable {np.dtype(dtype)} vector, got "
+                        f"{type(a).__name__} {getattr(a, 'dtype', '')} {getattr(a, 'shape', '')}")
+    if a.shape[0] < size:
+        raise ValueError(f"{what} needs at least {size} entries, got {a.shape[0]}")
+
+
+def _check_count(x, what):
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)):
+        raise TypeError(f"{what} must be an integer, got {x!r}")
+    if x < 0:
+        raise ValueError(f"{what} must be >= 0, got {x}")
+    return int(x)
+
+
+def _check_rate(x, what, hi=None):
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{what} must be a number, got {x!r}")
+    if not (np.isfinite(x) and x >= 0 and (hi is None or x <= hi)):
+        raise ValueError(f"{what} must be in 0..{hi if hi is not None else 'inf'}, got {x}")
+    return float(x)
+
+
 def train_games(w1, b1, w2, b2, rng, n_games, alpha, lam, epsilon, stats):
     """Play n_games self-play games, updating the weights in place by TD(lam); stats accumulate.
 
-    rng: int64[1] SplitMix64 state (advanced). stats: float64[N_STATS] (games, plies,
-    sum |delta|, White wins, Black wins, games stopped at MAX_PLIES, random moves).
+    Weights: writable float64 arrays (init_params). rng: int64[1] SplitMix64 state (advanced).
+    stats: float64[N_STATS] (games, plies, sum |delta|, White wins, Black wins, games stopped
+    at MAX_PLIES, random moves).
     """
+    check_params((w1, b1, w2, b2), in_place=True)
+    _check_buffer(rng, "rng", np.int64, 1)
+    _check_buffer(stats, "stats", np.float64, N_STATS)
+    _train_games(w1, b1, w2, b2, rng, _check_count(n_games, "n_games"), _check_rate(alpha, "alpha"),
+                 _check_rate(lam, "lam", 1.0), _check_rate(epsilon, "epsilon", 1.0), stats)
+
+
+@njit(cache=True)
+def _train_games(w1, b1, w2, b2, rng, n_games, alpha, lam, epsilon, stats):
     nh = b1.shape[0]
     moves = np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64)
     obs = np.empty(N_INPUTS, dtype=np.float32)
@@ -279,13 +333,25 @@ def train_games(w1, b1, w2, b2, rng, n_games, alpha, lam, epsilon, stats):
                 break
 
 
-@njit(cache=True)
 def play_match(w1, b1, w2, b2, opponent, rng, n_games, max_plies, points):
     """The net (one ply, no exploration) against opponent (OPP_RANDOM or OPP_GREEDY, the
-    recapture player; kernels/draughts/opponents.opponent_move with generator rng[0]) for n_games games from the
-    initial position; the net is White in even games. points (float64[n_games]) receives the
-    net's result per game (1, 0, -1; max_plies plies without a result is a draw).
+    recapture player; kernels/draughts/opponents.opponent_move with generator rng[0], int64[1])
+    for n_games games from the initial position; the net is White in even games. points
+    (float64[>= n_games]) receives the net's result per game (1, 0, -1; a game still going after
+    max_plies plies is a draw; 0 = no cap).
     """
+    params = check_params((w1, b1, w2, b2))
+    if opponent not in (OPP_RANDOM, OPP_GREEDY) or isinstance(opponent, (bool, np.bool_)):
+        raise ValueError(f"opponent must be OPP_RANDOM ({OPP_RANDOM}) or OPP_GREEDY ({OPP_GREEDY}), "
+                         f"got {opponent!r}")
+    n_games = _check_count(n_games, "n_games")
+    _check_buffer(rng, "rng", np.int64, 1)
+    _check_buffer(points, "points", np.float64, n_games)
+    _play_match(*params, int(opponent), rng, n_games, _check_count(max_plies, "max_plies"), points)
+
+
+@njit(cache=True)
+def _play_match(w1, b1, w2, b2, opponent, rng, n_games, max_plies, points):
     nh = b1.shape[0]
     moves = np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64)
     obs = np.empty(N_INPUTS, dtype=np.float32)
