@@ -343,11 +343,17 @@ def _rows(state):
 
 def format_move(squares, capture):
     """PDN text of a move from its route (sq32 squares, start first): ``c3-d4``, ``c3:e5:g7``."""
-    if isinstance(squares, (str, bytes)) or not isinstance(squares, (list, tuple, np.ndarray)):
+    if isinstance(squares, np.ndarray):
+        squares = squares.tolist()
+    elif isinstance(squares, (str, bytes)) or not isinstance(squares, (list, tuple)):
         raise TypeError(f"squares must be a sequence of sq32 squares, got {type(squares).__name__}")
     if not 2 <= len(squares) <= ROUTE_LEN:
         raise ValueError(f"a move's route has 2..{ROUTE_LEN} squares, got {len(squares)}")
-    return _join([square_name(q) for q in squares], _check_bool(capture, "capture"))
+    if capture.__class__ is not bool:
+        capture = _check_bool(capture, "capture")
+    if all(q.__class__ is int and 0 <= q < N_SQUARES for q in squares):  # the common case
+        return _join([SQ32_NAMES[q] for q in squares], capture)
+    return _join([square_name(q) for q in squares], capture)
 
 
 def _join(names, capture):

@@ -55,6 +55,8 @@ class raw_env(TwoPlayerAEC):
         self.moves = []
         self.start_fen = api.to_fen(self.state)
         self._route = np.zeros(game.ROUTE_LEN, np.int64)
+        self._hops = np.zeros(game.MAX_HOPS, np.int64)  # the move in progress, its hops so far
+        self._n_hops = 0
 
     # ---- hooks ------------------------------------------------------------------------------
     def _new_game(self, options):
@@ -67,7 +69,7 @@ class raw_env(TwoPlayerAEC):
         self.start_fen = api.to_fen(state)
         self.moves = []
         self._move_start = None
-        self._hops = []
+        self._n_hops = 0
         self._last_move = None
 
     def _to_move(self):
@@ -79,12 +81,13 @@ class raw_env(TwoPlayerAEC):
     def _play(self, action):
         if self.state[S_CAP_SQ] < 0:  # a new move begins
             self._move_start = self.state
-            self._hops = []
-        self._hops.append(action)
+            self._n_hops = 0
+        self._hops[self._n_hops] = action
+        self._n_hops += 1
         self.state = game.step(self.state, action)
         if self.state[S_CAP_SQ] < 0:  # the move is complete
             start = self._move_start
-            n = game.hop_route(start, np.array(self._hops, np.int64), self._route)
+            n = game.hop_route(start, self._hops[:self._n_hops], self._route)
             self._last_move = api.format_move(self._route[:n].tolist(), bool(game.is_capture(start)))
             self.moves.append(self._last_move)
 
@@ -95,7 +98,9 @@ class raw_env(TwoPlayerAEC):
     def _result(self):
         code, trunc = game.result(self.state, self.max_moves or 0)
         self._status = code
-        return code != game.ONGOING, bool(trunc), (game.reward(code, 0), game.reward(code, 1))
+        if code == game.ONGOING:
+            return False, bool(trunc), (0.0, 0.0)
+        return True, False, (game.reward(code, 0), game.reward(code, 1))
 
     def _encode(self, player):
         out = np.empty(game.OBS_LEN, np.float32)

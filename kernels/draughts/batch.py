@@ -27,7 +27,7 @@ from boardgym.kernels.draughts.outcome import ONGOING
 from boardgym.kernels.players import OPP_NONE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _outputs(s, code, trunc, i, seats, opponent, max_plies, obs, masks, current, rewards, done):
     """Write game i's outputs for its position s with result (code, trunc)."""
     rewards[i, 0] = reward(code, 0)
