@@ -125,8 +125,6 @@ S_HIST = 16
 HIST_LEN = 64
 STATE_LEN = S_HIST + HIST_LEN
 
-WHITE, BLACK = 0, 1
-
 # ---- move rows (kernel move buffers) --------------------------------------------------------
 # A move row: from, to (ghost squares), captured bitboard, number of landing squares in the path
 # (1 for a quiet move, the number of captures for a capture), 1 if a man ends the move as a king,

@@ -212,7 +212,7 @@ def _gen_captures(us_m, us_k, them, empty, side, work, out, merge):
 def gen_captures_bb(us_m, us_k, them, empty, side, work, out):
     """All capture moves (distinct outcomes) of the side with men us_m and kings us_k into out.
 
-    work: scratch int64[WORK_LEN] (``new_work``).
+    work: scratch int64[WORK_LEN].
     """
     return _gen_captures(us_m, us_k, them, empty, side, work, out, True)
 
@@ -375,7 +375,3 @@ def new_move_buffer():
     """A caller-owned move buffer, int64[MAX_MOVES, ROW_LEN]."""
     return np.zeros((MAX_MOVES, ROW_LEN), dtype=np.int64)
 
-
-def new_work():
-    """Scratch array for the *_bb generators, int64[WORK_LEN]."""
-    return np.empty(WORK_LEN, dtype=np.int64)
