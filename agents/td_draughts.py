@@ -144,10 +144,7 @@ def value(w1, b1, w2, b2, state):
 
 @njit(cache=True)
 def _value(w1, b1, w2, b2, state):
-    obs = np.empty(N_INPUTS, dtype=np.float32)
-    idx = np.empty(N_INPUTS, dtype=np.int64)
-    val = np.empty(N_INPUTS)
-    h = np.empty(b1.shape[0])
+    _, obs, idx, val, h = _scratch(b1.shape[0])
     nnz = encode_sparse(state, obs, idx, val)
     return forward_sparse(w1, b1, w2, b2, idx, val, nnz, h)
 
@@ -270,13 +267,16 @@ def train_games(w1, b1, w2, b2, rng, n_games, alpha, lam, epsilon, stats):
 
 
 @njit(cache=True)
+def _scratch(nh):
+    """Buffers of the move choice: move list, observation, sparse input, hidden layer (nh)."""
+    return (np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64), np.empty(N_INPUTS, dtype=np.float32),
+            np.empty(N_INPUTS, dtype=np.int64), np.empty(N_INPUTS), np.empty(nh))
+
+
+@njit(cache=True)
 def _train_games(w1, b1, w2, b2, rng, n_games, alpha, lam, epsilon, stats):
     nh = b1.shape[0]
-    moves = np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64)
-    obs = np.empty(N_INPUTS, dtype=np.float32)
-    idx = np.empty(N_INPUTS, dtype=np.int64)
-    val = np.empty(N_INPUTS)
-    h = np.empty(nh)
+    moves, obs, idx, val, h = _scratch(nh)
     cur_idx = np.empty(N_INPUTS, dtype=np.int64)
     cur_val = np.empty(N_INPUTS)
     cur_h = np.empty(nh)
@@ -352,12 +352,7 @@ def play_match(w1, b1, w2, b2, opponent, rng, n_games, max_plies, points):
 
 @njit(cache=True)
 def _play_match(w1, b1, w2, b2, opponent, rng, n_games, max_plies, points):
-    nh = b1.shape[0]
-    moves = np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64)
-    obs = np.empty(N_INPUTS, dtype=np.float32)
-    idx = np.empty(N_INPUTS, dtype=np.int64)
-    val = np.empty(N_INPUTS)
-    h = np.empty(nh)
+    moves, obs, idx, val, h = _scratch(b1.shape[0])
     scratch = np.empty(N_ACTIONS, dtype=np.int8)
     for g in range(n_games):
         seat = g % 2

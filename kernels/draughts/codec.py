@@ -155,6 +155,19 @@ def fill_mask(state, out, frame):
     return n
 
 
+@njit(cache=True, inline="always")
+def chain_origin(us_m, us_k, sq, start, was_man):
+    """The mover's (men, kings) with the capturing piece on sq put back on the chain's start,
+    as the man or king it was when the chain began (the position before the chain)."""
+    us_m &= ~(ONE << sq)
+    us_k &= ~(ONE << sq)
+    if was_man:
+        us_m |= ONE << start
+    else:
+        us_k |= ONE << start
+    return us_m, us_k
+
+
 @njit(cache=True)
 def _direction(fr, to):
     """Index of the diagonal direction from ghost square fr towards to (-1 if none)."""
@@ -215,12 +228,7 @@ def apply_action(state, action):
     # Chain complete: restore the position before the chain and apply the whole move.
     start = s[S_CAP_START]
     was_man = s[S_CAP_MAN]
-    us_m &= ~(ONE << to)
-    us_k &= ~(ONE << to)
-    if was_man:
-        us_m |= ONE << start
-    else:
-        us_k |= ONE << start
+    us_m, us_k = chain_origin(us_m, us_k, to, start, was_man)
     pre = s.copy()
     if side == 0:
         pre[S_WM], pre[S_WK] = us_m, us_k

@@ -41,8 +41,8 @@ from boardgym.kernels.draughts.board import (
     S_KINGS_ONLY, S_LONG_DIAG, S_MATERIAL, S_PLY, S_RULES, S_SIDE, S_WK, S_WM, STATE_LEN,
 )
 from boardgym.kernels.draughts.codec import (  # noqa: F401  (the core's encodings)
-    N_ACTIONS, VIEW_ACTION, action_squares, apply_action, decode_action, encode_action,
-    fill_mask, square_action, view_action, view_square,
+    N_ACTIONS, VIEW_ACTION, action_squares, apply_action, chain_origin, decode_action,
+    encode_action, fill_mask, square_action, view_action, view_square,
 )
 from boardgym.kernels.draughts.move import apply_move, set_position
 from boardgym.kernels.draughts.movegen import (  # noqa: F401  (whole moves)
@@ -276,12 +276,7 @@ def state_error(s):
             return ERR_CAP_MAN
         if not can_capture_from(cap, king, jumped, them, BB_SQUARES & ~occupied):
             return ERR_CHAIN_STUCK
-        own_m &= ~(ONE << cap)
-        own_k &= ~(ONE << cap)
-        if man:
-            own_m |= ONE << start
-        else:
-            own_k |= ONE << start
+        own_m, own_k = chain_origin(own_m, own_k, cap, start, man)
         if side == 0:
             pwm, pwk = own_m, own_k
         else:
