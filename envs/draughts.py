@@ -158,8 +158,8 @@ def check_max_moves(max_moves):
     if max_moves is None:
         return None
     m = _check_int(max_moves, "max_moves")
-    if m < 1:
-        raise ValueError(f"max_moves must be a positive integer or None, got {m}")
+    if not 1 <= m <= _game.MAX_COUNT:
+        raise ValueError(f"max_moves must be None or an integer in 1..{_game.MAX_COUNT}, got {m}")
     return m
 
 
@@ -180,7 +180,7 @@ def square_name(sq32):
 def parse_square(token):
     """sq32 index of an algebraic (``c3``) or numeric PDN (``22``) square; ValueError if unknown."""
     t = _check_str(token, "a square").strip().lower()
-    if t.isdigit():
+    if t.isascii() and t.isdigit():
         n = int(t)
         if not 1 <= n <= 32:
             raise ValueError(f"unknown square {token!r}: numeric squares are 1..32")
@@ -208,7 +208,7 @@ def _parse_piece_list(text, colour, fen):
         king = tok[0] in "Kk"
         if king:
             tok = tok[1:].strip()
-        m = re.fullmatch(r"(\d+)\s*-\s*(\d+)", tok)
+        m = re.fullmatch(r"([0-9]+)\s*-\s*([0-9]+)", tok)
         if m:
             lo, hi = int(m.group(1)), int(m.group(2))
             if not (1 <= lo <= hi <= 32):

@@ -29,7 +29,7 @@ def game_to_pdn(moves, start_fen=None, result="*", capture_sep=":", **tags):
         raise ValueError(f"capture_sep must be ':' or 'x', got {capture_sep!r}")
     if result not in _RESULTS:
         raise ValueError(f"unknown result {result!r}; expected one of {sorted(_RESULTS)}")
-    fen = start_fen or _INITIAL_FEN
+    fen = _INITIAL_FEN if start_fen is None else start_fen
     state = api.from_fen(fen)
     for i, mv in enumerate(moves):  # validate before writing
         try:
@@ -88,7 +88,7 @@ def read_pdn(text):
         if tok in _RESULTS:
             result = tok
             continue
-        tok = re.sub(r"^\d+\.(\.\.)?", "", tok).rstrip("!?")
+        tok = re.sub(r"^[0-9]+\.(\.\.)?", "", tok).rstrip("!?")
         if not tok or tok.startswith("$"):
             continue
         try:

@@ -470,3 +470,10 @@ def test_state_from_observation_checks_its_input():
     assert D.state_from_observation(obs)[S_SIDE] == 0 and obs[OBS_TO_MOVE] == 1.0
     with pytest.raises(ValueError, match="rules"):
         D.state_from_observation(obs, rules=99)
+
+
+@pytest.mark.parametrize("fen", ["W:W٢٢:B1", "W:W𝟐𝟐:B1", "W:W21-２２:B1", "W:W22:B1-١٢"])
+def test_fen_squares_are_ascii_digits(fen):
+    """Unicode digits that int() reads (Arabic-Indic, full-width, mathematical) are not PDN."""
+    with pytest.raises(ValueError):
+        D.from_fen(fen)

@@ -319,7 +319,8 @@ def test_reset_options_are_checked(options, exc, problem):
 
 @pytest.mark.parametrize("kwargs,exc", [
     ({"max_moves": True}, TypeError), ({"max_moves": 1.5}, TypeError), ({"max_moves": "9"}, TypeError),
-    ({"max_moves": -3}, ValueError), ({"balance": 1}, TypeError), ({"long_diagonal": None}, TypeError),
+    ({"max_moves": -3}, ValueError), ({"max_moves": 2**70}, ValueError), ({"balance": 1}, TypeError),
+    ({"long_diagonal": None}, TypeError),
 ])
 def test_constructor_arguments_are_checked(kwargs, exc):
     with pytest.raises(exc, match="max_moves|draw rule"):
