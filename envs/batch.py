@@ -185,7 +185,7 @@ class DraughtsBatch(_BatchCore):
         from boardgym.kernels.draughts import batch as kb
         from boardgym.kernels.draughts import game
 
-        if opponent == "greedy":
+        if isinstance(opponent, str) and opponent == "greedy":
             raise ValueError("draughts has no in-kernel 'greedy' player: opponent='recapture' is "
                              "the in-kernel one-ply material player; boardgym.agents' GreedyAgent "
                              "(load('greedy', game='draughts')) plays through the AEC env")
