@@ -28,31 +28,12 @@ from numba import njit
 
 from boardgym.kernels.bits import lsb, pop_lsb
 from boardgym.kernels.draughts.board import (
-    BB_PROMO,
-    BB_SQUARES,
-    GHOST_TO_SQ32,
-    M_FROM,
-    M_TO,
-    N_SQUARES,
-    ROW_LEN,
-    S_BK,
-    S_BM,
-    S_CAP_JUMPED,
-    S_CAP_MAN,
-    S_CAP_SQ,
-    S_CAP_START,
-    S_SIDE,
-    S_WK,
-    S_WM,
-    SQ32_TO_GHOST,
-    STEP,
+    BB_PROMO, BB_SQUARES, GHOST_TO_SQ32, M_FROM, M_TO, N_SQUARES, ROW_LEN, S_BK, S_BM,
+    S_CAP_JUMPED, S_CAP_MAN, S_CAP_SQ, S_CAP_START, S_SIDE, S_WK, S_WM, SQ32_TO_GHOST, STEP,
 )
 from boardgym.kernels.draughts.move import apply_move_parts
 from boardgym.kernels.draughts.movegen import (
-    can_capture_from,
-    gen_hops,
-    gen_quiet_bb,
-    has_capture_bb,
+    can_capture_from, gen_hops, gen_quiet_bb, has_capture_bb, mover_first, mover_view,
 )
 
 N_ACTIONS = 1024
@@ -124,12 +105,8 @@ def legal_action_mask(state, out):
 def fill_mask(state, out, frame):
     """legal_action_mask in frame's view (0: the kernel frame, 1: turned round for Black)."""
     out[:] = 0
-    wm, wk, bm, bk, side = state[S_WM], state[S_WK], state[S_BM], state[S_BK], state[S_SIDE]
-    if side == 0:
-        us_m, us_k, them = wm, wk, bm | bk
-    else:
-        us_m, us_k, them = bm, bk, wm | wk
-    empty = BB_SQUARES & ~(wm | wk | bm | bk)
+    side = state[S_SIDE]
+    us_m, us_k, them, empty = mover_view(state[S_WM], state[S_WK], state[S_BM], state[S_BK], side)
     work = np.empty(128, dtype=np.int64)
     n = 0
     sq = state[S_CAP_SQ]
@@ -184,13 +161,10 @@ def _direction(fr, to):
 def apply_action(state, action):
     """Position vector after one legal action (a quiet move or one capture hop)."""
     fr, to = decode_action(action)
-    wm, wk, bm, bk, side = state[S_WM], state[S_WK], state[S_BM], state[S_BK], state[S_SIDE]
-    if side == 0:
-        us_m, us_k, them = wm, wk, bm | bk
-    else:
-        us_m, us_k, them = bm, bk, wm | wk
-    occ = wm | wk | bm | bk
-    empty = BB_SQUARES & ~occ
+    side = state[S_SIDE]
+    us_m, us_k, th_m, th_k = mover_first(state[S_WM], state[S_WK], state[S_BM], state[S_BK], side)
+    them = th_m | th_k
+    empty = BB_SQUARES & ~(us_m | us_k | them)
     mid = state[S_CAP_SQ] >= 0
     if not mid and not has_capture_bb(us_m, us_k, them, empty):
         man = (us_m >> fr) & ONE
@@ -218,11 +192,8 @@ def apply_action(state, action):
         us_k |= ONE << to
     else:
         us_m |= ONE << to
-    if side == 0:
-        s[S_WM], s[S_WK] = us_m, us_k
-    else:
-        s[S_BM], s[S_BK] = us_m, us_k
-    empty = BB_SQUARES & ~(s[S_WM] | s[S_WK] | s[S_BM] | s[S_BK])
+    s[S_WM], s[S_WK], s[S_BM], s[S_BK] = mover_first(us_m, us_k, th_m, th_k, side)
+    empty = BB_SQUARES & ~(us_m | us_k | them)
     if can_capture_from(to, king, jumped, them, empty):
         return s
     # Chain complete: restore the position before the chain and apply the whole move.
@@ -230,10 +201,7 @@ def apply_action(state, action):
     was_man = s[S_CAP_MAN]
     us_m, us_k = chain_origin(us_m, us_k, to, start, was_man)
     pre = s.copy()
-    if side == 0:
-        pre[S_WM], pre[S_WK] = us_m, us_k
-    else:
-        pre[S_BM], pre[S_BK] = us_m, us_k
+    pre[S_WM], pre[S_WK], pre[S_BM], pre[S_BK] = mover_first(us_m, us_k, th_m, th_k, side)
     pre[S_CAP_SQ] = -1
     pre[S_CAP_START] = -1
     pre[S_CAP_JUMPED] = 0

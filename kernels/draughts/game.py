@@ -46,7 +46,7 @@ from boardgym.kernels.draughts.codec import (  # noqa: F401  (the core's encodin
 )
 from boardgym.kernels.draughts.move import apply_move, set_position
 from boardgym.kernels.draughts.movegen import (  # noqa: F401  (whole moves)
-    can_capture_from, gen_moves, has_capture_bb,
+    can_capture_from, gen_moves, has_capture_bb, mover_first, mover_view,
 )
 from boardgym.kernels.draughts.observe import OBS_LEN, decode_obs, encode_obs  # noqa: F401
 from boardgym.kernels.draughts.outcome import (  # noqa: F401  (outcome codes)
@@ -84,11 +84,9 @@ def is_capture(state):
     """True if the player to act captures: a chain is in progress or a capture is due (25.1)."""
     if state[S_CAP_SQ] >= 0:
         return True
-    wm, wk, bm, bk = state[S_WM], state[S_WK], state[S_BM], state[S_BK]
-    empty = BB_SQUARES & ~(wm | wk | bm | bk)
-    if state[S_SIDE] == 0:
-        return has_capture_bb(wm, wk, bm | bk, empty)
-    return has_capture_bb(bm, bk, wm | wk, empty)
+    us_m, us_k, them, empty = mover_view(state[S_WM], state[S_WK], state[S_BM], state[S_BK],
+                                         state[S_SIDE])
+    return has_capture_bb(us_m, us_k, them, empty)
 
 
 @njit(cache=True)
@@ -260,10 +258,8 @@ def state_error(s):
         if start != -1 or jumped != 0 or man != 0:
             return ERR_CHAIN_FIELDS
     else:
-        if side == 0:
-            own_m, own_k, them = wm, wk, bm | bk
-        else:
-            own_m, own_k, them = bm, bk, wm | wk
+        own_m, own_k, th_m, th_k = mover_first(wm, wk, bm, bk, side)
+        them = th_m | th_k
         if not _is_square(cap) or ((own_m | own_k) >> cap) & ONE == 0:
             return ERR_CAP_SQ
         occupied = wm | wk | bm | bk
@@ -277,10 +273,7 @@ def state_error(s):
         if not can_capture_from(cap, king, jumped, them, BB_SQUARES & ~occupied):
             return ERR_CHAIN_STUCK
         own_m, own_k = chain_origin(own_m, own_k, cap, start, man)
-        if side == 0:
-            pwm, pwk = own_m, own_k
-        else:
-            pbm, pbk = own_m, own_k
+        pwm, pwk, pbm, pbk = mover_first(own_m, own_k, th_m, th_k, side)
     h = hash_bb(pwm, pwk, pbm, pbk, side)
     if s[S_HASH] != h:
         return ERR_HASH

@@ -11,35 +11,13 @@ from numba import njit
 
 from boardgym.kernels.bits import lsb, pop_lsb
 from boardgym.kernels.draughts.board import (
-    HIST_LEN,
-    M_CAPTURED,
-    M_FROM,
-    M_PROMOTE,
-    M_TO,
-    S_BK,
-    S_BM,
-    S_CAP_JUMPED,
-    S_CAP_MAN,
-    S_CAP_SQ,
-    S_CAP_START,
-    S_HASH,
-    S_HIST,
-    S_HIST_N,
-    S_KINGS_ONLY,
-    S_LONG_DIAG,
-    S_MATERIAL,
-    S_PLY,
-    S_RULES,
-    S_SIDE,
-    S_WK,
-    S_WM,
-    STATE_LEN,
+    HIST_LEN, M_CAPTURED, M_FROM, M_PROMOTE, M_TO, S_BK, S_BM, S_CAP_JUMPED, S_CAP_MAN,
+    S_CAP_SQ, S_CAP_START, S_HASH, S_HIST, S_HIST_N, S_KINGS_ONLY, S_LONG_DIAG, S_MATERIAL,
+    S_PLY, S_RULES, S_SIDE, S_WK, S_WM, STATE_LEN,
 )
+from boardgym.kernels.draughts.movegen import mover_first
 from boardgym.kernels.draughts.outcome import (
-    ZOBRIST,
-    ZOBRIST_BLACK,
-    hash_bb,
-    long_diag_balance,
+    ZOBRIST, ZOBRIST_BLACK, hash_bb, long_diag_balance,
 )
 
 ONE = np.int64(1)
@@ -50,29 +28,16 @@ def apply_bb(wm, wk, bm, bk, side, fr, to, captured, promote):
     """Bitboards after the move fr->to capturing `captured`; returns (wm, wk, bm, bk)."""
     bf = ONE << fr
     bt = ONE << to
-    if side == 0:
-        if wm & bf:
-            wm &= ~bf
-            if promote:
-                wk |= bt
-            else:
-                wm |= bt
+    us_m, us_k, th_m, th_k = mover_first(wm, wk, bm, bk, side)
+    if us_m & bf:
+        us_m &= ~bf
+        if promote:
+            us_k |= bt
         else:
-            wk = (wk & ~bf) | bt
-        bm &= ~captured
-        bk &= ~captured
+            us_m |= bt
     else:
-        if bm & bf:
-            bm &= ~bf
-            if promote:
-                bk |= bt
-            else:
-                bm |= bt
-        else:
-            bk = (bk & ~bf) | bt
-        wm &= ~captured
-        wk &= ~captured
-    return wm, wk, bm, bk
+        us_k = (us_k & ~bf) | bt
+    return mover_first(us_m, us_k, th_m & ~captured, th_k & ~captured, side)
 
 
 @njit(cache=True)

@@ -17,7 +17,7 @@ from boardgym.kernels.draughts.board import (
 )
 from boardgym.kernels.draughts.codec import apply_action, legal_action_mask
 from boardgym.kernels.draughts.move import apply_move
-from boardgym.kernels.draughts.movegen import gen_moves
+from boardgym.kernels.draughts.movegen import gen_moves, mover_first
 from boardgym.kernels.players import OPP_GREEDY, OPP_RANDOM  # noqa: F401
 from boardgym.kernels.rng import rand_below, random_masked_action
 
@@ -37,10 +37,7 @@ def recapture_value(s, side, replies):
     n = gen_moves(s, replies)
     if n == 0 or replies[0, M_CAPTURED] == 0:  # captures are compulsory, so all or none
         return v
-    if side == 0:
-        men, kings = s[S_WM], s[S_WK]
-    else:
-        men, kings = s[S_BM], s[S_BK]
+    men, kings, _, _ = mover_first(s[S_WM], s[S_WK], s[S_BM], s[S_BK], side)
     worst = 0
     for k in range(n):
         c = replies[k, M_CAPTURED]

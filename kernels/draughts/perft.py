@@ -9,17 +9,7 @@ import numpy as np
 from numba import njit, prange
 
 from boardgym.kernels.draughts.board import (
-    M_CAPTURED,
-    M_FROM,
-    M_PROMOTE,
-    M_TO,
-    MAX_MOVES,
-    ROW_LEN,
-    S_BK,
-    S_BM,
-    S_SIDE,
-    S_WK,
-    S_WM,
+    M_CAPTURED, M_FROM, M_PROMOTE, M_TO, MAX_MOVES, ROW_LEN, S_BK, S_BM, S_SIDE, S_WK, S_WM,
 )
 from boardgym.kernels.draughts.move import apply_bb
 from boardgym.kernels.draughts.movegen import WORK_LEN, count_moves_bb, gen_moves_bb

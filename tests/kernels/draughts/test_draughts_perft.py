@@ -7,13 +7,7 @@ import pytest
 from numba import njit
 
 from boardgym.kernels.draughts.board import (
-    BB_SQUARES,
-    M_CAPTURED,
-    M_FROM,
-    M_PROMOTE,
-    M_TO,
-    MAX_MOVES,
-    ROW_LEN,
+    BB_SQUARES, M_CAPTURED, M_FROM, M_PROMOTE, M_TO, MAX_MOVES, ROW_LEN,
 )
 from boardgym.kernels.draughts.game import initial_state
 from boardgym.kernels.draughts.move import apply_bb
