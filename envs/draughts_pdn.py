@@ -36,6 +36,10 @@ def game_to_pdn(moves, start_fen=None, result="*", capture_sep=":", **tags):
             state = api.apply(state, mv)
         except ValueError as e:
             raise ValueError(f"move {i + 1} {mv!r} is not legal: {e}") from None
+    for k, v in tags.items():
+        if not re.fullmatch(r"[A-Za-z0-9_]+", k) or re.search(r'["\\\n\r]', str(v)):
+            raise ValueError(f"PDN tag {k}={str(v)!r}: names are letters, digits and _, values "
+                             "hold no quote, backslash or line break")
     head = {"Event": "?", "GameType": "25", **{k: str(v) for k, v in tags.items()}}
     head["Result"] = _RESULTS[result]
     if fen != _INITIAL_FEN:

@@ -344,3 +344,20 @@ def test_public_read_only_state_and_move_notation():
     env.step(int(np.flatnonzero(env.legal_mask())[0]))  # White's last man steps h2-g3
     assert env.moves == ["c3:e5:g7", "h8:f6", "h2-g3"]
     assert env.is_over and env.n_legal == 0 and env.truncations["player_0"]
+
+
+def test_pdn_export_checks_its_input():
+    with pytest.raises(ValueError, match="PDN tag"):
+        game_to_pdn(["c3-d4"], White='say "hi"')
+    with pytest.raises(ValueError, match="PDN tag"):
+        game_to_pdn(["c3-d4"], White="two\nlines")
+    with pytest.raises(TypeError, match="moves"):
+        game_to_pdn("c3-d4")
+    with pytest.raises(TypeError, match="move must be a string"):
+        game_to_pdn([5])
+    with pytest.raises(TypeError, match="FEN"):
+        game_to_pdn(["c3-d4"], start_fen=0)
+    with pytest.raises(TypeError, match="result"):
+        game_to_pdn(["c3-d4"], result=None)
+    with pytest.raises(TypeError, match="PDN must be a string"):
+        read_pdn(None)
