@@ -202,23 +202,31 @@ class DraughtsBatch(_BatchCore):
 
     def _check_snapshot(self, arrays):
         states = self._api.check_batch(arrays["states"])
-        seats = arrays["seats"]
+        seats = np.ascontiguousarray(arrays["seats"])
         if ((seats != 0) & (seats != 1)).any():
             raise ValueError("set_state: 'seats' must hold 0 or 1")
-        want = {name: np.empty_like(arrays[name]) for name in ("obs", "masks", "current", "rewards", "done")}
-        self._k.batch_outputs(states, np.ascontiguousarray(seats), self.opponent, self.max_plies,
-                              want["obs"], want["masks"], want["current"], want["rewards"], want["done"])
-        for name, w in want.items():
-            bad = np.flatnonzero((w != arrays[name]).reshape(len(w), -1).any(axis=1))
-            if bad.size:
-                raise ValueError(f"set_state: {name!r} of game {int(bad[0])} does not match its "
-                                 "position (a snapshot from get_state() of a core with the same "
-                                 "opponent and max_moves restores as it was)")
+        # The outputs are functions of the positions and seats; the observation of a finished
+        # game is the side to move's (two-player view) or the learner's (against an opponent).
+        views = []
+        for opponent in (self.opponent, OPP_RANDOM if self.opponent == OPP_NONE else OPP_NONE):
+            want = {k: np.empty_like(arrays[k]) for k in ("obs", "masks", "current", "rewards", "done")}
+            self._k.batch_outputs(states, seats, opponent, self.max_plies, want["obs"],
+                                  want["masks"], want["current"], want["rewards"], want["done"])
+            views.append(want)
         if self.opponent != OPP_NONE:
-            waiting = ~(want["done"].any(axis=1).astype(bool)) & (want["current"] != seats)
-            if waiting.any():
-                raise ValueError(f"set_state: in game {int(np.flatnonzero(waiting)[0])} the "
-                                 "in-kernel opponent is to move")
+            live = (views[0]["done"] == 0).all(axis=1)
+            waiting = np.flatnonzero(live & (views[0]["current"] != seats))
+            if waiting.size:
+                raise ValueError(f"set_state: in game {int(waiting[0])} the in-kernel opponent "
+                                 "is to move")
+        for name, w in views[0].items():
+            bad = (w != arrays[name]).reshape(len(w), -1).any(axis=1)
+            if name == "obs":
+                bad &= (views[1]["obs"] != arrays["obs"]).any(axis=1)
+            if bad.any():
+                raise ValueError(f"set_state: {name!r} of game {int(np.flatnonzero(bad)[0])} does "
+                                 "not match its position (a snapshot from get_state() of a core "
+                                 "with the same max_moves restores as it was)")
 
     def _reset(self, which):
         (self._k.batch_reset if self._parallel() else self._k.batch_reset_serial)(

@@ -215,3 +215,17 @@ def test_set_state_refuses_a_game_where_the_opponent_is_to_move():
                   snap["masks"], snap["current"], snap["rewards"], snap["done"])
     with pytest.raises(ValueError, match="opponent is to move"):
         mine.set_state(snap)
+
+
+def test_set_state_takes_snapshots_with_finished_games_in_either_view():
+    """A snapshot taken before reset_done (finished games in it) restores; the observation of a
+    finished game may be the learner's (opponent core) or the side to move's (two-player core)."""
+    core = DraughtsBatch(16, opponent="random", max_moves=30)
+    core.reset(seed=2)
+    while not core.done.any():
+        core.step(core.random_actions())
+    snap = core.get_state()
+    for other in (DraughtsBatch(16, opponent="random", max_moves=30),
+                  DraughtsBatch(16, opponent=None, max_moves=30)):
+        other.set_state(snap)
+        assert np.array_equal(other.states, core.states) and np.array_equal(other.obs, core.obs)
