@@ -210,7 +210,8 @@ class DraughtsBatch(_BatchCore):
         views = []
         for opponent in (self.opponent, OPP_RANDOM if self.opponent == OPP_NONE else OPP_NONE):
             want = {k: np.empty_like(arrays[k]) for k in ("obs", "masks", "current", "rewards", "done")}
-            self._k.batch_outputs(states, seats, opponent, self.max_plies, want["obs"],
+            self._k.batch_outputs(states, seats, np.ascontiguousarray(arrays["rngs"]), opponent,
+                                  self.max_plies, want["obs"],
                                   want["masks"], want["current"], want["rewards"], want["done"])
             views.append(want)
         if self.opponent != OPP_NONE:

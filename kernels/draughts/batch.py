@@ -27,9 +27,14 @@ from boardgym.kernels.draughts.outcome import ONGOING
 from boardgym.kernels.players import OPP_NONE
 
 
-@njit(cache=True, inline="always")
-def _outputs(s, code, trunc, i, seats, opponent, max_plies, obs, masks, current, rewards, done):
-    """Write game i's outputs for its position s with result (code, trunc)."""
+@njit(cache=True)
+def _finish(s, i, seats, rngs, opponent, play, max_plies, obs, masks, current, rewards, done):
+    """With play, let the opponent move while it is to act; then write game i's outputs."""
+    code, trunc = result(s, max_plies)
+    if opponent != OPP_NONE and play:
+        while code == ONGOING and not trunc and s[S_SIDE] != seats[i]:
+            s = opponent_move(s, opponent, rngs, i, masks[i])
+            code, trunc = result(s, max_plies)
     rewards[i, 0] = reward(code, 0)
     rewards[i, 1] = reward(code, 1)
     done[i, 0] = code != ONGOING
@@ -37,32 +42,22 @@ def _outputs(s, code, trunc, i, seats, opponent, max_plies, obs, masks, current,
     side = s[S_SIDE]
     persp = side if opponent == OPP_NONE else seats[i]
     encode_obs(s, persp, max_plies, obs[i])
+    m = masks[i]
     if code != ONGOING or trunc or side != persp:
-        masks[i, :] = 0
+        m[:] = 0
     else:
-        legal_mask(s, masks[i])
+        legal_mask(s, m)
     current[i] = side
-
-
-@njit(cache=True)
-def _finish(s, i, seats, rngs, opponent, max_plies, obs, masks, current, rewards, done):
-    """Let the opponent move if it is to act, then write the game's outputs."""
-    code, trunc = result(s, max_plies)
-    if opponent != OPP_NONE:
-        while code == ONGOING and not trunc and s[S_SIDE] != seats[i]:
-            s = opponent_move(s, opponent, rngs, i, masks[i])
-            code, trunc = result(s, max_plies)
-    _outputs(s, code, trunc, i, seats, opponent, max_plies, obs, masks, current, rewards, done)
     return s
 
 
 @njit(cache=True)
-def batch_outputs(states, seats, opponent, max_plies, obs, masks, current, rewards, done):
-    """Write every game's outputs for its position as it stands (no move is played); the
-    outputs of a core are always these functions of its states and seats."""
+def batch_outputs(states, seats, rngs, opponent, max_plies, obs, masks, current, rewards, done):
+    """Write every game's outputs for its position as it stands (no move is played, rngs is
+    left as it is); the outputs of a core are always these functions of its states and seats."""
     for i in range(states.shape[0]):
-        code, trunc = result(states[i], max_plies)
-        _outputs(states[i], code, trunc, i, seats, opponent, max_plies, obs, masks, current, rewards, done)
+        _finish(states[i], i, seats, rngs, opponent, False, max_plies, obs, masks, current,
+                rewards, done)
 
 
 def _batch_step(states, actions, seats, rngs, opponent, max_plies, obs, masks, current, rewards, done):
@@ -74,7 +69,8 @@ def _batch_step(states, actions, seats, rngs, opponent, max_plies, obs, masks, c
         if a < 0:
             continue
         s = step(states[i], a)
-        states[i] = _finish(s, i, seats, rngs, opponent, max_plies, obs, masks, current, rewards, done)
+        states[i] = _finish(s, i, seats, rngs, opponent, True, max_plies, obs, masks, current,
+                            rewards, done)
 
 
 def _batch_reset(states, which, start, seats, alternate, rngs, opponent, max_plies, obs, masks,
@@ -86,7 +82,7 @@ def _batch_reset(states, which, start, seats, alternate, rngs, opponent, max_pli
             continue
         if alternate:
             seats[i] = 1 - seats[i]
-        states[i] = _finish(start.copy(), i, seats, rngs, opponent, max_plies, obs, masks,
+        states[i] = _finish(start.copy(), i, seats, rngs, opponent, True, max_plies, obs, masks,
                             current, rewards, done)
 
 

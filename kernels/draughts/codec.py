@@ -85,7 +85,7 @@ VIEW_ACTION = np.stack([np.arange(N_ACTIONS, dtype=np.int64),
 VIEW_ACTION.setflags(write=False)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _mark(out, fr, to, n, frame):
     a = view_action(frame, encode_action(fr, to))
     if out[a] == 0:
@@ -101,7 +101,7 @@ def legal_action_mask(state, out):
     return fill_mask(state, out, ZERO)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fill_mask(state, out, frame):
     """legal_action_mask in frame's view (0: the kernel frame, 1: turned round for Black)."""
     out[:] = 0

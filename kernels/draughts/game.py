@@ -67,13 +67,13 @@ def initial_state(rules=RULES_ALL):
     return set_position(white, np.int64(0), black, np.int64(0), 0, rules)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_mask(state, out):
     """Legal actions of the player to act, in its own frame, into out (int8[N_ACTIONS]); count."""
     return fill_mask(state, out, state[S_SIDE])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step(state, action):
     """Position vector after the player to act plays action (its own frame; must be legal)."""
     return apply_action(state, view_action(state[S_SIDE], action))
@@ -142,7 +142,7 @@ def hop_route(state, actions, out):
     return n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def result(state, max_plies):
     """(status, truncated): the outcome code (outcome.py; ONGOING mid-chain) and whether a game
     still going has reached the cap of max_plies plies (0 = no cap)."""
@@ -152,7 +152,7 @@ def result(state, max_plies):
     return code, trunc
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reward(status, player):
     """What a game ended with status pays player (0 White, 1 Black): 1.0, -1.0 or 0.0."""
     if status == WHITE_WON:

@@ -211,7 +211,7 @@ def test_set_state_refuses_a_game_where_the_opponent_is_to_move():
     snap["current"] = two.current.copy()
     snap["masks"] = np.zeros_like(two.masks)
     from boardgym.kernels.draughts.batch import batch_outputs
-    batch_outputs(snap["states"], snap["seats"], mine.opponent, mine.max_plies, snap["obs"],
+    batch_outputs(snap["states"], snap["seats"], snap["rngs"], mine.opponent, mine.max_plies, snap["obs"],
                   snap["masks"], snap["current"], snap["rewards"], snap["done"])
     with pytest.raises(ValueError, match="opponent is to move"):
         mine.set_state(snap)
