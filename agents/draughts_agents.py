@@ -1,47 +1,39 @@
 """Russian draughts agents that choose whole moves on kernel states: GreedyAgent, AlphaBetaAgent.
 
-One interface, three ways in (all return the move the kernels generated; legality is never
+One interface, three ways in (all return the move the game core generated; legality is never
 decided here):
 
 - ``act(observation, action_mask) -> action``: the PettingZoo/Gymnasium way, for either seat.
-  The position is rebuilt from the 198-float observation (``state_from_observation``); the
-  observation is in the acting player's frame, so the agent plays it as White and its kernel
-  action is already the env action (draughts is symmetric under the 180-degree turn that maps
-  a1-h8 onto itself).
+  The position is rebuilt from the 198-float observation (``state_from_observation``, the
+  observation decoder of boardgym.kernels.draughts.observe); the observation is in the acting
+  player's frame, so the agent plays it as White and its action is already the env action
+  (draughts is symmetric under the 180-degree turn that maps a1-h8 onto itself).
 - ``act_state(state) -> action``: the same from a true position vector (``env.unwrapped.state``),
   which also carries the game's repetition history and exact draw counters; the action is in the
-  side to move's frame (``VIEW_ACTION[side]``), as the AEC env expects.
+  acting player's frame (``game.route_actions``), as the AEC env expects.
 - ``best_move(fen) -> str``: the PDN move string (``c3:e5:g7``) for a FEN, as engines are queried.
 
 A capture chain is one move chosen once; the agent remembers the rest of its route and plays it
 hop by hop on the following calls (checking that the position is the one it expects, otherwise
 it chooses again from the chain in progress).
 
-What ``act(observation, ...)`` cannot know (documented loss of the observation route): the
-earlier positions of the game (only the current position's repetition count is encoded, so a
-third occurrence of some *other* position reached in the search is not seen), the draw counters
-beyond their caps (30, 120 and 10 plies), the ply count, and, mid-chain, the square where the
-chain began and whether the piece was a man when it began; none of these change the legal moves
-or the position a chain ends in.
+What ``act(observation, ...)`` cannot know (boardgym.kernels.draughts.observe lists it): the
+earlier positions of the game (a third occurrence of some *other* position reached in the search
+is not seen), the draw counters beyond their caps, the ply count, and, mid-chain, where the chain
+began; none of these change the legal moves or the position a chain ends in.
+Every entry point checks its input (boardgym.envs.draughts: ``check_state``, ``from_fen``,
+``state_from_observation``) and raises TypeError / ValueError naming the problem.
 """
 import time
-from pathlib import Path
 
 import numpy as np
 
 from boardgym.envs import draughts as api
+from boardgym.envs.draughts import state_from_observation
+from boardgym.kernels.draughts import game
 from boardgym.kernels.draughts.board import (
-    GHOST_TO_SQ32, M_CAPTURED, M_FROM, M_NHOPS, M_PATH, S_BK, S_BM, S_CAP_JUMPED, S_CAP_MAN,
-    S_CAP_SQ, S_CAP_START, S_HASH, S_HIST, S_HIST_N, S_KINGS_ONLY, S_LONG_DIAG, S_MATERIAL,
-    S_SIDE, S_WK, S_WM, SQ32_NAMES, SQ32_TO_GHOST,
+    MAX_HOPS, S_BK, S_BM, S_CAP_JUMPED, S_CAP_SQ, S_SIDE, S_WK, S_WM,
 )
-from boardgym.kernels.draughts.codec import N_ACTIONS
-from boardgym.kernels.draughts.codec import apply_action as k_apply_action
-from boardgym.kernels.draughts.codec import legal_action_mask as k_mask
-from boardgym.kernels.draughts.move import set_position
-from boardgym.kernels.draughts.observe import N_PLANES, OBS_LEN, VIEW_ACTION
-from boardgym.kernels.draughts.outcome import RULES_ALL, ONGOING, STATUS_NAMES
-from boardgym.kernels.draughts.outcome import game_status as k_status
 
 from boardgym.agents.draughts_eval import Evaluation
 from boardgym.agents.draughts_search import (
@@ -49,73 +41,7 @@ from boardgym.agents.draughts_search import (
     WIN_BOUND, SearchBuffers, root_children, score_children, search_root,
 )
 
-__all__ = ["DraughtsAgent", "GreedyAgent", "AlphaBetaAgent", "state_from_observation",
-           "move_to_str", "DEFAULT_CHECKPOINT"]
-
-# The shipped learned evaluation (scripts/train_draughts_eval.py; load("draughts-alphabeta")).
-DEFAULT_CHECKPOINT = Path(__file__).resolve().parent / "checkpoints" / "draughts-alphabeta.npz"
-
-_K = N_PLANES * 32  # first scalar of the observation
-_GHOST_BIT = np.left_shift(np.int64(1), SQ32_TO_GHOST)  # bit of each sq32 square
-
-
-def _plane_bbs(obs):
-    """The six observation planes as ghost-layout bitboards (Python ints)."""
-    on = obs[:_K].reshape(N_PLANES, 32) > 0.5
-    return [int(x) for x in (on * _GHOST_BIT).sum(axis=1)]
-
-
-def state_from_observation(observation, rules=RULES_ALL):
-    """Position vector (int64[STATE_LEN]) rebuilt from a draughts observation (float32[198]).
-
-    The observer plays White (its own frame); side to move 0 if observation[192] is set.
-    Counters are recovered up to their caps; the repetition history holds only the current
-    position's count; mid-chain the chain is taken to begin on the capturing piece's square.
-    """
-    obs = np.asarray(observation, dtype=np.float32)
-    if obs.shape != (OBS_LEN,):
-        raise ValueError(f"a draughts observation is float32[{OBS_LEN}], got shape {obs.shape}")
-    if not np.isfinite(obs).all() or obs.min() < 0.0 or obs.max() > 1.0:
-        raise ValueError("a draughts observation holds numbers in 0..1")
-    wm, wk, bm, bk, cap, jumped = _plane_bbs(obs)
-    planes = [wm, wk, bm, bk]
-    for i in range(4):
-        for j in range(i + 1, 4):
-            if planes[i] & planes[j]:
-                raise ValueError("bad observation: two pieces on one square")
-    if (planes[0] | planes[1]).bit_count() > 12 or (planes[2] | planes[3]).bit_count() > 12:
-        raise ValueError("bad observation: more than 12 pieces on a side")
-    side = 0 if obs[_K] > 0.5 else 1
-    s = set_position(np.int64(wm), np.int64(wk), np.int64(bm), np.int64(bk), side, int(rules))
-    s[S_KINGS_ONLY] = int(round(float(obs[_K + 1]) * 30))
-    s[S_MATERIAL] = int(round(float(obs[_K + 2]) * 120))
-    if s[S_LONG_DIAG] >= 0:
-        s[S_LONG_DIAG] = int(round(float(obs[_K + 3]) * 10))
-    reps = min(3, max(1, int(round(float(obs[_K + 4]) * 3))))
-    s[S_HIST:S_HIST + reps] = s[S_HASH]
-    s[S_HIST_N] = reps
-    if int(cap) != 0:
-        c = int(cap)
-        if c & (c - 1) or int(jumped) == 0:
-            raise ValueError("bad observation: a capture chain needs one capturing piece and "
-                             "at least one jumped piece")
-        g = c.bit_length() - 1
-        own = planes[2 * side] | planes[2 * side + 1]
-        if not (own >> g) & 1 or int(jumped) & ~(planes[2 - 2 * side] | planes[3 - 2 * side]):
-            raise ValueError("bad observation: inconsistent capture-chain planes")
-        s[S_CAP_SQ] = g
-        s[S_CAP_START] = g
-        s[S_CAP_JUMPED] = jumped
-        s[S_CAP_MAN] = (wm if side == 0 else bm) >> g & 1
-    return s
-
-
-def move_to_str(state, row):
-    """PDN string of a move row of state (``c3-d4``, ``c3:e5:g7``; mid-chain from the piece)."""
-    fr = state[S_CAP_SQ] if state[S_CAP_SQ] >= 0 else row[M_FROM]
-    sqs = [fr] + [row[M_PATH + k] for k in range(row[M_NHOPS])]
-    sep = ":" if row[M_CAPTURED] != 0 else "-"
-    return sep.join(SQ32_NAMES[GHOST_TO_SQ32[g]] for g in sqs)
+__all__ = ["DraughtsAgent", "GreedyAgent", "AlphaBetaAgent", "state_from_observation"]
 
 
 def _signature(s):
@@ -131,7 +57,8 @@ class DraughtsAgent:
     def __init__(self, seed=None):
         self.rng = np.random.default_rng(seed)
         self.buffers = SearchBuffers(tt_bits=self._tt_bits())
-        self._mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        self._mask = np.zeros(game.N_ACTIONS, dtype=np.int8)
+        self._hops = np.zeros(MAX_HOPS, dtype=np.int64)
         self._route = []
         self._expect = None
         self.last_info = {}
@@ -153,7 +80,11 @@ class DraughtsAgent:
         raise NotImplementedError
 
     def choose_move(self, state):
-        """(row int64[ROW_LEN], info dict) of the chosen whole move (or chain completion)."""
+        """(row int64[ROW_LEN], info dict) of the chosen whole move (or chain completion) of a
+        position vector; ValueError if the game is over there."""
+        return self._choose(_ongoing(api.check_state(state), "choose_move"))
+
+    def _choose(self, state):
         b = self.buffers
         n = root_children(state, b.rows, b.children)
         if n == 0:
@@ -161,57 +92,72 @@ class DraughtsAgent:
         i = self._select(state, n)
         return b.rows[i].copy(), dict(self.last_info)
 
-    def _kernel_action(self, state):
-        """Kernel action (frame of state) of the next hop: from the remembered route or chosen now."""
+    def _next_action(self, state):
+        """Action (the acting player's frame) of the next hop: from the remembered route or
+        chosen now."""
         if self._route and state[S_CAP_SQ] >= 0 and _signature(state) == self._expect:
             a = self._route.pop(0)
-            k_mask(state, self._mask)
+            game.legal_mask(state, self._mask)
             if self._mask[a]:
                 self._advance_expect(state, a)
                 return a
         self._route = []
-        row, _ = self.choose_move(state)
-        fr = state[S_CAP_SQ] if state[S_CAP_SQ] >= 0 else row[M_FROM]
-        hops = [int(GHOST_TO_SQ32[fr])] + [int(GHOST_TO_SQ32[row[M_PATH + k]])
-                                            for k in range(row[M_NHOPS])]
-        actions = [a * 32 + b for a, b in zip(hops[:-1], hops[1:])]
+        row, _ = self._choose(state)
+        n = game.route_actions(state, row, self._hops)
+        actions = self._hops[:n].tolist()
         self._route = actions[1:]
         self._advance_expect(state, actions[0])
         return actions[0]
 
     def _advance_expect(self, state, a):
         if self._route:
-            self._expect = _signature(k_apply_action(state, np.int64(a)))
+            self._expect = _signature(game.step(state, np.int64(a)))
         else:
             self._expect = None
 
     def act_state(self, state):
-        """Env action (the side to move's frame) for a position vector int64[STATE_LEN]."""
-        s = np.asarray(state)
-        code = api.game_status(s)  # ValueError for anything that is not a consistent position
-        if code != ONGOING:
-            raise ValueError(f"act_state: the game is over ({STATUS_NAMES[code]})")
-        return int(VIEW_ACTION[int(s[S_SIDE]), self._kernel_action(s)])
+        """Env action (the acting player's frame) for a position vector int64[STATE_LEN]."""
+        return int(self._next_action(_ongoing(api.check_state(state), "act_state")))
 
     def act(self, observation, action_mask=None):
         """Env action for an observation (float32[198], the acting player's view) and its mask."""
         s = state_from_observation(observation)
         if s[S_SIDE] != 0:
             raise ValueError("act: the observation is not of the player to move")
-        a = self._kernel_action(s)
-        if action_mask is not None and not np.asarray(action_mask)[a]:
+        mask = None if action_mask is None else _check_mask(action_mask)
+        a = self._next_action(_ongoing(s, "act"))
+        if mask is not None and not mask[a]:
             raise ValueError(f"act: the chosen action {a} is not in the action mask "
                              "(does the observation belong to this mask?)")
         return int(a)
 
     def best_move(self, fen):
         """PDN string of the chosen move in a FEN position (ValueError if malformed or over)."""
-        s = api.from_fen(fen)
-        code = int(k_status(s))
-        if code != ONGOING:
-            raise ValueError(f"the game is over in {fen!r}: {STATUS_NAMES[code]}")
-        row, _ = self.choose_move(s)
-        return move_to_str(s, row)
+        s = _ongoing(api.from_fen(fen), f"best_move in {fen!r}")
+        row, _ = self._choose(s)
+        return api.move_to_str(s, row)
+
+
+def _ongoing(state, where):
+    """state, or ValueError naming the result if the game is over there."""
+    code = game.game_status(state)
+    if code != game.ONGOING:
+        raise ValueError(f"{where}: the game is over ({game.STATUS_NAMES[code]})")
+    return state
+
+
+def _check_mask(action_mask):
+    """An action mask (int or bool array of N_ACTIONS entries) as a NumPy array."""
+    if action_mask is None or isinstance(action_mask, (str, bytes)) or not isinstance(
+            action_mask, (np.ndarray, list, tuple)):
+        raise TypeError(f"action_mask must be an array of {game.N_ACTIONS} 0/1 entries, got "
+                        f"{type(action_mask).__name__}")
+    m = np.asarray(action_mask)
+    if m.dtype.kind not in "biu":
+        raise TypeError(f"action_mask must hold integers or booleans, got dtype {m.dtype}")
+    if m.shape != (game.N_ACTIONS,):
+        raise ValueError(f"action_mask must have shape ({game.N_ACTIONS},), got {m.shape}")
+    return m
 
 
 def _evaluation(evaluation):
@@ -289,21 +235,28 @@ class AlphaBetaAgent(DraughtsAgent):
         return self.tt_bits
 
     def _select(self, state, n):
-        self.search(state, n)
+        self._search(state, n, None)
         return self._best
 
-    def search(self, state, n=None, depth=None):
-        """Search a position to depth (default self.depth); return (best child index, score).
-
-        The score is None when nothing was searched (a forced move with no explicit depth).
-
-        n: number of root moves already in self.buffers (root_children); None generates them.
-        """
+    def search(self, state, depth=None):
+        """Search a position vector to depth (default self.depth); return (best child index into
+        buffers.rows / buffers.children, score). The score is None when nothing was searched (a
+        forced move with no explicit depth)."""
+        s = _ongoing(api.check_state(state), "search")
+        if depth is not None and not (isinstance(depth, (int, np.integer))
+                                      and not isinstance(depth, (bool, np.bool_))):
+            raise TypeError(f"depth must be an integer, got {depth!r}")
+        if depth is not None and not 1 <= depth <= MAX_PLY - 2:
+            raise ValueError(f"depth must be in 1..{MAX_PLY - 2}, got {depth}")
         b = self.buffers
-        if n is None:
-            n = root_children(state, b.rows, b.children)
-            if n == 0:
-                raise ValueError("no legal move in this position (the game is over)")
+        n = root_children(s, b.rows, b.children)
+        if n == 0:
+            raise ValueError("no legal move in this position (the game is over)")
+        return self._search(s, n, None if depth is None else int(depth))
+
+    def _search(self, state, n, depth):
+        """search() over the n root moves already in self.buffers (root_children)."""
+        b = self.buffers
         max_depth = depth if depth is not None else (self.depth or MAX_PLY - 2)
         order = self.rng.permutation(n).astype(np.int64)
         values = np.zeros(n, dtype=np.int64)

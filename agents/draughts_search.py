@@ -1,8 +1,8 @@
 """Russian draughts alpha-beta search kernel (Numba): negamax, transposition table, quiescence.
 
-Moves come only from the rules kernel (``gen_moves_bb``, ``apply_move``; a chain in progress is
-finished hop by hop with the codec's ``apply_action``), and the end of the game from
-``game_status`` (G.1 loss without a move, G.2a-G.2e draws). Inside the tree a position that
+Moves come only from the game core (``gen_moves_bb``, ``apply_move``; a chain in progress is
+finished by ``game.play_move``), and the end of the game from ``game_status`` / ``game.reward``
+(G.1 loss without a move, G.2a-G.2e draws). Inside the tree a position that
 repeats one already on the path or in the game's history is scored as a draw.
 
 Scores are from the side to move's view: evaluation units (draughts_eval.py: man = 100) or, for a
@@ -34,15 +34,15 @@ from numba import njit
 
 from boardgym.kernels.bits import popcount
 from boardgym.kernels.draughts.board import (
-    M_CAPTURED, M_FROM, M_NHOPS, M_PATH, M_PROMOTE, M_TO, MAX_MOVES, ROW_LEN, S_BK, S_BM,
-    S_CAP_SQ, S_HASH, S_SIDE, S_WK, S_WM, STATE_LEN,
+    M_CAPTURED, M_FROM, M_PROMOTE, M_TO, MAX_MOVES, ROW_LEN, S_BK, S_BM, S_HASH, S_SIDE, S_WK,
+    S_WM, STATE_LEN,
 )
-from boardgym.kernels.draughts.codec import apply_action, encode_action
+from boardgym.kernels.draughts.game import play_move, reward
 from boardgym.kernels.draughts.move import apply_move
 from boardgym.kernels.draughts.movegen import WORK_LEN, gen_moves, gen_moves_bb
 from boardgym.kernels.draughts.observe import OBS_LEN
 from boardgym.kernels.draughts.outcome import (
-    BLACK_WON, ONGOING, WHITE_WON, game_status, repetition_count,
+    ONGOING, game_status, repetition_count,
 )
 
 from boardgym.agents.draughts_eval import evaluate
@@ -71,26 +71,12 @@ def move_key(row):
 
 
 @njit(cache=True)
-def finish_chain(state, row):
-    """Whole-move position after a row of gen_moves: apply_move, or mid-chain the remaining hops."""
-    if state[S_CAP_SQ] < 0:
-        return apply_move(state, row)
-    s = state
-    fr = state[S_CAP_SQ]
-    for k in range(row[M_NHOPS]):
-        to = row[M_PATH + k]
-        s = apply_action(s, encode_action(fr, to))
-        fr = to
-    return s
-
-
-@njit(cache=True)
 def root_children(state, rows, children):
     """Fill rows (int64[MAX_MOVES, ROW_LEN]) with the legal moves of state (mid-chain: the ways to
     finish the chain) and children[i] with the whole-move position after rows[i]; return n."""
     n = gen_moves(state, rows)
     for i in range(n):
-        children[i] = finish_chain(state, rows[i])
+        children[i] = play_move(state, rows[i])
     return n
 
 
@@ -120,10 +106,8 @@ def _negamax(s, depth, alpha, beta, ply, tt, killers, history, moves, order, wor
     if ply > stats[ST_SELDEPTH]:
         stats[ST_SELDEPTH] = ply
     status = game_status(s)
-    if status != ONGOING:
-        if status == WHITE_WON or status == BLACK_WON:
-            return -(WIN - ply)  # G.1: the side to move has no move
-        return 0  # G.2 draw
+    if status != ONGOING:  # G.1 (the side to move has no move: a loss) or a G.2 draw
+        return np.int64(reward(status, s[S_SIDE])) * (WIN - ply)
     if repetition_count(s) >= 2:
         return 0  # a repetition: the opponent can at least repeat again
     mv = moves[ply]
@@ -284,10 +268,8 @@ def score_children(children, n, resolve, tt, killers, history, moves, scratch, w
     for i in range(n):
         c = children[i]
         status = game_status(c)
-        if status == WHITE_WON or status == BLACK_WON:
-            out[i] = WIN - 1  # the opponent has no move
-        elif status != ONGOING:
-            out[i] = 0
+        if status != ONGOING:  # what the finished game pays the mover (a win: WIN - 1)
+            out[i] = np.int64(reward(status, 1 - c[S_SIDE])) * (WIN - 1)
         elif resolve:
             stats[ST_NODES] = 0
             stats[ST_LIMIT] = 1 << 62

@@ -7,13 +7,14 @@ move cap, exactly what ``draughts_eval.net_eval`` feeds the search):
 output is linear, so the exported search evaluation (``to_evaluation``: an ``EVAL_MLP``
 ``Evaluation`` with W1 transposed) is the same function, scaled.
 
-Self-play (``train_games``): whole moves from ``gen_moves`` + ``apply_move``. The mover values
-each resulting position from its own view: the true result when the game is over there
-(``game_status``: +1 a win, 0 a draw), else ``-V(child)`` (the net reads the child from the
+Self-play (``train_games``): whole moves from the game core (``game.gen_moves`` +
+``apply_move``). The mover values each resulting position from its own view: the true result
+when the game is over there (``game.result`` / ``game.reward``: +1 a win, 0 a draw), else
+``-V(child)`` (the net reads the child from the
 new side to move's view, so the value is negated, as in negamax); it plays the best one, or
 with probability ``epsilon`` a uniformly random move (SplitMix64 stream ``rng``, int64[1],
-kernels/rng.py, advanced in place). A game ends by ``game_status`` (G.1 loss without a move,
-G.2a-e draws) or after ``MAX_PLIES`` plies, which counts as a draw.
+kernels/rng.py, advanced in place). A game ends by ``game.result`` (G.1 loss without a move,
+G.2a-e draws) or, truncated, after ``MAX_PLIES`` plies, which counts as a draw.
 
 TD(lambda): predictions of consecutive positions are compared in White's frame
 (``U_t = +V(s_t)`` with White to move, ``-V(s_t)`` with Black), so one set of eligibility traces
@@ -25,22 +26,26 @@ after each update the new position's forward pass is recomputed with the new wei
 learned from like the others (the net learns the values of its epsilon-greedy play).
 
 Matches (``play_match``): the net at one ply without exploration (ties: the first move) against
-``kernels/draughts/batch.opponent_move`` (``OPP_RANDOM``: a random hop at each step of a move,
-``OPP_GREEDY``: material after the opponent's best recapture), colours alternating.
+an in-kernel player of ``kernels/draughts/opponents`` (codes from boardgym.kernels.players:
+``OPP_RANDOM`` a random hop at each step of a move, ``OPP_GREEDY`` the recapture player:
+material after the opponent's best recapture), colours alternating.
 """
 import numpy as np
 from numba import njit
 
-from boardgym.kernels.draughts.batch import OPP_GREEDY, OPP_RANDOM, opponent_move
-from boardgym.kernels.draughts.board import MAX_MOVES, ROW_LEN, S_SIDE
-from boardgym.kernels.draughts.move import apply_move, initial_state
-from boardgym.kernels.draughts.movegen import gen_moves
-from boardgym.kernels.draughts.observe import OBS_LEN, encode_obs
-from boardgym.kernels.draughts.outcome import BLACK_WON, ONGOING, WHITE_WON, game_status
+from boardgym.envs import draughts as api
+from boardgym.kernels.draughts.board import MAX_MOVES, ROW_LEN, S_PLY, S_SIDE
+from boardgym.kernels.draughts.game import (
+    N_ACTIONS, OBS_LEN, ONGOING, WHITE_WON, BLACK_WON, encode_obs, gen_moves, initial_state,
+    result, reward,
+)
+from boardgym.kernels.draughts.move import apply_move
+from boardgym.kernels.draughts.opponents import opponent_move
+from boardgym.kernels.players import OPP_GREEDY, OPP_RANDOM
 from boardgym.kernels.rng import rand_below
 
 __all__ = ["N_INPUTS", "MAX_PLIES", "SCALE", "OPP_RANDOM", "OPP_GREEDY", "N_STATS", "init_params",
-           "value", "add_grad", "train_games", "play_match", "to_evaluation"]
+           "check_params", "value", "add_grad", "train_games", "play_match", "to_evaluation"]
 
 N_INPUTS = OBS_LEN
 MAX_PLIES = 200
@@ -67,11 +72,26 @@ def init_params(hidden, seed, scale=0.1):
     return w1, b1, w2, b2
 
 
-def check_params(params):
-    """The four weight arrays as contiguous float64, or ValueError naming the bad shape."""
-    if len(params) != 4:
-        raise ValueError(f"params are (w1, b1, w2, b2), got {len(params)} arrays")
-    w1, b1, w2, b2 = (np.ascontiguousarray(p, dtype=np.float64) for p in params)
+def check_params(params, in_place=False):
+    """The four weight arrays as contiguous float64, or ValueError naming the bad shape.
+
+    in_place: the arrays are updated by the caller's kernel, so they must already be writable
+    C-contiguous float64 arrays (TypeError otherwise: a converted copy would lose the updates).
+    """
+    if not isinstance(params, (list, tuple)) or len(params) != 4:
+        raise ValueError(f"params are (w1, b1, w2, b2), got {params!r:.80}")
+    if in_place:
+        for p in params:
+            if not (isinstance(p, np.ndarray) and p.dtype == np.float64 and p.flags.c_contiguous
+                    and p.flags.writeable):
+                raise TypeError("trained weights must be writable C-contiguous float64 arrays, "
+                                f"got {type(p).__name__} {getattr(p, 'dtype', '')}")
+    elif any(p is None or isinstance(p, (str, bytes)) for p in params):
+        raise TypeError("params must be arrays of numbers")
+    try:
+        w1, b1, w2, b2 = (np.ascontiguousarray(p, dtype=np.float64) for p in params)
+    except (TypeError, ValueError):
+        raise TypeError("params must be arrays of numbers") from None
     h = w1.shape[1] if w1.ndim == 2 else 0
     if w1.shape != (N_INPUTS, h) or h < 1 or b1.shape != (h,) or w2.shape != (h,) or b2.shape != (1,):
         raise ValueError(f"params must have shapes ({N_INPUTS}, H), (H,), (H,), (1,); got "
@@ -117,13 +137,14 @@ def forward_sparse(w1, b1, w2, b2, idx, val, nnz, h):
     return y
 
 
-@njit(cache=True)
 def value(w1, b1, w2, b2, state):
-    """V(state) from the side to move's view (a float); for tests and tools."""
-    obs = np.empty(N_INPUTS, dtype=np.float32)
-    idx = np.empty(N_INPUTS, dtype=np.int64)
-    val = np.empty(N_INPUTS)
-    h = np.empty(b1.shape[0])
+    """V(state) from the side to move's view (a float) of a position vector; for tests and tools."""
+    return float(_value(*check_params((w1, b1, w2, b2)), api.check_state(state)))
+
+
+@njit(cache=True)
+def _value(w1, b1, w2, b2, state):
+    _, obs, idx, val, h = _scratch(b1.shape[0])
     nnz = encode_sparse(state, obs, idx, val)
     return forward_sparse(w1, b1, w2, b2, idx, val, nnz, h)
 
@@ -177,16 +198,6 @@ def _trace_decay(e1, eb1, e2, eb2, lam):
 
 
 @njit(cache=True)
-def _mover_result(code, side):
-    """Result of a finished game (status code) from side's view: 1, 0 or -1."""
-    if code == WHITE_WON:
-        return 1.0 if side == 0 else -1.0
-    if code == BLACK_WON:
-        return 1.0 if side == 1 else -1.0
-    return 0.0
-
-
-@njit(cache=True)
 def choose_move(w1, b1, w2, b2, state, moves, n, epsilon, rng, obs, idx, val, h):
     """(index, mover's value, explored) of the move to play among moves[:n]: the best by the net
     (a finished game scores its result, else -V(child)), or with probability epsilon a random
@@ -200,9 +211,9 @@ def choose_move(w1, b1, w2, b2, state, moves, n, epsilon, rng, obs, idx, val, h)
     pick_v = 0.0
     for k in range(n):
         c = apply_move(state, moves[k])
-        code = game_status(c)
+        code, _ = result(c, 0)
         if code != ONGOING:
-            v = _mover_result(code, side)
+            v = reward(code, side)
         else:
             nnz = encode_sparse(c, obs, idx, val)
             v = -forward_sparse(w1, b1, w2, b2, idx, val, nnz, h)
@@ -216,19 +227,56 @@ def choose_move(w1, b1, w2, b2, state, moves, n, epsilon, rng, obs, idx, val, h)
     return best, best_v, False
 
 
-@njit(cache=True)
+def _check_buffer(a, what, dtype, size):
+    if not (isinstance(a, np.ndarray) and a.dtype == dtype and a.ndim == 1 and a.flags.writeable
+            and a.flags.c_contiguous):
+        raise TypeError(f"{what} must be a writable {np.dtype(dtype)} vector, got "
+                        f"{type(a).__name__} {getattr(a, 'dtype', '')} {getattr(a, 'shape', '')}")
+    if a.shape[0] < size:
+        raise ValueError(f"{what} needs at least {size} entries, got {a.shape[0]}")
+
+
+def _check_count(x, what):
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)):
+        raise TypeError(f"{what} must be an integer, got {x!r}")
+    if x < 0:
+        raise ValueError(f"{what} must be >= 0, got {x}")
+    return int(x)
+
+
+def _check_rate(x, what, hi=None):
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{what} must be a number, got {x!r}")
+    if not (np.isfinite(x) and x >= 0 and (hi is None or x <= hi)):
+        raise ValueError(f"{what} must be in 0..{hi if hi is not None else 'inf'}, got {x}")
+    return float(x)
+
+
 def train_games(w1, b1, w2, b2, rng, n_games, alpha, lam, epsilon, stats):
     """Play n_games self-play games, updating the weights in place by TD(lam); stats accumulate.
 
-    rng: int64[1] SplitMix64 state (advanced). stats: float64[N_STATS] (games, plies,
-    sum |delta|, White wins, Black wins, games stopped at MAX_PLIES, random moves).
+    Weights: writable float64 arrays (init_params). rng: int64[1] SplitMix64 state (advanced).
+    stats: float64[N_STATS] (games, plies, sum |delta|, White wins, Black wins, games stopped
+    at MAX_PLIES, random moves).
     """
+    check_params((w1, b1, w2, b2), in_place=True)
+    _check_buffer(rng, "rng", np.int64, 1)
+    _check_buffer(stats, "stats", np.float64, N_STATS)
+    _train_games(w1, b1, w2, b2, rng, _check_count(n_games, "n_games"), _check_rate(alpha, "alpha"),
+                 _check_rate(lam, "lam", 1.0), _check_rate(epsilon, "epsilon", 1.0), stats)
+
+
+@njit(cache=True)
+def _scratch(nh):
+    """Buffers of the move choice: move list, observation, sparse input, hidden layer (nh)."""
+    return (np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64), np.empty(N_INPUTS, dtype=np.float32),
+            np.empty(N_INPUTS, dtype=np.int64), np.empty(N_INPUTS), np.empty(nh))
+
+
+@njit(cache=True)
+def _train_games(w1, b1, w2, b2, rng, n_games, alpha, lam, epsilon, stats):
     nh = b1.shape[0]
-    moves = np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64)
-    obs = np.empty(N_INPUTS, dtype=np.float32)
-    idx = np.empty(N_INPUTS, dtype=np.int64)
-    val = np.empty(N_INPUTS)
-    h = np.empty(nh)
+    moves, obs, idx, val, h = _scratch(nh)
     cur_idx = np.empty(N_INPUTS, dtype=np.int64)
     cur_val = np.empty(N_INPUTS)
     cur_h = np.empty(nh)
@@ -249,7 +297,6 @@ def train_games(w1, b1, w2, b2, rng, n_games, alpha, lam, epsilon, stats):
             e2[:] = 0.0
             eb2[:] = 0.0
         s = initial_state()
-        ply = 0
         while True:
             sign = 1.0 if s[S_SIDE] == 0 else -1.0  # White's frame
             cur_nnz = encode_sparse(s, obs, cur_idx, cur_val)
@@ -263,10 +310,8 @@ def train_games(w1, b1, w2, b2, rng, n_games, alpha, lam, epsilon, stats):
             if explored:
                 stats[ST_RANDOM_MOVES] += 1
             s = apply_move(s, moves[k])
-            ply += 1
-            code = game_status(s)
+            code, capped = result(s, MAX_PLIES)
             over = code != ONGOING
-            capped = not over and ply >= MAX_PLIES
             target = sign * v  # the chosen child's value in White's frame
             if capped:
                 target = 0.0
@@ -278,7 +323,7 @@ def train_games(w1, b1, w2, b2, rng, n_games, alpha, lam, epsilon, stats):
                 add_grad(w2, cur_h, cur_idx, cur_val, cur_nnz, alpha * delta * sign, w1, b1, w2, b2)
             if over or capped:
                 stats[ST_GAMES] += 1
-                stats[ST_PLIES] += ply
+                stats[ST_PLIES] += s[S_PLY]
                 if code == WHITE_WON:
                     stats[ST_WHITE_WINS] += 1
                 elif code == BLACK_WON:
@@ -288,32 +333,37 @@ def train_games(w1, b1, w2, b2, rng, n_games, alpha, lam, epsilon, stats):
                 break
 
 
-@njit(cache=True)
 def play_match(w1, b1, w2, b2, opponent, rng, n_games, max_plies, points):
-    """The net (one ply, no exploration) against opponent (OPP_RANDOM or OPP_GREEDY, played by
-    kernels/draughts/batch.opponent_move with generator rng[0]) for n_games games from the
-    initial position; the net is White in even games. points (float64[n_games]) receives the
-    net's result per game (1, 0, -1; max_plies plies without a result is a draw).
+    """The net (one ply, no exploration) against opponent (OPP_RANDOM or OPP_GREEDY, the
+    recapture player; kernels/draughts/opponents.opponent_move with generator rng[0], int64[1])
+    for n_games games from the initial position; the net is White in even games. points
+    (float64[>= n_games]) receives the net's result per game (1, 0, -1; a game still going after
+    max_plies plies is a draw; 0 = no cap).
     """
-    nh = b1.shape[0]
-    moves = np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64)
-    obs = np.empty(N_INPUTS, dtype=np.float32)
-    idx = np.empty(N_INPUTS, dtype=np.int64)
-    val = np.empty(N_INPUTS)
-    h = np.empty(nh)
-    scratch = np.empty(1024, dtype=np.int8)
+    params = check_params((w1, b1, w2, b2))
+    if opponent not in (OPP_RANDOM, OPP_GREEDY) or isinstance(opponent, (bool, np.bool_)):
+        raise ValueError(f"opponent must be OPP_RANDOM ({OPP_RANDOM}) or OPP_GREEDY ({OPP_GREEDY}), "
+                         f"got {opponent!r}")
+    n_games = _check_count(n_games, "n_games")
+    _check_buffer(rng, "rng", np.int64, 1)
+    _check_buffer(points, "points", np.float64, n_games)
+    _play_match(*params, int(opponent), rng, n_games, _check_count(max_plies, "max_plies"), points)
+
+
+@njit(cache=True)
+def _play_match(w1, b1, w2, b2, opponent, rng, n_games, max_plies, points):
+    moves, obs, idx, val, h = _scratch(b1.shape[0])
+    scratch = np.empty(N_ACTIONS, dtype=np.int8)
     for g in range(n_games):
         seat = g % 2
         s = initial_state()
-        ply = 0
-        code = game_status(s)
-        while code == ONGOING and ply < max_plies:
+        code, trunc = result(s, max_plies)
+        while code == ONGOING and not trunc:
             if s[S_SIDE] == seat:
                 n = gen_moves(s, moves)
                 k, _, _ = choose_move(w1, b1, w2, b2, s, moves, n, 0.0, rng, obs, idx, val, h)
                 s = apply_move(s, moves[k])
             else:
                 s = opponent_move(s, opponent, rng, 0, scratch)
-            ply += 1
-            code = game_status(s)
-        points[g] = _mover_result(code, seat)
+            code, trunc = result(s, max_plies)
+        points[g] = reward(code, seat)

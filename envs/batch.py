@@ -269,36 +269,77 @@ class _BatchCore:
 
 
 class DraughtsBatch(_BatchCore):
-    """N Russian draughts games (actions and observations as in russian_draughts_v0)."""
+    """N Russian draughts games (actions and observations as in russian_draughts_v0).
+
+    opponent: None (two-player view), ``"random"`` or ``"recapture"``: the in-kernel one-ply
+    player that maximises material after the opponent's best recapture
+    (boardgym.kernels.draughts.opponents). ``"greedy"`` is refused: in draughts that name is
+    boardgym.agents' GreedyAgent (one-ply search with the evaluation), a different player.
+    ``set_state`` checks the snapshot's games (boardgym.envs.draughts.check_batch) and that its
+    outputs are those of its positions.
+    """
+
+    opponent_codes = {None: OPP_NONE, "none": OPP_NONE, "random": OPP_RANDOM, "recapture": OPP_GREEDY}
 
     def __init__(self, num_envs, opponent=None, learner="alternate", max_moves=None, fen=None,
                  threads=None, **draw_rules):
         from boardgym.envs import draughts as api
-        from boardgym.envs.russian_draughts_v0 import rules_mask
         from boardgym.kernels.draughts import batch as kb
-        from boardgym.kernels.draughts.board import S_RULES, STATE_LEN
-        from boardgym.kernels.draughts.codec import N_ACTIONS
-        from boardgym.kernels.draughts.observe import OBS_LEN
+        from boardgym.kernels.draughts import game
 
-        self.state_len, self.n_actions, self.obs_len = STATE_LEN, N_ACTIONS, OBS_LEN
+        if isinstance(opponent, str) and opponent == "greedy":
+            raise ValueError("draughts has no in-kernel 'greedy' player: opponent='recapture' is "
+                             "the in-kernel one-ply material player; boardgym.agents' GreedyAgent "
+                             "(load('greedy', game='draughts')) plays through the AEC env")
+        self.state_len, self.n_actions, self.obs_len = game.STATE_LEN, game.N_ACTIONS, game.OBS_LEN
         super().__init__(num_envs, opponent, learner, threads)
-        if max_moves is not None and (int(max_moves) != max_moves or max_moves < 1):
-            raise ValueError(f"max_moves must be a positive integer or None, got {max_moves!r}")
-        self.max_plies = 0 if max_moves is None else int(max_moves)
-        self.start = api.from_fen(fen) if fen is not None else api.initial_state()
-        self.start[S_RULES] = rules_mask(**draw_rules)
+        self.max_plies = api.check_max_moves(max_moves) or 0
+        rules = api.rules_mask(**draw_rules)
+        self.start = game.initial_state(rules) if fen is None else api.from_fen(fen, rules)
         self._k = kb
+        self._api = api
 
     def _outputs(self):
         return self.obs, self.masks, self.current, self.rewards, self.done
 
+    def _check_snapshot(self, arrays):
+        states = self._api.check_batch(arrays["states"])
+        seats = np.ascontiguousarray(arrays["seats"])
+        if ((seats != 0) & (seats != 1)).any():
+            raise ValueError("set_state: 'seats' must hold 0 or 1")
+        # The outputs are functions of the positions and seats; the observation of a finished
+        # game is the side to move's (two-player view) or the learner's (against an opponent).
+        views = []
+        for opponent in (self.opponent, OPP_RANDOM if self.opponent == OPP_NONE else OPP_NONE):
+            want = {k: np.empty_like(arrays[k]) for k in ("obs", "masks", "current", "rewards", "done")}
+            self._k.batch_outputs(states, seats, np.ascontiguousarray(arrays["rngs"]), opponent,
+                                  self.max_plies, want["obs"],
+                                  want["masks"], want["current"], want["rewards"], want["done"])
+            views.append(want)
+        if self.opponent != OPP_NONE:
+            live = (views[0]["done"] == 0).all(axis=1)
+            waiting = np.flatnonzero(live & (views[0]["current"] != seats))
+            if waiting.size:
+                raise ValueError(f"set_state: in game {int(waiting[0])} the in-kernel opponent "
+                                 "is to move")
+        for name, w in views[0].items():
+            bad = (w != arrays[name]).reshape(len(w), -1).any(axis=1)
+            if name == "obs":
+                bad &= (views[1]["obs"] != arrays["obs"]).any(axis=1)
+            if bad.any():
+                raise ValueError(f"set_state: {name!r} of game {int(np.flatnonzero(bad)[0])} does "
+                                 "not match its position (a snapshot from get_state() of a core "
+                                 "with the same max_moves restores as it was)")
+
     def _reset(self, which):
-        (self._k.batch_reset if self._parallel() else self._k.batch_reset_serial)(self.states, which, self.start, self.seats, self.alternate, self.rngs,
-                            self.opponent, self.max_plies, *self._outputs())
+        (self._k.batch_reset if self._parallel() else self._k.batch_reset_serial)(
+            self.states, which, self.start, self.seats, self.alternate, self.rngs, self.opponent,
+            self.max_plies, *self._outputs())
 
     def _step(self, actions):
-        (self._k.batch_step if self._parallel() else self._k.batch_step_serial)(self.states, actions, self.seats, self.rngs, self.opponent,
-                           self.max_plies, *self._outputs())
+        (self._k.batch_step if self._parallel() else self._k.batch_step_serial)(
+            self.states, actions, self.seats, self.rngs, self.opponent, self.max_plies,
+            *self._outputs())
 
 
 class BackgammonBatch(_BatchCore):

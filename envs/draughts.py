@@ -1,7 +1,15 @@
-"""Russian draughts game API and PDN notation over the kernel (boardgym.kernels.draughts).
+"""Russian draughts game API, PDN notation and the validated boundary over the game core.
 
-Positions are ``int64[STATE_LEN]`` vectors (layout in boardgym.kernels.draughts.board). Every
-function that takes ``fen_or_state`` accepts a PDN FEN string or such a vector.
+The game is boardgym.kernels.draughts.game (rules M.1-M.3, 25.1-25.7, G.1, G.2a-G.2e; state
+layout in boardgym.kernels.draughts.board). Every function here checks its input before a
+kernel sees it and raises ``TypeError`` for a wrong type (``None``, a string where an array
+belongs, a float or bool where an integer belongs, an array of the wrong dtype) and
+``ValueError`` for a wrong value, naming the problem.
+
+Positions are ``int64[STATE_LEN]`` vectors; ``check_state`` / ``check_batch`` validate one or a
+``(B, STATE_LEN)`` batch (shape, dtype, and contents: squares, overlaps, piece counts, men on
+their promotion row, side to move, capture-chain fields, counters, rules mask, hash and
+history). Every function that takes ``fen_or_state`` accepts a PDN FEN string or such a vector.
 
 FEN (``from_fen``): ``W:W21,22,K5:B1,K30`` (standard Russian numbering 1 = b8 .. 32 = g1) or
 ``W:Wa1,c1,Kh2:Bb8,Kd8`` (algebraic), mixed freely; numeric ranges ``W:W21-32:B1-12`` (a ``K``
@@ -15,72 +23,164 @@ pieces in a1..h8 order with ``K`` before kings.
 
 Moves (``legal_moves``): ``c3-d4`` for a quiet move, ``c3:e5:g3`` for a capture with every
 landing square; one string per distinct (start, end, captured set), the path being the
-lexicographically smallest route (movegen.py). ``apply`` accepts that string, any other legal
-route to the same outcome, the separators ``-``, ``:`` and ``x`` interchangeably, numeric
-squares (``22-17``, ``22x15``) and a capture abbreviated to start and end when that is
+lexicographically smallest route (movegen.py). ``format_move`` is the one formatter (the AEC
+env's move list and the agents' ``best_move`` use it too). ``apply`` accepts that string, any
+other legal route to the same outcome, the separators ``-``, ``:`` and ``x`` interchangeably,
+numeric squares (``22-17``, ``22x15``) and a capture abbreviated to start and end when that is
 unambiguous.
 
-Actions (for the envs): ``action = from_sq32 * 32 + to_sq32``, one hop at a time
-(boardgym.kernels.draughts.codec). ``action_mask`` and ``apply_action`` validate their input.
+Actions here are in the kernel frame (White's view of the board; the envs act in the acting
+player's frame, ``game.view_action``): ``action = from_sq32 * 32 + to_sq32``, one hop at a
+time (``check_action``, ``action_mask``, ``apply_action``, ``move_to_actions``).
 """
 import re
 
 import numba
 import numpy as np
 
+from boardgym.kernels.draughts import game as _game
 from boardgym.kernels.draughts.board import (
-    BB_PROMO,
-    BB_SQUARES,
-    GHOST_TO_SQ32,
-    M_CAPTURED,
-    M_FROM,
-    M_NHOPS,
-    M_PATH,
-    M_TO,
-    MAX_MOVES,
-    ROW_LEN,
-    S_BK,
-    S_BM,
-    S_CAP_JUMPED,
-    S_CAP_SQ,
-    S_CAP_START,
-    S_SIDE,
-    S_WK,
-    S_WM,
-    SQ32_NAMES,
-    SQ32_TO_GHOST,
-    STATE_LEN,
+    BB_PROMO, GHOST_TO_SQ32, M_CAPTURED, M_FROM, M_NHOPS, M_PATH, M_TO, MAX_HOPS, MAX_MOVES,
+    N_SQUARES,
+    ROW_LEN, S_BK, S_BM, S_CAP_SQ, S_SIDE, S_WK, S_WM, SQ32_NAMES, SQ32_TO_GHOST, STATE_LEN,
     pdn_to_sq32,
 )
-from boardgym.kernels.draughts.codec import N_ACTIONS
 from boardgym.kernels.draughts.codec import apply_action as _k_apply_action
 from boardgym.kernels.draughts.codec import legal_action_mask as _k_mask
-from boardgym.kernels.draughts.move import initial_state as _k_initial_state
+from boardgym.kernels.draughts.game import (
+    N_ACTIONS, OBS_LEN, ROUTE_LEN, STATE_ERRORS, action_squares, decode_obs, square_action,
+)
 from boardgym.kernels.draughts.move import set_position
-from boardgym.kernels.draughts.movegen import gen_moves as _k_gen_moves
-from boardgym.kernels.draughts.outcome import RULES_ALL, STATUS_NAMES
+from boardgym.kernels.draughts.observe import DECODE_TWO_CAPTURERS
+from boardgym.kernels.draughts.outcome import (
+    RULE_BALANCE, RULE_KINGS_ONLY, RULE_LONG_DIAGONAL, RULE_REPETITION, RULE_THREE_KINGS,
+    RULES_ALL, STATUS_NAMES,
+)
 from boardgym.kernels.draughts.outcome import game_status as _k_game_status
 from boardgym.kernels.draughts.perft import perft as _k_perft
 from boardgym.kernels.draughts.perft import perft_parallel as _k_perft_parallel
 
 __all__ = [
-    "N_ACTIONS", "STATE_LEN", "STATUS_NAMES", "initial_state", "from_fen", "to_fen", "legal_moves",
-    "apply", "perft", "game_status", "action_to_str", "str_to_action", "action_mask",
-    "legal_actions", "apply_action", "move_to_actions", "square_name", "parse_square",
+    "N_ACTIONS", "STATE_LEN", "STATUS_NAMES", "MAX_PERFT_DEPTH", "check_state", "check_batch",
+    "check_action", "check_rules", "check_max_moves", "rules_mask", "initial_state", "from_fen", "to_fen",
+    "legal_moves", "apply", "perft", "game_status", "format_move", "move_to_str",
+    "action_to_str", "str_to_action", "action_mask", "legal_actions", "apply_action",
+    "move_to_actions", "square_name", "parse_square", "state_from_observation",
 ]
 
+MAX_PERFT_DEPTH = 64  # deeper trees never finish; the kernel allocates one move buffer per ply
 _NAME_TO_SQ32 = {name: i for i, name in enumerate(SQ32_NAMES)}
+_RULE_FLAGS = {"repetition": RULE_REPETITION, "three_kings": RULE_THREE_KINGS,
+               "kings_only": RULE_KINGS_ONLY, "balance": RULE_BALANCE,
+               "long_diagonal": RULE_LONG_DIAGONAL}
+
+
+# ---- the validated boundary -----------------------------------------------------------------
+def _int64_array(x, what, ndim):
+    """x as a C-contiguous writable int64 array of ndim dimensions (TypeError for other types)."""
+    if x is None or isinstance(x, (str, bytes)):
+        raise TypeError(f"{what} must be an int64 array, got {type(x).__name__}"
+                        + (" (use from_fen for FEN text)" if isinstance(x, str) else ""))
+    if not isinstance(x, (np.ndarray, list, tuple)):
+        raise TypeError(f"{what} must be an int64 array, got {type(x).__name__}")
+    try:
+        a = np.asarray(x)
+    except (ValueError, TypeError):
+        raise ValueError(f"{what} is not a rectangular array") from None
+    if a.dtype != np.int64:
+        raise TypeError(f"{what} must be an int64 array, got dtype {a.dtype}")
+    if a.ndim != ndim:
+        want = f"({STATE_LEN},)" if ndim == 1 else f"(B, {STATE_LEN})"
+        raise ValueError(f"{what} must have shape {want}, got {a.shape}")
+    if not (a.flags.c_contiguous and a.flags.writeable):
+        a = a.copy()
+    return a
+
+
+def check_state(state):
+    """The position vector (int64[STATE_LEN]) after checking its shape, dtype and contents."""
+    s = _int64_array(state, "a draughts state", 1)
+    if s.shape != (STATE_LEN,):
+        raise ValueError(f"a draughts state must have shape ({STATE_LEN},), got {s.shape}")
+    code = _game.state_error(s)
+    if code:
+        raise ValueError(f"bad draughts state: {STATE_ERRORS[code]}")
+    return s
+
+
+def check_batch(states):
+    """The batch of position vectors (int64[B, STATE_LEN]) after checking every game."""
+    s = _int64_array(states, "a batch of draughts states", 2)
+    if s.shape[1] != STATE_LEN:
+        raise ValueError(f"a batch of draughts states must have shape (B, {STATE_LEN}), "
+                         f"got {s.shape}")
+    i, code = _game.batch_error(s)
+    if code:
+        raise ValueError(f"bad draughts state in game {i}: {STATE_ERRORS[code]}")
+    return s
+
+
+def _check_int(x, what):
+    """x as a Python int: TypeError unless an integer (bool is not one)."""
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)):
+        raise TypeError(f"{what} must be an integer, got {type(x).__name__} {x!r}")
+    return int(x)
+
+
+def check_action(action):
+    """An action (0..N_ACTIONS - 1) as a Python int; TypeError unless an integer."""
+    a = _check_int(action, "an action")
+    if not 0 <= a < N_ACTIONS:
+        raise ValueError(f"action {a} out of range 0..{N_ACTIONS - 1}")
+    return a
+
+
+def check_rules(rules):
+    """A draw-rules bitmask (outcome.RULE_*, 0..RULES_ALL) as a Python int."""
+    r = _check_int(rules, "rules")
+    if not 0 <= r <= RULES_ALL:
+        raise ValueError(f"rules must be a bitmask in 0..{RULES_ALL}, got {r}")
+    return r
+
+
+def rules_mask(repetition=True, three_kings=True, kings_only=True, balance=True, long_diagonal=True):
+    """The kernel's draw-rule bitmask (state[S_RULES]) for the G.2a..G.2e switches."""
+    flags = dict(repetition=repetition, three_kings=three_kings, kings_only=kings_only,
+                 balance=balance, long_diagonal=long_diagonal)
+    rules = 0
+    for name, on in flags.items():
+        rules |= _RULE_FLAGS[name] if _check_bool(on, f"draw rule option {name}") else 0
+    return rules
+
+
+def check_max_moves(max_moves):
+    """A move cap: None (no cap) or a positive integer (plies), returned as None or an int."""
+    if max_moves is None:
+        return None
+    m = _check_int(max_moves, "max_moves")
+    if not 1 <= m <= _game.MAX_COUNT:
+        raise ValueError(f"max_moves must be None or an integer in 1..{_game.MAX_COUNT}, got {m}")
+    return m
+
+
+def _check_str(x, what):
+    if not isinstance(x, str):
+        raise TypeError(f"{what} must be a string, got {type(x).__name__}")
+    return x
 
 
 def square_name(sq32):
     """Algebraic name of a sq32 square (0 -> 'a1')."""
-    return SQ32_NAMES[sq32]
+    q = _check_int(sq32, "a square")
+    if not 0 <= q < N_SQUARES:
+        raise ValueError(f"square {q} out of range 0..{N_SQUARES - 1}")
+    return SQ32_NAMES[q]
 
 
 def parse_square(token):
     """sq32 index of an algebraic (``c3``) or numeric PDN (``22``) square; ValueError if unknown."""
-    t = token.strip().lower()
-    if t.isdigit():
+    t = _check_str(token, "a square").strip().lower()
+    if t.isascii() and t.isdigit():
         n = int(t)
         if not 1 <= n <= 32:
             raise ValueError(f"unknown square {token!r}: numeric squares are 1..32")
@@ -108,7 +208,7 @@ def _parse_piece_list(text, colour, fen):
         king = tok[0] in "Kk"
         if king:
             tok = tok[1:].strip()
-        m = re.fullmatch(r"(\d+)\s*-\s*(\d+)", tok)
+        m = re.fullmatch(r"([0-9]+)\s*-\s*([0-9]+)", tok)
         if m:
             lo, hi = int(m.group(1)), int(m.group(2))
             if not (1 <= lo <= hi <= 32):
@@ -127,10 +227,8 @@ def from_fen(fen, rules=RULES_ALL):
 
     rules: bitmask of the draw rules to enable (outcome.RULE_*; default all, G.2a-G.2e).
     """
-    if not isinstance(fen, str):
-        raise ValueError(f"FEN must be a string, got {type(fen).__name__}")
-    if not (isinstance(rules, (int, np.integer)) and 0 <= int(rules) <= RULES_ALL):
-        raise ValueError(f"rules must be a bitmask in 0..{RULES_ALL}, got {rules!r}")
+    _check_str(fen, "a FEN")
+    rules = check_rules(rules)
     text = _WRAPPER.match(fen.strip()).group(1).strip()
     if text.endswith("."):
         text = text[:-1]
@@ -164,7 +262,7 @@ def from_fen(fen, rules=RULES_ALL):
                     f"bad FEN {fen!r}: {'White' if ci == 0 else 'Black'} man on its promotion "
                     f"row at {SQ32_NAMES[sq]}")
             bbs[2 * ci + (1 if king else 0)] |= np.int64(1) << np.int64(g)
-    return set_position(bbs[0], bbs[1], bbs[2], bbs[3], 0 if side_tok == "W" else 1, int(rules))
+    return set_position(bbs[0], bbs[1], bbs[2], bbs[3], 0 if side_tok == "W" else 1, rules)
 
 
 def _squares(bb):
@@ -179,9 +277,7 @@ def _squares(bb):
 
 def to_fen(state):
     """Algebraic PDN FEN of a whole-move position (``W:Wa1,c1,Kh2:Bb8,Kd8``)."""
-    s = _as_state(state)
-    if s[S_CAP_SQ] >= 0:
-        raise ValueError("position is in the middle of a capture chain; it has no FEN")
+    s = _whole_move_state(state, "it has no FEN")
     parts = ["W" if s[S_SIDE] == 0 else "B"]
     for colour, men, kings in (("W", s[S_WM], s[S_WK]), ("B", s[S_BM], s[S_BK])):
         items = [(q, "") for q in _squares(men)] + [(q, "K") for q in _squares(kings)]
@@ -190,79 +286,113 @@ def to_fen(state):
     return ":".join(parts)
 
 
-def initial_state():
-    """The initial position vector (White to move)."""
-    return _k_initial_state()
+def initial_state(rules=RULES_ALL):
+    """The initial position vector (White to move) with the draw rules ``rules``."""
+    return _game.initial_state(check_rules(rules))
 
 
 def _as_state(fen_or_state):
     if isinstance(fen_or_state, str):
         return from_fen(fen_or_state)
-    s = np.asarray(fen_or_state)
-    if s.shape != (STATE_LEN,) or s.dtype != np.int64:
-        raise ValueError(f"a state must be an int64 vector of length {STATE_LEN}, "
-                         f"got {s.dtype} {s.shape}")
-    _check_state(s)
+    return check_state(fen_or_state)
+
+
+def _whole_move_state(fen_or_state, why="use action_mask/apply_action"):
+    s = _as_state(fen_or_state)
+    if s[S_CAP_SQ] >= 0:
+        raise ValueError(f"position is in the middle of a capture chain; {why}")
     return s
 
 
-def _check_state(s):
-    """ValueError unless s is a consistent position vector (guards the kernels from garbage)."""
-    bbs = [int(s[i]) for i in (S_WM, S_WK, S_BM, S_BK)]
-    squares = int(BB_SQUARES)
-    for i, bb in enumerate(bbs):
-        if bb < 0 or bb & ~squares:
-            raise ValueError(f"bad state: bitboard {i} has bits outside the 32 dark squares")
-        for other in bbs[i + 1:]:
-            if bb & other:
-                raise ValueError("bad state: two pieces on one square")
-    if (bbs[0] | bbs[1]).bit_count() > 12 or (bbs[2] | bbs[3]).bit_count() > 12:
-        raise ValueError("bad state: more than 12 pieces on a side")
-    side = int(s[S_SIDE])
-    if side not in (0, 1):
-        raise ValueError(f"bad state: side to move {side} (0 = White, 1 = Black)")
-    cap = int(s[S_CAP_SQ])
-    if cap != -1:
-        own = bbs[2 * side] | bbs[2 * side + 1]
-        start = int(s[S_CAP_START])
-        jumped = int(s[S_CAP_JUMPED])
-        enemy = bbs[2 - 2 * side] | bbs[3 - 2 * side]
-        if not (0 <= cap < 36 and (own >> cap) & 1):
-            raise ValueError(f"bad state: capture square {cap} holds no piece of the side to move")
-        if not (0 <= start < 36 and GHOST_TO_SQ32[start] >= 0) or jumped <= 0 or jumped & ~enemy:
-            raise ValueError("bad state: inconsistent capture-chain fields")
+def state_from_observation(observation, rules=RULES_ALL):
+    """Position vector (int64[STATE_LEN]) rebuilt from a draughts observation (float[198]).
 
-
-def _whole_move_state(fen_or_state):
-    s = _as_state(fen_or_state)
-    if s[S_CAP_SQ] >= 0:
-        raise ValueError("position is in the middle of a capture chain; use action_mask/apply_action")
+    The observer plays White (its own frame); White is to move if the observer is. What the
+    observation cannot tell is listed in boardgym.kernels.draughts.observe (counters beyond
+    their caps, older positions, the ply count, where a chain in progress began).
+    """
+    if observation is None or isinstance(observation, (str, bytes)) or not isinstance(
+            observation, (np.ndarray, list, tuple)):
+        raise TypeError(f"a draughts observation must be a float array, got "
+                        f"{type(observation).__name__}")
+    obs = np.asarray(observation)
+    if obs.dtype.kind not in "fiu" or obs.dtype == np.bool_:
+        raise TypeError(f"a draughts observation must be a float array, got dtype {obs.dtype}")
+    if obs.shape != (OBS_LEN,):
+        raise ValueError(f"a draughts observation is float32[{OBS_LEN}], got shape {obs.shape}")
+    obs = np.ascontiguousarray(obs, dtype=np.float32)
+    if not np.isfinite(obs).all() or obs.min() < 0.0 or obs.max() > 1.0:
+        raise ValueError("a draughts observation holds numbers in 0..1")
+    s, code = decode_obs(obs, check_rules(rules))
+    if code:
+        raise ValueError("bad observation: " + (
+            "more than one piece on the capture-chain plane" if code == DECODE_TWO_CAPTURERS
+            else "a capture chain needs one capturing piece and at least one jumped piece"))
+    err = _game.state_error(s)
+    if err:
+        raise ValueError(f"bad observation: {STATE_ERRORS[err]}")
     return s
 
 
 # ---- moves ----------------------------------------------------------------------------------
 def _rows(state):
     buf = np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64)
-    n = _k_gen_moves(state, buf)
+    n = _game.gen_moves(state, buf)
     return buf[:n]
 
 
-def _row_str(row):
-    sqs = [int(GHOST_TO_SQ32[row[M_FROM]])]
-    sqs += [int(GHOST_TO_SQ32[row[M_PATH + k]]) for k in range(row[M_NHOPS])]
-    sep = ":" if row[M_CAPTURED] != 0 else "-"
-    return sep.join(SQ32_NAMES[q] for q in sqs)
+def format_move(squares, capture):
+    """PDN text of a move from its route (sq32 squares, start first): ``c3-d4``, ``c3:e5:g7``."""
+    if isinstance(squares, np.ndarray):
+        squares = squares.tolist()
+    elif isinstance(squares, (str, bytes)) or not isinstance(squares, (list, tuple)):
+        raise TypeError(f"squares must be a sequence of sq32 squares, got {type(squares).__name__}")
+    if not 2 <= len(squares) <= ROUTE_LEN:
+        raise ValueError(f"a move's route has 2..{ROUTE_LEN} squares, got {len(squares)}")
+    if capture.__class__ is not bool:
+        capture = _check_bool(capture, "capture")
+    if all(q.__class__ is int and 0 <= q < N_SQUARES for q in squares):  # the common case
+        return _join([SQ32_NAMES[q] for q in squares], capture)
+    return _join([square_name(q) for q in squares], capture)
+
+
+def _join(names, capture):
+    return (":" if capture else "-").join(names)
+
+
+def _check_bool(x, what):
+    if not isinstance(x, (bool, np.bool_)):
+        raise TypeError(f"{what} must be True or False, got {x!r}")
+    return bool(x)
+
+
+def _row_str(state, row):
+    route = np.empty(ROUTE_LEN, dtype=np.int64)
+    n = _game.move_route(state, row, route)
+    return _join([SQ32_NAMES[q] for q in route[:n].tolist()], row[M_CAPTURED] != 0)
+
+
+def move_to_str(fen_or_state, row):
+    """PDN string of a whole move of a position given as its ``gen_moves`` row (int64[ROW_LEN];
+    mid-chain: the rest of the chain, from where the piece stands)."""
+    s = _as_state(fen_or_state)
+    r = _int64_array(row, "a move row", 1)
+    if r.shape != (ROW_LEN,):
+        raise ValueError(f"a move row must have shape ({ROW_LEN},), got {r.shape}")
+    nh = int(r[M_NHOPS])
+    if not 1 <= nh <= MAX_HOPS or not (_rows(s)[:, :M_PATH + nh] == r[:M_PATH + nh]).all(axis=1).any():
+        raise ValueError("the move row is not a legal move of this position")
+    return _row_str(s, r)
 
 
 def legal_moves(fen_or_state):
     """Sorted PDN strings of the legal moves, one per distinct (start, end, captured set)."""
     s = _whole_move_state(fen_or_state)
-    return sorted(_row_str(r) for r in _rows(s))
+    return sorted(_row_str(s, r) for r in _rows(s))
 
 
 def _parse_move(move_str):
-    if not isinstance(move_str, str):
-        raise ValueError(f"move must be a string, got {type(move_str).__name__}")
+    _check_str(move_str, "a move")
     toks = re.split(r"\s*[-:x]\s*", move_str.strip().lower())
     if len(toks) < 2:
         raise ValueError(f"bad move {move_str!r}: expected squares separated by '-', ':' or 'x'")
@@ -273,7 +403,8 @@ def _parse_move(move_str):
 
 
 def move_to_actions(fen_or_state, move_str):
-    """The action sequence (list[int]) that plays move_str hop by hop; ValueError if not legal."""
+    """The action sequence (list[int], kernel frame) that plays move_str hop by hop; ValueError
+    if it is not a legal move."""
     s = _whole_move_state(fen_or_state)
     sqs = _parse_move(move_str)
     actions = _route_actions(s, sqs)
@@ -281,10 +412,9 @@ def move_to_actions(fen_or_state, move_str):
         rows = [r for r in _rows(s) if GHOST_TO_SQ32[r[M_FROM]] == sqs[0]
                 and GHOST_TO_SQ32[r[M_TO]] == sqs[1]]
         if len(rows) == 1:
-            r = rows[0]
-            hops = [int(GHOST_TO_SQ32[r[M_FROM]])]
-            hops += [int(GHOST_TO_SQ32[r[M_PATH + k]]) for k in range(r[M_NHOPS])]
-            actions = _route_actions(s, hops)
+            route = np.empty(ROUTE_LEN, dtype=np.int64)
+            n = _game.move_route(s, rows[0], route)
+            actions = _route_actions(s, route[:n].tolist())
         elif len(rows) > 1:
             raise ValueError(f"ambiguous move {move_str!r}: several captures go from "
                              f"{SQ32_NAMES[sqs[0]]} to {SQ32_NAMES[sqs[1]]}; give every landing square")
@@ -301,7 +431,7 @@ def _route_actions(state, sqs):
     for a_sq, b_sq in zip(sqs[:-1], sqs[1:]):
         if s[S_CAP_SQ] < 0 and actions:
             return None  # the move ended before the route did
-        a = a_sq * 32 + b_sq
+        a = int(square_action(a_sq, b_sq))
         _k_mask(s, mask)
         if not mask[a]:
             return None
@@ -323,11 +453,14 @@ def apply(fen_or_state, move_str):
 def perft(fen_or_state, depth, threads=1):
     """Leaf count of the legal-move tree `depth` plies deep (bulk counting at the last ply)."""
     s = _whole_move_state(fen_or_state)
-    depth = int(depth)
-    if depth < 0:
-        raise ValueError(f"depth must be >= 0, got {depth}")
+    depth = _check_int(depth, "depth")
+    if not 0 <= depth <= MAX_PERFT_DEPTH:
+        raise ValueError(f"depth must be in 0..{MAX_PERFT_DEPTH}, got {depth}")
+    threads = _check_int(threads, "threads")
+    if threads < 1:
+        raise ValueError(f"threads must be >= 1, got {threads}")
     if threads > 1 and depth >= 3:
-        numba.set_num_threads(min(int(threads), numba.config.NUMBA_NUM_THREADS))
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
         return int(_k_perft_parallel(s, depth))
     return int(_k_perft(s, depth))
 
@@ -337,13 +470,11 @@ def game_status(fen_or_state):
     return int(_k_game_status(_as_state(fen_or_state)))
 
 
-# ---- actions --------------------------------------------------------------------------------
+# ---- actions (kernel frame) -----------------------------------------------------------------
 def action_to_str(action):
     """Readable form of an action: ``'c3-e5'`` (from square, to square)."""
-    a = int(action)
-    if not 0 <= a < N_ACTIONS:
-        raise ValueError(f"action {action!r} out of range 0..{N_ACTIONS - 1}")
-    return f"{SQ32_NAMES[a // 32]}-{SQ32_NAMES[a % 32]}"
+    fr, to = action_squares(check_action(action))
+    return f"{SQ32_NAMES[fr]}-{SQ32_NAMES[to]}"
 
 
 def str_to_action(text):
@@ -351,7 +482,7 @@ def str_to_action(text):
     sqs = _parse_move(text)
     if len(sqs) != 2:
         raise ValueError(f"bad action {text!r}: an action is one hop, two squares")
-    return sqs[0] * 32 + sqs[1]
+    return int(square_action(sqs[0], sqs[1]))
 
 
 def action_mask(fen_or_state):
@@ -370,12 +501,7 @@ def legal_actions(fen_or_state):
 def apply_action(fen_or_state, action):
     """Position vector after one legal action; ValueError naming an illegal one."""
     s = _as_state(fen_or_state)
-    try:
-        a = int(action)
-    except (TypeError, ValueError):
-        raise ValueError(f"action must be an integer, got {action!r}") from None
-    if not 0 <= a < N_ACTIONS:
-        raise ValueError(f"illegal action {a}: out of range 0..{N_ACTIONS - 1}")
+    a = check_action(action)
     if not action_mask(s)[a]:
         raise ValueError(f"illegal action {a} ({action_to_str(a)}) in this position")
     return _k_apply_action(s, np.int64(a))

@@ -21,17 +21,25 @@ def game_to_pdn(moves, start_fen=None, result="*", capture_sep=":", **tags):
 
     capture_sep is ``":"`` (``c3:e5:g3``, as RULES.md writes captures) or ``"x"``
     (``c3xe5xg3``, what pydraughts' move parser takes)."""
-    if capture_sep not in (":", "x"):
+    if isinstance(moves, (str, bytes)) or not isinstance(moves, (list, tuple)):
+        raise TypeError(f"moves must be a list of PDN move strings, got {type(moves).__name__}")
+    if not isinstance(result, str):
+        raise TypeError(f"result must be a string, got {type(result).__name__}")
+    if not isinstance(capture_sep, str) or capture_sep not in (":", "x"):
         raise ValueError(f"capture_sep must be ':' or 'x', got {capture_sep!r}")
     if result not in _RESULTS:
         raise ValueError(f"unknown result {result!r}; expected one of {sorted(_RESULTS)}")
-    fen = start_fen or _INITIAL_FEN
+    fen = _INITIAL_FEN if start_fen is None else start_fen
     state = api.from_fen(fen)
     for i, mv in enumerate(moves):  # validate before writing
         try:
             state = api.apply(state, mv)
         except ValueError as e:
             raise ValueError(f"move {i + 1} {mv!r} is not legal: {e}") from None
+    for k, v in tags.items():
+        if not re.fullmatch(r"[A-Za-z0-9_]+", k) or re.search(r'["\\\n\r]', str(v)):
+            raise ValueError(f"PDN tag {k}={str(v)!r}: names are letters, digits and _, values "
+                             "hold no quote, backslash or line break")
     head = {"Event": "?", "GameType": "25", **{k: str(v) for k, v in tags.items()}}
     head["Result"] = _RESULTS[result]
     if fen != _INITIAL_FEN:
@@ -64,7 +72,7 @@ def game_to_pdn(moves, start_fen=None, result="*", capture_sep=":", **tags):
 def read_pdn(text):
     """(tags dict, start FEN, list of PDN moves, result, final state) of one PDN game."""
     if not isinstance(text, str):
-        raise ValueError("PDN must be a string")
+        raise TypeError(f"PDN must be a string, got {type(text).__name__}")
     tags, body = {}, []
     for line in text.splitlines():
         m = _TAG.match(line)
@@ -84,7 +92,7 @@ def read_pdn(text):
         if tok in _RESULTS:
             result = tok
             continue
-        tok = re.sub(r"^\d+\.(\.\.)?", "", tok).rstrip("!?")
+        tok = re.sub(r"^[0-9]+\.(\.\.)?", "", tok).rstrip("!?")
         if not tok or tok.startswith("$"):
             continue
         try:

@@ -1,5 +1,7 @@
 """Pictures of a Russian draughts position: text board, RGB image, SVG.
 
+Every function takes a position vector (checked by boardgym.envs.draughts.check_state).
+
 Boards are drawn from White's side (a1 at the lower left), with a-h / 1-8 coordinates.
 Symbols: ``w`` White man, ``W`` White king, ``b`` Black man, ``B`` Black king, ``.`` empty dark
 square; a piece in the middle of a capture chain is bracketed in text and ringed in pictures,
@@ -8,17 +10,20 @@ pieces it has already jumped are marked ``x``.
 import numpy as np
 
 from boardgym.envs._draw import canvas, draw_text, fill_circle, fill_rect
+from boardgym.envs.draughts import check_state
 from boardgym.kernels.draughts.board import (
-    S_BK, S_BM, S_CAP_JUMPED, S_CAP_SQ, S_SIDE, S_WK, S_WM, SQ32_TO_GHOST,
+    GHOST_FILE, GHOST_ROW, GHOST_TO_SQ32, S_BK, S_BM, S_CAP_JUMPED, S_CAP_SQ, S_SIDE, S_WK, S_WM,
+    SQ32_TO_GHOST,
 )
 
-_SQ_ROW = np.arange(32) // 4
-_SQ_FILE = 2 * (np.arange(32) % 4) + _SQ_ROW % 2
+_SQ_ROW = GHOST_ROW[SQ32_TO_GHOST]  # row (0 = White's side) and file (0 = a) of each sq32 square
+_SQ_FILE = GHOST_FILE[SQ32_TO_GHOST]
 _CODES = np.array(list(".wWbB"))
 
 
 def piece_codes(state):
     """int8[32] per sq32 square: 0 empty, 1 White man, 2 White king, 3 Black man, 4 Black king."""
+    state = check_state(state)
     codes = np.zeros(32, np.int8)
     for code, idx in ((1, S_WM), (2, S_WK), (3, S_BM), (4, S_BK)):
         codes[((int(state[idx]) >> SQ32_TO_GHOST) & 1).astype(bool)] = code
@@ -28,12 +33,13 @@ def piece_codes(state):
 def _marks(state):
     cap = int(state[S_CAP_SQ])
     jumped = ((int(state[S_CAP_JUMPED]) >> SQ32_TO_GHOST) & 1).astype(bool)
-    mover = -1 if cap < 0 else int(np.flatnonzero(SQ32_TO_GHOST == cap)[0])
+    mover = -1 if cap < 0 else int(GHOST_TO_SQ32[cap])
     return mover, jumped
 
 
 def render_text(state):
     """A text board with coordinates, the side to move and any capture in progress."""
+    state = check_state(state)
     codes = piece_codes(state)
     mover, jumped = _marks(state)
     grid = np.full((8, 8), "   ", dtype=object)
@@ -56,6 +62,7 @@ _WHITE_PC, _BLACK_PC, _GOLD, _RED = (245, 245, 240), (30, 30, 30), (218, 165, 32
 
 def render_rgb(state):
     """An RGB image (uint8[H, W, 3]) of the board from White's side, with coordinates."""
+    state = check_state(state)
     size = 8 * _CELL + 2 * _MARGIN
     img = canvas(size, size, (60, 60, 60))
     for r in range(8):  # 64 board cells: drawing code, not game logic
@@ -85,6 +92,11 @@ def render_rgb(state):
 
 def to_svg(state, cell=50):
     """An SVG document (str) of the position from White's side, with coordinates."""
+    state = check_state(state)
+    if isinstance(cell, (bool, np.bool_)) or not isinstance(cell, (int, np.integer)):
+        raise TypeError(f"cell must be an integer number of pixels, got {cell!r}")
+    if not 4 <= cell <= 1000:
+        raise ValueError(f"cell must be 4..1000 pixels, got {cell}")
     codes = piece_codes(state)
     mover, jumped = _marks(state)
     m = cell // 2

@@ -79,9 +79,9 @@ def _make_core(game, num_envs, opponent, **kwargs):
     core_cls = getattr(_batch, _CORES[game])
     if callable(opponent):
         return _PolicyOpponentCore(core_cls(num_envs, opponent=None, **kwargs), opponent)
-    if not isinstance(opponent, str) or opponent not in ("random", "greedy"):
-        raise ValueError("opponent must be 'random', 'greedy' or a callable (obs, masks) -> actions, "
-                         f"got {opponent!r}")
+    if not isinstance(opponent, str) or opponent == "none":  # the core checks the name
+        raise ValueError("opponent must be an in-kernel player's name ('random', 'greedy' / "
+                         f"draughts 'recapture') or a callable (obs, masks) -> actions, got {opponent!r}")
     return core_cls(num_envs, opponent=opponent, **kwargs)
 
 

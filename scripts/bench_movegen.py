@@ -35,7 +35,7 @@ from numba import njit, prange
 
 from boardgym.kernels.backgammon.game import plays_of_roll
 from boardgym.kernels.backgammon.movegen import gen_afterstates_scratch
-from boardgym.kernels.draughts.movegen import gen_moves
+from boardgym.kernels.draughts.game import gen_moves
 
 ROOT = Path(__file__).resolve().parents[1]
 POSITIONS_FILE = ROOT / "tests" / "data" / "draughts_oracle_positions.tsv"

@@ -15,6 +15,7 @@ import numpy as np
 
 from boardgym.agents.draughts_agents import AlphaBetaAgent
 from boardgym.envs import draughts as api
+from boardgym.kernels.draughts.game import ONGOING
 
 
 @dataclasses.dataclass
@@ -52,10 +53,10 @@ def positions(n, seed):
     while len(out) < n:
         s = api.initial_state()
         for _ in range(int(rng.integers(10, 41))):
-            if api.game_status(s) != 0:
+            if api.game_status(s) != ONGOING:
                 break
             s = api.apply(s, str(rng.choice(api.legal_moves(s))))
-        if api.game_status(s) == 0:
+        if api.game_status(s) == ONGOING:
             out.append(s)
     return out
 

@@ -53,7 +53,7 @@ class _Draughts:
     def __init__(self, seed):
         from boardgym.envs import draughts as api
         from boardgym.envs import russian_draughts_v0
-        from boardgym.kernels.draughts.observe import VIEW_ACTION
+        from boardgym.kernels.draughts.game import VIEW_ACTION
         self.api, self.view = api, VIEW_ACTION
         self.env = russian_draughts_v0.raw_env()
         self.env.reset(seed=seed)

@@ -28,10 +28,9 @@ from boardgym.agents.draughts_agents import AlphaBetaAgent
 from boardgym.agents.draughts_eval import Evaluation
 from boardgym.agents.draughts_search import WIN_BOUND
 from boardgym.kernels.draughts.board import M_CAPTURED, MAX_MOVES, ROW_LEN, S_SIDE
-from boardgym.kernels.draughts.move import apply_move, initial_state
-from boardgym.kernels.draughts.movegen import gen_moves
-from boardgym.kernels.draughts.observe import OBS_LEN, encode_obs
-from boardgym.kernels.draughts.outcome import ONGOING, game_status
+from boardgym.kernels.draughts.game import (
+    OBS_LEN, ONGOING, encode_obs, game_status, gen_moves, initial_state, play_move,
+)
 
 WIN_LABEL = 20.0  # men
 
@@ -96,10 +95,10 @@ def generate(cfg):
         for ply in range(cfg.max_plies):
             if ply < 4 or rng.random() < cfg.random_move_prob:
                 k = gen_moves(s, buf)
-                s = apply_move(s, buf[int(rng.integers(k))])
+                s = play_move(s, buf[int(rng.integers(k))])
             else:
                 row, _ = player.choose_move(s)
-                s = apply_move(s, row)
+                s = play_move(s, row)
             if game_status(s) != ONGOING:
                 break
             if rng.random() < cfg.sample_prob:

@@ -45,7 +45,6 @@ import numpy as np
 N_BITS = 36
 N_SQUARES = 32
 
-DIR_UL, DIR_UR, DIR_DL, DIR_DR = 0, 1, 2, 3
 DIR_OFFSETS = np.array([4, 5, -5, -4], dtype=np.int64)  # up-left, up-right, down-left, down-right
 
 
@@ -126,8 +125,6 @@ S_HIST = 16
 HIST_LEN = 64
 STATE_LEN = S_HIST + HIST_LEN
 
-WHITE, BLACK = 0, 1
-
 # ---- move rows (kernel move buffers) --------------------------------------------------------
 # A move row: from, to (ghost squares), captured bitboard, number of landing squares in the path
 # (1 for a quiet move, the number of captures for a capture), 1 if a man ends the move as a king,
@@ -136,9 +133,3 @@ M_FROM, M_TO, M_CAPTURED, M_NHOPS, M_PROMOTE, M_PATH = 0, 1, 2, 3, 4, 5
 MAX_HOPS = 12
 ROW_LEN = M_PATH + MAX_HOPS
 MAX_MOVES = 512
-
-BB_INITIAL_WHITE = np.int64(0)
-BB_INITIAL_BLACK = np.int64(0)
-for _s in range(12):
-    BB_INITIAL_WHITE |= np.int64(1) << np.int64(SQ32_TO_GHOST[_s])
-    BB_INITIAL_BLACK |= np.int64(1) << np.int64(SQ32_TO_GHOST[31 - _s])

@@ -1,8 +1,15 @@
-"""Russian draughts action codec: the ONLY place the action encoding lives.
+"""Russian draughts action codec: the one place the action encoding and the mover's frame live.
 
 An action is one quiet move or one capture hop: ``action = from_sq32 * 32 + to_sq32``
 (``N_ACTIONS`` = 1024; sq32: a1=0, c1=1, ..., h8=31, see board.py). A hop is identified by its
-two squares: the captured piece is the one enemy piece between them.
+two squares: the captured piece is the one enemy piece between them. ``square_action`` and
+``action_squares`` convert between an action and its two sq32 squares, ``encode_action`` and
+``decode_action`` between an action and ghost squares (board.py).
+
+Frames: the kernel frame is the board as White sees it. The acting player's frame turns the
+board 180 degrees for Black: square ``sq32 -> 31 - sq32`` (``view_square``), action
+``a -> 1023 - a`` (``view_action``; ``VIEW_ACTION[side, a]`` is the same map as a table). Both
+maps are their own inverse. Envs, observations and batch cores work in the acting player's frame.
 
 ``legal_action_mask`` marks exactly the hops that begin a legal whole move (or, mid-chain,
 continue the chain in progress): every capture hop of every piece when a capture exists (25.1;
@@ -21,30 +28,12 @@ from numba import njit
 
 from boardgym.kernels.bits import lsb, pop_lsb
 from boardgym.kernels.draughts.board import (
-    BB_PROMO,
-    BB_SQUARES,
-    GHOST_TO_SQ32,
-    M_FROM,
-    M_TO,
-    ROW_LEN,
-    S_BK,
-    S_BM,
-    S_CAP_JUMPED,
-    S_CAP_MAN,
-    S_CAP_SQ,
-    S_CAP_START,
-    S_SIDE,
-    S_WK,
-    S_WM,
-    SQ32_TO_GHOST,
-    STEP,
+    BB_PROMO, BB_SQUARES, GHOST_TO_SQ32, M_FROM, M_TO, N_SQUARES, ROW_LEN, S_BK, S_BM,
+    S_CAP_JUMPED, S_CAP_MAN, S_CAP_SQ, S_CAP_START, S_SIDE, S_WK, S_WM, SQ32_TO_GHOST, STEP,
 )
 from boardgym.kernels.draughts.move import apply_move_parts
 from boardgym.kernels.draughts.movegen import (
-    can_capture_from,
-    gen_hops,
-    gen_quiet_bb,
-    has_capture_bb,
+    can_capture_from, gen_hops, gen_quiet_bb, has_capture_bb, mover_first, mover_view,
 )
 
 N_ACTIONS = 1024
@@ -54,20 +43,51 @@ ZERO = np.int64(0)
 
 
 @njit(cache=True, inline="always")
+def square_action(from_sq32, to_sq32):
+    """Action index of the hop/move between two sq32 squares."""
+    return from_sq32 * N_SQUARES + to_sq32
+
+
+@njit(cache=True, inline="always")
+def action_squares(action):
+    """(from_sq32, to_sq32) of an action index."""
+    return action // N_SQUARES, action % N_SQUARES
+
+
+@njit(cache=True, inline="always")
 def encode_action(from_ghost, to_ghost):
     """Action index of the hop/move between two ghost squares."""
-    return GHOST_TO_SQ32[from_ghost] * 32 + GHOST_TO_SQ32[to_ghost]
+    return square_action(GHOST_TO_SQ32[from_ghost], GHOST_TO_SQ32[to_ghost])
 
 
 @njit(cache=True, inline="always")
 def decode_action(action):
     """(from_ghost, to_ghost) of an action index."""
-    return SQ32_TO_GHOST[action // 32], SQ32_TO_GHOST[action % 32]
+    fr, to = action_squares(action)
+    return SQ32_TO_GHOST[fr], SQ32_TO_GHOST[to]
 
 
-@njit(cache=True)
-def _mark(out, fr, to, n):
-    a = encode_action(fr, to)
+@njit(cache=True, inline="always")
+def view_square(side, sq32):
+    """A sq32 square seen from side's frame (turned 180 degrees for Black); its own inverse."""
+    return sq32 if side == 0 else N_SQUARES - 1 - sq32
+
+
+@njit(cache=True, inline="always")
+def view_action(side, action):
+    """An action seen from side's frame (both squares turned for Black); its own inverse."""
+    return action if side == 0 else N_ACTIONS - 1 - action
+
+
+# VIEW_ACTION[side, a] == view_action(side, a), as a table for NumPy indexing.
+VIEW_ACTION = np.stack([np.arange(N_ACTIONS, dtype=np.int64),
+                        N_ACTIONS - 1 - np.arange(N_ACTIONS, dtype=np.int64)])
+VIEW_ACTION.setflags(write=False)
+
+
+@njit(cache=True, inline="always")
+def _mark(out, fr, to, n, frame):
+    a = view_action(frame, encode_action(fr, to))
     if out[a] == 0:
         out[a] = 1
         return n + 1
@@ -76,14 +96,17 @@ def _mark(out, fr, to, n):
 
 @njit(cache=True)
 def legal_action_mask(state, out):
-    """Mark the legal actions of a position in out (int8[1024], overwritten); return their number."""
+    """Mark the legal actions of a position in out (int8[1024], overwritten; kernel frame);
+    return their number."""
+    return fill_mask(state, out, ZERO)
+
+
+@njit(cache=True, inline="always")
+def fill_mask(state, out, frame):
+    """legal_action_mask in frame's view (0: the kernel frame, 1: turned round for Black)."""
     out[:] = 0
-    wm, wk, bm, bk, side = state[S_WM], state[S_WK], state[S_BM], state[S_BK], state[S_SIDE]
-    if side == 0:
-        us_m, us_k, them = wm, wk, bm | bk
-    else:
-        us_m, us_k, them = bm, bk, wm | wk
-    empty = BB_SQUARES & ~(wm | wk | bm | bk)
+    side = state[S_SIDE]
+    us_m, us_k, them, empty = mover_view(state[S_WM], state[S_WK], state[S_BM], state[S_BK], side)
     work = np.empty(128, dtype=np.int64)
     n = 0
     sq = state[S_CAP_SQ]
@@ -91,7 +114,7 @@ def legal_action_mask(state, out):
         king = (us_k >> sq) & ONE
         k = gen_hops(sq, king, state[S_CAP_JUMPED], them, empty | (ONE << sq), work, 0)
         for i in range(k):
-            n = _mark(out, sq, work[i], n)
+            n = _mark(out, sq, work[i], n, frame)
         return n
     if has_capture_bb(us_m, us_k, them, empty):
         pieces = us_m | us_k
@@ -100,13 +123,26 @@ def legal_action_mask(state, out):
             pieces = pop_lsb(pieces)
             k = gen_hops(p, (us_k >> p) & ONE, ZERO, them, empty | (ONE << p), work, 0)
             for i in range(k):
-                n = _mark(out, p, work[i], n)
+                n = _mark(out, p, work[i], n, frame)
         return n
     quiet = np.empty((MAX_QUIET, ROW_LEN), dtype=np.int64)
     k = gen_quiet_bb(us_m, us_k, empty, side, quiet)
     for i in range(k):
-        n = _mark(out, quiet[i, M_FROM], quiet[i, M_TO], n)
+        n = _mark(out, quiet[i, M_FROM], quiet[i, M_TO], n, frame)
     return n
+
+
+@njit(cache=True, inline="always")
+def chain_origin(us_m, us_k, sq, start, was_man):
+    """The mover's (men, kings) with the capturing piece on sq put back on the chain's start,
+    as the man or king it was when the chain began (the position before the chain)."""
+    us_m &= ~(ONE << sq)
+    us_k &= ~(ONE << sq)
+    if was_man:
+        us_m |= ONE << start
+    else:
+        us_k |= ONE << start
+    return us_m, us_k
 
 
 @njit(cache=True)
@@ -125,13 +161,10 @@ def _direction(fr, to):
 def apply_action(state, action):
     """Position vector after one legal action (a quiet move or one capture hop)."""
     fr, to = decode_action(action)
-    wm, wk, bm, bk, side = state[S_WM], state[S_WK], state[S_BM], state[S_BK], state[S_SIDE]
-    if side == 0:
-        us_m, us_k, them = wm, wk, bm | bk
-    else:
-        us_m, us_k, them = bm, bk, wm | wk
-    occ = wm | wk | bm | bk
-    empty = BB_SQUARES & ~occ
+    side = state[S_SIDE]
+    us_m, us_k, th_m, th_k = mover_first(state[S_WM], state[S_WK], state[S_BM], state[S_BK], side)
+    them = th_m | th_k
+    empty = BB_SQUARES & ~(us_m | us_k | them)
     mid = state[S_CAP_SQ] >= 0
     if not mid and not has_capture_bb(us_m, us_k, them, empty):
         man = (us_m >> fr) & ONE
@@ -159,27 +192,16 @@ def apply_action(state, action):
         us_k |= ONE << to
     else:
         us_m |= ONE << to
-    if side == 0:
-        s[S_WM], s[S_WK] = us_m, us_k
-    else:
-        s[S_BM], s[S_BK] = us_m, us_k
-    empty = BB_SQUARES & ~(s[S_WM] | s[S_WK] | s[S_BM] | s[S_BK])
+    s[S_WM], s[S_WK], s[S_BM], s[S_BK] = mover_first(us_m, us_k, th_m, th_k, side)
+    empty = BB_SQUARES & ~(us_m | us_k | them)
     if can_capture_from(to, king, jumped, them, empty):
         return s
     # Chain complete: restore the position before the chain and apply the whole move.
     start = s[S_CAP_START]
     was_man = s[S_CAP_MAN]
-    us_m &= ~(ONE << to)
-    us_k &= ~(ONE << to)
-    if was_man:
-        us_m |= ONE << start
-    else:
-        us_k |= ONE << start
+    us_m, us_k = chain_origin(us_m, us_k, to, start, was_man)
     pre = s.copy()
-    if side == 0:
-        pre[S_WM], pre[S_WK] = us_m, us_k
-    else:
-        pre[S_BM], pre[S_BK] = us_m, us_k
+    pre[S_WM], pre[S_WK], pre[S_BM], pre[S_BK] = mover_first(us_m, us_k, th_m, th_k, side)
     pre[S_CAP_SQ] = -1
     pre[S_CAP_START] = -1
     pre[S_CAP_JUMPED] = 0

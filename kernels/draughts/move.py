@@ -1,4 +1,4 @@
-"""Applying whole moves to Russian draughts positions, and setting positions up.
+"""Applying whole moves to Russian draughts positions, and setting positions up (M.1-M.3, 25.2, 25.5).
 
 ``apply_bb`` is the bare bitboard update used by perft; ``apply_move`` also advances the side,
 the ply and draw counters, the Zobrist hash and the repetition history (outcome.py documents
@@ -11,36 +11,13 @@ from numba import njit
 
 from boardgym.kernels.bits import lsb, pop_lsb
 from boardgym.kernels.draughts.board import (
-    HIST_LEN,
-    M_CAPTURED,
-    M_FROM,
-    M_PROMOTE,
-    M_TO,
-    S_BK,
-    S_BM,
-    S_CAP_JUMPED,
-    S_CAP_MAN,
-    S_CAP_SQ,
-    S_CAP_START,
-    S_HASH,
-    S_HIST,
-    S_HIST_N,
-    S_KINGS_ONLY,
-    S_LONG_DIAG,
-    S_MATERIAL,
-    S_PLY,
-    S_RULES,
-    S_SIDE,
-    S_WK,
-    S_WM,
-    STATE_LEN,
+    HIST_LEN, M_CAPTURED, M_FROM, M_PROMOTE, M_TO, S_BK, S_BM, S_CAP_JUMPED, S_CAP_MAN,
+    S_CAP_SQ, S_CAP_START, S_HASH, S_HIST, S_HIST_N, S_KINGS_ONLY, S_LONG_DIAG, S_MATERIAL,
+    S_PLY, S_RULES, S_SIDE, S_WK, S_WM, STATE_LEN,
 )
+from boardgym.kernels.draughts.movegen import mover_first
 from boardgym.kernels.draughts.outcome import (
-    RULES_ALL,
-    ZOBRIST,
-    ZOBRIST_BLACK,
-    hash_bb,
-    long_diag_balance,
+    ZOBRIST, ZOBRIST_BLACK, hash_bb, long_diag_balance,
 )
 
 ONE = np.int64(1)
@@ -51,29 +28,16 @@ def apply_bb(wm, wk, bm, bk, side, fr, to, captured, promote):
     """Bitboards after the move fr->to capturing `captured`; returns (wm, wk, bm, bk)."""
     bf = ONE << fr
     bt = ONE << to
-    if side == 0:
-        if wm & bf:
-            wm &= ~bf
-            if promote:
-                wk |= bt
-            else:
-                wm |= bt
+    us_m, us_k, th_m, th_k = mover_first(wm, wk, bm, bk, side)
+    if us_m & bf:
+        us_m &= ~bf
+        if promote:
+            us_k |= bt
         else:
-            wk = (wk & ~bf) | bt
-        bm &= ~captured
-        bk &= ~captured
+            us_m |= bt
     else:
-        if bm & bf:
-            bm &= ~bf
-            if promote:
-                bk |= bt
-            else:
-                bm |= bt
-        else:
-            bk = (bk & ~bf) | bt
-        wm &= ~captured
-        wk &= ~captured
-    return wm, wk, bm, bk
+        us_k = (us_k & ~bf) | bt
+    return mover_first(us_m, us_k, th_m & ~captured, th_k & ~captured, side)
 
 
 @njit(cache=True)
@@ -141,27 +105,3 @@ def apply_move_parts(state, fr, to, captured, promote):
 def apply_move(state, move):
     """New position vector after a whole move row (int64[ROW_LEN] from gen_moves)."""
     return apply_move_parts(state, move[M_FROM], move[M_TO], move[M_CAPTURED], move[M_PROMOTE])
-
-
-@njit(cache=True)
-def initial_bitboards():
-    """(wm, wk, bm, bk) of the initial position."""
-    from_white = np.int64(0)
-    from_black = np.int64(0)
-    for r in range(3):
-        for f in range(8):
-            if (r + f) % 2 == 0:
-                from_white |= ONE << ((9 * r + f) // 2)
-    for r in range(5, 8):
-        for f in range(8):
-            if (r + f) % 2 == 0:
-                from_black |= ONE << ((9 * r + f) // 2)
-    return from_white, np.int64(0), from_black, np.int64(0)
-
-
-@njit(cache=True)
-def initial_state():
-    """The initial position vector (White to move, all draw rules on)."""
-    wm, wk, bm, bk = initial_bitboards()
-    return set_position(wm, wk, bm, bk, 0, RULES_ALL)
-

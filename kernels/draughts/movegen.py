@@ -28,27 +28,9 @@ from numba import njit
 
 from boardgym.kernels.bits import lsb, pop_lsb, popcount
 from boardgym.kernels.draughts.board import (
-    BB_PROMO,
-    BB_SQUARES,
-    M_CAPTURED,
-    M_FROM,
-    M_NHOPS,
-    M_PATH,
-    M_PROMOTE,
-    M_TO,
-    MAX_HOPS,
-    MAX_MOVES,
-    ROW_LEN,
-    S_BK,
-    S_BM,
-    S_CAP_JUMPED,
-    S_CAP_MAN,
-    S_CAP_SQ,
-    S_CAP_START,
-    S_SIDE,
-    S_WK,
-    S_WM,
-    STEP,
+    BB_PROMO, BB_SQUARES, M_CAPTURED, M_FROM, M_NHOPS, M_PATH, M_PROMOTE, M_TO, MAX_HOPS,
+    MAX_MOVES, ROW_LEN, S_BK, S_BM, S_CAP_JUMPED, S_CAP_MAN, S_CAP_SQ, S_CAP_START, S_SIDE,
+    S_WK, S_WM, STEP,
 )
 
 ONE = np.int64(1)
@@ -58,6 +40,22 @@ ZERO = np.int64(0)
 WORK_PATH = 0
 WORK_HOPS = MAX_HOPS
 WORK_LEN = WORK_HOPS + (MAX_HOPS + 1) * 128
+
+
+@njit(cache=True, inline="always")
+def mover_first(wm, wk, bm, bk, side):
+    """The four bitboards with side's (0 White, 1 Black) men and kings first: (men, kings, other
+    men, other kings). Its own inverse: mover_first(*mover_first(b, side), side) == b."""
+    if side == 0:
+        return wm, wk, bm, bk
+    return bm, bk, wm, wk
+
+
+@njit(cache=True, inline="always")
+def mover_view(wm, wk, bm, bk, side):
+    """(men, kings, enemy pieces, empty squares) of the board as side sees it."""
+    us_m, us_k, th_m, th_k = mover_first(wm, wk, bm, bk, side)
+    return us_m, us_k, th_m | th_k, BB_SQUARES & ~(wm | wk | bm | bk)
 
 
 @njit(cache=True, inline="always")
@@ -212,7 +210,7 @@ def _gen_captures(us_m, us_k, them, empty, side, work, out, merge):
 def gen_captures_bb(us_m, us_k, them, empty, side, work, out):
     """All capture moves (distinct outcomes) of the side with men us_m and kings us_k into out.
 
-    work: scratch int64[WORK_LEN] (``new_work``).
+    work: scratch int64[WORK_LEN].
     """
     return _gen_captures(us_m, us_k, them, empty, side, work, out, True)
 
@@ -266,11 +264,7 @@ def gen_quiet_bb(us_m, us_k, empty, side, out):
 @njit(cache=True)
 def gen_moves_bb(wm, wk, bm, bk, side, work, out):
     """All legal moves of the side to move (captures if any, else quiet moves) into out."""
-    if side == 0:
-        us_m, us_k, them = wm, wk, bm | bk
-    else:
-        us_m, us_k, them = bm, bk, wm | wk
-    empty = BB_SQUARES & ~(wm | wk | bm | bk)
+    us_m, us_k, them, empty = mover_view(wm, wk, bm, bk, side)
     n = gen_captures_bb(us_m, us_k, them, empty, side, work, out)
     if n > 0:
         return n
@@ -334,11 +328,7 @@ def _count_single_man_captures(us_m, them, empty, promo):
 @njit(cache=True)
 def count_moves_bb(wm, wk, bm, bk, side, work, scratch):
     """Number of legal moves (distinct outcomes); capture chains are generated into scratch."""
-    if side == 0:
-        us_m, us_k, them = wm, wk, bm | bk
-    else:
-        us_m, us_k, them = bm, bk, wm | wk
-    empty = BB_SQUARES & ~(wm | wk | bm | bk)
+    us_m, us_k, them, empty = mover_view(wm, wk, bm, bk, side)
     if us_k == 0:
         c = _count_single_man_captures(us_m, them, empty, BB_PROMO[side])
         if c == 0:
@@ -363,19 +353,13 @@ def gen_moves(state, out):
     sq = state[S_CAP_SQ]
     if sq < 0:
         return gen_moves_bb(wm, wk, bm, bk, side, work, out)
-    them = (wm | wk) if side == 1 else (bm | bk)
-    kings = wk if side == 0 else bk
-    empty = BB_SQUARES & ~(wm | wk | bm | bk) | (ONE << sq)  # the piece leaves sq on its next hop
+    _, kings, them, empty = mover_view(wm, wk, bm, bk, side)
     king = (kings >> sq) & ONE
     return _chain(state[S_CAP_START], sq, king, state[S_CAP_MAN], state[S_CAP_JUMPED],
-                  them, empty, side, ZERO, work, out, ZERO, ZERO)
+                  them, empty | (ONE << sq), side, ZERO, work, out, ZERO, ZERO)  # sq: left next hop
 
 
 def new_move_buffer():
     """A caller-owned move buffer, int64[MAX_MOVES, ROW_LEN]."""
     return np.zeros((MAX_MOVES, ROW_LEN), dtype=np.int64)
 
-
-def new_work():
-    """Scratch array for the *_bb generators, int64[WORK_LEN]."""
-    return np.empty(WORK_LEN, dtype=np.int64)

@@ -29,25 +29,10 @@ from numba import njit
 
 from boardgym.kernels.bits import lsb, pop_lsb, popcount
 from boardgym.kernels.draughts.board import (
-    BB_LONG_DIAG,
-    BB_SQUARES,
-    HIST_LEN,
-    N_BITS,
-    S_BK,
-    S_BM,
-    S_CAP_SQ,
-    S_HASH,
-    S_HIST,
-    S_HIST_N,
-    S_KINGS_ONLY,
-    S_LONG_DIAG,
-    S_MATERIAL,
-    S_RULES,
-    S_SIDE,
-    S_WK,
-    S_WM,
+    BB_LONG_DIAG, HIST_LEN, N_BITS, S_BK, S_BM, S_CAP_SQ, S_HASH, S_HIST, S_HIST_N,
+    S_KINGS_ONLY, S_LONG_DIAG, S_MATERIAL, S_RULES, S_SIDE, S_WK, S_WM,
 )
-from boardgym.kernels.draughts.movegen import count_quiet_bb, has_capture_bb
+from boardgym.kernels.draughts.movegen import count_quiet_bb, has_capture_bb, mover_view
 
 RULE_REPETITION = 1  # G.2a
 RULE_THREE_KINGS = 2  # G.2b
@@ -131,11 +116,7 @@ def repetition_count(state):
 @njit(cache=True)
 def has_legal_move(wm, wk, bm, bk, side):
     """True if the side to move has any legal move (G.1)."""
-    if side == 0:
-        us_m, us_k, them = wm, wk, bm | bk
-    else:
-        us_m, us_k, them = bm, bk, wm | wk
-    empty = BB_SQUARES & ~(wm | wk | bm | bk)
+    us_m, us_k, them, empty = mover_view(wm, wk, bm, bk, side)
     if count_quiet_bb(us_m, us_k, empty, side) > 0:
         return True
     return has_capture_bb(us_m, us_k, them, empty)

@@ -9,17 +9,7 @@ import numpy as np
 from numba import njit, prange
 
 from boardgym.kernels.draughts.board import (
-    M_CAPTURED,
-    M_FROM,
-    M_PROMOTE,
-    M_TO,
-    MAX_MOVES,
-    ROW_LEN,
-    S_BK,
-    S_BM,
-    S_SIDE,
-    S_WK,
-    S_WM,
+    M_CAPTURED, M_FROM, M_PROMOTE, M_TO, MAX_MOVES, ROW_LEN, S_BK, S_BM, S_SIDE, S_WK, S_WM,
 )
 from boardgym.kernels.draughts.move import apply_bb
 from boardgym.kernels.draughts.movegen import WORK_LEN, count_moves_bb, gen_moves_bb
@@ -60,19 +50,6 @@ def perft_bb(wm, wk, bm, bk, side, depth):
 def perft(state, depth):
     """Leaf count at `depth` plies from a whole-move position vector (int64[STATE_LEN])."""
     return perft_bb(state[S_WM], state[S_WK], state[S_BM], state[S_BK], state[S_SIDE], depth)
-
-
-@njit(cache=True)
-def perft_divide(state, depth, out_moves, out_counts):
-    """Root moves into out_moves (int64[MAX_MOVES, ROW_LEN]) and their subtree counts into out_counts."""
-    wm, wk, bm, bk, side = state[S_WM], state[S_WK], state[S_BM], state[S_BK], state[S_SIDE]
-    work = np.empty(WORK_LEN, dtype=np.int64)
-    n = gen_moves_bb(wm, wk, bm, bk, side, work, out_moves)
-    for i in range(n):
-        a, b, c, d = apply_bb(wm, wk, bm, bk, side, out_moves[i, M_FROM], out_moves[i, M_TO],
-                              out_moves[i, M_CAPTURED], out_moves[i, M_PROMOTE])
-        out_counts[i] = perft_bb(a, b, c, d, 1 - side, depth - 1)
-    return n
 
 
 @njit(parallel=True)

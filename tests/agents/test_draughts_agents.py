@@ -1,4 +1,4 @@
-"""Draughts agents (issue 6): legal play from either seat, the observation adapter, chains played
+"""Draughts agents: legal play from either seat, the observation adapter, chains played
 hop by hop, best_move, load() and use as a Gymnasium opponent."""
 import gymnasium as gym
 import numpy as np
@@ -13,7 +13,7 @@ from boardgym.kernels.draughts.board import (
     S_BK, S_BM, S_CAP_JUMPED, S_CAP_SQ, S_SIDE, S_WK, S_WM, SQ32_TO_GHOST, GHOST_TO_SQ32,
 )
 from boardgym.kernels.draughts.codec import legal_action_mask
-from boardgym.kernels.draughts.observe import VIEW_ACTION
+from boardgym.kernels.draughts.game import VIEW_ACTION
 
 
 def _rotate(bb):
@@ -33,7 +33,7 @@ def _random_walk(seed, steps, on_step):
     env = russian_draughts_v0.raw_env(max_moves=200)
     env.reset(seed=seed)
     for _ in range(steps):
-        if env._done:
+        if env.is_over:
             env.reset(seed=int(rng.integers(2**31)))
         on_step(env)
         mask = env.observe(env.agent_selection)["action_mask"]
@@ -95,7 +95,7 @@ def _play_chain(agent, fen, use_state):
     env.reset(options={"fen": fen})
     mover = env.agent_selection
     agent.reset()
-    while env.agent_selection == mover and not env._done:
+    while env.agent_selection == mover and not env.is_over:
         obs = env.observe(mover)
         a = agent.act_state(env.state) if use_state else agent.act(obs["observation"],
                                                                     obs["action_mask"])
@@ -134,7 +134,7 @@ def test_agent_finishes_a_chain_it_did_not_start():
         env.step(int(rng.choice(np.flatnonzero(mask))))
         assert env.agent_selection == "player_1" and env.state[S_CAP_SQ] >= 0
         agent = AlphaBetaAgent(depth=3, seed=seed, tt_bits=12)
-        while env.agent_selection == "player_1" and not env._done:
+        while env.agent_selection == "player_1" and not env.is_over:
             obs = env.observe("player_1")
             env.step(agent.act(obs["observation"], obs["action_mask"]))
         assert env.moves[-1] in api.legal_moves(fen)
@@ -163,7 +163,7 @@ def test_best_move_gives_a_legal_pdn_move_and_rejects_bad_fens():
     assert picks == set(api.legal_moves("W:W21-32:B1-12"))  # uniform over the 7 opening moves
 
 
-def test_bad_input_gives_value_errors():
+def test_bad_input_gives_value_and_type_errors():
     agent = AlphaBetaAgent(depth=2, tt_bits=8)
     env = russian_draughts_v0.raw_env()
     env.reset(seed=0)
@@ -172,7 +172,7 @@ def test_bad_input_gives_value_errors():
         agent.act(obs["observation"], obs["action_mask"])
     with pytest.raises(ValueError, match="float32"):
         agent.act(np.zeros(10, np.float32), None)
-    with pytest.raises(ValueError, match="int64"):
+    with pytest.raises(TypeError, match="int64"):
         agent.act_state(np.zeros(5))
     bad = api.initial_state()
     bad[S_WM] |= bad[S_BM]  # two pieces on a square
@@ -242,3 +242,53 @@ def test_view_action_matches_the_kernel_frame_for_black():
     s = api.from_fen(fen)
     a = agent.act_state(s)
     assert api.action_mask(s)[VIEW_ACTION[1, a]] == 1
+
+
+@pytest.mark.parametrize("make", [lambda: DraughtsGreedyAgent(seed=0),
+                                  lambda: AlphaBetaAgent(depth=2, tt_bits=8)], ids=["greedy", "alphabeta"])
+def test_agent_entry_points_check_their_input(make):
+    agent = make()
+    s = api.initial_state()
+    for bad, exc in ((None, TypeError), ("W:W21-32:B1-12", TypeError), (s.astype(np.int32), TypeError),
+                     (s.astype(bool), TypeError), (np.stack([s, s]), ValueError), (s[:40], ValueError)):
+        with pytest.raises(exc):
+            agent.act_state(bad)
+        with pytest.raises(exc):
+            agent.choose_move(bad)
+    corrupt = s.copy()
+    corrupt[S_CAP_SQ] = 2**62
+    with pytest.raises(ValueError, match="capture square"):
+        agent.act_state(corrupt)
+    obs = np.zeros(198, np.float32)
+    for bad, exc in ((None, TypeError), ("obs", TypeError), (obs.astype(bool), TypeError),
+                     (obs[:50], ValueError), (np.full(198, 2.0, np.float32), ValueError)):
+        with pytest.raises(exc, match="observation"):
+            agent.act(bad, None)
+    env = russian_draughts_v0.raw_env()
+    env.reset(seed=0)
+    o = env.observe("player_0")
+    for bad, exc in (("mask", TypeError), (o["action_mask"][:10], ValueError),
+                     (o["action_mask"].astype(float), TypeError)):
+        with pytest.raises(exc, match="action_mask"):
+            agent.act(o["observation"], bad)
+    for bad, exc in ((None, TypeError), (42, TypeError), ("W:W99:B1", ValueError), ("nonsense", ValueError)):
+        with pytest.raises(exc):
+            agent.best_move(bad)
+    assert agent.act(o["observation"], o["action_mask"].astype(bool)) in np.flatnonzero(o["action_mask"])
+
+
+def test_search_checks_depth_and_state():
+    agent = AlphaBetaAgent(depth=2, tt_bits=8)
+    s = api.initial_state()
+    with pytest.raises(TypeError, match="depth"):
+        agent.search(s, depth=True)
+    with pytest.raises(TypeError, match="depth"):
+        agent.search(s, depth=2.0)
+    with pytest.raises(ValueError, match="depth"):
+        agent.search(s, depth=0)
+    with pytest.raises(ValueError, match="game is over"):
+        agent.search(api.from_fen("W:W:B1"), depth=2)
+    with pytest.raises(TypeError):
+        agent.search(None, depth=2)
+    i, _ = agent.search(s, depth=2)
+    assert 0 <= i < 7

@@ -1,4 +1,4 @@
-"""AlphaBetaAgent (issue 6): tactics, mate distance, draws (G.1, G.2), TT consistency, time budget,
+"""AlphaBetaAgent: tactics, mate distance, draws (G.1, G.2), TT consistency, time budget,
 learned-evaluation hook, and strength against RandomAgent / Greedy against RandomAgent.
 
 Tactical positions were found by a seeded random-playout search and checked by hand with the
@@ -14,7 +14,8 @@ from boardgym.kernels.bits import popcount
 from boardgym.agents.draughts_search import WIN, WIN_BOUND
 from boardgym.envs import draughts as api
 from boardgym.kernels.draughts.board import MAX_MOVES, ROW_LEN, S_MATERIAL, S_SIDE
-from boardgym.kernels.draughts.move import apply_move, initial_state
+from boardgym.kernels.draughts.game import initial_state
+from boardgym.kernels.draughts.move import apply_move
 from boardgym.kernels.draughts.movegen import gen_moves
 from boardgym.kernels.draughts.observe import OBS_LEN
 from boardgym.kernels.draughts.outcome import game_status

@@ -19,7 +19,8 @@ def test_tiny_self_play_run_checkpoint_and_legal_play(tmp_path, game, module):
     model = train_ppo(game, 4096, tmp_path, num_envs=16, snapshot_every=1024, eval_every=2048,
                       eval_games=8, log=logs.append, net_arch=(32,), tensorboard=False)
     evals = [t for t in logs if "vs random" in t]
-    assert model.num_timesteps >= 4096 and len(evals) == 2 and all("vs greedy" in t for t in evals)
+    heuristic = "recapture" if game == "draughts" else "greedy"  # the in-kernel one-ply player
+    assert model.num_timesteps >= 4096 and len(evals) == 2 and all(f"vs {heuristic}" in t for t in evals)
     assert not any(re.search(r"\b0 steps/s", t) for t in logs)  # no progress line before progress
     agent = PPOAgent(tmp_path / "ppo.zip")
     for seed in range(2):  # both seats, a whole game, only legal actions (the env would raise)
@@ -42,7 +43,7 @@ def test_tiny_self_play_run_checkpoint_and_legal_play(tmp_path, game, module):
             assert agent.best_play(pid, d1, d2) in legal_plays(pid, d1, d2)
         with pytest.raises(ValueError):
             agent.best_play("not-an-id", 3, 1)
-    points = play_vs_baseline(model, game, "greedy", n_games=10, seed=3)
+    points = play_vs_baseline(model, game, heuristic, n_games=10, seed=3)
     assert points.shape == (10,) and set(np.unique(points)) <= {-3.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0}
 
 
@@ -80,6 +81,8 @@ def test_opponent_pool_plays_legal_actions_and_round_trips():
 def test_pool_fixed_members_play_as_the_in_kernel_opponents(game, kwargs, member):
     """The pool's random/greedy members on the vector env = the in-kernel opponents of the core."""
     from boardgym.envs.vector import make_sb3_vec_env
+    if member == "greedy" and game == "draughts":
+        member = "recapture"  # draughts' in-kernel one-ply player
     pool = OpponentPool(seed=1)
     pool.current = member
     with_pool = make_sb3_vec_env(game, num_envs=6, opponent=pool, **kwargs)
@@ -135,7 +138,7 @@ def test_train_script_ppo_resume_after_a_kill_is_exact(tmp_path):
     assert sorted(p.name for p in (tmp_path / "b").glob("ppo_*.zip")) == [
         f"ppo_{n}.zip" for n in (1024, 2048, 3072, 4096)]  # every evaluated model is kept
     assert metrics("a") == metrics("b") and metrics("a")[-1]["games"] > 0
-    assert set(metrics("a")[0]["greedy"]) == {"ppg", "ci95", "win_rate", "games"}
+    assert set(metrics("a")[0]["recapture"]) == {"ppg", "ci95", "win_rate", "games"}
     acc = EventAccumulator(str(tmp_path / "b" / "tb"))
     acc.Reload()
     assert {"train/policy_gradient_loss", "eval/random_ppg"} <= set(acc.Tags()["scalars"])

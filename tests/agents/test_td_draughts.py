@@ -1,4 +1,4 @@
-"""Draughts TD(lambda) value net (issue 6): gradients, TD learning, play against the in-kernel
+"""Draughts TD(lambda) value net: gradients, TD learning, play against the in-kernel
 players, the exported search evaluation, train.py --game draughts --algo td exact resume."""
 import json
 
@@ -9,9 +9,10 @@ from boardgym.agents import load
 from boardgym.agents import td_draughts as tdd
 from boardgym.agents.draughts_eval import EVAL_MLP, Evaluation, net_eval
 from boardgym.envs import russian_draughts_v0
-from boardgym.kernels.draughts.batch import OPP_GREEDY, OPP_RANDOM, opponent_move
+from boardgym.kernels.draughts.opponents import opponent_move
 from boardgym.kernels.draughts.board import S_SIDE
-from boardgym.kernels.draughts.move import initial_state
+from boardgym.kernels.draughts.game import initial_state
+from boardgym.kernels.players import OPP_GREEDY, OPP_RANDOM
 from boardgym.kernels.draughts.observe import OBS_LEN
 from boardgym.kernels.draughts.outcome import BLACK_WON, ONGOING, WHITE_WON, game_status
 from boardgym.kernels.rng import seed_rngs
@@ -210,3 +211,32 @@ def test_train_resume_after_a_kill_matches_uninterrupted_run(tmp_path, capsys, m
                 "--ckpt-dir", str(tmp_path / "d")])
     saved = json.loads(str(np.load(tmp_path / "d" / "latest.npz")["settings"]))
     assert saved["alpha"] == 0.003 and saved["epsilon"] == 0.05  # the draughts defaults
+
+
+def test_trainer_kernels_check_their_buffers_first():
+    """The jitted loops index rng, stats and points and update the weights in place: their
+    Python entry points refuse what a kernel would read out of bounds or silently not update."""
+    params = tdd.init_params(8, seed=0)
+    rng, stats = seed_rngs(0, 1), np.zeros(tdd.N_STATS)
+    with pytest.raises(ValueError, match="points needs at least 5"):
+        tdd.play_match(*params, OPP_RANDOM, rng, 5, 10, np.zeros(3))
+    with pytest.raises(ValueError, match="opponent"):
+        tdd.play_match(*params, 7, rng, 2, 10, np.zeros(2))
+    with pytest.raises(TypeError, match="rng"):
+        tdd.play_match(*params, OPP_RANDOM, np.zeros(1), 2, 10, np.zeros(2))
+    with pytest.raises(ValueError, match="rng needs"):
+        tdd.train_games(*params, np.zeros(0, np.int64), 1, 0.01, 0.0, 0.1, stats)
+    with pytest.raises(ValueError, match="stats needs"):
+        tdd.train_games(*params, rng, 1, 0.01, 0.0, 0.1, np.zeros(2))
+    with pytest.raises(TypeError, match="writable C-contiguous float64"):
+        tdd.train_games(params[0].astype(np.float32), *params[1:], rng, 1, 0.01, 0.0, 0.1, stats)
+    with pytest.raises(ValueError, match="lam"):
+        tdd.train_games(*params, rng, 1, 0.01, 1.5, 0.1, stats)
+    with pytest.raises(TypeError, match="n_games"):
+        tdd.train_games(*params, rng, 1.0, 0.01, 0.0, 0.1, stats)
+    with pytest.raises(ValueError, match="shapes"):
+        tdd.value(params[0][:5], *params[1:], initial_state())
+    with pytest.raises(ValueError, match="two pieces"):
+        bad = initial_state().copy()
+        bad[0] |= bad[2]
+        tdd.value(*params, bad)

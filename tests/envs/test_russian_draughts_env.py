@@ -1,4 +1,4 @@
-"""PettingZoo AEC and Gymnasium single-agent Russian draughts envs (issue 4)."""
+"""PettingZoo AEC and Gymnasium single-agent Russian draughts envs."""
 import warnings
 
 import gymnasium as gym
@@ -13,7 +13,7 @@ from boardgym.envs import draughts as api
 from boardgym.envs import russian_draughts_v0
 from boardgym.envs.draughts_pdn import game_to_pdn, read_pdn
 from boardgym.envs.draughts_render import to_svg
-from boardgym.kernels.draughts.observe import VIEW_ACTION
+from boardgym.kernels.draughts.game import VIEW_ACTION
 
 
 def _play_random(env, seed, max_steps=10_000):
@@ -107,7 +107,7 @@ def test_win_rewards_and_cumulative_rewards():
     assert env.terminations == {"player_0": True, "player_1": True}
     obs, rew, term, trunc, info = env.last()
     assert term and info["status"] == "white won"
-    assert env.unwrapped._cumulative_rewards["player_1"] == -1.0
+    assert env.unwrapped.cumulative_rewards["player_1"] == -1.0
     env.step(None)
     obs, rew, term, trunc, info = env.last()
     assert rew == 1.0
@@ -117,7 +117,7 @@ def test_max_moves_truncates():
     env = russian_draughts_v0.raw_env(max_moves=6)
     env.reset(seed=1)
     steps = 0
-    while not env._done:
+    while not env.is_over:
         env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
         steps += 1
     assert env.truncations["player_0"] and not env.terminations["player_0"]
@@ -135,12 +135,12 @@ def test_draw_rule_options_switch_rules():
     for env in (on, off):
         env.reset(options={"fen": "W:WKa1:BKh4"})
         for ply in range(40):
-            if env._done:
+            if env.is_over:
                 break
             env.step((white if ply % 2 == 0 else black)[(ply // 2) % 2])
-    assert on._done and on.infos["player_0"]["status"] == "draw G.2a repetition"
+    assert on.is_over and on.infos["player_0"]["status"] == "draw G.2a repetition"
     assert on.rewards == {"player_0": 0.0, "player_1": 0.0}
-    assert not off._done and len(off.moves) == 40
+    assert not off.is_over and len(off.moves) == 40
 
 
 def test_bad_input():
@@ -156,7 +156,7 @@ def test_bad_input():
         russian_draughts_v0.raw_env(max_moves=0)
     with pytest.raises(ValueError, match="render_mode"):
         russian_draughts_v0.raw_env(render_mode="3d")
-    with pytest.raises(ValueError, match="draw rule"):
+    with pytest.raises(TypeError, match="draw rule"):
         russian_draughts_v0.raw_env(repetition="yes")
 
 
@@ -260,7 +260,7 @@ def test_random_games_reach_an_end():
     env = russian_draughts_v0.raw_env()
     for seed in range(5):
         _play_random(env, seed)
-        assert env._done
+        assert env.is_over
 
 
 def test_observation_layout():
@@ -301,3 +301,63 @@ def test_gymnasium_search_opponent_gets_the_kernel_state():
         if term or trunc:
             break
     assert len(seen) >= 3
+
+
+@pytest.mark.parametrize("options,exc,problem", [
+    ({"fen": None}, TypeError, "FEN must be a string"),
+    ({"fen": 5}, TypeError, "FEN must be a string"),
+    ({"fen": np.zeros(80, np.int64)}, TypeError, "FEN must be a string"),
+    ({"fen": "W:Wb8:B1"}, ValueError, "promotion row"),
+    ({"fen": "W:W1-13:B32"}, ValueError, "at most 12"),
+    ("W:W21:B1", ValueError, "options must be a dict"),
+])
+def test_reset_options_are_checked(options, exc, problem):
+    env = russian_draughts_v0.raw_env()
+    with pytest.raises(exc, match=problem):
+        env.reset(options=options)
+
+
+@pytest.mark.parametrize("kwargs,exc", [
+    ({"max_moves": True}, TypeError), ({"max_moves": 1.5}, TypeError), ({"max_moves": "9"}, TypeError),
+    ({"max_moves": -3}, ValueError), ({"max_moves": 2**70}, ValueError), ({"balance": 1}, TypeError),
+    ({"long_diagonal": None}, TypeError),
+])
+def test_constructor_arguments_are_checked(kwargs, exc):
+    with pytest.raises(exc, match="max_moves|draw rule"):
+        russian_draughts_v0.raw_env(**kwargs)
+
+
+def test_public_read_only_state_and_move_notation():
+    """is_over / legal_mask() / n_legal / cumulative_rewards; the move list uses the one
+    formatter (``c3:e5:g7`` for a chain, ``-`` for a quiet move)."""
+    env = russian_draughts_v0.raw_env(max_moves=3)
+    env.reset(options={"fen": "W:W22,28:B4,11,17,18"})
+    mask = env.legal_mask()
+    assert env.n_legal == mask.sum() == 2 and not env.is_over
+    mask[:] = 0  # a copy: the env's own mask is untouched
+    assert env.legal_mask().sum() == 2
+    with pytest.raises(TypeError):
+        env.cumulative_rewards["player_0"] = 5.0
+    for a in ("c3-e5", "e5-g7"):
+        env.step(api.str_to_action(a))
+    env.step(int(np.flatnonzero(env.legal_mask())[0]))  # Black recaptures h8:f6
+    env.step(int(np.flatnonzero(env.legal_mask())[0]))  # White's last man steps h2-g3
+    assert env.moves == ["c3:e5:g7", "h8:f6", "h2-g3"]
+    assert env.is_over and env.n_legal == 0 and env.truncations["player_0"]
+
+
+def test_pdn_export_checks_its_input():
+    with pytest.raises(ValueError, match="PDN tag"):
+        game_to_pdn(["c3-d4"], White='say "hi"')
+    with pytest.raises(ValueError, match="PDN tag"):
+        game_to_pdn(["c3-d4"], White="two\nlines")
+    with pytest.raises(TypeError, match="moves"):
+        game_to_pdn("c3-d4")
+    with pytest.raises(TypeError, match="move must be a string"):
+        game_to_pdn([5])
+    with pytest.raises(TypeError, match="FEN"):
+        game_to_pdn(["c3-d4"], start_fen=0)
+    with pytest.raises(TypeError, match="result"):
+        game_to_pdn(["c3-d4"], result=None)
+    with pytest.raises(TypeError, match="PDN must be a string"):
+        read_pdn(None)

@@ -1,4 +1,4 @@
-"""Batched Russian draughts: the core, its equality with the single env, the vector adapters (issue 5)."""
+"""Batched Russian draughts: the core, its equality with the single env, the vector adapters."""
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -25,7 +25,7 @@ def test_batch_equals_single_env_game_for_game():
     assert play_in_lockstep(core, singles, 400, rng, restarted) > 5
 
 
-@pytest.mark.parametrize("opponent", ["random", "greedy"])
+@pytest.mark.parametrize("opponent", ["random", "recapture"])
 def test_in_kernel_opponent_hands_the_move_back(opponent):
     core = DraughtsBatch(64, opponent=opponent, max_moves=200)
     core.reset(seed=3)
@@ -41,8 +41,8 @@ def test_in_kernel_opponent_hands_the_move_back(opponent):
         learner_score += core.rewards[np.flatnonzero(done), seats[done]].sum()
         finished += len(core.reset_done())
     assert finished > 20
-    if opponent == "greedy":
-        assert learner_score < 0  # a random learner loses to the greedy player on balance
+    if opponent == "recapture":
+        assert learner_score < 0  # a random learner loses to the recapture player on balance
 
 
 def test_step_validation():
@@ -106,7 +106,7 @@ def test_sb3_vec_env_with_maskable_ppo_and_policy_opponent():
     sb3_contrib = pytest.importorskip("sb3_contrib")
     torch = pytest.importorskip("torch")
     torch.set_num_threads(1)
-    venv = make_sb3_vec_env("draughts", num_envs=16, opponent="greedy", max_moves=100)
+    venv = make_sb3_vec_env("draughts", num_envs=16, opponent="recapture", max_moves=100)
     masks = np.stack(venv.env_method("action_masks"))
     assert masks.shape == (16, 1024)
     model = sb3_contrib.MaskablePPO("MlpPolicy", venv, n_steps=64, batch_size=256, n_epochs=1,
@@ -123,3 +123,109 @@ def test_sb3_vec_env_with_maskable_ppo_and_policy_opponent():
         assert obs.shape == (8, 198)
         for i in np.flatnonzero(dones):
             assert infos[i]["terminal_observation"].shape == (198,)
+
+
+def test_greedy_is_not_the_in_kernel_player():
+    """'greedy' names boardgym.agents' GreedyAgent; the in-kernel one-ply player is 'recapture'."""
+    with pytest.raises(ValueError, match="recapture"):
+        DraughtsBatch(4, opponent="greedy")
+    with pytest.raises(ValueError, match="recapture"):
+        make_sb3_vec_env("draughts", num_envs=2, opponent="greedy")
+    with pytest.raises(ValueError, match="opponent"):
+        DraughtsBatch(4, opponent=["random"])
+    from boardgym.kernels.players import OPP_GREEDY
+    assert DraughtsBatch(2, opponent="recapture").opponent == OPP_GREEDY
+
+
+@pytest.mark.parametrize("kwargs,exc,problem", [
+    ({"max_moves": 0}, ValueError, "max_moves"), ({"max_moves": 2.5}, TypeError, "max_moves"),
+    ({"max_moves": True}, TypeError, "max_moves"), ({"fen": 5}, TypeError, "FEN"),
+    ({"fen": "W:W99:B1"}, ValueError, "unknown square"), ({"balance": "no"}, TypeError, "draw rule"),
+    ({"castling": True}, TypeError, "castling"),
+])
+def test_constructor_checks_its_arguments(kwargs, exc, problem):
+    with pytest.raises(exc, match=problem):
+        DraughtsBatch(4, **kwargs)
+
+
+@pytest.mark.parametrize("actions,problem", [
+    (np.zeros(4), "integers"), (np.ones(4, bool), "integers"), (np.array([None] * 4), "integers"),
+    (np.zeros((4, 1), np.int64), "shape"), (None, "shape"), ("0123", "shape"),
+    (np.full(4, -1), "out of range"), (np.full(4, 2**40), "out of range"),
+    (np.full(4, 2**63, np.uint64), "out of range"),
+])
+def test_step_refuses_bad_action_arrays(actions, problem):
+    core = DraughtsBatch(4)
+    core.reset(seed=0)
+    before = core.get_state()
+    with pytest.raises((TypeError, ValueError), match=problem):
+        core.step(actions)
+    assert all(np.array_equal(before[k], v) for k, v in core.get_state().items() if k != "core")
+
+
+def _corrupt(field, fn):
+    def make(snap):
+        snap = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in snap.items()}
+        fn(snap[field])
+        return snap
+    return make
+
+
+@pytest.mark.parametrize("make,exc,problem", [
+    (_corrupt("states", lambda a: a.__setitem__((2, 0), a[2, 0] | a[2, 2])), ValueError,
+     "game 2: two pieces"),
+    (_corrupt("states", lambda a: a.__setitem__((1, 5), 99)), ValueError, "game 1: capture square"),
+    (_corrupt("states", lambda a: a.__setitem__((0, 9), -4)), ValueError, "game 0: ply"),
+    (_corrupt("masks", lambda a: a.__setitem__((3, 0), 1)), ValueError, "'masks' of game 3"),
+    (_corrupt("obs", lambda a: a.__setitem__((0, 0), 0.5)), ValueError, "'obs' of game 0"),
+    (_corrupt("current", lambda a: a.__setitem__(1, 1 - a[1])), ValueError, "'current' of game 1"),
+    (_corrupt("done", lambda a: a.__setitem__((2, 0), 1)), ValueError, "'done' of game 2"),
+    (_corrupt("seats", lambda a: a.__setitem__(0, 5)), ValueError, "seats"),
+])
+def test_set_state_checks_the_games_in_the_snapshot(make, exc, problem):
+    """A corrupted snapshot is refused naming the game and the field, and changes nothing; the
+    masks the step validation trusts always belong to the states."""
+    core = DraughtsBatch(4, opponent="random", max_moves=80)
+    core.reset(seed=1)
+    for _ in range(6):
+        core.step(core.random_actions())
+        core.reset_done()
+    good = core.get_state()
+    before = core.get_state()
+    with pytest.raises(exc, match=problem):
+        core.set_state(make(good))
+    assert all(np.array_equal(before[k], v) for k, v in core.get_state().items() if k != "core")
+    with pytest.raises((TypeError, ValueError), match="int64"):  # the shared structure check
+        core.set_state(dict(good, states=good["states"].astype(np.float64)))
+    core.set_state(good)  # the untouched snapshot restores
+
+
+def test_set_state_refuses_a_game_where_the_opponent_is_to_move():
+    two = DraughtsBatch(2, opponent=None)
+    two.reset(seed=0)
+    two.step(two.random_actions())  # Black (seat 0's opponent) is now to move in both games
+    mine = DraughtsBatch(2, opponent="random", learner="player_0")
+    mine.reset(seed=0)
+    snap = mine.get_state()
+    snap["states"] = two.states.copy()
+    snap["current"] = two.current.copy()
+    snap["masks"] = np.zeros_like(two.masks)
+    from boardgym.kernels.draughts.batch import batch_outputs
+    batch_outputs(snap["states"], snap["seats"], snap["rngs"], mine.opponent, mine.max_plies, snap["obs"],
+                  snap["masks"], snap["current"], snap["rewards"], snap["done"])
+    with pytest.raises(ValueError, match="opponent is to move"):
+        mine.set_state(snap)
+
+
+def test_set_state_takes_snapshots_with_finished_games_in_either_view():
+    """A snapshot taken before reset_done (finished games in it) restores; the observation of a
+    finished game may be the learner's (opponent core) or the side to move's (two-player core)."""
+    core = DraughtsBatch(16, opponent="random", max_moves=30)
+    core.reset(seed=2)
+    while not core.done.any():
+        core.step(core.random_actions())
+    snap = core.get_state()
+    for other in (DraughtsBatch(16, opponent="random", max_moves=30),
+                  DraughtsBatch(16, opponent=None, max_moves=30)):
+        other.set_state(snap)
+        assert np.array_equal(other.states, core.states) and np.array_equal(other.obs, core.obs)

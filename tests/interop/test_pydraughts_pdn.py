@@ -1,4 +1,4 @@
-"""PDN export read back by pydraughts (issue 4). pydraughts and py-draughts both install the
+"""PDN export read back by pydraughts. pydraughts and py-draughts both install the
 import name ``draughts``, so this runs in its own environment (see README, "Interop"):
 
     python3 -m venv .venv-pydraughts && .venv-pydraughts/bin/pip install -q -e . pydraughts pytest \
@@ -27,7 +27,7 @@ def test_pydraughts_reads_and_replays_our_pdn(seed):
     env = russian_draughts_v0.raw_env()
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
-    while not env._done:
+    while not env.is_over:
         env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
     game = pdn_mod.PDNReader(pdn_text=env.pdn(capture_sep="x")).games[0]
     assert game.variant == "russian"

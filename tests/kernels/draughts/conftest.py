@@ -3,7 +3,8 @@ import numpy as np
 import pytest
 
 from boardgym.kernels.draughts.board import M_CAPTURED, MAX_MOVES, ROW_LEN
-from boardgym.kernels.draughts.move import apply_move, initial_state
+from boardgym.kernels.draughts.game import initial_state
+from boardgym.kernels.draughts.move import apply_move
 from boardgym.kernels.draughts.movegen import gen_moves
 
 

@@ -18,7 +18,7 @@ from boardgym.kernels.draughts.board import (
     S_WM,
 )
 from boardgym.kernels.draughts.codec import apply_action, legal_action_mask
-from boardgym.kernels.draughts.move import initial_state
+from boardgym.kernels.draughts.game import initial_state
 from boardgym.kernels.draughts.outcome import BLACK_WON, ONGOING, WHITE_WON, game_status, hash_bb
 
 

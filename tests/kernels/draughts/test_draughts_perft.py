@@ -7,15 +7,10 @@ import pytest
 from numba import njit
 
 from boardgym.kernels.draughts.board import (
-    BB_SQUARES,
-    M_CAPTURED,
-    M_FROM,
-    M_PROMOTE,
-    M_TO,
-    MAX_MOVES,
-    ROW_LEN,
+    BB_SQUARES, M_CAPTURED, M_FROM, M_PROMOTE, M_TO, MAX_MOVES, ROW_LEN,
 )
-from boardgym.kernels.draughts.move import apply_bb, initial_state
+from boardgym.kernels.draughts.game import initial_state
+from boardgym.kernels.draughts.move import apply_bb
 from boardgym.kernels.draughts.movegen import WORK_LEN, gen_capture_routes_bb, gen_quiet_bb
 from boardgym.kernels.draughts.perft import perft, perft_parallel
 
