@@ -14,10 +14,10 @@ that side's own view, bar last (``envs.backgammon_notation.board_from_state``);
 ``pub_best_move`` returns flat ``[from, to, ...]`` 0-based (bar 24, off -1), ``best_move``
 ``((from, to), ...)`` 1-based (bar 25, off 0), one step per die.
 
-Every game is played by the game core's afterstate loop (``agents.backgammon_agents.
-play_afterstate_game``: opening roll, plays, lost rolls, result). Games come in pairs that
-replay one SplitMix64 dice stream (opening roll included) with the agent first as player 0,
-then as player 1. Gammons and backgammons count (1/2/3 points). Prints the agent's points per
+Every game is played by the one match harness (``agents.evaluation.play_match``) through the
+game core's afterstate loop (``agents.backgammon_agents.play_afterstate_game``: opening roll,
+plays, lost rolls, result). Games come in pairs that replay one dice stream (opening roll
+included) with the agent first as player 0, then as player 1. Gammons and backgammons count (1/2/3 points). Prints the agent's points per
 game with its 95% interval and the win rate with its Wilson interval (``agents.stats``), and
 the gammon counts.
 """
@@ -126,26 +126,17 @@ def engine_agent(kind, seed=0):
 
 
 def play_games(agent, opponent, n_pairs, seed, progress=None):
-    """Points per game of agent (float64[2 * n_pairs]) and kinds; pair i replays one dice stream
-    (stream i of seed_rngs(seed, n_pairs)) with the agent as player 0, then as player 1."""
-    from boardgym.agents.backgammon_agents import play_afterstate_game
-    from boardgym.kernels.rng import seed_rngs
-    pts = np.zeros(2 * n_pairs)
-    kinds = np.zeros(2 * n_pairs, dtype=np.int64)
-    streams = seed_rngs(seed, n_pairs)
-    pick = np.zeros(1, np.int64)  # the random engine's stream: ~stream of the pair, per game
-    opp = _engine_chooser(opponent, pick)
-    me = _engine_chooser(agent, pick) if isinstance(agent, str) else agent
-    for p in range(n_pairs):
-        for seat in range(2):
-            pick[0] = ~streams[p]
-            players = (me, opp) if seat == 0 else (opp, me)
-            g = play_afterstate_game(*players, streams[p:p + 1].copy(), scoring="gammon")
-            pts[2 * p + seat] = g.points if seat == 0 else -g.points
-            kinds[2 * p + seat] = g.kind
-        if progress is not None:
-            progress(p + 1, pts[:2 * p + 2])
-    return pts, kinds
+    """Points per game of agent (float64[2 * n_pairs]) and kinds (1 single, 2 gammon, 3
+    backgammon) against engine ``opponent``, through the one match harness
+    (boardgym.agents.evaluation.play_match: pairs of games with the same dice, the agent first as
+    player 0, then as player 1, each game by the game core's afterstate loop). agent: an
+    AfterstateAgent or an engine name. progress(pairs done, points so far) after each pair."""
+    from boardgym.agents.evaluation import play_match
+    me = engine_agent(agent, seed + 1) if isinstance(agent, str) else agent
+    opp = engine_agent(opponent, seed + 2)
+    report = None if progress is None else (lambda pts: progress(pts.size // 2, pts))
+    pts = play_match(me, opp, "backgammon", 2 * n_pairs, seed, max_moves=None, progress=report)
+    return pts, np.abs(pts).astype(np.int64)  # cubeless, gammons counted: |points| is the kind
 
 
 def summarize(pts, kinds):

@@ -179,7 +179,7 @@ def _corrupt(field, fn):
     (_corrupt("masks", lambda a: a.__setitem__((3, 0), 1)), ValueError, "'masks' of game 3"),
     (_corrupt("obs", lambda a: a.__setitem__((0, 0), 0.5)), ValueError, "'obs' of game 0"),
     (_corrupt("current", lambda a: a.__setitem__(1, 1 - a[1])), ValueError, "'current' of game 1"),
-    (_corrupt("done", lambda a: a.__setitem__((2, 0), 1)), ValueError, "'done' of game 2"),
+    (_corrupt("done", lambda a: a.__setitem__((2, 0), 1)), ValueError, "game 2 is over but its mask"),
     (_corrupt("seats", lambda a: a.__setitem__(0, 5)), ValueError, "seats"),
 ])
 def test_set_state_checks_the_games_in_the_snapshot(make, exc, problem):
