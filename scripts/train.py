@@ -24,21 +24,22 @@ drop what came after it.
 TD (``run_td``, one loop for both games, ``TDGame`` holds the game's kernels): the games are
 played and learned from entirely inside Numba in chunks of ``--ckpt-every`` games; after each
 chunk the weights, the self-play generator's state and the counters go to ``latest.npz``. Every
-``--eval-every`` games the net plays ``--eval-games`` games against a random player and a
-one-ply greedy heuristic with its own evaluation seed; each evaluated net is also kept as
+``--eval-every`` games the net plays ``--eval-games`` games against the game's in-kernel players
+(boardgym.kernels.players: random and the one-ply heuristic) with its own evaluation seed; each evaluated net is also kept as
 ``games_<N>.npz``.
   backgammon (boardgym.agents.td_net.train_games): afterstate net, the dice from the generator;
-  opponents a uniformly random afterstate and the pip count/blots/made points heuristic;
+  opponents "random" (random checker moves) and "greedy" (the pip count/blots/made points
+  heuristic, kernels/backgammon/opponents.py);
   ``games_<N>.npz`` loads with TDAgent.
   draughts (boardgym.agents.td_draughts.train_games): value of the position for the side to
   move, epsilon-greedy whole moves (``--epsilon``), games capped at 200 plies (a draw);
-  opponents the in-kernel random and greedy players of kernels/draughts/batch.py, colours
+  opponents "random" and "recapture" (kernels/draughts/opponents.py), colours
   alternating; ``games_<N>.npz`` is a draughts_eval.Evaluation for
   ``load("draughts-alphabeta", weights=PATH)``.
 
 PPO (boardgym.agents.ppo.train_ppo): ``ppo.zip`` (load with PPOAgent) and ``resume.pt``
 every ``--ckpt-every`` learner steps (at the next rollout start); evaluations against the
-in-kernel random and greedy players, each evaluated model kept as ``ppo_<steps>.zip``. Progress lines show games/s and the ETA.
+in-kernel players (``ppo.baseline_names``), each evaluated model kept as ``ppo_<steps>.zip``. Progress lines show games/s and the ETA.
 
 Only the game/algorithm pairs in ``TRAINERS`` exist (argparse lists exactly those).
 """
@@ -246,20 +247,20 @@ def train_backgammon_td(cfg):
 
 
 def evaluate_draughts_td(params, n_games, seed):
-    """The draughts net (one ply) against the in-kernel random and greedy players, colours
+    """The draughts net (one ply) against the in-kernel random and recapture players, colours
     alternating (td_draughts.play_match): {name: points_summary} (run_log format)."""
     from boardgym.agents import td_draughts
     from boardgym.agents.evaluation import baseline_report
     from boardgym.kernels.players import OPP_GREEDY, OPP_RANDOM
     from boardgym.kernels.rng import seed_rngs
-    codes = {"random": OPP_RANDOM, "greedy": OPP_GREEDY}
+    codes = {"random": OPP_RANDOM, "recapture": OPP_GREEDY}
 
     def play(name, n_pairs, s):
         pts = np.zeros(2 * n_pairs)
         td_draughts.play_match(*params, codes[name], seed_rngs(s, 1), 2 * n_pairs,
                                td_draughts.MAX_PLIES, pts)
         return pts
-    return baseline_report(play, n_games, seed, -1.0, 1.0)
+    return baseline_report(play, n_games, seed, -1.0, 1.0, opponents=tuple(codes))
 
 
 def _draughts_td_game():

@@ -194,12 +194,13 @@ def test_train_resume_after_a_kill_matches_uninterrupted_run(tmp_path, capsys, m
     common = ["--game", "draughts", "--algo", "td", "--hidden", "8", "--seed", "3",
               "--alpha", "0.01", "--lam", "0.5", "--ckpt-every", "20", "--eval-every", "40",
               "--eval-games", "10", "--games", "80"]
-    full, metrics = killed_and_resumed_td_run(train, common, tmp_path, monkeypatch)
+    full, metrics = killed_and_resumed_td_run(train, common, tmp_path, monkeypatch,
+                                              ("random", "recapture"))
     assert not np.array_equal(full[0], tdd.init_params(8, 3)[0])
     z = np.load(tmp_path / "b" / "latest.npz")
     assert int(z["games"]) == 80 and z["stats"][tdd.ST_GAMES] == 80
     out = capsys.readouterr().out
-    assert "games/s" in out and "ETA" in out and "vs greedy" in out and "resumed" in out
+    assert "games/s" in out and "ETA" in out and "vs recapture" in out and "resumed" in out
     assert metrics("a")[0]["random"]["games"] == 10
     ev = Evaluation.load(tmp_path / "a" / "games_80.npz")
     assert np.array_equal(ev.w1, full[0].T) and ev.scale == tdd.SCALE

@@ -296,7 +296,8 @@ def test_train_resume_after_a_kill_matches_uninterrupted_run(tmp_path, capsys, m
     train = load_script("train")
     common = ["--game", "backgammon", "--algo", "td", "--hidden", "8", "--seed", "3",
               "--ckpt-every", "20", "--eval-every", "40", "--eval-games", "10", "--games", "80"]
-    full, metrics = killed_and_resumed_td_run(train, common, tmp_path, monkeypatch)
+    full, metrics = killed_and_resumed_td_run(train, common, tmp_path, monkeypatch,
+                                              ("random", "greedy"))
     out = capsys.readouterr().out
     assert "games/s" in out and "ETA" in out and "vs random" in out and "resumed" in out
     assert set(metrics("a")[0]["random"]) == {"ppg", "ci95", "win_rate", "games"}
