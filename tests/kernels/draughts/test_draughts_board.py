@@ -1,4 +1,4 @@
-"""Board layout and numbering (RULES.md "Board and start", "Notation")."""
+"""Board layout and numbering (docs/RULES.md "Board and start", "Notation")."""
 from boardgym.kernels.draughts.board import (
     BB_SQUARES,
     DIR_OFFSETS,
