@@ -13,9 +13,11 @@ used to list every distinct failure, slower).
 """
 import json
 import os
+import sys
 from pathlib import Path
 
-from isolated_run import run_child
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "helpers"))  # run as a script
+from isolated_run import run_child  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 WORKER = HERE / "fuzz_worker.py"
@@ -187,3 +189,35 @@ def report(result):
         lines.append(f"- {v['category']}  (x{v['count']}){'  at ' + v['where'] if v['where'] else ''}\n"
                      f"    message: {v['detail'][:600]}\n    input:   {v['input'][:1500]}")
     return "\n".join(lines)
+
+
+def main(argv=None):
+    """List every distinct failure of every group (``--explore`` digs past crashes; ``--json``
+    writes the raw results):
+
+        .venv/bin/python tests/fuzz/fuzz_runner.py --explore --json /tmp/fuzz.json
+    """
+    import argparse
+
+    import fuzz_targets
+    p = argparse.ArgumentParser()
+    p.add_argument("--groups", default=",".join(g for g in fuzz_targets.GROUPS if g != "selftest"))
+    p.add_argument("--scale", type=float, default=SCALE)
+    p.add_argument("--explore", action="store_true")
+    p.add_argument("--json", default="")
+    a = p.parse_args(argv)
+    everything = {}
+    for group in a.groups.split(","):
+        res = run_group(group, scale=a.scale, explore=a.explore)
+        everything.update(res)
+        for name in sorted(res):
+            r = res[name]
+            print(f"== {name}: {r.get('status')}")
+            if r.get("status") not in ("ok", "absent"):
+                print(report(r))
+    if a.json:
+        Path(a.json).write_text(json.dumps(everything, indent=1, default=repr))
+
+
+if __name__ == "__main__":
+    main()

@@ -409,10 +409,10 @@ def _int_arg(value, lo, hi, what):
     return arg(value, f"{what} must be an integer, got {type(value).__name__}")
 
 
-def ints(lo, hi, what, valid=None, sweep_extra=(), sweep_drop=(), wild=None):
+def ints(lo, hi, what, valid=None, sweep_extra=(), sweep_drop=(), wild=None, optional=False):
     """Spec of an integer parameter valid in lo..hi. sweep_drop: sweep values to leave out and
     wild: the strategy of out-of-the-way integers (for a perft depth, 99 is a real, endless
-    computation rather than bad input)."""
+    computation rather than bad input). optional: None is a valid value too."""
     valid = valid if valid is not None else st.integers(lo, hi if hi is not None else lo + 10)
     wild = wild if wild is not None else st.one_of(st.sampled_from(EXTREME_INTS),
                                                    st.integers(INT64_MIN, INT64_MAX))
@@ -422,14 +422,15 @@ def ints(lo, hi, what, valid=None, sweep_extra=(), sweep_drop=(), wild=None):
         st.sampled_from([3.0, 3.5, float("nan"), float("inf"), -0.0, True, False, "3", "x", None,
                          b"3", [3], (3,), np.int32(3), np.uint64(3), np.float64(2.0),
                          np.array(3), np.array([3]), np.array([1, 2]), 1j, {}]),
-    ).map(lambda v: _int_arg(v, lo, hi, what))
+    ).map(lambda v: arg(None) if v is None and optional else _int_arg(v, lo, hi, what))
     default = lo if lo is not None else 0
     sweep_vals = (default, lo - 1 if lo is not None else -1, 2**62, -(2**62), -1, 99, -5, 3.0,
                   3.5, float("nan"), True, "3", None, np.array([1, 2]), 2**70) + tuple(sweep_extra)
     sweep_vals = tuple(v for v in sweep_vals if not any(v is d or (type(v) is type(d) and v == d)
                                                        for d in sweep_drop))
     return Spec(strat, lambda: _int_arg(default, lo, hi, what),
-                lambda: [_int_arg(v, lo, hi, what) for v in sweep_vals], what)
+                lambda: [arg(None) if v is None and optional else _int_arg(v, lo, hi, what)
+                         for v in sweep_vals], what)
 
 
 def dice():

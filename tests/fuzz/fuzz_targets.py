@@ -157,17 +157,17 @@ def _backgammon_pool():
             obs.append((np.array(o["observation"]), np.array(o["action_mask"])))
     pids = [api.position_id(s) for s in states]
     mids = [api.match_id(states[0])] + [api.match_id(s, dice=(3, 1)) for s in states[1:5]]
-    plays = []
-    from boardgym.kernels.backgammon.movegen import MAX_AFTERSTATES, gen_afterstates
-    buf = np.empty((MAX_AFTERSTATES, lay["STATE_LEN"]), np.int64)
-    for i, s in enumerate(states[:16]):
+    plays = []  # (state, d1, d2, text, afterstate), through the notation API only
+    for i, pid in enumerate(pids[:16]):
         d1, d2 = int(rng.integers(1, 7)), int(rng.integers(1, 7))
-        base = s.copy()
-        base[lay["DICE"]:lay["DICE"] + 6] = 0
-        n = gen_afterstates(base, d1, d2, buf)
-        for k in range(min(n, 2)):
-            after = buf[k].copy()
-            plays.append((base, d1, d2, api.play_to_str(base, d1, d2, after), after))
+        base = api.position_from_id(pid)
+        for after_id in api.legal_plays(pid, d1, d2)[:2]:
+            after = np.array(api.position_from_id(after_id), np.int64)
+            try:
+                text = api.play_to_str(base, d1, d2, after)
+            except ValueError:  # the pass (no legal move): the afterstate is the position
+                continue
+            plays.append((np.array(base, np.int64), d1, d2, text, after))
     busy = max(range(len(states)), key=lambda i: int((states[i][:48] > 0).sum()))
     return {"states": states, "position_ids": pids, "match_ids": mids, "plays": plays,
             "observations": obs, "busy": busy}
@@ -665,14 +665,15 @@ def _options(game):
     return S.Spec(opts(), lambda: S.arg(None))
 
 
-_MAX = S.ints(1, None, "max_moves", valid=st.integers(1, 300))
+_MAX = S.ints(1, None, "max_moves", valid=st.integers(1, 300), optional=True)
+_MAX_TURNS = S.ints(1, None, "max_turns", valid=st.integers(1, 300), optional=True)
 _RULE_FLAG = one_of_values([True, False], invalid=[("yes", "a draw rule switch is a bool"),
                                                    (None, "a draw rule switch is a bool")],
                            unknown=[1, 0, np.bool_(True)])
 D_AEC_CTOR = kwargs_spec({
     "render_mode": one_of_values([None, "ansi"], invalid=[("bogus", "unknown render mode"),
                                                           (5, "unknown render mode")]),
-    "max_moves": S.Spec(st.one_of(st.none().map(S.arg), _MAX.strategy), lambda: S.arg(None)),
+    "max_moves": _MAX,
     "repetition": _RULE_FLAG, "kings_only": _RULE_FLAG, "long_diagonal": _RULE_FLAG,
 })
 B_AEC_CTOR = kwargs_spec({
@@ -680,9 +681,7 @@ B_AEC_CTOR = kwargs_spec({
     "scoring": one_of_values(["single", "gammon"], invalid=[("double", "unknown scoring"),
                                                              (None, "unknown scoring")]),
     "cube": one_of_values([False, True], unknown=[0, 1], invalid=[("yes", "cube is a bool")]),
-    "max_turns": S.Spec(st.one_of(st.none().map(S.arg),
-                                  S.ints(1, None, "max_turns", valid=st.integers(1, 300)).strategy),
-                        lambda: S.arg(None)),
+    "max_turns": _MAX_TURNS,
 })
 
 
@@ -704,8 +703,7 @@ _SINGLE_COMMON = {
     "illegal_reward": one_of_values([-1.0, 0], invalid=[("x", "illegal_reward must be a number")],
                                     unknown=[float("nan"), 2**62]),
 }
-D_SINGLE_CTOR = kwargs_spec({**_SINGLE_COMMON, "max_moves": S.Spec(
-    st.one_of(st.none().map(S.arg), _MAX.strategy), lambda: S.arg(None))})
+D_SINGLE_CTOR = kwargs_spec({**_SINGLE_COMMON, "max_moves": _MAX})
 B_SINGLE_CTOR = kwargs_spec({**_SINGLE_COMMON, "cube": one_of_values(
     [False, True], invalid=[("yes", "cube is a bool")])})
 
@@ -720,8 +718,7 @@ _VECTOR_OPP = one_of_values(["random", "greedy"], invalid=[(None, "unknown oppon
                                      lambda o, m: None,
                                      lambda o, m: np.array(m).argmax(1)])
 D_VECTOR_CTOR = kwargs_spec({"num_envs": _NUM_ENVS, "opponent": _VECTOR_OPP,
-                             "max_moves": S.Spec(st.one_of(st.none().map(S.arg), _MAX.strategy),
-                                                 lambda: S.arg(None))}, required=("num_envs",))
+                             "max_moves": _MAX}, required=("num_envs",))
 B_VECTOR_CTOR = kwargs_spec({"num_envs": _NUM_ENVS, "opponent": _VECTOR_OPP}, required=("num_envs",))
 VECTOR_OPTIONS = one_of_values([None, {}], unknown=[{"x": 1}, "x", 5])
 # gymnasium's VectorEnv.reset takes one seed or a list of them
@@ -747,17 +744,14 @@ _BATCH_COMMON = {
                                                  (2**62, "more threads than exist")]),
 }
 D_BATCH_CTOR = kwargs_spec({**_BATCH_COMMON,
-                            "max_moves": S.Spec(st.one_of(st.none().map(S.arg), _MAX.strategy),
-                                                lambda: S.arg(None)),
+                            "max_moves": _MAX,
                             "fen": S.Spec(st.one_of(st.none().map(S.arg), D_FEN.strategy),
                                           lambda: S.arg(None)),
                             "repetition": _RULE_FLAG},
                            required=("num_envs",))
 B_BATCH_CTOR = kwargs_spec({**_BATCH_COMMON,
                             "scoring": one_of_values(["single", "gammon"], invalid=[("x", "unknown scoring")]),
-                            "max_turns": S.Spec(st.one_of(st.none().map(S.arg), S.ints(
-                                1, None, "max_turns", valid=st.integers(1, 300)).strategy),
-                                lambda: S.arg(None))},
+                            "max_turns": _MAX_TURNS},
                            required=("num_envs",))
 SNAPSHOT = S.Spec(st.one_of(
     st.none(),
