@@ -433,12 +433,17 @@ def ints(lo, hi, what, valid=None, sweep_extra=(), sweep_drop=(), wild=None, opt
                          for v in sweep_vals], what)
 
 
+def dice_problem(v):
+    """Why v is certainly not a die, or ""."""
+    if isinstance(v, (bool, np.bool_)):
+        return "a bool is not a die"
+    return _int_arg(v, 1, 6, "die").invalid
+
+
 def dice():
     """Spec of one die: valid 1..6; the issue's hostile dice 0, 7, -1, 3.0, True, '3', None."""
     def die_arg(v):
-        if isinstance(v, (bool, np.bool_)):
-            return arg(v, "a bool is not a die")
-        return _int_arg(v, 1, 6, "die")
+        return arg(v, dice_problem(v))
     vals = (3, 0, 7, -1, 3.0, True, "3", None, 2**62, -(2**62), 3.5, float("nan"), np.int64(5),
             np.float64(2.0), np.array(4), [3], 6, 1)
     strat = st.one_of(st.integers(1, 6), st.integers(1, 6), st.sampled_from(vals),
@@ -842,7 +847,8 @@ def _observations(draw, game):
         mask_why = "the mask allows no action"
     elif what == "mask_junk":
         mask = draw(junk_values())
-        mask_why = "the mask is not an array"
+        mask_why = "" if mask is None else "the mask is not an array"  # None: draughts agents
+                                                                      # take no mask
     elif what == "mask_other":
         mask = pool[(i + 1) % len(pool)][1].copy()
     elif what == "mask_ones":

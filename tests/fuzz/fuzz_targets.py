@@ -239,7 +239,14 @@ def _match_dice():
             return S.arg((0, 0))
         if kind == "odd":
             v = draw(S.junk_values())
-            return S.arg(v, "" if v is None else "dice must be a pair")
+            if v is None:
+                return S.arg(v)
+            if isinstance(v, (list, tuple)) and len(v) == 2:
+                if tuple(v) == (0, 0) and not any(isinstance(x, bool) for x in v):
+                    return S.arg(v)  # (0, 0): no dice
+                whys = [x for x in (S.dice_problem(v[0]), S.dice_problem(v[1])) if x]
+                return S.arg(v, whys[0] if whys else "")
+            return S.arg(v, "dice must be a pair")
         a, b = draw(d.strategy), draw(d.strategy)
         return S.arg((a.value, b.value), a.invalid or b.invalid)
     return S.Spec(pair(), lambda: S.arg(None), name="dice pair")
@@ -297,7 +304,7 @@ API = {
         "match_id": fn(B_STATE, dice=_match_dice(), match_length=S.ints(0, 32767, "match length"),
                        score=_score(), crawford=B_FLAG, game_state=S.ints(0, 4, "game state"),
                        double_offered=B_FLAG, resign=S.ints(0, 3, "resign"),
-                       turn=S.ints(0, 1, "turn")),
+                       turn=S.ints(0, 1, "turn", optional=True)),
         "parse_match_id": fn(B_MID, examples=120),
         "check_state": fn(B_STATE),
         "check_batch": fn(S.batches("backgammon")),
