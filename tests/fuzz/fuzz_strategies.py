@@ -42,6 +42,14 @@ class Spec:
         self.name = name
 
 
+def optional(spec):
+    """spec, with None also valid (a parameter whose default is None)."""
+    def fix(a):
+        return Arg(None, "None") if a.value is None else a
+    return Spec(st.one_of(st.none().map(lambda _: Arg(None, "None")), spec.strategy.map(fix)),
+                spec.default, lambda: [fix(a) for a in spec.sweep()], spec.name)
+
+
 def arg(value, invalid="", text=None):
     return Arg(value, describe(value) if text is None else text, invalid)
 

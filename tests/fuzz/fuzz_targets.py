@@ -327,7 +327,7 @@ API = {
         "read_match_text": fn(S.Spec(st.one_of(st.text(max_size=200), st.sampled_from([
             " 1) 31: 8/5 6/5                     42: 24/20 13/11\n", " 1) 77: 8/5\n",
             " 1) 31: 99/1\n", " 1) 31: 8/5 6/5 6/1\n"])).map(S.arg),
-            lambda: S.arg(" 1) 31: 8/5 6/5\n")), start_state=B_STATE),
+            lambda: S.arg(" 1) 31: 8/5 6/5\n")), start_state=S.optional(B_STATE)),
     },
 }
 
