@@ -41,8 +41,8 @@ MODULES = {
     "engine_query": ("boardgym.agents.engine_query",),
     "registry": ("boardgym.agents.registry",),
     # the state layouts (index constants) the validity checkers read
-    "draughts_layout": ("boardgym.kernels.draughts.board",),
-    "backgammon_layout": ("boardgym.kernels.backgammon.board",),
+    "draughts_layout": ("boardgym.kernels.draughts.board", "boardgym.kernels.draughts.game"),
+    "backgammon_layout": ("boardgym.kernels.backgammon.board", "boardgym.kernels.backgammon.game"),
 }
 # modules whose every public function must have a fuzz entry (test_fuzz_coverage.py)
 COVERED_MODULES = ("draughts", "backgammon")
@@ -77,11 +77,20 @@ _LAYOUT_NAMES = {
 
 
 def layout(game):
-    """{constant name: value} of game's state layout."""
+    """{constant name: value} of game's state layout (from the first candidate module of
+    MODULES[game + "_layout"] that defines every name)."""
     key = f"_layout_{game}"
     if key not in _loaded:
-        mod = module(f"{game}_layout")
-        _loaded[key] = {n: int(getattr(mod, n)) for n in _LAYOUT_NAMES[game]}
+        for name in MODULES[f"{game}_layout"]:
+            try:
+                mod = importlib.import_module(name)
+            except ModuleNotFoundError:
+                continue
+            if all(hasattr(mod, n) for n in _LAYOUT_NAMES[game]):
+                _loaded[key] = {n: int(getattr(mod, n)) for n in _LAYOUT_NAMES[game]}
+                break
+        else:
+            raise ImportError(f"no module of {MODULES[game + '_layout']} defines {_LAYOUT_NAMES[game]}")
     return _loaded[key]
 
 
