@@ -7,14 +7,16 @@ THIS IS THE FILE TO UPDATE when public names change:
   ``test_fuzz_coverage.py`` fails when a public function of a module has no entry here (add one;
   a function that takes nothing is ``fn()``). Entries for names a module does not define (yet)
   are skipped, so the table may list a function before it exists.
-- ``AGENT_METHODS`` / ``AGENTS_EXCLUDED``: the registered agents' engine queries
-  (``test_fuzz_coverage.py`` fails when ``boardgym.agents.available()`` lists an agent that is
-  neither fuzzed nor excluded with a reason).
-- ``ENV_TARGETS``: the AEC, Gymnasium single-agent and vector envs and the batched cores, driven
-  through the episode drivers below.
+- ``AGENT_KWARGS`` / ``AGENTS_EXCLUDED`` / ``AGENT_METHODS``: the registered agents and their
+  engine queries (``test_fuzz_coverage.py`` fails when ``boardgym.agents.available()`` lists an
+  agent that is neither fuzzed nor excluded with a reason, or when AGENT_KWARGS names one that
+  is gone).
+- ``_env_targets``: the AEC, Gymnasium single-agent and vector envs and the batched cores (class
+  names, constructor keywords, reset options), driven by the episode drivers below.
+- ``_LAYOUT_NAMES``: the state-layout constants the validity checkers read.
 
-A target is run in a worker subprocess (fuzz_worker.py) by its group; see README-style notes in
-test_fuzz_api.py.
+Each group of targets runs in one worker subprocess (fuzz_worker.py, started by fuzz_runner.py);
+test_fuzz_api.py says how the whole fuzz works.
 """
 import functools
 import importlib
