@@ -1,8 +1,8 @@
 """The fuzz table: every public entry point, how to reach it and what to feed it.
 
 THIS IS THE FILE TO UPDATE when public names change:
-- ``MODULES``: where each API lives (the first importable candidate wins, so both the old and the
-  new name of a renamed module work).
+- ``MODULES``: where each API lives (the first importable candidate wins: a module whose
+  contents may sit in either of two places lists both).
 - ``API``: per module, every public function -> ``fn(positional specs..., keyword=spec)``.
   ``test_fuzz_coverage.py`` fails when a public function of a module has no entry here (add one;
   a function that takes nothing is ``fn()``). Entries for names a module does not define (yet)
@@ -32,7 +32,7 @@ from fuzz_contract import AcceptedInvalid, Arg, describe
 
 MODULES = {
     "draughts": ("boardgym.envs.draughts",),
-    "backgammon": ("boardgym.envs.backgammon_notation", "boardgym.envs.backgammon"),
+    "backgammon": ("boardgym.envs.backgammon_notation",),
     "draughts_pdn": ("boardgym.envs.draughts_pdn",),
     "backgammon_match": ("boardgym.envs.backgammon_match",),
     "draughts_aec": ("boardgym.envs.russian_draughts_v0",),
@@ -234,6 +234,23 @@ B_PID = S.b64_ids(14, "position_ids", "Position ID")
 B_MID = S.b64_ids(12, "match_ids", "Match ID")
 B_DIE = S.dice()
 B_TURN = S.ints(0, 1, "turn", valid=st.integers(0, 1))
+B_MAX_TURNS = S.ints(1, None, "max_turns", valid=st.integers(1, 300), optional=True)
+
+
+def _scoring():
+    names = ("single", "gammon")
+
+    def scoring_arg(v):
+        ok = isinstance(v, str) and v in names
+        return S.arg(v, "" if ok else "scoring must be 'single' or 'gammon'")
+    strat = st.one_of(st.sampled_from(names), st.sampled_from(["double", "", "Single", "gammon "]),
+                      S.junk_values()).map(scoring_arg)
+    return S.Spec(strat, lambda: S.arg("single"),
+                  lambda: [scoring_arg(v) for v in ("single", "x", None, 5, b"single")], "scoring")
+
+
+# any value at all (is_int answers True or False for every value)
+ANYTHING = S.Spec(S.junk_values().map(S.arg), lambda: S.arg(3), name="anything")
 B_FLAG = S.Spec(st.sampled_from([True, False, 0, 1, None, "yes", np.array([1, 0]), 2.5]).map(S.arg),
                 lambda: S.arg(False), name="flag")
 
@@ -319,6 +336,11 @@ API = {
         "parse_match_id": fn(B_MID, examples=120),
         "check_state": fn(B_STATE),
         "check_batch": fn(S.batches("backgammon")),
+        "check_dice": fn(B_DIE, B_DIE, examples=120),
+        "check_scoring": fn(_scoring()),
+        "check_max_turns": fn(B_MAX_TURNS),
+        "is_int": fn(ANYTHING),
+        "play_actions": fn(B_STATE, B_DIE, B_DIE, S.plays()),
     },
     # record formats (not required by the coverage test, fuzzed because they parse text)
     "draughts_pdn": {
@@ -684,7 +706,7 @@ def _options(game):
 
 
 _MAX = S.ints(1, None, "max_moves", valid=st.integers(1, 300), optional=True)
-_MAX_TURNS = S.ints(1, None, "max_turns", valid=st.integers(1, 300), optional=True)
+_MAX_TURNS = B_MAX_TURNS
 _RULE_FLAG = one_of_values([True, False], invalid=[("yes", "a draw rule switch is a bool"),
                                                    (None, "a draw rule switch is a bool")],
                            unknown=[1, 0, np.bool_(True)])

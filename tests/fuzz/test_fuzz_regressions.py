@@ -19,10 +19,7 @@ from isolated_run import run_snippets
 BG = """
 import numpy as np
 import boardgym  # noqa: F401
-try:
-    from boardgym.envs import backgammon_notation as bg
-except ImportError:
-    from boardgym.envs import backgammon as bg
+from boardgym.envs import backgammon_notation as bg
 from boardgym.envs import draughts as dr
 s0 = bg.initial_state()
 d0 = dr.initial_state()
