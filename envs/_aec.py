@@ -26,6 +26,8 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from boardgym.envs._seeding import check_seed
+
 AGENTS = ("player_0", "player_1")
 
 
@@ -188,6 +190,8 @@ class TwoPlayerAEC(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed=None, options=None):
+        """Start a new game; seed: None or an integer 0..2**64-1 (TypeError / ValueError else)."""
+        seed = check_seed(seed)
         if seed is not None or not hasattr(self, "_seeded"):
             self.np_random, self._np_random_seed = seeding.np_random(seed)
             self._seeded = True

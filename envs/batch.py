@@ -23,6 +23,7 @@ checkpoint of N games in progress: a training run resumed from it plays the same
 import numba
 import numpy as np
 
+from boardgym.envs._seeding import check_seed
 from boardgym.kernels.players import OPP_GREEDY, OPP_NONE, OPP_RANDOM
 from boardgym.kernels.rng import batch_random_actions, batch_random_actions_serial, seed_rngs
 
@@ -34,15 +35,6 @@ PARALLEL_MIN_GAMES = 256  # below this the thread start-up costs more than the g
 
 def _is_int(value):
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
-
-
-def check_seed(seed):
-    """seed as an int (None stays None); TypeError unless an integer."""
-    if seed is None:
-        return None
-    if not _is_int(seed):
-        raise TypeError(f"seed must be an integer or None, got {type(seed).__name__} {seed!r}")
-    return int(seed)
 
 
 def _choice(value, allowed, what):
@@ -175,8 +167,8 @@ class _BatchCore:
         return self.done[:, 1].astype(bool)
 
     def reset(self, seed=None, paired=False):
-        """Start every game afresh; seed (an integer) fixes every game's random stream (None:
-        fresh entropy).
+        """Start every game afresh; seed (an integer 0..2**64-1; TypeError / ValueError else)
+        fixes every game's random stream (None: fresh entropy).
 
         Game i's stream is stream i of ``seed_rngs(seed, N)``; with paired, games 2k and 2k + 1
         share stream k (with learner="alternate": the same game from both seats)."""
