@@ -187,7 +187,7 @@ class _BatchCore:
 
     def _check_stream(self, value, name):
         """value if it is a writeable int64 array of shape (N,) (a kernel fills or advances it)."""
-        if (not isinstance(value, np.ndarray) or value.dtype != np.int64
+        if (type(value) is not np.ndarray or value.dtype != np.int64
                 or value.shape != (self.num_envs,) or not value.flags.writeable):
             got = (f"{value.dtype} {value.shape}{'' if value.flags.writeable else ' read-only'}"
                    if isinstance(value, np.ndarray) else type(value).__name__)
@@ -197,12 +197,22 @@ class _BatchCore:
 
     def random_actions(self, rngs=None, out=None):
         """A uniformly random legal action per game (int64[N], -1 where none), drawn in a kernel
-        from rngs (int64[N] SplitMix states, advanced in place; default: the core's own)."""
-        out = np.zeros(self.num_envs, np.int64) if out is None else self._check_stream(out, "out")
-        rngs = self.rngs if rngs is None else self._check_stream(rngs, "rngs")
+        from rngs (int64[N] SplitMix states, advanced in place; default: the core's own) into out
+        (int64[N], default: a new array). ValueError for any other rngs or out: the kernel is
+        compiled for C-contiguous int64 vectors only (a strided view is filled through a copy)."""
+        out_ = np.zeros(self.num_envs, np.int64) if out is None else self._check_stream(out, "out")
+        rngs_ = self.rngs if rngs is None else self._check_stream(rngs, "rngs")
+        if out is not None and np.may_share_memory(out_, rngs_) and np.shares_memory(out_, rngs_):
+            raise ValueError("rngs and out must not share memory")
         fn = batch_random_actions if self._parallel() else batch_random_actions_serial
-        fn(self.masks, rngs, out)
-        return out
+        contiguous = out_.flags.c_contiguous and rngs_.flags.c_contiguous
+        if contiguous:
+            fn(self.masks, rngs_, out_)
+            return out_
+        r, o = np.ascontiguousarray(rngs_), np.ascontiguousarray(out_)
+        fn(self.masks, r, o)
+        rngs_[:], out_[:] = r, o
+        return out_
 
     def reset_done(self):
         """Restart the games that ended at the last step; returns their indices."""
