@@ -241,9 +241,11 @@ class TwoPlayerAEC(AECEnv):
             raise ValueError("step() called after the game ended; call reset()")
         try:
             a = int(action)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # OverflowError: int(inf)
             raise ValueError(f"action must be an integer, got {action!r}") from None
         if a != action or not 0 <= a < self.n_actions:
+            if isinstance(action, (str, bytes)) or a != action:
+                raise ValueError(f"action must be an integer, got {action!r}")
             raise ValueError(f"action {action!r} out of range 0..{self.n_actions - 1}")
         if not self._mask[a]:
             raise ValueError(f"illegal action {a} for {agent}: not in the action mask "
