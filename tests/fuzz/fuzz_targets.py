@@ -761,15 +761,23 @@ D_VECTOR_CTOR = kwargs_spec({"num_envs": _NUM_ENVS, "opponent": _VECTOR_OPP,
                              "max_moves": _MAX}, required=("num_envs",))
 B_VECTOR_CTOR = kwargs_spec({"num_envs": _NUM_ENVS, "opponent": _VECTOR_OPP}, required=("num_envs",))
 VECTOR_OPTIONS = one_of_values([None, {}], unknown=[{"x": 1}, "x", 5])
+def _vector_seed_problem(v):
+    """Why v is certainly not a VectorEnv.reset seed (one seed, or Gymnasium's list of one per
+    game: None in a list means that game is unseeded, as in Gymnasium's SyncVectorEnv)."""
+    if isinstance(v, list):
+        return next((f"seed item {x!r} is not a non-negative integer" for x in v
+                     if x is not None and _vector_seed_problem(x)), "")
+    if (isinstance(v, (int, np.integer)) and not isinstance(v, bool) and not 0 <= v < 2**64) \
+            or isinstance(v, (float, str)):
+        return f"seed {v!r} is not a non-negative integer"
+    return ""
+
+
 # gymnasium's VectorEnv.reset takes one seed or a list of them
 VECTOR_SEED = S.Spec(st.one_of(
     st.none(), st.integers(0, 2**32), st.integers(0, 2**32), st.lists(st.integers(0, 2**32), max_size=4),
-    st.sampled_from([-1, 3.5, "x", [-1, 2], np.int64(5), 2**64, True, [None]])
-).map(lambda v: S.arg(v, (f"seed {v!r} is not a non-negative integer"
-                          if (isinstance(v, (int, np.integer)) and not isinstance(v, bool)
-                              and not 0 <= v < 2**64) or isinstance(v, (float, str))
-                          or (isinstance(v, list) and v and (v[0] is None or v[0] < 0)) else ""))),
-    lambda: S.arg(7), name="seed")
+    st.sampled_from([-1, 3.5, "x", [-1, 2], [3, -1], np.int64(5), 2**64, True, [None], [None, None]])
+).map(lambda v: S.arg(v, _vector_seed_problem(v))), lambda: S.arg(7), name="seed")
 
 _BATCH_COMMON = {
     "num_envs": _NUM_ENVS,
