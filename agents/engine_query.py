@@ -13,11 +13,10 @@ from boardgym.envs import backgammon_notation as bg_api
 from boardgym.envs import draughts as dr_api
 
 
-def _play_turn(env, agent):
-    """Step the agent's actions until the player to act changes or the game ends."""
-    mover = env.agent_selection
-    while not env.is_over and env.agent_selection == mover:
-        obs = env.observe(mover)
+def _play_while(env, agent, playing):
+    """Step the agent's actions while playing() holds and the game goes on."""
+    while not env.is_over and playing():
+        obs = env.observe(env.agent_selection)
         env.step(int(agent.act(obs["observation"], obs["action_mask"])))
 
 
@@ -32,7 +31,8 @@ def best_move(agent, fen):
         return moves[0]
     env = russian_draughts_v0.raw_env()
     env.reset(options={"fen": fen})
-    _play_turn(env, agent)
+    mover = env.agent_selection  # a draughts move (capture chain included) ends when the turn passes
+    _play_while(env, agent, lambda: env.agent_selection == mover)
     pieces = [S_WM, S_WK, S_BM, S_BK]
     end = np.asarray(env.state)[pieces]
     for m in moves:
@@ -50,10 +50,14 @@ def best_play(agent, position_id, die1, die2):
     if len(plays) == 1:  # forced, or no move at all (the position itself)
         return plays[0]
     env = backgammon_v0.raw_env()
-    env.reset(options={"position_id": position_id, "dice": [d1, d2]})
+    env.reset(seed=0, options={"position_id": position_id, "dice": [d1, d2]})
     player = int(env.state[TURN])
-    _play_turn(env, agent)
-    s = np.asarray(env.state)
+    # The play ends when the env records the next turn (B.4-B.5: the dice are used up or nothing
+    # more can move), not when the acting player changes: after the opponent's roll is lost
+    # (E.3, E.7) the same player is on roll again, with a new roll it must not play here.
+    turns = len(env.turns)
+    _play_while(env, agent, lambda: len(env.turns) == turns)
+    s = np.asarray(env.state)  # the next turn's position (board as the play left it) or the end
     after = bg_api.position_id(end_turn(s) if int(s[TURN]) != player else s)
     if after not in plays:
         raise RuntimeError(f"internal: the agent's play from {position_id} {d1}-{d2} "

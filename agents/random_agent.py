@@ -1,6 +1,26 @@
 """RandomAgent: a uniformly random legal action, from its own seeded generator."""
 import numpy as np
 
+from boardgym.kernels.backgammon.game import N_ACTIONS as _BG_ACTIONS
+from boardgym.kernels.backgammon.game import N_ACTIONS_CUBE as _BG_CUBE_ACTIONS
+from boardgym.kernels.draughts.codec import N_ACTIONS as _DR_ACTIONS
+
+# the action-space sizes of the boardgym envs (draughts; backgammon without and with the cube)
+MASK_LENGTHS = (_DR_ACTIONS, _BG_ACTIONS, _BG_CUBE_ACTIONS)
+
+
+def _check_mask(action_mask):
+    """action_mask as a 1-D 0/1 array of a boardgym action space; TypeError / ValueError else."""
+    if action_mask is None or isinstance(action_mask, (str, bytes, dict)):
+        raise TypeError(f"action_mask must be a 0/1 array, got {type(action_mask).__name__}")
+    mask = np.asarray(action_mask)
+    if mask.dtype.kind not in "biu":
+        raise TypeError(f"action_mask must hold 0/1 integers or bools, got dtype {mask.dtype}")
+    if mask.ndim != 1 or mask.shape[0] not in MASK_LENGTHS:
+        raise ValueError(f"action_mask must have shape (A,) with A one of {MASK_LENGTHS} "
+                         f"(a boardgym action space), got {mask.shape}")
+    return mask
+
 
 class RandomAgent:
     """Picks uniformly among the actions the mask allows; works in every boardgym env."""
@@ -13,8 +33,9 @@ class RandomAgent:
         self.rng = np.random.default_rng(seed)
 
     def act(self, observation, action_mask):
-        """A legal action index drawn uniformly from action_mask (int8 or bool, shape (A,))."""
-        legal = np.flatnonzero(action_mask)
+        """A legal action index drawn uniformly from action_mask (int8 or bool, shape (A,), A an
+        action-space size of a boardgym env: MASK_LENGTHS); the observation is not read."""
+        legal = np.flatnonzero(_check_mask(action_mask))
         if legal.size == 0:
             raise ValueError("RandomAgent.act: the action mask allows no action")
         return int(legal[self.rng.integers(legal.size)])

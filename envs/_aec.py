@@ -26,6 +26,8 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from boardgym.envs._seeding import check_seed
+
 AGENTS = ("player_0", "player_1")
 
 
@@ -188,6 +190,8 @@ class TwoPlayerAEC(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed=None, options=None):
+        """Start a new game; seed: None or an integer 0..2**64-1 (TypeError / ValueError else)."""
+        seed = check_seed(seed)
         if seed is not None or not hasattr(self, "_seeded"):
             self.np_random, self._np_random_seed = seeding.np_random(seed)
             self._seeded = True
@@ -237,9 +241,11 @@ class TwoPlayerAEC(AECEnv):
             raise ValueError("step() called after the game ended; call reset()")
         try:
             a = int(action)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # OverflowError: int(inf)
             raise ValueError(f"action must be an integer, got {action!r}") from None
         if a != action or not 0 <= a < self.n_actions:
+            if isinstance(action, (str, bytes)) or a != action:
+                raise ValueError(f"action must be an integer, got {action!r}")
             raise ValueError(f"action {action!r} out of range 0..{self.n_actions - 1}")
         if not self._mask[a]:
             raise ValueError(f"illegal action {a} for {agent}: not in the action mask "

@@ -23,6 +23,7 @@ checkpoint of N games in progress: a training run resumed from it plays the same
 import numba
 import numpy as np
 
+from boardgym.envs._seeding import check_seed
 from boardgym.kernels.players import OPP_GREEDY, OPP_NONE, OPP_RANDOM
 from boardgym.kernels.rng import batch_random_actions, batch_random_actions_serial, seed_rngs
 
@@ -34,15 +35,6 @@ PARALLEL_MIN_GAMES = 256  # below this the thread start-up costs more than the g
 
 def _is_int(value):
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
-
-
-def check_seed(seed):
-    """seed as an int (None stays None); TypeError unless an integer."""
-    if seed is None:
-        return None
-    if not _is_int(seed):
-        raise TypeError(f"seed must be an integer or None, got {type(seed).__name__} {seed!r}")
-    return int(seed)
 
 
 def _choice(value, allowed, what):
@@ -175,8 +167,8 @@ class _BatchCore:
         return self.done[:, 1].astype(bool)
 
     def reset(self, seed=None, paired=False):
-        """Start every game afresh; seed (an integer) fixes every game's random stream (None:
-        fresh entropy).
+        """Start every game afresh; seed (an integer 0..2**64-1; TypeError / ValueError else)
+        fixes every game's random stream (None: fresh entropy).
 
         Game i's stream is stream i of ``seed_rngs(seed, N)``; with paired, games 2k and 2k + 1
         share stream k (with learner="alternate": the same game from both seats)."""
@@ -195,7 +187,7 @@ class _BatchCore:
 
     def _check_stream(self, value, name):
         """value if it is a writeable int64 array of shape (N,) (a kernel fills or advances it)."""
-        if (not isinstance(value, np.ndarray) or value.dtype != np.int64
+        if (type(value) is not np.ndarray or value.dtype != np.int64
                 or value.shape != (self.num_envs,) or not value.flags.writeable):
             got = (f"{value.dtype} {value.shape}{'' if value.flags.writeable else ' read-only'}"
                    if isinstance(value, np.ndarray) else type(value).__name__)
@@ -205,12 +197,22 @@ class _BatchCore:
 
     def random_actions(self, rngs=None, out=None):
         """A uniformly random legal action per game (int64[N], -1 where none), drawn in a kernel
-        from rngs (int64[N] SplitMix states, advanced in place; default: the core's own)."""
-        out = np.zeros(self.num_envs, np.int64) if out is None else self._check_stream(out, "out")
-        rngs = self.rngs if rngs is None else self._check_stream(rngs, "rngs")
+        from rngs (int64[N] SplitMix states, advanced in place; default: the core's own) into out
+        (int64[N], default: a new array). ValueError for any other rngs or out: the kernel is
+        compiled for C-contiguous int64 vectors only (a strided view is filled through a copy)."""
+        out_ = np.zeros(self.num_envs, np.int64) if out is None else self._check_stream(out, "out")
+        rngs_ = self.rngs if rngs is None else self._check_stream(rngs, "rngs")
+        if out is not None and np.may_share_memory(out_, rngs_) and np.shares_memory(out_, rngs_):
+            raise ValueError("rngs and out must not share memory")
         fn = batch_random_actions if self._parallel() else batch_random_actions_serial
-        fn(self.masks, rngs, out)
-        return out
+        contiguous = out_.flags.c_contiguous and rngs_.flags.c_contiguous
+        if contiguous:
+            fn(self.masks, rngs_, out_)
+            return out_
+        r, o = np.ascontiguousarray(rngs_), np.ascontiguousarray(out_)
+        fn(self.masks, r, o)
+        rngs_[:], out_[:] = r, o
+        return out_
 
     def reset_done(self):
         """Restart the games that ended at the last step; returns their indices."""

@@ -25,6 +25,7 @@ import numpy as np
 
 from boardgym.envs import backgammon_v0, russian_draughts_v0
 from boardgym.envs._aec import AGENTS
+from boardgym.envs._seeding import check_seed
 
 
 def _random_policy(seed):
@@ -82,7 +83,8 @@ class _SingleAgentEnv(gymnasium.Env):
         return obs["observation"], info
 
     def reset(self, seed=None, options=None):
-        super().reset(seed=seed)
+        """seed: None or an integer 0..2**64-1 (TypeError / ValueError else)."""
+        super().reset(seed=check_seed(seed))
         sub_seed = int(self.np_random.integers(2**31))
         if self.learner == "alternate":
             self.seat = AGENTS[int(self.np_random.integers(2))]

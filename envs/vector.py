@@ -22,6 +22,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from boardgym.envs import batch as _batch
+from boardgym.envs._seeding import check_seed
 
 _CORES = {"draughts": "DraughtsBatch", "backgammon": "BackgammonBatch"}
 
@@ -111,6 +112,19 @@ class _LearnerStepper:
         return self.core.masks.copy()
 
 
+def _first_seed(seed):
+    """The seed of a vector reset: seed itself, or the first of a sequence whose every item is a
+    seed (all integers, or all None); TypeError / ValueError naming the bad item."""
+    if not isinstance(seed, (list, tuple, np.ndarray)):
+        return check_seed(seed)
+    if isinstance(seed, np.ndarray) and seed.ndim != 1:
+        raise ValueError(f"seeds must be one per game (1-D), got shape {seed.shape}")
+    seeds = [check_seed(s.item() if isinstance(s, np.generic) else s) for s in seed]
+    if len({s is None for s in seeds}) > 1:
+        raise ValueError(f"seeds must be all integers or all None, got {list(seed)!r}")
+    return seeds[0] if seeds else None
+
+
 class _VectorEnv(_LearnerStepper, VectorEnv):
     game = None
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
@@ -122,9 +136,9 @@ class _VectorEnv(_LearnerStepper, VectorEnv):
         self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, self.num_envs)
 
     def reset(self, *, seed=None, options=None):
-        if isinstance(seed, (list, tuple, np.ndarray)):  # one seed per game: the first fixes all
-            seed = seed[0] if len(seed) else None
-        self.core.reset(seed)
+        """seed: None, an integer 0..2**64-1, or a sequence of them (Gymnasium's one seed per
+        game: the first fixes every game's stream, as an integer seed does; all None = unseeded)."""
+        self.core.reset(_first_seed(seed))
         return self.core.obs.copy(), {"action_mask": self.core.masks.copy()}
 
     def step(self, actions):
@@ -173,7 +187,7 @@ def make_sb3_vec_env(game, num_envs=8, opponent="random", **kwargs):
             return self.core.obs.copy()
 
         def seed(self, seed=None):
-            self._seed = seed
+            self._seed = check_seed(seed)
             return [seed] * self.num_envs
 
         def step_async(self, actions):

@@ -40,9 +40,12 @@ def rand_below(rngs, i, n):
 
 
 def seed_rngs(seed, n):
-    """int64[n] generator states: stream i starts at the SplitMix64 mix of (seed + i), so stream i
-    of ``seed_rngs(S, n)`` is stream 0 of ``seed_rngs(S + i, 1)``."""
-    x = (np.int64(int(seed) & (2**63 - 1)) + np.arange(n, dtype=np.int64)) * _GOLDEN
+    """int64[n] generator states: stream i starts at the SplitMix64 mix of (seed + i) mod 2**64, so
+    stream i of ``seed_rngs(S, n)`` is stream 0 of ``seed_rngs(S + i, 1)``; every seed 0..2**64-1
+    gives its own streams (the envs check seeds: boardgym.envs._seeding)."""
+    s = int(seed) & (2**64 - 1)
+    s = s - 2**64 if s >= 2**63 else s  # the same 64 bits as an int64
+    x = (np.int64(s) + np.arange(n, dtype=np.int64)) * _GOLDEN
     with np.errstate(over="ignore"):
         x = (x ^ ((x >> 30) & ((1 << 34) - 1))) * _MIX1
         x = (x ^ ((x >> 27) & ((1 << 37) - 1))) * _MIX2

@@ -1,0 +1,24 @@
+"""The one seed check of every env and batched core, applied before anything is seeded.
+
+A seed is ``None`` (fresh entropy) or an integer 0..2**64-1, Python or NumPy (``np.int64(5)`` is a
+seed; a bool is not): what both Gymnasium's ``np_random`` and the SplitMix64 streams of
+``boardgym.kernels.rng.seed_rngs`` take, and no more (``seed_rngs`` reads 64 bits).
+"""
+import numbers
+
+import numpy as np
+
+SEED_LIMIT = 1 << 64  # seeds are 0..SEED_LIMIT - 1
+
+
+def check_seed(seed):
+    """seed as a Python int (None stays None); TypeError unless an integer, ValueError if it is
+    negative or needs more than 64 bits."""
+    if seed is None:
+        return None
+    if not isinstance(seed, numbers.Integral) or isinstance(seed, (bool, np.bool_)):
+        raise TypeError(f"seed must be an integer or None, got {type(seed).__name__} {seed!r}")
+    s = int(seed)
+    if not 0 <= s < SEED_LIMIT:
+        raise ValueError(f"seed must be an integer 0..2**64-1 or None, got {s}")
+    return s
