@@ -229,6 +229,24 @@ D_DEPTH = S.ints(0, None, "depth", valid=st.integers(0, 3), sweep_extra=(2**31, 
                  sweep_drop=(99,), wild=st.one_of(st.integers(2**31, 2**63 - 1),
                                                    st.integers(-(2**63), -1)))
 D_THREADS = S.ints(1, None, "threads", valid=st.integers(1, 2))
+# a move's route (sq32 squares, start first), a kernel move row (int64[ROW_LEN]) and an
+# observation (float[198]): hostile contents, odd types
+D_ROUTE = S.Spec(st.one_of(st.lists(st.integers(-5, 40), max_size=14),
+                           st.lists(st.integers(0, 31), min_size=2, max_size=13),
+                           S.junk_values()).map(S.arg), lambda: S.arg([8, 12]), name="route")
+D_MOVE_ROW = S.Spec(st.one_of(
+    st.lists(st.integers(-(2**63), 2**63 - 1), min_size=17, max_size=17).map(
+        lambda v: np.array(v, np.int64)),
+    st.lists(st.integers(-3, 40), min_size=17, max_size=17).map(lambda v: np.array(v, np.int64)),
+    st.integers(0, 40).map(lambda n: np.zeros(n, np.int64)),
+    S.junk_values()).map(S.arg), lambda: S.arg(np.zeros(17, np.int64)), name="move row")
+D_OBSERVATION = S.Spec(st.one_of(
+    st.lists(st.floats(allow_nan=True, allow_infinity=True, width=32), min_size=198,
+             max_size=198).map(lambda v: np.array(v, np.float32)),
+    st.lists(st.sampled_from([0.0, 1.0]), min_size=198, max_size=198).map(
+        lambda v: np.array(v, np.float32)),
+    st.integers(0, 300).map(lambda n: np.zeros(n, np.float32)),
+    S.junk_values()).map(S.arg), lambda: S.arg(np.zeros(198, np.float32)), name="observation")
 B_STATE = S.states("backgammon")
 B_PID = S.b64_ids(14, "position_ids", "Position ID")
 B_MID = S.b64_ids(12, "match_ids", "Match ID")
@@ -319,6 +337,14 @@ API = {
         # the validated boundary the issue asks for (envs/draughts.py; may not exist yet)
         "check_state": fn(D_STATE),
         "check_batch": fn(S.batches("draughts")),
+        "check_action": fn(D_ACTION),
+        "check_rules": fn(D_RULES),
+        "check_max_moves": fn(S.ints(1, None, "max_moves", optional=True)),
+        "rules_mask": fn(repetition=B_FLAG, three_kings=B_FLAG, kings_only=B_FLAG, balance=B_FLAG,
+                         long_diagonal=B_FLAG),
+        "format_move": fn(D_ROUTE, B_FLAG),
+        "move_to_str": fn(D_FEN_OR_STATE, D_MOVE_ROW),
+        "state_from_observation": fn(D_OBSERVATION, rules=D_RULES),
     },
     "backgammon": {
         "initial_state": fn(),
@@ -353,7 +379,7 @@ API = {
         "game_to_pdn": fn(S.Spec(st.one_of(
             st.lists(st.sampled_from(["c3-d4", "f6-g5", "a3-b4", "99-1", "", "x"]), max_size=4),
             S.junk_values()).map(S.arg), lambda: S.arg(["c3-d4"])),
-            start_fen=D_FEN, result=S.Spec(st.sampled_from(["*", "2-0", "x", None, 5]).map(S.arg),
+            start_fen=S.optional(D_FEN), result=S.Spec(st.sampled_from(["*", "2-0", "x", None, 5]).map(S.arg),
                                             lambda: S.arg("*"))),
     },
     "backgammon_match": {
