@@ -37,6 +37,7 @@ from boardgym.agents import td_net
 from boardgym.agents.registry import CHECKPOINTS
 from boardgym.agents.run_log import write_atomically
 from boardgym.envs import backgammon_notation as notation
+from boardgym.envs.seeding import check_seed
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import (
     BAR_ME, BAR_OPP, CUBE_OWNER, CUBE_VALUE, DICE, ME, OFF_ME, OFF_OPP, OPP, STATE_LEN, TURN,
@@ -424,7 +425,7 @@ def _dice_stream(rng):
         return rng
     if not notation.is_int(rng):
         raise TypeError(f"rng must be an integer seed or an int64[1] SplitMix64 state, got {rng!r}")
-    return seed_rngs(int(rng), 1)
+    return seed_rngs(check_seed(rng), 1)  # the seeds backgammon_v0.reset takes
 
 
 def play_afterstate_game(choose0, choose1, rng, max_turns=None, scoring="gammon"):

@@ -26,7 +26,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from boardgym.envs._seeding import check_seed
+from boardgym.envs.seeding import check_seed
 
 AGENTS = ("player_0", "player_1")
 

@@ -23,7 +23,7 @@ checkpoint of N games in progress: a training run resumed from it plays the same
 import numba
 import numpy as np
 
-from boardgym.envs._seeding import check_seed
+from boardgym.envs.seeding import check_seed
 from boardgym.kernels.players import OPP_GREEDY, OPP_NONE, OPP_RANDOM
 from boardgym.kernels.rng import batch_random_actions, batch_random_actions_serial, seed_rngs
 

@@ -25,7 +25,7 @@ import numpy as np
 
 from boardgym.envs import backgammon_v0, russian_draughts_v0
 from boardgym.envs._aec import AGENTS
-from boardgym.envs._seeding import check_seed
+from boardgym.envs.seeding import check_seed
 
 
 def _random_policy(seed):

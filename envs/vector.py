@@ -22,7 +22,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from boardgym.envs import batch as _batch
-from boardgym.envs._seeding import check_seed
+from boardgym.envs.seeding import check_seed
 
 _CORES = {"draughts": "DraughtsBatch", "backgammon": "BackgammonBatch"}
 

@@ -42,7 +42,7 @@ def rand_below(rngs, i, n):
 def seed_rngs(seed, n):
     """int64[n] generator states: stream i starts at the SplitMix64 mix of (seed + i) mod 2**64, so
     stream i of ``seed_rngs(S, n)`` is stream 0 of ``seed_rngs(S + i, 1)``; every seed 0..2**64-1
-    gives its own streams (the envs check seeds: boardgym.envs._seeding)."""
+    gives its own streams (the envs check seeds: boardgym.envs.seeding)."""
     s = int(seed) & (2**64 - 1)
     s = s - 2**64 if s >= 2**63 else s  # the same 64 bits as an int64
     x = (np.int64(s) + np.arange(n, dtype=np.int64)) * _GOLDEN
