@@ -650,16 +650,21 @@ SEED = S.Spec(st.one_of(
     lambda: S.arg(7), name="seed")
 
 
+def _plan_step(raw):
+    """One step of a play plan: a legal action (twice as likely), an illegal one, or raw input."""
+    return st.one_of(st.tuples(st.just("legal"), st.integers(0, 50)),
+                     st.tuples(st.just("legal"), st.integers(0, 50)),
+                     st.tuples(st.just("illegal"), st.integers(0, 2000)),
+                     st.tuples(st.just("raw"), raw))
+
+
 def _plan(n_actions_hint):
     raw = st.one_of(st.sampled_from([-1, -5, 99, n_actions_hint, n_actions_hint + 4, 2**62, -(2**62),
                                      2**63 - 1, 2**64, 3.5, float("nan"), float("inf"), True,
                                      None, "3", np.array([1, 2]), np.array(3), np.int32(2),
                                      np.uint64(2**63), [1]]),
                     st.integers(-(2**63), 2**63 - 1))
-    step = st.one_of(st.tuples(st.just("legal"), st.integers(0, 50)),
-                     st.tuples(st.just("legal"), st.integers(0, 50)),
-                     st.tuples(st.just("illegal"), st.integers(0, 2000)),
-                     st.tuples(st.just("raw"), raw))
+    step = _plan_step(raw)
     return S.Spec(st.lists(step, max_size=8).map(lambda p: Arg(p, describe(p))),
                   lambda: Arg([("legal", 0)], "[('legal', 0)]"), name="plan")
 
@@ -671,10 +676,7 @@ def _batch_plan(n_actions):
         st.lists(st.sampled_from([-1, 0, n_actions, 2**62, 3]), min_size=1, max_size=4).map(
             lambda v: np.array(v, np.int64)),
     )
-    step = st.one_of(st.tuples(st.just("legal"), st.integers(0, 50)),
-                     st.tuples(st.just("legal"), st.integers(0, 50)),
-                     st.tuples(st.just("illegal"), st.integers(0, 2000)),
-                     st.tuples(st.just("raw"), raw))
+    step = _plan_step(raw)
     return S.Spec(st.lists(step, max_size=5).map(lambda p: Arg(p, describe(p))),
                   lambda: Arg([("legal", 0)], "[('legal', 0)]"), name="batch plan")
 
