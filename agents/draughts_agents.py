@@ -29,6 +29,7 @@ import time
 import numpy as np
 
 from boardgym.envs import draughts as api
+from boardgym.envs.checks import is_int
 from boardgym.envs.draughts import state_from_observation
 from boardgym.kernels.draughts import game
 from boardgym.kernels.draughts.board import (
@@ -243,8 +244,7 @@ class AlphaBetaAgent(DraughtsAgent):
         buffers.rows / buffers.children, score). The score is None when nothing was searched (a
         forced move with no explicit depth)."""
         s = _ongoing(api.check_state(state), "search")
-        if depth is not None and not (isinstance(depth, (int, np.integer))
-                                      and not isinstance(depth, (bool, np.bool_))):
+        if depth is not None and not is_int(depth):
             raise TypeError(f"depth must be an integer, got {depth!r}")
         if depth is not None and not 1 <= depth <= MAX_PLY - 2:
             raise ValueError(f"depth must be in 1..{MAX_PLY - 2}, got {depth}")

@@ -34,6 +34,7 @@ import numpy as np
 from numba import njit
 
 from boardgym.envs import draughts as api
+from boardgym.envs.checks import is_int
 from boardgym.kernels.draughts.board import MAX_MOVES, ROW_LEN, S_PLY, S_SIDE
 from boardgym.kernels.draughts.game import (
     N_ACTIONS, OBS_LEN, ONGOING, WHITE_WON, BLACK_WON, encode_obs, gen_moves, initial_state,
@@ -237,7 +238,7 @@ def _check_buffer(a, what, dtype, size):
 
 
 def _check_count(x, what):
-    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)):
+    if not is_int(x):
         raise TypeError(f"{what} must be an integer, got {x!r}")
     if x < 0:
         raise ValueError(f"{what} must be >= 0, got {x}")

@@ -49,11 +49,11 @@ Match ID (gnubg manual, "A technical description of the Match ID")
     (2), die 1 (3), die 2 (3), match length (15), score of player 0 (15), score of player 1 (15).
 """
 import base64
-import numbers
 import re
 
 import numpy as np
 
+from boardgym.envs.checks import is_int
 from boardgym.kernels.backgammon import board as B
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import batch_state_error, state_error
@@ -72,11 +72,6 @@ MAX_TURNS = 1 << 62  # the largest turn cap (the kernels count rolls in int64)
 
 
 # ----------------------------------------------------------------------------- checks
-
-def is_int(x):
-    """True for a Python or NumPy integer that is not a bool."""
-    return isinstance(x, numbers.Integral) and not isinstance(x, (bool, np.bool_))
-
 
 _INT64 = np.dtype(np.int64)
 

@@ -23,6 +23,7 @@ checkpoint of N games in progress: a training run resumed from it plays the same
 import numba
 import numpy as np
 
+from boardgym.envs.checks import is_int
 from boardgym.envs.seeding import check_seed
 from boardgym.kernels.players import OPP_GREEDY, OPP_NONE, OPP_RANDOM
 from boardgym.kernels.rng import batch_random_actions, batch_random_actions_serial, seed_rngs
@@ -31,10 +32,6 @@ from boardgym.kernels.rng import batch_random_actions, batch_random_actions_seri
 # rename them in its own ``opponent_codes``
 OPPONENT_CODES = {None: OPP_NONE, "none": OPP_NONE, "random": OPP_RANDOM, "greedy": OPP_GREEDY}
 PARALLEL_MIN_GAMES = 256  # below this the thread start-up costs more than the games
-
-
-def _is_int(value):
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
 def _choice(value, allowed, what):
@@ -62,13 +59,13 @@ class _BatchCore:
     MAX_GAMES = 1 << 24  # a bound on num_envs (buffers of N games are allocated up front)
 
     def __init__(self, num_envs, opponent=None, learner="alternate", threads=None):
-        if not _is_int(num_envs) or not 1 <= num_envs <= self.MAX_GAMES:
+        if not is_int(num_envs) or not 1 <= num_envs <= self.MAX_GAMES:
             raise ValueError(f"num_envs must be an integer in 1..{self.MAX_GAMES}, got {num_envs!r}")
         opponent = _choice(opponent, tuple(self.opponent_codes), "opponent")
         learner = _choice(learner, ("alternate", "player_0", "player_1", 0, 1), "learner")
         if threads is not None:
             limit = numba.config.NUMBA_NUM_THREADS
-            if not _is_int(threads) or not 1 <= threads <= limit:
+            if not is_int(threads) or not 1 <= threads <= limit:
                 raise ValueError(f"threads must be an integer in 1..{limit} or None, got {threads!r}")
             numba.set_num_threads(int(threads))
         n = self.num_envs = int(num_envs)

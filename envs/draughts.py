@@ -38,6 +38,7 @@ import re
 import numba
 import numpy as np
 
+from boardgym.envs.checks import check_int
 from boardgym.kernels.draughts import game as _game
 from boardgym.kernels.draughts.board import (
     BB_PROMO, GHOST_TO_SQ32, M_CAPTURED, M_FROM, M_NHOPS, M_PATH, M_TO, MAX_HOPS, MAX_MOVES,
@@ -120,16 +121,9 @@ def check_batch(states):
     return s
 
 
-def _check_int(x, what):
-    """x as a Python int: TypeError unless an integer (bool is not one)."""
-    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)):
-        raise TypeError(f"{what} must be an integer, got {type(x).__name__} {x!r}")
-    return int(x)
-
-
 def check_action(action):
     """An action (0..N_ACTIONS - 1) as a Python int; TypeError unless an integer."""
-    a = _check_int(action, "an action")
+    a = check_int(action, "an action")
     if not 0 <= a < N_ACTIONS:
         raise ValueError(f"action {a} out of range 0..{N_ACTIONS - 1}")
     return a
@@ -137,7 +131,7 @@ def check_action(action):
 
 def check_rules(rules):
     """A draw-rules bitmask (outcome.RULE_*, 0..RULES_ALL) as a Python int."""
-    r = _check_int(rules, "rules")
+    r = check_int(rules, "rules")
     if not 0 <= r <= RULES_ALL:
         raise ValueError(f"rules must be a bitmask in 0..{RULES_ALL}, got {r}")
     return r
@@ -157,7 +151,7 @@ def check_max_moves(max_moves):
     """A move cap: None (no cap) or a positive integer (plies), returned as None or an int."""
     if max_moves is None:
         return None
-    m = _check_int(max_moves, "max_moves")
+    m = check_int(max_moves, "max_moves")
     if not 1 <= m <= _game.MAX_COUNT:
         raise ValueError(f"max_moves must be None or an integer in 1..{_game.MAX_COUNT}, got {m}")
     return m
@@ -171,7 +165,7 @@ def _check_str(x, what):
 
 def square_name(sq32):
     """Algebraic name of a sq32 square (0 -> 'a1')."""
-    q = _check_int(sq32, "a square")
+    q = check_int(sq32, "a square")
     if not 0 <= q < N_SQUARES:
         raise ValueError(f"square {q} out of range 0..{N_SQUARES - 1}")
     return SQ32_NAMES[q]
@@ -453,10 +447,10 @@ def apply(fen_or_state, move_str):
 def perft(fen_or_state, depth, threads=1):
     """Leaf count of the legal-move tree `depth` plies deep (bulk counting at the last ply)."""
     s = _whole_move_state(fen_or_state)
-    depth = _check_int(depth, "depth")
+    depth = check_int(depth, "depth")
     if not 0 <= depth <= MAX_PERFT_DEPTH:
         raise ValueError(f"depth must be in 0..{MAX_PERFT_DEPTH}, got {depth}")
-    threads = _check_int(threads, "threads")
+    threads = check_int(threads, "threads")
     if threads < 1:
         raise ValueError(f"threads must be >= 1, got {threads}")
     if threads > 1 and depth >= 3:

@@ -9,6 +9,7 @@ pieces it has already jumped are marked ``x``.
 """
 import numpy as np
 
+from boardgym.envs.checks import is_int
 from boardgym.envs._draw import canvas, draw_text, fill_circle, fill_rect
 from boardgym.envs.draughts import check_state
 from boardgym.kernels.draughts.board import (
@@ -93,7 +94,7 @@ def render_rgb(state):
 def to_svg(state, cell=50):
     """An SVG document (str) of the position from White's side, with coordinates."""
     state = check_state(state)
-    if isinstance(cell, (bool, np.bool_)) or not isinstance(cell, (int, np.integer)):
+    if not is_int(cell):
         raise TypeError(f"cell must be an integer number of pixels, got {cell!r}")
     if not 4 <= cell <= 1000:
         raise ValueError(f"cell must be 4..1000 pixels, got {cell}")

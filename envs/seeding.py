@@ -4,9 +4,7 @@ A seed is ``None`` (fresh entropy) or an integer 0..2**64-1, Python or NumPy (``
 seed; a bool is not): what both Gymnasium's ``np_random`` and the SplitMix64 streams of
 ``boardgym.kernels.rng.seed_rngs`` take, and no more (``seed_rngs`` reads 64 bits).
 """
-import numbers
-
-import numpy as np
+from boardgym.envs.checks import is_int
 
 SEED_LIMIT = 1 << 64  # seeds are 0..SEED_LIMIT - 1
 
@@ -16,7 +14,7 @@ def check_seed(seed):
     negative or needs more than 64 bits."""
     if seed is None:
         return None
-    if not isinstance(seed, numbers.Integral) or isinstance(seed, (bool, np.bool_)):
+    if not is_int(seed):
         raise TypeError(f"seed must be an integer or None, got {type(seed).__name__} {seed!r}")
     s = int(seed)
     if not 0 <= s < SEED_LIMIT:
