@@ -681,33 +681,12 @@ def _batch_plan(n_actions):
                   lambda: Arg([("legal", 0)], "[('legal', 0)]"), name="batch plan")
 
 
-def _options(game):
-    if game == "draughts":
-        fen = S.fens()
-
-        @st.composite
-        def opts(draw):
-            kind = draw(st.sampled_from(["none", "empty", "fen", "fen", "fen+junk", "notdict"]))
-            if kind == "none":
-                return S.arg(None)
-            if kind == "empty":
-                return S.arg({})
-            if kind == "notdict":
-                v = draw(S.junk_values().filter(lambda x: x is not None and not isinstance(x, dict)))
-                return S.arg(v, "options must be a dict")
-            f = draw(fen.strategy)
-            d = {"fen": f.value}
-            if kind == "fen+junk":
-                d["bogus"] = 1
-            return Arg(d, describe(d), f.invalid)
-        return S.Spec(opts(), lambda: S.arg(None))
-
-    pid, die = S.b64_ids(14, "position_ids", "Position ID"), S.dice()
-
+def _reset_options(kinds, build):
+    """Spec of reset(options=...): None, {}, a non-dict (rejected), or ``build(draw, kind)`` -> Arg
+    for each game-specific kind of ``kinds`` (the list's repeats weight the draw)."""
     @st.composite
     def opts(draw):
-        kind = draw(st.sampled_from(["none", "empty", "pid", "dice", "both", "both", "odd_dice",
-                                     "notdict"]))
+        kind = draw(st.sampled_from(["none", "empty"] + kinds + ["notdict"]))
         if kind == "none":
             return S.arg(None)
         if kind == "empty":
@@ -715,6 +694,25 @@ def _options(game):
         if kind == "notdict":
             v = draw(S.junk_values().filter(lambda x: x is not None and not isinstance(x, dict)))
             return S.arg(v, "options must be a dict")
+        return build(draw, kind)
+    return S.Spec(opts(), lambda: S.arg(None))
+
+
+def _options(game):
+    if game == "draughts":
+        fen = S.fens()
+
+        def build_fen(draw, kind):
+            f = draw(fen.strategy)
+            d = {"fen": f.value}
+            if kind == "fen+junk":
+                d["bogus"] = 1
+            return Arg(d, describe(d), f.invalid)
+        return _reset_options(["fen", "fen", "fen+junk"], build_fen)
+
+    pid, die = S.b64_ids(14, "position_ids", "Position ID"), S.dice()
+
+    def build_position(draw, kind):
         d, why = {}, ""
         if kind in ("pid", "both"):
             p = draw(pid.strategy)
@@ -730,7 +728,7 @@ def _options(game):
             ok = isinstance(v, (list, tuple, np.ndarray)) and len(v) == 2
             why = "" if ok or v is None else "dice must be two integers 1..6"
         return Arg(d, describe(d), why)
-    return S.Spec(opts(), lambda: S.arg(None))
+    return _reset_options(["pid", "dice", "both", "both", "odd_dice"], build_position)
 
 
 _MAX = S.ints(1, None, "max_moves", valid=st.integers(1, 300), optional=True)
