@@ -1,17 +1,16 @@
 """Russian draughts perft: leaf count, optional per-root-move divide, time and leaves/s.
 
-    python scripts/perft.py --depth 10
-    python scripts/perft.py --fen "W:W21-32:B1-12" --depth 8 --divide --threads 2
+    boardgym perft --depth 10
+    boardgym perft --fen "W:W21-32:B1-12" --depth 8 --divide --threads 2
 
 Counts one move per distinct (start, end, captured set), bulk counting at the last ply.
-The JIT is warmed up (depth 3) before timing.
+The JIT is warmed up (depth 3) before timing; ``--divide`` shows a progress bar on a terminal.
 """
-import argparse
 import dataclasses
-import sys
 import time
 
 from boardgym.envs import draughts
+from boardgym.scripts import cli
 
 START_FEN = "W:W21-32:B1-12"
 
@@ -29,32 +28,32 @@ class Settings:
     threads: int = 1
     """threads for the parallel perft (1 = single-threaded)"""
 
-
-def parse_args(argv=None):
-    """Settings from a command line (list of strings; sys.argv[1:] when None)."""
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    for f in dataclasses.fields(Settings):
-        flag = "--" + f.name.replace("_", "-")
-        if f.type is bool or f.type == "bool":
-            p.add_argument(flag, action="store_true")
-        else:
-            p.add_argument(flag, type=type(f.default), default=f.default)
-    return Settings(**vars(p.parse_args(argv)))
+    def check(self):
+        cli.require(0 <= self.depth <= draughts.MAX_PERFT_DEPTH,
+                    f"--depth must be in 0..{draughts.MAX_PERFT_DEPTH}, got {self.depth}")
+        cli.require(self.threads >= 1, f"--threads must be at least 1, got {self.threads}")
+        try:
+            draughts.from_fen(self.fen)
+        except (ValueError, TypeError) as e:
+            raise cli.UsageError(f"--fen: {e}") from None
 
 
 def main(args=None):
     """Run perft with Settings or a list of command-line strings; return the leaf count."""
-    cfg = args if isinstance(args, Settings) else parse_args(args)
+    cfg = cli.settings(Settings, args, prog="boardgym perft", description=__doc__)
     state = draughts.from_fen(cfg.fen)
     draughts.perft(state, min(cfg.depth, 3), threads=cfg.threads)  # warm the JIT up
     print(f"fen    {draughts.to_fen(state)}")
     t0 = time.perf_counter()
     if cfg.divide and cfg.depth >= 1:
         total = 0
-        for move in draughts.legal_moves(state):
-            n = draughts.perft(draughts.apply(state, move), cfg.depth - 1, threads=cfg.threads)
-            print(f"{move:<24} {n}")
-            total += n
+        moves = draughts.legal_moves(state)
+        with cli.Progress(len(moves), label="root moves") as bar:
+            for move in moves:
+                n = draughts.perft(draughts.apply(state, move), cfg.depth - 1, threads=cfg.threads)
+                print(f"{move:<24} {n}", flush=True)
+                total += n
+                bar.update(1)
     else:
         total = draughts.perft(state, cfg.depth, threads=cfg.threads)
     dt = time.perf_counter() - t0
@@ -67,4 +66,4 @@ def main(args=None):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    cli.script_main(main)
