@@ -40,7 +40,7 @@ from gymnasium import spaces
 
 from boardgym.envs import backgammon_notation as notation
 from boardgym.envs._aec import AGENTS, TwoPlayerAEC, warn_unknown_options, wrap_classic
-from boardgym.envs.backgammon_render import render_rgb, render_text
+from boardgym.envs.backgammon_render import render_rgb, render_text, to_svg
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import CUBE_VALUE, TURN
 from boardgym.kernels.backgammon.observe import OBS_LEN, encode_obs
@@ -202,6 +202,9 @@ class raw_env(TwoPlayerAEC):
 
     def render_rgb(self):
         return render_rgb(self.state)
+
+    def to_svg(self):
+        return to_svg(self.state)
 
     def match_text(self, names=("player_0", "player_1")):
         """The game so far as a Jellyfish/gnubg match file (importable by GNU Backgammon).

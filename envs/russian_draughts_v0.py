@@ -28,7 +28,7 @@ from gymnasium import spaces
 
 from boardgym.envs import draughts as api
 from boardgym.envs._aec import AGENTS, TwoPlayerAEC, warn_unknown_options, wrap_classic
-from boardgym.envs.draughts_render import render_rgb, render_text
+from boardgym.envs.draughts_render import render_rgb, render_text, to_svg
 from boardgym.kernels.draughts import game
 from boardgym.kernels.draughts.board import S_CAP_SQ, S_SIDE
 
@@ -120,6 +120,9 @@ class raw_env(TwoPlayerAEC):
 
     def render_rgb(self):
         return render_rgb(self.state)
+
+    def to_svg(self):
+        return to_svg(self.state)
 
     def pdn(self, capture_sep=":", **tags):
         """The game so far as PDN text ([GameType "25"], algebraic moves; see draughts_pdn)."""
