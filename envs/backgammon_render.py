@@ -237,8 +237,11 @@ class Board(Picture):
                                      "match_id, not both")
                 match_id = mid
             state = notation.position_from_id(pid)
-        else:
+        elif isinstance(position, (np.ndarray, list, tuple)):
             state = check_state(position).copy()
+        else:
+            raise TypeError("position must be a Position ID (str) or a state (int64 array), "
+                            f"got {type(position).__name__}")
         if match_id is not None:
             m = notation.parse_match_id(match_id)
             state[TURN] = m["dice_owner"]

@@ -127,8 +127,11 @@ class Board(Picture):
     def __init__(self, position, cell=50):
         if isinstance(position, str):
             self._state = from_fen(position)
-        else:
+        elif isinstance(position, (np.ndarray, list, tuple)):
             self._state = check_state(position).copy()
+        else:
+            raise TypeError("position must be a FEN (str) or a state (int64 array), "
+                            f"got {type(position).__name__}")
         self._cell = _check_cell(cell)
 
     @property
