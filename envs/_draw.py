@@ -11,6 +11,8 @@ import zlib
 
 import numpy as np
 
+from boardgym.envs.checks import is_int
+
 # 3x5 bitmap font ('#' = ink). Lower-case letters are drawn as capitals.
 _GLYPHS = {
     "0": ("###", "#.#", "#.#", "#.#", "###"), "1": (".#.", "##.", ".#.", ".#.", "###"),
@@ -40,6 +42,17 @@ _GLYPHS = {
     " ": ("...", "...", "...", "...", "..."),
 }
 _GLYPH_BITS = {k: np.array([[c == "#" for c in row] for row in v], bool) for k, v in _GLYPHS.items()}
+
+
+def check_perspective(perspective):
+    """perspective (whose side of the board is drawn at the bottom) as an int 0 or 1;
+    TypeError / ValueError naming it."""
+    if not is_int(perspective):
+        raise TypeError(f"perspective must be 0 or 1 (the player whose side is drawn at the "
+                        f"bottom), got {perspective!r}")
+    if perspective not in (0, 1):
+        raise ValueError(f"perspective must be 0 or 1, got {perspective}")
+    return int(perspective)
 
 
 def _hex(color):

@@ -16,9 +16,8 @@ dice=...)`` is the same picture as an object Jupyter displays, with ``svg()``, `
 import numpy as np
 
 from boardgym.envs import backgammon_notation as notation
-from boardgym.envs._draw import Picture, Scene
+from boardgym.envs._draw import Picture, Scene, check_perspective
 from boardgym.envs.backgammon_notation import check_state
-from boardgym.envs.checks import is_int
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import (
     BAR_ME, BAR_OPP, CUBE_OWNER, CUBE_VALUE, DICE, ME, N_CHECKERS, OFF_ME, OFF_OPP, OPP, TURN,
@@ -26,16 +25,6 @@ from boardgym.kernels.backgammon.board import (
 
 _P = np.arange(1, 25)
 _SYM = "XO"
-
-
-def check_perspective(perspective):
-    """perspective as an int 0 or 1 (TypeError / ValueError naming it)."""
-    if not is_int(perspective):
-        raise TypeError(f"perspective must be 0 or 1 (the player whose side is drawn at the "
-                        f"bottom), got {perspective!r}")
-    if perspective not in (0, 1):
-        raise ValueError(f"perspective must be 0 or 1, got {perspective}")
-    return int(perspective)
 
 
 def absolute_view(state, perspective=0):

@@ -4,7 +4,8 @@ Every function takes a position vector (checked by boardgym.envs.draughts.check_
 ``Board(fen or state)`` is the same picture as an object Jupyter displays, with ``svg()``,
 ``png()``, ``save(path)``. The image and the SVG come from one drawing (boardgym.envs._draw.Scene).
 
-Boards are drawn from White's side (a1 at the lower left), with a-h / 1-8 coordinates.
+Boards are drawn from White's side (a1 at the lower left; ``perspective=0``, the default) or
+Black's (``perspective=1``, h8 at the lower left), with a-h / 1-8 coordinates and the side to move.
 Symbols: ``w`` White man, ``W`` White king, ``b`` Black man, ``B`` Black king, ``.`` empty dark
 square; a piece in the middle of a capture chain is bracketed in text and ringed in pictures,
 pieces it has already jumped are marked ``x``.
@@ -12,7 +13,7 @@ pieces it has already jumped are marked ``x``.
 import numpy as np
 
 from boardgym.envs.checks import is_int
-from boardgym.envs._draw import Picture, Scene
+from boardgym.envs._draw import Picture, Scene, check_perspective
 from boardgym.envs.draughts import check_state, from_fen, to_fen
 from boardgym.kernels.draughts.board import (
     GHOST_FILE, GHOST_ROW, GHOST_TO_SQ32, S_BK, S_BM, S_CAP_JUMPED, S_CAP_SQ, S_SIDE, S_WK, S_WM,
@@ -40,9 +41,11 @@ def _marks(state):
     return mover, jumped
 
 
-def render_text(state):
-    """A text board with coordinates, the side to move and any capture in progress."""
+def render_text(state, perspective=0):
+    """A text board with coordinates, the side to move and any capture in progress; from White's
+    side (perspective 0, a1 at the lower left) or Black's (1, h8 at the lower left)."""
     state = check_state(state)
+    flip = check_perspective(perspective) == 1
     codes = piece_codes(state)
     mover, jumped = _marks(state)
     grid = np.full((8, 8), "   ", dtype=object)
@@ -51,8 +54,9 @@ def render_text(state):
     if mover >= 0:
         cells[mover] = "[" + _CODES[codes[mover]] + "]"
     grid[_SQ_ROW, _SQ_FILE] = cells
-    lines = [f"{r + 1} " + "".join(grid[r]) for r in range(7, -1, -1)]
-    lines.append("   a  b  c  d  e  f  g  h")
+    rows, files = (range(8), "hgfedcba") if flip else (range(7, -1, -1), "abcdefgh")
+    lines = [f"{r + 1} " + "".join(grid[r][::-1] if flip else grid[r]) for r in rows]
+    lines.append("  " + "".join(f" {f} " for f in files).rstrip())
     side = "White" if state[S_SIDE] == 0 else "Black"
     lines.append(f"{side} to move" + (" (capture in progress)" if mover >= 0 else ""))
     return "\n".join(lines)
@@ -72,26 +76,35 @@ def _check_cell(cell):
     return int(cell)
 
 
-def _scene(state, cell):
-    """The Scene of a validated state, cell pixels per square, a margin of half a square."""
+def _scene(state, cell, perspective):
+    """The Scene of a validated state, cell pixels per square, a margin of half a square, from
+    White's side (perspective 0) or Black's (1)."""
     codes = piece_codes(state)
     mover, jumped = _marks(state)
     m = cell // 2
     size = 8 * cell + 2 * m
     sc = Scene(size, size, _FRAME)
+    flip = perspective == 1
+
+    def col(f):  # screen column of file f, screen row of rank r (0 = top)
+        return 7 - f if flip else f
+
+    def row(r):
+        return r if flip else 7 - r
     for r in range(8):  # 64 board cells: drawing code, not game logic
         for f in range(8):
-            sc.rect(m + f * cell, m + (7 - r) * cell, cell, cell, _DARK if (r + f) % 2 == 0 else _LIGHT)
+            sc.rect(m + col(f) * cell, m + row(r) * cell, cell, cell,
+                    _DARK if (r + f) % 2 == 0 else _LIGHT)
     for i in range(8):
-        sc.text(m + i * cell + cell / 2, size - m / 3, "abcdefgh"[i], m * 0.7, _INK)
-        sc.text(m / 2, m + (7 - i) * cell + cell * 0.6, str(i + 1), m * 0.7, _INK)
+        sc.text(m + col(i) * cell + cell / 2, size - m / 3, "abcdefgh"[i], m * 0.7, _INK)
+        sc.text(m / 2, m + row(i) * cell + cell * 0.6, str(i + 1), m * 0.7, _INK)
     white = int(state[S_SIDE]) == 0
     sc.rect(m * 0.2, m * 0.2, m * 0.6, m * 0.6, _WHITE_PC if white else _BLACK_PC, _RIM, max(1, m / 12))
     sc.text(m * 1.1, m * 0.75, ("White" if white else "Black") + " to move"
             + (" (capture in progress)" if mover >= 0 else ""), m * 0.7, _INK, anchor="start")
     for s in np.flatnonzero(codes):
-        cx = m + _SQ_FILE[s] * cell + cell / 2
-        cy = m + (7 - _SQ_ROW[s]) * cell + cell / 2
+        cx = m + col(_SQ_FILE[s]) * cell + cell / 2
+        cy = m + row(_SQ_ROW[s]) * cell + cell / 2
         fill = _WHITE_PC if codes[s] <= 2 else _BLACK_PC
         if s == mover:
             sc.circle(cx, cy, cell * 0.37, fill, _RED, cell * 0.06)
@@ -104,17 +117,18 @@ def _scene(state, cell):
     return sc
 
 
-def render_rgb(state):
-    """An RGB image (uint8[H, W, 3]) of the board from White's side, with coordinates and the
-    side to move."""
-    return _scene(check_state(state), _CELL).rgb()
-
-
-def to_svg(state, cell=50):
-    """An SVG document (str) of the position from White's side, with coordinates and the side to
-    move; cell: pixels per square, an integer 4..1000."""
+def render_rgb(state, perspective=0):
+    """An RGB image (uint8[H, W, 3]) of the board from White's side (perspective 0) or Black's
+    (1), with coordinates and the side to move."""
     state = check_state(state)
-    return _scene(state, _check_cell(cell)).svg()
+    return _scene(state, _CELL, check_perspective(perspective)).rgb()
+
+
+def to_svg(state, cell=50, perspective=0):
+    """An SVG document (str) of the position from White's side (perspective 0) or Black's (1),
+    with coordinates and the side to move; cell: pixels per square, an integer 4..1000."""
+    state = check_state(state)
+    return _scene(state, _check_cell(cell), check_perspective(perspective)).svg()
 
 
 class Board(Picture):
@@ -122,9 +136,10 @@ class Board(Picture):
 
     Jupyter shows it as a picture (``_repr_svg_`` / ``_repr_png_``); ``svg()`` (str), ``png()``
     (bytes), ``rgb()`` (uint8[H, W, 3]), ``save("pos.svg" or "pos.png")``, ``text()``; ``fen``
-    and ``state`` (a copy) give the position back. cell: pixels per square, 4..1000."""
+    and ``state`` (a copy) give the position back. cell: pixels per square, 4..1000;
+    perspective 0 draws White's side at the bottom, 1 Black's."""
 
-    def __init__(self, position, cell=50):
+    def __init__(self, position, cell=50, perspective=0):
         if isinstance(position, str):
             self._state = from_fen(position)
         elif isinstance(position, (np.ndarray, list, tuple)):
@@ -133,6 +148,7 @@ class Board(Picture):
             raise TypeError("position must be a FEN (str) or a state (int64 array), "
                             f"got {type(position).__name__}")
         self._cell = _check_cell(cell)
+        self._perspective = check_perspective(perspective)
 
     @property
     def state(self):
@@ -146,10 +162,10 @@ class Board(Picture):
 
     def text(self):
         """The text board (render_text)."""
-        return render_text(self._state)
+        return render_text(self._state, self._perspective)
 
     def _scene(self):
-        return _scene(self._state, self._cell)
+        return _scene(self._state, self._cell, self._perspective)
 
     def __repr__(self):
         return f"Board({self.fen!r})"

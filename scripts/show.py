@@ -45,7 +45,8 @@ class Settings:
     dice: tuple[int, ...] = ()
     """backgammon: the roll to play, two dice 1..6 (e.g. --dice 3 1)"""
     perspective: Literal[0, 1] = 0
-    """backgammon: the player (0 or 1) whose side is at the bottom and whose point numbers are shown"""
+    """whose side is at the bottom: 0 = draughts White / backgammon player_0, 1 = Black /
+    player_1 (in backgammon also whose point numbers are shown)"""
     scale: float = 1.0
     """picture size, a multiple of the natural size, 0.1..10"""
 
@@ -89,7 +90,8 @@ def _check_ply(ply, n, what):
 
 def _draughts_board(cfg, record):
     if record is None:
-        return draughts_render.Board(cfg.position, cell=round(50 * cfg.scale))
+        return draughts_render.Board(cfg.position, cell=round(50 * cfg.scale),
+                                     perspective=cfg.perspective)
     _, fen, moves, _, final = draughts_pdn.read_pdn(record)
     _check_ply(cfg.ply, len(moves), "plies")
     state = final
@@ -97,7 +99,7 @@ def _draughts_board(cfg, record):
         state = draughts.from_fen(fen)
         for move in moves[:cfg.ply]:
             state = draughts.apply(state, move)
-    return draughts_render.Board(state, cell=round(50 * cfg.scale))
+    return draughts_render.Board(state, cell=round(50 * cfg.scale), perspective=cfg.perspective)
 
 
 def _backgammon_board(cfg, record):
@@ -133,8 +135,7 @@ def main(args=None):
     else:
         game = _position_game(cfg.position) if cfg.game == "auto" else cfg.game
     if game == "draughts":
-        for flag, value, default in (("--match-id", cfg.match_id, None), ("--dice", cfg.dice, ()),
-                                     ("--perspective", cfg.perspective, 0)):
+        for flag, value, default in (("--match-id", cfg.match_id, None), ("--dice", cfg.dice, ())):
             cli.require(value == default, f"{flag} is for backgammon positions, not draughts")
     else:
         cli.require(record is None or cfg.match_id is None,

@@ -115,3 +115,20 @@ def test_png_opens_in_pillow():
     with image.open(io.BytesIO(b.png())) as pic:
         assert pic.size == (450, 450) and pic.mode == "RGB"
         assert np.array_equal(np.asarray(pic), b.rgb())
+
+
+def test_perspective_draws_blacks_side_at_the_bottom():
+    s = api.from_fen("W:W21,22,K32:B1,K30")
+    t0, t1 = R.render_text(s), R.render_text(s, perspective=1)
+    assert t0.splitlines()[-2] == "   a  b  c  d  e  f  g  h"
+    assert t1.splitlines()[-2] == "   h  g  f  e  d  c  b  a"
+    assert t0.splitlines()[7] == "1  .     B     .     W    "  # c1 black king, g1 white king
+    assert t1.splitlines()[0] == "1     W     .     B     . "  # rank 1 on top, from h to a
+    a, b = R.render_rgb(s), R.render_rgb(s, perspective=1)
+    assert np.array_equal(a[28:-28, 28:-28], b[28:-28, 28:-28][::-1, ::-1])  # the board turned
+    assert R.to_svg(s, perspective=1) == R.Board(s, perspective=1).svg()
+    for bad, error in ((2, ValueError), ("1", TypeError), (None, TypeError)):
+        with pytest.raises(error, match="perspective"):
+            R.render_text(s, perspective=bad)
+        with pytest.raises(error, match="perspective"):
+            R.Board(s, perspective=bad)

@@ -37,6 +37,8 @@ def test_fen_to_text_svg_and_png(tmp_path, capsys):
     board = show.main(["B:W21,22:B1,K30", "--out", str(png), "--scale", "0.5"])
     assert decode_png(png.read_bytes()).shape == (224, 224, 3)  # 25-pixel squares, 12-pixel margins
     assert "Black to move" in board.svg()
+    flipped = show.main(["W:W21,22:B1,K30", "--perspective", "1"])
+    assert flipped.text().splitlines()[-2] == "   h  g  f  e  d  c  b  a"
 
 
 def test_position_id_with_match_id_dice_and_perspective(tmp_path):
@@ -78,7 +80,7 @@ def test_match_record_at_a_ply_shows_the_next_roll(tmp_path):
     (["nonsense"], "cannot tell which game"),
     (["missing.pdn"], "no such game record file"),
     (["W:W21-32:B1-12", "--dice", "3", "1"], "--dice is for backgammon"),
-    (["W:W21-32:B1-12", "--perspective", "1"], "--perspective is for backgammon"),
+    (["W:W21-32:B1-12", "--match-id", "cAkAAAAAAAAA"], "--match-id is for backgammon"),
     (["W:W21-32:B1-12", "--ply", "3"], "--ply is for a game record"),
     (["W:W21-32:B1-12", "--out", "x.jpg"], "--out must end in .svg or .png"),
     (["W:W21-32:B1-12", "--scale", "0"], "--scale"),
