@@ -142,16 +142,18 @@ class TwoPlayerAEC(AECEnv):
         """Per-agent info dicts after a reset or step (override to add game facts)."""
         return {a: {} for a in AGENTS}
 
-    def render_text(self):
-        """The current position as a text board."""
+    def render_text(self, perspective=0):
+        """The current position as a text board, player ``perspective``'s side (0/1) at the bottom."""
         raise NotImplementedError
 
-    def render_rgb(self):
-        """The current position as an RGB image (H, W, 3) uint8."""
+    def render_rgb(self, perspective=0):
+        """The current position as an RGB image (H, W, 3) uint8, player ``perspective``'s side
+        (0/1) at the bottom."""
         raise NotImplementedError
 
-    def to_svg(self):
-        """The current position as an SVG document (str)."""
+    def to_svg(self, perspective=0):
+        """The current position as an SVG document (str), player ``perspective``'s side (0/1) at
+        the bottom."""
         raise NotImplementedError
 
     def _repr_svg_(self):

@@ -165,3 +165,12 @@ def test_envs_show_as_svg_in_notebooks():
     wrapped.reset(seed=0)
     svg = wrapped._repr_svg_()
     assert "to play" in svg  # the opening roll is on the board
+
+
+def test_env_pictures_from_either_side():
+    raw = backgammon_v0.raw_env()
+    raw.reset(seed=0)
+    assert raw.render_text(perspective=1) == R.render_text(raw.state, perspective=1)
+    assert raw.to_svg(perspective=1) == R.to_svg(raw.state, perspective=1)
+    assert np.array_equal(raw.render_rgb(perspective=1), R.render_rgb(raw.state, perspective=1))
+    assert raw.render_text() == R.render_text(raw.state)
