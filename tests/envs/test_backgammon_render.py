@@ -3,6 +3,8 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from boardgym.envs import backgammon_notation as bg
 from boardgym.envs import backgammon_render as R
@@ -174,3 +176,21 @@ def test_env_pictures_from_either_side():
     assert raw.to_svg(perspective=1) == R.to_svg(raw.state, perspective=1)
     assert np.array_equal(raw.render_rgb(perspective=1), R.render_rgb(raw.state, perspective=1))
     assert raw.render_text() == R.render_text(raw.state)
+
+
+_JUNK = st.one_of(st.none(), st.integers(), st.floats(), st.text(max_size=30),
+                  st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/:",
+                          min_size=14, max_size=27),
+                  st.lists(st.integers(-3, 20), max_size=70), st.tuples(st.integers(), st.integers()))
+
+
+@settings(max_examples=300, deadline=None)
+@given(position=_JUNK, match=st.one_of(st.none(), _JUNK), dice=st.one_of(st.none(), _JUNK),
+       perspective=st.one_of(st.sampled_from([0, 1]), _JUNK))
+def test_board_raises_only_clear_errors_on_hostile_input(position, match, dice, perspective):
+    try:
+        b = R.Board(position, match_id=match, dice=dice, perspective=perspective)
+    except (TypeError, ValueError) as e:
+        assert str(e) and "numba" not in str(e).lower()
+        return
+    assert b.text() and b.svg().startswith("<svg")

@@ -3,6 +3,8 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from boardgym.envs import draughts as api
 from boardgym.envs import draughts_render as R
@@ -132,3 +134,18 @@ def test_perspective_draws_blacks_side_at_the_bottom():
             R.render_text(s, perspective=bad)
         with pytest.raises(error, match="perspective"):
             R.Board(s, perspective=bad)
+
+
+@settings(max_examples=300, deadline=None)
+@given(position=st.one_of(st.none(), st.integers(), st.text(max_size=40),
+                          st.text(alphabet="WBK:,-0123456789abcdefgh", max_size=40),
+                          st.lists(st.integers(-3, 2**40), max_size=90)),
+       cell=st.one_of(st.just(50), st.integers(-5, 2000), st.floats(), st.none()),
+       perspective=st.one_of(st.sampled_from([0, 1]), st.integers(), st.text(max_size=2)))
+def test_board_raises_only_clear_errors_on_hostile_input(position, cell, perspective):
+    try:
+        b = R.Board(position, cell=cell, perspective=perspective)
+    except (TypeError, ValueError) as e:
+        assert str(e) and "numba" not in str(e).lower()
+        return
+    assert b.text() and b.svg().startswith("<svg")
