@@ -10,6 +10,8 @@ made):
 - Gymnasium single-agent: ``gymnasium.make("boardgym/RussianDraughts-v0", opponent="random")``,
   ``"boardgym/Backgammon-v0"``; batched: ``gymnasium.make_vec(id, num_envs=N,
   vectorization_mode="vector_entry_point")`` (boardgym.envs.vector).
+- Pictures: ``draughts_render.Board("W:W21-32:B1-12")``, ``backgammon_render.Board("4HPwATDgc/ABMA",
+  dice=(3, 1))`` show as boards in notebooks and write ``.svg`` / ``.png`` files (``save``).
 """
 from boardgym.registration import register_gymnasium, register_pettingzoo
 

@@ -52,8 +52,14 @@ def _forwarding(name, check_reset):
     return property(get, set_)
 
 
+def _repr_svg_(self):
+    """The current position as SVG, so that a notebook shows the wrapped env as its board."""
+    return self.unwrapped._repr_svg_()
+
+
 def _fast(wrapper_cls, check_reset=False):
     attrs = {n: _forwarding(n, check_reset) for n in _FORWARDED}
+    attrs["_repr_svg_"] = _repr_svg_
     return type(wrapper_cls.__name__, (wrapper_cls,), attrs)
 
 
@@ -136,13 +142,22 @@ class TwoPlayerAEC(AECEnv):
         """Per-agent info dicts after a reset or step (override to add game facts)."""
         return {a: {} for a in AGENTS}
 
-    def render_text(self):
-        """The current position as a text board."""
+    def render_text(self, perspective=0):
+        """The current position as a text board, player ``perspective``'s side (0/1) at the bottom."""
         raise NotImplementedError
 
-    def render_rgb(self):
-        """The current position as an RGB image (H, W, 3) uint8."""
+    def render_rgb(self, perspective=0):
+        """The current position as an RGB image (H, W, 3) uint8, player ``perspective``'s side
+        (0/1) at the bottom."""
         raise NotImplementedError
+
+    def to_svg(self, perspective=0):
+        """The current position as an SVG document (str), player ``perspective``'s side (0/1) at
+        the bottom."""
+        raise NotImplementedError
+
+    def _repr_svg_(self):
+        return self.to_svg()
 
     # ---- read-only views for other modules ------------------------------------------------------
     @property

@@ -1,67 +1,308 @@
-"""Tiny NumPy raster primitives for the ``rgb_array`` renderers (no pygame, works headless).
+"""One picture, two outputs: a small scene of shapes drawn as SVG text or as an RGB raster, and PNG.
 
-Every function paints in place on an ``(H, W, 3) uint8`` image and is vectorised over pixels.
+The board renderers (draughts_render, backgammon_render) describe a position once as a ``Scene``
+— rectangles, circles, convex polygons, lines and text in picture coordinates — and get the SVG
+document (``svg()``) and the ``rgb_array`` image (``rgb()``, NumPy, no pygame, headless) from the
+same description. Raster text uses a 3x5 bitmap font (capitals, digits, a little punctuation).
+``png_bytes`` writes an RGB image as a PNG file with the standard library (zlib) only.
 """
+import struct
+import zlib
+
 import numpy as np
 
-# 3x5 bitmap digits and the few letters the boards need ('#' = ink).
-_GLYPHS = {  # five rows of three pixels each
+from boardgym.envs.checks import is_int
+
+# 3x5 bitmap font ('#' = ink). Lower-case letters are drawn as capitals.
+_GLYPHS = {
     "0": ("###", "#.#", "#.#", "#.#", "###"), "1": (".#.", "##.", ".#.", ".#.", "###"),
     "2": ("###", "..#", "###", "#..", "###"), "3": ("###", "..#", "###", "..#", "###"),
     "4": ("#.#", "#.#", "###", "..#", "..#"), "5": ("###", "#..", "###", "..#", "###"),
     "6": ("###", "#..", "###", "#.#", "###"), "7": ("###", "..#", "..#", "..#", "..#"),
     "8": ("###", "#.#", "###", "#.#", "###"), "9": ("###", "#.#", "###", "..#", "###"),
-    "a": (".#.", "#.#", "###", "#.#", "#.#"), "b": ("##.", "#.#", "##.", "#.#", "##."),
-    "c": (".##", "#..", "#..", "#..", ".##"), "d": ("##.", "#.#", "#.#", "#.#", "##."),
-    "e": ("###", "#..", "##.", "#..", "###"), "f": ("###", "#..", "##.", "#..", "#.."),
-    "g": (".##", "#..", "#.#", "#.#", ".##"), "h": ("#.#", "#.#", "###", "#.#", "#.#"),
-    "o": (".#.", "#.#", "#.#", "#.#", ".#."), "x": ("#.#", "#.#", ".#.", "#.#", "#.#"),
+    "A": (".#.", "#.#", "###", "#.#", "#.#"), "B": ("##.", "#.#", "##.", "#.#", "##."),
+    "C": (".##", "#..", "#..", "#..", ".##"), "D": ("##.", "#.#", "#.#", "#.#", "##."),
+    "E": ("###", "#..", "##.", "#..", "###"), "F": ("###", "#..", "##.", "#..", "#.."),
+    "G": (".##", "#..", "#.#", "#.#", ".##"), "H": ("#.#", "#.#", "###", "#.#", "#.#"),
+    "I": ("###", ".#.", ".#.", ".#.", "###"), "J": ("..#", "..#", "..#", "#.#", ".#."),
+    "K": ("#.#", "#.#", "##.", "#.#", "#.#"), "L": ("#..", "#..", "#..", "#..", "###"),
+    "M": ("#.#", "###", "###", "#.#", "#.#"), "N": ("##.", "#.#", "#.#", "#.#", "#.#"),
+    "O": (".#.", "#.#", "#.#", "#.#", ".#."), "P": ("##.", "#.#", "##.", "#..", "#.."),
+    "Q": (".#.", "#.#", "#.#", "##.", ".##"), "R": ("##.", "#.#", "##.", "#.#", "#.#"),
+    "S": (".##", "#..", ".#.", "..#", "##."), "T": ("###", ".#.", ".#.", ".#.", ".#."),
+    "U": ("#.#", "#.#", "#.#", "#.#", "###"), "V": ("#.#", "#.#", "#.#", "#.#", ".#."),
+    "W": ("#.#", "#.#", "###", "###", "#.#"), "X": ("#.#", "#.#", ".#.", "#.#", "#.#"),
+    "Y": ("#.#", "#.#", ".#.", ".#.", ".#."), "Z": ("###", "..#", ".#.", "#..", "###"),
     "/": ("..#", "..#", ".#.", "#..", "#.."), "-": ("...", "...", "###", "...", "..."),
-    "B": ("##.", "#.#", "##.", "#.#", "##."), "W": ("#.#", "#.#", "#.#", "###", "#.#"),
+    ":": ("...", ".#.", "...", ".#.", "..."), ".": ("...", "...", "...", "...", ".#."),
+    ",": ("...", "...", "...", ".#.", "#.."), "(": (".#.", "#..", "#..", "#..", ".#."),
+    ")": (".#.", "..#", "..#", "..#", ".#."), "+": ("...", ".#.", "###", ".#.", "..."),
+    "=": ("...", "###", "...", "###", "..."), "_": ("...", "...", "...", "...", "###"),
+    "?": ("##.", "..#", ".#.", "...", ".#."), "*": ("#.#", ".#.", "#.#", "...", "..."),
+    " ": ("...", "...", "...", "...", "..."),
 }
 _GLYPH_BITS = {k: np.array([[c == "#" for c in row] for row in v], bool) for k, v in _GLYPHS.items()}
 
 
-def canvas(height, width, color):
-    """A new (H, W, 3) uint8 image filled with color."""
-    img = np.empty((height, width, 3), np.uint8)
-    img[:] = color
-    return img
+def check_perspective(perspective):
+    """perspective (whose side of the board is drawn at the bottom) as an int 0 or 1;
+    TypeError / ValueError naming it."""
+    if not is_int(perspective):
+        raise TypeError(f"perspective must be 0 or 1 (the player whose side is drawn at the "
+                        f"bottom), got {perspective!r}")
+    if perspective not in (0, 1):
+        raise ValueError(f"perspective must be 0 or 1, got {perspective}")
+    return int(perspective)
 
 
-def fill_rect(img, y0, x0, y1, x1, color):
-    """Paint the half-open rectangle [y0, y1) x [x0, x1)."""
-    img[max(0, int(y0)):max(0, int(y1)), max(0, int(x0)):max(0, int(x1))] = color
+def _hex(color):
+    return "#%02x%02x%02x" % tuple(int(c) for c in color)
 
 
-def fill_circle(img, cy, cx, r, color):
-    """Paint a filled disc of radius r centred at (cy, cx)."""
-    y0, y1 = max(0, int(cy - r)), min(img.shape[0], int(cy + r) + 1)
-    x0, x1 = max(0, int(cx - r)), min(img.shape[1], int(cx + r) + 1)
-    yy, xx = np.ogrid[y0:y1, x0:x1]
-    inside = (yy - cy) ** 2 + (xx - cx) ** 2 <= r * r
-    img[y0:y1, x0:x1][inside] = color
+def _num(x):
+    """A coordinate for SVG: an integer when it is one, else two decimals."""
+    x = float(x)
+    return str(int(x)) if x == int(x) else f"{x:.2f}".rstrip("0")
 
 
-def fill_triangle(img, apex_y, base_y, x_left, x_right, color):
-    """Paint an isosceles triangle with its base on row base_y and apex on row apex_y."""
-    top, bottom = sorted((int(apex_y), int(base_y)))
-    yy, xx = np.ogrid[top:bottom, int(x_left):int(x_right)]
-    half = (x_right - x_left) / 2.0
-    frac = np.abs(yy - base_y) / max(1.0, abs(base_y - apex_y))  # 0 at base, 1 at apex
-    inside = np.abs(xx - (x_left + half)) <= half * (1.0 - frac)
-    img[top:bottom, int(x_left):int(x_right)][inside] = color
+def _escape(text):
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def draw_text(img, y, x, text, color, scale=2):
-    """Write text (digits and the glyphs above) with a 3x5 bitmap font, top-left at (y, x)."""
+class Scene:
+    """Shapes in picture coordinates (x right, y down; colours are RGB tuples), in drawing order."""
+
+    def __init__(self, width, height, background):
+        self.width, self.height = width, height
+        self.items = [("rect", 0, 0, width, height, background, None, 0)]
+
+    def rect(self, x, y, w, h, fill, stroke=None, stroke_width=1.0):
+        """A rectangle with top-left corner (x, y)."""
+        self.items.append(("rect", x, y, w, h, fill, stroke, stroke_width))
+
+    def circle(self, cx, cy, r, fill, stroke=None, stroke_width=1.0):
+        """A disc of radius r (its outline, if any, centred on the radius)."""
+        self.items.append(("circle", cx, cy, r, fill, stroke, stroke_width))
+
+    def polygon(self, points, fill):
+        """A filled convex polygon [(x, y), ...]."""
+        self.items.append(("polygon", tuple(points), fill))
+
+    def line(self, x1, y1, x2, y2, stroke, width):
+        """A straight stroke of the given width."""
+        self.items.append(("line", x1, y1, x2, y2, stroke, width))
+
+    def text(self, x, y, text, size, fill, anchor="middle"):
+        """text with its baseline at y; anchor 'start', 'middle' or 'end' at x; size in pixels."""
+        self.items.append(("text", x, y, str(text), size, fill, anchor))
+
+    # ---- SVG ------------------------------------------------------------------------------------
+    def svg(self, scale=1.0):
+        """The scene as an SVG document (str), scale times its natural size."""
+        w, h = self.width * scale, self.height * scale
+        out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
+               f'viewBox="0 0 {_num(self.width)} {_num(self.height)}">']
+        for item in self.items:
+            kind = item[0]
+            if kind == "rect":
+                _, x, y, rw, rh, fill, stroke, sw = item
+                line = (f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(rw)}" height="{_num(rh)}" '
+                        f'fill="{_hex(fill)}"')
+                if stroke is not None:
+                    line += f' stroke="{_hex(stroke)}" stroke-width="{_num(sw)}"'
+                out.append(line + "/>")
+            elif kind == "circle":
+                _, cx, cy, r, fill, stroke, sw = item
+                line = f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(r)}" fill="{_hex(fill)}"'
+                if stroke is not None:
+                    line += f' stroke="{_hex(stroke)}" stroke-width="{_num(sw)}"'
+                out.append(line + "/>")
+            elif kind == "polygon":
+                _, pts, fill = item
+                out.append(f'<polygon points="{" ".join(f"{_num(px)},{_num(py)}" for px, py in pts)}" '
+                           f'fill="{_hex(fill)}"/>')
+            elif kind == "line":
+                _, x1, y1, x2, y2, stroke, width = item
+                out.append(f'<line x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" y2="{_num(y2)}" '
+                           f'stroke="{_hex(stroke)}" stroke-width="{_num(width)}"/>')
+            else:
+                _, x, y, text, size, fill, anchor = item
+                out.append(f'<text x="{_num(x)}" y="{_num(y)}" font-size="{_num(size)}" '
+                           f'font-family="sans-serif" text-anchor="{anchor}" '
+                           f'fill="{_hex(fill)}">{_escape(text)}</text>')
+        out.append("</svg>")
+        return "\n".join(out)
+
+    # ---- raster ---------------------------------------------------------------------------------
+    def rgb(self, scale=1.0):
+        """The scene as an RGB image, uint8[round(H * scale), round(W * scale), 3]."""
+        img = np.empty((max(1, round(self.height * scale)), max(1, round(self.width * scale)), 3),
+                       np.uint8)
+        s = float(scale)
+        for item in self.items:
+            kind = item[0]
+            if kind == "rect":
+                _, x, y, w, h, fill, stroke, sw = item
+                if stroke is not None:
+                    _fill_rect(img, y * s, x * s, (y + h) * s, (x + w) * s, stroke)
+                    d = sw * s
+                    _fill_rect(img, y * s + d, x * s + d, (y + h) * s - d, (x + w) * s - d, fill)
+                else:
+                    _fill_rect(img, y * s, x * s, (y + h) * s, (x + w) * s, fill)
+            elif kind == "circle":
+                _, cx, cy, r, fill, stroke, sw = item
+                if stroke is not None:
+                    _fill_circle(img, cy * s, cx * s, (r + sw / 2) * s, stroke)
+                    _fill_circle(img, cy * s, cx * s, (r - sw / 2) * s, fill)
+                else:
+                    _fill_circle(img, cy * s, cx * s, r * s, fill)
+            elif kind == "polygon":
+                _, pts, fill = item
+                _fill_polygon(img, [(px * s, py * s) for px, py in pts], fill)
+            elif kind == "line":
+                _, x1, y1, x2, y2, stroke, width = item
+                _fill_segment(img, x1 * s, y1 * s, x2 * s, y2 * s, width * s / 2, stroke)
+            else:
+                _, x, y, text, size, fill, anchor = item
+                _draw_text(img, x * s, y * s, text, size * s, fill, anchor)
+        return img
+
+
+def _fill_rect(img, y0, x0, y1, x1, color):
+    """Paint the pixels whose centres lie in [y0, y1) x [x0, x1)."""
+    h, w = img.shape[:2]
+    r0, r1 = max(0, round(y0)), min(h, round(y1))
+    c0, c1 = max(0, round(x0)), min(w, round(x1))
+    if r1 > r0 and c1 > c0:
+        img[r0:r1, c0:c1] = color
+
+
+def _box(img, y0, x0, y1, x1):
+    h, w = img.shape[:2]
+    return max(0, int(np.floor(y0))), min(h, int(np.ceil(y1)) + 1), max(0, int(np.floor(x0))), \
+        min(w, int(np.ceil(x1)) + 1)
+
+
+def _fill_circle(img, cy, cx, r, color):
+    if r <= 0:
+        return
+    r0, r1, c0, c1 = _box(img, cy - r, cx - r, cy + r, cx + r)
+    if r1 <= r0 or c1 <= c0:
+        return
+    yy, xx = np.ogrid[r0:r1, c0:c1]
+    inside = (yy + 0.5 - cy) ** 2 + (xx + 0.5 - cx) ** 2 <= r * r
+    img[r0:r1, c0:c1][inside] = color
+
+
+def _fill_polygon(img, pts, color):
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    r0, r1, c0, c1 = _box(img, min(ys), min(xs), max(ys), max(xs))
+    if r1 <= r0 or c1 <= c0:
+        return
+    yy, xx = np.ogrid[r0:r1, c0:c1]
+    py, px = yy + 0.5, xx + 0.5
+    pos = np.ones((r1 - r0, c1 - c0), bool)
+    neg = np.ones((r1 - r0, c1 - c0), bool)
+    for (ax, ay), (bx, by) in zip(pts, pts[1:] + pts[:1]):
+        cross = (bx - ax) * (py - ay) - (by - ay) * (px - ax)
+        pos &= cross >= 0
+        neg &= cross <= 0
+    img[r0:r1, c0:c1][pos | neg] = color
+
+
+def _fill_segment(img, x1, y1, x2, y2, half, color):
+    r0, r1, c0, c1 = _box(img, min(y1, y2) - half, min(x1, x2) - half, max(y1, y2) + half,
+                          max(x1, x2) + half)
+    if r1 <= r0 or c1 <= c0:
+        return
+    yy, xx = np.ogrid[r0:r1, c0:c1]
+    py, px = yy + 0.5, xx + 0.5
+    dx, dy = x2 - x1, y2 - y1
+    t = np.clip(((px - x1) * dx + (py - y1) * dy) / max(dx * dx + dy * dy, 1e-12), 0.0, 1.0)
+    inside = (px - x1 - t * dx) ** 2 + (py - y1 - t * dy) ** 2 <= half * half
+    img[r0:r1, c0:c1][inside] = color
+
+
+def _draw_text(img, x, y, text, size, color, anchor):
+    """Bitmap text about as tall as an SVG font of that size would draw its capitals."""
+    k = max(1, round(size * 0.72 / 5))
+    width = len(text) * 4 * k - k
+    left = x - (width / 2 if anchor == "middle" else width if anchor == "end" else 0)
+    top = round(y - 5 * k)
     for i, ch in enumerate(text):
-        glyph = _GLYPH_BITS.get(ch)
-        if glyph is None:
-            continue
-        big = np.kron(glyph, np.ones((scale, scale), bool))
-        gy, gx = int(y), int(x + i * 4 * scale)
+        glyph = _GLYPH_BITS.get(ch.upper(), _GLYPH_BITS["?"])
+        big = np.kron(glyph, np.ones((k, k), bool))
+        gy, gx = top, round(left + i * 4 * k)
+        ys, xs = max(0, -gy), max(0, -gx)
         h = min(big.shape[0], img.shape[0] - gy)
         w = min(big.shape[1], img.shape[1] - gx)
-        if h > 0 and w > 0:
-            img[gy:gy + h, gx:gx + w][big[:h, :w]] = color
+        if h > ys and w > xs:
+            img[gy + ys:gy + h, gx + xs:gx + w][big[ys:h, xs:w]] = color
+
+
+def png_bytes(img):
+    """A PNG file (bytes) of an RGB image uint8[H, W, 3] (8-bit truecolour, no interlace)."""
+    img = np.ascontiguousarray(img, dtype=np.uint8)
+    if img.ndim != 3 or img.shape[2] != 3 or img.shape[0] < 1 or img.shape[1] < 1:
+        raise ValueError(f"a PNG image must be (H, W, 3) uint8, got shape {img.shape}")
+    h, w = img.shape[:2]
+    raw = np.zeros((h, 1 + 3 * w), np.uint8)  # filter type 0 (None) before every row
+    raw[:, 1:] = img.reshape(h, 3 * w)
+
+    def chunk(kind, data):
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw.tobytes(), 6)) + chunk(b"IEND", b""))
+
+
+class Picture:
+    """Base of the notebook display objects: a position as SVG, PNG or an RGB array.
+
+    A subclass sets ``_scene()`` (the Scene of its position) and ``text()``; Jupyter shows it
+    through ``_repr_svg_`` / ``_repr_png_``."""
+
+    def _scene(self):
+        raise NotImplementedError
+
+    def text(self):
+        """The position as a text board."""
+        raise NotImplementedError
+
+    def svg(self):
+        """The picture as an SVG document (str)."""
+        return self._scene().svg()
+
+    def rgb(self):
+        """The picture as an RGB image, uint8[H, W, 3]."""
+        return self._scene().rgb()
+
+    def png(self):
+        """The picture as PNG file bytes."""
+        return png_bytes(self.rgb())
+
+    def save(self, path):
+        """Write the picture to path: SVG if it ends in .svg, PNG if in .png; returns path."""
+        import os
+        if not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
+        name = os.fspath(path)
+        ext = os.path.splitext(name)[1].lower()
+        if ext == ".svg":
+            with open(name, "w", encoding="utf-8") as f:
+                f.write(self.svg())
+        elif ext == ".png":
+            with open(name, "wb") as f:
+                f.write(self.png())
+        else:
+            raise ValueError(f"picture file must end in .svg or .png, got {name!r}")
+        return path
+
+    def _repr_svg_(self):
+        return self.svg()
+
+    def _repr_png_(self):
+        return self.png()
+
+    def __str__(self):
+        return self.text()

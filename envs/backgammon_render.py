@@ -1,24 +1,39 @@
-"""Pictures of a backgammon position: text board, RGB image, SVG.
+"""Pictures of a backgammon position: text board, RGB image, SVG, and a notebook display object.
 
-Boards are drawn from player_0's side: its points 1..24 (1..6 its home, bottom right), its
-checkers ``X`` (white in pictures), player_1's ``O`` (black). Bar, borne-off checkers, pip counts
-and the dice still to play are shown.
+Checkers: player_0's are ``X`` (white in pictures), player_1's ``O`` (black). A board is drawn
+from one player's side, ``perspective`` 0 (the default) or 1: points are numbered 1..24 from that
+player's own view (it moves from 24 towards 1; docs/RULES.md B.1), its home board 1..6 at the
+bottom right and its checkers on the bar in the lower half, its borne-off checkers at the bottom
+of the tray on the right. Every picture shows the bar and borne-off counts of both players, the
+pip counts, the cube (value; centred in the bar, or at its owner's edge), the player on roll and
+the dice still to play (drawn on the mover's half of the board).
+
+``render_text``, ``render_rgb`` and ``to_svg`` take a state (checked by
+boardgym.envs.backgammon_notation.check_state); ``Board(position_id or state, match_id=...,
+dice=...)`` is the same picture as an object Jupyter displays, with ``svg()``, ``png()``,
+``save(path)``. The image and the SVG come from one drawing (boardgym.envs._draw.Scene).
 """
 import numpy as np
 
-from boardgym.envs._draw import canvas, draw_text, fill_circle, fill_rect, fill_triangle
+from boardgym.envs import backgammon_notation as notation
+from boardgym.envs._draw import Picture, Scene, check_perspective
 from boardgym.envs.backgammon_notation import check_state
+from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import (
-    BAR_ME, BAR_OPP, CUBE_OWNER, CUBE_VALUE, DICE, ME, OFF_ME, OFF_OPP, OPP, TURN,
+    BAR_ME, BAR_OPP, CUBE_OWNER, CUBE_VALUE, DICE, ME, N_CHECKERS, OFF_ME, OFF_OPP, OPP, TURN,
 )
 
 _P = np.arange(1, 25)
+_SYM = "XO"
 
 
-def absolute_view(state):
-    """dict: x[p], o[p] (int arrays indexed by player_0's point p, index 0 unused), bars, offs,
-    pips of both players, the player on roll and the dice left (list of values)."""
+def absolute_view(state, perspective=0):
+    """dict: x[p], o[p] (player_0's and player_1's checkers on point p numbered from player
+    ``perspective``'s side; int arrays, index 0 unused), bar, off and pips as (player_0,
+    player_1), the player on roll, the dice left (list of values, highest first), cube (value, owner -1/0/1)
+    and perspective."""
     s = check_state(state)
+    perspective = check_perspective(perspective)
     me, opp = s[ME:ME + 24], s[OPP:OPP + 24]
     if s[TURN] == 0:
         x, o = me, opp
@@ -26,12 +41,15 @@ def absolute_view(state):
     else:  # player_0's point p is the mover's point 25 - p
         x, o = opp[::-1], me[::-1]
         bar, off = (int(s[BAR_OPP]), int(s[BAR_ME])), (int(s[OFF_OPP]), int(s[OFF_ME]))
+    pips = (int((_P * x).sum()) + 25 * bar[0], int(((25 - _P) * o).sum()) + 25 * bar[1])
+    if perspective == 1:  # player_1's point p is player_0's point 25 - p
+        x, o = x[::-1], o[::-1]
     xs, os_ = np.zeros(25, np.int64), np.zeros(25, np.int64)
     xs[1:], os_[1:] = x, o
-    pips = (int((_P * x).sum()) + 25 * bar[0], int(((25 - _P) * o).sum()) + 25 * bar[1])
-    dice = [v + 1 for v in range(6) for _ in range(int(s[DICE + v]))]
+    dice = [v + 1 for v in range(5, -1, -1) for _ in range(int(s[DICE + v]))]  # high first
     return {"x": xs, "o": os_, "bar": bar, "off": off, "pips": pips, "turn": int(s[TURN]),
-            "dice": dice, "cube": (int(s[CUBE_VALUE]), int(s[CUBE_OWNER]))}
+            "dice": dice, "cube": (int(s[CUBE_VALUE]), int(s[CUBE_OWNER])),
+            "perspective": perspective}
 
 
 def _cell(v, p):
@@ -42,111 +60,224 @@ def _cell(v, p):
     return "  ."
 
 
-def render_text(state):
-    """A text board from player_0's side with point numbers, bar, off, pips and dice."""
-    v = absolute_view(state)
+def _cube_text(v):
+    value, owner = v["cube"]
+    return f"cube {value} " + ("centred" if owner < 0 else f"owned by player_{owner} ({_SYM[owner]})")
+
+
+def _status(v):
+    """Who is on roll (or who has won) and the dice left, one line."""
+    for p in (0, 1):
+        if v["off"][p] == N_CHECKERS:
+            return f"player_{p} ({_SYM[p]}) has borne off every checker"
+    t = v["turn"]
+    dice = "-".join(map(str, v["dice"]))
+    return f"player_{t} ({_SYM[t]}) " + (f"to play {dice}" if dice else "on roll (no dice yet)")
+
+
+def render_text(state, perspective=0):
+    """A text board from player ``perspective``'s side (0 or 1; numbering and home board at the
+    bottom right are that player's) with bar, off, pips, cube, the player on roll and the dice."""
+    v = absolute_view(state, perspective)
     top = list(range(13, 19)), list(range(19, 25))
     bottom = list(range(12, 6, -1)), list(range(6, 0, -1))
     head = " " + "".join(f"{p:>3}" for p in top[0]) + "  BAR " + "".join(f"{p:>3}" for p in top[1])
     row_t = " " + "".join(_cell(v, p) for p in top[0]) + " |  | " + "".join(_cell(v, p) for p in top[1])
     row_b = " " + "".join(_cell(v, p) for p in bottom[0]) + " |  | " + "".join(_cell(v, p) for p in bottom[1])
     foot = " " + "".join(f"{p:>3}" for p in bottom[0]) + "      " + "".join(f"{p:>3}" for p in bottom[1])
-    cube_val, owner = v["cube"]
-    cube = f"cube {cube_val}" + ("" if owner < 0 else f" owned by player_{owner}")
-    dice = "-".join(map(str, v["dice"])) if v["dice"] else "none"
+    me = v["perspective"]
     return "\n".join([
         head, row_t, "", row_b, foot,
         f" bar: X {v['bar'][0]}  O {v['bar'][1]}   off: X {v['off'][0]}  O {v['off'][1]}   "
-        f"pips: X {v['pips'][0]}  O {v['pips'][1]}   {cube}",
-        f" player_{v['turn']} ({'XO'[v['turn']]}) on roll, dice to play: {dice}",
+        f"pips: X {v['pips'][0]}  O {v['pips'][1]}   {_cube_text(v)}",
+        f" {_status(v)}",
+        f" points numbered for player_{me} ({_SYM[me]}): home 1-6 bottom right; "
+        f"Position ID {notation.position_id(state)}",
     ])
 
 
-_W, _H, _PT, _BAR = 640, 420, 44, 40
-_X_COL, _O_COL = (245, 245, 240), (30, 30, 30)
+# ----------------------------------------------------------------------------- pictures
+_PT, _BAR, _X0, _Y0, _BH = 44, 40, 20, 24, 400   # point width, bar width, board left/top, height
+_BW = 12 * _PT + _BAR                             # board width
+_TRAY = _X0 + _BW + 12                            # tray left edge (borne-off checkers)
+_W, _H = _TRAY + 80 + 20, _Y0 + _BH + 56
+_MID = _Y0 + _BH / 2
+_R = 19                                           # checker radius
+_FRAME, _FELT, _TRAY_C = (90, 60, 35), (200, 170, 120), (120, 85, 50)
+_RED_PT, _GREEN_PT = (150, 40, 40), (60, 90, 60)
+_CHECKER = ((245, 245, 240), (30, 30, 30))        # player_0 (X), player_1 (O)
+_INK_ON = ((30, 30, 30), (245, 245, 240))         # text drawn on each player's checkers
+_RIM, _LABEL = (120, 120, 120), (235, 235, 235)
+_PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
+         4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+         6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
 
 
 def _point_geometry(p):
-    """(x_left, is_top) of player_0's point p in the picture."""
+    """(x_left, is_top) of the viewer's point p in the picture."""
     if p <= 12:  # bottom row, 1 at the right
-        col = 12 - p
-        is_top = False
+        col, is_top = 12 - p, False
     else:
-        col = p - 13
-        is_top = True
-    x = 20 + col * _PT + (_BAR if col >= 6 else 0)
-    return x, is_top
+        col, is_top = p - 13, True
+    return _X0 + col * _PT + (_BAR if col >= 6 else 0), is_top
 
 
-def render_rgb(state):
-    """An RGB image (uint8[H, W, 3]) of the board from player_0's side."""
-    v = absolute_view(state)
-    img = canvas(_H, _W, (90, 60, 35))
-    fill_rect(img, 20, 20, _H - 20, 20 + 12 * _PT + _BAR, (200, 170, 120))
-    fill_rect(img, 20, 20 + 6 * _PT, _H - 20, 20 + 6 * _PT + _BAR, (90, 60, 35))
-    r = _PT * 0.42
+def _stack(sc, cx, first_cy, step, n, who, shown):
+    """n checkers of player who from first_cy in steps of step; at most shown drawn, the count
+    written on the last one when more."""
+    for k in range(min(n, shown)):
+        sc.circle(cx, first_cy + step * k, _R - 1, _CHECKER[who], _RIM, 1.5)
+    if n > shown:
+        cy = first_cy + step * (shown - 1)
+        sc.text(cx, cy + 6, str(n), 16, _INK_ON[who])
+
+
+def _scene(v, note=""):
+    """The Scene of an absolute_view v (drawn from v['perspective']'s side)."""
+    me = v["perspective"]
+    them = 1 - me
+    sc = Scene(_W, _H, _FRAME)
+    sc.rect(_X0, _Y0, _BW, _BH, _FELT)
+    bar_x = _X0 + 6 * _PT
+    sc.rect(bar_x, _Y0, _BAR, _BH, _FRAME)
+    sc.rect(_TRAY, _Y0, 80, _BH, _TRAY_C)
+    bottom, top = _Y0 + _BH, _Y0
     for p in range(1, 25):  # 24 points: drawing code, not game logic
         x, is_top = _point_geometry(p)
-        colour = (150, 40, 40) if p % 2 else (60, 90, 60)
-        if is_top:
-            fill_triangle(img, 20 + 160, 20, x, x + _PT, colour)
-        else:
-            fill_triangle(img, _H - 20 - 160, _H - 20, x, x + _PT, colour)
-        label = str(p)
-        draw_text(img, 6 if is_top else _H - 16, x + _PT / 2 - 4 * len(label), label, (230, 230, 230))
-        n, col = (v["x"][p], _X_COL) if v["x"][p] else (v["o"][p], _O_COL)
-        for k in range(min(int(n), 5)):
-            cy = 20 + r + 2 * r * k if is_top else _H - 20 - r - 2 * r * k
-            fill_circle(img, cy, x + _PT / 2, r, (120, 120, 120))
-            fill_circle(img, cy, x + _PT / 2, r - 2, col)
-        if n > 5:
-            cy = 20 + 9 * r if is_top else _H - 20 - 9 * r
-            draw_text(img, cy - 5, x + _PT / 2 - 7, str(int(n)), (200, 30, 30))
-    bx = 20 + 6 * _PT + _BAR / 2
-    for who, (cnt, col) in enumerate(((v["bar"][0], _X_COL), (v["bar"][1], _O_COL))):
-        for k in range(min(cnt, 4)):
-            cy = _H / 2 + (1 if who == 0 else -1) * (r + 2 * r * k + 4)
-            fill_circle(img, cy, bx, r - 2, col)
-    ox = 20 + 12 * _PT + _BAR + 8
-    for who, (cnt, col) in enumerate(((v["off"][0], _X_COL), (v["off"][1], _O_COL))):
-        y = _H - 40 if who == 0 else 30
-        fill_rect(img, y - 8, ox, y + 8, ox + 4 * cnt, col)
-    for i, d in enumerate(v["dice"][:4]):
-        y0, x0 = _H / 2 - 12, 20 + 9 * _PT + _BAR - 20 + i * 30
-        fill_rect(img, y0, x0, y0 + 24, x0 + 24, (250, 250, 250) if v["turn"] == 0 else (20, 20, 20))
-        draw_text(img, y0 + 7, x0 + 9, str(d), (200, 30, 30))
-    return img
+        base, apex = (top, top + 165) if is_top else (bottom, bottom - 165)
+        sc.polygon([(x, base), (x + _PT, base), (x + _PT / 2, apex)], _RED_PT if p % 2 else _GREEN_PT)
+        sc.text(x + _PT / 2, top - 7 if is_top else bottom + 17, str(p), 12, _LABEL)
+        n, who = (int(v["x"][p]), 0) if v["x"][p] else (int(v["o"][p]), 1)
+        if n:
+            step = 2 * _R if is_top else -2 * _R
+            _stack(sc, x + _PT / 2, (top + _R if is_top else bottom - _R), step, n, who, 5)
+    bx = bar_x + _BAR / 2
+    # Bar: the viewer's checkers below the middle, the other player's above (at most 3 drawn).
+    for who, sign in ((me, 1), (them, -1)):
+        n = v["bar"][who]
+        if n:
+            _stack(sc, bx, _MID + sign * (20 + _R), sign * 2 * _R, n, who, 3)
+    value, owner = v["cube"]
+    cube_y = _MID - 16 if owner < 0 else (bottom - 36 if owner == me else top + 4)
+    sc.rect(bx - 16, cube_y, 32, 32, (250, 250, 245), (40, 40, 40), 1.5)
+    sc.text(bx, cube_y + 22, str(value), 16 if value < 1000 else 11, (30, 30, 30))
+    # Tray: borne-off checkers as slabs from each player's edge, with the count.
+    for who, at_bottom in ((me, True), (them, False)):
+        n = v["off"][who]
+        for k in range(n):
+            y = bottom - 4 - 10 * (k + 1) if at_bottom else top + 4 + 10 * k
+            sc.rect(_TRAY + 10, y, 60, 9, _CHECKER[who], _RIM, 1)
+        if n:
+            sc.text(_TRAY + 40, (bottom - 168) if at_bottom else (top + 182), f"{n} off", 13, _LABEL)
+    # Dice on the mover's half: the right half when the viewer is on roll, else the left half.
+    dice = v["dice"]
+    if dice:
+        t = v["turn"]
+        cx = _X0 + 6 * _PT + _BAR + 3 * _PT if t == me else _X0 + 3 * _PT
+        for i, d in enumerate(dice):
+            dx = cx + (i - (len(dice) - 1) / 2) * 38 - 15
+            sc.rect(dx, _MID - 15, 30, 30, _CHECKER[t], _RIM, 1.5)
+            for px, py in _PIPS[d]:
+                sc.circle(dx + 15 + 8 * px, _MID + 8 * py, 3, _INK_ON[t])
+    status = _status(v) + (f"   {note}" if note else "")
+    sc.text(_X0, _H - 14, status, 13, _LABEL, anchor="start")
+    sc.text(_W - 20, _H - 14, f"pips X {v['pips'][0]}  O {v['pips'][1]}", 13, _LABEL, anchor="end")
+    return sc
 
 
-def to_svg(state, scale=1.0):
-    """An SVG document (str) of the position from player_0's side; scale a number in (0, 100]."""
+def _check_scale(scale):
     if isinstance(scale, bool) or not isinstance(scale, (int, float, np.integer, np.floating)):
         raise TypeError(f"scale must be a number, got {scale!r}")
     if not 0 < scale <= 100:
         raise ValueError(f"scale must be in (0, 100], got {scale!r}")
-    v = absolute_view(state)
-    w, h = _W * scale, _H * scale
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
-           f'viewBox="0 0 {_W} {_H}">', f'<rect width="{_W}" height="{_H}" fill="#5a3c23"/>',
-           f'<rect x="20" y="20" width="{12 * _PT + _BAR}" height="{_H - 40}" fill="#c8aa78"/>',
-           f'<rect x="{20 + 6 * _PT}" y="20" width="{_BAR}" height="{_H - 40}" fill="#5a3c23"/>']
-    r = _PT * 0.42
-    for p in range(1, 25):
-        x, is_top = _point_geometry(p)
-        base, apex = (20, 180) if is_top else (_H - 20, _H - 180)
-        fill = "#962828" if p % 2 else "#3c5a3c"
-        out.append(f'<polygon points="{x},{base} {x + _PT},{base} {x + _PT / 2},{apex}" fill="{fill}"/>')
-        out.append(f'<text x="{x + _PT / 2}" y="{14 if is_top else _H - 6}" font-size="11" '
-                   f'text-anchor="middle" fill="#e6e6e6">{p}</text>')
-        n, fill_c = (v["x"][p], "#f5f5f0") if v["x"][p] else (v["o"][p], "#1e1e1e")
-        for k in range(min(int(n), 5)):
-            cy = 20 + r + 2 * r * k if is_top else _H - 20 - r - 2 * r * k
-            out.append(f'<circle cx="{x + _PT / 2}" cy="{cy}" r="{r - 1}" fill="{fill_c}" stroke="#787878"/>')
-        if n > 5:
-            out.append(f'<text x="{x + _PT / 2}" y="{20 + 9 * r if is_top else _H - 20 - 9 * r}" '
-                       f'font-size="14" text-anchor="middle" fill="#c81e1e">{int(n)}</text>')
-    out.append(f'<text x="{_W / 2}" y="{_H / 2}" font-size="12" text-anchor="middle" fill="#e6e6e6">'
-               f'bar X{v["bar"][0]} O{v["bar"][1]} off X{v["off"][0]} O{v["off"][1]} '
-               f'pips X{v["pips"][0]} O{v["pips"][1]}</text>')
-    out.append("</svg>")
-    return "\n".join(out)
+    return float(scale)
+
+
+def render_rgb(state, perspective=0):
+    """An RGB image (uint8[H, W, 3]) of the board from player ``perspective``'s side (0 or 1)."""
+    return _scene(absolute_view(state, perspective)).rgb()
+
+
+def to_svg(state, scale=1.0, perspective=0):
+    """An SVG document (str) of the position from player ``perspective``'s side (0 or 1); scale a
+    number in (0, 100]."""
+    scale = _check_scale(scale)
+    return _scene(absolute_view(state, perspective)).svg(scale)
+
+
+class Board(Picture):
+    """A position for notebooks and files: ``Board("4HPwATDgc/ABMA")``, ``Board(state)``.
+
+    position: a state, a 14-character gnubg Position ID (the player on roll's view), or a gnubg
+    ID ``"PositionID:MatchID"``. match_id (a 12-character Match ID) sets the player on roll (its
+    dice owner), the cube value and owner, the dice and the match score; dice (a pair 1..6) sets
+    or replaces the roll to play. A Position ID alone gives player_0 on roll, no dice, cube 1.
+    perspective 0/1: whose side is at the bottom. Jupyter shows it as a picture (``_repr_svg_``
+    / ``_repr_png_``); ``svg()``, ``png()`` (bytes), ``rgb()``, ``save("pos.svg" or ".png")``,
+    ``text()``; ``state`` (a copy) and ``position_id``."""
+
+    def __init__(self, position, match_id=None, dice=None, perspective=0, scale=1.0):
+        note = ""
+        if isinstance(position, str):
+            pid, sep, mid = position.partition(":")
+            if sep:
+                if match_id is not None:
+                    raise ValueError("give the Match ID either after the Position ID or as "
+                                     "match_id, not both")
+                match_id = mid
+            state = notation.position_from_id(pid)
+        elif isinstance(position, (np.ndarray, list, tuple)):
+            state = check_state(position).copy()
+        else:
+            raise TypeError("position must be a Position ID (str) or a state (int64 array), "
+                            f"got {type(position).__name__}")
+        if match_id is not None:
+            m = notation.parse_match_id(match_id)
+            state[TURN] = m["dice_owner"]
+            state[CUBE_VALUE], state[CUBE_OWNER] = m["cube_value"], m["cube_owner"]
+            if m["dice"] != (0, 0) and dice is None:
+                dice = m["dice"]
+            if m["match_length"]:
+                s0, s1 = m["score"]
+                note = f"match to {m['match_length']}, score {s0}-{s1}" + (
+                    " (Crawford)" if m["crawford"] else "")
+            state = check_state(state)
+        if dice is not None:
+            if isinstance(dice, (str, bytes)) or not hasattr(dice, "__len__"):
+                raise TypeError(f"dice must be two integers 1..6, got {dice!r}")
+            if len(dice) != 2:
+                raise ValueError(f"dice must be two integers 1..6, got {dice!r}")
+            d1, d2 = notation.check_dice(*dice)
+            state = game.set_roll(state, d1, d2)
+        self._state = state
+        self._perspective = check_perspective(perspective)
+        self._scale = _check_scale(scale)
+        self._note = note
+
+    @property
+    def state(self):
+        """The position vector (a copy)."""
+        return self._state.copy()
+
+    @property
+    def position_id(self):
+        """The gnubg Position ID (the player on roll's view)."""
+        return notation.position_id(self._state)
+
+    def text(self):
+        """The text board (render_text)."""
+        return render_text(self._state, self._perspective)
+
+    def _scene(self):
+        return _scene(absolute_view(self._state, self._perspective), self._note)
+
+    def svg(self):
+        """The picture as an SVG document (str)."""
+        return self._scene().svg(self._scale)
+
+    def rgb(self):
+        """The picture as an RGB image, uint8[H, W, 3]."""
+        return self._scene().rgb(self._scale)
+
+    def __repr__(self):
+        return f"Board({self.position_id!r})"

@@ -34,13 +34,19 @@ type: TypeError, e.g. dice that are not ints); unknown option keys are ignored w
 ``dice`` (the current turn's roll), ``passes``; ``env.unwrapped.match_id()`` gives the gnubg
 Match ID. ``env.result`` is ``(winner, kind, points)`` at the end (kind 0 for a dropped double).
 ``env.match_text()`` exports the game as a Jellyfish/gnubg match file (envs/backgammon_match.py).
+
+Rendering (envs/backgammon_render.py): ``render_mode`` ``"ansi"`` (text board), ``"rgb_array"``
+(image) or ``"human"`` (prints the text board), all with the cube, the player on roll, the dice,
+bar and borne-off counts; ``render_text`` / ``render_rgb`` / ``to_svg`` take ``perspective``
+(whose side is at the bottom and whose point numbers are shown); a notebook shows the env as
+its board.
 """
 import numpy as np
 from gymnasium import spaces
 
 from boardgym.envs import backgammon_notation as notation
 from boardgym.envs._aec import AGENTS, TwoPlayerAEC, warn_unknown_options, wrap_classic
-from boardgym.envs.backgammon_render import render_rgb, render_text
+from boardgym.envs.backgammon_render import render_rgb, render_text, to_svg
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import CUBE_VALUE, TURN
 from boardgym.kernels.backgammon.observe import OBS_LEN, encode_obs
@@ -197,11 +203,14 @@ class raw_env(TwoPlayerAEC):
         return notation.match_id(self.state, double_offered=self._offered,
                             turn=(1 - turn) if self._offered else turn)
 
-    def render_text(self):
-        return render_text(self.state)
+    def render_text(self, perspective=0):
+        return render_text(self.state, perspective=perspective)
 
-    def render_rgb(self):
-        return render_rgb(self.state)
+    def render_rgb(self, perspective=0):
+        return render_rgb(self.state, perspective=perspective)
+
+    def to_svg(self, perspective=0):
+        return to_svg(self.state, perspective=perspective)
 
     def match_text(self, names=("player_0", "player_1")):
         """The game so far as a Jellyfish/gnubg match file (importable by GNU Backgammon).

@@ -1,8 +1,11 @@
 """Pictures of a Russian draughts position: text board, RGB image, SVG.
 
-Every function takes a position vector (checked by boardgym.envs.draughts.check_state).
+Every function takes a position vector (checked by boardgym.envs.draughts.check_state);
+``Board(fen or state)`` is the same picture as an object Jupyter displays, with ``svg()``,
+``png()``, ``save(path)``. The image and the SVG come from one drawing (boardgym.envs._draw.Scene).
 
-Boards are drawn from White's side (a1 at the lower left), with a-h / 1-8 coordinates.
+Boards are drawn from White's side (a1 at the lower left; ``perspective=0``, the default) or
+Black's (``perspective=1``, h8 at the lower left), with a-h / 1-8 coordinates and the side to move.
 Symbols: ``w`` White man, ``W`` White king, ``b`` Black man, ``B`` Black king, ``.`` empty dark
 square; a piece in the middle of a capture chain is bracketed in text and ringed in pictures,
 pieces it has already jumped are marked ``x``.
@@ -10,8 +13,8 @@ pieces it has already jumped are marked ``x``.
 import numpy as np
 
 from boardgym.envs.checks import is_int
-from boardgym.envs._draw import canvas, draw_text, fill_circle, fill_rect
-from boardgym.envs.draughts import check_state
+from boardgym.envs._draw import Picture, Scene, check_perspective
+from boardgym.envs.draughts import check_state, from_fen, to_fen
 from boardgym.kernels.draughts.board import (
     GHOST_FILE, GHOST_ROW, GHOST_TO_SQ32, S_BK, S_BM, S_CAP_JUMPED, S_CAP_SQ, S_SIDE, S_WK, S_WM,
     SQ32_TO_GHOST,
@@ -38,9 +41,11 @@ def _marks(state):
     return mover, jumped
 
 
-def render_text(state):
-    """A text board with coordinates, the side to move and any capture in progress."""
+def render_text(state, perspective=0):
+    """A text board with coordinates, the side to move and any capture in progress; from White's
+    side (perspective 0, a1 at the lower left) or Black's (1, h8 at the lower left)."""
     state = check_state(state)
+    flip = check_perspective(perspective) == 1
     codes = piece_codes(state)
     mover, jumped = _marks(state)
     grid = np.full((8, 8), "   ", dtype=object)
@@ -49,82 +54,118 @@ def render_text(state):
     if mover >= 0:
         cells[mover] = "[" + _CODES[codes[mover]] + "]"
     grid[_SQ_ROW, _SQ_FILE] = cells
-    lines = [f"{r + 1} " + "".join(grid[r]) for r in range(7, -1, -1)]
-    lines.append("   a  b  c  d  e  f  g  h")
+    rows, files = (range(8), "hgfedcba") if flip else (range(7, -1, -1), "abcdefgh")
+    lines = [f"{r + 1} " + "".join(grid[r][::-1] if flip else grid[r]) for r in rows]
+    lines.append("  " + "".join(f" {f} " for f in files).rstrip())
     side = "White" if state[S_SIDE] == 0 else "Black"
     lines.append(f"{side} to move" + (" (capture in progress)" if mover >= 0 else ""))
     return "\n".join(lines)
 
 
-_CELL, _MARGIN = 56, 24
-_LIGHT, _DARK = (238, 216, 174), (150, 100, 60)
+_CELL = 56  # pixels per square of the rgb_array image
+_LIGHT, _DARK, _FRAME = (238, 216, 174), (150, 100, 60), (60, 60, 60)
 _WHITE_PC, _BLACK_PC, _GOLD, _RED = (245, 245, 240), (30, 30, 30), (218, 165, 32), (200, 30, 30)
+_INK, _RIM = (230, 230, 230), (128, 128, 128)
 
 
-def render_rgb(state):
-    """An RGB image (uint8[H, W, 3]) of the board from White's side, with coordinates."""
-    state = check_state(state)
-    size = 8 * _CELL + 2 * _MARGIN
-    img = canvas(size, size, (60, 60, 60))
-    for r in range(8):  # 64 board cells: drawing code, not game logic
-        for f in range(8):
-            y, x = _MARGIN + (7 - r) * _CELL, _MARGIN + f * _CELL
-            fill_rect(img, y, x, y + _CELL, x + _CELL, _DARK if (r + f) % 2 == 0 else _LIGHT)
-    for i in range(8):
-        draw_text(img, size - _MARGIN + 6, _MARGIN + i * _CELL + _CELL // 2 - 3, "abcdefgh"[i],
-                  (230, 230, 230))
-        draw_text(img, _MARGIN + (7 - i) * _CELL + _CELL // 2 - 5, 6, str(i + 1), (230, 230, 230))
-    codes = piece_codes(state)
-    mover, jumped = _marks(state)
-    for s in np.flatnonzero(codes):
-        cy = _MARGIN + (7 - _SQ_ROW[s]) * _CELL + _CELL / 2
-        cx = _MARGIN + _SQ_FILE[s] * _CELL + _CELL / 2
-        if s == mover:
-            fill_circle(img, cy, cx, _CELL * 0.46, _RED)
-        color = _WHITE_PC if codes[s] <= 2 else _BLACK_PC
-        fill_circle(img, cy, cx, _CELL * 0.38, (128, 128, 128))
-        fill_circle(img, cy, cx, _CELL * 0.35, color)
-        if codes[s] in (2, 4):
-            fill_circle(img, cy, cx, _CELL * 0.16, _GOLD)
-        if jumped[s]:
-            fill_rect(img, cy - 3, cx - _CELL * 0.3, cy + 3, cx + _CELL * 0.3, _RED)
-    return img
-
-
-def to_svg(state, cell=50):
-    """An SVG document (str) of the position from White's side, with coordinates."""
-    state = check_state(state)
+def _check_cell(cell):
     if not is_int(cell):
         raise TypeError(f"cell must be an integer number of pixels, got {cell!r}")
     if not 4 <= cell <= 1000:
         raise ValueError(f"cell must be 4..1000 pixels, got {cell}")
+    return int(cell)
+
+
+def _scene(state, cell, perspective):
+    """The Scene of a validated state, cell pixels per square, a margin of half a square, from
+    White's side (perspective 0) or Black's (1)."""
     codes = piece_codes(state)
     mover, jumped = _marks(state)
     m = cell // 2
     size = 8 * cell + 2 * m
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" '
-           f'viewBox="0 0 {size} {size}">', f'<rect width="{size}" height="{size}" fill="#3c3c3c"/>']
-    for r in range(8):
+    sc = Scene(size, size, _FRAME)
+    flip = perspective == 1
+
+    def col(f):  # screen column of file f, screen row of rank r (0 = top)
+        return 7 - f if flip else f
+
+    def row(r):
+        return r if flip else 7 - r
+    for r in range(8):  # 64 board cells: drawing code, not game logic
         for f in range(8):
-            colour = "#96643c" if (r + f) % 2 == 0 else "#eed8ae"
-            out.append(f'<rect x="{m + f * cell}" y="{m + (7 - r) * cell}" width="{cell}" '
-                       f'height="{cell}" fill="{colour}"/>')
+            sc.rect(m + col(f) * cell, m + row(r) * cell, cell, cell,
+                    _DARK if (r + f) % 2 == 0 else _LIGHT)
     for i in range(8):
-        out.append(f'<text x="{m + i * cell + cell / 2}" y="{size - m / 3}" font-size="{m * 0.7}" '
-                   f'text-anchor="middle" fill="#e6e6e6">{"abcdefgh"[i]}</text>')
-        out.append(f'<text x="{m / 2}" y="{m + (7 - i) * cell + cell * 0.6}" font-size="{m * 0.7}" '
-                   f'text-anchor="middle" fill="#e6e6e6">{i + 1}</text>')
+        sc.text(m + col(i) * cell + cell / 2, size - m / 3, "abcdefgh"[i], m * 0.7, _INK)
+        sc.text(m / 2, m + row(i) * cell + cell * 0.6, str(i + 1), m * 0.7, _INK)
+    white = int(state[S_SIDE]) == 0
+    sc.rect(m * 0.2, m * 0.2, m * 0.6, m * 0.6, _WHITE_PC if white else _BLACK_PC, _RIM, max(1, m / 12))
+    sc.text(m * 1.1, m * 0.75, ("White" if white else "Black") + " to move"
+            + (" (capture in progress)" if mover >= 0 else ""), m * 0.7, _INK, anchor="start")
     for s in np.flatnonzero(codes):
-        cx = m + _SQ_FILE[s] * cell + cell / 2
-        cy = m + (7 - _SQ_ROW[s]) * cell + cell / 2
-        fill = "#f5f5f0" if codes[s] <= 2 else "#1e1e1e"
-        stroke = "#c81e1e" if s == mover else "#808080"
-        out.append(f'<circle cx="{cx}" cy="{cy}" r="{cell * 0.37}" fill="{fill}" '
-                   f'stroke="{stroke}" stroke-width="{3 if s == mover else 1.5}"/>')
+        cx = m + col(_SQ_FILE[s]) * cell + cell / 2
+        cy = m + row(_SQ_ROW[s]) * cell + cell / 2
+        fill = _WHITE_PC if codes[s] <= 2 else _BLACK_PC
+        if s == mover:
+            sc.circle(cx, cy, cell * 0.37, fill, _RED, cell * 0.06)
+        else:
+            sc.circle(cx, cy, cell * 0.37, fill, _RIM, cell * 0.03)
         if codes[s] in (2, 4):
-            out.append(f'<circle cx="{cx}" cy="{cy}" r="{cell * 0.16}" fill="#daa520"/>')
+            sc.circle(cx, cy, cell * 0.16, _GOLD)
         if jumped[s]:
-            out.append(f'<line x1="{cx - cell * 0.3}" y1="{cy}" x2="{cx + cell * 0.3}" y2="{cy}" '
-                       f'stroke="#c81e1e" stroke-width="4"/>')
-    out.append("</svg>")
-    return "\n".join(out)
+            sc.line(cx - cell * 0.3, cy, cx + cell * 0.3, cy, _RED, cell * 0.08)
+    return sc
+
+
+def render_rgb(state, perspective=0):
+    """An RGB image (uint8[H, W, 3]) of the board from White's side (perspective 0) or Black's
+    (1), with coordinates and the side to move."""
+    state = check_state(state)
+    return _scene(state, _CELL, check_perspective(perspective)).rgb()
+
+
+def to_svg(state, cell=50, perspective=0):
+    """An SVG document (str) of the position from White's side (perspective 0) or Black's (1),
+    with coordinates and the side to move; cell: pixels per square, an integer 4..1000."""
+    state = check_state(state)
+    return _scene(state, _check_cell(cell), check_perspective(perspective)).svg()
+
+
+class Board(Picture):
+    """A position for notebooks and files: ``Board("W:W21-32:B1-12")`` or ``Board(state)``.
+
+    Jupyter shows it as a picture (``_repr_svg_`` / ``_repr_png_``); ``svg()`` (str), ``png()``
+    (bytes), ``rgb()`` (uint8[H, W, 3]), ``save("pos.svg" or "pos.png")``, ``text()``; ``fen``
+    and ``state`` (a copy) give the position back. cell: pixels per square, 4..1000;
+    perspective 0 draws White's side at the bottom, 1 Black's."""
+
+    def __init__(self, position, cell=50, perspective=0):
+        if isinstance(position, str):
+            self._state = from_fen(position)
+        elif isinstance(position, (np.ndarray, list, tuple)):
+            self._state = check_state(position).copy()
+        else:
+            raise TypeError("position must be a FEN (str) or a state (int64 array), "
+                            f"got {type(position).__name__}")
+        self._cell = _check_cell(cell)
+        self._perspective = check_perspective(perspective)
+
+    @property
+    def state(self):
+        """The position vector (a copy)."""
+        return self._state.copy()
+
+    @property
+    def fen(self):
+        """The position as a PDN FEN."""
+        return to_fen(self._state)
+
+    def text(self):
+        """The text board (render_text)."""
+        return render_text(self._state, self._perspective)
+
+    def _scene(self):
+        return _scene(self._state, self._cell, self._perspective)
+
+    def __repr__(self):
+        return f"Board({self.fen!r})"

@@ -22,13 +22,17 @@ keys are ignored with a warning, as PettingZoo's api_test requires).
 ``"last_move"`` (PDN of the last completed move, None before the first); ``env.unwrapped.fen()``
 gives the position's FEN.
 ``env.moves`` lists the PDN moves played; ``env.pdn()`` exports the game (envs/draughts_pdn.py).
+
+Rendering (envs/draughts_render.py): ``render_mode`` ``"ansi"`` (text board), ``"rgb_array"``
+(image) or ``"human"`` (prints the text board); ``render_text`` / ``render_rgb`` / ``to_svg`` take
+``perspective`` (0: White's side at the bottom, 1: Black's); a notebook shows the env as its board.
 """
 import numpy as np
 from gymnasium import spaces
 
 from boardgym.envs import draughts as api
 from boardgym.envs._aec import AGENTS, TwoPlayerAEC, warn_unknown_options, wrap_classic
-from boardgym.envs.draughts_render import render_rgb, render_text
+from boardgym.envs.draughts_render import render_rgb, render_text, to_svg
 from boardgym.kernels.draughts import game
 from boardgym.kernels.draughts.board import S_CAP_SQ, S_SIDE
 
@@ -115,11 +119,14 @@ class raw_env(TwoPlayerAEC):
         """PDN FEN of the current position (between whole moves)."""
         return api.to_fen(self.state)
 
-    def render_text(self):
-        return render_text(self.state)
+    def render_text(self, perspective=0):
+        return render_text(self.state, perspective=perspective)
 
-    def render_rgb(self):
-        return render_rgb(self.state)
+    def render_rgb(self, perspective=0):
+        return render_rgb(self.state, perspective=perspective)
+
+    def to_svg(self, perspective=0):
+        return to_svg(self.state, perspective=perspective)
 
     def pdn(self, capture_sep=":", **tags):
         """The game so far as PDN text ([GameType "25"], algebraic moves; see draughts_pdn)."""

@@ -24,7 +24,7 @@ import gymnasium
 import numpy as np
 
 from boardgym.envs import backgammon_v0, russian_draughts_v0
-from boardgym.envs._aec import AGENTS
+from boardgym.envs._aec import AGENTS, TwoPlayerAEC
 from boardgym.envs.seeding import check_seed
 
 
@@ -40,6 +40,8 @@ def _random_policy(seed):
 
 class _SingleAgentEnv(gymnasium.Env):
     _aec_cls = None
+    # Read by gymnasium.make before an env exists (its render_mode check): the AEC env's modes.
+    metadata = {k: TwoPlayerAEC.metadata[k] for k in ("render_modes", "render_fps")}
 
     def __init__(self, opponent="random", learner="alternate", render_mode=None,
                  illegal_action="terminate", illegal_reward=-1.0, **game_kwargs):
@@ -123,7 +125,12 @@ class _SingleAgentEnv(gymnasium.Env):
         return self.aec.observe(self.seat)["action_mask"]
 
     def render(self):
+        """The AEC env's render: a text board (``ansi``), an RGB image (``rgb_array``) or a
+        printed board (``human``), drawn from player_0's side."""
         return self.aec.render()
+
+    def _repr_svg_(self):
+        return self.aec.to_svg()
 
     def close(self):
         self.aec.close()

@@ -6,7 +6,8 @@
   ``"greedy"``); same-step autoreset (``metadata["autoreset_mode"]``): a finished game's last
   observation is in ``infos["final_obs"]`` (object array, ``infos["_final_obs"]`` marks the
   finished games) and ``obs`` already shows the next game. Masks: ``infos["action_mask"]``
-  (int8, (N, A)) and ``action_masks()``.
+  (int8, (N, A)) and ``action_masks()``. ``render_mode`` ``"ansi"`` / ``"rgb_array"`` /
+  ``"human"``: ``render()`` gives one frame per game (a tuple), as Gymnasium's vector envs do.
 - ``make_sb3_vec_env(game, num_envs, ...)``: a stable-baselines3 ``VecEnv`` with the same games
   (``terminal_observation`` in the finished games' infos, ``env_method("action_masks")`` returning
   the per-game masks) so that ``MaskablePPO("MlpPolicy", vec_env)`` trains on N games at once.
@@ -21,10 +22,12 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
+from boardgym.envs import backgammon_render, draughts_render
 from boardgym.envs import batch as _batch
 from boardgym.envs.seeding import check_seed
 
 _CORES = {"draughts": "DraughtsBatch", "backgammon": "BackgammonBatch"}
+_RENDERERS = {"draughts": draughts_render, "backgammon": backgammon_render}
 
 
 class _PolicyOpponentCore:
@@ -127,9 +130,14 @@ def _first_seed(seed):
 
 class _VectorEnv(_LearnerStepper, VectorEnv):
     game = None
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP,
+                "render_modes": ["human", "ansi", "rgb_array"], "render_fps": 2}
 
-    def __init__(self, num_envs=8, opponent="random", **kwargs):
+    def __init__(self, num_envs=8, opponent="random", render_mode=None, **kwargs):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"unknown render_mode {render_mode!r}; "
+                             f"expected one of {self.metadata['render_modes']} or None")
+        self.render_mode = render_mode
         self._init_core(self.game, num_envs, opponent, kwargs)
         self.num_envs = self.core.num_envs
         self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, self.num_envs)
@@ -152,6 +160,23 @@ class _VectorEnv(_LearnerStepper, VectorEnv):
             mark[finished] = True
             infos["final_obs"], infos["_final_obs"] = fo, mark
         return self.core.obs.copy(), rewards, term, trunc, infos
+
+    def render(self):
+        """One frame per game, as Gymnasium's vector envs return them: a tuple of text boards
+        (``ansi``) or RGB images (``rgb_array``); ``human`` prints the text boards. Boards are
+        drawn as the single-agent env draws them (draughts from White's side, backgammon from
+        player_0's)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        draw = _RENDERERS[self.game]
+        if self.render_mode == "rgb_array":
+            return tuple(draw.render_rgb(s) for s in self.core.states)
+        boards = tuple(draw.render_text(s) for s in self.core.states)
+        if self.render_mode == "ansi":
+            return boards
+        print("\n\n".join(f"game {i}\n{b}" for i, b in enumerate(boards)))
+        return None
 
 
 class DraughtsVectorEnv(_VectorEnv):

@@ -1,0 +1,155 @@
+"""Draw a position of either game: a FEN, a Position ID or a game record, to SVG, PNG or text.
+
+    boardgym show W:W21,22:B1,K30 --out position.svg
+    boardgym show 4HPwATDgc/ABMA --dice 3 1 --out start.png
+    boardgym show 4HPwATDgc/ABMA:cAkAAAAAAAAA --perspective 1
+    boardgym show game.pdn --ply 12 --out ply12.png
+    boardgym show game.mat --ply 7 --out turn7.svg
+
+POSITION is a Russian draughts FEN (``W:W21-32:B1-12``, numeric or algebraic squares), a gnubg
+Position ID (14 characters; its player on roll is player_0 unless a Match ID says otherwise), a
+gnubg ID ``PositionID:MatchID``, or a file: a PDN game (``.pdn``) or a Jellyfish / gnubg match
+file (``.mat``). A record is replayed through the rules; ``--ply N`` shows the position after N
+plies (draughts moves, backgammon turns; the roll of the next turn is drawn when the record has
+it), by default the final one. Without ``--out`` the text board is printed.
+"""
+import dataclasses
+import os
+import re
+from typing import Literal
+
+from boardgym.envs import backgammon_match, backgammon_render, draughts, draughts_pdn, draughts_render
+from boardgym.kernels.backgammon import game
+from boardgym.scripts import cli
+
+_PID = re.compile(r"^[A-Za-z0-9+/]{14}(:[A-Za-z0-9+/]{12})?$")
+_FEN = re.compile(r'^\s*(\[FEN\s+")?\s*[WBwb]\s*:')
+_RECORDS = {".pdn": "draughts", ".mat": "backgammon"}
+
+
+@dataclasses.dataclass
+class Settings:
+    """What to draw and where."""
+
+    position: str = dataclasses.field(metadata={"positional": True})
+    """a draughts FEN, a backgammon Position ID or PositionID:MatchID, or a .pdn / .mat game file"""
+    out: str | None = None
+    """picture file to write, ending in .svg or .png (none: print the text board)"""
+    ply: int | None = None
+    """for a game record: the position after this many plies (draughts moves, backgammon turns);
+    none: the final position"""
+    game: Literal["auto", "draughts", "backgammon"] = "auto"
+    """which game POSITION belongs to (auto: told from its form or the file's name and text)"""
+    match_id: str | None = None
+    """backgammon: a gnubg Match ID giving the player on roll, the cube, the dice and the score"""
+    dice: tuple[int, ...] = ()
+    """backgammon: the roll to play, two dice 1..6 (e.g. --dice 3 1)"""
+    perspective: Literal[0, 1] = 0
+    """whose side is at the bottom: 0 = draughts White / backgammon player_0, 1 = Black /
+    player_1 (in backgammon also whose point numbers are shown)"""
+    scale: float = 1.0
+    """picture size, a multiple of the natural size, 0.1..10"""
+
+    def check(self):
+        cli.require(0.1 <= self.scale <= 10, f"--scale must be in 0.1..10, got {self.scale}")
+        cli.require(self.ply is None or self.ply >= 0, f"--ply must be 0 or more, got {self.ply}")
+        cli.require(not self.dice or len(self.dice) == 2,
+                    f"--dice takes two dice, got {' '.join(map(str, self.dice))}")
+        cli.require(all(1 <= d <= 6 for d in self.dice),
+                    f"--dice must be two numbers 1..6, got {' '.join(map(str, self.dice))}")
+        if self.out is not None:
+            cli.require(os.path.splitext(self.out)[1].lower() in (".svg", ".png"),
+                        f"--out must end in .svg or .png, got {self.out!r}")
+
+
+def _record_game(path, text):
+    """'draughts' or 'backgammon' for a record file, from its name, else its text."""
+    kind = _RECORDS.get(os.path.splitext(path)[1].lower())
+    if kind:
+        return kind
+    if re.search(r"point match|^\s*\d+\)\s", text, re.MULTILINE):
+        return "backgammon"
+    return "draughts"
+
+
+def _position_game(text):
+    if _PID.match(text):
+        return "backgammon"
+    if _FEN.match(text):
+        return "draughts"
+    raise cli.UsageError(
+        f"cannot tell which game {text!r} is: expected a draughts FEN (W:W21-32:B1-12), a "
+        "backgammon Position ID (14 characters, e.g. 4HPwATDgc/ABMA) or PositionID:MatchID, "
+        "or a .pdn / .mat file (or say --game)")
+
+
+def _check_ply(ply, n, what):
+    if ply is not None and ply > n:
+        raise cli.UsageError(f"--ply {ply} is past the end of the game ({n} {what})")
+
+
+def _draughts_board(cfg, record):
+    if record is None:
+        return draughts_render.Board(cfg.position, cell=round(50 * cfg.scale),
+                                     perspective=cfg.perspective)
+    _, fen, moves, _, final = draughts_pdn.read_pdn(record)
+    _check_ply(cfg.ply, len(moves), "plies")
+    state = final
+    if cfg.ply is not None:
+        state = draughts.from_fen(fen)
+        for move in moves[:cfg.ply]:
+            state = draughts.apply(state, move)
+    return draughts_render.Board(state, cell=round(50 * cfg.scale), perspective=cfg.perspective)
+
+
+def _backgammon_board(cfg, record):
+    dice = tuple(cfg.dice) or None
+    if record is None:
+        return backgammon_render.Board(cfg.position, match_id=cfg.match_id, dice=dice,
+                                       perspective=cfg.perspective, scale=cfg.scale)
+    turns, state = backgammon_match.read_match_text(record)
+    _check_ply(cfg.ply, len(turns), "turns")
+    if cfg.ply is not None and cfg.ply < len(turns):
+        _, state = backgammon_match.read_match_text(
+            backgammon_match.game_to_match_text(turns[:cfg.ply], None))
+        following = turns[cfg.ply]
+        if following["player"] != backgammon_render.absolute_view(state)["turn"]:
+            state = game.pass_turn(state)  # player_1 opened the game
+        if dice is None:
+            dice = following["dice"]
+    return backgammon_render.Board(state, match_id=cfg.match_id, dice=dice,
+                                   perspective=cfg.perspective, scale=cfg.scale)
+
+
+def main(args=None):
+    """Draw the position of Settings or a list of command-line strings; return its Board
+    (boardgym.envs.draughts_render.Board or boardgym.envs.backgammon_render.Board)."""
+    cfg = cli.settings(Settings, args, prog="boardgym show", description=__doc__)
+    record = None
+    if os.path.isfile(cfg.position):
+        with open(cfg.position, encoding="utf-8") as f:
+            record = f.read()
+        game = _record_game(cfg.position, record) if cfg.game == "auto" else cfg.game
+    elif os.path.splitext(cfg.position)[1].lower() in (*_RECORDS, ".txt"):
+        raise cli.UsageError(f"no such game record file: {cfg.position}")
+    else:
+        game = _position_game(cfg.position) if cfg.game == "auto" else cfg.game
+    if game == "draughts":
+        for flag, value, default in (("--match-id", cfg.match_id, None), ("--dice", cfg.dice, ())):
+            cli.require(value == default, f"{flag} is for backgammon positions, not draughts")
+    else:
+        cli.require(record is None or cfg.match_id is None,
+                    "--match-id is for a Position ID, not a match file")
+    if record is None:
+        cli.require(cfg.ply is None, "--ply is for a game record file (.pdn / .mat)")
+    board = _draughts_board(cfg, record) if game == "draughts" else _backgammon_board(cfg, record)
+    if cfg.out is None:
+        print(board.text())
+    else:
+        board.save(cfg.out)
+        print(f"wrote {cfg.out}")
+    return board
+
+
+if __name__ == "__main__":
+    cli.script_main(main)
