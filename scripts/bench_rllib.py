@@ -25,7 +25,7 @@ import numpy as np
 from boardgym.scripts import cli
 
 #: optional peers: (name, module to import, how to install, game); `boardgym bench` reports the missing
-PEERS = (("Ray RLlib", "ray", 'pip install "boardgym[ray]" (its own venv: ray pins gymnasium)', "all"),)
+PEERS = (("Ray RLlib", "ray", 'pip install "boardgym[ray]", in its own venv as ray pins gymnasium', "all"),)
 
 
 @dataclasses.dataclass
