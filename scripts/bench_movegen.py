@@ -557,7 +557,9 @@ def main(args=None) -> dict:
         cfg = dataclasses.replace(cfg, **FULL)
     threads = cfg.threads or numba.config.NUMBA_NUM_THREADS
     games = ("draughts", "backgammon") if cfg.game == "all" else (cfg.game,)
-    rows = {"draughts": 8, "backgammon": 6}
+    have = {name: importlib.util.find_spec(mod) is not None for name, mod, _, _ in PEERS}
+    rows = {"draughts": 6 + 6 * have["py-draughts"],
+            "backgammon": 4 + have["gnubg-nn"] + have["gym-backgammon"]}
     with cli.Progress(sum(rows[g] for g in games), label="movegen", unit="rows") as bar:
         table = Table(cfg.repeats, bar)
         table.say(f"bench movegen: cpus={os.cpu_count()} numba threads={threads} numba {numba.__version__}"
