@@ -63,3 +63,12 @@ def test_command_line_errors_are_one_line(capsys):
     assert cli.main(["bench", "envs", "--seconds", "-1"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("boardgym bench: error: envs: --seconds")
+
+
+@pytest.mark.parametrize("target", list(bench.TARGETS))
+def test_full_budgets_are_valid_settings(target):
+    module = bench.TARGETS[target][0]
+    module.Settings(full=True).check()
+    full = bench.dataclasses.replace(module.Settings(), **module.FULL)
+    full.check()
+    assert full != module.Settings()  # --full is a bigger budget than the quick default

@@ -1,4 +1,5 @@
 """`boardgym bench` from the installed wheel (no checkout on the path), with tiny budgets."""
+import pytest
 
 
 def _one_line_error(r, needle):
@@ -42,3 +43,12 @@ def test_bench_bad_arguments_one_line_exit_2(wheel_cli):
                          (["search", "--depth", "x"], "--depth"), (["rllib", "--game", "chess"], "--game")):
         r = wheel_cli.run("bench", *args)
         assert _one_line_error(r, needle), (args, r.stdout, r.stderr)
+
+
+def test_bench_rllib_without_ray_says_how_to_install(wheel_cli):
+    r = wheel_cli.python_code("import importlib.util as u; print(u.find_spec('ray') is None)")
+    if r.stdout.strip() != "True":
+        pytest.skip("Ray is installed here: tests/rllib measures it")
+    r = wheel_cli.run("bench", "rllib")
+    assert r.returncode == 0, r.stderr
+    assert 'pip install "boardgym[ray]"' in r.stdout and "Traceback" not in r.stderr
