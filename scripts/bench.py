@@ -1,6 +1,6 @@
 """Benchmarks of boardgym, side by side with the peers that are installed.
 
-    boardgym bench                           # every target, quick budget (a minute or two)
+    boardgym bench                           # every target, quick budget (under a minute)
     boardgym bench all --full                # the budgets BENCHMARKS.md reports
     boardgym bench movegen search --game draughts
     boardgym bench movegen --start-depth 10  # one target: its own options
@@ -15,7 +15,8 @@ Targets (one target takes its own options; several, or all, take the options bel
 
 Each target first lists its peers: the installed ones are measured, the missing ones are named with
 how to install them (most at once: pip install "boardgym[bench]"); boardgym's own figures are
-always measured. Every JIT is warmed up before timing.
+always measured. Every JIT is warmed up before timing; the very first run also compiles the
+kernels (a few minutes; Numba caches them).
 """
 import dataclasses
 import importlib.util
