@@ -1,47 +1,85 @@
 """Benchmark: steps (turns) per second of random legal play through environments, side by side.
 
-Single-game AEC loop: boardgym's wrapped ``env()`` for both games, PettingZoo's own
-chess_v6 and connect_four_v3 (need ``pip install chess pygame``), and OpenSpiel's C++ backgammon
-through pyspiel (``pip install open_spiel``), each skipped with a note when not installed. Every
-env is driven the same way: ``env.last()``, a uniformly random legal action from the mask
-(as PettingZoo's performance_benchmark does), ``env.step``. One process, one thread; the JIT is
+    boardgym bench envs                  # quick budget: 1 s per environment
+    boardgym bench envs --full           # BENCHMARKS.md: 5 s per environment
+    boardgym bench envs --seconds 1 --envs boardgym-draughts boardgym-backgammon
+    boardgym bench envs --batched --sizes 1 64 1024 8192
+
+Single-game AEC loop: boardgym's wrapped ``env()`` for both games, PettingZoo's own chess_v6 and
+connect_four_v3 (``pip install chess pygame``), and OpenSpiel's C++ backgammon through pyspiel
+(``pip install open_spiel``); a peer that is not installed is named with how to install it. Every
+env is driven the same way: ``env.last()``, a uniformly random legal action from the mask (as
+PettingZoo's performance_benchmark does), ``env.step``. One process, one thread; the JIT is
 warmed up before timing; CPU time (time.process_time).
 
-    python scripts/bench_env.py                 # all envs, 5 s each
-    python scripts/bench_env.py --seconds 1 --envs boardgym-draughts boardgym-backgammon
-
-Batched self-play (``--batched``): random legal play in both seats of N games at once
-through the batched cores (boardgym.envs.batch, two-player view; actions drawn by a parallel
-kernel from the masks), at each N of ``--sizes`` with 1 thread and with all cores, wall-clock
-time; side by side the single-game AEC loop and Pgx (JAX on CPU: ``pip install pgx``) on
-backgammon where installed, with ratios.
-
-    python scripts/bench_env.py --batched --sizes 1 64 1024 8192
+Batched self-play (``--batched``): random legal play in both seats of N games at once through
+the batched cores (boardgym.envs.batch, two-player view; actions drawn by a parallel kernel from
+the masks), at each N of ``--sizes`` with 1 thread and with all cores, wall-clock time; side by
+side the single-game AEC loop and Pgx (JAX on CPU: ``pip install pgx``) on backgammon where
+installed, with ratios.
 """
-import argparse
+import dataclasses
+import importlib
+import importlib.util
+import os
 import random
 import time
 from dataclasses import dataclass, field
+from typing import Literal
 
 import numpy as np
+
+from boardgym.scripts import cli
+
+Env = Literal["boardgym-draughts", "boardgym-backgammon", "boardgym-backgammon-cube", "pz-chess",
+              "pz-connect-four", "openspiel-backgammon"]
+ENVS = Env.__args__
+
+#: optional peers: (name, module to import, how to install, game); `boardgym bench` reports the missing
+PEERS = (
+    ("PettingZoo chess", "chess", "pip install chess", "all"),
+    ("PettingZoo connect four", "pygame", "pip install pygame", "all"),
+    ("OpenSpiel", "pyspiel", "pip install open_spiel", "backgammon"),
+    ("Pgx (--batched)", "pgx", "pip install pgx", "backgammon"),
+)
+_INSTALL = {"pz-chess": "pip install chess", "pz-connect-four": "pip install pygame",
+            "openspiel-backgammon": "pip install open_spiel"}
 
 
 @dataclass
 class Settings:
-    seconds: float = 5.0
-    """CPU seconds of play per environment."""
-    envs: list = field(default_factory=lambda: ["boardgym-draughts", "boardgym-backgammon",
-                                                "boardgym-backgammon-cube", "pz-chess",
-                                                "pz-connect-four", "openspiel-backgammon"])
-    """Which environments to run."""
+    """Settings of one environment benchmark (defaults: the quick budget; --full: BENCHMARKS.md's)."""
+
+    seconds: float = 1.0
+    """CPU seconds of play per environment (wall seconds per batch size with --batched)"""
+    envs: list[Env] = field(default_factory=lambda: list(ENVS))
+    """environments to run (boardgym's and the peers')"""
     seed: int = 0
-    """Seed for the envs and the action choices."""
+    """seed for the envs and the action choices"""
     batched: bool = False
-    """Benchmark the batched cores (and Pgx) instead of the single-game AEC envs."""
-    sizes: list = field(default_factory=lambda: [1, 64, 1024, 8192])
-    """Batch sizes N for --batched."""
-    games: list = field(default_factory=lambda: ["draughts", "backgammon"])
-    """Games for --batched."""
+    """benchmark the batched cores (and Pgx) instead of the single-game AEC envs"""
+    sizes: list[int] = field(default_factory=lambda: [64, 1024])
+    """batch sizes N for --batched"""
+    games: list[Literal["draughts", "backgammon"]] = field(default_factory=lambda: ["draughts", "backgammon"])
+    """games for --batched"""
+    full: bool = False
+    """the budget BENCHMARKS.md reports (5 s each; --batched sizes 1 64 1024 8192); not with
+    --seconds or --sizes"""
+
+    def check(self):
+        cli.require(0 < self.seconds <= 3600, f"--seconds must be in (0, 3600], got {self.seconds}")
+        cli.require(len(self.envs) > 0, "--envs needs at least one environment")
+        cli.require(all(1 <= n <= 1_000_000 for n in self.sizes),
+                    f"--sizes must be in 1..1000000, got {' '.join(map(str, self.sizes))}")
+        cli.require(self.seed >= 0, f"--seed must be at least 0, got {self.seed}")
+        if self.full:
+            quick = Settings()
+            given = [f"--{k}" for k in FULL if getattr(self, k) != getattr(quick, k)]
+            cli.require(not given, f"--full sets {', '.join(given)}; give one or the other")
+
+
+#: the budget of BENCHMARKS.md (``--full``)
+FULL = dict(seconds=5.0, sizes=[1, 64, 1024, 8192])
 
 
 def _aec_rate(make_env, seconds, seed):
@@ -141,42 +179,49 @@ def _pgx_rate(game, n, seconds, seed):
 
 
 def main_batched(s):
-    """Batched steps/s table; returns {(game, N, threads or 'pgx'): rate}."""
-    import os
-
+    """Batched steps/s table; returns {(game, N, threads or 'pgx'): rate (None: Pgx not installed)}."""
     cores = os.cpu_count() or 1
     aec = {g: _aec_rate(_makers()[f"boardgym-{g}"], min(s.seconds, 2.0), s.seed) for g in s.games}
+    has_pgx = importlib.util.find_spec("pgx") is not None
     rates = {}
-    print(f"{'game':11s} {'N':>6s} {'1 thread':>14s} {f'{cores} threads':>14s} {'Pgx (JAX CPU)':>14s}"
-          f"   ratios (all cores vs AEC loop / vs Pgx)")
-    for game in s.games:
-        for n in s.sizes:
-            r1 = _batched_rate(game, n, 1, s.seconds, s.seed)
-            rall = _batched_rate(game, n, cores, s.seconds, s.seed)
-            rates[(game, n, 1)], rates[(game, n, cores)] = r1, rall
-            try:
-                rp = _pgx_rate(game, n, s.seconds, s.seed) if game == "backgammon" else None
-            except ImportError:
-                rp = None
-            rates[(game, n, "pgx")] = rp
-            pgx_txt = f"{rp:14,.0f}" if rp else f"{'-':>14s}"
-            ratio = f"{rall / aec[game]:.0f}x AEC" + (f", {rall / rp:.1f}x Pgx" if rp else "")
-            print(f"{game:11s} {n:6d} {r1:14,.0f} {rall:14,.0f} {pgx_txt}   {ratio}")
+    lines = [f"bench envs --batched: random legal play in both seats of N games, wall time, "
+             f"{s.seconds:g} s per row" + ("" if has_pgx else "; Pgx not installed: pip install pgx"),
+             f"{'game':11s} {'N':>6s} {'1 thread':>14s} {f'{cores} threads':>14s} {'Pgx (JAX CPU)':>14s}"
+             f"   ratios (all cores vs AEC loop / vs Pgx)"]
+    print(lines[0])
+    print(lines[1])
+    with cli.Progress(len(s.games) * len(s.sizes), label="envs --batched", unit="rows") as bar:
+        for game in s.games:
+            for n in s.sizes:
+                r1 = _batched_rate(game, n, 1, s.seconds, s.seed)
+                rall = _batched_rate(game, n, cores, s.seconds, s.seed)
+                rates[(game, n, 1)], rates[(game, n, cores)] = r1, rall
+                rp = _pgx_rate(game, n, s.seconds, s.seed) if game == "backgammon" and has_pgx else None
+                rates[(game, n, "pgx")] = rp
+                pgx_txt = f"{rp:14,.0f}" if rp else f"{'-':>14s}"
+                ratio = f"{rall / aec[game]:.0f}x AEC" + (f", {rall / rp:.1f}x Pgx" if rp else "")
+                _say(bar, f"{game:11s} {n:6d} {r1:14,.0f} {rall:14,.0f} {pgx_txt}   {ratio}")
+                bar.update(1)
     for game in s.games:
         print(f"{game}: single-game AEC loop {aec[game]:,.0f} steps/s (1 thread)")
     return rates
 
 
+def _say(bar, line):
+    """Print a line of the report, clearing the progress bar's line first."""
+    if bar.enabled:
+        bar.stream.write("\r\x1b[K")
+    print(line, flush=True)
+
+
 def _makers():
     def boardgym(name, **kw):
         def make():
-            import importlib
             return importlib.import_module(f"boardgym.envs.{name}").env(**kw)
         return make
 
     def pz(name):
         def make():
-            import importlib
             return importlib.import_module(f"pettingzoo.classic.{name}").env()
         return make
 
@@ -187,35 +232,32 @@ def _makers():
 
 
 def main(args=None):
-    """Run the benchmark; returns {env name: steps per second or None when not installed}."""
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--seconds", type=float, default=Settings.seconds)
-    p.add_argument("--envs", nargs="+", default=Settings().envs)
-    p.add_argument("--seed", type=int, default=Settings.seed)
-    p.add_argument("--batched", action="store_true")
-    p.add_argument("--sizes", type=int, nargs="+", default=Settings().sizes)
-    p.add_argument("--games", nargs="+", default=Settings().games)
-    s = Settings(**vars(p.parse_args(args)))
+    """Run with Settings or a list of command-line strings; returns {env name: steps per second,
+    None when not installed} (with --batched: see main_batched)."""
+    s = cli.settings(Settings, args, prog="boardgym bench envs", description=__doc__)
+    if s.full:
+        s = dataclasses.replace(s, **FULL)
     if s.batched:
         return main_batched(s)
     makers = _makers()
-    rates = {}
-    for name in s.envs:
-        try:
-            if name == "openspiel-backgammon":
-                _openspiel_rate(0.2, s.seed)
-                rates[name] = _openspiel_rate(s.seconds, s.seed)
-            elif name in makers:
-                _aec_rate(makers[name], 0.5, s.seed)  # warm up (JIT, imports)
-                rates[name] = _aec_rate(makers[name], s.seconds, s.seed)
-            else:
-                raise SystemExit(f"unknown env {name!r}; choose from {sorted(makers) + ['openspiel-backgammon']}")
-        except ImportError as e:
-            print(f"{name}: not installed ({e.name})")
-            rates[name] = None
+    rates, missing = {}, []
+    with cli.Progress(len(s.envs) * s.seconds, label="envs", unit="s") as bar:
+        for name in s.envs:
+            try:
+                if name == "openspiel-backgammon":
+                    _openspiel_rate(0.2, s.seed)
+                    rates[name] = _openspiel_rate(s.seconds, s.seed)
+                else:
+                    _aec_rate(makers[name], min(0.5, s.seconds), s.seed)  # warm up (JIT, imports)
+                    rates[name] = _aec_rate(makers[name], s.seconds, s.seed)
+            except ImportError:
+                rates[name] = None
+                missing.append(f"{name} (not installed: {_INSTALL[name]})")
+            bar.update(s.seconds)
     base = {"boardgym-draughts": ("pz-chess", "pz-connect-four"),
             "boardgym-backgammon": ("openspiel-backgammon", "pz-chess", "pz-connect-four"),
             "boardgym-backgammon-cube": ("openspiel-backgammon",)}
+    print(f"bench envs: random legal play through the AEC loop, {s.seconds:g} CPU s each, 1 thread")
     print(f"{'environment':28s} {'steps/s':>12s}   ratios")
     for name, rate in rates.items():
         if rate is None:
@@ -223,8 +265,10 @@ def main(args=None):
         ratios = ", ".join(f"{rate / rates[b]:.1f}x {b}" for b in base.get(name, ())
                            if rates.get(b))
         print(f"{name:28s} {rate:12,.0f}   {ratios}")
+    for line in missing:
+        print(f"{'':28s} {'-':>12s}   {line}")
     return rates
 
 
 if __name__ == "__main__":
-    main()
+    cli.script_main(main)

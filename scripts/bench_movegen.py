@@ -1,134 +1,178 @@
 """Move-generation benchmark: boardgym against independent references, side by side in one run.
 
-    python scripts/bench_movegen.py --game all
-    python scripts/bench_movegen.py --game draughts --start-depth 10 --mid-depth 7
-    python scripts/bench_movegen.py --game backgammon --bg-cases 20000
+    boardgym bench movegen                       # quick budget, both games
+    boardgym bench movegen --full                # the budget BENCHMARKS.md reports
+    boardgym bench movegen --game draughts --start-depth 10 --mid-depth 7
 
-Draughts (Russian): perft leaves/s from the initial position and from a fixed set of middlegame
-positions with kings (boardgym 1 thread and all cores; py-draughts 1.10.1 through its public API
-Board.legal_moves/push/pop and through its core generator ``CORE_RUSSIAN.gen_moves`` driven by a
-small ghost-bitboard apply written here), and legal-move generation over a capture-heavy
-middlegame set (positions/s; boardgym's kernel ``gen_moves`` in a jitted loop and the Python
-``legal_moves``, against py-draughts' ``Board.legal_moves`` and its core).
-Backgammon: distinct-afterstate generation ((position, roll) cases/s) on cases from seeded random
-games driven by gnubg-nn: boardgym's kernel ``gen_afterstates_scratch`` in a jitted loop on one
-thread and in a prange loop over all cores, the game core's ``plays_of_roll`` with a route per
-afterstate (one thread), against ``gnubg_nn.moves`` and, when it imports,
-gym-backgammon's ``Backgammon.get_valid_plays``.
+Draughts (Russian, docs/RULES.md clauses M.*): perft leaves/s from the initial position and from
+fixed middlegame positions with kings (boardgym 1 thread and all cores; py-draughts through its
+public API Board.legal_moves/push/pop and through its core generator ``CORE_RUSSIAN.gen_moves``
+driven by a small ghost-bitboard apply written here), and legal-move generation over
+capture-heavy middlegames (positions/s; boardgym's kernel ``gen_moves`` in a jitted loop and the
+Python ``legal_moves``, against py-draughts' ``Board.legal_moves`` and its core). The positions
+ship with the command (``data/bench_draughts_positions.tsv`` beside this file).
+Backgammon: distinct-afterstate generation ((position, roll) cases/s) on the rolls of seeded
+random games played through the game core (uniformly random distinct afterstate each turn):
+boardgym's kernel ``gen_afterstates_scratch`` in a jitted loop on one thread and in a prange loop
+over all cores, the game core's ``plays_of_roll`` with a route per afterstate (one thread),
+against ``gnubg_nn.moves`` and, when it imports, gym-backgammon's ``Backgammon.get_valid_plays``.
 
-Single-thread rates use CPU time (time.process_time); multi-thread rates use wall time. Every
-JIT is warmed up before timing. gnubg-nn is GPL-3: used here (a benchmark) only, never by library code.
+Peers are optional: a missing one is named with how to install it, and boardgym's own rows are
+still measured. Single-thread rates use CPU time (time.process_time); multi-thread rates use wall
+time. Every JIT is warmed up before timing. gnubg-nn is GPL-3: used here (a benchmark) only,
+never by library code.
 """
 
-import argparse
 import dataclasses
 import importlib.util
 import os
-import random
 import sys
 import time
 from pathlib import Path
+from typing import Literal
 
 import numba
 import numpy as np
 from numba import njit, prange
 
-from boardgym.kernels.backgammon.game import plays_of_roll
+from boardgym.kernels.backgammon.game import (
+    ROLLED, afterstates, dice_of, finish_turn, plays_of_roll, start,
+)
 from boardgym.kernels.backgammon.movegen import gen_afterstates_scratch
 from boardgym.kernels.draughts.game import gen_moves
+from boardgym.kernels.rng import rand_below
+from boardgym.scripts import cli
 
-ROOT = Path(__file__).resolve().parents[1]
-POSITIONS_FILE = ROOT / "tests" / "data" / "draughts_oracle_positions.tsv"
+POSITIONS_FILE = Path(__file__).resolve().parent / "data" / "bench_draughts_positions.tsv"
 START_FEN = "W:W21-32:B1-12"
+
+#: optional peers: (name, module to import, how to install, game); `boardgym bench` reports the missing
+PEERS = (
+    ("py-draughts", "draughts", "pip install py-draughts", "draughts"),
+    ("gnubg-nn", "gnubg_nn", "pip install gnubg-nn", "backgammon"),
+    ("gym-backgammon", "gym_backgammon", "pip install gym-backgammon", "backgammon"),
+)
 
 
 @dataclasses.dataclass
 class Settings:
-    """Settings of one benchmark run."""
+    """Settings of one benchmark run (defaults: the quick budget; --full: BENCHMARKS.md's)."""
 
-    game: str = "all"
-    """draughts, backgammon or all"""
-    start_depth: int = 10
+    game: Literal["all", "draughts", "backgammon"] = "all"
+    """which game to benchmark"""
+    start_depth: int = 9
     """boardgym perft depth from the initial position"""
-    mid_depth: int = 8
+    mid_depth: int = 7
     """boardgym perft depth from each middlegame position"""
-    ref_start_depth: int = 7
+    ref_start_depth: int = 6
     """py-draughts perft depth from the initial position (public API and core)"""
-    ref_mid_depth: int = 5
+    ref_mid_depth: int = 4
     """py-draughts perft depth from each middlegame position"""
     n_mid: int = 8
-    """number of middlegame positions with kings for perft"""
+    """number of middlegame positions with kings for perft (at most 32)"""
     n_gen: int = 500
-    """number of capture-heavy middlegame positions for the legal-move generation rate"""
-    gen_reps: int = 2000
-    """passes over the generation set for boardgym's kernel loop (references do fewer, see ref_reps)"""
-    ref_reps: int = 10
+    """number of capture-heavy middlegame positions for the legal-move generation rate (at most 500)"""
+    gen_reps: int = 200
+    """passes over the generation set for boardgym's kernel loop (references do ref-reps)"""
+    ref_reps: int = 2
     """passes over the generation set for py-draughts and boardgym's legal_moves"""
-    bg_cases: int = 20000
+    bg_cases: int = 10000
     """(position, roll) cases from random games for backgammon"""
-    bg_reps: int = 20
-    """passes over the cases for boardgym's kernel loops (gnubg-nn does a quarter of them)"""
-    gym_cases: int = 2000
+    bg_reps: int = 8
+    """passes over the cases for boardgym's kernel loops (gnubg-nn does a quarter of them, at least 1)"""
+    gym_cases: int = 500
     """cases for gym-backgammon (it is slow)"""
     seed: int = 20261130
     """seed of the random backgammon games"""
     threads: int = 0
     """threads for the multi-core runs (0 = all cores numba sees)"""
-    repeats: int = 5
+    repeats: int = 1
     """timed runs per measurement; the least time is reported"""
+    full: bool = False
+    """the budget BENCHMARKS.md reports (see FULL in this module); not with other budget flags"""
+
+    def check(self):
+        for name in ("start_depth", "mid_depth", "ref_start_depth", "ref_mid_depth", "n_mid", "n_gen",
+                     "gen_reps", "ref_reps", "bg_cases", "bg_reps", "gym_cases", "repeats"):
+            cli.require(getattr(self, name) >= 1, f"{_flag(name)} must be at least 1, got {getattr(self, name)}")
+        from boardgym.envs.draughts import MAX_PERFT_DEPTH
+        for name in ("start_depth", "mid_depth", "ref_start_depth", "ref_mid_depth"):
+            cli.require(getattr(self, name) <= MAX_PERFT_DEPTH,
+                        f"{_flag(name)} must be at most {MAX_PERFT_DEPTH}, got {getattr(self, name)}")
+        cli.require(self.n_mid <= 32, f"--n-mid must be at most 32 (positions shipped), got {self.n_mid}")
+        cli.require(self.n_gen <= 500, f"--n-gen must be at most 500 (positions shipped), got {self.n_gen}")
+        cli.require(0 <= self.threads <= numba.config.NUMBA_NUM_THREADS,
+                    f"--threads must be in 0..{numba.config.NUMBA_NUM_THREADS}, got {self.threads}")
+        if self.full:
+            quick = Settings()
+            given = [_flag(k) for k in FULL if getattr(self, k) != getattr(quick, k)]
+            cli.require(not given, f"--full sets {', '.join(given)}; give one or the other")
 
 
-def parse_args(argv=None) -> Settings:
-    """Settings from a command line (list of strings; sys.argv[1:] when None)."""
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    for f in dataclasses.fields(Settings):
-        p.add_argument("--" + f.name.replace("_", "-"), type=type(f.default), default=f.default)
-    return Settings(**vars(p.parse_args(argv)))
+def _flag(name):
+    return "--" + name.replace("_", "-")
+
+
+#: the budget of BENCHMARKS.md (``--full``)
+FULL = dict(start_depth=10, mid_depth=8, ref_start_depth=7, ref_mid_depth=5, n_mid=8, n_gen=500,
+            gen_reps=2000, ref_reps=10, bg_cases=20000, bg_reps=20, gym_cases=2000, repeats=5)
 
 
 class Table:
-    """Rows of (game, task, implementation, threads, work, unit, seconds, rate) printed as a table."""
+    """Rows of (game, task, implementation, threads, work, unit, seconds, rate) printed as a table;
+    ``measure`` times a function (best of ``repeats`` runs) and moves the progress bar on."""
 
-    def __init__(self):
+    def __init__(self, repeats: int = 1, bar: cli.Progress | None = None):
         self.rows: list[dict] = []
+        self.repeats = max(int(repeats), 1)
+        self.bar = bar
 
     def add(self, game, task, impl, threads, work, unit, seconds, clock):
         rate = work / seconds if seconds > 0 else float("inf")
         row = dict(game=game, task=task, impl=impl, threads=threads, work=work, unit=unit,
                    seconds=seconds, rate=rate, clock=clock)
         self.rows.append(row)
-        print(f"  {task:<22} {impl:<34} {threads:>3}  {work:>12,} {unit:<9} {seconds:8.3f}s {clock:<4}"
-              f" {rate:>14,.0f} {unit}/s", flush=True)
+        self.say(f"  {task:<22} {impl:<36} {threads:>3}  {work:>12,} {unit:<9} {seconds:8.3f}s {clock:<4}"
+                 f" {rate:>14,.0f} {unit}/s")
+        if self.bar is not None:
+            self.bar.update(1)
         return rate
+
+    def say(self, line=""):
+        """Print a line of the report (clearing the progress bar's line first)."""
+        if self.bar is not None and self.bar.enabled:
+            self.bar.stream.write("\r\x1b[K")
+        print(line, flush=True)
 
     def rate(self, task, impl):
         return next(r["rate"] for r in self.rows if r["task"] == task and r["impl"] == impl)
 
+    def ratio(self, label, num, den):
+        """Print and return the ratio of two rates (nan when den is 0)."""
+        self.say(f"  ratio {label:<58} {num / den:8.1f}x" if den > 0 else f"  ratio {label}: n/a")
+        return num / den if den > 0 else float("nan")
 
-def _ratio_line(label, num, den):
-    print(f"  ratio {label:<58} {num / den:8.1f}x" if den > 0 else f"  ratio {label}: n/a")
-    return num / den if den > 0 else float("nan")
+    def best(self, fn, clock):
+        """Run fn ``repeats`` times; its result and the least time on clock (noise only adds time)."""
+        best = float("inf")
+        for _ in range(self.repeats):
+            t = clock()
+            out = fn()
+            best = min(best, clock() - t)
+        return out, best
 
+    def cpu(self, fn):
+        return self.best(fn, time.process_time)
 
-REPEATS = 5  # set from Settings.repeats by main
-
-
-def _best(fn, clock):
-    """Run fn REPEATS times; return its result and the least time on clock (noise only adds time)."""
-    best = float("inf")
-    for _ in range(max(REPEATS, 1)):
-        t = clock()
-        out = fn()
-        best = min(best, clock() - t)
-    return out, best
-
-
-def _cpu(fn):
-    return _best(fn, time.process_time)
+    def wall(self, fn):
+        return self.best(fn, time.perf_counter)
 
 
-def _wall(fn):
-    return _best(fn, time.perf_counter)
+def _peer(module):
+    """The peer's module, or None when it is not installed (``boardgym bench`` says how to install)."""
+    if importlib.util.find_spec(module) is None:
+        return None
+    return importlib.import_module(module)
 
 
 # ============================================================================ draughts
@@ -194,21 +238,21 @@ def _make_core_perft():
 
 
 def _draughts_sets(n_mid, n_gen):
-    """Fixed middlegame positions with kings (perft) and capture-heavy middlegames (generation),
-    taken in file order from tests/data/draughts_oracle_positions.tsv (py-draughts playouts)."""
+    """The first n_mid middlegame positions with kings (perft) and the first n_gen capture-heavy
+    middlegames (generation) of the shipped position file (py-draughts playouts)."""
     mid, gen = [], []
     for line in POSITIONS_FILE.read_text().splitlines():
-        fen, tags = line.split("\t")[:2]
-        n_pieces = fen.count(",") + 2
-        tags = set(tags.split(","))
-        if "kings" in tags and "nomove" not in tags and n_pieces >= 12 and len(mid) < n_mid:
+        if line.startswith("#") or not line.strip():
+            continue
+        kind, fen = line.split("\t")
+        if kind == "mid" and len(mid) < n_mid:
             mid.append(fen)
-        if "cap" in tags and n_pieces >= 10 and len(gen) < n_gen:
+        elif kind == "gen" and len(gen) < n_gen:
             gen.append(fen)
     return mid, gen
 
 
-@njit
+@njit(cache=True)
 def _bg_gen_loop(states, reps, out):
     """Sum of legal-move counts of every state, reps times (boardgym draughts kernel gen_moves)."""
     total = 0
@@ -219,129 +263,138 @@ def _bg_gen_loop(states, reps, out):
 
 
 def bench_draughts(cfg: Settings, table: Table, threads: int) -> dict:
-    from draughts.boards.russian import Board
-    from draughts.models import Color
-
+    """Draughts rows (boardgym always, py-draughts when installed) and their ratios."""
     from boardgym.envs import draughts as dr
+    from boardgym.kernels.draughts.movegen import new_move_buffer
 
-    print(f"\nRussian draughts (boardgym vs py-draughts), {threads} threads for multi-core")
+    pyd = _peer("draughts")
+    peer = "py-draughts" if pyd else "py-draughts not installed: pip install py-draughts"
+    table.say(f"\nRussian draughts (boardgym vs {peer}), {threads} threads for multi-core")
     mid, gen = _draughts_sets(cfg.n_mid, cfg.n_gen)
-    core_perft, from_board, core = _make_core_perft()
-    ratios = {}
+    if pyd:
+        from draughts.boards.russian import Board
+        from draughts.models import Color
+
+        core_perft, from_board, core = _make_core_perft()
+    cpu, wall, r = table.cpu, table.wall, table.rate
 
     # --- perft from the initial position
     s0 = dr.initial_state()
     dr.perft(s0, 4), dr.perft(s0, 4, threads=threads)  # warm up both kernels
-    n, t = _cpu(lambda: dr.perft(s0, cfg.start_depth))
+    n, t = cpu(lambda: dr.perft(s0, cfg.start_depth))
     table.add("draughts", "perft start", f"boardgym d{cfg.start_depth}", 1, n, "leaves", t, "cpu")
-    n, t = _wall(lambda: dr.perft(s0, cfg.start_depth, threads=threads))
+    n, t = wall(lambda: dr.perft(s0, cfg.start_depth, threads=threads))
     table.add("draughts", "perft start", f"boardgym d{cfg.start_depth} parallel", threads, n, "leaves", t, "wall")
-    b0 = Board.from_fen(START_FEN)
-    n, t = _cpu(lambda: _pyd_perft(b0, cfg.ref_start_depth))
-    table.add("draughts", "perft start", f"py-draughts API d{cfg.ref_start_depth}", 1, n, "leaves", t, "cpu")
-    g0 = from_board(b0)
-    n, t = _cpu(lambda: core_perft(*g0, True, cfg.ref_start_depth))
-    table.add("draughts", "perft start", f"py-draughts core d{cfg.ref_start_depth}", 1, n, "leaves", t, "cpu")
+    if pyd:
+        b0 = Board.from_fen(START_FEN)
+        n, t = cpu(lambda: _pyd_perft(b0, cfg.ref_start_depth))
+        table.add("draughts", "perft start", f"py-draughts API d{cfg.ref_start_depth}", 1, n, "leaves", t, "cpu")
+        g0 = from_board(b0)
+        n, t = cpu(lambda: core_perft(*g0, True, cfg.ref_start_depth))
+        table.add("draughts", "perft start", f"py-draughts core d{cfg.ref_start_depth}", 1, n, "leaves", t, "cpu")
 
     # --- perft from middlegames with kings
     states = [dr.from_fen(f) for f in mid]
-    boards = [Board.from_fen(f) for f in mid]
-    n, t = _cpu(lambda: sum(dr.perft(s, cfg.mid_depth) for s in states))
+    n, t = cpu(lambda: sum(dr.perft(s, cfg.mid_depth) for s in states))
     table.add("draughts", "perft middlegame", f"boardgym d{cfg.mid_depth} x{len(mid)}", 1, n, "leaves", t, "cpu")
-    n, t = _wall(lambda: sum(dr.perft(s, cfg.mid_depth, threads=threads) for s in states))
+    n, t = wall(lambda: sum(dr.perft(s, cfg.mid_depth, threads=threads) for s in states))
     table.add("draughts", "perft middlegame", f"boardgym d{cfg.mid_depth} x{len(mid)} parallel", threads, n,
               "leaves", t, "wall")
-    n, t = _cpu(lambda: sum(_pyd_perft(b, cfg.ref_mid_depth) for b in boards))
-    table.add("draughts", "perft middlegame", f"py-draughts API d{cfg.ref_mid_depth} x{len(mid)}", 1, n,
-              "leaves", t, "cpu")
-    gs = [(from_board(b), b.turn == Color.WHITE) for b in boards]
-    n, t = _cpu(lambda: sum(core_perft(*g, w, cfg.ref_mid_depth) for g, w in gs))
-    table.add("draughts", "perft middlegame", f"py-draughts core d{cfg.ref_mid_depth} x{len(mid)}", 1, n,
-              "leaves", t, "cpu")
+    if pyd:
+        boards = [Board.from_fen(f) for f in mid]
+        n, t = cpu(lambda: sum(_pyd_perft(b, cfg.ref_mid_depth) for b in boards))
+        table.add("draughts", "perft middlegame", f"py-draughts API d{cfg.ref_mid_depth} x{len(mid)}", 1, n,
+                  "leaves", t, "cpu")
+        gs = [(from_board(b), b.turn == Color.WHITE) for b in boards]
+        n, t = cpu(lambda: sum(core_perft(*g, w, cfg.ref_mid_depth) for g, w in gs))
+        table.add("draughts", "perft middlegame", f"py-draughts core d{cfg.ref_mid_depth} x{len(mid)}", 1, n,
+                  "leaves", t, "cpu")
 
     # --- legal-move generation over capture-heavy middlegames
     gstates = np.ascontiguousarray(np.stack([dr.from_fen(f) for f in gen]))
-    gboards = [Board.from_fen(f) for f in gen]
-    from boardgym.kernels.draughts.movegen import new_move_buffer
-
     out = new_move_buffer()
     _bg_gen_loop(gstates[:2], 1, out)  # warm up
     for s in gstates[:2]:
         dr.legal_moves(s)
-    reps = cfg.gen_reps
-    n, t = _cpu(lambda: _bg_gen_loop(gstates, reps, out))
+    reps, rr = cfg.gen_reps, cfg.ref_reps
+    n, t = cpu(lambda: _bg_gen_loop(gstates, reps, out))
     table.add("draughts", "legal moves", "boardgym kernel gen_moves (jit loop)", 1, len(gen) * reps,
               "positions", t, "cpu")
-    rr = cfg.ref_reps
-    n, t = _cpu(lambda: [dr.legal_moves(s) for _ in range(rr) for s in gstates])
+    n, t = cpu(lambda: [dr.legal_moves(s) for _ in range(rr) for s in gstates])
     table.add("draughts", "legal moves", "boardgym legal_moves (Python API)", 1, len(gen) * rr,
               "positions", t, "cpu")
-    n, t = _cpu(lambda: [b.legal_moves for _ in range(rr) for b in gboards])
+    if not pyd:
+        return {}
+    gboards = [Board.from_fen(f) for f in gen]
+    n, t = cpu(lambda: [b.legal_moves for _ in range(rr) for b in gboards])
     table.add("draughts", "legal moves", "py-draughts Board.legal_moves", 1, len(gen) * rr, "positions", t, "cpu")
     ggs = [(from_board(b), b.turn == Color.WHITE) for b in gboards]
-    n, t = _cpu(lambda: [core.gen_moves(*g, w, False) for _ in range(rr) for g, w in ggs])
+    n, t = cpu(lambda: [core.gen_moves(*g, w, False) for _ in range(rr) for g, w in ggs])
     table.add("draughts", "legal moves", "py-draughts core gen_moves", 1, len(gen) * rr, "positions", t, "cpu")
 
-    r = table.rate
-    print()
-    ratios["perft_start_vs_api"] = _ratio_line("perft start: boardgym 1 thread / py-draughts API",
-                                               r("perft start", f"boardgym d{cfg.start_depth}"),
-                                               r("perft start", f"py-draughts API d{cfg.ref_start_depth}"))
-    ratios["perft_start_vs_core"] = _ratio_line("perft start: boardgym 1 thread / py-draughts core",
-                                                r("perft start", f"boardgym d{cfg.start_depth}"),
-                                                r("perft start", f"py-draughts core d{cfg.ref_start_depth}"))
-    ratios["perft_start_par_vs_api"] = _ratio_line(
-        f"perft start: boardgym {threads} threads / py-draughts API",
-        r("perft start", f"boardgym d{cfg.start_depth} parallel"),
-        r("perft start", f"py-draughts API d{cfg.ref_start_depth}"))
-    ratios["perft_mid_vs_api"] = _ratio_line(
-        "perft middlegame: boardgym 1 thread / py-draughts API",
-        r("perft middlegame", f"boardgym d{cfg.mid_depth} x{len(mid)}"),
-        r("perft middlegame", f"py-draughts API d{cfg.ref_mid_depth} x{len(mid)}"))
-    ratios["perft_mid_vs_core"] = _ratio_line(
-        "perft middlegame: boardgym 1 thread / py-draughts core",
-        r("perft middlegame", f"boardgym d{cfg.mid_depth} x{len(mid)}"),
-        r("perft middlegame", f"py-draughts core d{cfg.ref_mid_depth} x{len(mid)}"))
-    ratios["gen_kernel_vs_api"] = _ratio_line(
-        "legal moves: boardgym kernel / py-draughts Board.legal_moves",
-        r("legal moves", "boardgym kernel gen_moves (jit loop)"),
-        r("legal moves", "py-draughts Board.legal_moves"))
-    ratios["gen_kernel_vs_core"] = _ratio_line(
-        "legal moves: boardgym kernel / py-draughts core",
-        r("legal moves", "boardgym kernel gen_moves (jit loop)"),
-        r("legal moves", "py-draughts core gen_moves"))
-    ratios["gen_api_vs_api"] = _ratio_line(
-        "legal moves: boardgym legal_moves / py-draughts Board.legal_moves",
-        r("legal moves", "boardgym legal_moves (Python API)"),
-        r("legal moves", "py-draughts Board.legal_moves"))
-    return ratios
+    ds, dm, rs, rm, k = cfg.start_depth, cfg.mid_depth, cfg.ref_start_depth, cfg.ref_mid_depth, len(mid)
+    table.say()
+    return {
+        "perft_start_vs_api": table.ratio("perft start: boardgym 1 thread / py-draughts API",
+                                          r("perft start", f"boardgym d{ds}"),
+                                          r("perft start", f"py-draughts API d{rs}")),
+        "perft_start_vs_core": table.ratio("perft start: boardgym 1 thread / py-draughts core",
+                                           r("perft start", f"boardgym d{ds}"),
+                                           r("perft start", f"py-draughts core d{rs}")),
+        "perft_start_par_vs_api": table.ratio(f"perft start: boardgym {threads} threads / py-draughts API",
+                                              r("perft start", f"boardgym d{ds} parallel"),
+                                              r("perft start", f"py-draughts API d{rs}")),
+        "perft_mid_vs_api": table.ratio("perft middlegame: boardgym 1 thread / py-draughts API",
+                                        r("perft middlegame", f"boardgym d{dm} x{k}"),
+                                        r("perft middlegame", f"py-draughts API d{rm} x{k}")),
+        "perft_mid_vs_core": table.ratio("perft middlegame: boardgym 1 thread / py-draughts core",
+                                         r("perft middlegame", f"boardgym d{dm} x{k}"),
+                                         r("perft middlegame", f"py-draughts core d{rm} x{k}")),
+        "gen_kernel_vs_api": table.ratio("legal moves: boardgym kernel / py-draughts Board.legal_moves",
+                                         r("legal moves", "boardgym kernel gen_moves (jit loop)"),
+                                         r("legal moves", "py-draughts Board.legal_moves")),
+        "gen_kernel_vs_core": table.ratio("legal moves: boardgym kernel / py-draughts core",
+                                          r("legal moves", "boardgym kernel gen_moves (jit loop)"),
+                                          r("legal moves", "py-draughts core gen_moves")),
+        "gen_api_vs_api": table.ratio("legal moves: boardgym legal_moves / py-draughts Board.legal_moves",
+                                      r("legal moves", "boardgym legal_moves (Python API)"),
+                                      r("legal moves", "py-draughts Board.legal_moves")),
+    }
 
 
 # ============================================================================ backgammon
 
 
+@njit(cache=True)
+def _bg_random_games(rng, states, dice, out):
+    """Fill states/dice (int64[n, STATE_LEN], int64[n, 2]) with the rolls of random games played
+    through the game core: each turn a uniformly random distinct afterstate (rng: int64[1])."""
+    passes = np.empty((0, 3), dtype=np.int64)
+    k, n = 0, states.shape[0]
+    while k < n:
+        s, status, rolls, _ = start(rng, 0, passes)
+        while status == ROLLED and k < n:
+            states[k] = s
+            dice[k, 0], dice[k, 1] = dice_of(s)
+            k += 1
+            m = afterstates(s, out)
+            s, status, rolls, _ = finish_turn(out[rand_below(rng, 0, m)], rng, rolls, 0, passes)
+    return k
+
+
 def _bg_random_cases(n, seed):
-    """n (board, d1, d2) cases from seeded random games played with gnubg_nn.moves (gnubg layout)."""
-    import gnubg_nn
+    """n (position, roll) cases from seeded random games: (states int64[n, STATE_LEN], dice int64[n, 2])."""
+    from boardgym.kernels.backgammon.board import STATE_LEN
+    from boardgym.kernels.backgammon.dice import new_rng
+    from boardgym.kernels.backgammon.movegen import MAX_AFTERSTATES
 
-    rng = random.Random(seed)
-    start = [list(x) for x in gnubg_nn.board_from_position_id("4HPwATDgc/ABMA")]
-    cases, board = [], start
-    while len(cases) < n:
-        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
-        cases.append(([list(board[0]), list(board[1])], d1, d2))
-        keys = gnubg_nn.moves(board, d1, d2)
-        if keys:
-            opp, me = gnubg_nn.board_from_position_key(rng.choice(keys))
-            board = [list(opp), list(me)]
-            if sum(board[1]) == 0:
-                board = start
-                continue
-        board = [board[1], board[0]]
-    return cases
+    states = np.empty((n, STATE_LEN), dtype=np.int64)
+    dice = np.empty((n, 2), dtype=np.int64)
+    _bg_random_games(new_rng(seed), states, dice, np.empty((MAX_AFTERSTATES, STATE_LEN), dtype=np.int64))
+    return states, dice
 
 
-@njit
+@njit(cache=True)
 def _bg_afterstate_loop(states, dice, reps, out, sc):
     """Sum of afterstate counts over all cases, reps times, one thread (boardgym kernel)."""
     total = 0
@@ -351,7 +404,7 @@ def _bg_afterstate_loop(states, dice, reps, out, sc):
     return total
 
 
-@njit
+@njit(cache=True)
 def _bg_plays_loop(states, dice, reps, out, routes):
     """The same with a route per afterstate (the game core's plays_of_roll, what notation and
     the agents use), one thread."""
@@ -393,7 +446,7 @@ def _load_gym_backgammon():
 
 
 def _gym_state(mod, board):
-    """gnubg board (opponent, mover) -> gym-backgammon state with the mover as WHITE."""
+    """gnubg-style board (opponent, mover) -> gym-backgammon state with the mover as WHITE."""
     opp, me = board
     pts = [(0, None)] * 24
     for i in range(24):  # WHITE moves 23 -> 0, home 0..5: mover's point i + 1 is index i
@@ -410,19 +463,26 @@ def _gym_state(mod, board):
 
 
 def bench_backgammon(cfg: Settings, table: Table, threads: int) -> dict:
-    import gnubg_nn
-
+    """Backgammon rows (boardgym always, gnubg-nn and gym-backgammon when installed), ratios."""
     from boardgym.envs import backgammon_notation as bgenv
-    from boardgym.kernels.backgammon.board import STATE_LEN
+    from boardgym.kernels.backgammon.board import BAR_ME, ME, STATE_LEN
     from boardgym.kernels.backgammon.movegen import MAX_AFTERSTATES, MAX_MOVES, MV_FIELDS, scratch_size
 
-    print(f"\nBackgammon (boardgym vs gnubg-nn, gym-backgammon), {threads} threads for multi-core")
-    cases = _bg_random_cases(cfg.bg_cases, cfg.seed)
-    states = np.ascontiguousarray(np.stack([bgenv.position_from_id(gnubg_nn.position_id(b)) for b, _, _ in cases]))
-    dice = np.array([[d1, d2] for _, d1, d2 in cases], dtype=np.int64)
-    n_bar = sum(b[1][24] > 0 for b, _, _ in cases)
-    n_home = sum(sum(b[1][6:25]) == 0 for b, _, _ in cases)
-    print(f"  {len(cases)} cases from random gnubg games (seed {cfg.seed}): {n_bar} on the bar, {n_home} bearing off")
+    gnubg_nn = _peer("gnubg_nn")
+    try:
+        gym = _load_gym_backgammon()
+    except Exception as e:  # noqa: BLE001  (report any import failure, keep benchmarking)
+        gym, why = None, f"{type(e).__name__}: {e}"
+    else:
+        why = "not installed: pip install gym-backgammon"
+    peers = ["gnubg-nn" if gnubg_nn else "gnubg-nn not installed: pip install gnubg-nn",
+             "gym-backgammon" if gym else f"gym-backgammon {why}"]
+    table.say(f"\nBackgammon (boardgym vs {', '.join(peers)}), {threads} threads for multi-core")
+    states, dice = _bg_random_cases(cfg.bg_cases, cfg.seed)
+    n_cases = len(states)
+    n_bar = int((states[:, BAR_ME] > 0).sum())
+    n_home = int((states[:, ME + 6:ME + 24].sum(axis=1) + states[:, BAR_ME] == 0).sum())
+    table.say(f"  {n_cases} rolls of random games (seed {cfg.seed}): {n_bar} on the bar, {n_home} bearing off")
     out = np.empty((MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
     sc = np.empty(scratch_size(MAX_AFTERSTATES), dtype=np.int64)
     nchunk = max(threads, 1) * 4
@@ -431,62 +491,59 @@ def bench_backgammon(cfg: Settings, table: Table, threads: int) -> dict:
     _bg_afterstate_loop(states[:4], dice[:4], 1, out, sc)  # warm up
     numba.set_num_threads(threads)
     _bg_afterstate_prange(states[:8], dice[:8], 1, outs, scs)
-    reps = cfg.bg_reps
-    _, t = _cpu(lambda: _bg_afterstate_loop(states, dice, reps, out, sc))
-    table.add("backgammon", "afterstates", "boardgym kernel (jit loop)", 1, len(cases) * reps, "cases", t, "cpu")
+    reps, cpu, wall = cfg.bg_reps, table.cpu, table.wall
+    _, t = cpu(lambda: _bg_afterstate_loop(states, dice, reps, out, sc))
+    table.add("backgammon", "afterstates", "boardgym kernel (jit loop)", 1, n_cases * reps, "cases", t, "cpu")
     routes = np.empty((MAX_AFTERSTATES, MAX_MOVES, MV_FIELDS), dtype=np.int64)
     _bg_plays_loop(states[:4], dice[:4], 1, out, routes)  # warm up
-    _, t = _cpu(lambda: _bg_plays_loop(states, dice, reps, out, routes))
+    _, t = cpu(lambda: _bg_plays_loop(states, dice, reps, out, routes))
     table.add("backgammon", "afterstates", "boardgym plays+routes (jit loop)", 1,
-              len(cases) * reps, "cases", t, "cpu")
-    _, t = _wall(lambda: _bg_afterstate_prange(states, dice, reps, outs, scs))
-    table.add("backgammon", "afterstates", "boardgym kernel (prange loop)", threads, len(cases) * reps,
+              n_cases * reps, "cases", t, "cpu")
+    _, t = wall(lambda: _bg_afterstate_prange(states, dice, reps, outs, scs))
+    table.add("backgammon", "afterstates", "boardgym kernel (prange loop)", threads, n_cases * reps,
               "cases", t, "wall")
-    pids = [gnubg_nn.position_id(b) for b, _, _ in cases[:2000]]
+    pids = [bgenv.position_id(x) for x in states[:2000]]
     bgenv.legal_plays(pids[0], 3, 1)  # warm up
-    _, t = _cpu(lambda: [bgenv.legal_plays(p, d1, d2) for p, (_, d1, d2) in zip(pids, cases)])
+    _, t = cpu(lambda: [bgenv.legal_plays(p, d1, d2) for p, (d1, d2) in zip(pids, dice.tolist())])
     table.add("backgammon", "afterstates", "boardgym legal_plays (Python API)", 1, len(pids), "cases", t, "cpu")
-    moves = gnubg_nn.moves
-    greps = max(reps // 4, 1)
-
-    def run_gnubg():
-        for _ in range(greps):
-            for b, d1, d2 in cases:
-                moves(b, d1, d2)
-
-    _, t = _cpu(run_gnubg)
-    table.add("backgammon", "afterstates", "gnubg_nn.moves", 1, len(cases) * greps, "cases", t, "cpu")
     ratios = {}
-    print()
-    ratios["bg_kernel_vs_gnubg"] = _ratio_line("afterstates: boardgym kernel 1 thread / gnubg_nn.moves",
-                                               table.rate("afterstates", "boardgym kernel (jit loop)"),
-                                               table.rate("afterstates", "gnubg_nn.moves"))
-    ratios["bg_par_vs_gnubg"] = _ratio_line(f"afterstates: boardgym kernel {threads} threads / gnubg_nn.moves",
-                                            table.rate("afterstates", "boardgym kernel (prange loop)"),
-                                            table.rate("afterstates", "gnubg_nn.moves"))
-    try:
-        mod = _load_gym_backgammon()
-    except Exception as e:  # noqa: BLE001  (report any import failure, keep benchmarking)
-        mod, why = None, f"{type(e).__name__}: {e}"
-    else:
-        why = "package not found"
-    if mod is None:
-        print(f"  gym-backgammon: not installed ({why})")
+    rate = table.rate
+    boards = [bgenv.board_from_state(x) for x in states]
+    cases = [(b, d1, d2) for b, (d1, d2) in zip(boards, dice.tolist())]
+    if gnubg_nn:
+        moves = gnubg_nn.moves
+        greps = max(reps // 4, 1)
+
+        def run_gnubg():
+            for _ in range(greps):
+                for b, d1, d2 in cases:
+                    moves(b, d1, d2)
+
+        _, t = cpu(run_gnubg)
+        table.add("backgammon", "afterstates", "gnubg_nn.moves", 1, n_cases * greps, "cases", t, "cpu")
+        table.say()
+        ratios["bg_kernel_vs_gnubg"] = table.ratio("afterstates: boardgym kernel 1 thread / gnubg_nn.moves",
+                                                   rate("afterstates", "boardgym kernel (jit loop)"),
+                                                   rate("afterstates", "gnubg_nn.moves"))
+        ratios["bg_par_vs_gnubg"] = table.ratio(
+            f"afterstates: boardgym kernel {threads} threads / gnubg_nn.moves",
+            rate("afterstates", "boardgym kernel (prange loop)"), rate("afterstates", "gnubg_nn.moves"))
+    if gym is None:
         return ratios
     gcases = cases[: cfg.gym_cases]
-    gstates = [_gym_state(mod, b) for b, _, _ in gcases]
-    g = mod.Backgammon()
+    gstates = [_gym_state(gym, b) for b, _, _ in gcases]
+    g = gym.Backgammon()
 
     def run_gym():
         for st, (_, d1, d2) in zip(gstates, gcases):
             g.restore_state(st)
-            g.get_valid_plays(mod.WHITE, (d1, d2))
+            g.get_valid_plays(gym.WHITE, (d1, d2))
 
-    _, t = _cpu(run_gym)
+    _, t = cpu(run_gym)
     table.add("backgammon", "afterstates", "gym-backgammon get_valid_plays", 1, len(gcases), "cases", t, "cpu")
-    ratios["bg_kernel_vs_gym"] = _ratio_line("afterstates: boardgym kernel 1 thread / gym-backgammon",
-                                             table.rate("afterstates", "boardgym kernel (jit loop)"),
-                                             table.rate("afterstates", "gym-backgammon get_valid_plays"))
+    ratios["bg_kernel_vs_gym"] = table.ratio("afterstates: boardgym kernel 1 thread / gym-backgammon",
+                                             rate("afterstates", "boardgym kernel (jit loop)"),
+                                             rate("afterstates", "gym-backgammon get_valid_plays"))
     return ratios
 
 
@@ -495,24 +552,27 @@ def bench_backgammon(cfg: Settings, table: Table, threads: int) -> dict:
 
 def main(args=None) -> dict:
     """Run the benchmark with Settings or a list of command-line strings; return rows and ratios."""
-    global REPEATS
-    cfg = args if isinstance(args, Settings) else parse_args(args)
-    REPEATS = cfg.repeats
-    if cfg.game not in ("draughts", "backgammon", "all"):
-        raise ValueError(f"--game must be draughts, backgammon or all, not {cfg.game!r}")
+    cfg = cli.settings(Settings, args, prog="boardgym bench movegen", description=__doc__)
+    if cfg.full:
+        cfg = dataclasses.replace(cfg, **FULL)
     threads = cfg.threads or numba.config.NUMBA_NUM_THREADS
-    print(f"bench_movegen: cpus={os.cpu_count()} numba threads={threads} numba {numba.__version__}"
-          f" python {sys.version.split()[0]}; best of {cfg.repeats} runs per row")
-    print(f"  {'task':<22} {'implementation':<34} {'thr':>3}  {'work':>12} {'':<9} {'time':>9} {'clk':<4}"
-          f" {'rate':>14}")
-    table = Table()
-    ratios = {}
-    if cfg.game in ("draughts", "all"):
-        ratios.update(bench_draughts(cfg, table, threads))
-    if cfg.game in ("backgammon", "all"):
-        ratios.update(bench_backgammon(cfg, table, threads))
+    games = ("draughts", "backgammon") if cfg.game == "all" else (cfg.game,)
+    have = {name: importlib.util.find_spec(mod) is not None for name, mod, _, _ in PEERS}
+    rows = {"draughts": 6 + 6 * have["py-draughts"],
+            "backgammon": 4 + have["gnubg-nn"] + have["gym-backgammon"]}
+    with cli.Progress(sum(rows[g] for g in games), label="movegen", unit="rows") as bar:
+        table = Table(cfg.repeats, bar)
+        table.say(f"bench movegen: cpus={os.cpu_count()} numba threads={threads} numba {numba.__version__}"
+                  f" python {sys.version.split()[0]}; best of {cfg.repeats} run(s) per row")
+        table.say(f"  {'task':<22} {'implementation':<36} {'thr':>3}  {'work':>12} {'':<9} {'time':>9} {'clk':<4}"
+                  f" {'rate':>14}")
+        ratios = {}
+        if "draughts" in games:
+            ratios.update(bench_draughts(cfg, table, threads))
+        if "backgammon" in games:
+            ratios.update(bench_backgammon(cfg, table, threads))
     return {"rows": table.rows, "ratios": ratios}
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    cli.script_main(main)

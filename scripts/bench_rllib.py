@@ -1,52 +1,72 @@
 """RLlib sampling throughput (env steps/s) of the boardgym MultiAgentEnv with the masking module.
 
-    python scripts/bench_rllib.py --game draughts --num-env-runners 1 2 --envs-per-runner 1 8
+    boardgym bench rllib                                   # quick budget: 1 runner, 1000 steps x 2
+    boardgym bench rllib --game draughts --num-env-runners 1 2 --envs-per-runner 1 8
+    boardgym bench rllib --full                            # BENCHMARKS.md: runners 1 2, 2000 steps x 3
 
-For each (runners K, envs per runner E): builds train_rllib's PPO config (main + one league
-module, mapping as in training), warms up with one sample call per runner, then times
+For each (runners K, envs per runner E): builds ``boardgym train-rllib``'s PPO config (main + one
+league module, mapping as in training), warms up with one sample call per runner, then times
 ``--rounds`` parallel ``sample(num_timesteps=--steps)`` calls on all runners (K = 0: the driver's
 local runner) and reports env steps/s. Also times the bare adapter with random masked actions
-(no RLlib) for reference. Prints one JSON line per measurement; ``main(args)`` returns them.
+(no RLlib; the adapter itself needs Ray) for reference. Without Ray it says how to install it
+(``pip install "boardgym[ray]"``, in its own venv: ray pins gymnasium) and measures nothing.
+Prints one JSON line per measurement; ``main(args)`` returns them.
 """
-import argparse
 import dataclasses
+import importlib
 import importlib.util
 import json
 import os
-import sys
 import time
-from pathlib import Path
+from typing import Literal
 
 import numpy as np
+
+from boardgym.scripts import cli
+
+#: optional peers: (name, module to import, how to install, game); `boardgym bench` reports the missing
+PEERS = (("Ray RLlib", "ray", 'pip install "boardgym[ray]", in its own venv as ray pins gymnasium', "all"),)
 
 
 @dataclasses.dataclass
 class Settings:
-    """Settings of one benchmark run."""
+    """Settings of one RLlib benchmark (defaults: the quick budget; --full: BENCHMARKS.md's)."""
 
-    game: str = "draughts"
-    """draughts or backgammon"""
-    num_env_runners: tuple = (1, 2)
-    """env-runner counts to measure"""
-    envs_per_runner: tuple = (1,)
+    game: Literal["draughts", "backgammon"] = "draughts"
+    """which game's environment to sample"""
+    num_env_runners: tuple[int, ...] = (1,)
+    """env-runner counts to measure (0 = the driver's local runner)"""
+    envs_per_runner: tuple[int, ...] = (1,)
     """games per env runner to measure"""
-    steps: int = 2000
+    steps: int = 1000
     """env steps per runner per timed sample call"""
-    rounds: int = 3
+    rounds: int = 2
     """timed sample calls"""
     hidden: int = 256
     """hidden width of the module (as in training)"""
     address: str = ""
     """Ray cluster address; empty: local Ray"""
+    full: bool = False
+    """the budget BENCHMARKS.md reports (runners 1 2, 2000 steps, 3 rounds); not with those flags"""
+
+    def check(self):
+        cli.require(self.steps >= 1 and self.rounds >= 1 and self.hidden >= 1,
+                    "--steps, --rounds and --hidden must be at least 1")
+        cli.require(min(self.num_env_runners) >= 0, "--num-env-runners must be at least 0")
+        cli.require(min(self.envs_per_runner) >= 1, "--envs-per-runner must be at least 1")
+        if self.full:
+            quick = Settings()
+            given = [f"--{k.replace('_', '-')}" for k in FULL if getattr(self, k) != getattr(quick, k)]
+            cli.require(not given, f"--full sets {', '.join(given)}; give one or the other")
+
+
+#: the budget of BENCHMARKS.md (``--full``)
+FULL = dict(num_env_runners=(1, 2), steps=2000, rounds=3)
 
 
 def _train_module():
-    path = Path(__file__).with_name("train_rllib.py")
-    spec = importlib.util.spec_from_file_location("train_rllib_for_bench", path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    """``boardgym train-rllib``'s module (its Settings and build_config)."""
+    return importlib.import_module(f"boardgym.scripts.{cli.COMMANDS['train-rllib'][0]}")
 
 
 def bare_env_rate(game, steps=20_000, seed=0):
@@ -92,40 +112,34 @@ def sampling_rate(cfg, runners, envs):
 
 
 def main(args=None):
-    """Run the measurements; returns a list of result dicts."""
+    """Run with Settings or a list of command-line strings; returns a list of result dicts."""
+    cfg = cli.settings(Settings, args, prog="boardgym bench rllib", description=__doc__)
+    if cfg.full:
+        cfg = dataclasses.replace(cfg, **FULL)
+    if importlib.util.find_spec("ray") is None:
+        print(f"bench rllib: Ray RLlib not installed: {PEERS[0][2]}; nothing to measure", flush=True)
+        return []
     import ray
-    cfg = args if isinstance(args, Settings) else parse_args(args)
+
     out = [{"game": cfg.game, "what": "bare adapter, random legal actions",
             "env_steps_per_s": round(bare_env_rate(cfg.game))}]
     print(json.dumps(out[-1]), flush=True)
+
     if not ray.is_initialized():
         ray.init(address=cfg.address or None, include_dashboard=False, log_to_driver=False)
-    for k in cfg.num_env_runners:
-        for e in cfg.envs_per_runner:
+    pairs = [(k, e) for k in cfg.num_env_runners for e in cfg.envs_per_runner]
+    with cli.Progress(len(pairs), label="rllib", unit="configs") as bar:
+        for k, e in pairs:
             row = {"game": cfg.game, "env_runners": k, "envs_per_runner": e,
                    "env_steps_per_s": round(sampling_rate(cfg, k, e)),
                    "load_avg_1min": round(os.getloadavg()[0], 2)}
             out.append(row)
+            if bar.enabled:
+                bar.stream.write("\r\x1b[K")
             print(json.dumps(row), flush=True)
+            bar.update(1)
     return out
 
 
-def parse_args(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--game", choices=("draughts", "backgammon"), default="draughts")
-    p.add_argument("--num-env-runners", type=int, nargs="+", default=[1, 2])
-    p.add_argument("--envs-per-runner", type=int, nargs="+", default=[1])
-    p.add_argument("--steps", type=int, default=2000)
-    p.add_argument("--rounds", type=int, default=3)
-    p.add_argument("--hidden", type=int, default=256)
-    p.add_argument("--address", default="")
-    ns = p.parse_args(argv)
-    if ns.steps <= 0 or ns.rounds <= 0 or min(ns.num_env_runners) < 0 or min(ns.envs_per_runner) < 1:
-        p.error("need --steps, --rounds, --envs-per-runner > 0 and --num-env-runners >= 0")
-    return Settings(game=ns.game, num_env_runners=tuple(ns.num_env_runners),
-                    envs_per_runner=tuple(ns.envs_per_runner), steps=ns.steps, rounds=ns.rounds,
-                    hidden=ns.hidden, address=ns.address)
-
-
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    cli.script_main(main)

@@ -4,7 +4,9 @@
     boardgym perft --fen "W:W21-32:B1-12" --depth 8 --divide --threads 2
 
 Counts one move per distinct (start, end, captured set), bulk counting at the last ply.
-The JIT is warmed up (depth 3) before timing; ``--divide`` shows a progress bar on a terminal.
+The JIT is warmed up (depth 3) before timing. On a terminal, a progress bar over the root moves
+is drawn for ``--divide`` and for any perft of depth 10 or more (then counted as one perft per
+root move: the same total); otherwise nothing goes to stderr.
 """
 import dataclasses
 import time
@@ -13,6 +15,7 @@ from boardgym.envs import draughts
 from boardgym.scripts import cli
 
 START_FEN = "W:W21-32:B1-12"
+BAR_DEPTH = 10  # from this depth on, a terminal shows a progress bar over the root moves
 
 
 @dataclasses.dataclass
@@ -55,7 +58,16 @@ def main(args=None):
                 total += n
                 bar.update(1)
     else:
-        total = draughts.perft(state, cfg.depth, threads=cfg.threads)
+        moves = draughts.legal_moves(state) if cfg.depth >= BAR_DEPTH else []
+        bar = cli.Progress(len(moves), label="root moves")
+        if bar.enabled and moves:  # on a terminal: one perft per root move, the bar moving on
+            total = 0
+            with bar:
+                for move in moves:
+                    total += draughts.perft(draughts.apply(state, move), cfg.depth - 1, threads=cfg.threads)
+                    bar.update(1)
+        else:
+            total = draughts.perft(state, cfg.depth, threads=cfg.threads)
     dt = time.perf_counter() - t0
     print(f"depth  {cfg.depth}")
     print(f"nodes  {total}")

@@ -228,11 +228,8 @@ def test_two_runner_smoke_train_evaluate_checkpoint_restore(game, tmp_path, loca
 
 @pytest.mark.slow
 def test_bench_rllib_smoke(local_ray):
-    spec = importlib.util.spec_from_file_location(
-        "bench_rllib_script", Path(__file__).parents[2] / "scripts" / "bench_rllib.py")
-    bench = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = bench
-    spec.loader.exec_module(bench)
+    from boardgym.scripts import bench_rllib as bench
+
     rows = bench.main(["--game", "backgammon", "--num-env-runners", "0", "1", "--steps", "60",
                        "--rounds", "1", "--hidden", "16"])
     assert [r.get("env_runners") for r in rows] == [None, 0, 1]

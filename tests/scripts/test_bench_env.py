@@ -1,10 +1,34 @@
-"""Smoke test of scripts/bench_env.py with a tiny budget."""
-from script_loader import load_script
+"""Smoke test of `boardgym bench envs` (scripts/bench_env.py) with a tiny budget."""
+import importlib.util
 
-bench_env = load_script("bench_env")
+import pytest
+
+from boardgym.scripts import bench_env
+from boardgym.scripts.cli import UsageError
 
 
 def test_bench_env_smoke(capsys):
     rates = bench_env.main(["--seconds", "0.2", "--envs", "boardgym-draughts", "boardgym-backgammon"])
     assert rates["boardgym-draughts"] > 100 and rates["boardgym-backgammon"] > 100
     assert "steps/s" in capsys.readouterr().out
+
+
+def test_bench_env_names_a_missing_peer_with_how_to_install(capsys):
+    if importlib.util.find_spec("pyspiel") is not None:
+        pytest.skip("OpenSpiel is installed here")
+    rates = bench_env.main(["--seconds", "0.1", "--envs", "boardgym-backgammon", "openspiel-backgammon"])
+    assert rates["openspiel-backgammon"] is None and rates["boardgym-backgammon"] > 100
+    assert "openspiel-backgammon (not installed: pip install open_spiel)" in capsys.readouterr().out
+
+
+def test_bench_env_batched_smoke(capsys):
+    rates = bench_env.main(["--batched", "--seconds", "0.1", "--sizes", "4", "--games", "draughts"])
+    assert rates[("draughts", 4, 1)] > 10
+    assert "draughts" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("args, needle", [(["--envs", "chess"], "--envs"), (["--seconds", "0"], "--seconds"),
+                                          (["--sizes", "0"], "--sizes"), (["--full", "--seconds", "2"], "--full")])
+def test_bench_env_rejects_bad_settings(args, needle):
+    with pytest.raises(UsageError, match=needle):
+        bench_env.main(args)

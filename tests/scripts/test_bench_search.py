@@ -1,16 +1,22 @@
-"""Smoke test of scripts/bench_search.py with a tiny budget."""
-from script_loader import load_script
+"""Smoke test of `boardgym bench search` (scripts/bench_search.py) with a tiny budget."""
+import pytest
 
-
-def load():
-    return load_script("bench_search")
+from boardgym.scripts import bench_search
+from boardgym.scripts.cli import UsageError
 
 
 def test_bench_search_reports_nodes_per_second(capsys):
-    mod = load()
-    res = mod.main(["--depth", "3", "--positions", "3"])
+    res = bench_search.main(["--depth", "3", "--positions", "3"])
     out = capsys.readouterr().out
     assert res["positions"] == 3 and res["nodes"] > 3 and res["nps"] > 0
     assert "M nodes/s" in out
-    res_no_tt = mod.main(mod.Settings(depth=3, positions=3, no_tt=True))
+    res_no_tt = bench_search.main(bench_search.Settings(depth=3, positions=3, no_tt=True))
     assert res_no_tt["nodes"] >= res["nodes"] * 0.5
+
+
+@pytest.mark.parametrize("args, needle", [(["--depth", "0"], "--depth"), (["--positions", "-1"], "--positions"),
+                                          (["--tt-bits", "40"], "--tt-bits"),
+                                          (["--full", "--depth", "3"], "--full")])
+def test_bench_search_rejects_bad_settings(args, needle):
+    with pytest.raises(UsageError, match=needle):
+        bench_search.main(args)

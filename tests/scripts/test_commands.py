@@ -1,0 +1,66 @@
+"""Every ``boardgym`` command: its module imports, has documented settings (a docstring per field,
+every flag's help showing its default) and a ``main``, and ``boardgym <cmd> --help`` works."""
+import dataclasses
+import importlib
+import inspect
+import re
+
+import pytest
+
+from boardgym.scripts import bench, cli
+
+
+def _settings_classes(module):
+    """The settings dataclasses a tool defines (the class may have another name than Settings)."""
+    return [c for _, c in inspect.getmembers(module, inspect.isclass)
+            if dataclasses.is_dataclass(c) and c.__module__ == module.__name__]
+
+
+def _tools():
+    """(name as typed after boardgym, module name) of every command and bench target."""
+    tools = [(cmd, f"boardgym.scripts.{mod}") for cmd, (mod, _) in cli.COMMANDS.items()]
+    tools += [(f"bench {t}", m.__name__) for t, (m, _) in bench.TARGETS.items()]
+    return tools
+
+
+TOOLS = _tools()
+
+
+@pytest.mark.parametrize("name, module_name", TOOLS, ids=[t for t, _ in TOOLS])
+def test_tool_has_documented_settings_and_main(name, module_name):
+    module = importlib.import_module(module_name)
+    assert callable(getattr(module, "main", None)), f"{module_name} has no main"
+    assert module.__doc__ and f"boardgym {name}" in module.__doc__, \
+        f"{module_name}'s docstring shows no `boardgym {name} ...` example"
+    classes = _settings_classes(module)
+    assert classes, f"{module_name} defines no settings dataclass"
+    for cls in classes:
+        docs = cli.field_docs(cls)
+        undocumented = [f.name for f in dataclasses.fields(cls) if f.init and not docs.get(f.name)]
+        assert not undocumented, f"{module_name}.{cls.__name__}: fields without a docstring: {undocumented}"
+        parser = cli.build_parser(cls, prog=f"boardgym {name}")
+        for action in parser._actions:
+            if action.dest == "help":
+                continue
+            assert action.help, f"{module_name}: {action.option_strings or action.dest} has no help"
+            if not action.required:
+                assert "(default: " in action.help, \
+                    f"{module_name}: {action.option_strings or action.dest} does not show its default"
+
+
+@pytest.mark.parametrize("name, module_name", TOOLS, ids=[t for t, _ in TOOLS])
+def test_help_works(name, module_name, capsys):
+    assert cli.main([*name.split(), "--help"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith(f"usage: boardgym {name}") and err == ""
+    module = importlib.import_module(module_name)
+    for cls in _settings_classes(module):
+        for f in dataclasses.fields(cls):
+            if f.init and not f.metadata.get("positional"):
+                assert re.search(rf"--{f.name.replace('_', '-')}\b", out), f"--help of {name} lacks {f.name}"
+
+
+def test_top_level_help_lists_every_command(capsys):
+    assert cli.main(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert all(f"  {cmd}" in out for cmd in cli.COMMANDS)
