@@ -14,8 +14,9 @@ field with ``metadata={"positional": True}`` as a positional argument. A setting
 
 Bad arguments give one line on stderr, ``<prog>: error: <problem> (see <prog> --help)``, and exit
 code 2 — never a traceback. ``run`` does the same for a ``ValueError``/``TypeError``/``OSError``
-raised by the library's validated boundary while a tool runs (set ``BOARDGYM_DEBUG=1`` to see the
-traceback instead); Ctrl-C exits with 130.
+raised by the library's validated boundary while a tool runs, and for a missing optional
+dependency (``ImportError``: which package, and which extra installs it); set ``BOARDGYM_DEBUG=1``
+to see the traceback instead. Ctrl-C exits with 130.
 
 ``Progress`` is the progress bar of long jobs: rate and ETA on stderr, only when stderr is a
 terminal, so logs and pipes stay clean.
@@ -268,6 +269,14 @@ def run(main_fn, argv=None, prog: str | None = None) -> int:
     except UsageError as e:
         print(f"{prog}: error: {_one_line(e)} (see {prog} --help)", file=sys.stderr)
         return 2
+    except ImportError as e:
+        if os.environ.get("BOARDGYM_DEBUG"):
+            raise
+        missing = e.name or _one_line(e)
+        print(f"{prog}: error: this needs {missing!r}, which is not installed "
+              f"(see README: pip install \"boardgym[train]\" for training, "
+              f"\"boardgym[bench]\" for the benchmark peers)", file=sys.stderr)
+        return 2
     except (ValueError, TypeError, OSError, LookupError) as e:
         if os.environ.get("BOARDGYM_DEBUG"):
             raise
@@ -377,7 +386,7 @@ class Progress:
             width = 24
             full = int(frac * width)
             bar = "#" * full + "-" * (width - full)
-            eta = (self.total - self.n) / rate if rate > 0 else float("inf")
+            eta = max(self.total - self.n, 0.0) / rate if rate > 0 else float("inf")
             return (f"{label}[{bar}] {_num(self.n)}/{_num(self.total)}{unit} "
                     f"{_num(rate)}{unit}/s ETA {_clock(eta)}")
         return f"{label}{_num(self.n)}{unit} {_num(rate)}{unit}/s {_clock(dt)}"

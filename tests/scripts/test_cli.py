@@ -132,3 +132,18 @@ def test_progress_draws_only_on_a_terminal():
     text = tty.getvalue()
     assert "games [" in text and "4/4 g" in text and "ETA" in text and text.endswith("\n")
     assert "/s" in cli.Progress(None, stream=tty).text()
+
+
+def test_missing_optional_dependency_is_one_line(capsys):
+    def needs_ray(argv):
+        import boardgym_no_such_optional_package  # noqa: F401
+
+    assert cli.run(needs_ray, [], prog="demo") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "boardgym_no_such_optional_package" in err
+
+
+def test_progress_eta_never_negative():
+    bar = cli.Progress(2, stream=io.StringIO())
+    bar.update(5)
+    assert "ETA 00:00" in bar.text()
