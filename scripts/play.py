@@ -69,8 +69,8 @@ class Settings:
     position_id: str | None = None
     """backgammon: start from this gnubg Position ID; its player on roll is player_0"""
     dice: str | None = None
-    """backgammon: the first roll, e.g. 3-1 (default: rolled; without --position-id the
-    standard start with player_0 on roll)"""
+    """backgammon: the first roll, e.g. 3-1 (none: rolled); with it and no --position-id,
+    player_0 is on roll at the standard start"""
     cube: bool = False
     """backgammon: play with the doubling cube (money play, C.1-C.2)"""
     depth: int | None = None
@@ -108,6 +108,9 @@ class Settings:
             cli.require(self.save is None or standard, "--save writes a gnubg match file, which starts from "
                         "the standard position: it cannot record a game from --position-id")
         parse_dice(self.dice)
+        if self.save is not None:
+            folder = Path(self.save).expanduser().resolve().parent
+            cli.require(folder.is_dir(), f"--save: no directory {folder} to write {self.save} in")
 
 
 def parse_dice(text):
@@ -508,28 +511,29 @@ def main(args=None, stdin=None, out=None):
 
     say(f"{cfg.game}: you are player_{me}, {names[1 - me]} is player_{1 - me}. "
         + COMMANDS_HELP)
+    show = True  # draw the board (and what happened) before the next prompt
     while not game.env.is_over:
         if game.env.agent_selection != f"player_{me}":
             game.agent_step(agent)
+            show = True
             continue
-        news = game.news(me)
-        say("\n".join(news + [game.board(me)]))
+        if show:
+            say("\n".join(game.news(me) + [game.board(me)]))
         say(game.prompt(me))
         line = stdin.readline()
         if not line:
             say("end of input")
             break
         text = line.strip()
-        cmd, _, arg = text.partition(" ")
         if text == "quit":
             break
+        show = False
+        cmd, _, arg = text.partition(" ")
         if text == "help":
             say(COMMANDS_HELP)
-            continue
-        if text == "moves":
+        elif text == "moves":
             say("legal: " + ", ".join(game.legal()))
-            continue
-        if cmd == "save":
+        elif cmd == "save":
             path = arg.strip() or cfg.save
             if not path:
                 say("save where? 'save PATH' (or start with --save PATH)")
@@ -537,23 +541,23 @@ def main(args=None, stdin=None, out=None):
             try:
                 _save(game, path, say)
             except (OSError, ValueError) as e:
-                say(f"cannot save: {cli._one_line(e)}")
-            continue
-        if text == "undo":
+                say(f"cannot save: {e}")
+        elif text == "undo":
             if history:
-                game = history.pop()
+                game, show = history.pop(), True
                 say("taken back")
             else:
                 say("nothing to take back")
-            continue
-        before = copy.deepcopy(game)
-        try:
-            game.play_text(text)
-        except ValueError as e:
-            game = before
-            say(f"illegal: {e}\nlegal: {', '.join(game.legal())}")
-            continue
-        history.append(before)
+        else:
+            before = copy.deepcopy(game)
+            try:
+                game.play_text(text)
+            except ValueError as e:
+                game = before
+                say(f"illegal: {e}\nlegal: {', '.join(game.legal())}")
+                continue
+            history.append(before)
+            show = True
     env = game.env
     winner, how = None, "the game is not finished"
     if env.is_over:

@@ -286,6 +286,7 @@ def test_agent_options_reach_the_agent():
     (["--game", "backgammon", "--dice", "7-1"], "--dice"),
     (["--game", "backgammon", "--position-id", RACE, "--save", "x.mat"], "--save"),
     (["--depth", "0"], "--depth"),
+    (["--save", "/no/such/dir/game.pdn"], "--save"),
     (["--time-limit", "-1"], "--time-limit"),
     (["--agent-option", "depth"], "--agent-option"),
 ])
