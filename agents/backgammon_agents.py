@@ -310,7 +310,7 @@ class AfterstateAgent:
         return self._equity_net() is not None
 
     def _set_cube_policy(self, policy):
-        if policy not in CUBE_POLICIES:
+        if not isinstance(policy, str) or policy not in CUBE_POLICIES:
             raise ValueError(f"cube policy must be one of {CUBE_POLICIES}, got {policy!r}")
         if policy == "equity" and not self.has_equity:
             raise ValueError(f"{type(self).__name__} has no equity estimate: its cube policy "
@@ -336,8 +336,11 @@ class AfterstateAgent:
         offered False: the agent is on roll in state, before its roll -> ACTION_DOUBLE or
         ACTION_ROLL. offered True: state is the doubler's (on roll, before its roll) and the agent
         its opponent -> ACTION_TAKE or ACTION_DROP."""
+        if not isinstance(offered, (bool, np.bool_)) and not (notation.is_int(offered)
+                                                              and offered in (0, 1)):
+            raise TypeError(f"offered must be True or False, got {offered!r}")
         policy = self.cube_policy if policy is None else policy
-        if policy not in CUBE_POLICIES:
+        if not isinstance(policy, str) or policy not in CUBE_POLICIES:
             raise ValueError(f"cube policy must be one of {CUBE_POLICIES}, got {policy!r}")
         if policy == "cubeless":
             return game.ACTION_TAKE if offered else game.ACTION_ROLL

@@ -68,3 +68,13 @@ def test_checker_play_is_unchanged_by_the_cube_policy():
     s = backgammon_notation.initial_state()
     a, b = TDAgent(), TDAgent(cube="equity")
     np.testing.assert_array_equal(a.best_afterstate(s, 3, 1), b.best_afterstate(s, 3, 1))
+
+
+def test_bad_cube_arguments_are_named():
+    agent = TDAgent(cube="equity")
+    with pytest.raises(TypeError, match="offered"):
+        agent.cube_action(backgammon_notation.initial_state(), "yes")
+    with pytest.raises(ValueError, match="cube policy"):
+        agent.cube_action(backgammon_notation.initial_state(), False, policy=["equity"])
+    with pytest.raises((TypeError, ValueError)):
+        agent.cube_equity(np.zeros(3))
