@@ -57,7 +57,8 @@ from boardgym.kernels.backgammon.observe import OBS_LEN
 from boardgym.kernels.backgammon.opponents import greedy_score
 from boardgym.kernels.rng import seed_rngs
 
-__all__ = ["TDAgent", "GreedyAgent", "ExpectimaxAgent", "AfterstateAgent", "CUBE_POLICIES", "save_weights",
+__all__ = ["TDAgent", "GreedyAgent", "ExpectimaxAgent", "AfterstateAgent", "CUBE_POLICIES",
+           "save_weights",
            "load_weights", "check_params", "state_from_observation", "play_afterstate_game", "AfterstateGame"]
 
 N_ACTIONS = game.N_ACTIONS

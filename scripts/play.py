@@ -74,7 +74,8 @@ class Settings:
     cube: bool = False
     """backgammon: play with the doubling cube (money play, C.1-C.2)"""
     depth: int | None = None
-    """agent option: search depth in plies (draughts alpha-beta; 1 or 2 for backgammon-expectimax)"""
+    """agent option: search depth in plies (draughts alpha-beta; 1 or 2 for
+    backgammon-expectimax)"""
     time_limit: float | None = None
     """agent option: seconds per move (draughts alpha-beta)"""
     agent_option: list[str] = field(default_factory=list)
@@ -105,8 +106,9 @@ class Settings:
             except (ValueError, TypeError) as e:
                 raise cli.UsageError(f"--position-id: {e}") from None
             standard = bg_api.position_id(start) == bg_api.position_id(bg_api.initial_state())
-            cli.require(self.save is None or standard, "--save writes a gnubg match file, which starts from "
-                        "the standard position: it cannot record a game from --position-id")
+            cli.require(self.save is None or standard,
+                        "--save writes a gnubg match file, which starts from the standard "
+                        "position: it cannot record a game from --position-id")
         parse_dice(self.dice)
         if self.save is not None:
             folder = Path(self.save).expanduser().resolve().parent
@@ -166,22 +168,18 @@ def _npz_game(path):
 
 
 def _construct(name, factory, opts, seed):
-    """factory(**opts, seed=seed), without seed if the agent takes none; unknown options named."""
-    try:
-        return factory(**opts, seed=seed)
-    except TypeError as e:
-        if "seed" not in str(e):
+    """factory(**opts, seed=seed), without seed if the agent takes none; an option the agent
+    does not take is named (UsageError)."""
+    for kwargs in ({**opts, "seed": seed}, opts):
+        try:
+            return factory(**kwargs)
+        except TypeError as e:
             bad = re.search(r"unexpected keyword argument '(\w+)'", str(e))
-            if bad:
-                raise cli.UsageError(f"agent {name} takes no option {bad.group(1)!r}") from None
-            raise
-    try:
-        return factory(**opts)
-    except TypeError as e:
-        bad = re.search(r"unexpected keyword argument '(\w+)'", str(e))
-        if bad:
+            if bad is None:
+                raise
+            if bad.group(1) == "seed" and "seed" not in opts and "seed" in kwargs:
+                continue  # this agent draws nothing at random
             raise cli.UsageError(f"agent {name} takes no option {bad.group(1)!r}") from None
-        raise
 
 
 def load_agent(cfg):
@@ -488,7 +486,7 @@ class GameEnd:
 
 def _save(game, path, say):
     text = game.record()
-    Path(path).write_text(text)
+    Path(path).expanduser().write_text(text)
     say(f"saved the game to {path}")
 
 

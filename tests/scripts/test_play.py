@@ -149,8 +149,8 @@ def test_backgammon_whole_game_from_stdin_either_seat(seat, tmp_path):
         assert play._flip_points(own) == yours
     assert re.search(r"^you rolled [1-6]-[1-6]: your play \(your numbering\):$", text, re.M)
     kind = re.escape(end.how)
-    assert re.search(rf"game over: (you win|backgammon-greedy wins) \(player_{end.winner}\): {kind}",
-                     text)
+    assert re.search(rf"game over: (you win|backgammon-greedy wins) \(player_{end.winner}\): "
+                     rf"{kind}", text)
     assert re.fullmatch(r"a (single game|gammon|backgammon) \(O\.3\): [123] points?", end.how)
     turns, state = backgammon_match.read_match_text(path.read_text())
     assert len(turns) >= 10 and path.read_text() == end.record
@@ -170,7 +170,7 @@ def test_backgammon_agent_play_text_is_legal_from_its_position():
     assert "1) 31: 8/5 6/5" in end.record.replace("  ", " ")
 
 
-RACE = "23YHAIC27QAAAA"  # player on roll: 1, 2, 2, 2, 2, 3 on its points 1-6; the other 2, 2, 2, 2, 3, 3
+RACE = "23YHAIC27QAAAA"  # on roll: 1, 2, 2, 2, 2, 3 on its points 1-6; the other 2, 2, 2, 2, 3, 3
 
 
 def test_backgammon_from_a_position_id_with_dice():
