@@ -45,6 +45,7 @@ from boardgym.envs import backgammon_render, backgammon_v0, russian_draughts_v0
 from boardgym.envs import draughts as dr_api
 from boardgym.kernels.backgammon import game as bg_core
 from boardgym.kernels.draughts import game as dr_core
+from boardgym.kernels.draughts import outcome
 from boardgym.kernels.draughts.board import S_BK, S_BM, S_SIDE, S_WK, S_WM
 from boardgym.scripts import cli
 
@@ -304,12 +305,16 @@ class _Draughts:
         return self.env.pdn(White=self.names[0], Black=self.names[1])
 
 
-_DRAW_TEXT = {  # outcome codes of boardgym.kernels.draughts.outcome -> how the draw came
-    3: "draw by repetition: the same position for the third time (G.2a)",
-    4: "draw: three kings against a lone king for 15 moves without taking it (G.2b)",
-    5: "draw: 15 moves of kings only, no man moved and nothing captured (G.2c)",
-    6: "draw: kings on both sides and no capture or crowning for 30/60 moves (G.2d)",
-    7: "draw: the lone king held the long diagonal a1-h8 for 5 moves (G.2e)",
+_DRAW_TEXT = {  # outcome codes -> how the draw came
+    outcome.DRAW_REPETITION: "draw by repetition: the same position for the third time (G.2a)",
+    outcome.DRAW_THREE_KINGS: "draw: three kings against a lone king for 15 moves without "
+                              "taking it (G.2b)",
+    outcome.DRAW_KINGS_ONLY: "draw: 15 moves of kings only, no man moved and nothing "
+                             "captured (G.2c)",
+    outcome.DRAW_BALANCE: "draw: kings on both sides and no capture or crowning for 30/60 "
+                          "moves (G.2d)",
+    outcome.DRAW_LONG_DIAGONAL: "draw: the lone king held the long diagonal a1-h8 for 5 "
+                                "moves (G.2e)",
 }
 
 

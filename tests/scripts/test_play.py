@@ -116,7 +116,7 @@ def test_draughts_draw_rule_named():
     end, text = _run(["--game", "draughts", "--agent", "greedy", "--fen", "W:WK32:BK1",
                       "--seed", "1"], feeder=SafeKing("W:WK32:BK1"))
     assert end.over and end.winner is None
-    assert end.how in (play._DRAW_TEXT[3], play._DRAW_TEXT[5]), end.how
+    assert end.how.endswith(("(G.2a)", "(G.2c)")), end.how
     assert f"game over: {end.how}" in text
     assert draughts_pdn.read_pdn(end.record)[3] == "1-1"
 
