@@ -7,8 +7,10 @@ checker move at a time, as the env asks. One interface, four ways in:
 
 - ``act(observation, action_mask) -> action`` in ``backgammon_v0`` (and the Gymnasium env) for
   either seat: the position is rebuilt from the 207-float observation (``state_from_observation``;
-  the acting player is the mover, the action is in its frame). With the cube on, the agent plays
-  cubeless: it never doubles and always takes.
+  the acting player is the mover, the action is in its frame). With the cube on (C.1-C.2), the
+  agent answers the cube decisions by its ``cube_policy``: ``"cubeless"`` (the default: it never
+  doubles and always takes) or ``"equity"`` (``cube_action``: thresholds on its cubeless equity
+  before the roll, ``cube_equity``; the agents with a net only).
 - ``act_state(state) -> action`` on the kernel state (``env.unwrapped.state``, mover's view).
 - ``best_play(position_id, die1, die2) -> position_id``: the chosen afterstate, in the frame of
   ``boardgym.envs.backgammon_notation.legal_plays`` (the mover's, before the turn passes).
@@ -25,6 +27,13 @@ one is ``agents/checkpoints/backgammon-td.npz``, ``registry.CHECKPOINTS``), ``Gr
 one-ply heuristic ``kernels.backgammon.opponents.greedy_score`` (pip lead, made points, exposed
 blots, checkers off) with its tie rule: it is the in-kernel ``OPP_GREEDY`` player exactly,
 ``ExpectimaxAgent`` 1-ply or 2-ply over the 21 distinct rolls with either of them.
+
+Cube decisions by equity (money play, C.1-C.2; a rule of thumb, not cubeful analysis): with E the
+cubeless equity of the player on roll before its roll (the mean over the 21 rolls of its best
+afterstate's net equity, in points per cube unit), it doubles when ``DOUBLE_FROM <= E <
+TOO_GOOD`` (below: too early; from ``TOO_GOOD`` on it plays on for the gammon) and its opponent
+takes when its own equity -E is at least ``TAKE_FROM`` (-0.5: taking at 2x loses less than the
+1 point a drop gives away).
 """
 import json
 import os
@@ -48,10 +57,15 @@ from boardgym.kernels.backgammon.observe import OBS_LEN
 from boardgym.kernels.backgammon.opponents import greedy_score
 from boardgym.kernels.rng import seed_rngs
 
-__all__ = ["TDAgent", "GreedyAgent", "ExpectimaxAgent", "AfterstateAgent", "save_weights",
+__all__ = ["TDAgent", "GreedyAgent", "ExpectimaxAgent", "AfterstateAgent", "CUBE_POLICIES",
+           "save_weights",
            "load_weights", "check_params", "state_from_observation", "play_afterstate_game", "AfterstateGame"]
 
 N_ACTIONS = game.N_ACTIONS
+CUBE_POLICIES = ("cubeless", "equity")
+DOUBLE_FROM = 0.4   # cubeless equity of the player on roll from which it doubles
+TOO_GOOD = 1.0      # ... up to which (from here on it plays on for more than the cashed point)
+TAKE_FROM = -0.5    # the taker's cubeless equity from which it takes
 
 
 # ----------------------------------------------------------------------------- weights
@@ -208,6 +222,9 @@ class AfterstateAgent:
     """Base: rank afterstates with ``_scores(rows) -> float64[n]`` (higher is better for the mover)
     and play the best one move by move (the first of the best on ties)."""
 
+    game = "backgammon"
+    cube_policy = "cubeless"
+
     def __init__(self):
         self._rows = np.empty((game.MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
         self._routes = np.empty((game.MAX_AFTERSTATES, game.MAX_MOVES, game.MV_FIELDS), np.int64)
@@ -283,6 +300,56 @@ class AfterstateAgent:
         self._expect = s.copy()
         return self._next()
 
+    # -- the cube (C.1-C.2) --
+    def _equity_net(self):
+        """(w1, b1, w2, b2) of the net behind cube_equity, or None (no equity estimate)."""
+        return None
+
+    @property
+    def has_equity(self):
+        """True when the agent estimates equities (cube_equity; the "equity" cube policy)."""
+        return self._equity_net() is not None
+
+    def _set_cube_policy(self, policy):
+        if not isinstance(policy, str) or policy not in CUBE_POLICIES:
+            raise ValueError(f"cube policy must be one of {CUBE_POLICIES}, got {policy!r}")
+        if policy == "equity" and not self.has_equity:
+            raise ValueError(f"{type(self).__name__} has no equity estimate: its cube policy "
+                             "is 'cubeless'")
+        self.cube_policy = policy
+
+    def cube_equity(self, state):
+        """Cubeless equity (points per cube unit) of the player on roll of state before its roll:
+        the mean over the 21 rolls of its best afterstate's net equity. ValueError without a net."""
+        net = self._equity_net()
+        if net is None:
+            raise ValueError(f"{type(self).__name__} has no equity estimate")
+        s = notation.check_state(state).copy()
+        s[DICE:DICE + 6] = 0
+        row = game.pass_turn(s).reshape(1, STATE_LEN)  # seen by the opponent, as an afterstate
+        out = np.empty(1)
+        expectimax2(True, *net, row, np.zeros(1, np.int64), 1, out)
+        return -float(out[0])  # expectimax2 scores it for the opponent
+
+    def cube_action(self, state, offered, policy=None):
+        """The cube action of the agent (policy: "cubeless" or "equity"; default cube_policy).
+
+        offered False: the agent is on roll in state, before its roll -> ACTION_DOUBLE or
+        ACTION_ROLL. offered True: state is the doubler's (on roll, before its roll) and the agent
+        its opponent -> ACTION_TAKE or ACTION_DROP."""
+        if not isinstance(offered, (bool, np.bool_)) and not (notation.is_int(offered)
+                                                              and offered in (0, 1)):
+            raise TypeError(f"offered must be True or False, got {offered!r}")
+        policy = self.cube_policy if policy is None else policy
+        if not isinstance(policy, str) or policy not in CUBE_POLICIES:
+            raise ValueError(f"cube policy must be one of {CUBE_POLICIES}, got {policy!r}")
+        if policy == "cubeless":
+            return game.ACTION_TAKE if offered else game.ACTION_ROLL
+        e = self.cube_equity(state)
+        if offered:
+            return game.ACTION_TAKE if -e >= TAKE_FROM else game.ACTION_DROP
+        return game.ACTION_DOUBLE if DOUBLE_FROM <= e < TOO_GOOD else game.ACTION_ROLL
+
     def _next(self):
         a = self._plan.pop(0)
         self._expect = game.apply(self._expect, a) if self._plan else None
@@ -291,13 +358,19 @@ class AfterstateAgent:
     def act(self, observation, action_mask):
         """Next checker move for the player on roll of a backgammon_v0 observation (either seat)."""
         mask = _check_mask(action_mask)
-        if mask.shape[0] > N_ACTIONS and not mask[:N_ACTIONS].any():
-            for a in (game.ACTION_ROLL, game.ACTION_TAKE):  # cubeless: never double, always take
-                if mask[a]:
-                    return a
-            raise ValueError("the action mask allows no action this agent plays")
         if isinstance(observation, dict):
             observation = observation.get("observation")
+        if mask.shape[0] > N_ACTIONS and not mask[:N_ACTIONS].any():
+            offered = bool(mask[game.ACTION_TAKE])
+            if not offered and not mask[game.ACTION_ROLL]:
+                raise ValueError("the action mask allows no action this agent plays")
+            if self.cube_policy == "cubeless":
+                return self.cube_action(None, offered)
+            obs = np.array(observation, dtype=np.float64)
+            if offered and obs.shape == (OBS_LEN,):
+                obs[202] = 1.0  # the taker's view, read as if on roll; then turned to the doubler
+            s = state_from_observation(obs)
+            return self.cube_action(game.pass_turn(s) if offered else s, offered)
         s = state_from_observation(observation)
         a = self.act_state(s)
         if not mask[a]:
@@ -308,9 +381,10 @@ class AfterstateAgent:
 class TDAgent(AfterstateAgent):
     """The TD-Gammon style net (td_net): picks the afterstate of highest cubeless equity."""
 
-    def __init__(self, weights=None, hidden=None, seed=0):
+    def __init__(self, weights=None, hidden=None, seed=0, cube="cubeless"):
         """weights: path of a .npz, a (w1, b1, w2, b2) tuple, or None (the shipped checkpoint;
-        with hidden=H, a fresh random net of H units)."""
+        with hidden=H, a fresh random net of H units); cube: the cube policy ("cubeless" or
+        "equity")."""
         super().__init__()
         if weights is None and hidden is not None:
             if not notation.is_int(hidden) or not 1 <= hidden <= 4096:
@@ -321,6 +395,10 @@ class TDAgent(AfterstateAgent):
         if isinstance(weights, (str, os.PathLike)):
             weights = load_weights(weights)
         self.params = check_params(weights)
+        self._set_cube_policy(cube)
+
+    def _equity_net(self):
+        return self.params
 
     @property
     def hidden(self):
@@ -348,8 +426,9 @@ class GreedyAgent(AfterstateAgent):
     the first of them on ties (``opponents.greedy_pick``: the in-kernel ``OPP_GREEDY`` player).
     It draws nothing at random; seed is accepted for the agents' common interface."""
 
-    def __init__(self, seed=None):
+    def __init__(self, seed=None, cube="cubeless"):
         super().__init__()
+        self._set_cube_policy(cube)
 
     def _scores(self, rows):
         out = np.empty(rows.shape[0])
@@ -364,8 +443,10 @@ class ExpectimaxAgent(AfterstateAgent):
     the ``width`` best afterstates by the 1-ply evaluation are searched (all with width=0).
     """
 
-    def __init__(self, depth=2, evaluation="td", width=8, weights=None, seed=None):
-        """weights: a TD weights path, shorthand for evaluation=weights."""
+    def __init__(self, depth=2, evaluation="td", width=8, weights=None, seed=None,
+                 cube="cubeless"):
+        """weights: a TD weights path, shorthand for evaluation=weights; cube: the cube policy
+        ("cubeless", or "equity" with a net evaluation)."""
         super().__init__()
         if weights is not None:
             evaluation = weights
@@ -384,6 +465,10 @@ class ExpectimaxAgent(AfterstateAgent):
             self.use_net, self.params = True, load_weights(evaluation)
         else:
             raise ValueError(f"unknown evaluation {evaluation!r}: 'td', 'greedy', a path or a TDAgent")
+        self._set_cube_policy(cube)
+
+    def _equity_net(self):
+        return self.params if self.use_net else None
 
     def _scores(self, rows):
         n = rows.shape[0]
