@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import ast
 import copy
-import inspect
 import re
 import sys
 from dataclasses import dataclass, field
@@ -252,7 +251,7 @@ class _Draughts:
         self.seen = 0
 
     def board(self, seat):
-        return self.env.render_text()
+        return self.env.render_text(perspective=seat)
 
     def prompt(self, me):
         return f"your move ({'White' if me == 0 else 'Black'}):"
@@ -320,10 +319,8 @@ _DRAW_TEXT = {  # outcome codes -> how the draw came
 
 def backgammon_board(state, seat):
     """The text board of a backgammon state from seat's side (its numbering, its home at the
-    bottom right): the render helper's ``perspective=`` where it has it."""
-    if "perspective" in inspect.signature(backgammon_render.render_text).parameters:
-        return backgammon_render.render_text(state, perspective=seat)
-    return backgammon_render.render_text(state)
+    bottom right)."""
+    return backgammon_render.render_text(state, perspective=seat)
 
 
 def _flip_points(text):

@@ -219,18 +219,18 @@ def test_cube_words_are_checked():
     assert "illegal: no cube decision now" in text  # without --cube, or once the dice are out
 
 
-def test_board_is_drawn_from_the_persons_seat(monkeypatch):
-    """The backgammon board goes through the render helper with perspective = the seat."""
-    seen = []
-
-    def fake(state, perspective=0):
-        seen.append(perspective)
-        return "BOARD"
-
-    monkeypatch.setattr(play.backgammon_render, "render_text", fake)
-    _run(["--game", "backgammon", "--agent", "backgammon-greedy", "--seat", "1", "--seed", "2"],
-         text="quit\n")
-    assert seen and set(seen) == {1}
+def test_board_is_drawn_from_the_persons_seat():
+    """Either game: the board is drawn from the person's side (backgammon: numbered for them)."""
+    end, text = _run(["--game", "backgammon", "--agent", "backgammon-greedy", "--seat", "1",
+                      "--seed", "2"], text="quit\n")
+    assert "points numbered for player_1" in text and "points numbered for player_0" not in text
+    end, text = _run(["--game", "backgammon", "--agent", "backgammon-greedy", "--seat", "0",
+                      "--seed", "2"], text="quit\n")
+    assert "points numbered for player_0" in text
+    from boardgym.envs import draughts_render
+    from boardgym.kernels.draughts.game import initial_state
+    end, text = _run(["--game", "draughts", "--agent", "greedy", "--seat", "1"], text="quit\n")
+    assert draughts_render.render_text(initial_state(), perspective=1).splitlines()[0] in text
 
 
 # ----------------------------------------------------------------------------- agents
