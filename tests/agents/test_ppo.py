@@ -10,7 +10,7 @@ pytest.importorskip("sb3_contrib")
 
 from boardgym.agents.ppo import OpponentPool, PPOAgent, play_vs_baseline, train_ppo  # noqa: E402
 from boardgym.envs import backgammon_v0, russian_draughts_v0  # noqa: E402
-from script_loader import load_script  # noqa: E402
+from boardgym.scripts import cli, train  # noqa: E402
 
 
 @pytest.mark.parametrize("game,module", [("draughts", russian_draughts_v0), ("backgammon", backgammon_v0)])
@@ -105,7 +105,6 @@ def test_train_script_ppo_resume_after_a_kill_is_exact(tmp_path):
     and logs as an uninterrupted run (8 games x 128 steps = 1,024 steps per rollout)."""
     import torch
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
-    train = load_script("train")
     common = ["--game", "draughts", "--algo", "ppo", "--steps", "4096", "--num-envs", "8",
               "--eval-every", "1024", "--eval-games", "4", "--snapshot-every", "1024",
               "--ckpt-every", "2048", "--net-arch", "16", "--seed", "5"]
@@ -118,7 +117,7 @@ def test_train_script_ppo_resume_after_a_kill_is_exact(tmp_path):
         if text.startswith("steps 3072:"):
             raise Killed
     from boardgym.agents import ppo
-    cfg = train.parse_args(common + ["--ckpt-dir", str(tmp_path / "b")])
+    cfg = cli.parse(train.Settings, common + ["--ckpt-dir", str(tmp_path / "b")])
     with pytest.raises(Killed):
         ppo.train_ppo("draughts", 4096, cfg.ckpt_dir, num_envs=8, seed=5, snapshot_every=1024,
                       net_arch=(16,), ckpt_every=2048, eval_every=1024, eval_games=4, log=kill)
@@ -142,7 +141,7 @@ def test_train_script_ppo_resume_after_a_kill_is_exact(tmp_path):
     acc = EventAccumulator(str(tmp_path / "b" / "tb"))
     acc.Reload()
     assert {"train/policy_gradient_loss", "eval/random_ppg"} <= set(acc.Tags()["scalars"])
-    with pytest.raises(SystemExit):
+    with pytest.raises(ValueError, match="--net-arch must be"):
         train.main(common[:-4] + ["--net-arch", "64,x", "--ckpt-dir", str(tmp_path / "c")])
     with pytest.raises(ValueError, match="no checkpoint"):
         train.main(common + ["--ckpt-dir", str(tmp_path / "c"), "--resume", "--quiet"])
