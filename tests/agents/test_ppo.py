@@ -45,6 +45,13 @@ def test_tiny_self_play_run_checkpoint_and_legal_play(tmp_path, game, module):
             agent.best_play("not-an-id", 3, 1)
     points = play_vs_baseline(model, game, heuristic, n_games=10, seed=3)
     assert points.shape == (10,) and set(np.unique(points)) <= {-3.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0}
+    # by name with a path, either game; a policy of the other game is refused naming the file
+    from boardgym.agents import load
+    by_name = load(f"{game}-ppo", path=tmp_path / "ppo.zip")
+    assert by_name.game == game and by_name.act(obs["observation"], obs["action_mask"]) == action
+    other = "backgammon" if game == "draughts" else "draughts"
+    with pytest.raises(ValueError, match=f"ppo.zip is a {game} policy .* not a {other} one"):
+        load(f"{other}-ppo", path=tmp_path / "ppo.zip")
 
 
 def test_baseline_match_counts_every_slot_once():
@@ -145,3 +152,30 @@ def test_train_script_ppo_resume_after_a_kill_is_exact(tmp_path):
         train.main(common[:-4] + ["--net-arch", "64,x", "--ckpt-dir", str(tmp_path / "c")])
     with pytest.raises(ValueError, match="no checkpoint"):
         train.main(common + ["--ckpt-dir", str(tmp_path / "c"), "--resume", "--quiet"])
+
+
+def test_a_run_ends_with_an_evaluation_and_old_greedy_checkpoints_resume(tmp_path):
+    """eval_every=0: the run's one evaluation is the final one. A resume.pt written when the
+    draughts one-ply player was called "greedy" (now "recapture") resumes; a new run refuses
+    the directory."""
+    import torch
+    kw = dict(num_envs=8, net_arch=(8,), ckpt_every=1024, eval_every=0, eval_games=4,
+              tensorboard=False, log=lambda text: None)
+    train_ppo("draughts", 1024, tmp_path, **kw)
+    lines = [json.loads(t) for t in (tmp_path / "metrics.jsonl").read_text().splitlines()]
+    assert [m["steps"] for m in lines] == [1024] and set(lines[0]) >= {"random", "recapture"}
+    with pytest.raises(ValueError, match="is not empty"):
+        train_ppo("draughts", 1024, tmp_path, **kw)
+    state = torch.load(tmp_path / "resume.pt", weights_only=False)
+    state["pool"]["current"] = "greedy"  # as an older run saved it
+    torch.save(state, tmp_path / "resume.pt")
+    steps = []
+    model = train_ppo("draughts", 2048, tmp_path, resume=True,
+                      progress=lambda done, total: steps.append((done, total)), **kw)
+    assert model.num_timesteps == 2048 and steps[-1] == (1024, 1024)
+    lines = [json.loads(t) for t in (tmp_path / "metrics.jsonl").read_text().splitlines()]
+    assert [m["steps"] for m in lines] == [1024, 2048]
+    pool = OpponentPool(baselines=("random", "recapture"))
+    with pytest.raises(ValueError, match="'minimax' is not a player of this pool"):
+        pool.set_state({"rng": pool.rng.bit_generator.state, "current": "minimax",
+                        "snapshots": []}, None)
