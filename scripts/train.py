@@ -60,6 +60,9 @@ import numpy as np
 
 from boardgym.scripts import cli
 
+#: games per TD training call between progress-bar updates (a chunk played in several calls
+#: is the same games: the weights, generator and statistics carry over)
+BAR_GAMES = 250
 #: files a TD run writes into its directory (moved aside by --force)
 TD_RUN_FILES = ("metrics.jsonl", "latest.npz", "latest.npz.tmp*", "games_*.npz", "tb")
 
@@ -223,9 +226,10 @@ def run_td(cfg, game):
             n = min(cfg.ckpt_every, cfg.games - done)
             if cfg.eval_every > 0:
                 n = min(n, cfg.eval_every - done % cfg.eval_every)
-            game.train(params, rng, n, cfg, stats)
+            for k in range(0, n, BAR_GAMES):  # the same games as one call (tested); the bar moves
+                game.train(params, rng, min(BAR_GAMES, n - k), cfg, stats)
+                bar.set(done + min(k + BAR_GAMES, n) - start)
             done += n
-            bar.set(done - start)
             el = time.perf_counter() - t0
             rate = (done - start) / el if el > 0 else 0.0
             eta = (cfg.games - done) / rate if rate > 0 else float("nan")

@@ -102,3 +102,14 @@ def test_prepare_run_dir(tmp_path):
     moved = prepare_run_dir(run, force=True, owned=("metrics.jsonl", "tb", "absent_*"))
     assert sorted(os.listdir(moved)) == ["metrics.jsonl", "tb"]
     assert sorted(os.listdir(run)) == [os.path.basename(moved)]
+
+
+def test_a_chunk_in_several_calls_is_the_same_games(tmp_path, monkeypatch):
+    """The progress bar's sub-chunks (BAR_GAMES) leave the run bit for bit the same."""
+    args = TINY + ["--games", "6", "--ckpt-every", "6", "--eval-every", "0"]
+    one = train.main(args + ["--ckpt-dir", str(tmp_path / "one")])
+    monkeypatch.setattr(train, "BAR_GAMES", 4)
+    two = train.main(args + ["--ckpt-dir", str(tmp_path / "two")])
+    assert all(np.array_equal(p, q) for p, q in zip(one, two))
+    a, b = (np.load(tmp_path / run / "latest.npz") for run in ("one", "two"))
+    assert np.array_equal(a["rng"], b["rng"]) and np.array_equal(a["stats"], b["stats"])
