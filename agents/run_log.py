@@ -2,7 +2,7 @@
 ``write_atomically`` for every checkpoint file, and ``prepare_run_dir`` (a new run never writes
 into another run's files).
 
-``metrics.jsonl`` holds one JSON object per evaluation (what ``scripts/evaluate.py --curve``
+``metrics.jsonl`` holds one JSON object per evaluation (what ``boardgym evaluate --curve``
 plots; every run ends with an evaluation, so a finished run always has one)::
 
     {"games": 40000, "steps": 123456, "seconds": 61.2,
@@ -62,9 +62,9 @@ def prepare_run_dir(run_dir, resume=False, force=False, owned=()):
     run_dir = str(run_dir)
     if os.path.exists(run_dir) and not os.path.isdir(run_dir):
         raise ValueError(f"run directory {run_dir!r} is a file, not a directory")
-    os.makedirs(run_dir, exist_ok=True)
     if resume:
         return None
+    os.makedirs(run_dir, exist_ok=True)
     entries = sorted(os.listdir(run_dir))
     if not entries:
         return None
