@@ -103,6 +103,8 @@ class RunLog:
                                  "log (run_log.prepare_run_dir moves it aside with force)")
         else:
             self._truncate(resume_step)
+        if not os.path.exists(self.path):
+            open(self.path, "a").close()  # there from the start, even before an evaluation
         self.writer = None
         if tensorboard:
             try:

@@ -255,7 +255,8 @@ def read_metrics(run_dir):
                                  f"got {type(rec).__name__}")
             records.append((no, rec))
     if not records:
-        raise ValueError(f"{path}: no evaluations in the file")
+        raise ValueError(f"{path}: no evaluations yet (a run writes one every --eval-every "
+                         "and at its end)")
     return path, records
 
 

@@ -213,7 +213,7 @@ def test_curve_and_agent_argument_errors(tmp_path):
         ev.main(["greedy", "random", "--curve", run])
     (tmp_path / "empty").mkdir()
     (tmp_path / "empty" / "metrics.jsonl").write_text("\n")
-    with pytest.raises(ValueError, match="no evaluations"):
+    with pytest.raises(ValueError, match="no evaluations yet"):
         ev.main(["--curve", str(tmp_path / "empty")])
 
 

@@ -1,6 +1,7 @@
 """boardgym train (scripts/train.py): the run directory is never overwritten unasked, every run
 ends with an evaluation in metrics.jsonl (so ``boardgym evaluate --curve`` works after any run),
 settings errors name the flag, TensorBoard is optional."""
+import dataclasses
 import json
 import os
 
@@ -60,6 +61,22 @@ def test_every_run_ends_with_an_evaluation_and_draws_a_curve(tmp_path, capsys):
         assert (rows[:, 2] >= low).all() and (rows[:, 3] <= high).all()
         assert (rows[:, 3] > rows[:, 2]).all()  # never an interval of zero width
     assert "vs random: ppg last" in capsys.readouterr().out
+
+
+def test_metrics_file_is_there_from_the_start(tmp_path, monkeypatch):
+    """A run killed before its first evaluation leaves an empty metrics.jsonl, which
+    ``boardgym evaluate --curve`` reports as such."""
+    def killed(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(train, "_backgammon_td_game",
+                        lambda real=train._backgammon_td_game: dataclasses.replace(
+                            real(), evaluate=killed))
+    run = tmp_path / "run"
+    with pytest.raises(KeyboardInterrupt):
+        train.main(TINY + ["--games", "4", "--eval-every", "0", "--ckpt-dir", str(run)])
+    assert (run / "metrics.jsonl").read_text() == ""
+    with pytest.raises(ValueError, match="no evaluations yet"):
+        evaluate.main(["--curve", str(run)])
 
 
 def test_settings_errors_name_the_flag(tmp_path, monkeypatch):
