@@ -88,3 +88,18 @@ def test_bad_arguments_one_line_exit_2(wheel_cli, tmp_path):
     one_line_error(wheel_cli.run("train-eval", "--positions", "3"), "--positions")
     out = ok(wheel_cli.run("train", "--help"))
     assert "--force" in out and "(default: 100000)" in out and "--resume" in out
+
+
+def test_ppo_train_and_load_by_name_with_a_path(wheel_cli, tmp_path):
+    if importlib.util.find_spec("sb3_contrib") is None:
+        import pytest
+        pytest.skip("needs the [train] extra (torch, sb3-contrib)")
+    ok(wheel_cli.run("train", "--game", "backgammon", "--algo", "ppo", "--steps", "1024",
+                     "--num-envs", "8", "--net-arch", "8", "--eval-games", "2", "--quiet",
+                     "--no-tensorboard", "--ckpt-dir", "bg-ppo", cwd=tmp_path))
+    assert len((tmp_path / "bg-ppo" / "metrics.jsonl").read_text().splitlines()) == 1
+    out = ok(wheel_cli.run("evaluate", "backgammon-ppo:path=bg-ppo/ppo.zip", "random",
+                           "--games", "2", "--quiet", cwd=tmp_path))
+    assert "backgammon-ppo:path=bg-ppo/ppo.zip v random: 2 games" in out
+    one_line_error(wheel_cli.run("evaluate", "draughts-ppo:path=bg-ppo/ppo.zip", "random",
+                                 cwd=tmp_path), "bg-ppo/ppo.zip is a backgammon policy")
