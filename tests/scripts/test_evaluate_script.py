@@ -22,6 +22,10 @@ def test_summary_counts_and_intervals():
     assert -1 <= plo < 0.2 < phi <= 1
     s = ev.summarize([1, 1, 1, 0])  # inside the possible range, not +0.750 [+0.470, +1.030]
     assert s["ppg_interval"][1] <= 1.0
+    s = ev.summarize([1, 1])  # two identical games: not +1.000 +- 0.000
+    lo, hi = s["ppg_interval"]
+    assert -1.0 <= lo < 0.5 and hi == 1.0
+    assert f"points/game +1.000 [{lo:+.3f}, +1.000]" in ev.format_summary("a", "b", s)
     with pytest.raises(ValueError, match="lie in"):
         ev.summarize([2, -1])  # a draughts game scores at most one point
     s = ev.summarize([2, -1, 3, 0, 2, -2], "backgammon")  # backgammon points: gammons and backgammons
