@@ -1,20 +1,24 @@
 """PPOAgent: a masked policy trained with sb3-contrib's MaskablePPO by self-play on the batched env.
 
-Training (``train_ppo``, used by ``scripts/train.py --algo ppo``): N games at once through the
+Training (``train_ppo``, used by ``boardgym train --algo ppo``): N games at once through the
 stable-baselines3 VecEnv over the batched core (boardgym.envs.vector), the learner's opponent
 drawn per rollout from a pool — a uniformly random player and frozen snapshots of the learner
 itself (a snapshot joins the pool every ``snapshot_every`` steps; the pool keeps the newest
-``pool_size``). ``PPOAgent(path)`` plays a checkpoint in any boardgym env for either seat: the
-observation is the acting player's own view in every env, so one policy serves both seats.
+``pool_size``). ``PPOAgent(path, game=...)`` plays a checkpoint in any boardgym env of its game
+for either seat: the observation is the acting player's own view in every env, so one policy
+serves both seats (``load("<game>-ppo", path=PATH)`` is the same, by name).
 
 A run directory holds ``ppo.zip`` (the latest MaskablePPO model, for PPOAgent), ``ppo_<steps>.zip``
-(each evaluated model), ``resume.pt`` (all a resumed run needs), ``metrics.jsonl`` and
-TensorBoard logs in ``tb/`` (boardgym.agents.run_log).
+(each evaluated model; the run ends with an evaluation), ``resume.pt`` (all a resumed run
+needs), ``metrics.jsonl`` and TensorBoard logs in ``tb/`` (boardgym.agents.run_log). A new run
+refuses a directory holding anything unless ``force`` (then the previous run's files move into
+``replaced-<time>/``: ``run_log.prepare_run_dir``).
 Checkpoints are taken at the start of a rollout, every ``ckpt_every`` steps and at the end, and
 capture the model with its optimizer, the N games in progress with their random streams, the
 last observations, the opponent pool (snapshots and its generator), the torch/NumPy/Python
 random states and the counters: ``resume=True`` continues exactly — a run killed after a
-checkpoint and resumed ends with the same weights as an uninterrupted run (tested).
+checkpoint and resumed ends with the same weights as an uninterrupted run (tested). Checkpoints
+written when the draughts one-ply player was called "greedy" (now "recapture") resume too.
 """
 import io
 import os
@@ -23,10 +27,16 @@ import time
 
 import numpy as np
 
-from boardgym.agents.run_log import RunLog, format_evaluation, write_atomically, write_file_atomically
+from boardgym.agents.run_log import (
+    RunLog, format_evaluation, prepare_run_dir, write_atomically, write_file_atomically,
+)
 
 MODEL_FILE = "ppo.zip"
 RESUME_FILE = "resume.pt"
+#: files a run writes into its directory (moved aside by a forced new run)
+RUN_FILES = ("metrics.jsonl", MODEL_FILE, "ppo_*.zip", RESUME_FILE, "*.tmp*", "tb")
+#: pool members' old names -> today's (checkpoints of older runs hold the old ones)
+RENAMED_BASELINES = {"greedy": "recapture"}
 
 
 def _torch_threads():
@@ -34,20 +44,54 @@ def _torch_threads():
     torch.set_num_threads(1)  # small nets on 2 cores: one thread is much faster
 
 
+def _policy_shapes():
+    """{game: (observation length, accepted action counts)} of boardgym's envs."""
+    from boardgym.kernels.backgammon.game import N_ACTIONS as BG_ACTIONS, N_ACTIONS_CUBE
+    from boardgym.kernels.backgammon.observe import OBS_LEN as BG_OBS
+    from boardgym.kernels.draughts.game import N_ACTIONS as D_ACTIONS, OBS_LEN as D_OBS
+    return {"draughts": (D_OBS, (D_ACTIONS,)), "backgammon": (BG_OBS, (BG_ACTIONS, N_ACTIONS_CUBE))}
+
+
+def policy_game(model):
+    """The game ("draughts" / "backgammon") whose observations and actions model's spaces
+    fit, or None."""
+    obs = getattr(getattr(model, "observation_space", None), "shape", None)
+    n = getattr(getattr(model, "action_space", None), "n", None)
+    for game, (obs_len, actions) in _policy_shapes().items():
+        if obs == (obs_len,) and n in actions:
+            return game
+    return None
+
+
 class PPOAgent:
     """A MaskablePPO checkpoint as an agent: ``act(observation, action_mask) -> action``.
 
     path is a MaskablePPO ``.zip`` (the trainer's checkpoint) or a policy-only ``.pt`` file
-    (``export_policy``: the weights without the optimizer state, what boardgym ships)."""
+    (``export_policy``: the weights without the optimizer state, what boardgym ships). With
+    game ("draughts" / "backgammon"), a policy of the other game (told by its observation and
+    action spaces) is refused with a ValueError naming the file."""
 
-    def __init__(self, path, deterministic=True, device="cpu"):
+    def __init__(self, path, deterministic=True, device="cpu", game=None):
+        import os
+        if not os.path.isfile(str(path)):
+            raise ValueError(f"no PPO policy file at {path}")
         _torch_threads()
-        if str(path).endswith(".pt"):
-            from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-            self.model = MaskableActorCriticPolicy.load(str(path), device=device)
-        else:
-            from sb3_contrib import MaskablePPO
-            self.model = MaskablePPO.load(path, device=device)
+        try:
+            if str(path).endswith(".pt"):
+                from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+                self.model = MaskableActorCriticPolicy.load(str(path), device=device)
+            else:
+                from sb3_contrib import MaskablePPO
+                self.model = MaskablePPO.load(path, device=device)
+        except (ValueError, OSError, KeyError, RuntimeError, EOFError) as e:
+            raise ValueError(f"{path} is not a MaskablePPO model (.zip) or policy (.pt): "
+                             f"{' '.join(str(e).split())}") from None
+        self.game = policy_game(self.model)
+        if game is not None and self.game != game:
+            what = f"a {self.game} policy" if self.game else "not a boardgym policy"
+            raise ValueError(f"{path} is {what} (observation {self.model.observation_space.shape}, "
+                             f"{getattr(self.model.action_space, 'n', '?')} actions), "
+                             f"not a {game} one")
         self.deterministic = deterministic
 
     def act(self, observation, action_mask):
@@ -86,7 +130,7 @@ class OpponentPool:
     ``(obs (M, O), masks (M, A)) -> actions (M,)``."""
 
     def __init__(self, seed=0, pool_size=8, baselines=("random", "greedy")):
-        if not set(baselines) <= {"random", "greedy", "recapture"}:
+        if isinstance(baselines, str) or not set(baselines) <= {"random", "greedy", "recapture"}:
             raise ValueError(f"baselines must be in-kernel players ('random', 'greedy', draughts "
                              f"'recapture'), got {baselines!r}")
         self.rng = np.random.default_rng(seed)
@@ -122,6 +166,11 @@ class OpponentPool:
             frozen.load_state_dict(weights)
             self.snapshots.append(frozen.eval())
         cur = state["current"]
+        if isinstance(cur, str) and cur not in self.baselines:
+            cur = RENAMED_BASELINES.get(cur, cur)
+            if cur not in self.baselines:
+                raise ValueError(f"the checkpoint's pool member {state['current']!r} is not a "
+                                 f"player of this pool {self.baselines}")
         self.current = cur if isinstance(cur, str) else self.snapshots[cur]
 
     def pick(self):
@@ -195,13 +244,16 @@ def _sb3_logger(run_log):
 def train_ppo(game, total_steps, run_dir, num_envs=64, seed=0, snapshot_every=100_000,
               pool_size=8, net_arch=(64, 64), ckpt_every=50_000, eval_every=100_000,
               eval_games=200, max_moves=300, resume=False, tensorboard=True, log=print,
-              progress_every=10.0):
+              progress_every=10.0, force=False, progress=None):
     """Train a MaskablePPO policy by self-play into run_dir (see the module docstring).
 
-    Evaluations (every eval_every steps, eval_games against the random and the greedy player)
-    are printed and appended to metrics.jsonl. On resume the checkpoint's game, num_envs, seed,
-    pool and network settings win over the arguments (a note is logged when they differ);
-    total_steps is the total of the whole run. Returns the model."""
+    Evaluations (every eval_every steps (0: none but the last) and at the end, eval_games
+    against the game's in-kernel players) are logged and appended to metrics.jsonl. A new run
+    refuses a non-empty run_dir unless force (``run_log.prepare_run_dir``). On resume the
+    checkpoint's game, num_envs, seed, pool and network settings win over the arguments (a note
+    is logged when they differ); total_steps is the total of the whole run. progress(done,
+    total): called with the steps done and to do in this call (a progress bar). Returns the
+    model."""
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
@@ -209,7 +261,9 @@ def train_ppo(game, total_steps, run_dir, num_envs=64, seed=0, snapshot_every=10
     from boardgym.envs.vector import make_sb3_vec_env
     _torch_threads()
     run_dir = str(run_dir)
-    os.makedirs(run_dir, exist_ok=True)
+    moved = prepare_run_dir(run_dir, resume, force, RUN_FILES)
+    if moved:
+        log(f"force: the previous run's files are now in {moved}")
     resume_path = os.path.join(run_dir, RESUME_FILE)
     setup = {"game": game, "num_envs": int(num_envs), "seed": int(seed),
              "snapshot_every": int(snapshot_every), "pool_size": int(pool_size),
@@ -275,8 +329,11 @@ def train_ppo(game, total_steps, run_dir, num_envs=64, seed=0, snapshot_every=10
         return True
 
     def evaluate_if_due():
-        if not due("next_eval", eval_every):
-            return
+        if due("next_eval", eval_every):
+            evaluate()
+
+    def evaluate():
+        counters["evaluated"] = counters["steps"]
         res = evaluate_baselines(model, game, eval_games, setup["seed"] + 1)
         _save_atomic(model, os.path.join(run_dir, f"ppo_{counters['steps']}.zip"))
         run_log.evaluation({"games": counters["games"], "steps": counters["steps"],
@@ -291,6 +348,7 @@ def train_ppo(game, total_steps, run_dir, num_envs=64, seed=0, snapshot_every=10
         def __init__(self):
             super().__init__()
             self.mark = (time.perf_counter(), counters["steps"], counters["games"])  # last line
+            self.start = counters["steps"]
 
         def _on_rollout_start(self):
             counters["steps"] = self.num_timesteps
@@ -303,9 +361,9 @@ def train_ppo(game, total_steps, run_dir, num_envs=64, seed=0, snapshot_every=10
             pool.pick()
             self.logger.record("selfplay/pool_snapshots", len(pool.snapshots))
             self.logger.record("selfplay/games", counters["games"])
-            self.progress()
+            self.log_progress()
 
-        def progress(self):
+        def log_progress(self):
             now = time.perf_counter()
             t, s, g = self.mark
             if now - t < progress_every or counters["steps"] == s:
@@ -318,6 +376,8 @@ def train_ppo(game, total_steps, run_dir, num_envs=64, seed=0, snapshot_every=10
 
         def _on_step(self):
             counters["games"] += int(np.count_nonzero(self.locals["dones"]))
+            if progress is not None:
+                progress(self.num_timesteps - self.start, max(total_steps - self.start, 0))
             return True
 
     try:
@@ -326,6 +386,8 @@ def train_ppo(game, total_steps, run_dir, num_envs=64, seed=0, snapshot_every=10
             model.learn(remaining, callback=SelfPlay(), reset_num_timesteps=False)
         counters["steps"] = model.num_timesteps
         evaluate_if_due()
+        if counters.get("evaluated") != counters["steps"]:
+            evaluate()  # every run ends with an evaluation (metrics.jsonl is never empty)
         checkpoint()
     finally:
         run_log.close()

@@ -11,6 +11,12 @@ Draughts: ``random``, ``greedy``, ``alphabeta-material`` (search, material evalu
 ``agents/checkpoints/draughts-alphabeta.npz``, or ``weights=PATH``), ``alphabeta-td`` (the same
 search with the shipped TD(lambda) self-play value net, ``draughts-alphabeta-td.npz``), ``ppo``;
 the searches default to depth 6.
+
+Backgammon: ``random``, ``greedy``, ``td`` (the shipped TD(lambda) net
+``agents/checkpoints/backgammon-td.npz``, or ``weights=PATH``), ``expectimax``, ``ppo``
+(``path=PATH`` to a policy of ``boardgym train --game backgammon --algo ppo``: none is shipped).
+``load("<game>-ppo", path=PATH)`` loads any PPO policy of either game; a missing file or a
+policy of the other game is a ValueError naming the file.
 """
 from pathlib import Path
 
@@ -99,7 +105,7 @@ def _draughts_alphabeta_learned(name, default_file, trainer):
 
 
 _draughts_alphabeta = _draughts_alphabeta_learned(
-    "draughts-alphabeta", "draughts-alphabeta.npz", "scripts/train_draughts_eval.py")
+    "draughts-alphabeta", "draughts-alphabeta.npz", "boardgym train-eval")
 
 
 for _g in GAMES:
@@ -107,9 +113,9 @@ for _g in GAMES:
 register("draughts", "greedy", _draughts_greedy)
 register("draughts", "alphabeta-material", _draughts_alphabeta_material)
 register("draughts", "alphabeta", _draughts_alphabeta)
-# the same search with the TD(lambda) self-play value net (scripts/train.py --game draughts --algo td)
+# the same search with the TD(lambda) self-play value net (boardgym train --game draughts --algo td)
 register("draughts", "alphabeta-td", _draughts_alphabeta_learned(
-    "draughts-alphabeta-td", "draughts-alphabeta-td.npz", "scripts/train.py --game draughts --algo td"))
+    "draughts-alphabeta-td", "draughts-alphabeta-td.npz", "boardgym train --game draughts --algo td"))
 
 
 # ---- backgammon agents (agents/backgammon_agents.py) ----
@@ -136,14 +142,26 @@ register("backgammon", "expectimax", _backgammon_expectimax)
 
 # ---- PPO policies (agents/ppo.py; need the [train] extra: torch, sb3-contrib) ----
 
-def _ppo(game, default_file):
+def _ppo(game, default_file=None):
+    """Factory of ``<game>-ppo``: the shipped policy (if any) or ``path=PATH`` (a MaskablePPO
+    .zip of ``boardgym train --algo ppo`` or a policy-only .pt); a missing file or a policy of
+    the other game is a ValueError naming the file."""
     def factory(path=None, deterministic=True, seed=None):
-        from boardgym.agents.ppo import PPOAgent
+        if path is None and default_file is None:
+            raise ValueError(f"{game}-ppo: no {game} policy is shipped; give path=PATH (a run's "
+                             f"ppo.zip: boardgym train --game {game} --algo ppo)")
         p = CHECKPOINTS / default_file if path is None else Path(path)
         if not p.is_file():
-            raise ValueError(f"{game}-ppo: no policy file at {p} (train one with scripts/train.py --algo ppo)")
-        return PPOAgent(str(p), deterministic=deterministic)
+            raise ValueError(f"{game}-ppo: no policy file at {p} (train one with "
+                             f"boardgym train --game {game} --algo ppo)")
+        try:
+            from boardgym.agents.ppo import PPOAgent
+        except ImportError as e:
+            raise ValueError(f"{game}-ppo needs torch and sb3-contrib: "
+                             f"pip install 'boardgym[train]' ({e})") from None
+        return PPOAgent(str(p), deterministic=deterministic, game=game)
     return factory
 
 
 register("draughts", "ppo", _ppo("draughts", "draughts-ppo.pt"))
+register("backgammon", "ppo", _ppo("backgammon"))

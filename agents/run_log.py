@@ -1,8 +1,9 @@
-"""The files of a training run in its checkpoint directory: ``metrics.jsonl``, TensorBoard, and
-``write_atomically`` for every checkpoint file.
+"""The files of a training run in its run directory: ``metrics.jsonl``, TensorBoard,
+``write_atomically`` for every checkpoint file, and ``prepare_run_dir`` (a new run never writes
+into another run's files).
 
-``metrics.jsonl`` holds one JSON object per evaluation (what ``scripts/evaluate.py --curve``
-plots)::
+``metrics.jsonl`` holds one JSON object per evaluation (what ``boardgym evaluate --curve``
+plots; every run ends with an evaluation, so a finished run always has one)::
 
     {"games": 40000, "steps": 123456, "seconds": 61.2,
      "random": {"ppg": 0.91, "ci95": [0.87, 0.94], "win_rate": 0.93, "games": 400},
@@ -12,7 +13,8 @@ plots)::
 opponent's entry has the learner's points per game, its 95 % interval ``[low, high]``
 (``boardgym.agents.stats.mean_interval``: inside the possible range, never of zero width) and
 the win rate over ``games`` evaluation games. (Files written before the interval became a pair
-hold the interval's half-width as one number; ``scripts/evaluate.py --curve`` reads both.) TensorBoard event files go to ``<dir>/tb`` (``tensorboard --logdir <dir>/tb``).
+hold the interval's half-width as one number; ``boardgym evaluate --curve`` reads both.) TensorBoard event files go to ``<dir>/tb``
+(``tensorboard --logdir <dir>/tb``).
 
 A resumed run opens the log at its checkpoint's step: metrics lines and TensorBoard events from
 after the checkpoint (work the interrupted run lost) are dropped, so the logs of an interrupted
@@ -20,6 +22,7 @@ and resumed run read like those of an uninterrupted one.
 """
 import json
 import os
+import time
 
 import numpy as np
 
@@ -45,6 +48,48 @@ def write_file_atomically(path, data):
     write_atomically(path, write)
 
 
+def prepare_run_dir(run_dir, resume=False, force=False, owned=()):
+    """Make run_dir ready for a run; returns the folder the previous run's files went to, or None.
+
+    A new run (resume False) refuses a directory that holds anything, with a ValueError naming
+    ``--resume`` and ``--force``. With force, the files a run writes (``owned``: names or glob
+    patterns, e.g. ``("metrics.jsonl", "latest.npz", "games_*.npz", "tb")``) are moved into
+    ``<run_dir>/replaced-<UTC time>/``: nothing is deleted, and the new run's logs and checkpoints
+    never mix with the old ones. Other files are left where they are. A resumed run takes the
+    directory as it is (the trainer checks its checkpoint)."""
+    import glob
+    import shutil
+    run_dir = str(run_dir)
+    if os.path.exists(run_dir) and not os.path.isdir(run_dir):
+        raise ValueError(f"run directory {run_dir!r} is a file, not a directory")
+    if resume:
+        return None
+    os.makedirs(run_dir, exist_ok=True)
+    entries = sorted(os.listdir(run_dir))
+    if not entries:
+        return None
+    if not force:
+        shown = ", ".join(entries[:4]) + (", ..." if len(entries) > 4 else "")
+        raise ValueError(f"run directory {run_dir!r} is not empty ({shown}): continue that run "
+                         "with --resume, start over there with --force (its files are moved "
+                         "to a replaced-<time> folder, nothing is deleted) or give another "
+                         "--ckpt-dir")
+    ours = sorted({os.path.basename(m) for pattern in owned
+                   for m in glob.glob(os.path.join(glob.escape(run_dir), pattern))})
+    if not ours:
+        return None
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    dest = os.path.join(run_dir, f"replaced-{stamp}")
+    k = 1
+    while os.path.exists(dest):
+        k += 1
+        dest = os.path.join(run_dir, f"replaced-{stamp}-{k}")
+    os.makedirs(dest)
+    for name in ours:
+        shutil.move(os.path.join(run_dir, name), os.path.join(dest, name))
+    return dest
+
+
 class RunLog:
     """Append-only metrics and scalars of one run; ``step_key`` names the x axis ("games"/"steps")."""
 
@@ -54,17 +99,20 @@ class RunLog:
         os.makedirs(run_dir, exist_ok=True)
         if resume_step is None:
             if os.path.exists(self.path):
-                os.remove(self.path)
+                raise ValueError(f"{self.path} exists: a new run never appends to another run's "
+                                 "log (run_log.prepare_run_dir moves it aside with force)")
         else:
             self._truncate(resume_step)
+        if not os.path.exists(self.path):
+            open(self.path, "a").close()  # there from the start, even before an evaluation
         self.writer = None
         if tensorboard:
             try:
                 from torch.utils.tensorboard import SummaryWriter
             except ImportError as e:  # torch or tensorboard missing
-                raise ImportError("TensorBoard logs need torch and tensorboard "
-                                  "(pip install -e '.[train]'), or turn them off "
-                                  "(scripts/train.py --no-tensorboard)") from e
+                raise ValueError("TensorBoard logs need torch and tensorboard "
+                                 "(pip install 'boardgym[train]'), or turn them off "
+                                 "(boardgym train --no-tensorboard)") from e
             purge = None if resume_step is None else resume_step + 1
             self.writer = SummaryWriter(os.path.join(run_dir, "tb"), purge_step=purge)
 

@@ -1,8 +1,11 @@
 """Play a boardgym backgammon agent against pubeval or GNU Backgammon 0-ply (cubeless money games).
 
-    python scripts/eval_gnubg.py --weights agents/checkpoints/backgammon-td.npz \\
-        --opponent pubeval --games 5000 --seed 0
-    python scripts/eval_gnubg.py --agent backgammon-greedy --opponent gnubg0 --games 200
+    boardgym eval-gnubg --opponent pubeval --games 5000 --seed 0
+    boardgym eval-gnubg --agent backgammon-td --weights runs/td80/games_200000.npz --opponent gnubg0
+    boardgym eval-gnubg --agent backgammon-greedy --opponent random --games 200
+
+``pubeval`` and ``gnubg0`` need the optional ``gnubg-nn`` package (``pip install gnubg-nn``;
+GPL-3, for evaluation only); ``random`` needs nothing.
 
 The opponents come from ``gnubg_nn`` (GPL-3; imported only by this evaluation script, never by
 library code): ``pubeval`` is Tesauro's public linear evaluator (``gnubg_nn.pub_best_move``),
@@ -19,14 +22,15 @@ game core's afterstate loop (``agents.backgammon_agents.play_afterstate_game``: 
 plays, lost rolls, result). Games come in pairs that replay one dice stream (opening roll
 included) with the agent first as player 0, then as player 1. Gammons and backgammons count (1/2/3 points). Prints the agent's points per
 game with its 95% interval and the win rate with its Wilson interval (``agents.stats``), and
-the gammon counts.
+the gammon counts; on a terminal a progress bar (games, rate, ETA) runs on stderr.
 """
-import argparse
 import dataclasses
-import sys
 import time
+from typing import Literal
 
 import numpy as np
+
+from boardgym.scripts import cli
 
 ENGINES = ("pubeval", "gnubg0", "random")  # also accepted as --agent (e.g. the gnubg0-vs-pubeval anchor)
 
@@ -36,17 +40,23 @@ class Settings:
     """Settings of one evaluation against an external opponent."""
 
     agent: str = "backgammon-td"
-    """boardgym.agents.load name of the agent (backgammon-td, backgammon-greedy, ...) or an engine"""
+    """boardgym.agents.load name of the agent (backgammon-td, backgammon-greedy, ...) or an
+    engine (pubeval, gnubg0, random)"""
     weights: str = ""
-    """weights .npz for backgammon-td / expectimax (default: the shipped checkpoint)"""
-    opponent: str = "pubeval"
-    """pubeval, gnubg0 or random"""
+    """weights .npz for backgammon-td / expectimax (empty: the shipped checkpoint)"""
+    opponent: Literal["pubeval", "gnubg0", "random"] = "pubeval"
+    """the engine to play against (pubeval and gnubg0 need gnubg-nn)"""
     games: int = 1000
     """games (rounded up to even: pairs with the same dice)"""
     seed: int = 0
     """dice seed"""
     quiet: bool = False
-    """print only the summary"""
+    """print only the summary (no progress lines or bar)"""
+
+    def check(self):
+        cli.require(self.games > 0, f"--games must be positive, got {self.games}")
+        if "gnubg0" in (self.agent, self.opponent) or "pubeval" in (self.agent, self.opponent):
+            _require_gnubg()
 
 
 def _opponent_play(kind, state, rows, pick, mask):
@@ -93,12 +103,13 @@ def _require_gnubg():
     try:
         import gnubg_nn  # noqa: F401
     except ImportError:
-        raise ValueError("gnubg-nn is not installed: pip install gnubg-nn (GPL-3, evaluation only)") from None
+        raise ValueError("pubeval and gnubg0 need gnubg-nn, which is not installed: "
+                         "pip install gnubg-nn (GPL-3, evaluation only)") from None
 
 
 def engine_agent(kind, seed=0):
     """pubeval / gnubg0 / random as a boardgym agent (``act_state`` and ``act`` in backgammon_v0,
-    whole plays from the start of a turn), for scripts/evaluate.py's round-robins."""
+    whole plays from the start of a turn), for ``boardgym evaluate``'s round-robins."""
     from boardgym.agents.backgammon_agents import AfterstateAgent
     from boardgym.kernels.rng import seed_rngs
 
@@ -154,49 +165,42 @@ def summarize(pts, kinds):
             "backgammons": int((kinds == 3).sum())}
 
 
-def parse_args(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--agent", default=Settings.agent)
-    p.add_argument("--weights", default=Settings.weights)
-    p.add_argument("--opponent", choices=("pubeval", "gnubg0", "random"), default=Settings.opponent)
-    p.add_argument("--games", type=int, default=Settings.games)
-    p.add_argument("--seed", type=int, default=Settings.seed)
-    p.add_argument("--quiet", action="store_true")
-    cfg = Settings(**vars(p.parse_args(argv)))
-    if cfg.games <= 0:
-        p.error("--games must be positive")
-    return cfg
-
-
 def main(args=None):
-    """Run the evaluation; returns the summary dict."""
-    cfg = args if isinstance(args, Settings) else parse_args(args)
-    if cfg.opponent != "random":
-        try:
-            _require_gnubg()
-        except ValueError as e:
-            raise SystemExit(str(e))
+    """Run the evaluation with Settings or a list of command-line strings; returns the summary
+    dict (``summarize``)."""
+    cfg = cli.settings(Settings, args, prog="boardgym eval-gnubg", description=__doc__)
     from boardgym.agents import load
-    kwargs = {"weights": cfg.weights} if cfg.weights else {}
-    agent = cfg.agent if cfg.agent in ENGINES else load(cfg.agent, **kwargs)
     from boardgym.agents.backgammon_agents import AfterstateAgent
-    if not isinstance(agent, (str, AfterstateAgent)):
-        raise SystemExit(f"{cfg.agent} does not rank afterstates (not a backgammon AfterstateAgent)")
+    if cfg.agent in ENGINES:
+        cli.require(not cfg.weights, f"--weights is for a boardgym agent, not the engine {cfg.agent}")
+        agent = cfg.agent
+    else:
+        kwargs = {"weights": cfg.weights} if cfg.weights else {}
+        agent = load(cfg.agent, game="backgammon", **kwargs)
+        cli.require(isinstance(agent, AfterstateAgent),
+                    f"--agent {cfg.agent} does not rank afterstates (not a backgammon "
+                    "AfterstateAgent: backgammon-td, backgammon-greedy, backgammon-expectimax)")
     n_pairs = (cfg.games + 1) // 2
     t0 = time.perf_counter()
     step = max(1, n_pairs // 10)
+    bar = cli.Progress(2 * n_pairs, label="games", unit="games",
+                       enabled=False if cfg.quiet else None)
 
     def progress(done, pts):
+        bar.set(2 * done)
         if not cfg.quiet and (done % step == 0 or done == n_pairs):
+            if bar.enabled:
+                bar.stream.write("\r\x1b[K")
             el = time.perf_counter() - t0
             print(f"  {2 * done} games  ppg {pts.mean():+.3f}  {2 * done / el:.1f} games/s",
                   flush=True)
 
-    pts, kinds = play_games(agent, cfg.opponent, n_pairs, cfg.seed, progress)
+    with bar:
+        pts, kinds = play_games(agent, cfg.opponent, n_pairs, cfg.seed, progress)
     s = summarize(pts, kinds)
     print(f"{cfg.agent}{' ' + cfg.weights if cfg.weights else ''} vs {cfg.opponent}: "
           f"{s['games']} games, {s['ppg']:+.3f} points per game (95% [{s['ppg_lo']:+.3f}, "
-          f"{s['ppg_hi']:+.3f}], +-{s['ci95']:.3f}), "
+          f"{s['ppg_hi']:+.3f}]), "
           f"wins {s['win_rate']:.1%} [{s['win_lo']:.1%}, {s['win_hi']:.1%}], gammons won "
           f"{s['gammons_won']} lost {s['gammons_lost']}, backgammons {s['backgammons']}, "
           f"{time.perf_counter() - t0:.0f} s")
@@ -204,4 +208,4 @@ def main(args=None):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    cli.script_main(main)

@@ -1,14 +1,18 @@
 """Evaluate agents against each other in the AEC envs: a match, or a round-robin with an Elo table.
 
-    python scripts/evaluate.py greedy random --game draughts --games 200 --seed 0
-    python scripts/evaluate.py alphabeta-material:depth=4 greedy random --games 100
-    python scripts/evaluate.py draughts-alphabeta-material:depth=6,time_limit=0.2 greedy
-    python scripts/evaluate.py backgammon-td gnubg0 pubeval --game backgammon --games 200
+    boardgym evaluate draughts-greedy random --game draughts --games 4
+    boardgym evaluate backgammon-td random --game backgammon --games 4
+    boardgym evaluate alphabeta-material:depth=4 greedy random --games 100
+    boardgym evaluate draughts-alphabeta-material:depth=6,time_limit=0.2 draughts-greedy
+    boardgym evaluate draughts-ppo:path=runs/draughts-ppo/ppo.zip draughts-greedy --games 100
+    boardgym evaluate backgammon-td gnubg0 pubeval --game backgammon --games 200
 
 Agents are ``boardgym.agents.load`` names with optional keyword options after a colon
-(``name:key=value,key=value``; values are Python literals, else strings); for backgammon also
-the external engines ``pubeval`` and ``gnubg0`` (GNU Backgammon's net at 0-ply) of the optional
-``gnubg-nn`` package (GPL-3: loaded through scripts/eval_gnubg.py, never by the library). Every pair plays
+(``name:key=value,key=value``; values are Python literals, else strings); ``--game`` defaults to
+the game the agents' names give (``draughts-...``, ``backgammon-...``), else draughts. For
+backgammon also the external engines ``pubeval`` and ``gnubg0`` (GNU Backgammon's net at 0-ply)
+of the optional ``gnubg-nn`` package (GPL-3: loaded through scripts/eval_gnubg.py, never by the
+library). Every pair plays
 ``--games`` games (rounded up to even): each opening twice with the colours swapped. Draughts
 openings are ``--opening-min``..``--opening-max`` random whole moves from a generator seeded by
 ``--seed``; backgammon games of a pair share ``reset(seed)``, i.e. the same dice for both colour
@@ -17,7 +21,7 @@ with ``--observation-only``, get ``act(observation, action_mask)``; two backgamm
 choose whole plays (``AfterstateAgent``s, the engines included) play the same games through the
 game core's afterstate loop. A game that reaches ``--max-moves`` (plies for draughts, turns for
 backgammon) is a draw. Matches are played by ``boardgym.agents.evaluation`` and summarised by
-``boardgym.agents.stats``.
+``boardgym.agents.stats``. On a terminal a progress bar (games, rate, ETA) runs on stderr.
 
 Prints per pair: wins/draws/losses of the first agent, points per game, score with a Wilson 95%
 interval, and the Elo difference (with the interval's Elo bounds); with three or more agents a
@@ -28,40 +32,42 @@ interval (two agents).
 
 Learning curves of training runs (no agents are played):
 
-    python scripts/evaluate.py --curve runs/td80 runs/td40 --plot curve.png
-    python scripts/evaluate.py --curve runs/td80 --x seconds --y win_rate --plot curve.png
+    boardgym evaluate --curve runs/td80 runs/td40 --plot curve.png
+    boardgym evaluate --curve runs/td80 --x seconds --y win_rate --plot curve.png
 
-reads each ``RUN_DIR/metrics.jsonl`` written by scripts/train.py (one JSON object per
+reads each ``RUN_DIR/metrics.jsonl`` written by ``boardgym train`` (one JSON object per
 evaluation: ``games``, optional ``steps``, ``seconds``, and per opponent ``{"ppg", "ci95",
 "win_rate"}``), prints each run's last and best value per opponent and draws, one panel per
 opponent, every run's value against training progress with its 95% interval as a band (ppg:
 ci95 = [low, high], or ppg +- ci95 in files from before the interval became a pair; for win_rate
 a Wilson interval when the opponent entry has a ``games`` count, else none).
 """
-import argparse
 import ast
 import dataclasses
 import json
 import math
 import os
-import sys
 import time
+from typing import Literal
 
 import numpy as np
 
 from boardgym.agents import evaluation, load
 from boardgym.agents.evaluation import GAMES, random_opening, summarize  # noqa: F401 (script API)
 from boardgym.agents.stats import elo_intervals, wilson
+from boardgym.scripts import cli
 
 
 @dataclasses.dataclass
 class Settings:
     """Settings of one evaluation run."""
 
-    agents: list = dataclasses.field(default_factory=lambda: ["greedy", "random"])
-    """two or more agent specs: load() name with optional ':key=value,...' options"""
-    game: str = "draughts"
-    """draughts or backgammon"""
+    agents: list[str] = dataclasses.field(default_factory=list, metadata={"positional": True})
+    """two or more agent specs: a load() name with optional ':key=value,...' options
+    (draughts-greedy, backgammon-td, alphabeta-material:depth=4, random, ...)"""
+    game: Literal["draughts", "backgammon"] | None = None
+    """game to play; none: the game the agents' names give (draughts-..., backgammon-...),
+    else draughts"""
     games: int = 100
     """games per pair of agents (rounded up to even: each opening with both colour orders)"""
     seed: int = 0
@@ -75,16 +81,57 @@ class Settings:
     observation_only: bool = False
     """agents see only act(observation, action_mask), never the kernel state"""
     quiet: bool = False
-    """print only the summary"""
-    curve: list = dataclasses.field(default_factory=list)
+    """print only the summary (no progress lines or bar)"""
+    curve: list[str] = dataclasses.field(default_factory=list)
     """run directories whose metrics.jsonl to read; when given, only the learning curve is made
     (agents are not played)"""
-    x: str = "games"
-    """learning curve x axis: games, steps or seconds (a key of every metrics.jsonl line)"""
-    y: str = "ppg"
+    x: Literal["games", "steps", "seconds"] = "games"
+    """learning curve x axis (a key of every metrics.jsonl line)"""
+    y: Literal["ppg", "win_rate"] = "ppg"
     """learning curve y axis: ppg (points per game with its ci95 interval) or win_rate"""
     plot: str = ""
     """PNG to write: the learning curve (--curve), the Elo chart (3+ agents) or the pair's score"""
+
+    def __post_init__(self):
+        if self.game is None and self.agents:
+            self.game = infer_game(self.agents)
+
+    def check(self):
+        """ValueError naming the first bad setting."""
+        if self.curve:
+            cli.require(not self.agents, "give agents to play or --curve RUN_DIR ... to plot, "
+                                         "not both")
+            cli.require(self.x in X_LABELS, f"unknown --x {self.x!r}; expected one of "
+                                            f"{sorted(X_LABELS)}")
+            cli.require(self.y in Y_LABELS, f"unknown --y {self.y!r}; expected one of "
+                                            f"{sorted(Y_LABELS)}")
+            return
+        cli.require(len(self.agents) >= 2, "give at least two agents to play, or --curve "
+                                           "RUN_DIR ... to plot a training run's learning curve")
+        cli.require(self.game in GAMES, f"unknown game {self.game!r}; expected one of "
+                                        f"{sorted(GAMES)}")
+        cli.require(self.games >= 1, f"--games must be positive, got {self.games}")
+        cli.require(0 <= self.opening_min <= self.opening_max,
+                    f"need 0 <= --opening-min <= --opening-max, got {self.opening_min} and "
+                    f"{self.opening_max}")
+        cli.require(self.max_moves >= 1, f"--max-moves must be positive, got {self.max_moves}")
+        for spec in self.agents:
+            make_agent(spec, self.game, 0)  # fails early on a bad name or option
+
+
+def infer_game(specs):
+    """The game named by the agent specs' prefixes ("draughts-..." / "backgammon-..."; the
+    engines pubeval and gnubg0 are backgammon's), draughts when none names one; ValueError
+    when they name both."""
+    named = set()
+    for spec in specs:
+        name = parse_spec(spec)[0]
+        named |= {g for g in GAMES if name.startswith(g + "-")}
+        if name in EXTERNAL:
+            named.add("backgammon")
+    if len(named) > 1:
+        raise cli.UsageError(f"the agents {' '.join(specs)} are of different games")
+    return named.pop() if named else "draughts"
 
 
 # ---- agents and games -----------------------------------------------------------------------
@@ -107,16 +154,11 @@ EXTERNAL = ("pubeval", "gnubg0")  # backgammon engines of gnubg-nn (scripts/eval
 
 
 def _external(name, game):
-    """pubeval / gnubg0 as an agent, from the sibling script eval_gnubg.py (never library code)."""
+    """pubeval / gnubg0 as an agent, from the evaluation script eval_gnubg.py (never library code)."""
     if game != "backgammon":
         raise ValueError(f"{name} is a backgammon engine, not a {game} agent")
-    import importlib.util
-    from pathlib import Path
-    spec = importlib.util.spec_from_file_location("boardgym_eval_gnubg",
-                                                  Path(__file__).resolve().parent / "eval_gnubg.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.engine_agent(name)
+    from boardgym.scripts import eval_gnubg
+    return eval_gnubg.engine_agent(name)
 
 
 def make_agent(spec, game, seed):
@@ -130,12 +172,13 @@ def make_agent(spec, game, seed):
 
 def make_env(cfg):
     """The raw AEC env of cfg.game capped at cfg.max_moves (boardgym.agents.evaluation.make_env)."""
-    return evaluation.make_env(cfg.game, cfg.max_moves)
+    return evaluation.make_env(cfg.game or infer_game(cfg.agents), cfg.max_moves)
 
 
-def play_pair(cfg, spec_a, spec_b, pair_seed, log=print):
+def play_pair(cfg, spec_a, spec_b, pair_seed, log=print, bar=None):
     """Points of A in each game of A against B (boardgym.agents.evaluation.play_match: each opening
-    with both colour orders), with progress lines unless cfg.quiet."""
+    with both colour orders), with progress lines unless cfg.quiet; bar: a cli.Progress counting
+    games."""
     a = make_agent(spec_a, cfg.game, pair_seed)
     b = make_agent(spec_b, cfg.game, pair_seed + 1)
     n_pairs = evaluation.pair_count(cfg.games)
@@ -143,7 +186,11 @@ def play_pair(cfg, spec_a, spec_b, pair_seed, log=print):
 
     def progress(points):
         k = len(points) // 2
+        if bar is not None:
+            bar.update(2)
         if not cfg.quiet and k % max(1, n_pairs // 5) == 0:
+            if bar is not None and bar.enabled:
+                bar.stream.write("\r\x1b[K")
             log(f"  {spec_a} v {spec_b}: {len(points)} games, score "
                 f"{summarize(points, cfg.game)['score']:.3f}, {time.perf_counter() - t0:.1f} s")
 
@@ -193,7 +240,7 @@ def read_metrics(run_dir):
     path = os.path.join(run_dir, "metrics.jsonl")
     if not os.path.isfile(path):
         raise ValueError(f"no metrics.jsonl in run directory {run_dir!r} "
-                         "(scripts/train.py appends one line per evaluation)")
+                         "(boardgym train writes one line per evaluation)")
     records = []
     with open(path) as f:
         for no, line in enumerate(f, 1):
@@ -208,7 +255,8 @@ def read_metrics(run_dir):
                                  f"got {type(rec).__name__}")
             records.append((no, rec))
     if not records:
-        raise ValueError(f"{path}: no evaluations in the file")
+        raise ValueError(f"{path}: no evaluations yet (a run writes one every --eval-every "
+                         "and at its end)")
     return path, records
 
 
@@ -381,53 +429,6 @@ def run_curves(cfg):
 
 
 # ---- command line ---------------------------------------------------------------------------
-def parse_args(argv=None):
-    """Settings from a command line (list of strings; sys.argv[1:] when None)."""
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("agents", nargs="*",
-                   help="agent specs: load() names, optional ':key=value,...' (none with --curve)")
-    p.add_argument("--curve", nargs="+", default=[], metavar="RUN_DIR",
-                   help="training runs whose metrics.jsonl to draw as learning curves")
-    for f in dataclasses.fields(Settings):
-        if f.name in ("agents", "curve"):
-            continue
-        flag = "--" + f.name.replace("_", "-")
-        if f.type is bool or f.type == "bool":
-            p.add_argument(flag, action="store_true")
-        elif f.name in ("x", "y"):
-            p.add_argument(flag, default=f.default,
-                           choices=sorted(X_LABELS if f.name == "x" else Y_LABELS))
-        else:
-            p.add_argument(flag, type=type(f.default), default=f.default)
-    ns = p.parse_args(argv)
-    if ns.agents and ns.curve:
-        raise ValueError("give agents to play or --curve RUN_DIR ... to plot, not both")
-    return Settings(**vars(ns))
-
-
-def check(cfg):
-    """ValueError naming the first bad setting."""
-    if cfg.curve:
-        if cfg.x not in X_LABELS:
-            raise ValueError(f"unknown --x {cfg.x!r}; expected one of {sorted(X_LABELS)}")
-        if cfg.y not in Y_LABELS:
-            raise ValueError(f"unknown --y {cfg.y!r}; expected one of {sorted(Y_LABELS)}")
-        return
-    if cfg.game not in GAMES:
-        raise ValueError(f"unknown game {cfg.game!r}; expected one of {sorted(GAMES)}")
-    if len(cfg.agents) < 2:
-        raise ValueError("give at least two agents to play, or --curve RUN_DIR ... "
-                         "to plot a training run's learning curve")
-    if cfg.games < 1:
-        raise ValueError(f"games must be positive, got {cfg.games}")
-    if not 0 <= cfg.opening_min <= cfg.opening_max:
-        raise ValueError("need 0 <= opening_min <= opening_max")
-    if cfg.max_moves < 1:
-        raise ValueError(f"max_moves must be positive, got {cfg.max_moves}")
-    for spec in cfg.agents:
-        make_agent(spec, cfg.game, 0)  # fails early on a bad name or option
-
-
 def main(args=None):
     """Run with Settings or a list of command-line strings; return a dict of results.
 
@@ -437,8 +438,7 @@ def main(args=None):
     With --curve: results["curves"][run label][opponent] is curve_series' array,
     results["metrics"][run label] the file read, results["plots"] as above.
     """
-    cfg = args if isinstance(args, Settings) else parse_args(args)
-    check(cfg)
+    cfg = cli.settings(Settings, args, prog="boardgym evaluate", description=__doc__)
     if cfg.curve:
         return run_curves(cfg)
     k = len(cfg.agents)
@@ -446,15 +446,21 @@ def main(args=None):
     games = np.zeros((k, k))
     pairs = {}
     t0 = time.perf_counter()
-    for i in range(k):
-        for j in range(i + 1, k):
-            res = play_pair(cfg, cfg.agents[i], cfg.agents[j], cfg.seed + 1000 * (i * k + j))
-            s = summarize(res, cfg.game)
-            pairs[(i, j)] = s
-            points[i, j] = s["wins"] + 0.5 * s["draws"]
-            points[j, i] = s["losses"] + 0.5 * s["draws"]
-            games[i, j] = games[j, i] = s["games"]
-            print(format_summary(cfg.agents[i], cfg.agents[j], s))
+    total = k * (k - 1) // 2 * 2 * evaluation.pair_count(cfg.games)
+    with cli.Progress(total, label="games", unit="games",
+                      enabled=False if cfg.quiet else None) as bar:
+        for i in range(k):
+            for j in range(i + 1, k):
+                res = play_pair(cfg, cfg.agents[i], cfg.agents[j], cfg.seed + 1000 * (i * k + j),
+                                bar=bar)
+                s = summarize(res, cfg.game)
+                pairs[(i, j)] = s
+                points[i, j] = s["wins"] + 0.5 * s["draws"]
+                points[j, i] = s["losses"] + 0.5 * s["draws"]
+                games[i, j] = games[j, i] = s["games"]
+                if bar.enabled:
+                    bar.stream.write("\r\x1b[K")
+                print(format_summary(cfg.agents[i], cfg.agents[j], s), flush=True)
     results = {"pairs": pairs, "time": time.perf_counter() - t0, "plots": []}
     n_pair = pairs[(0, 1)]["games"]
     title = f"{cfg.game}, {n_pair} games per pair, seed {cfg.seed}"
@@ -481,4 +487,4 @@ def main(args=None):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    cli.script_main(main)

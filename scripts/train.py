@@ -1,90 +1,107 @@
 """Train an agent by self-play: ``--algo td`` (a TD(lambda) value net) or ``--algo ppo`` (MaskablePPO).
 
 TD: TD-Gammon style afterstate net for backgammon, position value net for draughts; PPO: on the
-batched env with an opponent pool, both games.
+batched env with an opponent pool, both games (needs the ``train`` extra:
+``pip install 'boardgym[train]'``).
 
-    python scripts/train.py --game draughts --algo ppo --steps 1000000 --eval-every 100000 \
-        --ckpt-dir runs/draughts-ppo
-    python scripts/train.py --game backgammon --algo td --games 200000 --hidden 80 \
+    boardgym train --game backgammon --algo td --games 200000 --hidden 80 \
         --alpha 0.1 --lam 0.0 --seed 1 --ckpt-dir runs/td80
-    python scripts/train.py --game backgammon --algo td --games 400000 --ckpt-dir runs/td80 --resume
-    python scripts/train.py --game draughts --algo td --games 1000000 --hidden 80 --alpha 0.003 \
+    boardgym train --game backgammon --algo td --games 400000 --ckpt-dir runs/td80 --resume
+    boardgym train --game draughts --algo td --games 1000000 --hidden 80 --alpha 0.003 \
         --lam 0.7 --epsilon 0.05 --seed 1 --ckpt-every 20000 --eval-every 100000 \
         --ckpt-dir runs/draughts-td
+    boardgym train --game draughts --algo ppo --steps 1000000 --eval-every 100000 \
+        --ckpt-dir runs/draughts-ppo
+    boardgym evaluate --curve runs/td80 --plot curve.png
     tensorboard --logdir runs/td80/tb
 
 Both trainers write into ``--ckpt-dir`` (default ``runs/<game>-<algo>``): checkpoints (written
-to a temporary file, then renamed), ``metrics.jsonl`` (one line per evaluation;
-``scripts/evaluate.py --curve DIR`` plots it) and TensorBoard logs in ``tb/``
-(``--no-tensorboard`` turns them off). ``--resume`` continues exactly where the last checkpoint
-left off — weights, optimizer, random states, counters and (PPO) the games in progress and the
-opponent pool — so a killed run loses at most the work since its last checkpoint, and the logs
-drop what came after it.
+to a temporary file, then renamed), ``metrics.jsonl`` (one line per evaluation, and always one
+at the end of the run; ``boardgym evaluate --curve DIR`` draws it) and TensorBoard logs in
+``tb/`` (``--no-tensorboard`` turns them off; without torch and tensorboard installed they are
+skipped with a note). A new run refuses a directory that holds anything: ``--resume``
+continues the run there, ``--force`` starts over and moves the previous run's files into a
+``replaced-<time>/`` folder beside them (nothing is ever deleted). ``--resume`` continues
+exactly where the last checkpoint left off — weights, optimizer, random states, counters and
+(PPO) the games in progress and the opponent pool — so a killed run loses at most the work
+since its last checkpoint, and the logs drop what came after it. On a terminal a progress bar
+(rate, ETA) runs on stderr.
 
 TD (``run_td``, one loop for both games, ``TDGame`` holds the game's kernels): the games are
 played and learned from entirely inside Numba in chunks of ``--ckpt-every`` games; after each
 chunk the weights, the self-play generator's state and the counters go to ``latest.npz``. Every
-``--eval-every`` games the net plays ``--eval-games`` games against the game's in-kernel players
-(boardgym.kernels.players: random and the one-ply heuristic) with its own evaluation seed; each evaluated net is also kept as
-``games_<N>.npz``.
+``--eval-every`` games and at the end the net plays ``--eval-games`` games against the game's
+in-kernel players (boardgym.kernels.players: random and the one-ply heuristic) with its own
+evaluation seed; each evaluated net is also kept as ``games_<N>.npz``.
   backgammon (boardgym.agents.td_net.train_games): afterstate net, the dice from the generator;
   opponents "random" (random checker moves) and "greedy" (the pip count/blots/made points
-  heuristic, kernels/backgammon/opponents.py);
-  ``games_<N>.npz`` loads with TDAgent.
+  heuristic, kernels/backgammon/opponents.py); ``games_<N>.npz`` loads with TDAgent
+  (``load("backgammon-td", weights=PATH)``).
   draughts (boardgym.agents.td_draughts.train_games): value of the position for the side to
   move, epsilon-greedy whole moves (``--epsilon``), games capped at 200 plies (a draw);
   opponents "random" and "recapture" (kernels/draughts/opponents.py), colours
   alternating; ``games_<N>.npz`` is a draughts_eval.Evaluation for
   ``load("draughts-alphabeta", weights=PATH)``.
 
-PPO (boardgym.agents.ppo.train_ppo): ``ppo.zip`` (load with PPOAgent) and ``resume.pt``
-every ``--ckpt-every`` learner steps (at the next rollout start); evaluations against the
-in-kernel players (``ppo.baseline_names``), each evaluated model kept as ``ppo_<steps>.zip``. Progress lines show games/s and the ETA.
-
-Only the game/algorithm pairs in ``TRAINERS`` exist (argparse lists exactly those).
+PPO (boardgym.agents.ppo.train_ppo): ``ppo.zip`` (``load("<game>-ppo", path=PATH)``) and
+``resume.pt`` every ``--ckpt-every`` learner steps (at the next rollout start); evaluations
+against the in-kernel players (``ppo.baseline_names``) every ``--eval-every`` steps and at the
+end, each evaluated model kept as ``ppo_<steps>.zip``.
 """
-import argparse
 import dataclasses
+import importlib.util
 import json
 import os
 import sys
 import time
+from typing import Literal
 
 import numpy as np
+
+from boardgym.scripts import cli
+
+#: games per TD training call between progress-bar updates (a chunk played in several calls
+#: is the same games: the weights, generator and statistics carry over)
+BAR_GAMES = 250
+#: files a TD run writes into its directory (moved aside by --force)
+TD_RUN_FILES = ("metrics.jsonl", "latest.npz", "latest.npz.tmp*", "games_*.npz", "tb")
 
 
 @dataclasses.dataclass
 class Settings:
     """Settings of one training run."""
 
-    game: str = "backgammon"
+    game: Literal["backgammon", "draughts"] = "backgammon"
     """game to train on"""
-    algo: str = "td"
-    """learning algorithm"""
+    algo: Literal["td", "ppo"] = "td"
+    """learning algorithm: td (a TD(lambda) value net) or ppo (MaskablePPO; needs boardgym[train])"""
     games: int = 100_000
-    """total self-play games of the run (a resumed run continues up to this total)"""
+    """td: total self-play games of the run (a resumed run continues up to this total)"""
     hidden: int = 80
-    """hidden units of the value net"""
+    """td: hidden units of the value net"""
     alpha: float = 0.0
-    """td learning rate (0: the game's default: backgammon 0.1, draughts 0.003)"""
+    """td: learning rate (0: the game's default: backgammon 0.1, draughts 0.003)"""
     lam: float = 0.0
-    """TD lambda (0 uses the fast sparse TD(0) path)"""
+    """td: lambda (0 uses the fast sparse TD(0) path)"""
     epsilon: float = 0.05
     """td draughts: probability of a random move in self-play (exploration)"""
     init_scale: float = 0.1
-    """initial weights uniform in [-init_scale, init_scale]"""
+    """td: initial weights uniform in [-init_scale, init_scale]"""
     seed: int = 0
-    """seed of the initial weights and the self-play dice"""
+    """seed of the initial weights and of self-play"""
     ckpt_dir: str = ""
-    """run directory: checkpoints, metrics.jsonl, TensorBoard logs (tb/); default runs/<game>-<algo>"""
+    """run directory: checkpoints, metrics.jsonl, TensorBoard logs (tb/); empty: runs/<game>-<algo>"""
     ckpt_every: int = 5_000
     """games (td) or learner steps (ppo) between checkpoints"""
     eval_every: int = 20_000
-    """games between evaluations (0: none)"""
+    """games (td) or steps (ppo) between evaluations (0: only the final one)"""
     eval_games: int = 400
-    """games per evaluation opponent (rounded up to even: pairs with the same dice)"""
+    """games per evaluation opponent (rounded up to even: pairs from the same start)"""
     resume: bool = False
-    """continue exactly from <ckpt-dir>/latest.npz (td) or <ckpt-dir>/resume.pt (ppo)"""
+    """continue the run in --ckpt-dir exactly from its latest.npz (td) or resume.pt (ppo)"""
+    force: bool = False
+    """start a new run in a non-empty --ckpt-dir: the previous run's files are moved into a
+    replaced-<time>/ folder there (nothing is deleted)"""
     steps: int = 1_000_000
     """ppo: total environment steps of the learner"""
     num_envs: int = 64
@@ -93,10 +110,28 @@ class Settings:
     """ppo: steps between frozen snapshots added to the opponent pool"""
     net_arch: str = "64,64"
     """ppo: hidden layer sizes of the policy and value MLPs (the shipped draughts-ppo is 64,64)"""
-    no_tensorboard: bool = False
-    """write no TensorBoard logs (metrics.jsonl is always written)"""
+    tensorboard: bool = True
+    """write TensorBoard logs to <ckpt-dir>/tb (metrics.jsonl is always written)"""
     quiet: bool = False
-    """no progress lines"""
+    """no progress lines or bar"""
+
+    def check(self):
+        for name in ("games", "hidden", "ckpt_every", "eval_games", "steps", "num_envs",
+                     "snapshot_every"):
+            value = getattr(self, name)
+            cli.require(value > 0, f"--{name.replace('_', '-')} must be positive, got {value}")
+        cli.require(self.eval_every >= 0, f"--eval-every must be >= 0, got {self.eval_every}")
+        cli.require(self.alpha >= 0, f"--alpha must be >= 0, got {self.alpha}")
+        cli.require(0.0 <= self.lam <= 1.0, f"--lam must be in [0, 1], got {self.lam}")
+        cli.require(0.0 <= self.epsilon <= 1.0, f"--epsilon must be in [0, 1], got {self.epsilon}")
+        cli.require(self.init_scale > 0, f"--init-scale must be positive, got {self.init_scale}")
+        cli.require(not (self.resume and self.force),
+                    "--resume continues the run in --ckpt-dir, --force replaces it: not both")
+        parse_net_arch(self.net_arch)
+        if self.algo == "ppo":
+            missing = [m for m in ("torch", "sb3_contrib") if importlib.util.find_spec(m) is None]
+            cli.require(not missing, f"--algo ppo needs {' and '.join(missing)}: "
+                                     "pip install 'boardgym[train]'")
 
 
 def _save_atomic(path, **arrays):
@@ -104,9 +139,19 @@ def _save_atomic(path, **arrays):
     write_atomically(path, lambda tmp: np.savez(tmp, **arrays), ".npz")
 
 
-def _log(cfg, text):
-    if not cfg.quiet:
-        print(text, flush=True)
+def _bar(cfg, total, label, unit):
+    """The run's progress bar (drawn on a terminal only, never with --quiet)."""
+    return cli.Progress(total, label=label, unit=unit, enabled=False if cfg.quiet else None)
+
+
+def _log(cfg, text, bar=None):
+    """A progress line on stdout (none with --quiet), above the bar when one is drawn."""
+    if cfg.quiet:
+        return
+    if bar is not None and bar.enabled:
+        bar.stream.write("\r\x1b[K")
+        bar.stream.flush()
+    print(text, flush=True)
 
 
 @dataclasses.dataclass
@@ -134,12 +179,14 @@ class TDGame:
 
 
 def run_td(cfg, game):
-    """TD self-play in chunks of --ckpt-every games: evaluation, logs, checkpoints, exact resume;
-    returns the final params."""
-    from boardgym.agents.run_log import RunLog, format_evaluation
+    """TD self-play in chunks of --ckpt-every games: evaluations (and one at the end), logs,
+    checkpoints, exact resume; returns the final params."""
+    from boardgym.agents.run_log import RunLog, format_evaluation, prepare_run_dir
     if cfg.alpha == 0:
         cfg.alpha = game.default_alpha
-    os.makedirs(cfg.ckpt_dir, exist_ok=True)
+    moved = prepare_run_dir(cfg.ckpt_dir, cfg.resume, cfg.force, TD_RUN_FILES)
+    if moved:
+        _log(cfg, f"--force: the previous run's files are now in {moved}")
     latest = os.path.join(cfg.ckpt_dir, "latest.npz")
     stats = np.zeros(game.n_stats)
     seconds0 = 0.0
@@ -163,7 +210,7 @@ def run_td(cfg, game):
         params, rng = game.init(cfg)
         done = 0
     settings_json = json.dumps(dataclasses.asdict(cfg))
-    run_log = RunLog(cfg.ckpt_dir, "games", done if cfg.resume else None, not cfg.no_tensorboard)
+    run_log = RunLog(cfg.ckpt_dir, "games", done if cfg.resume else None, cfg.tensorboard)
     t0 = time.perf_counter()
 
     def checkpoint():
@@ -173,12 +220,15 @@ def run_td(cfg, game):
 
     start = done
     last_stats = stats.copy()
+    bar = _bar(cfg, max(cfg.games - start, 0), f"{cfg.game} td", "games")
     try:
         while done < cfg.games:
             n = min(cfg.ckpt_every, cfg.games - done)
             if cfg.eval_every > 0:
                 n = min(n, cfg.eval_every - done % cfg.eval_every)
-            game.train(params, rng, n, cfg, stats)
+            for k in range(0, n, BAR_GAMES):  # the same games as one call (tested); the bar moves
+                game.train(params, rng, min(BAR_GAMES, n - k), cfg, stats)
+                bar.set(done + min(k + BAR_GAMES, n) - start)
             done += n
             el = time.perf_counter() - t0
             rate = (done - start) / el if el > 0 else 0.0
@@ -188,17 +238,20 @@ def run_td(cfg, game):
             figures["games_per_s"] = rate
             for key, value in figures.items():
                 run_log.scalar(f"train/{key}", value, done)
-            _log(cfg, f"games {done}/{cfg.games}  {rate:.0f} games/s  ETA {eta / 60:.1f} min  {text}")
-            if cfg.eval_every > 0 and done % cfg.eval_every == 0:  # before the checkpoint: a
-                res = game.evaluate(params, cfg.eval_games, 10_000_000 + done)  # resumed run
-                game.save_net(os.path.join(cfg.ckpt_dir, f"games_{done}.npz"), params, done,
-                              cfg)  # keeps this evaluation line
+            _log(cfg, f"games {done}/{cfg.games}  {rate:.0f} games/s  ETA {eta / 60:.1f} min  "
+                      f"{text}", bar)
+            if (cfg.eval_every > 0 and done % cfg.eval_every == 0) or done == cfg.games:
+                # every --eval-every games and at the end; before the checkpoint, so a resumed
+                # run keeps this evaluation line
+                res = game.evaluate(params, cfg.eval_games, 10_000_000 + done)
+                game.save_net(os.path.join(cfg.ckpt_dir, f"games_{done}.npz"), params, done, cfg)
                 run_log.evaluation({"games": done,
                                     "seconds": round(seconds0 + time.perf_counter() - t0, 1),
                                     **res})
-                _log(cfg, "eval " + format_evaluation(res))
+                _log(cfg, "eval " + format_evaluation(res), bar)
             checkpoint()
     finally:
+        bar.close()
         run_log.close()
     return params
 
@@ -300,11 +353,17 @@ def train_draughts_td(cfg):
 def train_ppo(cfg):
     """MaskablePPO self-play on the batched env (boardgym.agents.ppo.train_ppo); returns the model."""
     from boardgym.agents.ppo import train_ppo as run
-    return run(cfg.game, cfg.steps, cfg.ckpt_dir, num_envs=cfg.num_envs, seed=cfg.seed,
-               snapshot_every=cfg.snapshot_every, net_arch=parse_net_arch(cfg.net_arch),
-               ckpt_every=cfg.ckpt_every, eval_every=cfg.eval_every, eval_games=cfg.eval_games,
-               resume=cfg.resume, tensorboard=not cfg.no_tensorboard,
-               log=(lambda text: None) if cfg.quiet else (lambda text: print(text, flush=True)))
+    with _bar(cfg, cfg.steps, f"{cfg.game} ppo", "steps") as bar:
+
+        def progress(done, total):
+            bar.total = total
+            bar.set(done)
+        return run(cfg.game, cfg.steps, cfg.ckpt_dir, num_envs=cfg.num_envs, seed=cfg.seed,
+                   snapshot_every=cfg.snapshot_every, net_arch=parse_net_arch(cfg.net_arch),
+                   ckpt_every=cfg.ckpt_every, eval_every=cfg.eval_every,
+                   eval_games=cfg.eval_games, resume=cfg.resume, force=cfg.force,
+                   tensorboard=cfg.tensorboard, log=lambda text: _log(cfg, text, bar),
+                   progress=progress)
 
 
 def parse_net_arch(text):
@@ -322,63 +381,23 @@ TRAINERS = {("backgammon", "td"): train_backgammon_td, ("draughts", "td"): train
             ("draughts", "ppo"): train_ppo, ("backgammon", "ppo"): train_ppo}
 
 
-def parse_args(argv=None):
-    """Settings from the command line (argparse over the Settings fields)."""
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    games = sorted({g for g, _ in TRAINERS})
-    algos = sorted({a for _, a in TRAINERS})
-    doc = _field_docs()
-    for f in dataclasses.fields(Settings):
-        flag = "--" + f.name.replace("_", "-")
-        if f.name == "game":
-            p.add_argument(flag, choices=games, default=f.default, help=doc.get(f.name))
-        elif f.name == "algo":
-            p.add_argument(flag, choices=algos, default=f.default, help=doc.get(f.name))
-        elif f.type is bool or f.type == "bool":
-            p.add_argument(flag, action="store_true", help=doc.get(f.name))
-        else:
-            typ = {"int": int, "float": float, "str": str}.get(f.type, f.type)
-            p.add_argument(flag, type=typ, default=f.default, help=doc.get(f.name))
-    ns = p.parse_args(argv)
-    cfg = Settings(**vars(ns))
-    if (cfg.game, cfg.algo) not in TRAINERS:
-        p.error(f"--game {cfg.game} --algo {cfg.algo} is not implemented; available: "
-                + ", ".join(f"{g}/{a}" for g, a in TRAINERS))
-    for name in ("games", "hidden", "ckpt_every", "eval_games", "steps", "num_envs", "snapshot_every"):
-        if getattr(cfg, name) <= 0:
-            p.error(f"--{name.replace('_', '-')} must be positive")
-    if cfg.eval_every < 0 or cfg.alpha < 0 or not 0.0 <= cfg.lam <= 1.0:
-        p.error("need --eval-every >= 0, --alpha >= 0 and 0 <= --lam <= 1")
-    if not 0.0 <= cfg.epsilon <= 1.0:
-        p.error("need 0 <= --epsilon <= 1")
-    try:
-        parse_net_arch(cfg.net_arch)
-    except ValueError as e:
-        p.error(str(e))
-    return cfg
-
-
-def _field_docs():
-    """Field docstrings of Settings (the string literal after each field)."""
-    import ast
-    import inspect
-    tree = ast.parse(inspect.getsource(Settings))
-    docs = {}
-    body = tree.body[0].body
-    for a, b in zip(body, body[1:]):
-        if isinstance(a, ast.AnnAssign) and isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant):
-            docs[a.target.id] = b.value.value
-    return docs
+def tensorboard_available():
+    """Are torch and tensorboard installed (TensorBoard logs need both)?"""
+    return all(importlib.util.find_spec(m) is not None for m in ("torch", "tensorboard"))
 
 
 def main(args=None):
-    """Run training from argv-style args (list of str) or a Settings; returns the trainer's result."""
-    cfg = args if isinstance(args, Settings) else parse_args(args)
+    """Run training with Settings or a list of command-line strings; returns the trainer's
+    result (TD: the final (w1, b1, w2, b2); PPO: the model)."""
+    cfg = cli.settings(Settings, args, prog="boardgym train", description=__doc__)
     if not cfg.ckpt_dir:
         cfg.ckpt_dir = os.path.join("runs", f"{cfg.game}-{cfg.algo}")
+    if cfg.tensorboard and not tensorboard_available():
+        print("boardgym train: no TensorBoard logs (torch and tensorboard are not installed: "
+              "pip install 'boardgym[train]'); metrics.jsonl is written", file=sys.stderr)
+        cfg.tensorboard = False
     return TRAINERS[(cfg.game, cfg.algo)](cfg)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    cli.script_main(main)

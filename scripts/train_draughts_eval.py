@@ -1,7 +1,11 @@
 """Train a learned draughts evaluation for AlphaBetaAgent: a small MLP distilled from deeper search.
 
-    python scripts/train_draughts_eval.py --positions 150000 --label-depth 8 --quiet-only \
-        --hidden 64 --out agents/checkpoints/draughts-alphabeta.npz
+    boardgym train-eval --positions 150000 --label-depth 8 --quiet-only --hidden 64 \
+        --out runs/draughts-eval/draughts-alphabeta.npz
+    boardgym evaluate draughts-alphabeta:weights=runs/draughts-eval/draughts-alphabeta.npz \
+        draughts-alphabeta --games 200
+
+(the first command is how the shipped ``agents/checkpoints/draughts-alphabeta.npz`` was made).
 
 Supervised on self-play: games are played by a shallow AlphaBetaAgent (``--play-depth``) with
 random moves mixed in (the first 4 plies and ``--random-move-prob`` of the rest); a fraction
@@ -13,12 +17,16 @@ of ``--hidden`` units, Huber loss, Adam, NumPy only (one BLAS thread, so the sam
 the same file bit for bit). The result is an ``boardgym.agents.draughts_eval.Evaluation`` (.npz,
 scale 100) for ``load("draughts-alphabeta", weights=PATH)``: a depth-d search then sees roughly
 what the material evaluation sees at the label depth. Everything is seeded by ``--seed``.
+
+The file goes to ``--out``; an existing file is replaced only with ``--force``, and the
+package's own checkpoints (``agents/checkpoints/``) never: to update a shipped evaluation,
+write elsewhere, compare, and copy it over by hand. On a terminal progress bars (labelled
+positions, epochs) run on stderr.
 """
-import argparse
 import dataclasses
 import os
-import sys
 import time
+from pathlib import Path
 
 # one BLAS thread before NumPy loads: the fit's sums (and so the file's bits) depend on the count
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -31,6 +39,8 @@ from boardgym.kernels.draughts.board import M_CAPTURED, MAX_MOVES, ROW_LEN, S_SI
 from boardgym.kernels.draughts.game import (
     OBS_LEN, ONGOING, encode_obs, game_status, gen_moves, initial_state, play_move,
 )
+
+from boardgym.scripts import cli
 
 WIN_LABEL = 20.0  # men
 
@@ -65,23 +75,51 @@ class Settings:
     """share of the positions held out to report the validation loss"""
     seed: int = 0
     """seed of the games, the labels' tie-breaks and the initial weights"""
-    out: str = "draughts_eval.npz"
-    """where to write the Evaluation (.npz)"""
+    out: str = "runs/draughts-eval/draughts-alphabeta.npz"
+    """where to write the Evaluation (.npz; never one of the package's shipped checkpoints)"""
+    force: bool = False
+    """replace an existing --out file"""
+    quiet: bool = False
+    """no progress lines or bars"""
+
+    def check(self):
+        cli.require(self.positions >= 10, f"--positions must be at least 10, got {self.positions}")
+        for name in ("hidden", "epochs", "batch", "play_depth", "label_depth", "max_plies"):
+            value = getattr(self, name)
+            cli.require(value >= 1, f"--{name.replace('_', '-')} must be at least 1, got {value}")
+        for name in ("random_move_prob", "sample_prob"):
+            value = getattr(self, name)
+            cli.require(0.0 <= value <= 1.0,
+                        f"--{name.replace('_', '-')} must be in [0, 1], got {value}")
+        cli.require(self.sample_prob > 0, "--sample-prob must be above 0 (no position would "
+                                          "ever be labelled)")
+        cli.require(0.0 <= self.val_fraction < 1.0,
+                    f"--val-fraction must be in [0, 1), got {self.val_fraction}")
+        cli.require(self.lr > 0, f"--lr must be positive, got {self.lr}")
+        check_out(self.out, self.force)
 
 
-def parse_args(argv=None):
-    """Settings from a command line (list of strings; sys.argv[1:] when None)."""
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    for f in dataclasses.fields(Settings):
-        flag = "--" + f.name.replace("_", "-")
-        if f.type is bool or f.type == "bool":
-            p.add_argument(flag, action="store_true")
-        else:
-            p.add_argument(flag, type=type(f.default), default=f.default)
-    return Settings(**vars(p.parse_args(argv)))
+def shipped_checkpoint(path):
+    """Is path one of the package's shipped checkpoints (agents/checkpoints/*)?"""
+    from boardgym.agents.registry import CHECKPOINTS
+    target = Path(path).expanduser().resolve()
+    return target.parent == CHECKPOINTS.resolve()
 
 
-def generate(cfg):
+def check_out(path, force=False):
+    """UsageError unless path may be written: never a shipped checkpoint, an existing file only
+    with force, never a directory."""
+    cli.require(bool(path), "--out must name a file")
+    cli.require(not shipped_checkpoint(path),
+                f"--out {path} is inside the package's shipped checkpoints; write the new "
+                "evaluation elsewhere (compare it with boardgym evaluate first)")
+    cli.require(not os.path.isdir(path), f"--out {path} is a directory; name a .npz file")
+    final = path if str(path).endswith(".npz") else f"{path}.npz"  # Evaluation.save's name
+    cli.require(force or not os.path.exists(final),
+                f"--out {final} exists; replace it with --force or give another --out")
+
+
+def generate(cfg, progress=None):
     """(X float32[N, OBS_LEN], y float64[N]) labelled self-play positions."""
     rng = np.random.default_rng(cfg.seed)
     buf = np.empty((MAX_MOVES, ROW_LEN), np.int64)
@@ -111,6 +149,8 @@ def generate(cfg):
                     y[n] = np.clip(score / 100.0, -WIN_LABEL, WIN_LABEL)
                 encode_obs(s, s[S_SIDE], 0, x[n])
                 n += 1
+                if progress is not None:
+                    progress(n)
                 if n == cfg.positions:
                     break
     return x, y
@@ -121,8 +161,9 @@ def _huber(r):
     return float(np.mean(np.where(a < 1.0, 0.5 * r * r, a - 0.5)))
 
 
-def train(x, y, cfg, log=print):
-    """Fit the MLP; return (Evaluation, train loss, validation loss, loss of the constant mean)."""
+def train(x, y, cfg, log=print, progress=None):
+    """Fit the MLP; return (Evaluation, train loss, validation loss, loss of the constant mean).
+    progress(epochs done) before each epoch."""
     rng = np.random.default_rng(cfg.seed + 1)
     n_val = int(len(x) * cfg.val_fraction)
     perm = rng.permutation(len(x))
@@ -141,6 +182,8 @@ def train(x, y, cfg, log=print):
         return a @ params[2] + params[3][0], a
 
     for ep in range(cfg.epochs):
+        if progress is not None:
+            progress(ep)
         order = rng.permutation(len(xt))
         for i in range(0, len(xt), cfg.batch):
             idx = order[i:i + cfg.batch]
@@ -169,23 +212,33 @@ def train(x, y, cfg, log=print):
 
 def main(args=None):
     """Run with Settings or a list of command-line strings; return a dict of results."""
-    cfg = args if isinstance(args, Settings) else parse_args(args)
-    if cfg.positions < 10 or cfg.hidden < 1 or cfg.epochs < 1 or cfg.batch < 1:
-        raise ValueError("positions >= 10, hidden, epochs and batch >= 1 required")
-    if not (1 <= cfg.play_depth and 1 <= cfg.label_depth and 0 <= cfg.val_fraction < 1):
-        raise ValueError("depths must be >= 1 and val_fraction in [0, 1)")
+    cfg = cli.settings(Settings, args, prog="boardgym train-eval", description=__doc__)
+    quiet = False if cfg.quiet else None
     t0 = time.perf_counter()
-    x, y = generate(cfg)
+    with cli.Progress(cfg.positions, label="labelled positions", unit="positions",
+                      enabled=quiet) as bar:
+        x, y = generate(cfg, progress=bar.set)
     t1 = time.perf_counter()
-    print(f"{len(x)} positions labelled at depth {cfg.label_depth} in {t1 - t0:.1f} s "
-          f"(label mean {y.mean():+.2f}, sd {y.std():.2f} men)")
-    ev, lt, lv, base = train(x, y, cfg)
+    say = (lambda text: None) if cfg.quiet else print
+    say(f"{len(x)} positions labelled at depth {cfg.label_depth} in {t1 - t0:.1f} s "
+        f"(label mean {y.mean():+.2f}, sd {y.std():.2f} men)")
+    with cli.Progress(cfg.epochs, label="epochs", unit="epochs", enabled=quiet) as bar:
+
+        def log(text):
+            if bar.enabled:
+                bar.stream.write("\r\x1b[K")
+            say(text)
+        ev, lt, lv, base = train(x, y, cfg, log=log, progress=bar.set)
+        bar.set(cfg.epochs)
+    check_out(cfg.out, cfg.force)  # again: the file may have appeared meanwhile
+    folder = os.path.dirname(os.path.abspath(cfg.out))
+    os.makedirs(folder, exist_ok=True)
     ev.save(cfg.out)
     print(f"trained in {time.perf_counter() - t1:.1f} s (loss of the constant mean {base:.4f}); "
           f"wrote {cfg.out}")
     return {"evaluation": ev, "train_loss": lt, "val_loss": lv, "baseline_loss": base,
-            "positions": len(x), "label_sd": float(y.std())}
+            "positions": len(x), "label_sd": float(y.std()), "out": cfg.out}
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    cli.script_main(main)

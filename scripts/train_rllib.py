@@ -1,8 +1,11 @@
 """PPO self-play with a league on Ray RLlib (new API stack), for draughts or backgammon.
 
-    python scripts/train_rllib.py --game draughts --num-env-runners 2 --iterations 50
-    python scripts/train_rllib.py --game backgammon --num-env-runners 8 --address auto
-    python scripts/train_rllib.py --game draughts --restore --iterations 100   # continue
+    boardgym train-rllib --game draughts --num-env-runners 2 --iterations 50
+    boardgym train-rllib --game backgammon --num-env-runners 8 --address auto
+    boardgym train-rllib --game draughts --restore --iterations 100   # continue
+
+Needs Ray RLlib (``pip install 'boardgym[ray]'``, in its own venv: ray[rllib] pins its own
+gymnasium).
 
 Env: boardgym.envs.rllib (one game per env, agents player_0/player_1, masked Dict observations);
 module: boardgym.agents.rllib_module.MaskedPPOModule. Modules: ``main`` (trained) and a league
@@ -19,22 +22,25 @@ games against each fixed baseline in the AEC env (``random``; for draughts also 
 boardgym.agents.load("greedy", game="draughts")), colours alternating. Every ``--checkpoint-every``
 iterations and at the end the Algorithm is saved to ``<checkpoint-dir>/algo`` with ``league.json``
 (league ids, iteration, history); ``--restore`` rebuilds the same league and restores from there.
+A new run refuses a non-empty ``--checkpoint-dir`` unless ``--restore`` or ``--force`` (which
+moves the previous run's files into ``replaced-<time>/`` there; nothing is deleted).
 
 ``ray.init()`` starts a local Ray (``--num-cpus`` caps it); ``--address`` joins a running
-cluster (``auto`` or ``HOST:6379``, see README). Prints one line per iteration; ``main(args)``
-returns a dict with the history.
+cluster (``auto`` or ``HOST:6379``, see README). Prints one line per iteration (and, on a
+terminal, a progress bar on stderr); ``main(args)`` returns a dict with the history.
 """
-import argparse
-import ast
 import dataclasses
-import inspect
+import importlib.util
 import json
 import os
 import sys
 import time
 import zlib
+from typing import Literal
 
 import numpy as np
+
+from boardgym.scripts import cli
 
 AGENTS = ("player_0", "player_1")
 BASELINES = {"draughts": ("random", "greedy"), "backgammon": ("random",)}
@@ -44,8 +50,8 @@ BASELINES = {"draughts": ("random", "greedy"), "backgammon": ("random",)}
 class Settings:
     """Settings of one RLlib self-play run."""
 
-    game: str = "draughts"
-    """draughts or backgammon"""
+    game: Literal["draughts", "backgammon"] = "draughts"
+    """game to train on"""
     num_env_runners: int = 2
     """RLlib env runners (sampling processes; 0 samples in the driver)"""
     num_envs_per_env_runner: int = 1
@@ -92,10 +98,36 @@ class Settings:
     """where the Algorithm checkpoint (algo/) and league.json go"""
     restore: bool = False
     """continue from the checkpoint in --checkpoint-dir"""
+    force: bool = False
+    """start a new run in a non-empty --checkpoint-dir (the previous run's files are moved into
+    a replaced-<time>/ folder there; nothing is deleted)"""
     seed: int = 0
     """seed of Ray's workers, the league draws and the evaluation games"""
     quiet: bool = False
-    """no per-iteration lines"""
+    """no per-iteration lines or progress bar"""
+
+    def check(self):
+        for name in ("iterations", "train_batch", "minibatch", "epochs", "hidden", "layers",
+                     "eval_games", "max_league", "num_envs_per_env_runner", "score_window"):
+            value = getattr(self, name)
+            cli.require(value > 0, f"--{name.replace('_', '-')} must be positive, got {value}")
+        for name in ("num_env_runners", "num_cpus", "eval_every", "checkpoint_every",
+                     "max_length", "min_league_games"):
+            value = getattr(self, name)
+            cli.require(value >= 0, f"--{name.replace('_', '-')} must be >= 0, got {value}")
+        cli.require(0.0 <= self.self_play_prob <= 1.0,
+                    f"--self-play-prob must be in [0, 1], got {self.self_play_prob}")
+        cli.require(0.0 < self.snapshot_score <= 1.0,
+                    f"--snapshot-score must be in (0, 1], got {self.snapshot_score}")
+        cli.require(self.lr > 0, f"--lr must be positive, got {self.lr}")
+        cli.require(not (self.restore and self.force),
+                    "--restore continues the run in --checkpoint-dir, --force replaces it: not both")
+        cli.require(importlib.util.find_spec("ray") is not None,
+                    "boardgym train-rllib needs Ray RLlib: pip install 'boardgym[ray]' "
+                    "(in its own venv)")
+
+
+RUN_FILES = ("algo", "league.json", "league.json.tmp*")  # what a run writes (moved by --force)
 
 
 class LeagueMapping:
@@ -272,8 +304,12 @@ def train(cfg):
     "start_digest", "end_digest"} (digests of main's weights after setup/restore and at the end)."""
     import ray
 
+    from boardgym.agents.run_log import prepare_run_dir
     league, history, start = ["league_0"], [], 0
     state_path = os.path.join(os.path.abspath(cfg.checkpoint_dir), "league.json")
+    moved = prepare_run_dir(cfg.checkpoint_dir, cfg.restore, cfg.force, RUN_FILES)
+    if moved and not cfg.quiet:
+        print(f"--force: the previous run's files are now in {moved}", flush=True)
     if cfg.restore:
         if not os.path.exists(state_path):
             raise ValueError(f"--restore: no checkpoint in {cfg.checkpoint_dir} (league.json missing)")
@@ -298,6 +334,8 @@ def train(cfg):
         start_digest = digest(_main_state(algo))
         scores, games = [], 0  # window of main's league results (score sums per iteration)
         ckpt = None
+        bar = cli.Progress(cfg.iterations, label="iterations", unit="it",
+                           enabled=False if cfg.quiet else None)
         for it in range(start + 1, start + cfg.iterations + 1):
             t0 = time.time()
             result = algo.train()
@@ -321,10 +359,14 @@ def train(cfg):
             if (cfg.eval_every and it % cfg.eval_every == 0) or last:
                 row["eval"] = evaluate(algo, cfg, it)
             history.append(row)
+            bar.update(1)
             if not cfg.quiet:
+                if bar.enabled:
+                    bar.stream.write("\r\x1b[K")
                 print(json.dumps(row), flush=True)
             if (cfg.checkpoint_every and it % cfg.checkpoint_every == 0) or last:
                 ckpt = save(algo, cfg, league, it, history)
+        bar.close()
         return {"history": history, "league": league, "checkpoint": ckpt,
                 "iteration": start + cfg.iterations, "start_digest": start_digest,
                 "end_digest": digest(_main_state(algo))}
@@ -335,45 +377,11 @@ def train(cfg):
             ray.shutdown()
 
 
-def _field_docs():
-    tree = ast.parse(inspect.getsource(Settings))
-    body = tree.body[0].body
-    return {a.target.id: b.value.value for a, b in zip(body, body[1:])
-            if isinstance(a, ast.AnnAssign) and isinstance(b, ast.Expr)
-            and isinstance(b.value, ast.Constant)}
-
-
-def parse_args(argv=None):
-    """Settings from the command line (argparse over the Settings fields)."""
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    doc = _field_docs()
-    for f in dataclasses.fields(Settings):
-        flag = "--" + f.name.replace("_", "-")
-        if f.name == "game":
-            p.add_argument(flag, choices=sorted(BASELINES), default=f.default, help=doc.get(f.name))
-        elif f.type in (bool, "bool"):
-            p.add_argument(flag, action="store_true", help=doc.get(f.name))
-        else:
-            typ = {"int": int, "float": float, "str": str}.get(f.type, f.type)
-            p.add_argument(flag, type=typ, default=f.default, help=doc.get(f.name))
-    cfg = Settings(**vars(p.parse_args(argv)))
-    for name in ("iterations", "train_batch", "minibatch", "epochs", "hidden", "layers",
-                 "eval_games", "max_league", "num_envs_per_env_runner", "score_window"):
-        if getattr(cfg, name) <= 0:
-            p.error(f"--{name.replace('_', '-')} must be positive")
-    if cfg.num_env_runners < 0 or cfg.eval_every < 0 or cfg.checkpoint_every < 0 or cfg.max_length < 0:
-        p.error("--num-env-runners, --eval-every, --checkpoint-every and --max-length must be >= 0")
-    if not 0.0 <= cfg.self_play_prob <= 1.0 or not 0.0 < cfg.snapshot_score <= 1.0:
-        p.error("need 0 <= --self-play-prob <= 1 and 0 < --snapshot-score <= 1")
-    return cfg
-
-
 def main(args=None):
-    """Train from argv-style args (list of str) or a Settings; returns train()'s dict."""
-    cfg = args if isinstance(args, Settings) else parse_args(args)
+    """Train with Settings or a list of command-line strings; returns train()'s dict."""
+    cfg = cli.settings(Settings, args, prog="boardgym train-rllib", description=__doc__)
     return train(cfg)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    cli.script_main(main)

@@ -19,7 +19,7 @@ from boardgym.kernels.draughts.move import apply_move
 from boardgym.kernels.draughts.movegen import gen_moves
 from boardgym.kernels.draughts.observe import OBS_LEN
 from boardgym.kernels.draughts.outcome import game_status
-from script_loader import load_script
+from boardgym.scripts import evaluate as evaluate_script
 
 def _random_positions(n, seed, max_plies=80):
     rng = np.random.default_rng(seed)
@@ -164,14 +164,14 @@ def test_material_eval_is_antisymmetric():
 
 
 def test_alphabeta_depth4_never_loses_to_random():
-    ev = load_script("evaluate")
+    ev = evaluate_script
     cfg = ev.Settings(agents=["alphabeta-material:depth=4", "random"], games=20, seed=3)
     points = ev.play_pair(cfg, cfg.agents[0], cfg.agents[1], pair_seed=3, log=lambda *_: None)
     assert len(points) == 20 and min(points) >= 0 and sum(points) >= 18
 
 
 def test_greedy_beats_random_clearly():
-    ev = load_script("evaluate")
+    ev = evaluate_script
     cfg = ev.Settings(agents=["greedy", "random"], games=40, seed=4, quiet=True)
     s = ev.summarize(ev.play_pair(cfg, "greedy", "random", pair_seed=4))
     assert s["score_interval"][0] > 0.75

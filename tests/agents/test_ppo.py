@@ -10,7 +10,7 @@ pytest.importorskip("sb3_contrib")
 
 from boardgym.agents.ppo import OpponentPool, PPOAgent, play_vs_baseline, train_ppo  # noqa: E402
 from boardgym.envs import backgammon_v0, russian_draughts_v0  # noqa: E402
-from script_loader import load_script  # noqa: E402
+from boardgym.scripts import cli, train  # noqa: E402
 
 
 @pytest.mark.parametrize("game,module", [("draughts", russian_draughts_v0), ("backgammon", backgammon_v0)])
@@ -45,6 +45,13 @@ def test_tiny_self_play_run_checkpoint_and_legal_play(tmp_path, game, module):
             agent.best_play("not-an-id", 3, 1)
     points = play_vs_baseline(model, game, heuristic, n_games=10, seed=3)
     assert points.shape == (10,) and set(np.unique(points)) <= {-3.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0}
+    # by name with a path, either game; a policy of the other game is refused naming the file
+    from boardgym.agents import load
+    by_name = load(f"{game}-ppo", path=tmp_path / "ppo.zip")
+    assert by_name.game == game and by_name.act(obs["observation"], obs["action_mask"]) == action
+    other = "backgammon" if game == "draughts" else "draughts"
+    with pytest.raises(ValueError, match=f"ppo.zip is a {game} policy .* not a {other} one"):
+        load(f"{other}-ppo", path=tmp_path / "ppo.zip")
 
 
 def test_baseline_match_counts_every_slot_once():
@@ -105,7 +112,6 @@ def test_train_script_ppo_resume_after_a_kill_is_exact(tmp_path):
     and logs as an uninterrupted run (8 games x 128 steps = 1,024 steps per rollout)."""
     import torch
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
-    train = load_script("train")
     common = ["--game", "draughts", "--algo", "ppo", "--steps", "4096", "--num-envs", "8",
               "--eval-every", "1024", "--eval-games", "4", "--snapshot-every", "1024",
               "--ckpt-every", "2048", "--net-arch", "16", "--seed", "5"]
@@ -118,7 +124,7 @@ def test_train_script_ppo_resume_after_a_kill_is_exact(tmp_path):
         if text.startswith("steps 3072:"):
             raise Killed
     from boardgym.agents import ppo
-    cfg = train.parse_args(common + ["--ckpt-dir", str(tmp_path / "b")])
+    cfg = cli.parse(train.Settings, common + ["--ckpt-dir", str(tmp_path / "b")])
     with pytest.raises(Killed):
         ppo.train_ppo("draughts", 4096, cfg.ckpt_dir, num_envs=8, seed=5, snapshot_every=1024,
                       net_arch=(16,), ckpt_every=2048, eval_every=1024, eval_games=4, log=kill)
@@ -142,7 +148,34 @@ def test_train_script_ppo_resume_after_a_kill_is_exact(tmp_path):
     acc = EventAccumulator(str(tmp_path / "b" / "tb"))
     acc.Reload()
     assert {"train/policy_gradient_loss", "eval/random_ppg"} <= set(acc.Tags()["scalars"])
-    with pytest.raises(SystemExit):
+    with pytest.raises(ValueError, match="--net-arch must be"):
         train.main(common[:-4] + ["--net-arch", "64,x", "--ckpt-dir", str(tmp_path / "c")])
     with pytest.raises(ValueError, match="no checkpoint"):
         train.main(common + ["--ckpt-dir", str(tmp_path / "c"), "--resume", "--quiet"])
+
+
+def test_a_run_ends_with_an_evaluation_and_old_greedy_checkpoints_resume(tmp_path):
+    """eval_every=0: the run's one evaluation is the final one. A resume.pt written when the
+    draughts one-ply player was called "greedy" (now "recapture") resumes; a new run refuses
+    the directory."""
+    import torch
+    kw = dict(num_envs=8, net_arch=(8,), ckpt_every=1024, eval_every=0, eval_games=4,
+              tensorboard=False, log=lambda text: None)
+    train_ppo("draughts", 1024, tmp_path, **kw)
+    lines = [json.loads(t) for t in (tmp_path / "metrics.jsonl").read_text().splitlines()]
+    assert [m["steps"] for m in lines] == [1024] and set(lines[0]) >= {"random", "recapture"}
+    with pytest.raises(ValueError, match="is not empty"):
+        train_ppo("draughts", 1024, tmp_path, **kw)
+    state = torch.load(tmp_path / "resume.pt", weights_only=False)
+    state["pool"]["current"] = "greedy"  # as an older run saved it
+    torch.save(state, tmp_path / "resume.pt")
+    steps = []
+    model = train_ppo("draughts", 2048, tmp_path, resume=True,
+                      progress=lambda done, total: steps.append((done, total)), **kw)
+    assert model.num_timesteps == 2048 and steps[-1] == (1024, 1024)
+    lines = [json.loads(t) for t in (tmp_path / "metrics.jsonl").read_text().splitlines()]
+    assert [m["steps"] for m in lines] == [1024, 2048]
+    pool = OpponentPool(baselines=("random", "recapture"))
+    with pytest.raises(ValueError, match="'minimax' is not a player of this pool"):
+        pool.set_state({"rng": pool.rng.bit_generator.state, "current": "minimax",
+                        "snapshots": []}, None)

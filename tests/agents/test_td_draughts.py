@@ -16,7 +16,8 @@ from boardgym.kernels.players import OPP_GREEDY, OPP_RANDOM
 from boardgym.kernels.draughts.observe import OBS_LEN
 from boardgym.kernels.draughts.outcome import BLACK_WON, ONGOING, WHITE_WON, game_status
 from boardgym.kernels.rng import seed_rngs
-from script_loader import killed_and_resumed_td_run, load_script
+from boardgym.scripts import train
+from train_runs import killed_and_resumed_td_run
 
 def _positions(n_games, seed, p_random=0.5):
     """Positions of decided games between two material-greedy players that each play a random
@@ -190,7 +191,6 @@ def test_play_match_counts_capped_games_as_draws():
 # ----------------------------------------------------------------------------- train.py
 
 def test_train_resume_after_a_kill_matches_uninterrupted_run(tmp_path, capsys, monkeypatch):
-    train = load_script("train")
     common = ["--game", "draughts", "--algo", "td", "--hidden", "8", "--seed", "3",
               "--alpha", "0.01", "--lam", "0.5", "--ckpt-every", "20", "--eval-every", "40",
               "--eval-games", "10", "--games", "80"]
@@ -205,7 +205,7 @@ def test_train_resume_after_a_kill_matches_uninterrupted_run(tmp_path, capsys, m
     ev = Evaluation.load(tmp_path / "a" / "games_80.npz")
     assert np.array_equal(ev.w1, full[0].T) and ev.scale == tdd.SCALE
     assert load("draughts-alphabeta", weights=tmp_path / "a" / "games_80.npz", depth=1)
-    with pytest.raises(SystemExit):
+    with pytest.raises(ValueError, match="--epsilon must be in"):
         train.main(common + ["--epsilon", "1.5", "--ckpt-dir", str(tmp_path / "c")])
     train.main(["--game", "draughts", "--algo", "td", "--hidden", "4", "--games", "2",
                 "--ckpt-every", "2", "--eval-every", "0", "--quiet", "--no-tensorboard",

@@ -18,7 +18,8 @@ from boardgym.envs import backgammon_v0
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import BOARD_LEN, STATE_LEN
 from boardgym.kernels.players import OPP_RANDOM
-from script_loader import killed_and_resumed_td_run, load_script
+from boardgym.scripts import eval_gnubg, train
+from train_runs import killed_and_resumed_td_run
 
 SHIPPED = CHECKPOINTS / "backgammon-td.npz"
 
@@ -293,7 +294,6 @@ def test_td_agent_beats_random():
 def test_train_resume_after_a_kill_matches_uninterrupted_run(tmp_path, capsys, monkeypatch):
     """--resume continues exactly; the logs drop what the killed run wrote after its
     last checkpoint (the evaluation at 80 games came before the checkpoint that never landed)."""
-    train = load_script("train")
     common = ["--game", "backgammon", "--algo", "td", "--hidden", "8", "--seed", "3",
               "--ckpt-every", "20", "--eval-every", "40", "--eval-games", "10", "--games", "80"]
     full, metrics = killed_and_resumed_td_run(train, common, tmp_path, monkeypatch,
@@ -303,7 +303,7 @@ def test_train_resume_after_a_kill_matches_uninterrupted_run(tmp_path, capsys, m
     assert set(metrics("a")[0]["random"]) == {"ppg", "ci95", "win_rate", "games"}
     assert list((tmp_path / "a" / "tb").glob("events.out.tfevents.*"))
     assert isinstance(TDAgent(tmp_path / "a" / "games_80.npz"), TDAgent)
-    with pytest.raises(SystemExit):
+    with pytest.raises(ValueError, match="--game: invalid choice 'chess'"):
         train.main(["--game", "chess"])
     with pytest.raises(ValueError, match="no checkpoint"):
         train.main(common + ["--ckpt-dir", str(tmp_path / "c"), "--resume"])
@@ -311,7 +311,6 @@ def test_train_resume_after_a_kill_matches_uninterrupted_run(tmp_path, capsys, m
 
 def test_train_writes_tensorboard_scalars_unless_told_not_to(tmp_path):
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
-    train = load_script("train")
     common = ["--game", "backgammon", "--algo", "td", "--hidden", "8", "--games", "40",
               "--ckpt-every", "20", "--eval-every", "20", "--eval-games", "10", "--quiet"]
     train.main(common + ["--ckpt-dir", str(tmp_path / "tb_on")])
@@ -328,7 +327,7 @@ def test_train_writes_tensorboard_scalars_unless_told_not_to(tmp_path):
 @pytest.mark.parametrize("opponent", ["pubeval", "gnubg0"])
 def test_eval_gnubg_smoke(opponent, capsys):
     pytest.importorskip("gnubg_nn")
-    ev = load_script("eval_gnubg")
+    ev = eval_gnubg
     s = ev.main(["--agent", "backgammon-greedy", "--opponent", opponent, "--games", "6",
                  "--seed", "1", "--quiet"])
     assert s["games"] == 6 and -3 <= s["ppg"] <= 3
@@ -337,7 +336,7 @@ def test_eval_gnubg_smoke(opponent, capsys):
 
 def test_eval_gnubg_statistics():
     from boardgym.agents.stats import mean_interval, wilson
-    ev = load_script("eval_gnubg")
+    ev = eval_gnubg
     assert not hasattr(ev, "wilson")  # one statistics module: agents/stats.py
     pts = np.array([1.0, -2.0, 3.0, -1.0])
     s = ev.summarize(pts, np.array([1, 2, 3, 1]))
@@ -349,7 +348,7 @@ def test_eval_gnubg_statistics():
 
 def test_eval_gnubg_random_opponent_is_the_random_player():
     """--opponent random is OPP_RANDOM (random checker moves), played through the one loop."""
-    ev = load_script("eval_gnubg")
+    ev = eval_gnubg
     s = ev.main(["--agent", "backgammon-greedy", "--opponent", "random", "--games", "20",
                  "--seed", "3", "--quiet"])
     assert s["games"] == 20 and s["ppg"] > 0.5

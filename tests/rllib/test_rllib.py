@@ -23,15 +23,11 @@ from boardgym.envs import rllib as rl_env  # noqa: E402
 
 GAMES = ("draughts", "backgammon")
 AEC = {"draughts": russian_draughts_v0, "backgammon": backgammon_v0}
-SCRIPT = Path(__file__).parents[2] / "scripts" / "train_rllib.py"
 
 
 def load_script():
-    spec = importlib.util.spec_from_file_location("train_rllib_script", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    from boardgym.scripts import train_rllib
+    return train_rllib
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -169,14 +165,15 @@ def test_league_mapping_puts_main_on_one_seat():
 
 
 def test_parse_args_rejects_bad_values():
+    from boardgym.scripts import cli
     tr = load_script()
-    cfg = tr.parse_args(["--game", "backgammon", "--num-env-runners", "3", "--address", "auto",
-                         "--restore"])
+    cfg = cli.parse(tr.Settings, ["--game", "backgammon", "--num-env-runners", "3",
+                                  "--address", "auto", "--restore"])
     assert (cfg.game, cfg.num_env_runners, cfg.address, cfg.restore) == ("backgammon", 3, "auto", True)
     for bad in (["--iterations", "0"], ["--game", "chess"], ["--snapshot-score", "1.5"],
                 ["--num-env-runners", "-1"]):
-        with pytest.raises(SystemExit):
-            tr.parse_args(bad)
+        with pytest.raises(ValueError, match=bad[0]):
+            cli.parse(tr.Settings, bad)
 
 
 def test_restore_without_checkpoint_is_refused(tmp_path):

@@ -1,4 +1,4 @@
-"""scripts/evaluate.py: summaries of synthetic results, option parsing, smoke runs, learning curves
+"""boardgym evaluate (scripts/evaluate.py): summaries of synthetic results, option parsing, smoke runs, learning curves
 from metrics.jsonl, Elo intervals and plots (the statistics themselves: tests/agents/test_stats.py)."""
 import math
 from pathlib import Path
@@ -7,9 +7,8 @@ import numpy as np
 import pytest
 
 from boardgym.agents.stats import wilson
-from script_loader import load_script
-
-ev = load_script("evaluate")
+from boardgym.scripts import cli
+from boardgym.scripts import evaluate as ev
 
 
 def test_summary_counts_and_intervals():
@@ -23,6 +22,10 @@ def test_summary_counts_and_intervals():
     assert -1 <= plo < 0.2 < phi <= 1
     s = ev.summarize([1, 1, 1, 0])  # inside the possible range, not +0.750 [+0.470, +1.030]
     assert s["ppg_interval"][1] <= 1.0
+    s = ev.summarize([1, 1])  # two identical games: not +1.000 +- 0.000
+    lo, hi = s["ppg_interval"]
+    assert -1.0 <= lo < 0.5 and hi == 1.0
+    assert f"points/game +1.000 [{lo:+.3f}, +1.000]" in ev.format_summary("a", "b", s)
     with pytest.raises(ValueError, match="lie in"):
         ev.summarize([2, -1])  # a draughts game scores at most one point
     s = ev.summarize([2, -1, 3, 0, 2, -2], "backgammon")  # backgammon points: gammons and backgammons
@@ -79,8 +82,12 @@ def test_external_backgammon_engines_play_through_the_env():
 
 
 def test_bad_settings():
-    with pytest.raises(ValueError, match="unknown game"):
+    with pytest.raises(ValueError, match="--game: invalid choice 'chess'"):
         ev.main(["random", "random", "--game", "chess"])
+    with pytest.raises(ValueError, match="unknown game"):
+        ev.main(ev.Settings(agents=["random", "random"], game="chess"))
+    with pytest.raises(ValueError, match="different games"):
+        ev.main(["backgammon-td", "draughts-greedy"])
     with pytest.raises(ValueError, match="at least two"):
         ev.main(ev.Settings(agents=["random"]))
     with pytest.raises(ValueError, match="unknown draughts agent"):
@@ -194,8 +201,8 @@ def test_curve_x_key_missing_or_unknown(tmp_path):
     with pytest.raises(ValueError, match=r"line 1: no 'steps' key for --x steps"):
         ev.main(["--curve", run, "--x", "steps"])
     ev.main(["--curve", run, "--x", "seconds"])  # the keys the lines have work
-    with pytest.raises(SystemExit):
-        ev.parse_args(["--curve", run, "--x", "hours"])  # argparse choices
+    with pytest.raises(ValueError, match="--x: invalid choice 'hours'"):
+        cli.parse(ev.Settings, ["--curve", run, "--x", "hours"])  # the Literal's choices
     with pytest.raises(ValueError, match="unknown --y"):
         ev.main(ev.Settings(curve=[run], y="elo"))
 
@@ -210,7 +217,7 @@ def test_curve_and_agent_argument_errors(tmp_path):
         ev.main(["greedy", "random", "--curve", run])
     (tmp_path / "empty").mkdir()
     (tmp_path / "empty" / "metrics.jsonl").write_text("\n")
-    with pytest.raises(ValueError, match="no evaluations"):
+    with pytest.raises(ValueError, match="no evaluations yet"):
         ev.main(["--curve", str(tmp_path / "empty")])
 
 

@@ -1,4 +1,5 @@
-"""Smoke test of scripts/train_draughts_eval.py: a tiny run learns, writes a loadable evaluation."""
+"""Smoke test of boardgym train-eval (scripts/train_draughts_eval.py): a tiny run learns, writes
+a loadable evaluation, and never writes over a shipped checkpoint or an existing file unasked."""
 import math
 
 import numpy as np
@@ -8,12 +9,12 @@ from boardgym.agents.draughts_agents import state_from_observation
 from boardgym.agents.draughts_eval import EVAL_MLP, Evaluation
 from boardgym.kernels.draughts.board import M_CAPTURED, MAX_MOVES, ROW_LEN
 from boardgym.kernels.draughts.movegen import gen_moves
-from script_loader import load_script
+from boardgym.scripts import train_draughts_eval
 
 
 
 def test_tiny_training_run_reduces_the_error_and_plays(tmp_path):
-    mod = load_script("train_draughts_eval")
+    mod = train_draughts_eval
     out = tmp_path / "eval.npz"
     res = mod.main(["--positions", "400", "--label-depth", "2", "--play-depth", "1",
                     "--hidden", "8", "--epochs", "40", "--batch", "32", "--seed", "3",
@@ -28,7 +29,7 @@ def test_tiny_training_run_reduces_the_error_and_plays(tmp_path):
 
 
 def test_quiet_only_labels_only_positions_without_a_capture():
-    mod = load_script("train_draughts_eval")
+    mod = train_draughts_eval
     base = dict(positions=60, label_depth=2, play_depth=1, seed=5)
     x, y = mod.generate(mod.Settings(**base, quiet_only=True))
     buf = np.empty((MAX_MOVES, ROW_LEN), np.int64)
