@@ -192,7 +192,7 @@ def load_agent(cfg):
         if not Path(name).is_file():
             raise ValueError(f"--agent: no policy file at {name}")
         from boardgym.agents.ppo import PPOAgent
-        agent = _construct(name, lambda **kw: PPOAgent(name, **kw), opts, None)
+        agent = _construct(name, lambda **kw: PPOAgent(name, game=cfg.game, **kw), opts, None)
     elif name.endswith(".npz"):
         if not Path(name).is_file():
             raise ValueError(f"--agent: no checkpoint file at {name}")

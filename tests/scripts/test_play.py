@@ -254,7 +254,7 @@ def test_checkpoint_paths_load_the_matching_agent():
     ("draughts", "expectimax", "is a backgammon agent, not a draughts one"),
     ("backgammon", str(CKPT / "draughts-alphabeta.npz"), "is a draughts checkpoint"),
     ("draughts", str(CKPT / "backgammon-td.npz"), "is a backgammon checkpoint"),
-    ("backgammon", str(CKPT / "draughts-ppo.pt"), "it is not a backgammon policy"),
+    ("backgammon", str(CKPT / "draughts-ppo.pt"), "is a draughts policy (observation (198,), 1024 actions), not a backgammon one"),
     ("draughts", "nonsense", "unknown draughts agent 'nonsense'"),
 ])
 def test_an_agent_of_the_other_game_is_refused(game, agent, needle):
