@@ -142,19 +142,22 @@ class TwoPlayerAEC(AECEnv):
         """Per-agent info dicts after a reset or step (override to add game facts)."""
         return {a: {} for a in AGENTS}
 
+    #: the game's render module (render_text, render_rgb, to_svg over a state); set by each game
+    renderer = None
+
     def render_text(self, perspective=0):
         """The current position as a text board, player ``perspective``'s side (0/1) at the bottom."""
-        raise NotImplementedError
+        return self.renderer.render_text(self.state, perspective=perspective)
 
     def render_rgb(self, perspective=0):
         """The current position as an RGB image (H, W, 3) uint8, player ``perspective``'s side
         (0/1) at the bottom."""
-        raise NotImplementedError
+        return self.renderer.render_rgb(self.state, perspective=perspective)
 
     def to_svg(self, perspective=0):
         """The current position as an SVG document (str), player ``perspective``'s side (0/1) at
         the bottom."""
-        raise NotImplementedError
+        return self.renderer.to_svg(self.state, perspective=perspective)
 
     def _repr_svg_(self):
         return self.to_svg()

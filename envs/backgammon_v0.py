@@ -45,8 +45,8 @@ import numpy as np
 from gymnasium import spaces
 
 from boardgym.envs import backgammon_notation as notation
+from boardgym.envs import backgammon_render
 from boardgym.envs._aec import AGENTS, TwoPlayerAEC, warn_unknown_options, wrap_classic
-from boardgym.envs.backgammon_render import render_rgb, render_text, to_svg
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import CUBE_VALUE, TURN
 from boardgym.kernels.backgammon.observe import OBS_LEN, encode_obs
@@ -64,6 +64,7 @@ class raw_env(TwoPlayerAEC):
     """Backgammon AEC env without wrappers (raises ValueError on illegal actions)."""
 
     metadata = {**TwoPlayerAEC.metadata, "name": "backgammon_v0"}
+    renderer = backgammon_render
 
     def __init__(self, render_mode=None, scoring="single", cube=False, max_turns=None):
         self._scoring = notation.check_scoring(scoring)
@@ -202,15 +203,6 @@ class raw_env(TwoPlayerAEC):
         turn = int(self.state[TURN])
         return notation.match_id(self.state, double_offered=self._offered,
                             turn=(1 - turn) if self._offered else turn)
-
-    def render_text(self, perspective=0):
-        return render_text(self.state, perspective=perspective)
-
-    def render_rgb(self, perspective=0):
-        return render_rgb(self.state, perspective=perspective)
-
-    def to_svg(self, perspective=0):
-        return to_svg(self.state, perspective=perspective)
 
     def match_text(self, names=("player_0", "player_1")):
         """The game so far as a Jellyfish/gnubg match file (importable by GNU Backgammon).

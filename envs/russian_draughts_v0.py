@@ -31,8 +31,8 @@ import numpy as np
 from gymnasium import spaces
 
 from boardgym.envs import draughts as api
+from boardgym.envs import draughts_render
 from boardgym.envs._aec import AGENTS, TwoPlayerAEC, warn_unknown_options, wrap_classic
-from boardgym.envs.draughts_render import render_rgb, render_text, to_svg
 from boardgym.kernels.draughts import game
 from boardgym.kernels.draughts.board import S_CAP_SQ, S_SIDE
 
@@ -48,6 +48,7 @@ class raw_env(TwoPlayerAEC):
     """Russian draughts AEC env without wrappers (raises ValueError on illegal actions)."""
 
     metadata = {**TwoPlayerAEC.metadata, "name": "russian_draughts_v0"}
+    renderer = draughts_render
 
     def __init__(self, render_mode=None, max_moves=None, repetition=True, three_kings=True,
                  kings_only=True, balance=True, long_diagonal=True):
@@ -118,15 +119,6 @@ class raw_env(TwoPlayerAEC):
     def fen(self):
         """PDN FEN of the current position (between whole moves)."""
         return api.to_fen(self.state)
-
-    def render_text(self, perspective=0):
-        return render_text(self.state, perspective=perspective)
-
-    def render_rgb(self, perspective=0):
-        return render_rgb(self.state, perspective=perspective)
-
-    def to_svg(self, perspective=0):
-        return to_svg(self.state, perspective=perspective)
 
     def pdn(self, capture_sep=":", **tags):
         """The game so far as PDN text ([GameType "25"], algebraic moves; see draughts_pdn)."""
