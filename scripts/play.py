@@ -35,7 +35,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import numpy as np
 
@@ -473,8 +473,7 @@ class _Backgammon:
 
 
 # ----------------------------------------------------------------------------- the session
-@dataclass
-class GameEnd:
+class GameEnd(NamedTuple):
     """How a session ended: rewards per agent, the winner (0/1, None for a draw or an unfinished
     game), a sentence saying how, whether the game was over, and the game record's text (PDN or
     gnubg match text; None for a backgammon game from a Position ID)."""

@@ -2,7 +2,6 @@
 every flag's help showing its default) and a ``main``, and ``boardgym <cmd> --help`` works."""
 import dataclasses
 import importlib
-import inspect
 import re
 
 import pytest
@@ -11,9 +10,9 @@ from boardgym.scripts import bench, cli
 
 
 def _settings_classes(module):
-    """The settings dataclasses a tool defines (the class may have another name than Settings)."""
-    return [c for _, c in inspect.getmembers(module, inspect.isclass)
-            if dataclasses.is_dataclass(c) and c.__module__ == module.__name__]
+    """The settings dataclass a tool defines (``Settings``; other dataclasses are not settings)."""
+    cls = getattr(module, "Settings", None)
+    return [cls] if dataclasses.is_dataclass(cls) and cls.__module__ == module.__name__ else []
 
 
 def _tools():
