@@ -23,14 +23,17 @@ Position ID (gnubg manual, "A technical description of the Position ID")
     roll]`` and the key encodes ``board[0]`` (the opponent) first, then ``board[1]`` (the player on
     roll, whose checkers ``gnubg_nn.moves`` moves). ``position_from_id`` therefore makes the second
     block the mover. The ID holds no turn, dice or cube: decoded states have TURN 0, no dice,
-    cube 1 centred. Checkers missing from the 15 of a side are borne off.
+    cube 1 centred. Checkers missing from the 15 of a side are borne off. Encoding and decoding
+    run in kernels (kernels/backgammon/position_id.py); ``position_ids`` encodes a whole batch in
+    one call. A malformed ID is read again in Python only to word the error.
 
 legal_plays
     Exactly GNU Backgammon's convention (verified against ``gnubg_nn.moves(board, d1, d2)`` keys
     -> ``board_from_position_key`` -> ``position_id``): each afterstate is encoded right after the
     play, before the turn passes, so the mover is still the second block and any checker it hit
     sits on the opponent's bar in the first block. When nothing can move, the list is the
-    unchanged position's ID (the pass).
+    unchanged position's ID (the pass). Decoding, generation, encoding and sorting are one kernel
+    call. ``legal_afterstates`` gives the same plays of a state as an array.
 
 Play notation (gnubg style)
     Moves from the mover's view, highest source first: ``24/18 13/11``, ``bar/22*`` (``*`` marks a

@@ -18,8 +18,14 @@ from numba import njit
 from boardgym.kernels.draughts.board import BB_PROMO, SQ32_TO_GHOST
 from boardgym.kernels.draughts.move import set_position
 
-_NONE = np.empty(0, dtype=np.int64)
 _BIG = 1000  # a number at least this large is no square (digits beyond it are not added up)
+
+
+@njit(cache=True, inline="always")
+def _none():
+    """The empty array parse_fen gives up with (made here: a global array would be read-only
+    and make every result read-only)."""
+    return np.empty(0, dtype=np.int64)
 
 
 @njit(cache=True, inline="always")
@@ -109,37 +115,37 @@ def parse_fen(chars, rules):
     if end > 0 and chars[end - 1] == 46:  # one trailing '.'
         end -= 1
     if end < 5 or chars[1] != 58:  # 'S:' then two lists
-        return _NONE
+        return _none()
     c = chars[0]
     if c == 87 or c == 119:
         side = 0
     elif c == 66 or c == 98:
         side = 1
     else:
-        return _NONE
+        return _none()
     bbs = np.zeros(4, dtype=np.int64)
     seen = np.zeros(1, dtype=np.int64)
     done = 0  # colours read: bit 0 White, bit 1 Black
     i = 2
     for _ in range(2):
         if i >= end:
-            return _NONE
+            return _none()
         c = chars[i]
         if c == 87 or c == 119:
             ci = 0
         elif c == 66 or c == 98:
             ci = 1
         else:
-            return _NONE
+            return _none()
         if done & (1 << ci):
-            return _NONE
+            return _none()
         done |= 1 << ci
         j = i + 1
         while j < end and chars[j] != 58:
             j += 1
         if not _piece_list(chars, i + 1, j, ci, bbs, seen):
-            return _NONE
+            return _none()
         i = j + 1
     if i != end + 1:  # a third ':' or text after the second list
-        return _NONE
+        return _none()
     return set_position(bbs[0], bbs[1], bbs[2], bbs[3], side, rules)
