@@ -16,6 +16,7 @@ Encoding needs validated states (counts 0..15: the runs loop over them).
 import numpy as np
 from numba import njit
 
+from boardgym.kernels.bits import msb
 from boardgym.kernels.backgammon.board import (
     BAR_ME, BAR_OPP, CUBE_OWNER, CUBE_VALUE, ERR_NONE, ME, N_CHECKERS, OFF_ME, OFF_OPP, OPP,
     STATE_LEN, refresh_masks, state_error,
@@ -235,32 +236,54 @@ def _sort_keys(w0, w1):
     return hi, (lo << 2) | (b & 3)
 
 
+_MASK51 = (1 << 51) - 1
+
+
+@njit(cache=True, inline="always")
+def _window(hi, lo, s):
+    """Bits s .. s + 50 of the 80-bit number hi * 2**20 + lo (hi: 60 bits, lo: 20 bits)."""
+    if s >= 20:
+        return (hi >> (s - 20)) & _MASK51
+    return ((hi << (20 - s)) | (lo >> s)) & _MASK51
+
+
 @njit(cache=True)
 def sorted_order(hi, lo, n, packed, order):
     """Order (into order[:n]) of n IDs given by their _sort_keys (hi[:n], lo[:n]) as Python sorts
-    the strings; packed: int64[>= n] scratch. Sorts the top 51 bits of hi packed with the index
-    (12 bits), then an insertion pass orders IDs whose top bits agree."""
-    if n <= 64:  # insertion sort
-        for k in range(n):
-            x = ((hi[k] >> 9) << 12) | k
-            j = k - 1
-            while j >= 0 and x < packed[j]:
-                packed[j + 1] = packed[j]
-                j -= 1
-            packed[j + 1] = x
-    else:
-        for k in range(n):
-            packed[k] = ((hi[k] >> 9) << 12) | k
-        packed[:n].sort()
-    for k in range(n):
-        order[k] = packed[k] & 4095
+    the strings; packed: int64[>= n] scratch.
+
+    The afterstates of one roll share a long prefix (the opponent's block, unless a checker is
+    hit): the sort key is the 51 bits from the highest bit where any two IDs differ, packed with
+    the index (12 bits) into one int64, ranked by counting for short lists and sorted for long
+    ones; an insertion pass then orders IDs whose 51 bits agree (rare)."""
+    dh = np.int64(0)
+    dl = np.int64(0)
     for k in range(1, n):
-        x = order[k]
-        j = k - 1
-        while j >= 0 and (hi[x] < hi[order[j]] or (hi[x] == hi[order[j]] and lo[x] < lo[order[j]])):
-            order[j + 1] = order[j]
-            j -= 1
-        order[j + 1] = x
+        dh |= hi[k] ^ hi[0]
+        dl |= lo[k] ^ lo[0]
+    top = msb(dh) + 21 if dh != 0 else msb(dl) + 1  # one past the highest differing bit
+    s = top - 51 if top > 51 else 0
+    for k in range(n):
+        packed[k] = (_window(hi[k], lo[k], s) << 12) | k  # distinct: the index is in it
+    if n <= 64:  # rank by counting the smaller keys: branch-free, the compiler vectorises it
+        for k in range(n):
+            x = packed[k]
+            r = 0
+            for j in range(n):
+                r += packed[j] < x
+            order[r] = k
+    else:
+        packed[:n].sort()
+        for k in range(n):
+            order[k] = packed[k] & 4095
+    if s > 0:  # IDs equal in the window but not below it
+        for k in range(1, n):
+            x = order[k]
+            j = k - 1
+            while j >= 0 and (hi[x] < hi[order[j]] or (hi[x] == hi[order[j]] and lo[x] < lo[order[j]])):
+                order[j + 1] = order[j]
+                j -= 1
+            order[j + 1] = x
 
 
 @njit(cache=True)
