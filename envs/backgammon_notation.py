@@ -280,7 +280,6 @@ class _Workspace(threading.local):
         self.chars = np.frombuffer(self.text, dtype=np.uint8)
         self.rows = self.buf[:game.MAX_AFTERSTATES * B.STATE_LEN].reshape(
             (game.MAX_AFTERSTATES, B.STATE_LEN))
-        self.sc = self.buf[game.MAX_AFTERSTATES * B.STATE_LEN:][:P.SCRATCH_WORDS]
 
 
 _ws = _Workspace()
@@ -377,11 +376,11 @@ def legal_afterstates(state, die1, die2):
     """The distinct legal afterstates of roll die1-die2 from state (its own dice ignored):
     int64[n, STATE_LEN], the mover's view right after the play (before the turn passes), dice
     cleared; with no legal move, one row: the unchanged position (the pass). Rows in the game
-    core's order (game.afterstates_of_roll)."""
+    core's order (game.plays_of_roll)."""
     s = check_state(state)
     d1, d2 = check_dice(die1, die2)
     w = _ws
-    n = game.afterstates_of_roll(s, d1, d2, w.rows, w.sc)
+    n = game.plays_of_roll(s, d1, d2, w.rows, None)
     return w.rows[:n].copy()
 
 

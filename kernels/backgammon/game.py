@@ -42,8 +42,7 @@ from boardgym.kernels.backgammon.cube import (
     take_double,
 )
 from boardgym.kernels.backgammon.movegen import (
-    MAX_AFTERSTATES, MAX_MOVES, MV_FIELDS, gen_afterstates_scratch, gen_plays, remaining_dice,
-    scratch_size,
+    MAX_AFTERSTATES, MAX_MOVES, MV_FIELDS, gen_plays, remaining_dice,
 )
 from boardgym.kernels.backgammon.outcome import outcome
 from boardgym.kernels.backgammon.turns import (
@@ -52,12 +51,11 @@ from boardgym.kernels.backgammon.turns import (
 
 __all__ = [
     "N_ACTIONS", "N_ACTIONS_CUBE", "ACTION_ROLL", "ACTION_DOUBLE", "ACTION_TAKE", "ACTION_DROP",
-    "take_double", "MAX_AFTERSTATES", "MAX_MOVES", "scratch_size", "MV_FIELDS", "STATE_LEN",
+    "take_double", "MAX_AFTERSTATES", "MAX_MOVES", "MV_FIELDS", "STATE_LEN",
     "ROLLED", "CUBE_DECISION", "TURN_LIMIT", "DEAD", "GAME_OVER", "MOVING",
     "SCORING_SINGLE", "SCORING_GAMMON", "initial_state", "pass_turn", "dice_of", "set_roll",
     "encode_action", "decode_action", "legal_mask",
-    "move_of_action", "apply", "step", "begin_turn", "opening", "plays", "plays_of_roll",
-    "afterstates_of_roll", "afterstates",
+    "move_of_action", "apply", "step", "begin_turn", "opening", "plays", "plays_of_roll", "afterstates",
     "start", "finish_turn", "result", "dropped_result", "is_truncation", "no_passes", "can_move",
     "dice_left",
 ]
@@ -151,16 +149,6 @@ def plays_of_roll(state, d1, d2, out, routes):
     hi = d1 if d1 > d2 else d2
     lo = d1 + d2 - hi
     return gen_plays(state, hi, lo, 4, out, routes)
-
-
-@njit(cache=True)
-def afterstates_of_roll(state, d1, d2, out, sc):
-    """plays_of_roll without routes, with caller-owned scratch sc (int64[>= scratch_size(len(out))],
-    movegen.scratch_size): no allocation -> count (-1 if a buffer is too small). The same rows as
-    plays_of_roll, maybe in another order."""
-    hi = d1 if d1 > d2 else d2
-    lo = d1 + d2 - hi
-    return gen_afterstates_scratch(state, hi, lo, out, sc)
 
 
 @njit(cache=True)

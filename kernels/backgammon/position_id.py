@@ -21,7 +21,7 @@ from boardgym.kernels.backgammon.board import (
     BAR_ME, BAR_OPP, CUBE_OWNER, CUBE_VALUE, ERR_NONE, ME, N_CHECKERS, OFF_ME, OFF_OPP, OPP,
     STATE_LEN, refresh_masks, state_error,
 )
-from boardgym.kernels.backgammon.game import MAX_AFTERSTATES, afterstates_of_roll, scratch_size
+from boardgym.kernels.backgammon.game import MAX_AFTERSTATES, plays_of_roll
 
 ID_LEN = 14       # characters of a Position ID
 KEY_BYTES = 10    # bytes of the key
@@ -45,14 +45,13 @@ B64_RANKS.setflags(write=False)
 B64_VALUES.setflags(write=False)
 
 # buffer sizes and the work buffer layout of legal_play_ids
-SCRATCH_WORDS = scratch_size(MAX_AFTERSTATES)
 _W_KEYS = 0                               # per afterstate: key words w0, w1, sort keys hi, lo
 _W_PACKED = 4 * MAX_AFTERSTATES           # sort keys packed with the index
 _W_ORDER = 5 * MAX_AFTERSTATES            # the sorted order
 _W_STATE = 6 * MAX_AFTERSTATES            # the decoded position
 _WORK_WORDS = _W_STATE + STATE_LEN
 _ROWS_WORDS = MAX_AFTERSTATES * STATE_LEN
-BUF_WORDS = _ROWS_WORDS + SCRATCH_WORDS + _WORK_WORDS
+BUF_WORDS = _ROWS_WORDS + _WORK_WORDS
 CHARS_LEN = MAX_AFTERSTATES * (ID_LEN + 1)
 
 
@@ -297,13 +296,12 @@ def legal_play_ids(chars, d1, d2, buf, out):
     second block); with no legal move the one ID is the unchanged position's (the pass)."""
     m = MAX_AFTERSTATES
     rows = buf[:_ROWS_WORDS].reshape((m, STATE_LEN))
-    sc = buf[_ROWS_WORDS:_ROWS_WORDS + SCRATCH_WORDS]
-    work = buf[_ROWS_WORDS + SCRATCH_WORDS:]
+    work = buf[_ROWS_WORDS:]
     state = work[_W_STATE:_W_STATE + STATE_LEN]
     err = decode_id(chars, state)
     if err != ERR_NONE:
         return -err
-    n = afterstates_of_roll(state, d1, d2, rows, sc)
+    n = plays_of_roll(state, d1, d2, rows, None)
     w0s = work[_W_KEYS:_W_KEYS + m]
     w1s = work[_W_KEYS + m:_W_KEYS + 2 * m]
     his = work[_W_KEYS + 2 * m:_W_KEYS + 3 * m]
