@@ -280,9 +280,12 @@ class _Workspace(threading.local):
         self.chars = np.frombuffer(self.text, dtype=np.uint8)
         self.rows = self.buf[:game.MAX_AFTERSTATES * B.STATE_LEN].reshape(
             (game.MAX_AFTERSTATES, B.STATE_LEN))
+        self.ids = (self.buf, self.chars, self.text)  # one attribute read in legal_plays
 
 
 _ws = _Workspace()
+_legal_play_ids = P.legal_play_ids
+_STRIDE = P.ID_LEN + 1  # an ID and a space
 
 
 def _ids(rows):
@@ -362,10 +365,10 @@ def legal_plays(pid, die1, die2):
     if not (type(die1) is int and type(die2) is int and 0 < die1 < 7 and 0 < die2 < 7):
         die1, die2 = check_dice(die1, die2)
     if type(pid) is str and len(pid) == P.ID_LEN and pid.isascii():
-        w = _ws
-        n = P.legal_play_ids(pid.encode(), die1, die2, w.buf, w.chars)
+        buf, chars, text = _ws.ids
+        n = _legal_play_ids(pid.encode(), die1, die2, buf, chars)
         if n > 0:
-            return w.text[:(P.ID_LEN + 1) * n].decode("ascii").split()
+            return text[:_STRIDE * n - 1].decode("ascii").split(" ")
     s = _parse_position_id(pid)  # raises, naming the problem
     out = np.empty((game.MAX_AFTERSTATES, B.STATE_LEN), dtype=np.int64)
     n = game.plays_of_roll(s, die1, die2, out, None)
