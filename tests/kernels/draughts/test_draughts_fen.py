@@ -4,8 +4,6 @@ up: on the oracle positions, their algebraic and range forms, and thousands of m
 import random
 from pathlib import Path
 
-import numpy as np
-
 from boardgym.envs import draughts as D
 from boardgym.kernels.draughts.fen import parse_fen
 from boardgym.kernels.draughts.outcome import RULES_ALL
