@@ -60,14 +60,14 @@ import numpy as np
 from boardgym.envs.checks import is_int
 from boardgym.kernels.backgammon import board as B
 from boardgym.kernels.backgammon import game
+from boardgym.kernels.backgammon import position_id as P
 from boardgym.kernels.backgammon.board import batch_state_error, state_error
 from boardgym.kernels.backgammon.movegen import MV_DIE, MV_FROM, MV_HIT, MV_TO
-from boardgym.kernels.backgammon import position_id as P
 
 __all__ = ["initial_state", "is_int", "check_state", "check_batch", "check_dice", "check_scoring",
            "check_max_turns", "state_from_board", "board_from_state", "position_id",
-           "position_from_id", "position_ids", "legal_plays", "legal_afterstates", "play_to_str", "parse_play", "play_actions",
-           "match_id", "parse_match_id"]
+           "position_from_id", "position_ids", "legal_plays", "legal_afterstates", "play_to_str",
+           "parse_play", "play_actions", "match_id", "parse_match_id"]
 
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _B64_SET = frozenset(_B64)
