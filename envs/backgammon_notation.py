@@ -23,14 +23,17 @@ Position ID (gnubg manual, "A technical description of the Position ID")
     roll]`` and the key encodes ``board[0]`` (the opponent) first, then ``board[1]`` (the player on
     roll, whose checkers ``gnubg_nn.moves`` moves). ``position_from_id`` therefore makes the second
     block the mover. The ID holds no turn, dice or cube: decoded states have TURN 0, no dice,
-    cube 1 centred. Checkers missing from the 15 of a side are borne off.
+    cube 1 centred. Checkers missing from the 15 of a side are borne off. Encoding and decoding
+    run in kernels (kernels/backgammon/position_id.py); ``position_ids`` encodes a whole batch in
+    one call. A malformed ID is read again in Python only to word the error.
 
 legal_plays
     Exactly GNU Backgammon's convention (verified against ``gnubg_nn.moves(board, d1, d2)`` keys
     -> ``board_from_position_key`` -> ``position_id``): each afterstate is encoded right after the
     play, before the turn passes, so the mover is still the second block and any checker it hit
     sits on the opponent's bar in the first block. When nothing can move, the list is the
-    unchanged position's ID (the pass).
+    unchanged position's ID (the pass). Decoding, generation, encoding and sorting are one kernel
+    call. ``legal_afterstates`` gives the same plays of a state as an array.
 
 Play notation (gnubg style)
     Moves from the mover's view, highest source first: ``24/18 13/11``, ``bar/22*`` (``*`` marks a
@@ -50,20 +53,21 @@ Match ID (gnubg manual, "A technical description of the Match ID")
 """
 import base64
 import re
+import threading
 
 import numpy as np
 
 from boardgym.envs.checks import is_int
 from boardgym.kernels.backgammon import board as B
 from boardgym.kernels.backgammon import game
+from boardgym.kernels.backgammon import position_id as P
 from boardgym.kernels.backgammon.board import batch_state_error, state_error
 from boardgym.kernels.backgammon.movegen import MV_DIE, MV_FROM, MV_HIT, MV_TO
-from boardgym.kernels.backgammon.position_key import position_key, position_keys
 
 __all__ = ["initial_state", "is_int", "check_state", "check_batch", "check_dice", "check_scoring",
            "check_max_turns", "state_from_board", "board_from_state", "position_id",
-           "position_from_id", "legal_plays", "play_to_str", "parse_play", "play_actions",
-           "match_id", "parse_match_id"]
+           "position_from_id", "position_ids", "legal_plays", "legal_afterstates", "play_to_str",
+           "parse_play", "play_actions", "match_id", "parse_match_id"]
 
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _B64_SET = frozenset(_B64)
@@ -266,19 +270,43 @@ def board_from_state(state):
 
 # ----------------------------------------------------------------------------- Position ID
 
+class _Workspace(threading.local):
+    """Buffers of the kernels behind legal_plays and legal_afterstates, one set per thread: the
+    int64 scratch, and the ID characters (a bytearray, seen by the kernel as uint8)."""
+
+    def __init__(self):
+        self.buf = np.empty(P.BUF_WORDS, dtype=np.int64)
+        self.text = bytearray(P.CHARS_LEN)
+        self.chars = np.frombuffer(self.text, dtype=np.uint8)
+        self.rows = self.buf[:game.MAX_AFTERSTATES * B.STATE_LEN].reshape(
+            (game.MAX_AFTERSTATES, B.STATE_LEN))
+        self.ids = (self.buf, self.chars, self.text)  # one attribute read in legal_plays
+
+
+_ws = _Workspace()
+_legal_play_ids = P.legal_play_ids
+_STRIDE = P.ID_LEN + 1  # an ID and a space
+
+
 def _ids(rows):
     """Position IDs of validated states rows (int64[n, STATE_LEN])."""
-    keys = np.empty((rows.shape[0], 10), np.uint8)
-    position_keys(rows, rows.shape[0], keys)
-    enc = base64.b64encode
-    return [enc(k.tobytes()).decode("ascii")[:14] for k in keys]
+    n = rows.shape[0]
+    chars = np.empty((P.ID_LEN + 1) * n, dtype=np.uint8)
+    P.encode_ids(rows, n, chars)
+    return chars.tobytes().decode("ascii").split()
 
 
 def position_id(state):
     """14-character gnubg Position ID of state (mover = player on roll = second block)."""
-    key = np.empty(10, np.uint8)
-    position_key(check_state(state), key)
-    return base64.b64encode(key.tobytes()).decode("ascii")[:14]
+    chars = np.empty(P.ID_LEN, dtype=np.uint8)
+    P.encode_id(check_state(state), chars, 0)
+    return chars.tobytes().decode("ascii")
+
+
+def position_ids(states):
+    """Position IDs (list of str) of every row of states (int64[B, STATE_LEN], validated as by
+    check_batch), in one kernel call."""
+    return _ids(check_batch(states))
 
 
 def _decode_b64(text, nchars, nbytes, what):
@@ -298,6 +326,15 @@ def _decode_b64(text, nchars, nbytes, what):
 
 def position_from_id(pid):
     """State of a gnubg Position ID (player on roll = mover, TURN 0, no dice); ValueError if malformed."""
+    if type(pid) is str and len(pid) == P.ID_LEN and pid.isascii():
+        s = np.empty(B.STATE_LEN, dtype=np.int64)
+        if P.decode_id(pid.encode(), s) == B.ERR_NONE:
+            return s
+    return _parse_position_id(pid)  # words the problem
+
+
+def _parse_position_id(pid):
+    """position_from_id step by step in Python, for the message naming what is wrong."""
     raw = _decode_b64(pid, 14, 10, "Position ID")
     bits = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")
     ends = np.flatnonzero(bits == 0)[:50]  # each run ends with a 0
@@ -325,11 +362,29 @@ def _plays(s, d1, d2):
 
 def legal_plays(pid, die1, die2):
     """Sorted Position IDs of the distinct legal afterstates of roll die1-die2 (gnubg convention)."""
-    d1, d2 = check_dice(die1, die2)
-    s = position_from_id(pid)
+    if not (type(die1) is int and type(die2) is int and 0 < die1 < 7 and 0 < die2 < 7):
+        die1, die2 = check_dice(die1, die2)
+    if type(pid) is str and len(pid) == P.ID_LEN and pid.isascii():
+        buf, chars, text = _ws.ids
+        n = _legal_play_ids(pid.encode(), die1, die2, buf, chars)
+        if n > 0:
+            return text[:_STRIDE * n - 1].decode("ascii").split(" ")
+    s = _parse_position_id(pid)  # raises, naming the problem
     out = np.empty((game.MAX_AFTERSTATES, B.STATE_LEN), dtype=np.int64)
-    n = game.plays_of_roll(s, d1, d2, out, None)
+    n = game.plays_of_roll(s, die1, die2, out, None)
     return sorted(_ids(out[:n]))
+
+
+def legal_afterstates(state, die1, die2):
+    """The distinct legal afterstates of roll die1-die2 from state (its own dice ignored):
+    int64[n, STATE_LEN], the mover's view right after the play (before the turn passes), dice
+    cleared; with no legal move, one row: the unchanged position (the pass). Rows in the game
+    core's order (game.plays_of_roll)."""
+    s = check_state(state)
+    d1, d2 = check_dice(die1, die2)
+    w = _ws
+    n = game.plays_of_roll(s, d1, d2, w.rows, None)
+    return w.rows[:n].copy()
 
 
 _TOKEN = re.compile(r"^(bar|off|\d{1,2})(\*?)((?:/(?:bar|off|\d{1,2})\*?)+)(?:\((\d)\))?$")

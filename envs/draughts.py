@@ -48,6 +48,7 @@ from boardgym.kernels.draughts.board import (
 )
 from boardgym.kernels.draughts.codec import apply_action as _k_apply_action
 from boardgym.kernels.draughts.codec import legal_action_mask as _k_mask
+from boardgym.kernels.draughts.fen import parse_fen as _k_parse_fen
 from boardgym.kernels.draughts.game import (
     N_ACTIONS, OBS_LEN, ROUTE_LEN, STATE_ERRORS, action_squares, decode_obs, square_action,
 )
@@ -223,6 +224,15 @@ def from_fen(fen, rules=RULES_ALL):
     """
     _check_str(fen, "a FEN")
     rules = check_rules(rules)
+    if fen.isascii():
+        s = _k_parse_fen(fen.encode(), rules)  # the plain form, in a kernel
+        if s.shape[0]:
+            return s
+    return _read_fen(fen, rules)
+
+
+def _read_fen(fen, rules):
+    """from_fen in Python: every form from_fen accepts, and the message naming what is wrong."""
     text = _WRAPPER.match(fen.strip()).group(1).strip()
     if text.endswith("."):
         text = text[:-1]

@@ -7,6 +7,7 @@ the state validation kernel), ``movegen`` (checker moves; whole-turn afterstates
 ``codec`` (the atomic action encoding, masks, apply_action), ``turns`` (opening roll, rolling,
 lost rolls), ``outcome`` (game end, single/gammon/backgammon), ``cube`` (doubling), ``dice``
 (reproducible dice from an explicit RNG state). Beside them: ``observe`` (observation encoding),
-``position_key`` (gnubg Position ID bits), ``opponents`` (the in-kernel random and greedy
-players) and ``batch`` (N games stepped by parallel kernels).
+``position_id`` (gnubg Position IDs: encode, decode, the sorted IDs of a roll's plays),
+``opponents`` (the in-kernel random and greedy players) and ``batch`` (N games stepped by
+parallel kernels).
 """

@@ -14,6 +14,8 @@ Modules, one concept each:
 - ``movegen``   whole-move generation into caller-owned buffers (``gen_moves``), distinct
                 outcomes with a canonical path, bulk counting.
 - ``move``      ``apply_move``, ``set_position``.
+- ``fen``       ``parse_fen``: the plain form of the PDN FEN read in a kernel (the Python reader
+                in ``boardgym.envs.draughts`` handles the other forms and words errors).
 - ``codec``     the action encoding (``from_sq32 * 32 + to_sq32``) and the mover's frame,
                 ``legal_action_mask``, ``apply_action`` (one hop at a time).
 - ``outcome``   ``game_status`` (G.1, G.2a-G.2e), draw-rule flags, Zobrist hashing.

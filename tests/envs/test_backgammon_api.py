@@ -1,6 +1,7 @@
 """Game API and notation of boardgym.envs.backgammon_notation: Position ID, Match ID, legal_plays,
 gnubg-style play notation, and rejection of malformed input (ValueError with a reason)."""
 import base64
+import re
 
 import numpy as np
 import pytest
@@ -80,6 +81,57 @@ def test_legal_plays_match_gnubg():
         keys = g.moves(g.board_from_position_id(pid), d1, d2)
         want = sorted({g.position_id([list(x) for x in g.board_from_position_key(k)]) for k in keys}) or [pid]
         assert bg.legal_plays(pid, d1, d2) == want, (pid, d1, d2)
+
+
+def test_legal_plays_are_the_sorted_ids_of_legal_afterstates():
+    for s, d1, d2 in random_cases(300, seed=7):
+        pid = bg.position_id(s)
+        rows = bg.legal_afterstates(bg.position_from_id(pid), d1, d2)
+        assert bg.legal_plays(pid, d1, d2) == sorted(bg.position_ids(rows)), (pid, d1, d2)
+
+
+def test_legal_plays_give_the_same_answers_from_several_threads():
+    import threading
+    cases = [(bg.position_id(s), d1, d2) for s, d1, d2 in random_cases(200, seed=8)]
+    want = [bg.legal_plays(*c) for c in cases]
+    got = {}
+
+    def run(t):
+        got[t] = [bg.legal_plays(*c) for c in cases]
+    threads = [threading.Thread(target=run, args=(t,)) for t in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(got[t] == want for t in range(4))
+
+
+def test_legal_afterstates_are_the_game_cores_plays():
+    out = np.empty((MAX_AFTERSTATES, B.STATE_LEN), dtype=np.int64)
+    for s, d1, d2 in random_cases(200, seed=9):
+        rows = bg.legal_afterstates(s, d1, d2)
+        assert rows.dtype == np.int64 and rows.ndim == 2 and rows.shape[1] == B.STATE_LEN
+        n = gen_afterstates(s, d1, d2, out)
+        assert sorted(r.tobytes() for r in rows) == sorted(r.tobytes() for r in out[:n])
+        again = bg.legal_afterstates(s, d2, d1)
+        assert (again == rows).all()  # the same order whatever the order of the dice
+        rows[:] = -1  # a fresh array: the next call does not see this
+        assert (bg.legal_afterstates(s, d1, d2) == again).all()
+
+
+def test_position_ids_of_a_batch():
+    states = np.stack([s for s, _, _ in random_cases(40, seed=10)])
+    assert bg.position_ids(states) == [bg.position_id(s) for s in states]
+    assert bg.position_ids(np.zeros((0, B.STATE_LEN), np.int64)) == []
+    assert bg.position_ids(states.astype(np.int32)) == bg.position_ids(states)
+    bad = states.copy()
+    bad[3, B.ME] += 1
+    with pytest.raises(ValueError, match=r"states\[3\]"):
+        bg.position_ids(bad)
+    with pytest.raises(ValueError, match="shape"):
+        bg.position_ids(states[0])
+    with pytest.raises(TypeError):
+        bg.position_ids("4HPwATDgc/ABMA")
 
 
 # ----------------------------------------------------------------------------- notation
@@ -187,6 +239,21 @@ def test_position_id_rejects_malformed():
         bg.position_from_id(id_from_bits([1] * 80))
     with pytest.raises(ValueError, match="padding"):
         bg.position_from_id(START_ID[:-1] + "B")
+    with pytest.raises(ValueError, match="base64"):
+        bg.position_from_id("4HPwATDgc/AB\u00e9A")
+
+
+def test_legal_plays_word_a_bad_id_as_position_from_id_does():
+    bad = ["4HPwATDgc/ABM", "4HPwATDgc/AB-A", START_ID[:-1] + "B", "4HPwATDgc/AB\u00e9A",
+           id_from_bits([1] * 80), id_from_bits(runs([16] + [0] * 24) + runs([15] + [0] * 24)),
+           id_from_bits(runs([2] + [0] * 24) + runs([0] * 23 + [2, 0])),
+           id_from_bits(runs([0] * 25) + runs([0] * 25)), id_from_bits(runs([1] + [0] * 24) * 2 + [1]),
+           12345678901234, None, b"4HPwATDgc/ABMA"]
+    for pid in bad:
+        with pytest.raises((ValueError, TypeError)) as want:
+            bg.position_from_id(pid)
+        with pytest.raises(want.type, match=re.escape(str(want.value))):
+            bg.legal_plays(pid, 3, 1)
 
 
 def test_impossible_positions_rejected():
@@ -211,5 +278,7 @@ def test_dice_outside_range_rejected():
     for d1, d2 in ((1.5, 2), ("3", 1), (True, 2), (None, 3), (3.0, 1)):  # dice are ints
         with pytest.raises(TypeError, match="die"):
             bg.legal_plays(START_ID, d1, d2)
+        with pytest.raises(TypeError, match="die"):
+            bg.legal_afterstates(bg.initial_state(), d1, d2)
         with pytest.raises(TypeError, match="die"):
             bg.parse_play(bg.initial_state(), d1, d2, "24/21 24/23")

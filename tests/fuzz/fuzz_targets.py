@@ -353,6 +353,8 @@ API = {
         "position_id": fn(B_STATE, examples=120),
         "position_from_id": fn(B_PID, examples=120),
         "legal_plays": fn(B_PID, B_DIE, B_DIE),
+        "legal_afterstates": fn(B_STATE, B_DIE, B_DIE),
+        "position_ids": fn(S.batches("backgammon")),
         "play_to_str": fn(B_STATE, B_DIE, B_DIE, S.plays()),
         "parse_play": fn(B_STATE, B_DIE, B_DIE, S.play_texts(), examples=90),
         "match_id": fn(B_STATE, dice=_match_dice(), match_length=S.ints(0, 32767, "match length"),
