@@ -23,6 +23,7 @@ time. Every JIT is warmed up before timing. gnubg-nn is GPL-3: used here (a benc
 never by library code.
 """
 
+import base64
 import dataclasses
 import importlib.util
 import os
@@ -321,13 +322,21 @@ def bench_draughts(cfg: Settings, table: Table, threads: int) -> dict:
     table.add("draughts", "legal moves", "boardgym kernel gen_moves (jit loop)", 1, len(gen) * reps,
               "positions", t, "cpu")
     n, t = cpu(lambda: [dr.legal_moves(s) for _ in range(rr) for s in gstates])
-    table.add("draughts", "legal moves", "boardgym legal_moves (Python API)", 1, len(gen) * rr,
+    table.add("draughts", "legal moves", "boardgym legal_moves (state in)", 1, len(gen) * rr,
+              "positions", t, "cpu")
+    for f in gen:  # warm up the FEN path (one untimed pass)
+        dr.legal_moves(f)
+    n, t = cpu(lambda: [dr.legal_moves(f) for _ in range(rr) for f in gen])
+    table.add("draughts", "legal moves", "boardgym legal_moves (FEN in)", 1, len(gen) * rr,
               "positions", t, "cpu")
     if not pyd:
         return {}
     gboards = [Board.from_fen(f) for f in gen]
     n, t = cpu(lambda: [b.legal_moves for _ in range(rr) for b in gboards])
     table.add("draughts", "legal moves", "py-draughts Board.legal_moves", 1, len(gen) * rr, "positions", t, "cpu")
+    n, t = cpu(lambda: [Board.from_fen(f).legal_moves for _ in range(rr) for f in gen])
+    table.add("draughts", "legal moves", "py-draughts from_fen + legal_moves", 1, len(gen) * rr,
+              "positions", t, "cpu")
     ggs = [(from_board(b), b.turn == Color.WHITE) for b in gboards]
     n, t = cpu(lambda: [core.gen_moves(*g, w, False) for _ in range(rr) for g, w in ggs])
     table.add("draughts", "legal moves", "py-draughts core gen_moves", 1, len(gen) * rr, "positions", t, "cpu")
@@ -357,8 +366,11 @@ def bench_draughts(cfg: Settings, table: Table, threads: int) -> dict:
                                           r("legal moves", "boardgym kernel gen_moves (jit loop)"),
                                           r("legal moves", "py-draughts core gen_moves")),
         "gen_api_vs_api": table.ratio("legal moves: boardgym legal_moves / py-draughts Board.legal_moves",
-                                      r("legal moves", "boardgym legal_moves (Python API)"),
+                                      r("legal moves", "boardgym legal_moves (state in)"),
                                       r("legal moves", "py-draughts Board.legal_moves")),
+        "gen_fen_vs_api": table.ratio("legal moves from a FEN: boardgym / py-draughts from_fen + legal_moves",
+                                      r("legal moves", "boardgym legal_moves (FEN in)"),
+                                      r("legal moves", "py-draughts from_fen + legal_moves")),
     }
 
 
@@ -462,6 +474,31 @@ def _gym_state(mod, board):
     return g.save_state()
 
 
+_KEY_TO_HEX = str.maketrans("ABCDEFGHIJKLMNOP", "0123456789abcdef")  # gnubg key: a letter per nibble
+
+
+def _gnubg_play_ids(moves, board, d1, d2):
+    """gnubg-nn's plays of a roll as Position IDs: moves() keys turned into IDs by string ops."""
+    return [base64.b64encode(bytes.fromhex(k.translate(_KEY_TO_HEX))).decode()[:14]
+            for k in moves(board, d1, d2)]
+
+
+def _bench_plays_by_id(gnubg_nn, bgenv, pids, dice, table: Table) -> str:
+    """The user's path, Position ID in and IDs of the plays out: boardgym legal_plays against
+    gnubg-nn moves() plus the IDs of its plays (checked equal as sets before timing)."""
+    cases = [(gnubg_nn.board_from_position_id(p), d1, d2) for p, (d1, d2) in zip(pids, dice.tolist())]
+    for p, (b, d1, d2) in zip(pids[:200], cases):
+        if (sorted(_gnubg_play_ids(gnubg_nn.moves, b, d1, d2)) or [p]) != bgenv.legal_plays(p, d1, d2):
+            raise AssertionError(f"plays by ID differ from gnubg-nn on {p} {d1}-{d2}")
+    moves = gnubg_nn.moves
+    _, t = table.cpu(lambda: [_gnubg_play_ids(moves, b, d1, d2) for b, d1, d2 in cases])
+    table.add("backgammon", "afterstates", "gnubg_nn.moves + IDs of the plays", 1, len(cases), "cases", t, "cpu")
+    table.say()
+    return table.ratio("plays by ID: boardgym legal_plays / gnubg_nn.moves + IDs",
+                       table.rate("afterstates", "boardgym legal_plays (IDs in and out)"),
+                       table.rate("afterstates", "gnubg_nn.moves + IDs of the plays"))
+
+
 def bench_backgammon(cfg: Settings, table: Table, threads: int) -> dict:
     """Backgammon rows (boardgym always, gnubg-nn and gym-backgammon when installed), ratios."""
     from boardgym.envs import backgammon_notation as bgenv
@@ -503,9 +540,10 @@ def bench_backgammon(cfg: Settings, table: Table, threads: int) -> dict:
     table.add("backgammon", "afterstates", "boardgym kernel (prange loop)", threads, n_cases * reps,
               "cases", t, "wall")
     pids = [bgenv.position_id(x) for x in states[:2000]]
-    bgenv.legal_plays(pids[0], 3, 1)  # warm up
+    for p, (d1, d2) in zip(pids, dice.tolist()):  # warm up: one untimed pass over the cases
+        bgenv.legal_plays(p, d1, d2)
     _, t = cpu(lambda: [bgenv.legal_plays(p, d1, d2) for p, (d1, d2) in zip(pids, dice.tolist())])
-    table.add("backgammon", "afterstates", "boardgym legal_plays (Python API)", 1, len(pids), "cases", t, "cpu")
+    table.add("backgammon", "afterstates", "boardgym legal_plays (IDs in and out)", 1, len(pids), "cases", t, "cpu")
     ratios = {}
     rate = table.rate
     boards = [bgenv.board_from_state(x) for x in states]
@@ -528,6 +566,7 @@ def bench_backgammon(cfg: Settings, table: Table, threads: int) -> dict:
         ratios["bg_par_vs_gnubg"] = table.ratio(
             f"afterstates: boardgym kernel {threads} threads / gnubg_nn.moves",
             rate("afterstates", "boardgym kernel (prange loop)"), rate("afterstates", "gnubg_nn.moves"))
+        ratios["bg_legal_plays_vs_gnubg_ids"] = _bench_plays_by_id(gnubg_nn, bgenv, pids, dice, table)
     if gym is None:
         return ratios
     gcases = cases[: cfg.gym_cases]
