@@ -19,7 +19,7 @@ from boardgym.kernels.draughts.codec import apply_action, legal_action_mask
 from boardgym.kernels.draughts.move import apply_move
 from boardgym.kernels.draughts.movegen import gen_moves, mover_first
 from boardgym.kernels.players import OPP_GREEDY, OPP_RANDOM  # noqa: F401
-from boardgym.kernels.rng import rand_below, random_masked_action
+from boardgym.kernels.rng import rand_below
 
 
 @njit(cache=True)
@@ -67,16 +67,33 @@ def recapture_move(s, rngs, i):
 
 
 @njit(cache=True)
+def pick_marked(mask, n, rngs, i):
+    """The action rng.random_masked_action picks from mask (int8[N_ACTIONS], 0/1) holding n
+    marks (n >= 1): the rand_below(n)-th marked index, found eight entries per word."""
+    k = rand_below(rngs, i, n)
+    words = mask.view(np.int64)  # entries are 0/1, so a word's popcount is its marks
+    for w in range(words.shape[0]):
+        c = popcount(words[w])
+        if k < c:
+            for a in range(8 * w, 8 * w + 8):
+                if mask[a]:
+                    if k == 0:
+                        return a
+                    k -= 1
+        k -= c
+    return -1
+
+
+@njit(cache=True)
 def random_move(s, rngs, i, scratch):
     """Position after the side to move plays a random hop at each step of its move (or of the
-    chain in progress); scratch is int8[N_ACTIONS]."""
+    chain in progress); scratch is int8[N_ACTIONS] (C-contiguous)."""
     side = s[S_SIDE]
     while s[S_SIDE] == side:
-        legal_action_mask(s, scratch)
-        a = random_masked_action(scratch, rngs, i)
-        if a < 0:
+        n = legal_action_mask(s, scratch)
+        if n == 0:
             break
-        s = apply_action(s, a)
+        s = apply_action(s, pick_marked(scratch, n, rngs, i))
         if s[S_CAP_SQ] < 0:
             break
     return s
