@@ -89,9 +89,32 @@ def _step_in_bounds(self, action):
         wrappers.AssertOutOfBoundsWrapper.step(self, action)
 
 
-_TerminateIllegal = _fast(wrappers.TerminateIllegalWrapper)
+def _step_or_terminate(self, action):
+    """TerminateIllegalWrapper.step, with a masked action of a live agent (the usual case)
+    handed straight to the raw env; anything else takes the wrapper's own path."""
+    raw, seen = self._raw, self._prev_obs
+    agent = raw.agent_selection
+    if (seen is not None and not self._terminated and not raw.terminations[agent]
+            and not raw.truncations[agent] and seen["action_mask"][action]):
+        self._prev_obs = self._prev_info = None
+        raw.step(action)
+    else:
+        wrappers.TerminateIllegalWrapper.step(self, action)
+
+
+def _last(self, observe=True):
+    """AECEnv.last, reading the raw env's dicts once."""
+    agent = self.agent_selection  # AttributeError before reset, as OrderEnforcingWrapper says
+    assert agent is not None
+    raw = self._raw
+    observation = self.observe(agent) if observe else None
+    return (observation, raw._cumulative_rewards[agent], raw.terminations[agent],
+            raw.truncations[agent], raw.infos[agent])
+
+
+_TerminateIllegal = _fast(wrappers.TerminateIllegalWrapper, step=_step_or_terminate)
 _AssertOutOfBounds = _fast(wrappers.AssertOutOfBoundsWrapper, step=_step_in_bounds)
-_OrderEnforcing = _fast(wrappers.OrderEnforcingWrapper, check_reset=True)
+_OrderEnforcing = _fast(wrappers.OrderEnforcingWrapper, check_reset=True, last=_last)
 
 
 def wrap_classic(raw):
