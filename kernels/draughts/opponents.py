@@ -19,7 +19,7 @@ from boardgym.kernels.draughts.codec import apply_action, legal_action_mask
 from boardgym.kernels.draughts.move import apply_move
 from boardgym.kernels.draughts.movegen import gen_moves, mover_first
 from boardgym.kernels.players import OPP_GREEDY, OPP_RANDOM  # noqa: F401
-from boardgym.kernels.rng import rand_below
+from boardgym.kernels.rng import pick_marked, rand_below
 
 
 @njit(cache=True)
@@ -64,24 +64,6 @@ def recapture_move(s, rngs, i):
             if rand_below(rngs, i, ties) == 0:  # reservoir choice among equals
                 best = k
     return apply_move(s, moves[best])
-
-
-@njit(cache=True)
-def pick_marked(mask, n, rngs, i):
-    """The action rng.random_masked_action picks from mask (int8[N_ACTIONS], 0/1) holding n
-    marks (n >= 1): the rand_below(n)-th marked index, found eight entries per word."""
-    k = rand_below(rngs, i, n)
-    words = mask.view(np.int64)  # entries are 0/1, so a word's popcount is its marks
-    for w in range(words.shape[0]):
-        c = popcount(words[w])
-        if k < c:
-            for a in range(8 * w, 8 * w + 8):
-                if mask[a]:
-                    if k == 0:
-                        return a
-                    k -= 1
-        k -= c
-    return -1
 
 
 @njit(cache=True)
