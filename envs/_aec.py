@@ -33,21 +33,26 @@ AGENTS = ("player_0", "player_1")
 
 # Attributes every AEC loop reads several times a step. PettingZoo's wrappers forward them through
 # ``__getattr__`` one layer at a time, which cost more than the game itself; the subclasses below
-# read them straight from the raw env (none of the three wrappers keeps its own copy), keeping
-# OrderEnforcingWrapper's "cannot be accessed before reset" check.
+# read them straight from the raw env (none of the three wrappers keeps its own copy; each layer
+# holds the raw env, ``_raw``, from its construction), keeping OrderEnforcingWrapper's "cannot be
+# accessed before reset" check.
 _FORWARDED = ("agent_selection", "agents", "rewards", "terminations", "truncations", "infos",
               "_cumulative_rewards", "possible_agents")
 _NEED_RESET = {"rewards", "terminations", "truncations", "infos", "agent_selection", "agents"}
 
 
 def _forwarding(name, check_reset):
-    def get(self):
-        if check_reset and name in _NEED_RESET and not self.__dict__.get("_has_reset", True):
-            raise AttributeError(f"{name} cannot be accessed before reset")
-        return getattr(self.__dict__["env"].unwrapped, name)
+    if check_reset and name in _NEED_RESET:
+        def get(self):
+            if not self._has_reset:
+                raise AttributeError(f"{name} cannot be accessed before reset")
+            return getattr(self._raw, name)
+    else:
+        def get(self):
+            return getattr(self._raw, name)
 
     def set_(self, value):
-        setattr(self.__dict__["env"].unwrapped, name, value)
+        setattr(self._raw, name, value)
 
     return property(get, set_)
 
@@ -57,15 +62,59 @@ def _repr_svg_(self):
     return self.unwrapped._repr_svg_()
 
 
-def _fast(wrapper_cls, check_reset=False):
+def _init(wrapper_cls):
+    def __init__(self, env, *args, **kwargs):
+        self.__dict__["_raw"] = env.unwrapped
+        wrapper_cls.__init__(self, env, *args, **kwargs)
+    return __init__
+
+
+def _unwrapped(self):
+    return self._raw
+
+
+def _fast(wrapper_cls, check_reset=False, **methods):
     attrs = {n: _forwarding(n, check_reset) for n in _FORWARDED}
-    attrs["_repr_svg_"] = _repr_svg_
+    attrs.update(__init__=_init(wrapper_cls), unwrapped=property(_unwrapped),
+                 _repr_svg_=_repr_svg_, **methods)
     return type(wrapper_cls.__name__, (wrapper_cls,), attrs)
 
 
-_TerminateIllegal = _fast(wrappers.TerminateIllegalWrapper)
-_AssertOutOfBounds = _fast(wrappers.AssertOutOfBoundsWrapper)
-_OrderEnforcing = _fast(wrappers.OrderEnforcingWrapper, check_reset=True)
+def _step_in_bounds(self, action):
+    """AssertOutOfBoundsWrapper.step, with a plain int in range (the usual action) let through
+    without Gymnasium's Discrete.contains (which accepts it too)."""
+    if type(action) is int and 0 <= action < self._raw.n_actions:
+        self.env.step(action)
+    else:
+        wrappers.AssertOutOfBoundsWrapper.step(self, action)
+
+
+def _step_or_terminate(self, action):
+    """TerminateIllegalWrapper.step, with a masked action of a live agent (the usual case)
+    handed straight to the raw env; anything else takes the wrapper's own path."""
+    raw, seen = self._raw, self._prev_obs
+    agent = raw.agent_selection
+    if (seen is not None and not self._terminated and not raw.terminations[agent]
+            and not raw.truncations[agent] and seen["action_mask"][action]):
+        self._prev_obs = self._prev_info = None
+        raw.step(action)
+    else:
+        wrappers.TerminateIllegalWrapper.step(self, action)
+
+
+def _last(self, observe=True):
+    """AECEnv.last, reading the raw env's dicts once."""
+    agent = self.agent_selection  # AttributeError before reset, as OrderEnforcingWrapper says
+    assert agent is not None
+    raw = self._raw
+    observation = self.observe(agent) if observe else None
+    return (observation, raw._cumulative_rewards[agent], raw.terminations[agent],
+            raw.truncations[agent], raw.infos[agent])
+
+
+_TerminateIllegal = _fast(wrappers.TerminateIllegalWrapper, step=_step_or_terminate)
+_AssertOutOfBounds = _fast(wrappers.AssertOutOfBoundsWrapper, step=_step_in_bounds)
+_OrderEnforcing = _fast(wrappers.OrderEnforcingWrapper, check_reset=True, last=_last)
 
 
 def wrap_classic(raw):

@@ -82,6 +82,8 @@ class _BatchCore:
         self.rngs = seed_rngs(0, n)
         self._all = np.ones(n, np.int8)
         self._rows = np.arange(n)
+        self._rows.setflags(write=False)
+        self._which = np.zeros(n, np.int8)
 
     # ---- hooks for the game subclass ----------------------------------------------------------
     def _check_states(self, states):
@@ -156,6 +158,11 @@ class _BatchCore:
         return self.num_envs >= PARALLEL_MIN_GAMES and numba.get_num_threads() > 1
 
     @property
+    def rows(self):
+        """int64[N] 0..N-1, the game indices (read-only)."""
+        return self._rows
+
+    @property
     def terminated(self):
         return self.done[:, 0].astype(bool)
 
@@ -180,7 +187,7 @@ class _BatchCore:
             self.seats[:] = 1 - self._rows % 2
         else:
             self.seats[:] = 0 if self._fixed_seat is None else self._fixed_seat
-        self._reset(self._all)
+        self._reset(self._all, self._parallel())
 
     def _check_stream(self, value, name):
         """value if it is a writeable int64 array of shape (N,) (a kernel fills or advances it)."""
@@ -212,11 +219,17 @@ class _BatchCore:
         return out_
 
     def reset_done(self):
-        """Restart the games that ended at the last step; returns their indices."""
-        which = (self.done[:, 0] | self.done[:, 1]).astype(np.int8)
-        if which.any():
-            self._reset(which)
-        return np.flatnonzero(which)
+        """Restart the games that ended at the last step (a few on one thread, many in
+        parallel); returns their indices."""
+        finished = np.flatnonzero(self.done[:, 0] | self.done[:, 1])
+        if finished.size:
+            which = self._which
+            which[finished] = 1
+            try:
+                self._reset(which, finished.size >= PARALLEL_MIN_GAMES and self._parallel())
+            finally:
+                which[finished] = 0
+        return finished
 
     def check_actions(self, actions, games=None):
         """actions as int64, checked: one integer per game (per game of ``games`` if given), in
@@ -330,8 +343,8 @@ class DraughtsBatch(_BatchCore):
                                  "not match its position (a snapshot from get_state() of a core "
                                  "with the same max_moves restores as it was)")
 
-    def _reset(self, which):
-        (self._k.batch_reset if self._parallel() else self._k.batch_reset_serial)(
+    def _reset(self, which, parallel):
+        (self._k.batch_reset if parallel else self._k.batch_reset_serial)(
             self.states, which, self.start, self.seats, self.alternate, self.rngs, self.opponent,
             self.max_plies, *self._outputs())
 
@@ -387,8 +400,8 @@ class BackgammonBatch(_BatchCore):
     def _outputs(self):
         return self.obs, self.masks, self.current, self.rewards, self.done
 
-    def _reset(self, which):
-        (self._k.batch_reset if self._parallel() else self._k.batch_reset_serial)(
+    def _reset(self, which, parallel):
+        (self._k.batch_reset if parallel else self._k.batch_reset_serial)(
             self.states, which, self.seats, self.alternate, self.rngs, self.rolls, self.opponent,
             self.max_turns, self.scoring, *self._outputs())
 

@@ -38,6 +38,9 @@ from boardgym.kernels.draughts.board import S_CAP_SQ, S_SIDE
 
 __all__ = ["env", "raw_env"]
 
+_MOVE_TEXT = {}  # (mover, capture, *hops) -> PDN of the move, shared by every env
+_MOVE_TEXT_MAX = 1 << 16
+
 
 def env(**kwargs):
     """The wrapped AEC env (TerminateIllegal -> AssertOutOfBounds -> OrderEnforcing)."""
@@ -91,10 +94,22 @@ class raw_env(TwoPlayerAEC):
         self._n_hops += 1
         self.state = game.step(self.state, action)
         if self.state[S_CAP_SQ] < 0:  # the move is complete
-            start = self._move_start
-            n = game.hop_route(start, self._hops[:self._n_hops], self._route)
-            self._last_move = api.format_move(self._route[:n].tolist(), bool(game.is_capture(start)))
+            self._last_move = self._move_text(self._move_start, self._hops[:self._n_hops])
             self.moves.append(self._last_move)
+
+    def _move_text(self, start, hops):
+        """PDN of the whole move played from start by hops (int64[k]), remembered by mover,
+        kind and hops: the same hops from the same side always trace the same squares."""
+        capture = bool(game.is_capture(start))
+        key = (int(start[S_SIDE]), capture, *hops.tolist())
+        text = _MOVE_TEXT.get(key)
+        if text is None:
+            n = game.hop_route(start, hops, self._route)
+            text = api.format_move(self._route[:n].tolist(), capture)
+            if len(_MOVE_TEXT) >= _MOVE_TEXT_MAX:
+                _MOVE_TEXT.clear()
+            _MOVE_TEXT[key] = text
+        return text
 
     def status(self):
         """Outcome code of the current position (boardgym.kernels.draughts.outcome)."""

@@ -8,6 +8,11 @@
   finished games) and ``obs`` already shows the next game. Masks: ``infos["action_mask"]``
   (int8, (N, A)) and ``action_masks()``. ``render_mode`` ``"ansi"`` / ``"rgb_array"`` /
   ``"human"``: ``render()`` gives one frame per game (a tuple), as Gymnasium's vector envs do.
+  Buffers: ``obs`` and ``infos["action_mask"]`` of ``reset`` / ``step`` are the batched core's
+  own arrays, valid until the next ``step`` or ``reset`` overwrites them (as high-throughput
+  vector envs hand them out; copy what you keep across steps); rewards, terminations,
+  truncations and ``final_obs`` are fresh. ``copy=True`` returns fresh copies of all of them
+  (Gymnasium's SyncVectorEnv default), a few percent of a 1,024-game step.
 - ``make_sb3_vec_env(game, num_envs, ...)``: a stable-baselines3 ``VecEnv`` with the same games
   (``terminal_observation`` in the finished games' infos, ``env_method("action_masks")`` returning
   the per-game masks) so that ``MaskablePPO("MlpPolicy", vec_env)`` trains on N games at once.
@@ -99,15 +104,18 @@ class _LearnerStepper:
         self.single_action_space = spaces.Discrete(self.core.n_actions)
 
     def _learner_step(self, actions):
+        """Step every game, read the learner's rewards and ends, restart the finished games ->
+        (rewards, terminated, truncated, finished game indices, their last observations)."""
         core = self.core
-        seats = core.seats.copy()
         core.step(actions)
-        rewards = core.rewards[np.arange(core.num_envs), seats].copy()
+        rewards = core.rewards[core.rows, core.seats]  # seats change only at a reset
         term = core.done[:, 0].astype(bool)
-        trunc = core.done[:, 1].astype(bool) & ~term
+        trunc = core.done[:, 1].astype(bool)
+        trunc &= ~term
         finished = np.flatnonzero(term | trunc)
-        final_obs = core.obs[finished].copy()
-        core.reset_done()
+        final_obs = core.obs[finished]  # a copy (fancy indexing)
+        if finished.size:
+            core.reset_done()
         return rewards, term, trunc, finished, final_obs
 
     def action_masks(self):
@@ -133,11 +141,14 @@ class _VectorEnv(_LearnerStepper, VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP,
                 "render_modes": ["human", "ansi", "rgb_array"], "render_fps": 2}
 
-    def __init__(self, num_envs=8, opponent="random", render_mode=None, **kwargs):
+    def __init__(self, num_envs=8, opponent="random", render_mode=None, copy=False, **kwargs):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r}; "
                              f"expected one of {self.metadata['render_modes']} or None")
+        if not isinstance(copy, (bool, np.bool_)):
+            raise TypeError(f"copy must be True or False, got {copy!r}")
         self.render_mode = render_mode
+        self.copy = bool(copy)
         self._init_core(self.game, num_envs, opponent, kwargs)
         self.num_envs = self.core.num_envs
         self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, self.num_envs)
@@ -147,19 +158,24 @@ class _VectorEnv(_LearnerStepper, VectorEnv):
         """seed: None, an integer 0..2**64-1, or a sequence of them (Gymnasium's one seed per
         game: the first fixes every game's stream, as an integer seed does; all None = unseeded)."""
         self.core.reset(_first_seed(seed))
-        return self.core.obs.copy(), {"action_mask": self.core.masks.copy()}
+        return self._out(self.core.obs), {"action_mask": self._out(self.core.masks)}
+
+    def _out(self, buffer):
+        """A core buffer as handed out: itself (valid until the next step), or a copy."""
+        return buffer.copy() if self.copy else buffer
 
     def step(self, actions):
+        """Play the learner's actions (int[N], legal) in every game; the opponent replies in the
+        kernel -> (obs, rewards, terminations, truncations, infos) as the class docstring says."""
         rewards, term, trunc, finished, final_obs = self._learner_step(actions)
-        infos = {"action_mask": self.core.masks.copy()}
+        infos = {"action_mask": self._out(self.core.masks)}
         if finished.size:
             fo = np.empty(self.num_envs, dtype=object)
-            for k, i in enumerate(finished):
-                fo[i] = final_obs[k]
+            fo[finished] = list(final_obs)
             mark = np.zeros(self.num_envs, bool)
             mark[finished] = True
             infos["final_obs"], infos["_final_obs"] = fo, mark
-        return self.core.obs.copy(), rewards, term, trunc, infos
+        return self._out(self.core.obs), rewards, term, trunc, infos
 
     def render(self):
         """One frame per game, as Gymnasium's vector envs return them: a tuple of text boards

@@ -8,6 +8,8 @@ masking). Shared by every game: dice, random opponents, random action sampling.
 import numpy as np
 from numba import njit, prange
 
+from boardgym.kernels.bits import popcount
+
 _GOLDEN = np.int64(-7046029254386353131)   # 0x9E3779B97F4A7C15 as int64
 _MIX1 = np.int64(-4658895280553007687)     # 0xBF58476D1CE4E5B9
 _MIX2 = np.int64(-7723592293110705685)     # 0x94D049BB133111EB
@@ -63,6 +65,28 @@ def random_masked_action(mask_row, rngs, i):
         return -1
     k = rand_below(rngs, i, n)
     for a in range(mask_row.shape[0]):
+        if mask_row[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
+@njit(cache=True)
+def pick_marked(mask_row, n, rngs, i):
+    """random_masked_action for a mask_row (int8, C-contiguous, entries 0/1) known to hold n >= 1
+    marks: the same draw and the same index, found eight entries per word."""
+    k = rand_below(rngs, i, n)
+    whole = mask_row.shape[0] - mask_row.shape[0] % 8
+    words = mask_row[:whole].view(np.int64)
+    start = whole
+    for w in range(words.shape[0]):
+        c = popcount(words[w])  # entries are 0/1: a word's set bits count its marks
+        if k < c:
+            start = 8 * w
+            break
+        k -= c
+    for a in range(start, mask_row.shape[0]):
         if mask_row[a]:
             if k == 0:
                 return a

@@ -4,6 +4,7 @@
     boardgym bench envs --full           # BENCHMARKS.md: 5 s per environment
     boardgym bench envs --seconds 1 --envs boardgym-draughts boardgym-backgammon
     boardgym bench envs --batched --sizes 1 64 1024 8192
+    boardgym bench envs --vector         # and gym.make_vec at 1,024 games beside its core
 
 Single-game AEC loop: boardgym's wrapped ``env()`` for both games, PettingZoo's own chess_v6 and
 connect_four_v3 (``pip install chess pygame``), and OpenSpiel's C++ backgammon through pyspiel
@@ -17,6 +18,13 @@ the batched cores (boardgym.envs.batch, two-player view; actions drawn by a para
 the masks), at each N of ``--sizes`` with 1 thread and with all cores, wall-clock time; side by
 side the single-game AEC loop and Pgx (JAX on CPU: ``pip install pgx``) on backgammon where
 installed, with ratios.
+
+Vector envs (``--vector``, after the AEC table): ``gym.make_vec(id, num_envs=1024,
+vectorization_mode="vector_entry_point")`` of each game, wall time of ``step()`` only (the
+learner's random legal actions are drawn from its action mask by the same kernel, untimed; the
+in-kernel random opponent replies inside each step), beside its batched core at the same N
+(random legal play in both seats, action draw and restarts included, as ``--batched`` times
+it), all cores. The two are timed in alternating slices so that a busy machine slows both alike.
 """
 import dataclasses
 import importlib
@@ -62,6 +70,8 @@ class Settings:
     """batch sizes N for --batched"""
     games: list[Literal["draughts", "backgammon"]] = field(default_factory=lambda: ["draughts", "backgammon"])
     """games for --batched"""
+    vector: bool = False
+    """also time gym.make_vec (1,024 games, step() only) beside its batched core"""
     full: bool = False
     """the budget BENCHMARKS.md reports (5 s each; --batched sizes 1 64 1024 8192); not with
     --seconds or --sizes"""
@@ -138,6 +148,70 @@ def _batched_rate(game, n, threads, seconds, seed):
         core.reset_done()
         steps += n
     return steps / (time.perf_counter() - start)
+
+
+VECTOR_GAMES = 1024
+_VECTOR_IDS = {"draughts": "boardgym/RussianDraughts-v0", "backgammon": "boardgym/Backgammon-v0"}
+
+
+def _vector_rates(game, seconds, seed, n=VECTOR_GAMES):
+    """(core, vector) steps/s of game at n games on all cores, timed in alternating slices: the
+    batched core's two-player random play (draw, step, restarts) and gym.make_vec's step()."""
+    import gymnasium
+
+    import boardgym  # noqa: F401  (registers the ids)
+    from boardgym.envs import batch
+    from boardgym.kernels.rng import seed_rngs
+
+    core = getattr(batch, {"draughts": "DraughtsBatch", "backgammon": "BackgammonBatch"}[game])(n)
+    core.reset(seed=seed)
+    env = gymnasium.make_vec(_VECTOR_IDS[game], num_envs=n, vectorization_mode="vector_entry_point")
+    env.reset(seed=seed)
+    learner = env.unwrapped.core  # draws the learner's actions from the env's own masks
+    rngs, actions = seed_rngs(seed + 1, n), np.zeros(n, np.int64)
+
+    def core_slice(budget):
+        steps, start = 0, time.perf_counter()
+        while time.perf_counter() - start < budget:
+            core.random_actions(rngs, actions)
+            core.step(actions)
+            core.reset_done()
+            steps += n
+        return steps, time.perf_counter() - start
+
+    def vector_slice(budget):
+        steps, spent = 0, 0.0
+        while spent < budget:
+            learner.random_actions(rngs, actions)
+            start = time.perf_counter()
+            env.step(actions)
+            spent += time.perf_counter() - start
+            steps += n
+        return steps, spent
+
+    core_slice(0.05)  # warm up (JIT, caches)
+    vector_slice(0.05)
+    totals = np.zeros((2, 2))
+    slices = max(2, int(seconds / 0.25))
+    for _ in range(slices):
+        totals[0] += core_slice(seconds / slices)
+        totals[1] += vector_slice(seconds / slices)
+    return totals[0, 0] / totals[0, 1], totals[1, 0] / totals[1, 1]
+
+
+def main_vector(s):
+    """The make_vec rows: {(game, "core" or "vector"): steps/s}."""
+    cores = os.cpu_count() or 1
+    rates = {}
+    print(f"bench envs --vector: gym.make_vec(..., num_envs={VECTOR_GAMES}, "
+          f'vectorization_mode="vector_entry_point"), step() only, against the in-kernel random '
+          f"opponent, beside its batched core; wall time, {cores} threads, {s.seconds:g} s each")
+    print(f"{'game':11s} {'core':>14s} {'make_vec step':>14s}   ratio")
+    for game in s.games:
+        rc, rv = _vector_rates(game, s.seconds, s.seed)
+        rates[(game, "core")], rates[(game, "vector")] = rc, rv
+        print(f"{game:11s} {rc:14,.0f} {rv:14,.0f}   {rv / rc:.2f}x core", flush=True)
+    return rates
 
 
 def _pgx_rate(game, n, seconds, seed):
@@ -233,7 +307,8 @@ def _makers():
 
 def main(args=None):
     """Run with Settings or a list of command-line strings; returns {env name: steps per second,
-    None when not installed} (with --batched: see main_batched)."""
+    None when not installed}, with --vector also {(game, "core" / "vector"): steps per second}
+    (with --batched: see main_batched)."""
     s = cli.settings(Settings, args, prog="boardgym bench envs", description=__doc__)
     if s.full:
         s = dataclasses.replace(s, **FULL)
@@ -267,6 +342,8 @@ def main(args=None):
         print(f"{name:28s} {rate:12,.0f}   {ratios}")
     for line in missing:
         print(f"{'':28s} {'-':>12s}   {line}")
+    if s.vector:
+        rates.update(main_vector(s))
     return rates
 
 

@@ -19,7 +19,7 @@ from boardgym.kernels.backgammon.board import (
 from boardgym.kernels.backgammon.codec import apply_action, legal_action_mask
 from boardgym.kernels.backgammon.game import MAX_AFTERSTATES, afterstates
 from boardgym.kernels.players import OPP_GREEDY, OPP_NET, OPP_NONE, OPP_RANDOM
-from boardgym.kernels.rng import random_masked_action
+from boardgym.kernels.rng import pick_marked
 
 __all__ = ["OPP_NONE", "OPP_RANDOM", "OPP_GREEDY", "OPP_NET", "greedy_score", "greedy_pick",
            "greedy_turn", "random_turn", "opponent_turn"]
@@ -76,16 +76,18 @@ def greedy_turn(state):
 @njit(cache=True)
 def random_turn(state, rngs, i, mask):
     """The random player's afterstate for state (on roll with dice): uniformly random masked checker
-    moves drawn from generator rngs[i] until the play is over; mask: int8[N_ACTIONS] scratch."""
+    moves drawn from generator rngs[i] until the play is over; mask: int8[N_ACTIONS] scratch
+    (C-contiguous)."""
     turn = state[TURN]
     s = state
     while True:
-        if legal_action_mask(s, mask) == 0:  # nothing (more) to play: the play ends here
+        n = legal_action_mask(s, mask)
+        if n == 0:  # nothing (more) to play: the play ends here
             out = s.copy()
             for k in range(6):
                 out[DICE + k] = 0
             return out
-        nxt = apply_action(s, random_masked_action(mask, rngs, i))
+        nxt = apply_action(s, pick_marked(mask, n, rngs, i))
         if nxt[TURN] != turn:  # the play is over and the turn passed: turn the board back
             return end_turn(nxt)
         s = nxt

@@ -19,7 +19,7 @@ from boardgym.kernels.draughts.codec import apply_action, legal_action_mask
 from boardgym.kernels.draughts.move import apply_move
 from boardgym.kernels.draughts.movegen import gen_moves, mover_first
 from boardgym.kernels.players import OPP_GREEDY, OPP_RANDOM  # noqa: F401
-from boardgym.kernels.rng import rand_below, random_masked_action
+from boardgym.kernels.rng import pick_marked, rand_below
 
 
 @njit(cache=True)
@@ -69,14 +69,13 @@ def recapture_move(s, rngs, i):
 @njit(cache=True)
 def random_move(s, rngs, i, scratch):
     """Position after the side to move plays a random hop at each step of its move (or of the
-    chain in progress); scratch is int8[N_ACTIONS]."""
+    chain in progress); scratch is int8[N_ACTIONS] (C-contiguous)."""
     side = s[S_SIDE]
     while s[S_SIDE] == side:
-        legal_action_mask(s, scratch)
-        a = random_masked_action(scratch, rngs, i)
-        if a < 0:
+        n = legal_action_mask(s, scratch)
+        if n == 0:
             break
-        s = apply_action(s, a)
+        s = apply_action(s, pick_marked(scratch, n, rngs, i))
         if s[S_CAP_SQ] < 0:
             break
     return s

@@ -58,3 +58,54 @@ def test_end_on_illegal_action(module):
     env.step(None)  # the dead steps of the AEC loop still work
     with pytest.raises(ValueError, match="already over"):
         env.end_on_illegal_action()
+
+
+def _pettingzoo_stack(module):
+    from pettingzoo.utils import wrappers
+    env = wrappers.TerminateIllegalWrapper(module.raw_env(), illegal_reward=-1)
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(env))
+
+
+def _same_last(a, b):
+    (oa, *ra), (ob, *rb) = a.last(), b.last()
+    np.testing.assert_array_equal(oa["observation"], ob["observation"])
+    np.testing.assert_array_equal(oa["action_mask"], ob["action_mask"])
+    assert ra == rb
+
+
+@pytest.mark.parametrize("module", MODULES, ids=["draughts", "backgammon"])
+@pytest.mark.parametrize("illegal_at", [0, 7, None])
+def test_wrapped_env_behaves_as_pettingzoos_own_wrappers(module, illegal_at):
+    """env()'s faster wrappers against PettingZoo's stack on the same games: legal actions as
+    ints and NumPy ints, an illegal action (the game ends with the penalty), the dead steps,
+    an out-of-range action, and the order checks before reset."""
+    ours, theirs = module.env(), _pettingzoo_stack(module)
+    for env in (ours, theirs):
+        with pytest.raises(AttributeError, match="before reset"):
+            env.agent_selection  # noqa: B018
+        env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for env in (ours, theirs):
+        with pytest.raises(AssertionError):
+            env.step(env.unwrapped.n_actions)
+        with pytest.raises(AssertionError):
+            env.step(-1)
+    for k, agent in enumerate(ours.agent_iter(400)):
+        assert agent == next(iter(theirs.agent_iter(1)))
+        _same_last(ours, theirs)
+        _, _, term, trunc, _ = ours.last()
+        mask = ours.last()[0]["action_mask"]
+        if term or trunc:
+            action = None
+        elif k == illegal_at:
+            action = int(np.flatnonzero(mask == 0)[0])
+        else:
+            action = rng.choice(np.flatnonzero(mask))  # a NumPy int
+            action = int(action) if k % 2 else action
+        ours.step(action)
+        theirs.step(action)
+        assert ours.rewards == theirs.rewards and ours.terminations == theirs.terminations
+        assert ours.truncations == theirs.truncations
+        if k == illegal_at:
+            assert ours.rewards[agent] == -1 and all(ours.terminations.values())
+    assert not ours.agents and not theirs.agents

@@ -229,3 +229,29 @@ def test_set_state_takes_snapshots_with_finished_games_in_either_view():
                   DraughtsBatch(16, opponent=None, max_moves=30)):
         other.set_state(snap)
         assert np.array_equal(other.states, core.states) and np.array_equal(other.obs, core.obs)
+
+
+def test_make_vec_hands_out_its_buffers_until_the_next_step_or_copies():
+    """obs and the action mask are the core's buffers (valid until the next step) unless
+    copy=True; rewards, ends and final observations are always fresh."""
+    shared = gym.make_vec("boardgym/RussianDraughts-v0", num_envs=4,
+                          vectorization_mode="vector_entry_point", max_moves=6)
+    copied = gym.make_vec("boardgym/RussianDraughts-v0", num_envs=4,
+                          vectorization_mode="vector_entry_point", max_moves=6, copy=True)
+    for envs, fresh in ((shared, False), (copied, True)):
+        core = envs.unwrapped.core
+        obs, infos = envs.reset(seed=0)
+        assert np.shares_memory(obs, core.obs) != fresh
+        assert np.shares_memory(infos["action_mask"], core.masks) != fresh
+        for _ in range(8):
+            acts = np.array([np.flatnonzero(m)[0] for m in envs.action_masks()])
+            obs, rew, term, trunc, infos = envs.step(acts)
+            assert np.shares_memory(obs, core.obs) != fresh
+            assert not any(np.shares_memory(x, core.rewards) or np.shares_memory(x, core.done)
+                           for x in (rew, term, trunc))
+            for i in np.flatnonzero(infos.get("_final_obs", [])):
+                assert not np.shares_memory(infos["final_obs"][i], core.obs)
+        np.testing.assert_array_equal(obs, core.obs)
+    with pytest.raises(TypeError, match="copy"):
+        gym.make_vec("boardgym/RussianDraughts-v0", num_envs=2,
+                     vectorization_mode="vector_entry_point", copy="yes")

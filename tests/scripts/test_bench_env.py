@@ -32,3 +32,10 @@ def test_bench_env_batched_smoke(capsys):
 def test_bench_env_rejects_bad_settings(args, needle):
     with pytest.raises(UsageError, match=needle):
         bench_env.main(args)
+
+
+def test_bench_env_vector_rows(capsys):
+    rates = bench_env.main(["--vector", "--seconds", "0.2", "--envs", "boardgym-draughts",
+                            "--games", "draughts"])
+    assert rates[("draughts", "core")] > 1000 and rates[("draughts", "vector")] > 1000
+    assert "make_vec" in capsys.readouterr().out
