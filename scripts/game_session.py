@@ -186,7 +186,7 @@ class DraughtsGame:
         env.step(int(action))
 
     def news(self, me):
-        """Lines saying what the agent played since the last call."""
+        """Lines saying what the agent played since the last call (me None: both sides)."""
         lines = []
         for i in range(self.seen, len(self.env.moves)):
             side = (self.first + i) % 2
@@ -348,16 +348,19 @@ class BackgammonGame:
                 text = bg_api.play_to_str(self.before[k], d1, d2, raw)
             except ValueError:
                 text = raw
-        mine = "" if t["player"] == me else f" ({flip_points(text)} in your numbering)"
+        mine = ("" if me is None or t["player"] == me
+                else f" ({flip_points(text)} in your numbering)")
         return f"{who} rolled {d1}-{d2} and played {text}{mine}"
 
     def news(self, me):
         """Lines saying what happened since the last call but the person's own plays and cube
-        answers: the agent's rolls, plays and cube actions, the person's lost rolls."""
+        answers: the agent's rolls, plays and cube actions, the person's lost rolls (me None:
+        a spectator, told everything)."""
         env, lines = self.env, []
         end = len(env.turns)
-        if not env.is_over and env.agent_selection == f"player_{me}" and not self._cube_choices():
-            end -= 1  # the person's roll in progress
+        if (not env.is_over and (me is None or env.agent_selection == f"player_{me}")
+                and not self._cube_choices()):
+            end -= 1  # the person's (a spectator: the mover's) roll in progress
         for k in range(self.seen, end):
             t = env.turns[k]
             if t["player"] == me and (t.get("cube") or t["moves"]):
