@@ -465,6 +465,7 @@ def make_app(max_games=MAX_GAMES):
 
     routes = [
         Route("/", page), Route("/draughts", page), Route("/backgammon", page),
+        Route("/favicon.ico", lambda request: Response(status_code=204)),
         Route("/api/agents", endpoint(agents)),
         Route("/api/games", endpoint(new_game), methods=["POST"]),
         Route("/api/games/{sid}", endpoint(get_game)),
