@@ -250,7 +250,7 @@ class Session:
         """The person's legal actions: [{action, from, to}] (draughts sq32; backgammon points in
         the mover's numbering, 25 the bar, 0 off)."""
         env = self.env
-        if env.is_over or (self.mode == "play" and self._acting() != self.seat):
+        if env.is_over or self.mode != "play" or self._acting() != self.seat:
             return []
         s = env.state
         if self.game_name == "draughts":
@@ -272,7 +272,7 @@ class Session:
                 "legal": self.legal(), "can_undo": bool(self.history)}
         if self.game_name == "draughts":
             view["board"] = draughts_board(env.state)
-            view["fen"] = env.fen()
+            view["fen"] = env.fen() if env.state[S_CAP_SQ] < 0 else None  # none mid-chain
         else:
             view["board"] = backgammon_board(env.state, self.seat or 0)
             view["cube_choices"] = self.game._cube_choices() if not env.is_over else []
