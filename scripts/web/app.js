@@ -8,6 +8,8 @@ let selected = null;    // the clicked source square / point
 let replay = null;      // {frames, k}
 let timer = null;       // watch mode's clock
 let busy = false;
+let pending = 0;        // requests in flight (body[data-pending]; "0" once the page has drawn their answers)
+function setPending(d) { pending += d; document.body.dataset.pending = String(pending); }
 
 document.body.classList.add(GAME);
 document.title = (GAME === "draughts" ? "Russian draughts" : "Backgammon") + " · boardgym";
@@ -23,12 +25,15 @@ async function api(method, path, body) {
   const opts = {method, headers: {}};
   if (body !== undefined) { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
   let res, data;
+  setPending(1);
   try {
     res = await fetch(path, opts);
     data = await res.json();
   } catch (e) {
     showError("no answer from the server: " + e);
     return null;
+  } finally {
+    setTimeout(() => setPending(-1), 0);  // after the caller has drawn the answer
   }
   if (!res.ok || data.error) { showError(data.error || ("HTTP " + res.status)); return null; }
   showError("");
@@ -135,7 +140,7 @@ function drawBackgammon(board, legal, mine) {
   off.addEventListener("click", () => clickTarget(0));
   // dice, cube, pips
   board.dice.forEach((d, i) => {
-    const x = 9 * COL + i * 44, y = BH / 2 - 18;
+    const x = 9 * COL + i * 44, y = BH / 2 - 30;
     el("rect", {x, y, width: 36, height: 36, rx: 6, fill: colours[board.turn], stroke: "#000", class: "die"}, svg);
     el("text", {x: x + 18, y: y + 25, "text-anchor": "middle", "font-size": 22, fill: board.turn ? "#fff" : "#000"}, svg, String(d));
   });
@@ -224,7 +229,8 @@ async function newGame() {
 
 async function download() {
   if (!view) { showError("no game yet"); return; }
-  const res = await fetch(`/api/games/${view.id}/record`);
+  setPending(1);
+  const res = await fetch(`/api/games/${view.id}/record`).finally(() => setTimeout(() => setPending(-1), 0));
   if (!res.ok) { const d = await res.json().catch(() => ({})); showError(d.error || "HTTP " + res.status); return; }
   const blob = await res.blob();
   const a = document.createElement("a");
