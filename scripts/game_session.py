@@ -185,12 +185,13 @@ class DraughtsGame:
             action = agent.act(obs["observation"], obs["action_mask"])
         env.step(int(action))
 
-    def news(self, me):
-        """Lines saying what the agent played since the last call (me None: both sides)."""
+    def news(self, me, own=False):
+        """Lines saying what the agent played since the last call (me None or own: both
+        sides)."""
         lines = []
         for i in range(self.seen, len(self.env.moves)):
             side = (self.first + i) % 2
-            if side != me:
+            if side != me or own:
                 lines.append(f"{self.names[side]} ({'White' if side == 0 else 'Black'}) "
                              f"played {self.env.moves[i]}")
         self.seen = len(self.env.moves)
@@ -352,10 +353,10 @@ class BackgammonGame:
                 else f" ({flip_points(text)} in your numbering)")
         return f"{who} rolled {d1}-{d2} and played {text}{mine}"
 
-    def news(self, me):
+    def news(self, me, own=False):
         """Lines saying what happened since the last call but the person's own plays and cube
-        answers: the agent's rolls, plays and cube actions, the person's lost rolls (me None:
-        a spectator, told everything)."""
+        answers (unless own): the agent's rolls, plays and cube actions, the person's lost rolls
+        (me None: a spectator, told everything)."""
         env, lines = self.env, []
         end = len(env.turns)
         if (not env.is_over and (me is None or env.agent_selection == f"player_{me}")
@@ -363,7 +364,7 @@ class BackgammonGame:
             end -= 1  # the person's (a spectator: the mover's) roll in progress
         for k in range(self.seen, end):
             t = env.turns[k]
-            if t["player"] == me and (t.get("cube") or t["moves"]):
+            if not own and t["player"] == me and (t.get("cube") or t["moves"]):
                 continue
             lines.append(self._turn_text(k, t, me))
         self.seen = max(self.seen, end)

@@ -152,7 +152,7 @@ class Session:
         return int(self.env.agent_selection[-1])
 
     def _news(self):
-        self.log += self.game.news(self.seat)
+        self.log += self.game.news(self.seat, own=True)
         if self.env.is_over and self.over_text is None:
             winner, how = self.game.outcome()
             who = "draw" if winner is None else f"{self.names[winner]} (player_{winner}) wins"

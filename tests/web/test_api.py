@@ -81,7 +81,8 @@ def test_undo_takes_back_the_move_and_the_reply(client):
     _, v = new(client, game="draughts", agent="greedy")
     start = v["board"]
     _, v2 = act(client, v, action=v["legal"][0]["action"])
-    assert v2["can_undo"] and v2["board"] != start and len(v2["log"]) == 1
+    assert v2["can_undo"] and v2["board"] != start and v2["log"][0].startswith("you (White) played")
+    assert v2["log"][1].startswith("greedy (Black) played")
     r = client.post(f"/api/games/{v['id']}/undo").json()
     assert r["board"] == start and not r["can_undo"]
     assert client.post(f"/api/games/{v['id']}/undo").json() == {"error": "nothing to take back"}
