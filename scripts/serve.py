@@ -141,6 +141,7 @@ class Session:
         self.log = []  # what happened, in notation
         self.history = []  # (game, log length) before each of the person's turns
         self.over_text = None
+        self.evaluation = None  # the agent's own evaluation of its last move, where it has one
         self._agents_play()
 
     # -- the game
@@ -160,7 +161,24 @@ class Session:
             self.log.append(self.over_text)
 
     def _agent_step(self):
-        self.game.agent_step(self.agents[self._acting()])
+        player = self._acting()
+        agent = self.agents[player]
+        equity = self._equity(agent) if self.game_name == "backgammon" else None
+        self.game.agent_step(agent)
+        info = getattr(agent, "last_info", None) or {}
+        if equity is not None:
+            self.evaluation = f"{self.names[player]}: equity {equity:+.3f} after its play"
+        elif "score" in info:
+            depth = f" at depth {info['depth']}" if "depth" in info else ""
+            self.evaluation = f"{self.names[player]}: score {info['score']}{depth}"
+
+    def _equity(self, agent):
+        """The agent's equity of its best play (agents with a net), at the start of its play."""
+        s = self.env.state
+        d1, d2 = bg_core.dice_of(s)
+        if not getattr(agent, "has_equity", False) or d1 == 0 or not bg_core.can_move(s):
+            return None
+        return float(np.max(agent.scores(agent.afterstates(s, d1, d2))))
 
     def _agents_play(self):
         """In play mode, the agent's replies until the person is to act or the game ends."""
@@ -269,7 +287,8 @@ class Session:
         view = {"id": sid, "game": self.game_name, "mode": self.mode, "seat": self.seat,
                 "names": self.names, "over": bool(env.is_over), "result": self.over_text,
                 "log": self.log, "acting": None if env.is_over else self._acting(),
-                "legal": self.legal(), "can_undo": bool(self.history)}
+                "legal": self.legal(), "can_undo": bool(self.history),
+                "evaluation": self.evaluation}
         if self.game_name == "draughts":
             view["board"] = draughts_board(env.state)
             view["fen"] = env.fen() if env.state[S_CAP_SQ] < 0 else None  # none mid-chain

@@ -163,6 +163,7 @@ function render() {
     const fr = replay.frames[replay.k];
     board = fr.board;
     $("status").textContent = fr.caption;
+    $("evaluation").textContent = "";
     $("replay-pos").textContent = `position ${replay.k} of ${replay.frames.length - 1}`;
     const log = $("log"); log.innerHTML = "";
     replay.frames.slice(1).forEach((f, i) => {
@@ -173,7 +174,7 @@ function render() {
     box.appendChild(replay.game === "draughts" ? drawDraughts(board, [], false) : drawBackgammon(board, [], 0));
     return;
   }
-  if (!view) { $("status").textContent = "press New game"; return; }
+  if (!view) { $("status").textContent = "press New game"; $("evaluation").textContent = ""; return; }
   board = view.board;
   if (view.mode === "play") { legal = view.legal; persp = view.seat; }
   if (legal.length && new Set(legal.map((a) => a.from)).size === 1) selected = legal[0].from;
@@ -190,6 +191,7 @@ function render() {
   else if (GAME === "backgammon") status = `you rolled ${view.dice.join("-")}: click a checker, then a green spot`;
   else status = board.capturing >= 0 ? "go on capturing: click a green spot" : "your move: click a piece, then a green spot";
   $("status").textContent = status;
+  $("evaluation").textContent = view.evaluation ? "evaluation: " + view.evaluation : "";
   $("undo").disabled = !view.can_undo;
   const choices = (view.cube_choices || []);
   document.querySelectorAll("#cube-buttons button").forEach((b) => { b.disabled = choices.indexOf(b.dataset.cube) < 0; });

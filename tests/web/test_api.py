@@ -147,6 +147,13 @@ def test_backgammon_turns_cube_and_record(client):
     assert "Doubles => 2" in record.text and "Takes" in record.text
 
 
+def test_watch_shows_the_equity_of_an_agent_with_a_net(client):
+    _, v = new(client, game="backgammon", mode="watch", agents=["td", "greedy"], seed=0)
+    for _ in range(6):
+        v = client.post(f"/api/games/{v['id']}/step").json()
+    assert v["evaluation"].startswith("td: equity ") and "after its play" in v["evaluation"]
+
+
 def test_backgammon_from_a_position_id_has_no_match_file(client):
     from boardgym.envs import backgammon_notation as bg_api
     pid = bg_api.legal_plays("4HPwATDgc/ABMA", 3, 1)[0]  # after an opening 31
@@ -167,6 +174,7 @@ def test_watch_two_agents_step_by_step(client):
         v = r.json()
     assert v["over"] and v["result"].startswith("game over")
     assert v["log"][0].startswith("greedy (White) played")
+    assert v["evaluation"].startswith("greedy: score ")  # the agent's own evaluation
     assert client.post(f"/api/games/{v['id']}/step").json()["error"] == "the game is over"
     assert act(client, v, action=1)[1]["error"].startswith("this game is watched")
 
