@@ -76,14 +76,18 @@ class BadRequest(ValueError):
 
 
 # ----------------------------------------------------------------------------- request fields
+_KIND_NAMES = {int: "an integer", str: "a string", bool: "true or false", list: "a list",
+               (int, float): "a number"}
+
+
 def _get(body, key, kind, default=None, choices=None):
     """body[key] checked to be of kind (and in choices); default if absent or null."""
     value = body.get(key, default)
     if value is None:
         return default
     if kind is int and isinstance(value, bool) or not isinstance(value, kind):
-        name = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
-        raise BadRequest(f"{key!r} must be a {name}, got {type(value).__name__}")
+        name = _KIND_NAMES.get(kind, "a value of another type")
+        raise BadRequest(f"{key!r} must be {name}, got {type(value).__name__}")
     if choices is not None and value not in choices:
         raise BadRequest(f"{key!r} must be one of {', '.join(map(str, choices))}, got {value!r}")
     return value

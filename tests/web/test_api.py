@@ -16,7 +16,7 @@ from boardgym.envs import draughts as dr_api  # noqa: E402
 from boardgym.envs import draughts_pdn  # noqa: E402
 from boardgym.scripts import serve  # noqa: E402
 
-WIN_FEN = "W:Wb4,e1,g1:Bc5,e7,h6"  # b4:d6:f8 takes two and crowns (25.x, M.3); White wins
+WIN_FEN = "W:Wb4,e1,g1:Bc5,e7,h6"  # b4:d6:f8 takes two, crowned on the last row (25.5)
 
 
 @pytest.fixture(scope="module")
@@ -66,8 +66,11 @@ def test_draughts_illegal_and_malformed_actions(client):
     legal = {m["action"] for m in v["legal"]}
     assert legal == set(dr_api.legal_actions(dr_api.initial_state()))
     for body, text in [({"action": 5}, "illegal move"), ({"action": -1}, "illegal move"),
-                       ({"action": 10 ** 30}, "illegal move"), ({"action": "c3-d4"}, "must be a int"),
-                       ({"action": True}, "must be a int"), ({}, "give 'action'"),
+                       ({"action": 10 ** 30}, "illegal move"),
+                       ({"action": "c3-d4"}, "'action' must be an integer, got str"),
+                       ({"action": True}, "'action' must be an integer, got bool"),
+                       ({"action": 1.5}, "'action' must be an integer, got float"),
+                       ({}, "give 'action'"),
                        ({"cube": "double"}, "no doubling cube")]:
         status, e = act(client, v, **body)
         assert status == 400 and text in e["error"], (body, e)
@@ -103,6 +106,9 @@ def test_undo_takes_back_the_move_and_the_reply(client):
     ({"game": "draughts", "time_limit": -1}, "'time_limit'"),
     ({"game": "draughts", "mode": "watch", "agents": ["greedy"]}, "two agent names"),
     ({"game": "draughts", "mode": "fly"}, "'mode' must be one of"),
+    ({"game": "draughts", "seed": "x"}, "'seed' must be an integer, got str"),
+    ({"game": "draughts", "time_limit": "1"}, "'time_limit' must be a number, got str"),
+    ({"game": "backgammon", "cube": 1}, "'cube' must be true or false, got int"),
 ])
 def test_bad_new_game_requests(client, body, text):
     status, e = new(client, **body)
@@ -201,7 +207,7 @@ def test_replay_records_and_malformed_ones(client):
         r = client.post("/api/replay", json={"text": text})
         assert r.status_code == 400 and msg in r.json()["error"], r.json()
     assert client.post("/api/replay", json={"text": 5}).json()["error"] == \
-        "'text' must be a str, got int"
+        "'text' must be a string, got int"
 
 
 def test_serve_settings_refuse_bad_ports():

@@ -18,7 +18,7 @@ from boardgym.envs import backgammon_notation as bg_api
 from boardgym.envs import draughts as dr_api
 
 ROOT = Path(__file__).resolve().parents[2]
-WIN_FEN = "W:Wb4,e1,g1:Bc5,e7,h6"  # b4:d6:f8 takes two and crowns (25.x, M.3); White wins
+WIN_FEN = "W:Wb4,e1,g1:Bc5,e7,h6"  # b4:d6:f8 takes two, crowned on the last row (25.5)
 # gnubg boards [opponent, player on roll], index = point - 1 from that side's view, 24 = the bar
 BAR_BOARD = [[2, 2, 2, 2, 2, 0] + [0] * 6 + [5] + [0] * 12, [0] * 5 + [14] + [0] * 18 + [1]]
 WIN_BOARD = [[0] * 18 + [15] + [0] * 6, [5, 5, 5] + [0] * 22]
@@ -89,7 +89,7 @@ def test_draughts_game_by_clicks_to_its_end(page, server_url, tmp_path):
     assert page.locator("g[data-name=f8]:has(.dest)").count() == 1  # d6 x e7 -> f8 only
     page.screenshot(path=str(tmp_path / "draughts-mid-chain.png"))
     check_picture(tmp_path / "draughts-mid-chain.png")
-    click_dest(page)  # second hop: crowned on f8 (M.3)
+    click_dest(page)  # second hop: crowned on f8 (25.5)
     for _ in range(40):
         if "game over" in page.inner_text("#status"):
             break
@@ -235,3 +235,24 @@ def test_screenshots_of_both_boards(page, server_url, tmp_path):
             out = ROOT / "docs" / "images" / f"{game}-board.png"
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_bytes(path.read_bytes())
+
+
+def test_two_tabs_play_two_games(browser, server_url):
+    context = browser.new_context(viewport={"width": 1400, "height": 760})
+    try:
+        tabs = [context.new_page(), context.new_page()]
+        for tab in tabs:
+            start(tab, server_url, "draughts")
+        first = [tab.evaluate("view.id") for tab in tabs]
+        assert first[0] != first[1]
+        before = tabs[1].evaluate("JSON.stringify(view.board)")
+        click_a_move(tabs[0])
+        assert "you (White) played" in tabs[0].inner_text("#log")
+        with tabs[1].expect_response(lambda r: "/api/games/" in r.url):
+            tabs[1].evaluate("api('GET', `/api/games/${view.id}`)"
+                             ".then((v) => { view = v; render(); })")
+        settle(tabs[1])
+        assert tabs[1].evaluate("JSON.stringify(view.board)") == before
+        assert tabs[1].inner_text("#log") == ""
+    finally:
+        context.close()
