@@ -28,6 +28,7 @@ import itertools
 import json
 import re
 import secrets
+import socket
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -515,9 +516,14 @@ def main(args=None):
     except ImportError:
         raise cli.UsageError('the web board needs its extra: pip install "boardgym[web]"') from None
     app = make_app(cfg.max_games)
-    print(f"boardgym serve: http://{cfg.host}:{cfg.port}/draughts  and  /backgammon "
+    port = cfg.port
+    if port == 0:  # a free port, named before the server starts
+        with socket.socket() as s:
+            s.bind((cfg.host, 0))
+            port = s.getsockname()[1]
+    print(f"boardgym serve: http://{cfg.host}:{port}/draughts  and  /backgammon "
           "(Ctrl-C stops)", flush=True)
-    uvicorn.run(app, host=cfg.host, port=cfg.port, log_level="warning")
+    uvicorn.run(app, host=cfg.host, port=port, log_level="warning")
     return app
 
 
