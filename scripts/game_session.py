@@ -260,7 +260,8 @@ class BackgammonGame:
     def board(self, seat):
         return backgammon_board(self.env.state, seat)
 
-    def _cube_choices(self):
+    def cube_choices(self):
+        """The cube decisions open now (C.1-C.2): ['roll', 'double'], ['take', 'drop'] or []."""
         mask = self.env.legal_mask()
         g = bg_core
         if mask.shape[0] > g.N_ACTIONS and not mask[:g.N_ACTIONS].any():
@@ -269,7 +270,7 @@ class BackgammonGame:
         return []
 
     def prompt(self, me):
-        choices = self._cube_choices()
+        choices = self.cube_choices()
         if choices == ["take", "drop"]:
             value = 2 * int(self.env.state[bg_core.CUBE_VALUE])
             return f"{self.names[1 - me]} doubles to {value}: 'take' or 'drop'?"
@@ -282,7 +283,7 @@ class BackgammonGame:
         return self.env.infos[self.env.agent_selection]["dice"]
 
     def legal(self):
-        choices = self._cube_choices()
+        choices = self.cube_choices()
         if choices:
             return choices
         d1, d2 = self._dice()
@@ -292,7 +293,7 @@ class BackgammonGame:
         return sorted(bg_api.play_to_str(state, d1, d2, rows[k]) for k in range(n))
 
     def play_text(self, text):
-        choices = self._cube_choices()
+        choices = self.cube_choices()
         g = bg_core
         words = {"roll": g.ACTION_ROLL, "double": g.ACTION_DOUBLE, "take": g.ACTION_TAKE,
                  "drop": g.ACTION_DROP}
@@ -305,11 +306,11 @@ class BackgammonGame:
         if word in words:
             raise ValueError("no cube decision now: the dice are rolled, play them")
         d1, d2 = self._dice()
-        self._remember()
+        self.remember()
         for a in bg_api.play_actions(self.env.state, d1, d2, text):  # ValueError if illegal
             self.env.step(a)
 
-    def _remember(self):
+    def remember(self):
         """Keep the position a play starts from (to write the play in notation later)."""
         env = self.env
         if env.turns and bg_core.dice_of(env.state)[0] > 0:
@@ -323,10 +324,10 @@ class BackgammonGame:
             policy = "equity" if getattr(agent, "has_equity", False) else "cubeless"
             action = agent.cube_action(env.state, bool(mask[g.ACTION_TAKE]), policy)
         elif hasattr(agent, "act_state") and mask[:g.N_ACTIONS].any():
-            self._remember()
+            self.remember()
             action = agent.act_state(env.state)
         else:
-            self._remember()
+            self.remember()
             obs = env.observe(env.agent_selection)
             action = agent.act(obs["observation"], obs["action_mask"])
         env.step(int(action))
@@ -360,7 +361,7 @@ class BackgammonGame:
         env, lines = self.env, []
         end = len(env.turns)
         if (not env.is_over and (me is None or env.agent_selection == f"player_{me}")
-                and not self._cube_choices()):
+                and not self.cube_choices()):
             end -= 1  # the person's (a spectator: the mover's) roll in progress
         for k in range(self.seen, end):
             t = env.turns[k]

@@ -199,7 +199,7 @@ class Session:
         s = self.env.state
         if self.game_name == "draughts":
             return s[S_CAP_SQ] < 0
-        return bool(self.game._cube_choices()) or bg_core.dice_of(s)[0] > 0
+        return bool(self.game.cube_choices()) or bg_core.dice_of(s)[0] > 0
 
     def act(self, body):
         """Play the person's action ({"action": int} or {"cube": word}) and the agent's replies."""
@@ -214,7 +214,7 @@ class Session:
         if cube is not None:
             if self.game_name != "backgammon":
                 raise BadRequest("draughts has no doubling cube")
-            choices = self.game._cube_choices()
+            choices = self.game.cube_choices()
             if cube not in choices:
                 raise BadRequest(f"{cube!r} is not a cube decision now"
                                  + (f" (choose {' or '.join(choices)})" if choices
@@ -238,7 +238,7 @@ class Session:
             side = int(self.env.state[S_SIDE])  # kernel frame -> the mover's frame
             self.env.step(int(dr_core.VIEW_ACTION[side, action]))
         else:
-            self.game._remember()
+            self.game.remember()
             self.env.step(int(action))
 
     def step(self):
@@ -299,7 +299,7 @@ class Session:
             view["fen"] = env.fen() if env.state[S_CAP_SQ] < 0 else None  # none mid-chain
         else:
             view["board"] = backgammon_board(env.state, self.seat or 0)
-            view["cube_choices"] = self.game._cube_choices() if not env.is_over else []
+            view["cube_choices"] = self.game.cube_choices() if not env.is_over else []
             view["position_id"] = bg_api.position_id(env.state)
             dice = None if env.is_over else env.infos[env.agent_selection].get("dice")
             view["dice"] = list(dice) if dice else []

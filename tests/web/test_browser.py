@@ -138,12 +138,15 @@ def test_backgammon_double_dropped_by_the_agent(page, server_url):
 
 def test_an_illegal_request_shows_its_error(page, server_url):
     start(page, server_url, "draughts")
-    page.evaluate("send({action: 5})")  # a hand-made request: not a legal move
-    page.wait_for_selector("#error:not([hidden])")
+    with page.expect_response(lambda r: "/action" in r.url):
+        page.evaluate("send({action: 5})")  # a hand-made request: not a legal move
+    settle(page)
+    assert page.locator("#error").is_visible()
     assert "illegal move (action 5)" in page.inner_text("#error")
     page.fill("#fen", "W:W99:B1")
-    page.click("#new-game")
-    page.wait_for_selector("#error:not([hidden])")
+    with page.expect_response(lambda r: r.url.endswith("/api/games")):
+        page.click("#new-game")
+    settle(page)
     assert "square" in page.inner_text("#error")
 
 
