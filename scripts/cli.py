@@ -46,6 +46,7 @@ COMMANDS = {
     "eval-gnubg": ("eval_gnubg", "backgammon agent against gnubg / pubeval (needs gnubg-nn)"),
     "train-eval": ("train_draughts_eval", "fit the draughts search's learned evaluation"),
     "train-rllib": ("train_rllib", "RLlib PPO self-play with a league (needs ray[rllib])"),
+    "serve": ("serve", "a board in the browser: play, watch and replay either game (needs [web])"),
 }
 
 

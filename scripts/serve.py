@@ -1,0 +1,531 @@
+"""A board in the browser: play either game against an agent, watch two agents, replay records.
+
+    pip install "boardgym[web]"
+    boardgym serve                      # http://127.0.0.1:8000/draughts and /backgammon
+    boardgym serve --port 8080 --host 127.0.0.1
+
+The page draws the board (SVG in the browser, the geometry of envs/draughts_render.py and
+envs/backgammon_render.py) from what the server sends. Each game lives on the server, under an
+id (one per browser tab, many at once); the page sends only actions: a draughts hop
+(``from_sq32 * 32 + to_sq32``, a capture chain hop by hop, M.1-M.3, 25.1-25.7), a backgammon
+checker move (``(source - 1) * 6 + (die - 1)``, B.1-B.6, bar entry E.1-E.7, bearing off O.1-O.2)
+or a cube decision (``roll``/``double``/``take``/``drop``, C.1-C.2); the server checks each
+against the kernels' legal mask, plays the agent's replies (scripts/game_session.py, the same
+games as ``boardgym play``) and rolls the dice. Anything illegal or malformed is answered with
+HTTP 400 and ``{"error": message}``, which the page shows; the server never fails on bad input.
+
+API (JSON): ``GET /api/agents``; ``POST /api/games`` ``{game, mode: play|watch, agent, agents,
+seat, seed, fen, position_id, cube, depth, time_limit}``; ``GET /api/games/{id}``;
+``POST /api/games/{id}/action`` ``{action}`` or ``{cube}``; ``POST /api/games/{id}/step`` (watch:
+one agent move); ``POST /api/games/{id}/undo``; ``GET /api/games/{id}/record`` (PDN or match file
+download); ``POST /api/replay`` ``{text}`` (a PDN game or a Jellyfish/gnubg match file: every
+position, forwards and backwards in the page).
+"""
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+import re
+import secrets
+import socket
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+
+from boardgym.envs import backgammon_match, backgammon_notation as bg_api
+from boardgym.envs import backgammon_render, draughts_pdn, draughts_render
+from boardgym.envs import draughts as dr_api
+from boardgym.kernels.backgammon import game as bg_core
+from boardgym.kernels.draughts import game as dr_core
+from boardgym.kernels.draughts.board import GHOST_TO_SQ32, S_CAP_JUMPED, S_CAP_SQ, S_SIDE
+from boardgym.scripts import cli
+from boardgym.scripts.game_session import BackgammonGame, DraughtsGame, load_agent
+
+WEB = Path(__file__).resolve().parent / "web"
+MAX_GAMES = 256  # games kept at once; the oldest is dropped past this
+MAX_BODY = 1 << 20  # bytes of one request (a pasted record)
+MAX_AGENT_STEPS = 10_000  # agent actions in one request (a game always ends well before)
+
+
+@dataclass
+class Settings:
+    """Settings of the local web server."""
+
+    host: str = "127.0.0.1"
+    """address to listen on (loopback by default: only this machine can connect)"""
+    port: int = 8000
+    """TCP port (0: any free port)"""
+    max_games: int = MAX_GAMES
+    """games kept in memory at once (the least recently used is dropped)"""
+
+    def check(self):
+        cli.require(0 <= self.port <= 65535, f"--port must be 0..65535, got {self.port}")
+        cli.require(self.max_games >= 1, f"--max-games must be at least 1, got {self.max_games}")
+
+
+class BadRequest(ValueError):
+    """A request the server refuses (HTTP status, message)."""
+
+    def __init__(self, message, status=400):
+        super().__init__(message)
+        self.status = status
+
+
+# ----------------------------------------------------------------------------- request fields
+_KIND_NAMES = {int: "an integer", str: "a string", bool: "true or false", list: "a list",
+               (int, float): "a number"}
+
+
+def _get(body, key, kind, default=None, choices=None):
+    """body[key] checked to be of kind (and in choices); default if absent or null."""
+    value = body.get(key, default)
+    if value is None:
+        return default
+    if kind is int and isinstance(value, bool) or not isinstance(value, kind):
+        name = _KIND_NAMES.get(kind, "a value of another type")
+        raise BadRequest(f"{key!r} must be {name}, got {type(value).__name__}")
+    if choices is not None and value not in choices:
+        raise BadRequest(f"{key!r} must be one of {', '.join(map(str, choices))}, got {value!r}")
+    return value
+
+
+def _options(body, game, agent):
+    """Settings-like object for game_session (load_agent and the game classes)."""
+    depth = _get(body, "depth", int)
+    limit = _get(body, "time_limit", (int, float))
+    if depth is not None and not 1 <= depth <= 64:
+        raise BadRequest(f"'depth' must be 1..64, got {depth}")
+    if limit is not None and not 0 < limit <= 600:
+        raise BadRequest(f"'time_limit' must be in (0, 600] seconds, got {limit}")
+    fen = _get(body, "fen", str) or None
+    pid = _get(body, "position_id", str) or None
+    if fen is not None and game != "draughts":
+        raise BadRequest("'fen' is a draughts position; for backgammon give 'position_id'")
+    if (pid is not None or body.get("cube")) and game != "backgammon":
+        raise BadRequest("'position_id' and 'cube' are for backgammon")
+    return SimpleNamespace(
+        game=game, agent=agent, seed=_get(body, "seed", int, 0), fen=fen,
+        position_id=pid.strip() if pid else None, dice=None,
+        cube=_get(body, "cube", bool, False), depth=depth,
+        time_limit=None if limit is None else float(limit), agent_option=[])
+
+
+# ----------------------------------------------------------------------------- one game
+class Session:
+    """One game on the server: the game (game_session), its agents, the undo snapshots."""
+
+    def __init__(self, body):
+        self.lock = threading.Lock()
+        self.game_name = _get(body, "game", str, "draughts", ("draughts", "backgammon"))
+        self.mode = _get(body, "mode", str, "play", ("play", "watch"))
+        if self.mode == "play":
+            name = _get(body, "agent", str, "greedy")
+            self.seat = _get(body, "seat", int, 0, (0, 1))
+            cfgs = {1 - self.seat: _options(body, self.game_name, name)}
+            names = ["you", "you"]
+            names[1 - self.seat] = name
+        else:
+            pair = _get(body, "agents", list, ["greedy", "greedy"])
+            if len(pair) != 2 or not all(isinstance(a, str) for a in pair):
+                raise BadRequest("'agents' must be two agent names")
+            self.seat = None
+            cfgs = {k: _options(body, self.game_name, pair[k]) for k in (0, 1)}
+            names = list(pair)
+        try:
+            self.agents = {k: load_agent(c) for k, c in cfgs.items()}
+            cls = DraughtsGame if self.game_name == "draughts" else BackgammonGame
+            self.game = cls(next(iter(cfgs.values())), tuple(names))
+        except (ValueError, TypeError) as e:
+            raise BadRequest(str(e)) from None
+        self.names = names
+        self.log = []  # what happened, in notation
+        self.history = []  # (game, log length) before each of the person's turns
+        self.over_text = None
+        self.evaluation = None  # the agent's own evaluation of its last move, where it has one
+        self._agents_play()
+
+    # -- the game
+    @property
+    def env(self):
+        return self.game.env
+
+    def _acting(self):
+        return int(self.env.agent_selection[-1])
+
+    def _news(self):
+        self.log += self.game.news(self.seat, own=True)
+        if self.env.is_over and self.over_text is None:
+            winner, how = self.game.outcome()
+            who = "draw" if winner is None else f"{self.names[winner]} (player_{winner}) wins"
+            self.over_text = f"game over: {who}: {how}"
+            self.log.append(self.over_text)
+
+    def _agent_step(self):
+        player = self._acting()
+        agent = self.agents[player]
+        equity = self._equity(agent) if self.game_name == "backgammon" else None
+        self.game.agent_step(agent)
+        info = getattr(agent, "last_info", None) or {}
+        if equity is not None:
+            self.evaluation = f"{self.names[player]}: equity {equity:+.3f} after its play"
+        elif "score" in info:
+            depth = f" at depth {info['depth']}" if "depth" in info else ""
+            self.evaluation = f"{self.names[player]}: score {info['score']}{depth}"
+
+    def _equity(self, agent):
+        """The agent's equity of its best play (agents with a net), at the start of its play."""
+        s = self.env.state
+        d1, d2 = bg_core.dice_of(s)
+        if not getattr(agent, "has_equity", False) or d1 == 0 or not bg_core.can_move(s):
+            return None
+        return float(np.max(agent.scores(agent.afterstates(s, d1, d2))))
+
+    def _agents_play(self):
+        """In play mode, the agent's replies until the person is to act or the game ends."""
+        if self.mode == "play":
+            for _ in range(MAX_AGENT_STEPS):
+                if self.env.is_over or self._acting() == self.seat:
+                    break
+                self._agent_step()
+        self._news()
+
+    def _turn_start(self):
+        """Whether the person's next action begins a turn (an undo snapshot is taken)."""
+        s = self.env.state
+        if self.game_name == "draughts":
+            return s[S_CAP_SQ] < 0
+        return bool(self.game.cube_choices()) or bg_core.dice_of(s)[0] > 0
+
+    def act(self, body):
+        """Play the person's action ({"action": int} or {"cube": word}) and the agent's replies."""
+        if self.mode != "play":
+            raise BadRequest("this game is watched: use step, not action")
+        if self.env.is_over:
+            raise BadRequest("the game is over: start a new one (or undo)")
+        if self._acting() != self.seat:
+            raise BadRequest("it is not your turn")
+        before = copy.deepcopy(self.game) if self._turn_start() else None
+        cube = _get(body, "cube", str)
+        if cube is not None:
+            if self.game_name != "backgammon":
+                raise BadRequest("draughts has no doubling cube")
+            choices = self.game.cube_choices()
+            if cube not in choices:
+                raise BadRequest(f"{cube!r} is not a cube decision now"
+                                 + (f" (choose {' or '.join(choices)})" if choices
+                                    else ": play your roll"))
+            self.game.play_text(cube)
+        else:
+            if "action" not in body:
+                raise BadRequest("give 'action' (a legal move of the board) or 'cube'")
+            action = _get(body, "action", int)
+            legal = {m["action"] for m in self.legal()}
+            if action not in legal:
+                raise BadRequest(f"illegal move (action {action}): pick a highlighted one")
+            self._play(action)
+        if before is not None:
+            self.history.append((before, len(self.log)))
+        self._agents_play()
+
+    def _play(self, action):
+        """Step the env with a legal action given as legal() lists it."""
+        if self.game_name == "draughts":
+            side = int(self.env.state[S_SIDE])  # kernel frame -> the mover's frame
+            self.env.step(int(dr_core.VIEW_ACTION[side, action]))
+        else:
+            self.game.remember()
+            self.env.step(int(action))
+
+    def step(self):
+        """Watch mode: one agent action (a draughts hop, a checker move or a cube decision)."""
+        if self.mode != "watch":
+            raise BadRequest("step is for watched games")
+        if self.env.is_over:
+            raise BadRequest("the game is over")
+        self._agent_step()
+        self._news()
+
+    def undo(self):
+        if self.mode != "play":
+            raise BadRequest("undo is for games you play")
+        if not self.history:
+            raise BadRequest("nothing to take back")
+        self.game, n = self.history.pop()
+        del self.log[n:]
+        self.over_text = None
+        self.log.append("taken back")
+
+    def record(self):
+        """(file name, text) of the game so far: PDN or a gnubg match file."""
+        try:
+            text = self.game.record()
+        except ValueError as e:
+            raise BadRequest(f"cannot write this game: {e}") from None
+        return ("game.pdn" if self.game_name == "draughts" else "game.mat"), text
+
+    # -- what the page sees
+    def legal(self):
+        """The person's legal actions: [{action, from, to}] (draughts sq32; backgammon points in
+        the mover's numbering, 25 the bar, 0 off)."""
+        env = self.env
+        if env.is_over or self.mode != "play" or self._acting() != self.seat:
+            return []
+        s = env.state
+        if self.game_name == "draughts":
+            return [{"action": a, "from": a // 32, "to": a % 32}
+                    for a in dr_api.legal_actions(s)]
+        mask = env.legal_mask()[:bg_core.N_ACTIONS]
+        out = []
+        for a in np.flatnonzero(mask):
+            fr, to, die, hit = bg_core.move_of_action(s, int(a))
+            out.append({"action": int(a), "from": int(fr), "to": int(to), "die": int(die),
+                        "hit": bool(hit)})
+        return out
+
+    def view(self, sid):
+        env = self.env
+        view = {"id": sid, "game": self.game_name, "mode": self.mode, "seat": self.seat,
+                "names": self.names, "over": bool(env.is_over), "result": self.over_text,
+                "log": self.log, "acting": None if env.is_over else self._acting(),
+                "legal": self.legal(), "can_undo": bool(self.history),
+                "evaluation": self.evaluation}
+        if self.game_name == "draughts":
+            view["board"] = draughts_board(env.state)
+            view["fen"] = env.fen() if env.state[S_CAP_SQ] < 0 else None  # none mid-chain
+        else:
+            view["board"] = backgammon_board(env.state, self.seat or 0)
+            view["cube_choices"] = self.game.cube_choices() if not env.is_over else []
+            view["position_id"] = bg_api.position_id(env.state)
+            dice = None if env.is_over else env.infos[env.agent_selection].get("dice")
+            view["dice"] = list(dice) if dice else []
+        return view
+
+
+def draughts_board(state):
+    """The page's draughts board: piece codes per sq32 (0 empty, 1/2 White man/king, 3/4 Black),
+    the side to move, the capturing piece and the pieces already jumped (sq32)."""
+    cap = int(state[S_CAP_SQ])
+    jumped = ((int(state[S_CAP_JUMPED]) >> draughts_render.SQ32_TO_GHOST) & 1).astype(bool)
+    return {"pieces": draughts_render.piece_codes(state).tolist(),
+            "side": int(state[S_SIDE]),
+            "capturing": -1 if cap < 0 else int(GHOST_TO_SQ32[cap]),
+            "jumped": np.flatnonzero(jumped).tolist()}
+
+
+def backgammon_board(state, perspective):
+    """The page's backgammon board (backgammon_render.absolute_view as JSON)."""
+    v = backgammon_render.absolute_view(state, perspective)
+    return {"x": v["x"].tolist(), "o": v["o"].tolist(), "bar": list(v["bar"]),
+            "off": list(v["off"]), "pips": list(v["pips"]), "turn": v["turn"],
+            "dice": v["dice"], "cube": list(v["cube"]), "perspective": v["perspective"]}
+
+
+# ----------------------------------------------------------------------------- replay
+def _record_game(text):
+    if re.search(r"point match|^\s*\d+\)\s", text, re.MULTILINE):
+        return "backgammon"
+    return "draughts"
+
+
+def replay_frames(text):
+    """(game, frames) of a PDN game or a match file: every position with the move that led to
+    it ([{board, caption}]); ValueError naming what is wrong with the text."""
+    game = _record_game(text)
+    frames = []
+    if game == "draughts":
+        tags, fen, moves, result, _ = draughts_pdn.read_pdn(text)
+        state = dr_api.from_fen(fen)
+        frames.append({"board": draughts_board(state), "caption": f"start: {fen}"})
+        for k, move in enumerate(moves):
+            state = dr_api.apply(state, move)
+            number = k // 2 + 1
+            caption = f"{number}. {move}" if k % 2 == 0 else f"{number}... {move}"
+            frames.append({"board": draughts_board(state), "caption": caption})
+        if result and result != "*":
+            frames[-1]["caption"] += f"  ({result})"
+        return game, frames
+    turns, final = backgammon_match.read_match_text(text)
+    if not turns:
+        raise ValueError("no moves found in the match file (lines such as ' 1) 31: 8/5 6/5')")
+    frames.append({"board": backgammon_board(bg_core.initial_state(), 0), "caption": "start"})
+    for k in range(1, len(turns) + 1):
+        _, state = backgammon_match.read_match_text(
+            backgammon_match.game_to_match_text(turns[:k], None))
+        t = turns[k - 1]
+        if t.get("cube"):
+            caption = f"player_{t['player']} {t['cube']}s"
+        else:
+            d1, d2 = t["dice"]
+            moves = " ".join(f"{'bar' if a == 25 else a}/{'off' if b == 0 else b}"
+                             f"{'*' if hit else ''}" for a, b, hit in t["moves"]) or "(no move)"
+            caption = f"player_{t['player']} {d1}{d2}: {moves}"
+        frames.append({"board": backgammon_board(state, 0), "caption": f"{k}. {caption}"})
+    return game, frames
+
+
+# ----------------------------------------------------------------------------- the app
+class Games:
+    """The games on the server, by id (least recently used dropped past max_games)."""
+
+    def __init__(self, max_games=MAX_GAMES):
+        self.max_games = max_games
+        self.lock = threading.Lock()
+        self.games = OrderedDict()
+        self.counter = itertools.count(1)
+
+    def add(self, session):
+        sid = f"{next(self.counter)}-{secrets.token_hex(4)}"
+        with self.lock:
+            self.games[sid] = session
+            while len(self.games) > self.max_games:
+                self.games.popitem(last=False)
+        return sid
+
+    def get(self, sid):
+        with self.lock:
+            session = self.games.get(sid)
+            if session is None:
+                raise BadRequest(f"no game {sid!r} on this server (start a new game)", 404)
+            self.games.move_to_end(sid)
+            return session
+
+
+def make_app(max_games=MAX_GAMES):
+    """The Starlette application (routes above; static files from scripts/web)."""
+    from starlette.applications import Starlette
+    from starlette.concurrency import run_in_threadpool
+    from starlette.requests import Request
+    from starlette.responses import FileResponse, JSONResponse, Response
+    from starlette.routing import Mount, Route
+    from starlette.staticfiles import StaticFiles
+
+    games = Games(max_games)
+
+    async def body_of(request: Request):
+        raw = await request.body()
+        if len(raw) > MAX_BODY:
+            raise BadRequest(f"request too large ({len(raw)} bytes; at most {MAX_BODY})", 413)
+        if not raw:
+            return {}
+        try:
+            body = json.loads(raw)
+        except (ValueError, UnicodeDecodeError) as e:
+            raise BadRequest(f"the request body is not JSON: {e}") from None
+        if not isinstance(body, dict):
+            raise BadRequest("the request body must be a JSON object")
+        return body
+
+    def endpoint(fn):
+        async def handler(request: Request):
+            try:
+                return await fn(request)
+            except BadRequest as e:
+                return JSONResponse({"error": str(e)}, status_code=e.status)
+            except (ValueError, TypeError) as e:
+                return JSONResponse({"error": str(e)}, status_code=400)
+            except Exception as e:  # never let one request take the server down
+                return JSONResponse({"error": f"internal error: {type(e).__name__}: {e}"},
+                                    status_code=500)
+        return handler
+
+    def locked(sid, fn):
+        session = games.get(sid)
+        with session.lock:
+            fn(session)
+            return JSONResponse(session.view(sid))
+
+    async def agents(request):
+        from boardgym.agents import available
+        return JSONResponse({g: available(g) for g in ("draughts", "backgammon")})
+
+    async def new_game(request):
+        body = await body_of(request)
+        session = await run_in_threadpool(Session, body)
+        sid = games.add(session)
+        return JSONResponse(session.view(sid))
+
+    async def get_game(request):
+        sid = request.path_params["sid"]
+        return await run_in_threadpool(locked, sid, lambda s: None)
+
+    async def action(request):
+        body = await body_of(request)
+        sid = request.path_params["sid"]
+        return await run_in_threadpool(locked, sid, lambda s: s.act(body))
+
+    async def step(request):
+        sid = request.path_params["sid"]
+        return await run_in_threadpool(locked, sid, lambda s: s.step())
+
+    async def undo(request):
+        sid = request.path_params["sid"]
+        return await run_in_threadpool(locked, sid, lambda s: s.undo())
+
+    async def record(request):
+        session = games.get(request.path_params["sid"])
+        with session.lock:
+            name, text = session.record()
+        return Response(text, media_type="text/plain; charset=utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    async def replay(request):
+        body = await body_of(request)
+        text = _get(body, "text", str)
+        if not text or not text.strip():
+            raise BadRequest("paste or upload a PDN game or a match file first")
+        try:
+            game, frames = await run_in_threadpool(replay_frames, text)
+        except (ValueError, TypeError) as e:
+            raise BadRequest(f"cannot read this record: {e}") from None
+        return JSONResponse({"game": game, "frames": frames})
+
+    def page(request):
+        return FileResponse(WEB / "index.html")
+
+    routes = [
+        Route("/", page), Route("/draughts", page), Route("/backgammon", page),
+        Route("/favicon.ico", lambda request: Response(status_code=204)),
+        Route("/api/agents", endpoint(agents)),
+        Route("/api/games", endpoint(new_game), methods=["POST"]),
+        Route("/api/games/{sid}", endpoint(get_game)),
+        Route("/api/games/{sid}/action", endpoint(action), methods=["POST"]),
+        Route("/api/games/{sid}/step", endpoint(step), methods=["POST"]),
+        Route("/api/games/{sid}/undo", endpoint(undo), methods=["POST"]),
+        Route("/api/games/{sid}/record", endpoint(record)),
+        Route("/api/replay", endpoint(replay), methods=["POST"]),
+        Mount("/static", StaticFiles(directory=WEB), name="static"),
+    ]
+
+    async def not_found(request, exc):
+        return JSONResponse({"error": f"no such page: {request.url.path}"},
+                            status_code=getattr(exc, "status_code", 404))
+
+    return Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found})
+
+
+def main(args=None):
+    """Serve the web board (Settings or a list of command-line strings) until interrupted."""
+    cfg = cli.settings(Settings, args, prog="boardgym serve", description=__doc__)
+    try:
+        import uvicorn
+    except ImportError:
+        raise cli.UsageError('the web board needs its extra: pip install "boardgym[web]"') from None
+    app = make_app(cfg.max_games)
+    port = cfg.port
+    if port == 0:  # a free port, named before the server starts
+        with socket.socket() as s:
+            s.bind((cfg.host, 0))
+            port = s.getsockname()[1]
+    print(f"boardgym serve: http://{cfg.host}:{port}/draughts  and  /backgammon "
+          "(Ctrl-C stops)", flush=True)
+    uvicorn.run(app, host=cfg.host, port=port, log_level="warning")
+    return app
+
+
+if __name__ == "__main__":
+    cli.script_main(main)

@@ -1,0 +1,309 @@
+// boardgym board: draws what the server sends and sends it actions (scripts/serve.py).
+"use strict";
+const GAME = location.pathname.indexOf("backgammon") >= 0 ? "backgammon" : "draughts";
+const $ = (id) => document.getElementById(id);
+const NS = "http://www.w3.org/2000/svg";
+let view = null;        // the server's view of the current game
+let selected = null;    // the clicked source square / point
+let replay = null;      // {frames, k}
+let timer = null;       // watch mode's clock
+let busy = false;
+let pending = 0;        // requests in flight (body[data-pending]; "0" once the page has drawn their answers)
+function setPending(d) { pending += d; document.body.dataset.pending = String(pending); }
+
+document.body.classList.add(GAME);
+document.title = (GAME === "draughts" ? "Russian draughts" : "Backgammon") + " · boardgym";
+if (GAME === "draughts") { $("seat0").textContent = "White (moves first)"; $("seat1").textContent = "Black"; }
+
+function showError(text) {
+  const box = $("error");
+  box.textContent = text || "";
+  box.hidden = !text;
+}
+
+async function api(method, path, body) {
+  const opts = {method, headers: {}};
+  if (body !== undefined) { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
+  let res, data;
+  setPending(1);
+  try {
+    res = await fetch(path, opts);
+    data = await res.json();
+  } catch (e) {
+    showError("no answer from the server: " + e);
+    return null;
+  } finally {
+    setTimeout(() => setPending(-1), 0);  // after the caller has drawn the answer
+  }
+  if (!res.ok || data.error) { showError(data.error || ("HTTP " + res.status)); return null; }
+  showError("");
+  return data;
+}
+
+function el(tag, attrs, parent, text) {
+  const e = document.createElementNS(NS, tag);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  if (text !== undefined) e.textContent = text;
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+// ---------------------------------------------------------------- draughts (draughts_render geometry)
+const CELL = 60;
+function sqXY(sq, flip) {
+  const r = Math.floor(sq / 4), f = 2 * (sq % 4) + (r % 2);
+  return flip ? [(7 - f) * CELL, r * CELL] : [f * CELL, (7 - r) * CELL];
+}
+function sqName(sq) { const r = Math.floor(sq / 4), f = 2 * (sq % 4) + (r % 2); return "abcdefgh"[f] + (r + 1); }
+
+function drawDraughts(board, legal, flip) {
+  const m = 22, size = 8 * CELL;
+  const svg = el("svg", {width: size + 2 * m, height: size + 2 * m, viewBox: `${-m} ${-m} ${size + 2 * m} ${size + 2 * m}`, id: "board-svg"});
+  el("rect", {x: -m, y: -m, width: size + 2 * m, height: size + 2 * m, fill: "#5b3b22"}, svg);
+  for (let r = 0; r < 8; r++) for (let f = 0; f < 8; f++)
+    el("rect", {x: f * CELL, y: r * CELL, width: CELL, height: CELL, fill: (r + f) % 2 ? "#7a9a5c" : "#efe3c4"}, svg);
+  for (let i = 0; i < 8; i++) {
+    const file = "abcdefgh"[flip ? 7 - i : i], rank = flip ? i + 1 : 8 - i;
+    el("text", {x: i * CELL + CELL / 2, y: size + 16, "text-anchor": "middle", fill: "#f3e6c8", "font-size": 13}, svg, file);
+    el("text", {x: -11, y: i * CELL + CELL / 2 + 5, "text-anchor": "middle", fill: "#f3e6c8", "font-size": 13}, svg, String(rank));
+  }
+  const froms = new Set(legal.map((a) => a.from));
+  const dests = new Set(legal.filter((a) => a.from === selected).map((a) => a.to));
+  for (let sq = 0; sq < 32; sq++) {
+    const [x, y] = sqXY(sq, flip), cx = x + CELL / 2, cy = y + CELL / 2;
+    const g = el("g", {class: "target square", "data-sq": sq, "data-name": sqName(sq)}, svg);
+    el("rect", {x, y, width: CELL, height: CELL, fill: sq === selected ? "#d8b43c" : "#7a9a5c"}, g);
+    const code = board.pieces[sq];
+    if (code) {
+      const white = code <= 2;
+      el("circle", {cx, cy, r: CELL * 0.38, fill: white ? "#f7f3e8" : "#262220", stroke: white ? "#777" : "#000", "stroke-width": 2}, g);
+      el("circle", {cx, cy, r: CELL * 0.27, fill: "none", stroke: white ? "#bbb" : "#555", "stroke-width": 1.5}, g);
+      if (code === 2 || code === 4)
+        el("text", {x: cx, y: cy + 7, "text-anchor": "middle", "font-size": 20, "font-weight": "bold", fill: white ? "#b8860b" : "#e8c547"}, g, "K");
+      if (sq === board.capturing) el("circle", {cx, cy, r: CELL * 0.45, fill: "none", stroke: "#e03c31", "stroke-width": 3}, g);
+    }
+    if (board.jumped.indexOf(sq) >= 0) {
+      el("line", {x1: x + 12, y1: y + 12, x2: x + CELL - 12, y2: y + CELL - 12, stroke: "#e03c31", "stroke-width": 4}, g);
+      el("line", {x1: x + CELL - 12, y1: y + 12, x2: x + 12, y2: y + CELL - 12, stroke: "#e03c31", "stroke-width": 4}, g);
+    }
+    if (froms.has(sq) && sq !== selected) el("rect", {x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, fill: "none", stroke: "#f2d45c", "stroke-width": 2, class: "movable"}, g);
+    if (dests.has(sq)) el("circle", {cx, cy, r: 10, fill: "#3cc24a", stroke: "#135c1a", class: "dest"}, g);
+    g.addEventListener("click", () => clickTarget(sq));
+  }
+  return svg;
+}
+
+// ---------------------------------------------------------------- backgammon (backgammon_render layout)
+const COL = 46, BH = 460, TRI = 190;
+function pointX(p) {  // column of point p (1..24) numbered from the perspective's side; home at the bottom right
+  if (p <= 12) { const i = 12 - p; return (i < 6 ? i : i + 1) * COL; }
+  const i = p - 13; return (i < 6 ? i : i + 1) * COL;
+}
+function drawBackgammon(board, legal, mine) {
+  const W = 14 * COL, svg = el("svg", {width: W + 20, height: BH + 20, viewBox: `-10 -10 ${W + 20} ${BH + 20}`, id: "board-svg"});
+  el("rect", {x: -10, y: -10, width: W + 20, height: BH + 20, fill: "#5b3b22"}, svg);
+  el("rect", {x: 0, y: 0, width: 13 * COL, height: BH, fill: "#e9dcb8"}, svg);
+  el("rect", {x: 6 * COL, y: 0, width: COL, height: BH, fill: "#6d4a2c"}, svg);
+  const colours = ["#f7f3e8", "#8c1c1c"], strokes = ["#666", "#3a0808"];
+  const froms = new Set(legal.map((a) => a.from));
+  const dests = new Set(legal.filter((a) => a.from === selected).map((a) => a.to));
+  const stack = (g, cx, y0, dir, n, who) => {
+    for (let k = 0; k < Math.min(n, 5); k++)
+      el("circle", {cx, cy: y0 + dir * (k * 36 + 19), r: 18, fill: colours[who], stroke: strokes[who], "stroke-width": 2}, g);
+    if (n > 5) el("text", {x: cx, y: y0 + dir * (4 * 36 + 19) + 5, "text-anchor": "middle", "font-size": 15, "font-weight": "bold", fill: who ? "#fff" : "#000"}, g, String(n));
+  };
+  for (let p = 1; p <= 24; p++) {
+    const x = pointX(p), top = p > 12, g = el("g", {class: "target point", "data-point": p}, svg);
+    el("rect", {x, y: top ? 0 : BH - TRI - 10, width: COL, height: TRI + 10, fill: "transparent"}, g);
+    const tip = top ? TRI : BH - TRI, base = top ? 0 : BH;
+    el("polygon", {points: `${x + 2},${base} ${x + COL - 2},${base} ${x + COL / 2},${tip}`, fill: p === selected ? "#d8b43c" : (p % 2 ? "#a0522d" : "#2f4f4f")}, g);
+    el("text", {x: x + COL / 2, y: top ? -1 : BH + 9, "text-anchor": "middle", "font-size": 9, fill: "#f3e6c8"}, g, String(p));
+    const nx = board.x[p], no = board.o[p];
+    if (nx) stack(g, x + COL / 2, base, top ? 1 : -1, nx, 0);
+    if (no) stack(g, x + COL / 2, base, top ? 1 : -1, no, 1);
+    if (froms.has(p) && p !== selected) el("rect", {x: x + 1, y: top ? 0 : BH - TRI - 10, width: COL - 2, height: TRI + 10, fill: "none", stroke: "#f2d45c", "stroke-width": 2, class: "movable"}, g);
+    if (dests.has(p)) el("circle", {cx: x + COL / 2, cy: top ? TRI + 16 : BH - TRI - 16, r: 10, fill: "#3cc24a", stroke: "#135c1a", class: "dest"}, g);
+    g.addEventListener("click", () => clickTarget(p));
+  }
+  // the bar (25 for the mover) and the borne-off trays (0)
+  const bar = el("g", {class: "target bar", "data-point": 25}, svg);
+  el("rect", {x: 6 * COL, y: 0, width: COL, height: BH, fill: froms.has(25) ? "#8a6a3c" : "transparent"}, bar);
+  // the perspective's checkers wait on the bar in the lower half, the other side's in the upper
+  const me = board.perspective;
+  stack(bar, 6.5 * COL, BH / 2 + 4, 1, board.bar[me], me);
+  stack(bar, 6.5 * COL, BH / 2 - 4, -1, board.bar[1 - me], 1 - me);
+  bar.addEventListener("click", () => clickTarget(25));
+  const off = el("g", {class: "target off", "data-point": 0}, svg);
+  el("rect", {x: 13 * COL + 4, y: 0, width: COL - 8, height: BH, fill: dests.has(0) ? "#3cc24a" : "#4a301c"}, off);
+  el("text", {x: 13.5 * COL, y: BH - 8, "text-anchor": "middle", "font-size": 12, fill: "#fff"}, off, `off ${board.off[me]}`);
+  el("text", {x: 13.5 * COL, y: 16, "text-anchor": "middle", "font-size": 12, fill: "#fff"}, off, `off ${board.off[1 - me]}`);
+  off.addEventListener("click", () => clickTarget(0));
+  // dice, cube, pips
+  board.dice.forEach((d, i) => {
+    const x = 9 * COL + i * 44, y = BH / 2 - 30;
+    el("rect", {x, y, width: 36, height: 36, rx: 6, fill: colours[board.turn], stroke: "#000", class: "die"}, svg);
+    el("text", {x: x + 18, y: y + 25, "text-anchor": "middle", "font-size": 22, fill: board.turn ? "#fff" : "#000"}, svg, String(d));
+  });
+  const [value, owner] = board.cube;
+  const cy = owner < 0 ? BH / 2 - 18 : (owner === me ? BH - 44 : 8);
+  el("rect", {x: 2.5 * COL, y: cy, width: 36, height: 36, rx: 4, fill: "#fff", stroke: "#000", class: "cube"}, svg);
+  el("text", {x: 2.5 * COL + 18, y: cy + 24, "text-anchor": "middle", "font-size": 17}, svg, String(owner < 0 ? 64 : value));
+  el("text", {x: 3, y: BH / 2 + 5, "font-size": 12, fill: "#333"}, svg, `pips ${board.pips[me]} / ${board.pips[1 - me]}`);
+  return svg;
+}
+
+// ---------------------------------------------------------------- the page
+function render() {
+  const box = $("board");
+  box.innerHTML = "";
+  const mode = $("mode").value;
+  let board, legal = [], persp = 0;
+  if (mode === "replay") {
+    if (!replay) { $("status").textContent = "paste or choose a record, then Load"; return; }
+    const fr = replay.frames[replay.k];
+    board = fr.board;
+    $("status").textContent = fr.caption;
+    $("evaluation").textContent = "";
+    $("replay-pos").textContent = `position ${replay.k} of ${replay.frames.length - 1}`;
+    const log = $("log"); log.innerHTML = "";
+    replay.frames.slice(1).forEach((f, i) => {
+      const li = document.createElement("li"); li.textContent = f.caption;
+      if (i + 1 === replay.k) li.style.fontWeight = "bold";
+      log.appendChild(li);
+    });
+    box.appendChild(replay.game === "draughts" ? drawDraughts(board, [], false) : drawBackgammon(board, [], 0));
+    return;
+  }
+  if (!view) { $("status").textContent = "press New game"; $("evaluation").textContent = ""; return; }
+  board = view.board;
+  if (view.mode === "play") { legal = view.legal; persp = view.seat; }
+  if (legal.length && new Set(legal.map((a) => a.from)).size === 1) selected = legal[0].from;
+  box.appendChild(GAME === "draughts" ? drawDraughts(board, legal, persp === 1) : drawBackgammon(board, legal, persp));
+  const log = $("log"); log.innerHTML = "";
+  for (const line of view.log) { const li = document.createElement("li"); li.textContent = line; log.appendChild(li); }
+  log.parentElement.scrollTop = log.parentElement.scrollHeight;
+  let status;
+  if (view.over) status = view.result;
+  else if (view.mode === "watch") status = `${view.names[view.acting]} (player_${view.acting}) to act`;
+  else if (view.acting !== view.seat) status = "the agent is thinking";
+  else if (GAME === "backgammon" && view.cube_choices.length) status = view.cube_choices.length === 2 && view.cube_choices[0] === "take"
+      ? `${view.names[1 - view.seat]} doubles: take or drop?` : "before your roll: roll or double?";
+  else if (GAME === "backgammon") status = `you rolled ${view.dice.join("-")}: click a checker, then a green spot`;
+  else status = board.capturing >= 0 ? "go on capturing: click a green spot" : "your move: click a piece, then a green spot";
+  $("status").textContent = status;
+  $("evaluation").textContent = view.evaluation ? "evaluation: " + view.evaluation : "";
+  $("undo").disabled = !view.can_undo;
+  const choices = (view.cube_choices || []);
+  document.querySelectorAll("#cube-buttons button").forEach((b) => { b.disabled = choices.indexOf(b.dataset.cube) < 0; });
+}
+
+async function send(body) {
+  if (busy || !view) return;
+  busy = true;
+  selected = null;
+  const v = await api("POST", `/api/games/${view.id}/action`, body);
+  busy = false;
+  if (v) view = v;
+  render();
+}
+
+function clickTarget(target) {
+  if (!view || view.mode !== "play" || busy) return;
+  const move = view.legal.find((a) => a.from === selected && a.to === target);
+  if (move) { send({action: move.action}); return; }
+  selected = view.legal.some((a) => a.from === target) ? target : null;
+  render();
+}
+
+async function newGame() {
+  stopWatch();
+  selected = null;
+  const num = (id) => ($(id).value === "" ? null : Number($(id).value));
+  const body = {game: GAME, mode: "play", agent: $("agent").value, seat: Number($("seat").value),
+    seed: num("seed") || 0, depth: num("depth"), time_limit: num("time-limit")};
+  if (GAME === "draughts") body.fen = $("fen").value.trim() || null;
+  else { body.position_id = $("position-id").value.trim() || null; body.cube = $("cube").checked; }
+  $("status").textContent = "starting…";
+  const v = await api("POST", "/api/games", body);
+  if (v) view = v;
+  render();
+}
+
+async function download() {
+  if (!view) { showError("no game yet"); return; }
+  setPending(1);
+  const res = await fetch(`/api/games/${view.id}/record`).finally(() => setTimeout(() => setPending(-1), 0));
+  if (!res.ok) { const d = await res.json().catch(() => ({})); showError(d.error || "HTTP " + res.status); return; }
+  const blob = await res.blob();
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = GAME === "draughts" ? "game.pdn" : "game.mat";
+  document.body.appendChild(a); a.click(); a.remove();
+}
+
+// watch
+function stopWatch() { if (timer) { clearTimeout(timer); timer = null; } }
+async function watchNew() {
+  stopWatch();
+  const v = await api("POST", "/api/games", {game: GAME, mode: "watch", agents: [$("agent0").value, $("agent1").value], seed: Number($("watch-seed").value) || 0});
+  if (v) view = v;
+  render();
+}
+async function watchStep() {
+  if (!view || view.mode !== "watch" || view.over || busy) { stopWatch(); return false; }
+  busy = true;
+  const v = await api("POST", `/api/games/${view.id}/step`);
+  busy = false;
+  if (v) view = v; else stopWatch();
+  render();
+  return !!v && !view.over;
+}
+function watchRun() {
+  stopWatch();
+  const tick = async () => { timer = null; if (await watchStep()) timer = setTimeout(tick, 1000 / Number($("speed").value)); };
+  timer = setTimeout(tick, 0);
+}
+
+// replay
+async function replayLoad() {
+  stopWatch();
+  const data = await api("POST", "/api/replay", {text: $("replay-text").value});
+  if (data) { replay = {game: data.game, frames: data.frames, k: 0}; }
+  render();
+}
+function replayGo(k) { if (replay) { replay.k = Math.max(0, Math.min(replay.frames.length - 1, k)); render(); } }
+
+function setMode() {
+  const mode = $("mode").value;
+  for (const m of ["play", "watch", "replay"]) $(m + "-controls").hidden = m !== mode;
+  stopWatch();
+  if (mode === "replay" || (view && view.mode !== mode)) view = null;
+  showError("");
+  render();
+}
+
+async function init() {
+  $("new-game").onclick = newGame;
+  $("undo").onclick = async () => { if (!view) return; selected = null; const v = await api("POST", `/api/games/${view.id}/undo`); if (v) view = v; render(); };
+  $("download").onclick = download;
+  $("watch-download").onclick = download;
+  document.querySelectorAll("#cube-buttons button").forEach((b) => { b.onclick = () => send({cube: b.dataset.cube}); });
+  $("watch-new").onclick = watchNew;
+  $("watch-run").onclick = watchRun;
+  $("watch-pause").onclick = stopWatch;
+  $("watch-step").onclick = () => { stopWatch(); watchStep(); };
+  $("replay-load").onclick = replayLoad;
+  $("replay-first").onclick = () => replayGo(0);
+  $("replay-back").onclick = () => replayGo(replay ? replay.k - 1 : 0);
+  $("replay-forward").onclick = () => replayGo(replay ? replay.k + 1 : 0);
+  $("replay-last").onclick = () => replayGo(replay ? replay.frames.length - 1 : 0);
+  $("replay-file").onchange = async (e) => { const f = e.target.files[0]; if (f) { $("replay-text").value = await f.text(); replayLoad(); } };
+  $("mode").onchange = setMode;
+  const agents = await api("GET", "/api/agents");
+  if (agents) for (const id of ["agent", "agent0", "agent1"]) {
+    for (const name of agents[GAME]) { const o = document.createElement("option"); o.value = o.textContent = name; $(id).appendChild(o); }
+    $(id).value = "greedy";
+  }
+  setMode();
+}
+init();

@@ -1,0 +1,261 @@
+"""The web board end to end in headless Chromium (Playwright for Python, the system's chromium):
+play draughts to its end by clicks (a capture chain hop by hop that crowns), backgammon turns with
+a lost roll and bar entry, a double the agent drops, watch two agents, replay a PDN game and a
+match file both ways, a malformed upload shown in the page, screenshots of both boards.
+
+Set BOARDGYM_UPDATE_SCREENSHOTS=1 to also write docs/images/draughts-board.png and
+docs/images/backgammon-board.png (the README's pictures)."""
+import io
+import json
+import os
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from boardgym.envs import backgammon_match, draughts_pdn
+from boardgym.envs import backgammon_notation as bg_api
+from boardgym.envs import draughts as dr_api
+
+ROOT = Path(__file__).resolve().parents[2]
+WIN_FEN = "W:Wb4,e1,g1:Bc5,e7,h6"  # b4:d6:f8 takes two, crowned on the last row (25.5)
+# gnubg boards [opponent, player on roll], index = point - 1 from that side's view, 24 = the bar
+BAR_BOARD = [[2, 2, 2, 2, 2, 0] + [0] * 6 + [5] + [0] * 12, [0] * 5 + [14] + [0] * 18 + [1]]
+WIN_BOARD = [[0] * 18 + [15] + [0] * 6, [5, 5, 5] + [0] * 22]
+
+
+def board_id(board):
+    return bg_api.position_id(bg_api.state_from_board(board, 0))
+
+
+def api(url, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        raw = r.read().decode()
+    return raw if "/record" in url else json.loads(raw)
+
+
+def start(page, url, game, agent="greedy", **fields):
+    page.goto(f"{url}/{game}")
+    page.wait_for_selector(f"#agent option[value={agent}]", state="attached")
+    page.select_option("#agent", agent)
+    for selector, value in fields.items():
+        if value is True:
+            page.check(f"#{selector}")
+        else:
+            page.fill(f"#{selector}", str(value))
+    with page.expect_response(lambda r: r.url.endswith("/api/games")):
+        page.click("#new-game")
+    settle(page)
+    page.wait_for_selector("#board-svg")
+
+
+def settle(page):
+    """Wait until the page has drawn the answers of its requests."""
+    page.wait_for_selector('body[data-pending="0"]', state="attached")
+
+
+def click_dest(page):
+    with page.expect_response(lambda r: "/action" in r.url):
+        page.locator("g.target:has(.dest)").first.click()
+    settle(page)
+
+
+def click_a_move(page):
+    """Play the first highlighted move: a destination if one is shown, else a piece first."""
+    if page.locator("g.target:has(.dest)").count() == 0:
+        page.locator("g.target:has(.movable)").first.click()
+    click_dest(page)
+
+
+def check_picture(path):
+    """The screenshot at path is a picture (many colours, the board not one flat colour)."""
+    from PIL import Image
+    img = Image.open(io.BytesIO(path.read_bytes())).convert("RGB")
+    assert img.size[0] > 600 and img.size[1] > 400
+    colours = img.getcolors(maxcolors=1 << 20)
+    assert colours is not None and len(colours) > 50
+    assert max(n for n, _ in colours) < 0.8 * img.size[0] * img.size[1]
+
+
+def test_draughts_game_by_clicks_to_its_end(page, server_url, tmp_path):
+    start(page, server_url, "draughts", fen=WIN_FEN)
+    assert "your move" in page.inner_text("#status")
+    page.click("g[data-name=b4]")
+    assert page.locator("g.target:has(.dest)").count() == 1  # b4 x c5 -> d6 is forced (25.1)
+    click_dest(page)  # first hop: b4 -> d6
+    assert "go on capturing" in page.inner_text("#status")
+    assert page.locator("g[data-name=f8]:has(.dest)").count() == 1  # d6 x e7 -> f8 only
+    page.screenshot(path=str(tmp_path / "draughts-mid-chain.png"))
+    check_picture(tmp_path / "draughts-mid-chain.png")
+    click_dest(page)  # second hop: crowned on f8 (25.5)
+    for _ in range(40):
+        if "game over" in page.inner_text("#status"):
+            break
+        click_a_move(page)
+    status = page.inner_text("#status")
+    assert "you (player_0) wins" in status and "(G.1)" in status
+    with page.expect_download() as info:
+        page.click("#download")
+    pdn = Path(info.value.path()).read_text()
+    _, fen, moves, result, final = draughts_pdn.read_pdn(pdn)
+    assert moves[0] == "b4:d6:f8" and result == "2-0"
+    state = dr_api.from_fen(fen)
+    for move in moves:
+        state = dr_api.apply(state, move)
+    assert dr_api.to_fen(state) == dr_api.to_fen(final)
+    assert dr_api.legal_moves(state) == [] and "B:" in dr_api.to_fen(state)  # Black is done
+    assert "K" in dr_api.to_fen(dr_api.apply(dr_api.from_fen(fen), moves[0]))  # crowned
+
+
+def test_backgammon_lost_rolls_and_bar_entry_by_clicks(page, server_url):
+    start(page, server_url, "backgammon", **{"position-id": board_id(BAR_BOARD), "seed": 0})
+    assert "cannot move" in page.inner_text("#log")  # E.3: the first roll had no entry
+    entered = False
+    for _ in range(30):
+        if page.evaluate("view.board.bar[0]") == 0:
+            entered = True
+            break
+        assert page.evaluate("view.legal.every(m => m.from === 25)")  # the bar first (E.1)
+        page.click("g.bar")
+        click_dest(page)
+    assert entered
+    assert page.locator("#error").is_hidden()
+
+
+def test_backgammon_double_dropped_by_the_agent(page, server_url):
+    start(page, server_url, "backgammon", agent="td", **{"position-id": board_id(WIN_BOARD),
+                                                         "cube": True})
+    assert "roll or double" in page.inner_text("#status")
+    assert page.is_enabled("#cube-double") and not page.is_enabled("#cube-take")
+    with page.expect_response(lambda r: "/action" in r.url):
+        page.click("#cube-double")
+    settle(page)
+    status = page.inner_text("#status")
+    assert "you (player_0) wins: td dropped the double (C.2): 1 point" in status
+
+
+def test_an_illegal_request_shows_its_error(page, server_url):
+    start(page, server_url, "draughts")
+    with page.expect_response(lambda r: "/action" in r.url):
+        page.evaluate("send({action: 5})")  # a hand-made request: not a legal move
+    settle(page)
+    assert page.locator("#error").is_visible()
+    assert "illegal move (action 5)" in page.inner_text("#error")
+    page.fill("#fen", "W:W99:B1")
+    with page.expect_response(lambda r: r.url.endswith("/api/games")):
+        page.click("#new-game")
+    settle(page)
+    assert "square" in page.inner_text("#error")
+
+
+def test_watch_two_agents(page, server_url):
+    page.goto(f"{server_url}/draughts")
+    page.wait_for_selector("#agent0 option[value=random]", state="attached")
+    page.select_option("#mode", "watch")
+    page.select_option("#agent1", "random")
+    with page.expect_response(lambda r: r.url.endswith("/api/games")):
+        page.click("#watch-new")
+    with page.expect_response(lambda r: "/step" in r.url):
+        page.click("#watch-step")
+    settle(page)
+    assert page.inner_text("#log").startswith("greedy (White) played")
+    page.fill("#speed", "20")
+    page.click("#watch-run")
+    page.wait_for_function("view && view.over", timeout=60_000)
+    assert "game over" in page.inner_text("#status")
+
+
+def _record(url, game):
+    v = api(f"{url}/api/games", {"game": game, "mode": "watch", "agents": ["greedy", "random"],
+                                 "seed": 2})
+    while not v["over"]:
+        v = api(f"{url}/api/games/{v['id']}/step", {})
+    return api(f"{url}/api/games/{v['id']}/record")
+
+
+@pytest.mark.parametrize("game", ["draughts", "backgammon"])
+def test_replay_a_record_both_ways(page, server_url, tmp_path, game):
+    text = _record(server_url, game)
+    n = (len(draughts_pdn.read_pdn(text)[2]) if game == "draughts"
+         else len(backgammon_match.read_match_text(text)[0]))
+    page.goto(f"{server_url}/{game}")
+    page.select_option("#mode", "replay")
+    path = tmp_path / ("game.pdn" if game == "draughts" else "game.mat")
+    path.write_text(text)
+    with page.expect_response(lambda r: "/api/replay" in r.url):
+        page.set_input_files("#replay-file", str(path))
+    settle(page)
+    assert page.inner_text("#replay-pos") == f"position 0 of {n}"
+    page.click("#replay-forward")
+    page.click("#replay-forward")
+    assert page.inner_text("#replay-pos") == f"position 2 of {n}"
+    page.click("#replay-last")
+    assert page.inner_text("#replay-pos") == f"position {n} of {n}"
+    page.click("#replay-forward")  # stays at the end
+    assert page.inner_text("#replay-pos") == f"position {n} of {n}"
+    for _ in range(n):
+        page.click("#replay-back")
+    assert page.inner_text("#replay-pos") == f"position 0 of {n}"
+    assert page.locator("#error").is_hidden()
+
+
+def test_a_malformed_upload_shows_its_error(page, server_url, tmp_path):
+    page.goto(f"{server_url}/draughts")
+    page.select_option("#mode", "replay")
+    bad = tmp_path / "bad.pdn"
+    bad.write_text('[GameType "25"]\n1. c3-d4 f6-e5 2. zz-qq *\n')
+    with page.expect_response(lambda r: "/api/replay" in r.url):
+        page.set_input_files("#replay-file", str(bad))
+    page.wait_for_selector("#error:not([hidden])")
+    assert "cannot read this record" in page.inner_text("#error")
+
+
+def test_screenshots_of_both_boards(page, server_url, tmp_path):
+    update = os.environ.get("BOARDGYM_UPDATE_SCREENSHOTS") == "1"
+    start(page, server_url, "draughts", seed=1)
+    for _ in range(3):
+        click_a_move(page)
+    if page.locator("g.target:has(.movable)").count():
+        page.locator("g.target:has(.movable)").last.click()  # show a piece's destinations
+    assert page.locator("g.target:has(.dest)").count() > 0
+    shots = {"draughts": tmp_path / "draughts-board.png"}
+    page.screenshot(path=str(shots["draughts"]))
+    start(page, server_url, "backgammon", seed=4, cube=True)
+    if page.is_enabled("#cube-roll"):
+        with page.expect_response(lambda r: "/action" in r.url):
+            page.click("#cube-roll")
+        settle(page)
+    if page.locator("g.target:has(.movable)").count():
+        page.locator("g.target:has(.movable)").first.click()
+    assert page.locator("g.target:has(.dest)").count() > 0
+    shots["backgammon"] = tmp_path / "backgammon-board.png"
+    page.screenshot(path=str(shots["backgammon"]))
+    for game, path in shots.items():
+        check_picture(path)
+        if update:
+            out = ROOT / "docs" / "images" / f"{game}-board.png"
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(path.read_bytes())
+
+
+def test_two_tabs_play_two_games(browser, server_url):
+    context = browser.new_context(viewport={"width": 1400, "height": 760})
+    try:
+        tabs = [context.new_page(), context.new_page()]
+        for tab in tabs:
+            start(tab, server_url, "draughts")
+        first = [tab.evaluate("view.id") for tab in tabs]
+        assert first[0] != first[1]
+        before = tabs[1].evaluate("JSON.stringify(view.board)")
+        click_a_move(tabs[0])
+        assert "you (White) played" in tabs[0].inner_text("#log")
+        with tabs[1].expect_response(lambda r: "/api/games/" in r.url):
+            tabs[1].evaluate("api('GET', `/api/games/${view.id}`)"
+                             ".then((v) => { view = v; render(); })")
+        settle(tabs[1])
+        assert tabs[1].evaluate("JSON.stringify(view.board)") == before
+        assert tabs[1].inner_text("#log") == ""
+    finally:
+        context.close()
