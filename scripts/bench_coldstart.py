@@ -7,7 +7,8 @@
 Each run is a fresh Python process with ``NUMBA_CACHE_DIR`` set to a new empty directory. It
 imports boardgym and the two PettingZoo envs, then plays one seeded random game of each to the
 end through the wrapped ``env()`` (``agent_iter`` / ``last`` / ``step``, as README.md shows);
-per-phase seconds are measured inside it (``total`` also counts the interpreter's start). A second
+per-phase seconds are measured inside it (``total`` also counts the interpreter's start;
+``total cpu`` is the process's CPU time, steadier than the wall clock on a shared machine). A second
 process reruns the same with the cache the first one left ("cached"). The compile notice
 (boardgym/kernels/compile_notice.py) is switched on, and the seconds at which its lines reached
 stderr are printed (the first one ends the wait at a silent prompt). ``--kernels N``
@@ -17,6 +18,7 @@ No peer: the figure is boardgym's own.
 import dataclasses
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -105,6 +107,7 @@ FULL = dict(repeats=3)
 def run_child(games, cache_dir, own_compiles=False):
     """One fresh process -> (phases {name: s} with "total", [(notice seconds, line)], compiles)."""
     env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir, BOARDGYM_COMPILE_NOTICE="1")
+    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-c", CHILD, ",".join(games), "1" if own_compiles else "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
@@ -120,12 +123,14 @@ def run_child(games, cache_dir, own_compiles=False):
     out = proc.stdout.read()
     proc.wait()
     total = time.perf_counter() - t0
+    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     reader.join()
     if proc.returncode != 0:
         raise RuntimeError("the cold-start process failed:\n" + "\n".join(line for _, line in errors[-20:]))
     result = json.loads(out.strip().splitlines()[-1])
     phases = dict(result["phases"])
     phases["total"] = total
+    phases["total cpu"] = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
     return phases, notices, result["compiles"]
 
 
@@ -149,7 +154,7 @@ def main(args=None):
           f"median of {cfg.repeats} (python {sys.version.split()[0]}, {os.cpu_count()} cpus)")
     print(f"{'phase':<16}{'empty cache s':>14}{'cached s':>10}")
     for name in cold:
-        label = {"import": "import", "total": "total"}.get(name, f"{name} game")
+        label = name if name in ("import", "total", "total cpu") else f"{name} game"
         print(f"{label:<16}{cold[name]:>14.2f}{cached[name]:>10.2f}")
     first = notices[0][0] if notices else None
     print(f"compile notices on stderr (first cold run): {len(notices)}"

@@ -18,10 +18,10 @@ def test_phases_notices_and_compiles_are_printed(monkeypatch, capsys):
     monkeypatch.setattr(bench_coldstart, "CHILD", FAKE_CHILD)
     res = bench_coldstart.main(["--kernels", "1", "--repeats", "2"])
     out = capsys.readouterr().out
-    assert set(res["cold"]) == {"import", "draughts", "backgammon", "total"}
+    assert set(res["cold"]) == {"import", "draughts", "backgammon", "total", "total cpu"}
     assert res["cold"]["draughts"] == 2.0 and res["cold"]["total"] > 0 and res["repeats"] == 2
     assert res["compiles"] == [["draughts.game.legal_mask", 1.5]] and res["first_notice"] > 0
-    for text in ("empty cache s", "cached s", "draughts game", "backgammon game", "total",
+    for text in ("empty cache s", "cached s", "draughts game", "backgammon game", "total", "total cpu",
                  "compile notices on stderr (first cold run): 1", "draughts.game.legal_mask"):
         assert text in out, text
     assert "draughts.game.step" not in out
