@@ -11,6 +11,7 @@ Targets (one target takes its own options; several, or all, take the options bel
   envs     environment steps/s against PettingZoo chess / connect four, OpenSpiel (--batched: Pgx)
   search   the draughts alpha-beta search, nodes/s
   rllib    RLlib sampling throughput (needs Ray: pip install "boardgym[ray]", its own venv)
+  coldstart  first use with an empty Numba cache: import -> first finished game of each game
   all      every target above
 
 Each target first lists its peers: the installed ones are measured, the missing ones are named with
@@ -24,7 +25,7 @@ import sys
 from dataclasses import field
 from typing import Literal
 
-from boardgym.scripts import bench_env, bench_movegen, bench_rllib, bench_search, cli
+from boardgym.scripts import bench_coldstart, bench_env, bench_movegen, bench_rllib, bench_search, cli
 
 #: target -> (module, one-line summary)
 TARGETS = {
@@ -32,8 +33,9 @@ TARGETS = {
     "envs": (bench_env, "environment steps/s against PettingZoo and OpenSpiel (--batched: Pgx)"),
     "search": (bench_search, "the draughts alpha-beta search, nodes/s"),
     "rllib": (bench_rllib, "RLlib sampling throughput (needs Ray)"),
+    "coldstart": (bench_coldstart, "first use with an empty Numba cache: import -> first finished game of each game"),
 }
-Target = Literal["all", "movegen", "envs", "search", "rllib"]
+Target = Literal["all", "movegen", "envs", "search", "rllib", "coldstart"]
 
 
 @dataclasses.dataclass
@@ -41,7 +43,7 @@ class Settings:
     """Settings of a run of several targets (one target alone takes its own options)."""
 
     targets: list[Target] = field(default_factory=lambda: ["all"], metadata={"positional": True})
-    """what to benchmark: movegen, envs, search, rllib or all"""
+    """what to benchmark: movegen, envs, search, rllib, coldstart or all"""
     game: Literal["all", "draughts", "backgammon"] = "all"
     """benchmark one game only"""
     full: bool = False
@@ -91,6 +93,8 @@ def _target_settings(target: str, cfg: Settings):
         return bench_env.Settings(envs=list(keep), full=cfg.full)
     if target == "search":
         return None if cfg.game == "backgammon" else bench_search.Settings(full=cfg.full)
+    if target == "coldstart":
+        return bench_coldstart.Settings(game=cfg.game, full=cfg.full)
     return bench_rllib.Settings(game="backgammon" if cfg.game == "backgammon" else "draughts",
                                 full=cfg.full)
 

@@ -16,13 +16,13 @@ from boardgym.kernels.rng import rand_below
 @njit(cache=True)
 def next_u64(rng):
     """Advance rng (int64[1]) and return the next 64 random bits as an int64."""
-    return _next_u64(rng, 0)
+    return _next_u64(rng, np.int64(0))  # int64 constants, not literals: one compile each
 
 
 @njit(cache=True)
 def roll_die(rng):
     """One fair die 1..6 from rng (int64[1])."""
-    return rand_below(rng, 0, 6) + 1
+    return rand_below(rng, np.int64(0), np.int64(6)) + 1
 
 
 @njit(cache=True)

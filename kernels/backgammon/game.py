@@ -136,7 +136,7 @@ def step(state, action, rng, rolls, max_turns, cube, passes):
         return s, MOVING, rolls, 0
     if outcome(s)[0] >= 0:
         return s, GAME_OVER, rolls, 0
-    return begin_turn(s, rng, 0, 0, cube, False, rolls, max_turns, passes)
+    return begin_turn(s, rng, np.int64(0), np.int64(0), cube, np.bool_(False), rolls, max_turns, passes)
 
 
 @njit(cache=True)
@@ -180,7 +180,7 @@ def start(rng, max_turns, passes):
     """A new game: the opening roll (the higher die moves first with both dice) and its first
     turn -> (state on roll with dice, status, rolls made, lost rolls) (see step)."""
     s, hi, lo = opening(rng)
-    return begin_turn(s, rng, hi, lo, False, False, 0, max_turns, passes)
+    return begin_turn(s, rng, hi, lo, np.bool_(False), np.bool_(False), np.int64(0), max_turns, passes)
 
 
 @njit(cache=True, inline="always")
@@ -191,7 +191,7 @@ def finish_turn(afterstate, rng, rolls, max_turns, passes):
     s = end_turn(afterstate)
     if outcome(s)[0] >= 0:
         return s, GAME_OVER, rolls, 0
-    return begin_turn(s, rng, 0, 0, False, False, rolls, max_turns, passes)
+    return begin_turn(s, rng, np.int64(0), np.int64(0), np.bool_(False), np.bool_(False), rolls, max_turns, passes)
 
 
 @njit(cache=True, inline="always")

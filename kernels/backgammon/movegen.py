@@ -571,9 +571,9 @@ def max_dice_work(w, stk):
         return 0
     if a == b:
         return _max_dice(w, a, a, n, stk)
-    r = _max_dice(w, a, b, 2, stk)
+    r = _max_dice(w, a, b, np.int64(2), stk)  # int64, not a literal: one compile
     if r < 2:
-        r2 = _max_dice(w, b, a, 2, stk)
+        r2 = _max_dice(w, b, a, np.int64(2), stk)
         if r2 > r:
             r = r2
     return r

@@ -237,7 +237,7 @@ def _write_quiet(out, n, fr, to, promote):
 @njit(cache=True)
 def gen_quiet_bb(us_m, us_k, empty, side, out):
     """All quiet moves (M.1 men forward, M.2 kings sliding, M.3 crowning) into out."""
-    n = 0
+    n = np.int64(0)  # int64 constants, not literals: one compiled _write_quiet, not four
     promo = BB_PROMO[side]
     if side == 0:
         o1, o2 = 4, 5
@@ -256,7 +256,7 @@ def gen_quiet_bb(us_m, us_k, empty, side, out):
         for d in range(4):
             q = STEP[d, p]
             while q >= 0 and (empty >> q) & ONE:
-                n = _write_quiet(out, n, p, q, 0)
+                n = _write_quiet(out, n, p, q, np.int64(0))
                 q = STEP[d, q]
     return n
 

@@ -1,7 +1,7 @@
 """`boardgym bench` (scripts/bench.py): targets, one target with its own options, peers named."""
 import pytest
 
-from boardgym.scripts import bench, bench_env, bench_movegen, bench_search, cli
+from boardgym.scripts import bench, bench_coldstart, bench_env, bench_movegen, bench_search, cli
 
 
 def test_one_target_takes_its_own_options(capsys):
@@ -23,10 +23,11 @@ def test_several_targets_take_the_shared_options(monkeypatch, capsys):
     for name, (module, _) in bench.TARGETS.items():
         monkeypatch.setattr(module, "main", fake(name))
     res = bench.main(["--game", "backgammon", "--full", "--threads", "1"])
-    assert set(res) == {"movegen", "envs", "rllib"}  # search is draughts only
+    assert set(res) == {"movegen", "envs", "rllib", "coldstart"}  # search is draughts only
     assert seen["movegen"] == bench_movegen.Settings(game="backgammon", threads=1, full=True)
     assert "boardgym-draughts" not in seen["envs"].envs and seen["envs"].full
     assert seen["rllib"].game == "backgammon"
+    assert seen["coldstart"] == bench_coldstart.Settings(game="backgammon", full=True)
     res = bench.main(["movegen", "search"])
     assert set(res) == {"movegen", "search"} and seen["search"] == bench_search.Settings()
     out = capsys.readouterr().out

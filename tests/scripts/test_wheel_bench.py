@@ -12,7 +12,7 @@ def test_bench_help(wheel_cli):
     r = wheel_cli.run("bench", "--help")
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("usage: boardgym bench")
-    assert all(t in r.stdout for t in ("movegen", "envs", "search", "rllib", "all"))
+    assert all(t in r.stdout for t in ("movegen", "envs", "search", "rllib", "coldstart", "all"))
     assert "(default: all)" in r.stdout and "--full" in r.stdout
     r = wheel_cli.run("bench", "movegen", "--help")
     assert r.returncode == 0 and r.stdout.startswith("usage: boardgym bench movegen")
