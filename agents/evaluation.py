@@ -32,8 +32,8 @@ float64[21]`` (its value after its best play of each of ``ROLLS``) when it can c
 scoring every afterstate. For every roll, lost rolls included, luck = the judge's value after its
 best play of the roll rolled minus the mean of that value over the 21 distinct rolls (weights
 ``ROLL_WEIGHTS``: 1/36 doubles, 2/36 others), from the roller's view; the opening roll, never a
-double, is measured against the 15 non-doubles (``OPENING_WEIGHTS``). A finished game's value is
-exact (1/2/3 points, O.3), not the judge's. A game's adjusted result for the first agent is its
+double, is measured against the 15 non-doubles (``OPENING_WEIGHTS``). The judges given here value
+a play that ends the game exactly (1/2/3 points, O.3: ``exact_values``). A game's adjusted result for the first agent is its
 points minus (the luck of its rolls minus the luck of its opponent's). Each luck term has mean 0
 whatever the judge, so the adjusted mean estimates the same expected points as the raw one; the
 better the judge, the smaller its variance. ``td_judge`` is the library's judge (the TD net); GNU
@@ -52,7 +52,7 @@ from boardgym.kernels.backgammon.board import OFF_ME, STATE_LEN, TURN
 __all__ = ["GameSpec", "GAMES", "make_env", "random_opening", "play_game", "play_afterstate_game",
            "play_match", "summarize", "play_vs_kernel_opponent", "baseline_report", "pair_count",
            "ROLLS", "ROLL_WEIGHTS", "OPENING_WEIGHTS", "roll_index", "best_values", "roll_luck",
-           "game_luck", "td_judge", "play_adjusted_match"]
+           "game_luck", "exact_values", "td_judge", "play_adjusted_match"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -335,10 +335,9 @@ def best_values(judge, state):
             break
         _Buffers.rows = np.empty((2 * _Buffers.rows.shape[0], STATE_LEN), dtype=np.int64)
     rows = _Buffers.rows[:n]
-    values = np.array(judge(rows), dtype=np.float64)
+    values = np.asarray(judge(rows), dtype=np.float64)
     if values.shape != (n,) or not np.isfinite(values).all():
         raise ValueError(f"the judge must return {n} finite equities, got shape {values.shape}")
-    _exact_values(rows, n, values)
     return np.maximum.reduceat(values, _Buffers.starts[:-1])
 
 
@@ -364,9 +363,18 @@ def game_luck(judge, rolls):
     return total
 
 
+def exact_values(rows, values):
+    """values (float64[n], a judge's equities of afterstates rows int64[n, STATE_LEN]) with the
+    exact points (O.3: 1/2/3, for the player who moved) of each afterstate that ends the game."""
+    values = np.array(values, dtype=np.float64)
+    _exact_values(rows, rows.shape[0], values)
+    return values
+
+
 def td_judge(weights=None):
     """The TD net (backgammon_agents.TDAgent; weights: as TDAgent's, None the shipped one) as a
-    luck judge: rows -> cubeless money equities for the player who moved, batched."""
+    luck judge: rows -> cubeless money equities for the player who moved, batched; exact points
+    for the afterstates that end the game (exact_values)."""
     from boardgym.agents.backgammon_agents import TDAgent
     agent = TDAgent(weights)
-    return agent.scores
+    return lambda rows: exact_values(rows, agent.scores(rows))

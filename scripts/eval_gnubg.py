@@ -27,7 +27,7 @@ the gammon counts; on a terminal a progress bar (games, rate, ETA) runs on stder
 Luck adjustment (``--luck``; ``agents.evaluation.play_adjusted_match``, ``agents.stats.luck_summary``):
 every roll's luck is judged by ``gnubg0`` (GNU Backgammon's 0-ply net, ``GnubgJudge``: its best
 play of each roll by ``gnubg_nn.best_move``, valued by ``gnubg_nn.probabilities`` at 0-ply,
-cubeless money equity; the default when gnubg-nn is installed), ``td`` (the shipped TD net,
+cubeless money equity; what ``auto``, the default, picks when gnubg-nn is installed), ``td`` (the shipped TD net,
 ``agents.evaluation.td_judge``) or ``none``. Prints the raw points per game beside the adjusted
 ones, each with its 95% interval and per-game standard deviation.
 
@@ -59,9 +59,9 @@ class Settings:
     """games (rounded up to even: pairs with the same dice)"""
     seed: int = 0
     """dice seed"""
-    luck: Literal["gnubg0", "td", "none"] | None = None
-    """luck judge: gnubg0 (GNU Backgammon 0-ply), td (the shipped TD net) or none; default gnubg0
-    when gnubg-nn is installed, else none"""
+    luck: Literal["auto", "gnubg0", "td", "none"] = "auto"
+    """luck judge: gnubg0 (GNU Backgammon 0-ply), td (the shipped TD net), none, or auto (gnubg0
+    when gnubg-nn is installed, else none)"""
     quiet: bool = False
     """print only the summary (no progress lines or bar)"""
 
@@ -269,7 +269,7 @@ def main(args=None):
         cli.require(isinstance(agent, AfterstateAgent),
                     f"--agent {cfg.agent} does not rank afterstates (not a backgammon "
                     "AfterstateAgent: backgammon-td, backgammon-greedy, backgammon-expectimax)")
-    luck = cfg.luck or default_luck()
+    luck = default_luck() if cfg.luck == "auto" else cfg.luck
     judge = make_judge(luck)
     n_pairs = (cfg.games + 1) // 2
     t0 = time.perf_counter()
