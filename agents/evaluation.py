@@ -323,7 +323,9 @@ class _Buffers:
 def best_values(judge, state):
     """float64[21]: the judge's value, for the player on roll of state (mover's view; its dice
     ignored), after its best play of each of ROLLS: one judge call over all their afterstates
-    (or judge.best_values(state) when the judge has it)."""
+    (or judge.best_values(state) when the judge has it). ValueError/TypeError on a bad state."""
+    from boardgym.envs.backgammon_notation import check_state
+    state = check_state(state)
     if hasattr(judge, "best_values"):
         v = np.asarray(judge.best_values(state), dtype=np.float64)
         if v.shape != (ROLLS.shape[0],) or not np.isfinite(v).all():
@@ -345,7 +347,8 @@ def roll_luck(judge, state, opening=False):
     """Luck of the roll in state (on roll, its whole roll in DICE) for the player on roll: the
     judge's value after its best play of that roll minus the mean over the 21 rolls (ROLL_WEIGHTS,
     or OPENING_WEIGHTS for the opening roll)."""
-    d1, d2 = bg_game.dice_of(state)
+    from boardgym.envs.backgammon_notation import check_state
+    d1, d2 = bg_game.dice_of(check_state(state))
     if d1 == 0:
         raise ValueError("the position has no whole roll to play (DICE)")
     v = best_values(judge, state)

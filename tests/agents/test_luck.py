@@ -160,3 +160,14 @@ def test_library_code_never_imports_gnubg():
                          [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
                 found += [f"{path.relative_to(ROOT)}: {n}" for n in names if "gnubg" in n]
     assert found == []
+
+
+@pytest.mark.parametrize("bad, error", [
+    (np.zeros(3, np.int64), ValueError), ("4HPwATDgc/ABMA", TypeError),
+    (np.full(STATE_LEN, -1, np.int64), ValueError),
+])
+def test_bad_positions_are_refused(bad, error):
+    with pytest.raises(error):
+        ev.roll_luck(race_judge, bad)
+    with pytest.raises(error):
+        ev.best_values(race_judge, bad)
