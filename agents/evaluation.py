@@ -211,9 +211,11 @@ def _play_pairs(agent_a, agent_b, game, n_games, seed, opening, max_moves, obser
         if spec.random_opening and hi > 0:
             moves = random_opening(env, pair_seed, int(rng.integers(lo, hi + 1)))
         for seat, seats in enumerate(((agent_a, agent_b), (agent_b, agent_a))):
-            rolls = None if judge is None else []
-            if afterstate:
-                p0 = play_afterstate_game(seats, pair_seed, max_moves, rolls)
+            rolls = []
+            if afterstate and judge is not None:
+                p0 = play_afterstate_game(seats, pair_seed, max_moves, rolls=rolls)
+            elif afterstate:
+                p0 = play_afterstate_game(seats, pair_seed, max_moves)
             else:
                 p0 = play_game(env, seats, pair_seed, moves, observation_only)
             sign = 1.0 if seat == 0 else -1.0
