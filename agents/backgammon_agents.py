@@ -513,7 +513,7 @@ def _dice_stream(rng):
     return seed_rngs(check_seed(rng), 1)  # the seeds backgammon_v0.reset takes
 
 
-def play_afterstate_game(choose0, choose1, rng, max_turns=None, scoring="gammon"):
+def play_afterstate_game(choose0, choose1, rng, max_turns=None, scoring="gammon", rolls=None):
     """Play one cubeless game through the game core's afterstate loop -> AfterstateGame.
 
     choose0 / choose1 play player 0 / 1: an AfterstateAgent, or a callable
@@ -521,24 +521,42 @@ def play_afterstate_game(choose0, choose1, rng, max_turns=None, scoring="gammon"
     dice set) and the distinct afterstates of its roll (int64[n, STATE_LEN], game.afterstates).
     rng: an integer seed (the dice of ``backgammon_v0.reset(seed=rng)``) or an int64[1]
     SplitMix64 state advanced in place. max_turns: rolls before the game is truncated (None: no
-    cap). scoring: "gammon" (1/2/3 points) or "single"."""
+    cap). scoring: "gammon" (1/2/3 points) or "single". rolls: None, or a list to which every
+    roll is appended in order as the position on roll with that roll's dice set (int64[STATE_LEN],
+    mover's view), lost rolls (E.3/E.7) included: what a luck judge needs."""
     choosers = (_chooser(choose0, "choose0"), _chooser(choose1, "choose1"))
     stream = _dice_stream(rng)
     cap = notation.check_max_turns(max_turns)
     code = notation.check_scoring(scoring)
     rows = np.empty((game.MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
-    passes = game.no_passes()
-    state, status, rolls, lost = game.start(stream, cap, passes)
+    passes = game.no_passes() if rolls is None else np.zeros((64, 3), np.int64)
+    state, status, made, lost = game.start(stream, cap, passes)
     while status == game.ROLLED:
+        if rolls is not None:
+            rolls.append(state.copy())
         n = game.afterstates(state, rows)
         k = choosers[int(state[TURN])](state, rows[:n])
         if not notation.is_int(k) or not 0 <= k < n:
             raise ValueError(f"the chooser of player {int(state[TURN])} returned {k!r}, "
                              f"not an index 0..{n - 1} of the afterstates")
-        state, status, rolls, l = game.finish_turn(rows[k], stream, rolls, cap, passes)
+        state, status, made, l = game.finish_turn(rows[k], stream, made, cap, passes)
+        if rolls is not None and l:
+            _record_lost_rolls(rows[k], passes, l, rolls)
         lost += l
     winner, kind, points = game.result(state, code)
     if winner < 0:
-        return AfterstateGame(-1, 0, 0, int(rolls), int(lost), True)
+        return AfterstateGame(-1, 0, 0, int(made), int(lost), True)
     return AfterstateGame(int(winner), int(kind), int(points if winner == 0 else -points),
-                          int(rolls), int(lost), False)
+                          int(made), int(lost), False)
+
+
+def _record_lost_rolls(afterstate, passes, n_lost, rolls):
+    """Append the positions of the n_lost lost rolls that followed afterstate (passes: their
+    player, die, die, as game.begin_turn records them; each lost roll passes the turn, E.3/E.7)."""
+    if n_lost > passes.shape[0]:
+        raise RuntimeError(f"{n_lost} lost rolls in a row: more than the {passes.shape[0]} "
+                           "a roll record holds")
+    s = game.pass_turn(afterstate)
+    for i in range(n_lost):
+        rolls.append(game.set_roll(s, int(passes[i, 1]), int(passes[i, 2])))
+        s = game.pass_turn(s)

@@ -23,16 +23,36 @@ policy ``(obs (N, O), masks (N, A)) -> actions (N,)`` against an in-kernel playe
 core, pairs of games sharing a random stream with the seats swapped. ``baseline_report(play,
 n_games, seed, low, high)`` runs one of those per fixed opponent and returns the
 ``{opponent: {"ppg", "ci95", "win_rate", "games"}}`` lines the trainers log (agents/run_log).
+
+**Luck-adjusted backgammon matches** (``play_adjusted_match``, summarised by
+``stats.luck_summary``). A judge is a callable ``judge(rows) -> float64[n]``: the cubeless money
+equity, for the player who just moved, of afterstates ``rows`` (int64[n, STATE_LEN], mover's view
+before the turn passes, as ``game.plays`` gives them); it may also have ``best_values(state) ->
+float64[21]`` (its value after its best play of each of ``ROLLS``) when it can choose faster than
+scoring every afterstate. For every roll, lost rolls included, luck = the judge's value after its
+best play of the roll rolled minus the mean of that value over the 21 distinct rolls (weights
+``ROLL_WEIGHTS``: 1/36 doubles, 2/36 others), from the roller's view; the opening roll, never a
+double, is measured against the 15 non-doubles (``OPENING_WEIGHTS``). The judges given here value
+a play that ends the game exactly (1/2/3 points, O.3: ``exact_values``). A game's adjusted result for the first agent is its
+points minus (the luck of its rolls minus the luck of its opponent's). Each luck term has mean 0
+whatever the judge, so the adjusted mean estimates the same expected points as the raw one; the
+better the judge, the smaller its variance. ``td_judge`` is the library's judge (the TD net); GNU
+Backgammon's (GPL-3) lives in scripts/eval_gnubg.py only.
 """
 import dataclasses
 import importlib
 
 import numpy as np
+from numba import njit
 
 from boardgym.agents.stats import summarize_points
+from boardgym.kernels.backgammon import game as bg_game
+from boardgym.kernels.backgammon.board import OFF_ME, STATE_LEN, TURN
 
 __all__ = ["GameSpec", "GAMES", "make_env", "random_opening", "play_game", "play_afterstate_game",
-           "play_match", "summarize", "play_vs_kernel_opponent", "baseline_report", "pair_count"]
+           "play_match", "summarize", "play_vs_kernel_opponent", "baseline_report", "pair_count",
+           "ROLLS", "ROLL_WEIGHTS", "OPENING_WEIGHTS", "roll_index", "best_values", "roll_luck",
+           "game_luck", "exact_values", "td_judge", "play_adjusted_match"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -131,17 +151,18 @@ def _afterstate_agents(game, seats, observation_only):
     return all(isinstance(agent, AfterstateAgent) for agent in seats)
 
 
-def play_afterstate_game(seats, seed, max_turns=None):
+def play_afterstate_game(seats, seed, max_turns=None, rolls=None):
     """player_0's points in one backgammon game of two AfterstateAgents (seats: player_0's,
     player_1's) through the game core's afterstate loop, with the dice of
     ``backgammon_v0.reset(seed)`` and gammons counted; a game reaching max_turns rolls is a draw.
-    The harness's one call of ``backgammon_agents.play_afterstate_game``."""
+    The harness's one call of ``backgammon_agents.play_afterstate_game``; rolls: None or a list
+    that receives every roll's position (its ``rolls`` argument)."""
     from boardgym.agents import backgammon_agents
     for agent in seats:
         if hasattr(agent, "reset"):
             agent.reset()
     result = backgammon_agents.play_afterstate_game(seats[0], seats[1], seed, max_turns=max_turns,
-                                                    scoring="gammon")
+                                                    scoring="gammon", rolls=rolls)
     return float(result.points)
 
 
@@ -153,6 +174,27 @@ def play_match(agent_a, agent_b, game="draughts", n_games=100, seed=0, opening=(
     opening: (fewest, most) random whole moves before a draughts pair (0, 0: none); max_moves:
     the game-length cap (plies for draughts, rolls for backgammon; None: none), a capped game is
     a draw; progress: called as progress(points so far) after each pair."""
+    return _play_pairs(agent_a, agent_b, game, n_games, seed, opening, max_moves,
+                       observation_only, progress, None)[0]
+
+
+def play_adjusted_match(agent_a, agent_b, judge, n_games=100, seed=0, max_moves=None,
+                        progress=None):
+    """(points, luck), each float64 (2 * pairs,): play_match of two backgammon AfterstateAgents
+    (the same games, the same dice) and, per game, the luck of A's rolls minus the luck of B's
+    under judge (module docstring); the adjusted results are points - luck.
+    progress: called as progress(points so far, luck so far) after each pair."""
+    if not callable(judge):
+        raise TypeError(f"judge must be a callable rows -> equities, got {type(judge).__name__}")
+    if not _afterstate_agents("backgammon", (agent_a, agent_b), False):
+        raise ValueError("luck-adjusted matches need two backgammon AfterstateAgents "
+                         "(backgammon-td, backgammon-greedy, backgammon-expectimax, the engines)")
+    return _play_pairs(agent_a, agent_b, "backgammon", n_games, seed, (0, 0), max_moves, False,
+                       progress, judge)
+
+
+def _play_pairs(agent_a, agent_b, game, n_games, seed, opening, max_moves, observation_only,
+                progress, judge):
     spec = _spec(game)
     n_pairs = pair_count(n_games)
     lo, hi = opening
@@ -162,20 +204,30 @@ def play_match(agent_a, agent_b, game="draughts", n_games=100, seed=0, opening=(
     afterstate = _afterstate_agents(game, (agent_a, agent_b), observation_only)
     rng = np.random.default_rng(seed)
     points = np.zeros(2 * n_pairs)
+    luck = np.zeros(2 * n_pairs)
     for k in range(n_pairs):
         pair_seed = int(rng.integers(2**31))
         moves = []
         if spec.random_opening and hi > 0:
             moves = random_opening(env, pair_seed, int(rng.integers(lo, hi + 1)))
         for seat, seats in enumerate(((agent_a, agent_b), (agent_b, agent_a))):
-            if afterstate:
+            rolls = []
+            if afterstate and judge is not None:
+                p0 = play_afterstate_game(seats, pair_seed, max_moves, rolls=rolls)
+            elif afterstate:
                 p0 = play_afterstate_game(seats, pair_seed, max_moves)
             else:
                 p0 = play_game(env, seats, pair_seed, moves, observation_only)
-            points[2 * k + seat] = p0 if seat == 0 else -p0
+            sign = 1.0 if seat == 0 else -1.0
+            points[2 * k + seat] = sign * p0
+            if judge is not None:
+                luck[2 * k + seat] = sign * game_luck(judge, rolls)
         if progress is not None:
-            progress(points[:2 * k + 2])
-    return points
+            if judge is None:
+                progress(points[:2 * k + 2])
+            else:
+                progress(points[:2 * k + 2], luck[:2 * k + 2])
+    return points, luck
 
 
 def summarize(points, game="draughts"):
@@ -223,3 +275,111 @@ def baseline_report(play, n_games, seed, low, high, opponents=("random", "greedy
                              f"expected ({2 * n_pairs},)")
         out[name] = points_summary(points, low, high)
     return out
+
+
+# ---- luck (backgammon) ----------------------------------------------------------------------
+ROLLS = np.array([(d1, d2) for d1 in range(1, 7) for d2 in range(d1, 7)], dtype=np.int64)
+"""the 21 distinct rolls (low die, high die), int64[21, 2]"""
+ROLL_WEIGHTS = np.where(ROLLS[:, 0] == ROLLS[:, 1], 1.0, 2.0) / 36.0
+"""probability of each of ROLLS: 1/36 doubles, 2/36 others"""
+OPENING_WEIGHTS = np.where(ROLLS[:, 0] == ROLLS[:, 1], 0.0, 1.0) / 15.0
+"""probability of each of ROLLS as the opening roll (no doubles)"""
+_ROW_CHUNK = 8192
+
+
+def roll_index(d1, d2):
+    """Index in ROLLS of the roll d1-d2 (either order)."""
+    lo, hi = min(int(d1), int(d2)), max(int(d1), int(d2))
+    return (lo - 1) * 6 - (lo - 1) * (lo - 2) // 2 + (hi - lo)
+
+
+@njit(cache=True)
+def _roll_afterstates(state, rolls, out, starts):
+    """The distinct afterstates of each roll of rolls from state, one block after another, into
+    out; starts[r] = first row of roll r, starts[len] = total -> total, -1 if out is too small."""
+    pos = 0
+    for r in range(rolls.shape[0]):
+        starts[r] = pos
+        m = bg_game.plays_of_roll(state, rolls[r, 0], rolls[r, 1], out[pos:], None)
+        if m < 0:
+            return -1
+        pos += m
+    starts[rolls.shape[0]] = pos
+    return pos
+
+
+@njit(cache=True)
+def _exact_values(rows, n, values):
+    """Overwrite values[r] with the exact points (O.3) of each afterstate that ends the game."""
+    for r in range(n):
+        if rows[r, OFF_ME] == 15:
+            winner, kind, pts = bg_game.result(bg_game.pass_turn(rows[r]), bg_game.SCORING_GAMMON)
+            values[r] = pts if winner == rows[r, TURN] else -pts
+
+
+class _Buffers:
+    rows = np.empty((_ROW_CHUNK, STATE_LEN), dtype=np.int64)
+    starts = np.empty(ROLLS.shape[0] + 1, dtype=np.int64)
+
+
+def best_values(judge, state):
+    """float64[21]: the judge's value, for the player on roll of state (mover's view; its dice
+    ignored), after its best play of each of ROLLS: one judge call over all their afterstates
+    (or judge.best_values(state) when the judge has it). ValueError/TypeError on a bad state."""
+    from boardgym.envs.backgammon_notation import check_state
+    state = check_state(state)
+    if hasattr(judge, "best_values"):
+        v = np.asarray(judge.best_values(state), dtype=np.float64)
+        if v.shape != (ROLLS.shape[0],) or not np.isfinite(v).all():
+            raise ValueError(f"judge.best_values must return 21 finite values, got {v.shape}")
+        return v
+    while True:
+        n = _roll_afterstates(state, ROLLS, _Buffers.rows, _Buffers.starts)
+        if n >= 0:
+            break
+        _Buffers.rows = np.empty((2 * _Buffers.rows.shape[0], STATE_LEN), dtype=np.int64)
+    rows = _Buffers.rows[:n]
+    values = np.asarray(judge(rows), dtype=np.float64)
+    if values.shape != (n,) or not np.isfinite(values).all():
+        raise ValueError(f"the judge must return {n} finite equities, got shape {values.shape}")
+    return np.maximum.reduceat(values, _Buffers.starts[:-1])
+
+
+def roll_luck(judge, state, opening=False):
+    """Luck of the roll in state (on roll, its whole roll in DICE) for the player on roll: the
+    judge's value after its best play of that roll minus the mean over the 21 rolls (ROLL_WEIGHTS,
+    or OPENING_WEIGHTS for the opening roll)."""
+    from boardgym.envs.backgammon_notation import check_state
+    d1, d2 = bg_game.dice_of(check_state(state))
+    if d1 == 0:
+        raise ValueError("the position has no whole roll to play (DICE)")
+    v = best_values(judge, state)
+    weights = OPENING_WEIGHTS if opening else ROLL_WEIGHTS
+    return float(v[roll_index(d1, d2)] - weights @ v)
+
+
+def game_luck(judge, rolls):
+    """Luck of player 0's rolls minus player 1's in one game; rolls: every roll's position in
+    order (play_afterstate_game's rolls list; the first is the opening roll)."""
+    total = 0.0
+    for i, state in enumerate(rolls):
+        luck = roll_luck(judge, state, opening=i == 0)
+        total += luck if state[TURN] == 0 else -luck
+    return total
+
+
+def exact_values(rows, values):
+    """values (float64[n], a judge's equities of afterstates rows int64[n, STATE_LEN]) with the
+    exact points (O.3: 1/2/3, for the player who moved) of each afterstate that ends the game."""
+    values = np.array(values, dtype=np.float64)
+    _exact_values(rows, rows.shape[0], values)
+    return values
+
+
+def td_judge(weights=None):
+    """The TD net (backgammon_agents.TDAgent; weights: as TDAgent's, None the shipped one) as a
+    luck judge: rows -> cubeless money equities for the player who moved, batched; exact points
+    for the afterstates that end the game (exact_values)."""
+    from boardgym.agents.backgammon_agents import TDAgent
+    agent = TDAgent(weights)
+    return lambda rows: exact_values(rows, agent.scores(rows))

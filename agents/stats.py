@@ -21,13 +21,19 @@ trainers' periodic evaluations through agents/run_log.points_summary, the benchm
   round-robin (Bradley-Terry with a virtual draw per pair as a prior), their covariance from the
   observed Fisher information, and 95% intervals.
 - ``summarize_points(points, low, high)``: all of the above for one pair's list of results.
+- ``luck_summary(points, luck)``: luck-adjusted results (points - luck, agents/evaluation.py) beside
+  the raw ones. The adjusted values are not range-bounded, so their interval is the normal one,
+  mean +- z s / sqrt(m), with s the standard deviation of the m pair means (the two games of a
+  pair share their dice and are not independent); the per-game standard deviations of both are
+  reported to show the variance reduction.
 """
 import math
 
 import numpy as np
 
 __all__ = ["Z95", "ELO_PER_NAT", "wilson", "mean_interval", "elo_from_score", "match_elo",
-           "elo_ratings", "elo_covariance", "elo_intervals", "summarize_points"]
+           "elo_ratings", "elo_covariance", "elo_intervals", "summarize_points", "paired_interval",
+           "luck_summary", "format_luck"]
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 ELO_PER_NAT = 400.0 / math.log(10.0)  # Elo points per unit of natural-log strength
@@ -219,3 +225,55 @@ def summarize_points(points, low=-1.0, high=1.0, z=Z95):
             "ppg_interval": mean_interval(p, low, high, z),
             "score": k / n if n else 0.5, "score_interval": wilson(k, n, z),
             "elo": elo, "elo_interval": (elo_lo, elo_hi)}
+
+
+def paired_interval(xs, z=Z95):
+    """(lo, hi): normal interval of the mean of xs (float (2m,), unbounded values, games 2k and
+    2k + 1 a pair) from the standard deviation of the m pair means; (-inf, inf) below two pairs."""
+    x = np.asarray(xs, dtype=np.float64)
+    z = _z(z)
+    if x.ndim != 1 or x.size % 2:
+        raise ValueError(f"paired results are one-dimensional of even length, got shape {x.shape}")
+    if not np.isfinite(x).all():
+        raise ValueError("results must be finite numbers (found NaN or infinity)")
+    pairs = x.reshape(-1, 2).mean(axis=1)
+    if pairs.size < 2:
+        return -math.inf, math.inf
+    half = z * float(pairs.std(ddof=1)) / math.sqrt(pairs.size)
+    mean = float(x.mean())
+    return mean - half, mean + half
+
+
+def luck_summary(points, luck, low=-3.0, high=3.0, z=Z95):
+    """Raw and luck-adjusted results of one player (points, luck: float (2m,), paired games).
+
+    Keys: games; raw_mean, raw_interval (mean_interval over [low, high]), raw_sd (per game);
+    adjusted_mean (mean of points - luck), adjusted_interval (paired_interval), adjusted_sd (per
+    game); sd_ratio (adjusted_sd / raw_sd)."""
+    p, low, high = _points(points, low, high)
+    lk = np.asarray(luck, dtype=np.float64)
+    if lk.shape != p.shape:
+        raise ValueError(f"luck must have the shape of points {p.shape}, got {lk.shape}")
+    if not np.isfinite(lk).all():
+        raise ValueError("luck must be finite numbers (found NaN or infinity)")
+    adj = p - lk
+    n = p.size
+    raw_sd = float(p.std(ddof=1)) if n > 1 else math.nan
+    adj_sd = float(adj.std(ddof=1)) if n > 1 else math.nan
+    return {"games": n, "raw_mean": float(p.mean()) if n else 0.0,
+            "raw_interval": mean_interval(p, low, high, z), "raw_sd": raw_sd,
+            "adjusted_mean": float(adj.mean()) if n else 0.0,
+            "adjusted_interval": paired_interval(adj, z), "adjusted_sd": adj_sd,
+            "sd_ratio": adj_sd / raw_sd if raw_sd > 0 else math.nan}
+
+
+def format_luck(s, judge):
+    """Two lines of a luck_summary s: raw and luck-adjusted points per game with their 95%
+    intervals and per-game standard deviations; judge: the luck judge's name."""
+    lo, hi = s["raw_interval"]
+    alo, ahi = s["adjusted_interval"]
+    return (f"  raw      {s['raw_mean']:+.3f} (95% [{lo:+.3f}, {hi:+.3f}], +-{(hi - lo) / 2:.3f})"
+            f"  per-game SD {s['raw_sd']:.3f}\n"
+            f"  adjusted {s['adjusted_mean']:+.3f} (95% [{alo:+.3f}, {ahi:+.3f}], "
+            f"+-{(ahi - alo) / 2:.3f})  per-game SD {s['adjusted_sd']:.3f}  "
+            f"(luck judge {judge}; SD x{s['sd_ratio']:.2f})")

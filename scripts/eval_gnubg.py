@@ -23,6 +23,15 @@ plays, lost rolls, result). Games come in pairs that replay one dice stream (ope
 included) with the agent first as player 0, then as player 1. Gammons and backgammons count (1/2/3 points). Prints the agent's points per
 game with its 95% interval and the win rate with its Wilson interval (``agents.stats``), and
 the gammon counts; on a terminal a progress bar (games, rate, ETA) runs on stderr.
+
+Luck adjustment (``--luck``; ``agents.evaluation.play_adjusted_match``, ``agents.stats.luck_summary``):
+every roll's luck is judged by ``gnubg0`` (GNU Backgammon's 0-ply net, ``GnubgJudge``: its best
+play of each roll by ``gnubg_nn.best_move``, valued by ``gnubg_nn.probabilities`` at 0-ply,
+cubeless money equity; what ``auto``, the default, picks when gnubg-nn is installed), ``td`` (the shipped TD net,
+``agents.evaluation.td_judge``) or ``none``. Prints the raw points per game beside the adjusted
+ones, each with its 95% interval and per-game standard deviation.
+
+    boardgym eval-gnubg --agent backgammon-td --opponent gnubg0 --games 1000 --seed 1 --luck gnubg0
 """
 import dataclasses
 import time
@@ -50,12 +59,16 @@ class Settings:
     """games (rounded up to even: pairs with the same dice)"""
     seed: int = 0
     """dice seed"""
+    luck: Literal["auto", "gnubg0", "td", "none"] = "auto"
+    """luck judge: gnubg0 (GNU Backgammon 0-ply), td (the shipped TD net), none, or auto (gnubg0
+    when gnubg-nn is installed, else none)"""
     quiet: bool = False
     """print only the summary (no progress lines or bar)"""
 
     def check(self):
         cli.require(self.games > 0, f"--games must be positive, got {self.games}")
-        if "gnubg0" in (self.agent, self.opponent) or "pubeval" in (self.agent, self.opponent):
+        if ("gnubg0" in (self.agent, self.opponent, self.luck)
+                or "pubeval" in (self.agent, self.opponent)):
             _require_gnubg()
 
 
@@ -136,24 +149,99 @@ def engine_agent(kind, seed=0):
     return EngineAgent()
 
 
-def play_games(agent, opponent, n_pairs, seed, progress=None):
+def _gnubg_equity(state):
+    """GNU Backgammon 0-ply cubeless money equity of the player on roll of state."""
+    import gnubg_nn
+    from boardgym.envs import backgammon_notation as notation
+    w, wg, wbg, lg, lbg = gnubg_nn.probabilities(notation.board_from_state(state), 0)
+    return 2.0 * w - 1.0 + wg + wbg - lg - lbg
+
+
+class GnubgJudge:
+    """GNU Backgammon's 0-ply net as a luck judge (agents.evaluation's judge interface).
+
+    ``judge(rows)``: equities of afterstates for the player who moved (the opponent's 0-ply
+    equity on roll, negated; exact points when the play ends the game); ``best_values(state)``:
+    for each of the 21 rolls, the value after gnubg's own best play (``gnubg_nn.best_move``)."""
+
+    def __init__(self):
+        _require_gnubg()
+
+    def _value(self, after):
+        from boardgym.kernels.backgammon import game
+        from boardgym.kernels.backgammon.board import OFF_ME, TURN
+        nxt = game.pass_turn(after)
+        if after[OFF_ME] == 15:
+            winner, _, pts = game.result(nxt, game.SCORING_GAMMON)
+            return float(pts if winner == after[TURN] else -pts)
+        return -_gnubg_equity(nxt)
+
+    def __call__(self, rows):
+        return np.array([self._value(r) for r in rows], dtype=np.float64)
+
+    def best_values(self, state):
+        import gnubg_nn
+        from boardgym.agents.evaluation import ROLLS
+        from boardgym.envs import backgammon_notation as notation
+        from boardgym.kernels.backgammon import game
+        from boardgym.kernels.backgammon.movegen import do_move
+        board = notation.board_from_state(state)
+        out = np.empty(ROLLS.shape[0])
+        for r, (d1, d2) in enumerate(ROLLS):
+            after = game.set_roll(state, int(d1), int(d2))
+            for fr, to in gnubg_nn.best_move(board, int(d1), int(d2)):
+                do_move(after, int(fr), int(fr) - int(to) if to > 0 else int(fr))
+            out[r] = self._value(after)
+        return out
+
+
+def make_judge(kind):
+    """The luck judge named kind (gnubg0, td; none -> None)."""
+    if kind == "none":
+        return None
+    if kind == "td":
+        from boardgym.agents.evaluation import td_judge
+        return td_judge()
+    if kind == "gnubg0":
+        return GnubgJudge()
+    raise ValueError(f"unknown luck judge {kind!r}; expected gnubg0, td or none")
+
+
+def default_luck():
+    """gnubg0 when gnubg-nn is installed, else none."""
+    try:
+        _require_gnubg()
+    except ValueError:
+        return "none"
+    return "gnubg0"
+
+
+def play_games(agent, opponent, n_pairs, seed, progress=None, judge=None):
     """Points per game of agent (float64[2 * n_pairs]) and kinds (1 single, 2 gammon, 3
     backgammon) against engine ``opponent``, through the one match harness
     (boardgym.agents.evaluation.play_match: pairs of games with the same dice, the agent first as
     player 0, then as player 1, each game by the game core's afterstate loop). agent: an
-    AfterstateAgent or an engine name. progress(pairs done, points so far) after each pair."""
-    from boardgym.agents.evaluation import play_match
+    AfterstateAgent or an engine name. progress(pairs done, points so far) after each pair.
+    With a luck judge (agents.evaluation's interface) also returns the luck of each game
+    (agents.evaluation.play_adjusted_match): (points, kinds, luck)."""
+    from boardgym.agents.evaluation import play_adjusted_match, play_match
     me = engine_agent(agent, seed + 1) if isinstance(agent, str) else agent
     opp = engine_agent(opponent, seed + 2)
-    report = None if progress is None else (lambda pts: progress(pts.size // 2, pts))
-    pts = play_match(me, opp, "backgammon", 2 * n_pairs, seed, max_moves=None, progress=report)
-    return pts, np.abs(pts).astype(np.int64)  # cubeless, gammons counted: |points| is the kind
+    if judge is None:
+        report = None if progress is None else (lambda pts: progress(pts.size // 2, pts))
+        pts = play_match(me, opp, "backgammon", 2 * n_pairs, seed, max_moves=None,
+                         progress=report)
+        return pts, np.abs(pts).astype(np.int64)  # cubeless, gammons counted: |points| = kind
+    report = None if progress is None else (lambda pts, luck: progress(pts.size // 2, pts, luck))
+    pts, luck = play_adjusted_match(me, opp, judge, 2 * n_pairs, seed, progress=report)
+    return pts, np.abs(pts).astype(np.int64), luck
 
 
-def summarize(pts, kinds):
+def summarize(pts, kinds, luck=None):
     """Dict of ppg with its 95% interval (stats.mean_interval over -3..3; ci95 is its half
-    width), wins with the Wilson interval, gammon/backgammon counts."""
-    from boardgym.agents.stats import mean_interval, wilson
+    width), wins with the Wilson interval, gammon/backgammon counts; with luck (float per game)
+    also stats.luck_summary under "luck"."""
+    from boardgym.agents.stats import luck_summary, mean_interval, wilson
     n = pts.size
     wins = int((pts > 0).sum())
     lo, hi = wilson(wins, n)
@@ -162,7 +250,8 @@ def summarize(pts, kinds):
             "ci95": (phi - plo) / 2, "wins": wins, "win_rate": wins / n, "win_lo": lo, "win_hi": hi,
             "gammons_won": int(((pts > 0) & (kinds >= 2)).sum()),
             "gammons_lost": int(((pts < 0) & (kinds >= 2)).sum()),
-            "backgammons": int((kinds == 3).sum())}
+            "backgammons": int((kinds == 3).sum()),
+            "luck": None if luck is None else luck_summary(pts, luck)}
 
 
 def main(args=None):
@@ -180,30 +269,36 @@ def main(args=None):
         cli.require(isinstance(agent, AfterstateAgent),
                     f"--agent {cfg.agent} does not rank afterstates (not a backgammon "
                     "AfterstateAgent: backgammon-td, backgammon-greedy, backgammon-expectimax)")
+    luck = default_luck() if cfg.luck == "auto" else cfg.luck
+    judge = make_judge(luck)
     n_pairs = (cfg.games + 1) // 2
     t0 = time.perf_counter()
     step = max(1, n_pairs // 10)
     bar = cli.Progress(2 * n_pairs, label="games", unit="games",
                        enabled=False if cfg.quiet else None)
 
-    def progress(done, pts):
+    def progress(done, pts, luck=None):
         bar.set(2 * done)
         if not cfg.quiet and (done % step == 0 or done == n_pairs):
             if bar.enabled:
                 bar.stream.write("\r\x1b[K")
             el = time.perf_counter() - t0
-            print(f"  {2 * done} games  ppg {pts.mean():+.3f}  {2 * done / el:.1f} games/s",
+            adj = "" if luck is None else f"  adjusted {(pts - luck).mean():+.3f}"
+            print(f"  {2 * done} games  ppg {pts.mean():+.3f}{adj}  {2 * done / el:.1f} games/s",
                   flush=True)
 
     with bar:
-        pts, kinds = play_games(agent, cfg.opponent, n_pairs, cfg.seed, progress)
-    s = summarize(pts, kinds)
+        played = play_games(agent, cfg.opponent, n_pairs, cfg.seed, progress, judge)
+    s = summarize(*played)
     print(f"{cfg.agent}{' ' + cfg.weights if cfg.weights else ''} vs {cfg.opponent}: "
           f"{s['games']} games, {s['ppg']:+.3f} points per game (95% [{s['ppg_lo']:+.3f}, "
           f"{s['ppg_hi']:+.3f}]), "
           f"wins {s['win_rate']:.1%} [{s['win_lo']:.1%}, {s['win_hi']:.1%}], gammons won "
           f"{s['gammons_won']} lost {s['gammons_lost']}, backgammons {s['backgammons']}, "
           f"{time.perf_counter() - t0:.0f} s")
+    if s["luck"] is not None:
+        from boardgym.agents.stats import format_luck
+        print(format_luck(s["luck"], luck))
     return s
 
 

@@ -30,6 +30,13 @@ intervals from the observed Fisher information (``elo_intervals``). ``--plot out
 Elo ratings with their intervals (three or more agents) or the pair's score with its Wilson
 interval (two agents).
 
+``--luck td`` (backgammon, agents that choose whole plays) judges every roll's luck with the
+shipped TD net (``evaluation.play_adjusted_match``, ``stats.luck_summary``) and prints, per pair,
+the raw and the luck-adjusted points per game with their 95% intervals and per-game standard
+deviations:
+
+    boardgym evaluate backgammon-td backgammon-greedy --games 200 --luck td
+
 Learning curves of training runs (no agents are played):
 
     boardgym evaluate --curve runs/td80 runs/td40 --plot curve.png
@@ -54,7 +61,7 @@ import numpy as np
 
 from boardgym.agents import evaluation, load
 from boardgym.agents.evaluation import GAMES, random_opening, summarize  # noqa: F401 (script API)
-from boardgym.agents.stats import elo_intervals, wilson
+from boardgym.agents.stats import elo_intervals, format_luck, luck_summary, wilson
 from boardgym.scripts import cli
 
 
@@ -80,6 +87,9 @@ class Settings:
     """cap per game (draughts plies, backgammon turns); reaching it is a draw"""
     observation_only: bool = False
     """agents see only act(observation, action_mask), never the kernel state"""
+    luck: Literal["td", "none"] = "none"
+    """backgammon luck adjustment: td judges every roll with the shipped TD net and prints the
+    luck-adjusted points per game beside the raw ones (needs two agents that choose whole plays)"""
     quiet: bool = False
     """print only the summary (no progress lines or bar)"""
     curve: list[str] = dataclasses.field(default_factory=list)
@@ -115,6 +125,10 @@ class Settings:
                     f"need 0 <= --opening-min <= --opening-max, got {self.opening_min} and "
                     f"{self.opening_max}")
         cli.require(self.max_moves >= 1, f"--max-moves must be positive, got {self.max_moves}")
+        cli.require(self.luck == "none" or self.game == "backgammon",
+                    f"--luck {self.luck} is for backgammon, not {self.game}")
+        cli.require(self.luck == "none" or not self.observation_only,
+                    "--luck needs agents that choose whole plays, not --observation-only")
         for spec in self.agents:
             make_agent(spec, self.game, 0)  # fails early on a bad name or option
 
@@ -175,16 +189,16 @@ def make_env(cfg):
     return evaluation.make_env(cfg.game or infer_game(cfg.agents), cfg.max_moves)
 
 
-def play_pair(cfg, spec_a, spec_b, pair_seed, log=print, bar=None):
+def play_pair(cfg, spec_a, spec_b, pair_seed, log=print, bar=None, judge=None):
     """Points of A in each game of A against B (boardgym.agents.evaluation.play_match: each opening
     with both colour orders), with progress lines unless cfg.quiet; bar: a cli.Progress counting
-    games."""
+    games. With a luck judge: (points, luck) of evaluation.play_adjusted_match."""
     a = make_agent(spec_a, cfg.game, pair_seed)
     b = make_agent(spec_b, cfg.game, pair_seed + 1)
     n_pairs = evaluation.pair_count(cfg.games)
     t0 = time.perf_counter()
 
-    def progress(points):
+    def progress(points, luck=None):
         k = len(points) // 2
         if bar is not None:
             bar.update(2)
@@ -194,6 +208,9 @@ def play_pair(cfg, spec_a, spec_b, pair_seed, log=print, bar=None):
             log(f"  {spec_a} v {spec_b}: {len(points)} games, score "
                 f"{summarize(points, cfg.game)['score']:.3f}, {time.perf_counter() - t0:.1f} s")
 
+    if judge is not None:
+        return evaluation.play_adjusted_match(a, b, judge, cfg.games, pair_seed, cfg.max_moves,
+                                              progress)
     return evaluation.play_match(a, b, cfg.game, cfg.games, pair_seed,
                                  (cfg.opening_min, cfg.opening_max), cfg.max_moves,
                                  cfg.observation_only, progress)
@@ -432,7 +449,8 @@ def run_curves(cfg):
 def main(args=None):
     """Run with Settings or a list of command-line strings; return a dict of results.
 
-    results["pairs"][(i, j)] is the summary of agents[i] against agents[j] (i < j);
+    results["pairs"][(i, j)] is the summary of agents[i] against agents[j] (i < j), with
+    --luck td also its stats.luck_summary under "luck";
     results["elo"] the round-robin ratings (in agents order) and results["elo_interval"] their
     95% (low, high) when there are three or more; results["plots"] the PNG paths written.
     With --curve: results["curves"][run label][opponent] is curve_series' array,
@@ -446,14 +464,19 @@ def main(args=None):
     games = np.zeros((k, k))
     pairs = {}
     t0 = time.perf_counter()
+    judge = evaluation.td_judge() if cfg.luck == "td" else None
     total = k * (k - 1) // 2 * 2 * evaluation.pair_count(cfg.games)
     with cli.Progress(total, label="games", unit="games",
                       enabled=False if cfg.quiet else None) as bar:
         for i in range(k):
             for j in range(i + 1, k):
                 res = play_pair(cfg, cfg.agents[i], cfg.agents[j], cfg.seed + 1000 * (i * k + j),
-                                bar=bar)
+                                bar=bar, judge=judge)
+                if judge is not None:
+                    res, luck = res
                 s = summarize(res, cfg.game)
+                if judge is not None:
+                    s["luck"] = luck_summary(res, luck, *GAMES[cfg.game].points_range)
                 pairs[(i, j)] = s
                 points[i, j] = s["wins"] + 0.5 * s["draws"]
                 points[j, i] = s["losses"] + 0.5 * s["draws"]
@@ -461,6 +484,8 @@ def main(args=None):
                 if bar.enabled:
                     bar.stream.write("\r\x1b[K")
                 print(format_summary(cfg.agents[i], cfg.agents[j], s), flush=True)
+                if judge is not None:
+                    print(format_luck(s["luck"], cfg.luck), flush=True)
     results = {"pairs": pairs, "time": time.perf_counter() - t0, "plots": []}
     n_pair = pairs[(0, 1)]["games"]
     title = f"{cfg.game}, {n_pair} games per pair, seed {cfg.seed}"
