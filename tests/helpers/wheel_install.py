@@ -58,3 +58,22 @@ class InstalledWheel:
         """Run ``python -c code`` in the wheel's venv."""
         return subprocess.run([str(self.python), "-c", code], capture_output=True, text=True,
                               timeout=timeout, cwd=self.cwd, env=self.env())
+
+
+def ok(r):
+    """r's stdout, after asserting the command succeeded without a traceback."""
+    assert r.returncode == 0, (r.args, r.stdout[-2000:], r.stderr)
+    assert "Traceback" not in r.stderr, r.stderr
+    return r.stdout
+
+
+def one_line_error(r, *needles):
+    """The one error line of a failed ``boardgym`` command (exit code 2, no traceback), after
+    asserting it holds every needle."""
+    assert r.returncode == 2, (r.args, r.stdout, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
+    assert lines[0].startswith("boardgym "), lines[0]
+    for needle in needles:
+        assert needle in lines[0], (needle, lines[0])
+    return lines[0]

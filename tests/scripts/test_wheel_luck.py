@@ -2,19 +2,7 @@
 checkout on the path), and their error paths (one line, exit code 2)."""
 import importlib.util
 
-
-def ok(r):
-    assert r.returncode == 0, (r.args, r.stdout, r.stderr)
-    assert "Traceback" not in r.stderr, r.stderr
-    return r.stdout
-
-
-def one_line_error(r, *needles):
-    assert r.returncode == 2, (r.args, r.stdout, r.stderr)
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
-    for needle in needles:
-        assert needle in lines[0], (needle, lines[0])
+from wheel_install import ok, one_line_error
 
 
 def test_luck_adjusted_figures_from_the_wheel(wheel_cli):

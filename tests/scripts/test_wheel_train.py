@@ -3,21 +3,7 @@ the path), exactly as a user types them, and their error paths (one line, exit c
 import importlib.util
 import json
 
-
-def ok(r):
-    assert r.returncode == 0, (r.args, r.stdout, r.stderr)
-    assert "Traceback" not in r.stderr, r.stderr
-    return r.stdout
-
-
-def one_line_error(r, *needles):
-    assert r.returncode == 2, (r.args, r.stdout, r.stderr)
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
-    assert lines[0].startswith("boardgym "), lines[0]
-    for needle in needles:
-        assert needle in lines[0], (needle, lines[0])
-    return lines[0]
+from wheel_install import ok, one_line_error
 
 
 def test_evaluate_as_the_readme_writes_it(wheel_cli):
