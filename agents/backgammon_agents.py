@@ -124,24 +124,24 @@ def greedy_scores(rows, n, out):
 
 
 @njit(cache=True)
-def net_equities(w1, b1, w2, b2, rows, n, out):
-    """out[r] = cubeless equity (mover's view) of afterstate rows[r] under the net, r < n."""
+def net_equities(net, rows, n, out):
+    """out[r] = cubeless equity (mover's view) of afterstate rows[r] under the model tuple net."""
     ys = np.empty((n, td_net.N_OUT))
-    td_net.evaluate_rows(w1, b1, w2, b2, rows, n, ys)
+    td_net.evaluate_rows(net, rows, n, ys)
     for r in range(n):
         out[r] = td_net.equity(ys[r])
 
 
 @njit(cache=True)
-def _score(use_net, w1, b1, w2, b2, rows, n, out):
+def _score(use_net, net, rows, n, out):
     if use_net:
-        net_equities(w1, b1, w2, b2, rows, n, out)
+        net_equities(net, rows, n, out)
     else:
         greedy_scores(rows, n, out)
 
 
 @njit(cache=True)
-def expectimax2(use_net, w1, b1, w2, b2, rows, cand, n_cand, out):
+def expectimax2(use_net, net, rows, cand, n_cand, out):
     """Two-ply values of the afterstates rows[cand[:n_cand]] into out: the mean over the opponent's
     21 rolls (doubles 1/36, others 2/36) of minus its best one-ply score after its reply."""
     opp_rows = np.empty((game.MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
@@ -152,7 +152,7 @@ def expectimax2(use_net, w1, b1, w2, b2, rows, cand, n_cand, out):
         for d1 in range(1, 7):
             for d2 in range(d1, 7):
                 m = game.plays_of_roll(s, d1, d2, opp_rows, None)
-                _score(use_net, w1, b1, w2, b2, opp_rows, m, sc)
+                _score(use_net, net, opp_rows, m, sc)
                 best = sc[0]
                 for k in range(1, m):
                     if sc[k] > best:
@@ -328,7 +328,7 @@ class AfterstateAgent:
         s[DICE:DICE + 6] = 0
         row = game.pass_turn(s).reshape(1, STATE_LEN)  # seen by the opponent, as an afterstate
         out = np.empty(1)
-        expectimax2(True, *net, row, np.zeros(1, np.int64), 1, out)
+        expectimax2(True, net, row, np.zeros(1, np.int64), 1, out)
         return -float(out[0])  # expectimax2 scores it for the opponent
 
     def cube_action(self, state, offered, policy=None):
@@ -408,12 +408,12 @@ class TDAgent(AfterstateAgent):
         """Net outputs float64[n, 5] (win, win gammon, win backgammon, lose gammon, lose bg)."""
         rows = notation.check_batch(rows, "rows")
         ys = np.empty((rows.shape[0], td_net.N_OUT))
-        td_net.evaluate_rows(*self.params, rows, rows.shape[0], ys)
+        td_net.evaluate_rows(self.params, rows, rows.shape[0], ys)
         return ys
 
     def _scores(self, rows):
         out = np.empty(rows.shape[0])
-        net_equities(*self.params, rows, rows.shape[0], out)
+        net_equities(self.params, rows, rows.shape[0], out)
         return out
 
     def save(self, path, **meta):
@@ -473,14 +473,14 @@ class ExpectimaxAgent(AfterstateAgent):
     def _scores(self, rows):
         n = rows.shape[0]
         one = np.empty(n)
-        _score(self.use_net, *self.params, rows, n, one)
+        _score(self.use_net, self.params, rows, n, one)
         if self.depth == 1 or n == 1:
             return one
         order = np.argsort(-one, kind="stable")
         cand = order if self.width <= 0 else order[:self.width]
         cand = np.ascontiguousarray(cand, dtype=np.int64)
         two = np.empty(cand.shape[0])
-        expectimax2(self.use_net, *self.params, rows, cand, cand.shape[0], two)
+        expectimax2(self.use_net, self.params, rows, cand, cand.shape[0], two)
         out = np.full(n, -np.inf)
         out[cand] = two
         return out

@@ -166,8 +166,14 @@ def equity(y):
 
 
 @njit(cache=True)
-def evaluate_rows(w1, b1, w2, b2, rows, n, ys):
-    """Outputs of the first n afterstates rows (int64[N, STATE_LEN]) into ys (float64[n, 5])."""
+def evaluate_rows(net, rows, n, ys):
+    """Outputs of the first n afterstates rows (int64[N, STATE_LEN], mover's view) into ys
+    (float64[n, 5]) under net, the model tuple ``(w1, b1, w2, b2)``.
+
+    This is the one evaluation entry point of a backgammon model: searches and judges take the
+    model as one tuple and call this, so the model may grow (more arrays in the tuple) without
+    touching them."""
+    w1, b1, w2, b2 = net[0], net[1], net[2], net[3]
     idx = np.empty(MAX_NNZ, dtype=np.int64)
     val = np.empty(MAX_NNZ)
     h = np.empty(b1.shape[0])

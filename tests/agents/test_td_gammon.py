@@ -53,7 +53,7 @@ def _positions(n_games, seed):
 
 def _log_loss(params, states, results):
     ys = np.empty((len(states), td_net.N_OUT))
-    td_net.evaluate_rows(*params, states, len(states), ys)
+    td_net.evaluate_rows(params, states, len(states), ys)
     p = np.clip(ys[:, 0], 1e-9, 1 - 1e-9)
     z = results[:, 0]
     return float(-(z * np.log(p) + (1 - z) * np.log(1 - p)).mean())
