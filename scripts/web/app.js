@@ -209,7 +209,9 @@ function render() {
     box.appendChild(replay.game === "draughts" ? drawDraughts(board, [], false) : drawBackgammon(board, [], 0));
     return;
   }
-  if (!view) { $("status").textContent = "press New game"; $("evaluation").textContent = ""; return; }
+  $("replay-game-label").hidden = true;
+  $("replay-score").textContent = "";
+  if (!view) { $("status").textContent = "press New game"; $("evaluation").textContent = ""; $("log").innerHTML = ""; return; }
   board = view.board;
   if (view.mode === "play") { legal = view.legal; persp = view.seat; }
   if (dieChoice && !legal.length) dieChoice = null;
@@ -224,7 +226,9 @@ function render() {
   else if (view.acting !== view.seat) status = "the agent is thinking";
   else if (GAME === "backgammon" && view.cube_choices.length) status = view.cube_choices.length === 2 && view.cube_choices[0] === "take"
       ? `${view.names[1 - view.seat]} doubles: take or drop?` : "before your roll: roll or double?";
-  else if (GAME === "backgammon") status = `you rolled ${view.dice.join("-")}: click a checker, then a green spot`;
+  else if (GAME === "backgammon" && dieChoice) status = "which die? click it (or a button below)";
+  else if (GAME === "backgammon") status = `you rolled ${view.dice.join("-")}: click a checker, then a green spot`
+      + (chosenDie !== null ? ` (moving with the ${chosenDie})` : "");
   else status = board.capturing >= 0 ? "go on capturing: click a green spot" : "your move: click a piece, then a green spot";
   $("status").textContent = status;
   $("evaluation").textContent = view.evaluation ? "evaluation: " + view.evaluation : "";

@@ -259,3 +259,145 @@ def test_two_tabs_play_two_games(browser, server_url):
         assert tabs[1].inner_text("#log") == ""
     finally:
         context.close()
+
+
+# ----------------------------------------------------------------------------- what came later
+DATA = Path(__file__).parent / "data"
+
+
+def test_watch_with_each_agents_settings_and_its_errors(page, server_url):
+    page.goto(f"{server_url}/draughts")
+    page.wait_for_selector("#agent0 option[value=alphabeta]", state="attached")
+    page.select_option("#mode", "watch")
+    page.select_option("#agent0", "alphabeta")
+    page.fill("#depth0", "2")
+    page.fill("#options0", "tt_bits=12")
+    page.fill("#depth1", "3")  # greedy takes no depth: the error names the agent
+    with page.expect_response(lambda r: r.url.endswith("/api/games")):
+        page.click("#watch-new")
+    settle(page)
+    assert ("player_1 (greedy): agent greedy takes no option 'depth'"
+            in page.inner_text("#error"))
+    page.fill("#depth1", "")
+    with page.expect_response(lambda r: r.url.endswith("/api/games")):
+        page.click("#watch-new")
+    settle(page)
+    assert page.locator("#error").is_hidden()
+    with page.expect_response(lambda r: "/step" in r.url):
+        page.click("#watch-step")
+    settle(page)
+    assert "at depth 2" in page.inner_text("#evaluation")
+    assert "[alphabeta: score" in page.inner_text("#log")
+
+
+def test_watch_backgammon_and_download_its_match(page, server_url):
+    page.goto(f"{server_url}/backgammon")
+    page.wait_for_selector("#agent0 option[value=td]", state="attached")
+    page.select_option("#mode", "watch")
+    page.select_option("#agent0", "td")
+    page.check("#watch-cube")
+    with page.expect_response(lambda r: r.url.endswith("/api/games")):
+        page.click("#watch-new")
+    settle(page)
+    page.fill("#speed", "60")
+    page.click("#watch-run")
+    page.wait_for_function("view && view.over", timeout=60_000)
+    assert "[td: equity" in page.inner_text("#log")
+    with page.expect_download() as info:
+        page.click("#watch-download")
+    text = Path(info.value.path()).read_text()
+    assert info.value.suggested_filename == "game.mat" and "Wins" in text
+    page.select_option("#mode", "replay")  # and back through the replay
+    page.fill("#replay-text", text)
+    with page.expect_response(lambda r: "/api/replay" in r.url):
+        page.click("#replay-load")
+    settle(page)
+    page.click("#replay-last")
+    assert "wins" in page.inner_text("#status") and page.locator("#error").is_hidden()
+
+
+def test_replay_a_whole_match_with_the_cube_both_ways(page, server_url):
+    page.goto(f"{server_url}/backgammon")
+    page.select_option("#mode", "replay")
+    with page.expect_response(lambda r: "/api/replay" in r.url):
+        page.set_input_files("#replay-file", str(DATA / "gnubg-3-games.mat"))
+    settle(page)
+    games = page.evaluate("replay.match.games")
+    n = page.evaluate("replay.frames.length") - 1
+    assert len(games) == 3 and page.locator("#replay-game option").count() == 3
+    assert page.inner_text("#replay-pos") == f"position 0 of {n}"
+    assert "game 1 (1 of 3) · 7-point match · score alice 0 - 0 bob" in page.inner_text(
+        "#replay-score")
+    # forwards through game 1 to bob's double and alice's take: the cube follows
+    for _ in range(games[0]["last"]):
+        if "doubles" in page.inner_text("#status"):
+            break
+        page.click("#replay-forward")
+    assert page.inner_text("#status") == "bob doubles => 2"
+    assert "doubled to 2" in page.inner_text("#replay-score")
+    assert page.locator("rect.cube.offered").count() == 1
+    page.keyboard.press("ArrowRight")
+    assert page.inner_text("#status").startswith("alice takes")
+    assert "cube 2, alice's" in page.inner_text("#replay-score")
+    assert page.inner_text("#log li.current").startswith("alice takes")
+    # the game selector: game 2 ends with a drop; the match score before game 3
+    page.select_option("#replay-game", "1")
+    assert page.inner_text("#replay-pos") == f"position {games[1]['first']} of {n}"
+    assert "score alice 2 - 0 bob" in page.inner_text("#replay-score")
+    page.click("#replay-last")
+    assert page.inner_text("#replay-pos") == f"position {n} of {n}"
+    assert "game 3 (3 of 3)" in page.inner_text("#replay-score")
+    assert "alice wins 1 point" in page.inner_text("#status")
+    for _ in range(n - games[1]["last"]):  # back across the game boundary to the drop
+        page.click("#replay-back")
+    assert page.inner_text("#status") == "alice drops: bob wins 1 point (C.2)"
+    page.click("#log li:first-child")  # a click in the move list jumps there
+    assert page.inner_text("#replay-pos") == f"position {games[1]['first'] + 1} of {n}"
+    page.click("#replay-first")
+    assert page.inner_text("#replay-pos") == f"position 0 of {n}"
+    assert page.locator("#error").is_hidden()
+
+
+def test_a_bear_off_with_either_die_is_chosen_by_a_click(page, server_url):
+    start(page, server_url, "backgammon", **{"position-id": board_id(WIN_BOARD), "dice": "6-4"})
+    page.click("g[data-point='3']")
+    page.click("g.off")  # off from 3 with the 6 or the 4: the page asks
+    assert page.locator("#die-choice").is_visible()
+    assert page.locator("#die-choice button").all_inner_texts() == ["the 4", "the 6"]
+    assert page.locator("g.die.chosen").count() == 2
+    with page.expect_response(lambda r: "/action" in r.url):
+        page.click("#die-choice button[data-die='6']")
+    settle(page)
+    assert page.evaluate("view.board.dice") == [4] and page.locator("#die-choice").is_hidden()
+    # or click the die first: the 4, then the checker, then off
+    start(page, server_url, "backgammon", **{"position-id": board_id(WIN_BOARD), "dice": "6-4"})
+    page.click("g.die[data-die='4']")
+    assert page.locator("g.die.chosen").count() == 1
+    page.click("g[data-point='3']")
+    with page.expect_response(lambda r: "/action" in r.url):
+        page.click("g.off")
+    settle(page)
+    assert page.evaluate("view.board.dice") == [6]
+
+
+def test_backgammon_undo_and_a_bad_position_id(page, server_url):
+    start(page, server_url, "backgammon", seed=3)
+    board = page.evaluate("JSON.stringify(view.board)")
+    assert not page.is_enabled("#undo")
+    click_a_move(page)
+    assert page.is_enabled("#undo")
+    with page.expect_response(lambda r: "/undo" in r.url):
+        page.click("#undo")
+    settle(page)
+    assert page.evaluate("JSON.stringify(view.board)") == board
+    page.fill("#position-id", "not-an-id")
+    with page.expect_response(lambda r: r.url.endswith("/api/games")):
+        page.click("#new-game")
+    settle(page)
+    assert "Position ID" in page.inner_text("#error")
+    page.fill("#position-id", "")
+    page.fill("#dice", "7-1")
+    with page.expect_response(lambda r: r.url.endswith("/api/games")):
+        page.click("#new-game")
+    settle(page)
+    assert "'dice' must be two dice 1..6" in page.inner_text("#error")
