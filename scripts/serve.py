@@ -588,29 +588,64 @@ def match_frames(text):
                     "first": len(frames), "last": len(frames) + len(game_frames) - 1})
         frames += game_frames
         score = after
-    return frames, {"games": out, "names": names, "match_length": match_length}
+    return frames, {"kind": "match", "games": out, "names": names, "match_length": match_length}
+
+
+def _split_pdn(text):
+    """The games of a PDN file: a tag line after a game's moves begins the next game."""
+    games, lines, moves_seen = [], [], False
+    for line in text.splitlines():
+        tag = line.lstrip().startswith("[")
+        if tag and moves_seen:
+            games.append("\n".join(lines))
+            lines, moves_seen = [], False
+            if len(games) >= MAX_MATCH_GAMES:
+                raise ValueError(f"more than {MAX_MATCH_GAMES} games in one PDN file")
+        lines.append(line)
+        moves_seen = moves_seen or (not tag and bool(line.strip()))
+    if any(line.strip() for line in lines):
+        games.append("\n".join(lines))
+    return games
+
+
+def pdn_frames(text):
+    """(frames, games) of a PDN file of one or more games: every position with the move that led
+    to it; games is None for one game, else [{number, white, black, result, first, last}]."""
+    texts = _split_pdn(text)
+    frames, games = [], []
+    for number, one in enumerate(texts, 1):
+        try:
+            tags, fen, moves, result, _ = draughts_pdn.read_pdn(one)
+        except ValueError as e:
+            raise ValueError(f"game {number}: {e}" if len(texts) > 1 else str(e)) from None
+        white, black = tags.get("White", "White"), tags.get("Black", "Black")
+        head = f"game {number}: {white} - {black}: " if len(texts) > 1 else ""
+        first = len(frames)
+        state = dr_api.from_fen(fen)
+        frames.append({"board": draughts_board(state), "caption": f"{head}start: {fen}"})
+        for k, move in enumerate(moves):
+            state = dr_api.apply(state, move)
+            number_ = k // 2 + 1
+            caption = f"{number_}. {move}" if k % 2 == 0 else f"{number_}... {move}"
+            frames.append({"board": draughts_board(state), "caption": caption})
+        if result and result != "*":
+            frames[-1]["caption"] += f"  ({result})"
+        games.append({"number": number, "white": white, "black": black, "result": result,
+                      "first": first, "last": len(frames) - 1})
+    if not frames:
+        raise ValueError("no game found in the PDN text")
+    return frames, (games if len(games) > 1 else None)
 
 
 def replay_frames(text):
-    """(game, frames, match) of a PDN game or a match file: every position with the move that led
-    to it ([{board, caption}], a match's frames also with game, score, match_length; match is
-    None for PDN); ValueError naming what is wrong with the text."""
-    game = _record_game(text)
-    if game == "backgammon":
+    """(game, frames, match) of a PDN file or a match file: every position with the move that led
+    to it ([{board, caption}]; a match file's frames also with game, score, match_length); match
+    describes the games (None for a single PDN game); ValueError naming what is wrong."""
+    if _record_game(text) == "backgammon":
         frames, match = match_frames(text)
-        return game, frames, match
-    frames = []
-    tags, fen, moves, result, _ = draughts_pdn.read_pdn(text)
-    state = dr_api.from_fen(fen)
-    frames.append({"board": draughts_board(state), "caption": f"start: {fen}"})
-    for k, move in enumerate(moves):
-        state = dr_api.apply(state, move)
-        number = k // 2 + 1
-        caption = f"{number}. {move}" if k % 2 == 0 else f"{number}... {move}"
-        frames.append({"board": draughts_board(state), "caption": caption})
-    if result and result != "*":
-        frames[-1]["caption"] += f"  ({result})"
-    return game, frames, None
+        return "backgammon", frames, match
+    frames, games = pdn_frames(text)
+    return "draughts", frames, None if games is None else {"kind": "pdn", "games": games}
 
 
 # ----------------------------------------------------------------------------- the app

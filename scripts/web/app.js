@@ -187,16 +187,20 @@ function render() {
     let first = 1, last = replay.frames.length - 1;
     $("replay-game-label").hidden = !match;
     $("replay-score").textContent = "";
-    if (match) {  // a match file: this game's moves, the score, the game selector
+    if (match) {  // a match file or several PDN games: this game's moves, the score, the game selector
       const gi = match.games.findIndex((g) => g.first <= replay.k && replay.k <= g.last);
       const g = match.games[gi], n = match.names;
       first = g.first + 1; last = g.last;
       $("replay-game").value = String(gi);
-      const length = match.match_length ? `${match.match_length}-point match` : "money play";
-      const [value, owner] = board.cube;
-      const cube = owner < 0 ? `cube ${value} centred` : `cube ${value}, ${n[owner]}'s`;
-      $("replay-score").textContent = `game ${g.number} (${gi + 1} of ${match.games.length}) · ${length} · score ${n[0]} ${fr.score[0]} - ${fr.score[1]} ${n[1]} · ${cube}`
-        + (board.offered ? ` · doubled to ${board.offered}` : "");
+      if (match.kind === "pdn") {
+        $("replay-score").textContent = `game ${gi + 1} of ${match.games.length} · ${g.white} - ${g.black} · ${g.result}`;
+      } else {
+        const length = match.match_length ? `${match.match_length}-point match` : "money play";
+        const [value, owner] = board.cube;
+        const cube = owner < 0 ? `cube ${value} centred` : `cube ${value}, ${n[owner]}'s`;
+        $("replay-score").textContent = `game ${g.number} (${gi + 1} of ${match.games.length}) · ${length} · score ${n[0]} ${fr.score[0]} - ${fr.score[1]} ${n[1]} · ${cube}`
+          + (board.offered ? ` · doubled to ${board.offered}` : "");
+      }
     }
     const log = $("log"); log.innerHTML = "";
     for (let i = first; i <= last; i++) {
@@ -347,7 +351,8 @@ async function replayLoad() {
     const sel = $("replay-game"); sel.innerHTML = "";
     if (data.match) data.match.games.forEach((g, i) => {
       const o = document.createElement("option"); o.value = String(i);
-      o.textContent = `game ${g.number}: ${g.score[0]}-${g.score[1]} → ${g.score_after[0]}-${g.score_after[1]}`;
+      o.textContent = data.match.kind === "pdn" ? `game ${g.number}: ${g.white} - ${g.black} (${g.result})`
+        : `game ${g.number}: ${g.score[0]}-${g.score[1]} → ${g.score_after[0]}-${g.score_after[1]}`;
       sel.appendChild(o);
     });
   }

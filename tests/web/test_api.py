@@ -396,3 +396,25 @@ def test_malformed_match_files_name_the_problem(client, body, msg):
               " 1) 31: 8/5 6/9\n")
     r = client.post("/api/replay", json={"text": second})
     assert r.status_code == 400 and "game 2:" in r.json()["error"]
+
+
+def test_replay_a_pdn_file_of_several_games(client):
+    texts = []
+    for seed, fen in ((1, None), (2, WIN_FEN)):
+        _, v = new(client, game="draughts", mode="watch", agents=["greedy", "random"], seed=seed,
+                   fen=fen)
+        while not v["over"]:
+            v = client.post(f"/api/games/{v['id']}/step").json()
+        texts.append(client.get(f"/api/games/{v['id']}/record").text)
+    data = client.post("/api/replay", json={"text": texts[0] + "\n" + texts[1]}).json()
+    games = data["match"]["games"]
+    assert data["match"]["kind"] == "pdn" and len(games) == 2
+    assert games[0]["white"] == "greedy" and games[1]["first"] == games[0]["last"] + 1
+    assert data["frames"][games[1]["first"]]["caption"].startswith("game 2: greedy - random")
+    assert data["frames"][games[1]["first"] + 1]["caption"] == "1. b4:d6:f8"
+    one = client.post("/api/replay", json={"text": texts[0]}).json()
+    assert one["match"] is None and len(one["frames"]) == games[0]["last"] + 1
+    assert one["frames"][1:] == data["frames"][1:games[0]["last"] + 1]
+    bad = texts[0] + "\n" + texts[1].replace("b4:d6:f8", "b4:d6:h8")
+    r = client.post("/api/replay", json={"text": bad})
+    assert r.status_code == 400 and "game 2: PDN move 1 'b4:d6:h8'" in r.json()["error"]

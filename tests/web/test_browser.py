@@ -201,15 +201,45 @@ def test_replay_a_record_both_ways(page, server_url, tmp_path, game):
     assert page.locator("#error").is_hidden()
 
 
-def test_a_malformed_upload_shows_its_error(page, server_url, tmp_path):
-    page.goto(f"{server_url}/draughts")
+@pytest.mark.parametrize("game, name, text, message", [
+    ("draughts", "bad.pdn", '[GameType "25"]\n1. c3-d4 f6-e5 2. zz-qq *\n', "PDN move 3 'zz-qq'"),
+    ("backgammon", "bad.mat", " 3 point match\n\n Game 1\n a : 0                 b : 0\n"
+     "  1) 31: 8/5 6/5                      Doubles => 8\n", "b doubles to 8 but the cube is at 1"),
+])
+def test_a_malformed_upload_shows_its_error(page, server_url, tmp_path, game, name, text,
+                                            message):
+    page.goto(f"{server_url}/{game}")
     page.select_option("#mode", "replay")
-    bad = tmp_path / "bad.pdn"
-    bad.write_text('[GameType "25"]\n1. c3-d4 f6-e5 2. zz-qq *\n')
+    bad = tmp_path / name
+    bad.write_text(text)
     with page.expect_response(lambda r: "/api/replay" in r.url):
         page.set_input_files("#replay-file", str(bad))
     page.wait_for_selector("#error:not([hidden])")
     assert "cannot read this record" in page.inner_text("#error")
+    assert message in page.inner_text("#error")
+
+
+def test_replay_a_pdn_file_of_two_games(page, server_url):
+    texts = []
+    for seed in (1, 2):
+        v = api(f"{server_url}/api/games", {"game": "draughts", "mode": "watch",
+                                            "agents": ["greedy", "random"], "seed": seed})
+        while not v["over"]:
+            v = api(f"{server_url}/api/games/{v['id']}/step", {})
+        texts.append(api(f"{server_url}/api/games/{v['id']}/record"))
+    page.goto(f"{server_url}/draughts")
+    page.select_option("#mode", "replay")
+    page.fill("#replay-text", "\n".join(texts))
+    with page.expect_response(lambda r: "/api/replay" in r.url):
+        page.click("#replay-load")
+    settle(page)
+    assert page.locator("#replay-game option").count() == 2
+    assert page.inner_text("#replay-score").startswith("game 1 of 2 · greedy - random")
+    page.select_option("#replay-game", "1")
+    assert page.inner_text("#replay-score").startswith("game 2 of 2")
+    assert page.inner_text("#status").startswith("game 2: greedy - random: start")
+    page.click("#replay-back")  # back into game 1's last position
+    assert page.inner_text("#replay-score").startswith("game 1 of 2")
 
 
 def test_screenshots_of_both_boards(page, server_url, tmp_path):
