@@ -14,12 +14,32 @@ against the kernels' legal mask, plays the agent's replies (scripts/game_session
 games as ``boardgym play``) and rolls the dice. Anything illegal or malformed is answered with
 HTTP 400 and ``{"error": message}``, which the page shows; the server never fails on bad input.
 
+Agents' settings: ``depth`` (plies), ``time_limit`` (seconds per move) and ``options``, other
+keyword options of the agent as ``key=value`` (the syntax of ``boardgym play --agent-option``,
+e.g. ``"tt_bits=20, use_tt=false"``); in play at the top level, in watch per agent
+(``agent_settings: [{depth, time_limit, options}, {...}]``, over top-level defaults). An option
+the agent does not take, or a value out of range, is an error naming the agent.
+
+Backgammon: a click on a checker and a spot plays the move; when two dice take the same checker
+to the same spot (bearing off, O.1-O.2), the page asks which die (or a die is clicked first).
+``dice`` sets the first roll of a new game (with or without a Position ID). Undo takes back the
+person's turn (its checker moves or its cube action) with the agent's reply.
+
+Replay: a PDN file of one or more games, or a whole Jellyfish / gnubg match file (``.mat``, every
+game, as GNU Backgammon exports it too: a lone entry is placed by the column it starts in): each
+position with the move that led to it, the match score before each game, the cube's value and
+owner at every step (``Doubles => n`` shown on offer, a take doubles the cube and gives it to the
+taker, C.1-C.2; a drop ends the game), forwards and backwards across games.
+
 API (JSON): ``GET /api/agents``; ``POST /api/games`` ``{game, mode: play|watch, agent, agents,
-seat, seed, fen, position_id, dice, cube, depth, time_limit, options, agent_settings}``; ``GET /api/games/{id}``;
-``POST /api/games/{id}/action`` ``{action}`` or ``{cube}``; ``POST /api/games/{id}/step`` (watch:
-one agent move); ``POST /api/games/{id}/undo``; ``GET /api/games/{id}/record`` (PDN or match file
-download); ``POST /api/replay`` ``{text}`` (a PDN game or a Jellyfish/gnubg match file: every
-position, forwards and backwards in the page).
+seat, seed, fen, position_id, dice, cube, depth, time_limit, options, agent_settings}``;
+``GET /api/games/{id}``; ``POST /api/games/{id}/action`` ``{action}`` or ``{cube}``;
+``POST /api/games/{id}/step`` (watch: one agent action); ``POST /api/games/{id}/undo``;
+``GET /api/games/{id}/record`` (PDN or match file download, from play and watch);
+``POST /api/replay`` ``{text}`` -> ``{game, frames, match}``. The view of a game has ``log``
+(moves in notation, an agent's evaluation in brackets where it has one: a search's score and
+depth, a net's equity) and ``evaluation`` (the last one). A POST from a page of another site
+(its ``Origin`` header) is refused (403): only this server's own page drives its games.
 """
 from __future__ import annotations
 
