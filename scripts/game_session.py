@@ -342,10 +342,11 @@ class BackgammonGame:
     def _turn_text(self, k, t, me):
         who = self.names[t["player"]]
         cube = t.get("cube")
+        s = "" if who == "you" else "s"
         if cube == "double":
-            return f"{who} doubles to {t['value']}"
+            return f"{who} double{s} to {t['value']}"
         if cube in ("take", "drop"):
-            return f"{who} {cube}s"
+            return f"{who} {cube}{s}"
         d1, d2 = t["dice"]
         if not t["moves"]:
             return f"{who} rolled {d1}-{d2} and cannot move"

@@ -147,7 +147,7 @@ def test_backgammon_turns_cube_and_record(client):
     assert v["cube_choices"] == ["roll", "double"] and v["dice"] == []
     status, v = act(client, v, cube="double")
     assert status == 200 and v["board"]["cube"] == [2, 1], v  # taken: the agent owns it
-    assert any("takes" in line for line in v["log"])
+    assert "you double to 2" in v["log"] and "greedy takes" in v["log"]
     record = client.get(f"/api/games/{v['id']}/record")
     assert record.status_code == 200 and "game.mat" in record.headers["content-disposition"]
     assert "Doubles => 2" in record.text and "Takes" in record.text
@@ -418,3 +418,18 @@ def test_replay_a_pdn_file_of_several_games(client):
     bad = texts[0] + "\n" + texts[1].replace("b4:d6:f8", "b4:d6:h8")
     r = client.post("/api/replay", json={"text": bad})
     assert r.status_code == 400 and "game 2: PDN move 1 'b4:d6:h8'" in r.json()["error"]
+
+
+def test_the_agent_doubles_and_the_person_drops(client):
+    _, v = new(client, game="backgammon", agent="td", cube=True, position_id="dwMAAMDbAAAAAA",
+               seed=0)
+    for _ in range(4):
+        if v["cube_choices"] == ["take", "drop"]:
+            break
+        _, v = (act(client, v, cube="roll") if v["cube_choices"]
+                else act(client, v, action=v["legal"][0]["action"]))
+    assert v["cube_choices"] == ["take", "drop"] and v["log"][-1] == "td doubles to 2"
+    status, e = act(client, v, cube="double")
+    assert status == 400 and "(choose take or drop)" in e["error"]
+    _, v = act(client, v, cube="drop")
+    assert v["over"] and "td (player_1) wins: you dropped the double (C.2): 1 point" in v["result"]

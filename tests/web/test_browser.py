@@ -431,3 +431,29 @@ def test_backgammon_undo_and_a_bad_position_id(page, server_url):
         page.click("#new-game")
     settle(page)
     assert "'dice' must be two dice 1..6" in page.inner_text("#error")
+
+
+AGENT_DOUBLES = "dwMAAMDbAAAAAA"  # a race td doubles after the person's first play (seed 0)
+
+
+def test_the_agent_doubles_and_the_person_takes_by_the_button(page, server_url):
+    start(page, server_url, "backgammon", agent="td", cube=True,
+          **{"position-id": AGENT_DOUBLES, "seed": 0})
+    for _ in range(4):
+        if page.evaluate("view.cube_choices.includes('take') || view.over"):
+            break
+        if page.is_enabled("#cube-roll"):
+            with page.expect_response(lambda r: "/action" in r.url):
+                page.click("#cube-roll")
+            settle(page)
+        else:
+            click_a_move(page)
+    assert "td doubles: take or drop?" in page.inner_text("#status")
+    assert page.is_enabled("#cube-take") and page.is_enabled("#cube-drop")
+    assert not page.is_enabled("#cube-double")
+    with page.expect_response(lambda r: "/action" in r.url):
+        page.click("#cube-take")
+    settle(page)
+    assert page.evaluate("view.board.cube") == [2, 0]  # the taker owns the cube at 2
+    assert "you take" in page.inner_text("#log").splitlines()
+    assert page.text_content("svg text.cube-value") == "2"
