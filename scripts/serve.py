@@ -162,10 +162,12 @@ def _options(body, game, agent, spec=None, where=""):
     items = _option_items(spec.get("options"), where)
     fen = _get(body, "fen", str) or None
     pid = _get(body, "position_id", str) or None
+    if fen is not None and len(fen) > 1000 or pid is not None and len(pid) > 100:
+        raise BadRequest("'fen' or 'position_id' is far too long to be a position")
     if fen is not None and game != "draughts":
         raise BadRequest("'fen' is a draughts position; for backgammon give 'position_id'")
     dice = _get(body, "dice", (list, str)) or None
-    if isinstance(dice, str):
+    if isinstance(dice, str) and len(dice) < 20:
         m = re.fullmatch(r"\s*([1-6])\s*[-, ]?\s*([1-6])\s*", dice)
         dice = [int(m.group(1)), int(m.group(2))] if m else [dice]
     if (pid is not None or body.get("cube") or dice is not None) and game != "backgammon":
@@ -427,16 +429,16 @@ def backgammon_board(state, perspective):
 
 # ----------------------------------------------------------------------------- replay
 def _record_game(text):
-    if re.search(r"point match|^\s*\d+\)\s", text, re.MULTILINE):
+    # [ \t]* at a line start, not \s* (which crosses lines: quadratic on many blank lines)
+    if re.search(r"point match|^[ \t]*\d+\)\s", text, re.MULTILINE):
         return "backgammon"
     return "draughts"
 
 
-_MATCH_LENGTH = re.compile(r"^\s*(\d+)\s+point\s+match\b", re.IGNORECASE | re.MULTILINE)
+_MATCH_LENGTH = re.compile(r"^[ \t]*(\d+)[ \t]+point[ \t]+match\b", re.IGNORECASE | re.MULTILINE)
 _GAME_LINE = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
 _SCORE_LINE = re.compile(r"^\s*(\S.*?)\s*:\s*(\d+)\s{2,}(\S.*?)\s*:\s*(\d+)\s*$")
 _TURN_LINE = re.compile(r"^\s*\d+\)")
-_WINS = re.compile(r"\bWins\b", re.IGNORECASE)
 _ROLL_WORD = re.compile(r"^[1-6][1-6]:$")
 _COLUMN = 38  # where read_match_text (envs/backgammon_match.py) takes the right column to start
 _RIGHT_FROM = 20  # a lone entry starting this far into a line is in the right column
@@ -599,7 +601,8 @@ def match_frames(text):
         raise ValueError("no moves found in the match file (lines such as ' 1) 31: 8/5 6/5')")
     frames, out, score, names = [], [], [0, 0], ["player_0", "player_1"]
     for number, lines in games:
-        head = next((_SCORE_LINE.match(line) for line in lines if _SCORE_LINE.match(line)), None)
+        head = next((m for m in (_SCORE_LINE.match(line) for line in lines if len(line) < 200)
+                     if m), None)
         if head:
             names = [head.group(1), head.group(3)]
             score = [int(head.group(2)), int(head.group(4))]
@@ -631,6 +634,8 @@ def _split_pdn(text):
 def pdn_frames(text):
     """(frames, games) of a PDN file of one or more games: every position with the move that led
     to it; games is None for one game, else [{number, white, black, result, first, last}]."""
+    if text.rfind("{") > text.rfind("}"):  # (and the comment scan stays linear)
+        raise ValueError("a { comment is not closed by }")
     texts = _split_pdn(text)
     frames, games = [], []
     for number, one in enumerate(texts, 1):
@@ -695,6 +700,11 @@ class Games:
             return session
 
 
+def _short(message, limit=400):
+    """message cut to limit characters (an error quoting a huge input stays readable)."""
+    return message if len(message) <= limit else message[:limit - 5] + " ...'"
+
+
 def make_app(max_games=MAX_GAMES):
     """The Starlette application (routes above; static files from scripts/web)."""
     from starlette.applications import Starlette
@@ -735,11 +745,11 @@ def make_app(max_games=MAX_GAMES):
                 same_origin(request)
                 return await fn(request)
             except BadRequest as e:
-                return JSONResponse({"error": str(e)}, status_code=e.status)
+                return JSONResponse({"error": _short(str(e))}, status_code=e.status)
             except (ValueError, TypeError) as e:
-                return JSONResponse({"error": str(e)}, status_code=400)
+                return JSONResponse({"error": _short(str(e))}, status_code=400)
             except Exception as e:  # never let one request take the server down
-                return JSONResponse({"error": f"internal error: {type(e).__name__}: {e}"},
+                return JSONResponse({"error": _short(f"internal error: {type(e).__name__}: {e}")},
                                     status_code=500)
         return handler
 

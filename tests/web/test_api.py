@@ -433,3 +433,21 @@ def test_the_agent_doubles_and_the_person_drops(client):
     assert status == 400 and "(choose take or drop)" in e["error"]
     _, v = act(client, v, cube="drop")
     assert v["over"] and "td (player_1) wins: you dropped the double (C.2): 1 point" in v["result"]
+
+
+@pytest.mark.parametrize("text, msg", [
+    ("}" + "{" * 500_000, "a { comment is not closed by }"),
+    (" \n" * 300_000 + "x", "cannot read this record"),  # many blank lines: no quadratic regex scan
+    ("a" * 500_000, "PDN move 1 'aaaa"),
+])
+def test_hostile_records_are_refused_quickly_with_a_short_message(client, text, msg):
+    import time
+    t0 = time.monotonic()
+    r = client.post("/api/replay", json={"text": text})
+    assert r.status_code == 400 and msg in r.json()["error"]
+    assert len(r.json()["error"]) <= 400 and time.monotonic() - t0 < 10
+
+
+def test_a_huge_fen_is_refused(client):
+    status, e = new(client, game="draughts", fen="W" + " " * 500_000 + "x")
+    assert status == 400 and "far too long" in e["error"]
