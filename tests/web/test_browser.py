@@ -457,3 +457,29 @@ def test_the_agent_doubles_and_the_person_takes_by_the_button(page, server_url):
     assert page.evaluate("view.board.cube") == [2, 0]  # the taker owns the cube at 2
     assert "you take" in page.inner_text("#log").splitlines()
     assert page.text_content("svg text.cube-value") == "2"
+
+
+@pytest.mark.parametrize("game", ["draughts", "backgammon"])
+def test_playing_the_second_seat_by_clicks(page, server_url, game):
+    page.goto(f"{server_url}/{game}")
+    page.wait_for_selector("#agent option[value=greedy]", state="attached")
+    page.select_option("#seat", "1")
+    with page.expect_response(lambda r: r.url.endswith("/api/games")):
+        page.click("#new-game")
+    settle(page)
+    assert page.evaluate("view.seat") == 1
+    log = page.inner_text("#log")
+    assert "greedy" in log  # the agent (player_0) moved first
+    if game == "backgammon" and page.is_enabled("#cube-roll"):
+        page.click("#cube-roll")
+        settle(page)
+    n = page.evaluate("view.log.length")
+    for _ in range(4):
+        if page.evaluate("view.log.length") > n:
+            break
+        click_a_move(page)
+    mine = [line for line in page.evaluate("view.log") if line.startswith("you")]
+    assert mine and page.locator("#error").is_hidden()
+    if game == "draughts":  # Black at the bottom: rank 1 at the top of the board
+        box = {sq: page.locator(f"g[data-name={sq}]").bounding_box() for sq in ("a1", "h8")}
+        assert box["a1"]["y"] < box["h8"]["y"] and box["a1"]["x"] > box["h8"]["x"]
