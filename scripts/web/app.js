@@ -314,7 +314,8 @@ async function download() {
 }
 
 // watch
-function stopWatch() { if (timer) { clearTimeout(timer); timer = null; } }
+let watchRunId = 0;     // a new run (or a pause) ends the ticks of the one before, even mid-request
+function stopWatch() { watchRunId++; if (timer) { clearTimeout(timer); timer = null; } }
 async function watchNew() {
   stopWatch();
   const settings = [0, 1].map((k) => ({depth: num("depth" + k), time_limit: num("time-limit" + k), options: $("options" + k).value.trim() || null}));
@@ -327,18 +328,26 @@ async function watchNew() {
   if (v) view = v;
   render();
 }
-async function watchStep() {
-  if (!view || view.mode !== "watch" || view.over || busy) { stopWatch(); return false; }
+async function watchStep(run) {
+  if (!view || view.mode !== "watch" || view.over || busy) { if (!busy) stopWatch(); return !!busy; }
   busy = true;
-  const v = await api("POST", `/api/games/${view.id}/step`);
+  const id = view.id;
+  const v = await api("POST", `/api/games/${id}/step`);
   busy = false;
-  if (v) view = v; else stopWatch();
+  if (!v) { stopWatch(); render(); return false; }
+  if (view && view.id === id) view = v;  // not a game started meanwhile
   render();
-  return !!v && !view.over;
+  return run === undefined || run === watchRunId ? !view.over : false;
 }
 function watchRun() {
   stopWatch();
-  const tick = async () => { timer = null; if (await watchStep()) timer = setTimeout(tick, 1000 / Number($("speed").value)); };
+  const run = watchRunId;
+  const tick = async () => {
+    timer = null;
+    if (run !== watchRunId) return;
+    const more = await watchStep(run);
+    if (more && run === watchRunId) timer = setTimeout(tick, 1000 / Number($("speed").value));
+  };
   timer = setTimeout(tick, 0);
 }
 
