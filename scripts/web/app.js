@@ -258,9 +258,11 @@ async function send(body) {
   if (busy || !view) return;
   busy = true;
   selected = null; dieChoice = null; chosenDie = null;
-  const v = await api("POST", `/api/games/${view.id}/action`, body);
+  const id = view.id;
+  $("status").textContent = "the agent is thinking…";
+  const v = await api("POST", `/api/games/${id}/action`, body);
   busy = false;
-  if (v) view = v;
+  if (v && view && view.id === id) view = v;  // not a game started meanwhile
   render();
 }
 
