@@ -451,3 +451,30 @@ def test_hostile_records_are_refused_quickly_with_a_short_message(client, text, 
 def test_a_huge_fen_is_refused(client):
     status, e = new(client, game="draughts", fen="W" + " " * 500_000 + "x")
     assert status == 400 and "far too long" in e["error"]
+
+
+def test_random_match_and_pdn_text_never_breaks_the_reader():
+    """Hostile record text built from the formats' own pieces: frames or a ValueError, never
+    anything else (the endpoint turns a ValueError into a 400 shown in the page)."""
+    hypothesis = pytest.importorskip("hypothesis")
+    st = hypothesis.strategies
+    pieces = st.sampled_from([
+        " 5 point match", " 0 point match", " Game 1", " Game 2", " a : 0      b : 0",
+        "  1) ", "  2) ", "31:", "66:", "8/5", "6/5", "25/22", "bar/20", "6/0", "6/off", "13/7*",
+        "Doubles => 2", "Doubles => 4", "Takes", "Drops", "Wins 1 point", "Wins", "Beavers",
+        "\n", " ", "                              ", "[Event \"x\"]", "[FEN \"W:W21:B1\"]",
+        "1.", "c3-d4", "f6-e5", "b4:d6", "2-0", "*", "{", "}", "1)", ":", "=>"])
+
+    @hypothesis.settings(max_examples=150, deadline=None, derandomize=True)
+    @hypothesis.given(st.lists(pieces, max_size=40))
+    def check(parts):
+        text = "".join(parts)
+        try:
+            game, frames, match = serve.replay_frames(text)
+        except ValueError:
+            return
+        assert game in ("draughts", "backgammon") and frames
+        if match is not None:
+            assert match["games"][-1]["last"] == len(frames) - 1
+
+    check()
