@@ -2,6 +2,7 @@
 "use strict";
 const GAME = location.pathname.indexOf("backgammon") >= 0 ? "backgammon" : "draughts";
 const $ = (id) => document.getElementById(id);
+const SAVED = "boardgym-game-" + GAME;  // sessionStorage key: the id of this tab's game
 const NS = "http://www.w3.org/2000/svg";
 let view = null;        // the server's view of the current game
 let selected = null;    // the clicked source square / point
@@ -217,6 +218,7 @@ function render() {
   $("replay-score").textContent = "";
   if (!view) { $("status").textContent = "press New game"; $("evaluation").textContent = ""; $("log").innerHTML = ""; return; }
   board = view.board;
+  sessionStorage.setItem(SAVED, view.id);  // this tab's game, found again after a reload
   if (view.mode === "play") { legal = view.legal; persp = view.seat; }
   if (dieChoice && !legal.length) dieChoice = null;
   if (legal.length && new Set(legal.map((a) => a.from)).size === 1) selected = legal[0].from;
@@ -407,6 +409,11 @@ async function init() {
   if (agents) for (const id of ["agent", "agent0", "agent1"]) {
     for (const name of agents[GAME]) { const o = document.createElement("option"); o.value = o.textContent = name; $(id).appendChild(o); }
     $(id).value = "greedy";
+  }
+  const saved = sessionStorage.getItem(SAVED);
+  if (saved) {  // a reload: this tab's game goes on (each tab keeps its own)
+    const v = await api("GET", `/api/games/${encodeURIComponent(saved)}`);
+    if (v && v.game === GAME) { view = v; $("mode").value = v.mode; } else sessionStorage.removeItem(SAVED);
   }
   setMode();
 }

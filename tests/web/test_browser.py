@@ -39,6 +39,8 @@ def api(url, body=None):
 def start(page, url, game, agent="greedy", **fields):
     page.goto(f"{url}/{game}")
     page.wait_for_selector(f"#agent option[value={agent}]", state="attached")
+    settle(page)  # (a reload finds this tab's last game again)
+    page.select_option("#mode", "play")
     page.select_option("#agent", agent)
     for selector, value in fields.items():
         if value is True:
@@ -490,3 +492,24 @@ def test_playing_the_second_seat_by_clicks(page, server_url, game):
     if game == "draughts":  # Black at the bottom: rank 1 at the top of the board
         box = {sq: page.locator(f"g[data-name={sq}]").bounding_box() for sq in ("a1", "h8")}
         assert box["a1"]["y"] < box["h8"]["y"] and box["a1"]["x"] > box["h8"]["x"]
+
+
+def test_a_reload_keeps_the_tabs_game(browser, server_url):
+    context = browser.new_context(viewport={"width": 1400, "height": 760})
+    try:
+        tab = context.new_page()
+        start(tab, server_url, "draughts")
+        click_a_move(tab)
+        before = tab.evaluate("[view.id, JSON.stringify(view.board), view.log.length]")
+        tab.reload()
+        tab.wait_for_selector("#board-svg")
+        settle(tab)
+        assert tab.evaluate("[view.id, JSON.stringify(view.board), view.log.length]") == before
+        assert tab.inner_text("#log").startswith("you (White) played")
+        other = context.new_page()  # another tab: its own (no) game
+        other.goto(f"{server_url}/draughts")
+        other.wait_for_selector("#agent option[value=greedy]", state="attached")
+        settle(other)
+        assert other.evaluate("view") is None and other.inner_text("#status") == "press New game"
+    finally:
+        context.close()
