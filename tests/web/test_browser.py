@@ -283,13 +283,16 @@ def test_two_tabs_play_two_games(browser, server_url):
     context = browser.new_context(viewport={"width": 1400, "height": 760})
     try:
         tabs = [context.new_page(), context.new_page()]
-        for tab in tabs:
+        for tab in tabs:  # (the tab in front: a background tab's timers are slowed to 1 s)
+            tab.bring_to_front()
             start(tab, server_url, "draughts")
         first = [tab.evaluate("view.id") for tab in tabs]
         assert first[0] != first[1]
         before = tabs[1].evaluate("JSON.stringify(view.board)")
+        tabs[0].bring_to_front()
         click_a_move(tabs[0])
         assert "you (White) played" in tabs[0].inner_text("#log")
+        tabs[1].bring_to_front()
         with tabs[1].expect_response(lambda r: "/api/games/" in r.url):
             tabs[1].evaluate("api('GET', `/api/games/${view.id}`)"
                              ".then((v) => { view = v; render(); })")
