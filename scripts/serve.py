@@ -527,7 +527,7 @@ def _game_frames(number, lines, score, names, match_length):
         if dropped:
             raise ValueError(f"{where}: {' '.join(words)!r} after the double was dropped")
         first = words[0].lower()
-        if offered is not None and first not in ("takes", "drops"):
+        if offered is not None and first not in ("takes", "drops", "beavers", "raccoons"):
             raise ValueError(f"{where}: {who} plays on after a double: expected Takes or Drops")
         if _ROLL_WORD.match(words[0]):
             words = [w.lower().replace("bar", "25").replace("off", "0") for w in words]
@@ -567,6 +567,9 @@ def _game_frames(number, lines, score, names, match_length):
                       f"{'s' if pts != 1 else ''} (C.2)", offered=offered)
                 winner, points, dropped = 1 - player, points or pts, True
             offered = None
+        elif first in ("beavers", "raccoons"):
+            raise ValueError(f"{where}: {who} {first}: no beavers in these rules (a double is "
+                             "taken or dropped, C.2)")
         else:
             raise ValueError(f"{where}: cannot read {' '.join(words)!r} (a roll such as 52: 13/8 "
                              "13/11, Doubles => 2, Takes or Drops)")

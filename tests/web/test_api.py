@@ -383,7 +383,12 @@ def test_replay_a_whole_match_file_with_the_cube():
      "plays on after a double"),
     (" 1) 31: 8/5 6/5                      Doubles => 2\n 2) Drops\n 3) 42: 8/4 6/4",
      "after the double was dropped"),
-    (" 1) 31: 8/5 6/5                      Beavers", "cannot read 'Beavers'"),
+    (" 1) 31: 8/5 6/5                      Doubles => 2\n 2) Beavers",
+     "game 1: a beavers: no beavers in these rules (a double is taken or dropped, C.2)"),
+    (" 1) 31: 8/5 6/5                      Doubles => 2\n 2) Drops\n 3) 42: 8/4 6/4",
+     "after the double was dropped"),
+    (" 1) 31: 8/5 6/5                      Doubles => 2\n 2)                       Takes",
+     "b takes its own double"),
     (" 1) 31: 8/5 6/5  42: 24/20 13/11  65: 24/13", "more than two turns in one line"),
     (" 1) hello 31: 8/5 6/5", "cannot read"),
 ])
