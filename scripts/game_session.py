@@ -159,6 +159,7 @@ class DraughtsGame:
         self.env.reset(seed=cfg.seed, options={"fen": cfg.fen} if cfg.fen else None)
         self.first = 0 if self.env.start_fen.lstrip("[").upper().startswith("W") else 1
         self.seen = 0
+        self.notes = {}  # move index -> the agent's evaluation, shown after the move in news
 
     def board(self, seat):
         return self.env.render_text(perspective=seat)
@@ -193,7 +194,7 @@ class DraughtsGame:
             side = (self.first + i) % 2
             if side != me or own:
                 lines.append(f"{self.names[side]} ({'White' if side == 0 else 'Black'}) "
-                             f"played {self.env.moves[i]}")
+                             f"played {self.env.moves[i]}" + _note(self.notes, i))
         self.seen = len(self.env.moves)
         return lines
 
@@ -213,6 +214,11 @@ class DraughtsGame:
 
     def record(self):
         return self.env.pdn(White=self.names[0], Black=self.names[1])
+
+
+def _note(notes, index):
+    """'  [note]' for a move or turn with a note (an agent's evaluation), else ''."""
+    return f"  [{notes[index]}]" if index in notes else ""
 
 
 _DRAW_TEXT = {  # outcome codes -> how the draw came
@@ -256,6 +262,7 @@ class BackgammonGame:
         self.env.reset(seed=cfg.seed, options=options)
         self.seen = 0
         self.before = {}  # turn index -> the position its play started from
+        self.notes = {}  # turn index -> the agent's evaluation, shown after the turn in news
 
     def board(self, seat):
         return backgammon_board(self.env.state, seat)
@@ -335,10 +342,11 @@ class BackgammonGame:
     def _turn_text(self, k, t, me):
         who = self.names[t["player"]]
         cube = t.get("cube")
+        s = "" if who == "you" else "s"
         if cube == "double":
-            return f"{who} doubles to {t['value']}"
+            return f"{who} double{s} to {t['value']}"
         if cube in ("take", "drop"):
-            return f"{who} {cube}s"
+            return f"{who} {cube}{s}"
         d1, d2 = t["dice"]
         if not t["moves"]:
             return f"{who} rolled {d1}-{d2} and cannot move"
@@ -367,7 +375,7 @@ class BackgammonGame:
             t = env.turns[k]
             if not own and t["player"] == me and (t.get("cube") or t["moves"]):
                 continue
-            lines.append(self._turn_text(k, t, me))
+            lines.append(self._turn_text(k, t, me) + _note(self.notes, k))
         self.seen = max(self.seen, end)
         return lines
 

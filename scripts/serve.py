@@ -14,12 +14,32 @@ against the kernels' legal mask, plays the agent's replies (scripts/game_session
 games as ``boardgym play``) and rolls the dice. Anything illegal or malformed is answered with
 HTTP 400 and ``{"error": message}``, which the page shows; the server never fails on bad input.
 
+Agents' settings: ``depth`` (plies), ``time_limit`` (seconds per move) and ``options``, other
+keyword options of the agent as ``key=value`` (the syntax of ``boardgym play --agent-option``,
+e.g. ``"tt_bits=20, use_tt=false"``); in play at the top level, in watch per agent
+(``agent_settings: [{depth, time_limit, options}, {...}]``, over top-level defaults). An option
+the agent does not take, or a value out of range, is an error naming the agent.
+
+Backgammon: a click on a checker and a spot plays the move; when two dice take the same checker
+to the same spot (bearing off, O.1-O.2), the page asks which die (or a die is clicked first).
+``dice`` sets the first roll of a new game (with or without a Position ID). Undo takes back the
+person's turn (its checker moves or its cube action) with the agent's reply.
+
+Replay: a PDN file of one or more games, or a whole Jellyfish / gnubg match file (``.mat``, every
+game, as GNU Backgammon exports it too: a lone entry is placed by the column it starts in): each
+position with the move that led to it, the match score before each game, the cube's value and
+owner at every step (``Doubles => n`` shown on offer, a take doubles the cube and gives it to the
+taker, C.1-C.2; a drop ends the game), forwards and backwards across games.
+
 API (JSON): ``GET /api/agents``; ``POST /api/games`` ``{game, mode: play|watch, agent, agents,
-seat, seed, fen, position_id, cube, depth, time_limit}``; ``GET /api/games/{id}``;
-``POST /api/games/{id}/action`` ``{action}`` or ``{cube}``; ``POST /api/games/{id}/step`` (watch:
-one agent move); ``POST /api/games/{id}/undo``; ``GET /api/games/{id}/record`` (PDN or match file
-download); ``POST /api/replay`` ``{text}`` (a PDN game or a Jellyfish/gnubg match file: every
-position, forwards and backwards in the page).
+seat, seed, fen, position_id, dice, cube, depth, time_limit, options, agent_settings}``;
+``GET /api/games/{id}``; ``POST /api/games/{id}/action`` ``{action}`` or ``{cube}``;
+``POST /api/games/{id}/step`` (watch: one agent action); ``POST /api/games/{id}/undo``;
+``GET /api/games/{id}/record`` (PDN or match file download, from play and watch);
+``POST /api/replay`` ``{text}`` -> ``{game, frames, match}``. The view of a game has ``log``
+(moves in notation, an agent's evaluation in brackets where it has one: a search's score and
+depth, a net's equity) and ``evaluation`` (the last one). A POST from a page of another site
+(its ``Origin`` header) is refused (403): only this server's own page drives its games.
 """
 from __future__ import annotations
 
@@ -41,6 +61,7 @@ from boardgym.envs import backgammon_match, backgammon_notation as bg_api
 from boardgym.envs import backgammon_render, draughts_pdn, draughts_render
 from boardgym.envs import draughts as dr_api
 from boardgym.kernels.backgammon import game as bg_core
+from boardgym.kernels.backgammon.board import CUBE_OWNER, CUBE_VALUE, TURN
 from boardgym.kernels.draughts import game as dr_core
 from boardgym.kernels.draughts.board import GHOST_TO_SQ32, S_CAP_JUMPED, S_CAP_SQ, S_SIDE
 from boardgym.scripts import cli
@@ -78,7 +99,7 @@ class BadRequest(ValueError):
 
 # ----------------------------------------------------------------------------- request fields
 _KIND_NAMES = {int: "an integer", str: "a string", bool: "true or false", list: "a list",
-               (int, float): "a number"}
+               (int, float): "a number", (list, str): "a list or a string"}
 
 
 def _get(body, key, kind, default=None, choices=None):
@@ -94,25 +115,84 @@ def _get(body, key, kind, default=None, choices=None):
     return value
 
 
-def _options(body, game, agent):
-    """Settings-like object for game_session (load_agent and the game classes)."""
-    depth = _get(body, "depth", int)
-    limit = _get(body, "time_limit", (int, float))
+def _checked_limits(depth, limit, where):
     if depth is not None and not 1 <= depth <= 64:
-        raise BadRequest(f"'depth' must be 1..64, got {depth}")
+        raise BadRequest(f"{where}'depth' must be 1..64, got {depth}")
     if limit is not None and not 0 < limit <= 600:
-        raise BadRequest(f"'time_limit' must be in (0, 600] seconds, got {limit}")
+        raise BadRequest(f"{where}'time_limit' must be in (0, 600] seconds, got {limit}")
+
+
+def _option_items(value, where):
+    """The agent's other options as 'key=value' strings (the syntax of boardgym play's
+    --agent-option): a string of them separated by commas or spaces, or a list of strings."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        items = [w for w in re.split(r"[,\s]+", value.strip()) if w]
+    elif isinstance(value, list) and all(isinstance(w, str) for w in value):
+        items = [w.strip() for w in value if w.strip()]
+    else:
+        raise BadRequest(f"{where}'options' must be a string of key=value or a list of them, "
+                         f"got {type(value).__name__}")
+    if len(items) > 32:
+        raise BadRequest(f"{where}'options': at most 32 options, got {len(items)}")
+    out = []
+    for item in items:
+        key, sep, val = item.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or not key.isidentifier() or not val.strip():
+            raise BadRequest(f"{where}'options': expected key=value such as tt_bits=20, "
+                             f"got {item!r}")
+        if key in ("depth", "time_limit"):
+            raise BadRequest(f"{where}'options': give {key} in its own field, not as an option")
+        out.append(f"{key}={val}")
+    return out
+
+
+def _options(body, game, agent, spec=None, where=""):
+    """Settings-like object for game_session (load_agent and the game classes): the game's fields
+    from body, the agent's (depth, time_limit, options) from spec (default: body)."""
+    spec = body if spec is None else spec
+    try:
+        depth = _get(spec, "depth", int)
+        limit = _get(spec, "time_limit", (int, float))
+    except BadRequest as e:
+        raise BadRequest(f"{where}{e}") from None
+    _checked_limits(depth, limit, where)
+    items = _option_items(spec.get("options"), where)
     fen = _get(body, "fen", str) or None
     pid = _get(body, "position_id", str) or None
+    if fen is not None and len(fen) > 1000 or pid is not None and len(pid) > 100:
+        raise BadRequest("'fen' or 'position_id' is far too long to be a position")
     if fen is not None and game != "draughts":
         raise BadRequest("'fen' is a draughts position; for backgammon give 'position_id'")
-    if (pid is not None or body.get("cube")) and game != "backgammon":
-        raise BadRequest("'position_id' and 'cube' are for backgammon")
+    dice = _get(body, "dice", (list, str)) or None
+    if isinstance(dice, str) and len(dice) < 20:
+        m = re.fullmatch(r"\s*([1-6])\s*[-, ]?\s*([1-6])\s*", dice)
+        dice = [int(m.group(1)), int(m.group(2))] if m else [dice]
+    if (pid is not None or body.get("cube") or dice is not None) and game != "backgammon":
+        raise BadRequest("'position_id', 'dice' and 'cube' are for backgammon")
+    if dice is not None and (len(dice) != 2 or not all(
+            isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)):
+        raise BadRequest(f"'dice' must be two dice 1..6 such as [6, 4] or \"6-4\" (the first "
+                         f"roll), got {body.get('dice')!r}")
     return SimpleNamespace(
         game=game, agent=agent, seed=_get(body, "seed", int, 0), fen=fen,
-        position_id=pid.strip() if pid else None, dice=None,
+        position_id=pid.strip() if pid else None,
+        dice=None if dice is None else f"{dice[0]}-{dice[1]}",
         cube=_get(body, "cube", bool, False), depth=depth,
-        time_limit=None if limit is None else float(limit), agent_option=[])
+        time_limit=None if limit is None else float(limit), agent_option=items)
+
+
+def _watch_settings(body):
+    """The two agents' settings of a watched game: body's 'agent_settings' (two objects with
+    depth, time_limit, options; null for none) over body's own depth, time_limit, options."""
+    per = _get(body, "agent_settings", list, [None, None])
+    if len(per) != 2 or not all(x is None or isinstance(x, dict) for x in per):
+        raise BadRequest("'agent_settings' must be two objects (depth, time_limit, options) or "
+                         "null")
+    base = {k: body[k] for k in ("depth", "time_limit", "options") if body.get(k) is not None}
+    return [{**base, **{k: v for k, v in (x or {}).items() if v is not None}} for x in per]
 
 
 # ----------------------------------------------------------------------------- one game
@@ -134,10 +214,18 @@ class Session:
             if len(pair) != 2 or not all(isinstance(a, str) for a in pair):
                 raise BadRequest("'agents' must be two agent names")
             self.seat = None
-            cfgs = {k: _options(body, self.game_name, pair[k]) for k in (0, 1)}
+            specs = _watch_settings(body)
+            cfgs = {k: _options(body, self.game_name, pair[k], specs[k],
+                                f"player_{k} ({pair[k]}): ") for k in (0, 1)}
             names = list(pair)
+        self.agents = {}
+        for k, c in cfgs.items():
+            try:
+                self.agents[k] = load_agent(c)
+            except (ValueError, TypeError) as e:
+                where = f"player_{k} ({c.agent}): " if self.mode == "watch" else ""
+                raise BadRequest(f"{where}{e}") from None
         try:
-            self.agents = {k: load_agent(c) for k, c in cfgs.items()}
             cls = DraughtsGame if self.game_name == "draughts" else BackgammonGame
             self.game = cls(next(iter(cfgs.values())), tuple(names))
         except (ValueError, TypeError) as e:
@@ -166,16 +254,30 @@ class Session:
             self.log.append(self.over_text)
 
     def _agent_step(self):
+        """One agent action; its evaluation (where it has one) kept for the move list."""
         player = self._acting()
         agent = self.agents[player]
-        equity = self._equity(agent) if self.game_name == "backgammon" else None
-        self.game.agent_step(agent)
-        info = getattr(agent, "last_info", None) or {}
-        if equity is not None:
-            self.evaluation = f"{self.names[player]}: equity {equity:+.3f} after its play"
-        elif "score" in info:
-            depth = f" at depth {info['depth']}" if "depth" in info else ""
-            self.evaluation = f"{self.names[player]}: score {info['score']}{depth}"
+        s = self.env.state
+        if self.game_name == "backgammon":
+            equity = self._equity(agent)
+            index = len(self.env.turns) - 1
+            self.game.agent_step(agent)
+            text = None if equity is None else f"equity {equity:+.3f}"
+        else:
+            first_hop = s[S_CAP_SQ] < 0
+            index = len(self.env.moves)
+            if hasattr(agent, "last_info"):
+                agent.last_info = {}
+            self.game.agent_step(agent)
+            info = getattr(agent, "last_info", None) or {}
+            text = None
+            if first_hop and "score" in info:
+                depth = f" at depth {info['depth']}" if "depth" in info else ""
+                text = f"score {info['score']:+d}{depth}"
+        if text is not None:
+            self.game.notes[index] = f"{self.names[player]}: {text}"
+            self.evaluation = self.game.notes[index] + (
+                " after its play" if self.game_name == "backgammon" else "")
 
     def _equity(self, agent):
         """The agent's equity of its best play (agents with a net), at the start of its play."""
@@ -327,45 +429,251 @@ def backgammon_board(state, perspective):
 
 # ----------------------------------------------------------------------------- replay
 def _record_game(text):
-    if re.search(r"point match|^\s*\d+\)\s", text, re.MULTILINE):
+    # [ \t]* at a line start, not \s* (which crosses lines: quadratic on many blank lines)
+    if re.search(r"point match|^[ \t]*\d+\)\s", text, re.MULTILINE):
         return "backgammon"
     return "draughts"
 
 
-def replay_frames(text):
-    """(game, frames) of a PDN game or a match file: every position with the move that led to
-    it ([{board, caption}]); ValueError naming what is wrong with the text."""
-    game = _record_game(text)
-    frames = []
-    if game == "draughts":
-        tags, fen, moves, result, _ = draughts_pdn.read_pdn(text)
-        state = dr_api.from_fen(fen)
-        frames.append({"board": draughts_board(state), "caption": f"start: {fen}"})
-        for k, move in enumerate(moves):
-            state = dr_api.apply(state, move)
-            number = k // 2 + 1
-            caption = f"{number}. {move}" if k % 2 == 0 else f"{number}... {move}"
-            frames.append({"board": draughts_board(state), "caption": caption})
-        if result and result != "*":
-            frames[-1]["caption"] += f"  ({result})"
-        return game, frames
-    turns, final = backgammon_match.read_match_text(text)
-    if not turns:
-        raise ValueError("no moves found in the match file (lines such as ' 1) 31: 8/5 6/5')")
-    frames.append({"board": backgammon_board(bg_core.initial_state(), 0), "caption": "start"})
-    for k in range(1, len(turns) + 1):
-        _, state = backgammon_match.read_match_text(
-            backgammon_match.game_to_match_text(turns[:k], None))
-        t = turns[k - 1]
-        if t.get("cube"):
-            caption = f"player_{t['player']} {t['cube']}s"
+_MATCH_LENGTH = re.compile(r"^[ \t]*(\d+)[ \t]+point[ \t]+match\b", re.IGNORECASE | re.MULTILINE)
+_GAME_LINE = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
+_SCORE_LINE = re.compile(r"^\s*(\S.*?)\s*:\s*(\d+)\s{2,}(\S.*?)\s*:\s*(\d+)\s*$")
+_TURN_LINE = re.compile(r"^\s*\d+\)")
+_ROLL_WORD = re.compile(r"^[1-6][1-6]:$")
+_COLUMN = 38  # where read_match_text (envs/backgammon_match.py) takes the right column to start
+_RIGHT_FROM = 20  # a lone entry starting this far into a line is in the right column
+_TURN_WORDS = ("doubles", "takes", "drops", "wins", "beavers", "raccoons")
+MAX_MATCH_GAMES = 200
+
+
+def _split_games(text):
+    """[(number, lines)] of a match file's games ('Game N' headers; none: one game)."""
+    games, current = [], None
+    for line in text.splitlines():
+        m = _GAME_LINE.match(line)
+        if m:
+            current = (int(m.group(1)), [])
+            games.append(current)
+            if len(games) > MAX_MATCH_GAMES:
+                raise ValueError(f"more than {MAX_MATCH_GAMES} games in one match file")
+        elif current is None:
+            if _TURN_LINE.match(line):  # turns without a 'Game' header: one game
+                current = (1, [line])
+                games.append(current)
         else:
+            current[1].append(line)
+    return games
+
+
+def _line_turns(line):
+    """[(player, words)] of one line of a match file: the turns or cube actions in its columns
+    (player_0's on the left, player_1's on the right; a lone entry by where it starts, as gnubg
+    shifts the right column after a long play) and 'Wins N points'."""
+    m = _TURN_LINE.match(line)
+    if not m and not line.strip().lower().startswith("wins"):
+        return []
+    start = m.end() if m else 0
+    segments = []
+    for word in re.finditer(r"\S+", line[start:]):
+        text = word.group(0)
+        if _ROLL_WORD.match(text) or text.lower() in _TURN_WORDS:
+            segments.append((start + word.start(), [text]))
+        elif segments:
+            segments[-1][1].append(text)
+        else:
+            raise ValueError(f"cannot read {line.strip()!r} (a roll such as 52: 13/8 13/11, "
+                             "Doubles => 2, Takes, Drops or Wins N points)")
+    if len(segments) > 2:
+        raise ValueError(f"more than two turns in one line: {line.strip()!r}")
+    if len(segments) == 2:
+        return [(0, segments[0][1]), (1, segments[1][1])]
+    return [(0 if at < _RIGHT_FROM else 1, words) for at, words in segments]
+
+
+def _turn_line(player, words):
+    """One Jellyfish turn line with words in player's column (read_match_text's layout)."""
+    text = " ".join(words)
+    return f"  1) {text}\n" if player == 0 else "  1) ".ljust(_COLUMN) + text + "\n"
+
+
+def _game_frames(number, lines, score, names, match_length):
+    """Frames of one game of a match file from the standard start (C.1-C.2 cube actions
+    replayed: a take doubles the cube and gives it to the taker); ValueError naming the turn."""
+    state = bg_core.initial_state()
+    where = f"game {number}"
+    head = f"game {number}: {names[0]} {score[0]} - {score[1]} {names[1]}"
+    frames = [{"board": backgammon_board(state, 0), "caption": f"{head}: start"}]
+    offered, doubler, winner, points, dropped = None, None, None, None, False
+    tokens = []
+    for line in lines:
+        try:
+            entries = _line_turns(line)
+        except ValueError as e:
+            raise ValueError(f"{where}: {e}") from None
+        for player, words in entries:
+            if words[0].lower() == "wins":
+                winner = player
+                points = int(words[1]) if len(words) > 1 and words[1].isdigit() else None
+            elif _TURN_LINE.match(line):
+                tokens.append((player, words))
+
+    def frame(caption, **extra):
+        board = backgammon_board(state, 0)
+        board.update(extra)
+        frames.append({"board": board, "caption": caption})
+
+    for player, words in tokens:
+        who = names[player]
+        if dropped:
+            raise ValueError(f"{where}: {' '.join(words)!r} after the double was dropped")
+        first = words[0].lower()
+        if offered is not None and first not in ("takes", "drops", "beavers", "raccoons"):
+            raise ValueError(f"{where}: {who} plays on after a double: expected Takes or Drops")
+        if _ROLL_WORD.match(words[0]):
+            words = [w.lower().replace("bar", "25").replace("off", "0") for w in words]
+            try:
+                turns, state = backgammon_match.read_match_text(_turn_line(player, words), state)
+            except ValueError as e:
+                raise ValueError(f"{where}: {e}") from None
+            t = turns[0]
             d1, d2 = t["dice"]
             moves = " ".join(f"{'bar' if a == 25 else a}/{'off' if b == 0 else b}"
                              f"{'*' if hit else ''}" for a, b, hit in t["moves"]) or "(no move)"
-            caption = f"player_{t['player']} {d1}{d2}: {moves}"
-        frames.append({"board": backgammon_board(state, 0), "caption": f"{k}. {caption}"})
-    return game, frames
+            frame(f"{who} {max(d1, d2)}{min(d1, d2)}: {moves}", dice=[max(d1, d2), min(d1, d2)],
+                  turn=player)
+        elif first == "doubles":
+            value = int(words[-1]) if words[-1].isdigit() else -1
+            if state[TURN] != player:
+                state = bg_core.pass_turn(state)
+            owner, cube = int(state[CUBE_OWNER]), int(state[CUBE_VALUE])
+            if owner not in (-1, player):
+                raise ValueError(f"{where}: {who} doubles but the cube is the other side's (C.1)")
+            if value != 2 * cube:
+                raise ValueError(f"{where}: {who} doubles to {words[-1]} but the cube is at "
+                                 f"{cube} (expected Doubles => {2 * cube})")
+            offered, doubler = value, player
+            frame(f"{who} doubles => {value}", offered=value, turn=player)
+        elif first in ("takes", "drops"):
+            if offered is None:
+                raise ValueError(f"{where}: {who} {first} but nothing was doubled")
+            if player == doubler:
+                raise ValueError(f"{where}: {who} {first} its own double")
+            if first == "takes":
+                state = bg_core.take_double(state)
+                frame(f"{who} takes: the cube is at {offered}, {who}'s (C.2)")
+            else:
+                pts = int(state[CUBE_VALUE])
+                frame(f"{who} drops: {names[1 - player]} wins {pts} point"
+                      f"{'s' if pts != 1 else ''} (C.2)", offered=offered)
+                winner, points, dropped = 1 - player, points or pts, True
+            offered = None
+        elif first in ("beavers", "raccoons"):
+            raise ValueError(f"{where}: {who} {first}: no beavers in these rules (a double is "
+                             "taken or dropped, C.2)")
+        else:
+            raise ValueError(f"{where}: cannot read {' '.join(words)!r} (a roll such as 52: 13/8 "
+                             "13/11, Doubles => 2, Takes or Drops)")
+    if winner is None or points is None:  # no 'Wins N points': the kernel's result if over
+        w, kind, pts = bg_core.result(state, bg_core.SCORING_GAMMON)
+        if w >= 0:
+            winner, points = int(w), int(pts)
+        elif not dropped:
+            winner = None
+    end = list(score)
+    if winner is not None:
+        end[winner] += points
+    if winner is not None and not dropped:
+        frames[-1]["caption"] += (f"; {names[winner]} wins {points} point"
+                                  f"{'s' if points != 1 else ''}")
+    for f in frames:
+        f["game"] = number
+        f["score"] = list(score)
+        f["match_length"] = match_length
+    frames[-1]["score_after"] = end
+    return frames, end
+
+
+def match_frames(text):
+    """(frames, games) of a whole gnubg / Jellyfish match file: every position of every game
+    with the cube's value and owner, the match score before each game; games is
+    [{number, score, first, last}] (frame indices)."""
+    m = _MATCH_LENGTH.search(text)
+    match_length = int(m.group(1)) if m else 0
+    games = _split_games(text)
+    if not games or not any(_TURN_LINE.match(line) for _, lines in games for line in lines):
+        raise ValueError("no moves found in the match file (lines such as ' 1) 31: 8/5 6/5')")
+    frames, out, score, names = [], [], [0, 0], ["player_0", "player_1"]
+    for number, lines in games:
+        head = next((m for m in (_SCORE_LINE.match(line) for line in lines if len(line) < 200)
+                     if m), None)
+        if head:
+            names = [head.group(1), head.group(3)]
+            score = [int(head.group(2)), int(head.group(4))]
+        game_frames, after = _game_frames(number, lines, score, names, match_length)
+        out.append({"number": number, "score": list(score), "score_after": after,
+                    "first": len(frames), "last": len(frames) + len(game_frames) - 1})
+        frames += game_frames
+        score = after
+    return frames, {"kind": "match", "games": out, "names": names, "match_length": match_length}
+
+
+def _split_pdn(text):
+    """The games of a PDN file: a tag line after a game's moves begins the next game."""
+    games, lines, moves_seen = [], [], False
+    for line in text.splitlines():
+        tag = line.lstrip().startswith("[")
+        if tag and moves_seen:
+            games.append("\n".join(lines))
+            lines, moves_seen = [], False
+            if len(games) >= MAX_MATCH_GAMES:
+                raise ValueError(f"more than {MAX_MATCH_GAMES} games in one PDN file")
+        lines.append(line)
+        moves_seen = moves_seen or (not tag and bool(line.strip()))
+    if any(line.strip() for line in lines):
+        games.append("\n".join(lines))
+    return games
+
+
+def pdn_frames(text):
+    """(frames, games) of a PDN file of one or more games: every position with the move that led
+    to it; games is None for one game, else [{number, white, black, result, first, last}]."""
+    if text.rfind("{") > text.rfind("}"):  # (and the comment scan stays linear)
+        raise ValueError("a { comment is not closed by }")
+    texts = _split_pdn(text)
+    frames, games = [], []
+    for number, one in enumerate(texts, 1):
+        try:
+            tags, fen, moves, result, _ = draughts_pdn.read_pdn(one)
+        except ValueError as e:
+            raise ValueError(f"game {number}: {e}" if len(texts) > 1 else str(e)) from None
+        white, black = tags.get("White", "White"), tags.get("Black", "Black")
+        head = f"game {number}: {white} - {black}: " if len(texts) > 1 else ""
+        first = len(frames)
+        state = dr_api.from_fen(fen)
+        frames.append({"board": draughts_board(state), "caption": f"{head}start: {fen}"})
+        for k, move in enumerate(moves):
+            state = dr_api.apply(state, move)
+            number_ = k // 2 + 1
+            caption = f"{number_}. {move}" if k % 2 == 0 else f"{number_}... {move}"
+            frames.append({"board": draughts_board(state), "caption": caption})
+        if result and result != "*":
+            frames[-1]["caption"] += f"  ({result})"
+        games.append({"number": number, "white": white, "black": black, "result": result,
+                      "first": first, "last": len(frames) - 1})
+    if not frames:
+        raise ValueError("no game found in the PDN text")
+    return frames, (games if len(games) > 1 else None)
+
+
+def replay_frames(text):
+    """(game, frames, match) of a PDN file or a match file: every position with the move that led
+    to it ([{board, caption}]; a match file's frames also with game, score, match_length); match
+    describes the games (None for a single PDN game); ValueError naming what is wrong."""
+    if _record_game(text) == "backgammon":
+        frames, match = match_frames(text)
+        return "backgammon", frames, match
+    frames, games = pdn_frames(text)
+    return "draughts", frames, None if games is None else {"kind": "pdn", "games": games}
 
 
 # ----------------------------------------------------------------------------- the app
@@ -395,6 +703,11 @@ class Games:
             return session
 
 
+def _short(message, limit=400):
+    """message cut to limit characters (an error quoting a huge input stays readable)."""
+    return message if len(message) <= limit else message[:limit - 5] + " ...'"
+
+
 def make_app(max_games=MAX_GAMES):
     """The Starlette application (routes above; static files from scripts/web)."""
     from starlette.applications import Starlette
@@ -420,16 +733,26 @@ def make_app(max_games=MAX_GAMES):
             raise BadRequest("the request body must be a JSON object")
         return body
 
+    def same_origin(request: Request):
+        """A browser's request from another site (its Origin header) is refused: a page on the
+        web cannot drive this server's games."""
+        origin = request.headers.get("origin")
+        if request.method != "GET" and origin is not None:
+            host = request.headers.get("host", "")
+            if re.sub(r"^[a-z]+://", "", origin.lower()).rstrip("/") != host.lower():
+                raise BadRequest(f"requests from another site ({origin}) are refused", 403)
+
     def endpoint(fn):
         async def handler(request: Request):
             try:
+                same_origin(request)
                 return await fn(request)
             except BadRequest as e:
-                return JSONResponse({"error": str(e)}, status_code=e.status)
+                return JSONResponse({"error": _short(str(e))}, status_code=e.status)
             except (ValueError, TypeError) as e:
-                return JSONResponse({"error": str(e)}, status_code=400)
+                return JSONResponse({"error": _short(str(e))}, status_code=400)
             except Exception as e:  # never let one request take the server down
-                return JSONResponse({"error": f"internal error: {type(e).__name__}: {e}"},
+                return JSONResponse({"error": _short(f"internal error: {type(e).__name__}: {e}")},
                                     status_code=500)
         return handler
 
@@ -479,10 +802,10 @@ def make_app(max_games=MAX_GAMES):
         if not text or not text.strip():
             raise BadRequest("paste or upload a PDN game or a match file first")
         try:
-            game, frames = await run_in_threadpool(replay_frames, text)
+            game, frames, match = await run_in_threadpool(replay_frames, text)
         except (ValueError, TypeError) as e:
             raise BadRequest(f"cannot read this record: {e}") from None
-        return JSONResponse({"game": game, "frames": frames})
+        return JSONResponse({"game": game, "frames": frames, "match": match})
 
     def page(request):
         return FileResponse(WEB / "index.html")

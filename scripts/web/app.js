@@ -2,9 +2,12 @@
 "use strict";
 const GAME = location.pathname.indexOf("backgammon") >= 0 ? "backgammon" : "draughts";
 const $ = (id) => document.getElementById(id);
+const SAVED = "boardgym-game-" + GAME;  // sessionStorage key: the id of this tab's game
 const NS = "http://www.w3.org/2000/svg";
 let view = null;        // the server's view of the current game
 let selected = null;    // the clicked source square / point
+let chosenDie = null;   // backgammon: the die the person clicked to play with
+let dieChoice = null;   // backgammon: moves of one checker to one spot by different dice, to choose from
 let replay = null;      // {frames, k}
 let timer = null;       // watch mode's clock
 let busy = false;
@@ -13,7 +16,10 @@ function setPending(d) { pending += d; document.body.dataset.pending = String(pe
 
 document.body.classList.add(GAME);
 document.title = (GAME === "draughts" ? "Russian draughts" : "Backgammon") + " · boardgym";
-if (GAME === "draughts") { $("seat0").textContent = "White (moves first)"; $("seat1").textContent = "Black"; }
+if (GAME === "draughts") {
+  $("seat0").textContent = "White (moves first)"; $("seat1").textContent = "Black";
+  $("watch-legend0").textContent = "White (player_0)"; $("watch-legend1").textContent = "Black (player_1)";
+}
 
 function showError(text) {
   const box = $("error");
@@ -105,6 +111,7 @@ function drawBackgammon(board, legal, mine) {
   el("rect", {x: 0, y: 0, width: 13 * COL, height: BH, fill: "#e9dcb8"}, svg);
   el("rect", {x: 6 * COL, y: 0, width: COL, height: BH, fill: "#6d4a2c"}, svg);
   const colours = ["#f7f3e8", "#8c1c1c"], strokes = ["#666", "#3a0808"];
+  if (chosenDie !== null && legal.some((a) => a.die === chosenDie)) legal = legal.filter((a) => a.die === chosenDie);
   const froms = new Set(legal.map((a) => a.from));
   const dests = new Set(legal.filter((a) => a.from === selected).map((a) => a.to));
   const stack = (g, cx, y0, dir, n, who) => {
@@ -139,15 +146,27 @@ function drawBackgammon(board, legal, mine) {
   el("text", {x: 13.5 * COL, y: 16, "text-anchor": "middle", "font-size": 12, fill: "#fff"}, off, `off ${board.off[1 - me]}`);
   off.addEventListener("click", () => clickTarget(0));
   // dice, cube, pips
+  // the dice left to play; in play, a die can be clicked to move with it (and to choose between two
+  // dice that take the same checker to the same spot, e.g. off)
+  const usable = new Set(legal.map((a) => a.die));
+  const choosing = dieChoice ? new Set(dieChoice.map((a) => a.die)) : null;
   board.dice.forEach((d, i) => {
     const x = 9 * COL + i * 44, y = BH / 2 - 30;
-    el("rect", {x, y, width: 36, height: 36, rx: 6, fill: colours[board.turn], stroke: "#000", class: "die"}, svg);
-    el("text", {x: x + 18, y: y + 25, "text-anchor": "middle", "font-size": 22, fill: board.turn ? "#fff" : "#000"}, svg, String(d));
+    const pick = (choosing && choosing.has(d)) || d === chosenDie;
+    const g = el("g", {class: "die" + (usable.has(d) && legal.length ? " usable" : "") + (pick ? " chosen" : ""), "data-die": d}, svg);
+    el("rect", {x, y, width: 36, height: 36, rx: 6, fill: colours[board.turn], stroke: pick ? "#22a83a" : "#000", "stroke-width": pick ? 4 : 1}, g);
+    el("text", {x: x + 18, y: y + 25, "text-anchor": "middle", "font-size": 22, fill: board.turn ? "#fff" : "#000"}, g, String(d));
+    if (legal.length && usable.has(d)) g.addEventListener("click", () => clickDie(d));
   });
   const [value, owner] = board.cube;
   const cy = owner < 0 ? BH / 2 - 18 : (owner === me ? BH - 44 : 8);
   el("rect", {x: 2.5 * COL, y: cy, width: 36, height: 36, rx: 4, fill: "#fff", stroke: "#000", class: "cube"}, svg);
-  el("text", {x: 2.5 * COL + 18, y: cy + 24, "text-anchor": "middle", "font-size": 17}, svg, String(owner < 0 ? 64 : value));
+  el("text", {x: 2.5 * COL + 18, y: cy + 24, "text-anchor": "middle", "font-size": 17, class: "cube-value"}, svg, String(owner < 0 ? 64 : value));
+  if (board.offered) {  // a double on offer (replay): the new value beside the doubler's dice
+    const oy = BH / 2 - 18;
+    el("rect", {x: 4 * COL, y: oy, width: 36, height: 36, rx: 4, fill: "#fff6c8", stroke: "#c00", "stroke-width": 2, class: "cube offered"}, svg);
+    el("text", {x: 4 * COL + 18, y: oy + 24, "text-anchor": "middle", "font-size": 17}, svg, String(board.offered));
+  }
   el("text", {x: 3, y: BH / 2 + 5, "font-size": 12, fill: "#333"}, svg, `pips ${board.pips[me]} / ${board.pips[1 - me]}`);
   return svg;
 }
@@ -165,18 +184,43 @@ function render() {
     $("status").textContent = fr.caption;
     $("evaluation").textContent = "";
     $("replay-pos").textContent = `position ${replay.k} of ${replay.frames.length - 1}`;
+    const match = replay.match;
+    let first = 1, last = replay.frames.length - 1;
+    $("replay-game-label").hidden = !match;
+    $("replay-score").textContent = "";
+    if (match) {  // a match file or several PDN games: this game's moves, the score, the game selector
+      const gi = match.games.findIndex((g) => g.first <= replay.k && replay.k <= g.last);
+      const g = match.games[gi], n = match.names;
+      first = g.first + 1; last = g.last;
+      $("replay-game").value = String(gi);
+      if (match.kind === "pdn") {
+        $("replay-score").textContent = `game ${gi + 1} of ${match.games.length} · ${g.white} - ${g.black} · ${g.result}`;
+      } else {
+        const length = match.match_length ? `${match.match_length}-point match` : "money play";
+        const [value, owner] = board.cube;
+        const cube = owner < 0 ? `cube ${value} centred` : `cube ${value}, ${n[owner]}'s`;
+        $("replay-score").textContent = `game ${g.number} (${gi + 1} of ${match.games.length}) · ${length} · score ${n[0]} ${fr.score[0]} - ${fr.score[1]} ${n[1]} · ${cube}`
+          + (board.offered ? ` · doubled to ${board.offered}` : "");
+      }
+    }
     const log = $("log"); log.innerHTML = "";
-    replay.frames.slice(1).forEach((f, i) => {
-      const li = document.createElement("li"); li.textContent = f.caption;
-      if (i + 1 === replay.k) li.style.fontWeight = "bold";
+    for (let i = first; i <= last; i++) {
+      const li = document.createElement("li"); li.textContent = replay.frames[i].caption;
+      li.dataset.frame = String(i);
+      if (i === replay.k) { li.style.fontWeight = "bold"; li.className = "current"; }
+      li.onclick = () => replayGo(i);
       log.appendChild(li);
-    });
+    }
     box.appendChild(replay.game === "draughts" ? drawDraughts(board, [], false) : drawBackgammon(board, [], 0));
     return;
   }
-  if (!view) { $("status").textContent = "press New game"; $("evaluation").textContent = ""; return; }
+  $("replay-game-label").hidden = true;
+  $("replay-score").textContent = "";
+  if (!view) { $("status").textContent = "press New game"; $("evaluation").textContent = ""; $("log").innerHTML = ""; return; }
   board = view.board;
+  sessionStorage.setItem(SAVED, view.id);  // this tab's game, found again after a reload
   if (view.mode === "play") { legal = view.legal; persp = view.seat; }
+  if (dieChoice && !legal.length) dieChoice = null;
   if (legal.length && new Set(legal.map((a) => a.from)).size === 1) selected = legal[0].from;
   box.appendChild(GAME === "draughts" ? drawDraughts(board, legal, persp === 1) : drawBackgammon(board, legal, persp));
   const log = $("log"); log.innerHTML = "";
@@ -188,41 +232,73 @@ function render() {
   else if (view.acting !== view.seat) status = "the agent is thinking";
   else if (GAME === "backgammon" && view.cube_choices.length) status = view.cube_choices.length === 2 && view.cube_choices[0] === "take"
       ? `${view.names[1 - view.seat]} doubles: take or drop?` : "before your roll: roll or double?";
-  else if (GAME === "backgammon") status = `you rolled ${view.dice.join("-")}: click a checker, then a green spot`;
+  else if (GAME === "backgammon" && dieChoice) status = "which die? click it (or a button below)";
+  else if (GAME === "backgammon") status = `you rolled ${view.dice.join("-")}: click a checker, then a green spot`
+      + (chosenDie !== null ? ` (moving with the ${chosenDie})` : "");
   else status = board.capturing >= 0 ? "go on capturing: click a green spot" : "your move: click a piece, then a green spot";
   $("status").textContent = status;
   $("evaluation").textContent = view.evaluation ? "evaluation: " + view.evaluation : "";
   $("undo").disabled = !view.can_undo;
   const choices = (view.cube_choices || []);
   document.querySelectorAll("#cube-buttons button").forEach((b) => { b.disabled = choices.indexOf(b.dataset.cube) < 0; });
+  const box2 = $("die-choice");
+  box2.innerHTML = "";
+  box2.hidden = !dieChoice;
+  if (dieChoice) {
+    const where = dieChoice[0].to === 0 ? "bear off" : `move to ${dieChoice[0].to}`;
+    box2.appendChild(document.createTextNode(`${where} from ${dieChoice[0].from} with:`));
+    for (const m of dieChoice) {
+      const b = document.createElement("button");
+      b.textContent = `the ${m.die}`; b.dataset.die = String(m.die); b.dataset.action = String(m.action);
+      b.onclick = () => send({action: m.action});
+      box2.appendChild(b);
+    }
+  }
 }
 
 async function send(body) {
   if (busy || !view) return;
   busy = true;
-  selected = null;
-  const v = await api("POST", `/api/games/${view.id}/action`, body);
+  selected = null; dieChoice = null; chosenDie = null;
+  const id = view.id;
+  $("status").textContent = "the agent is thinking…";
+  const v = await api("POST", `/api/games/${id}/action`, body);
   busy = false;
-  if (v) view = v;
+  if (v && view && view.id === id) view = v;  // not a game started meanwhile
   render();
 }
 
 function clickTarget(target) {
   if (!view || view.mode !== "play" || busy) return;
-  const move = view.legal.find((a) => a.from === selected && a.to === target);
-  if (move) { send({action: move.action}); return; }
+  let moves = view.legal.filter((a) => a.from === selected && a.to === target);
+  if (chosenDie !== null && moves.some((a) => a.die === chosenDie)) moves = moves.filter((a) => a.die === chosenDie);
+  dieChoice = null;
+  if (moves.length === 1) { send({action: moves[0].action}); return; }
+  if (moves.length > 1) { dieChoice = moves; render(); return; }  // two dice, one spot: ask which
   selected = view.legal.some((a) => a.from === target) ? target : null;
   render();
 }
 
+function clickDie(d) {
+  if (!view || view.mode !== "play" || busy) return;
+  if (dieChoice) {
+    const move = dieChoice.find((a) => a.die === d);
+    if (move) { send({action: move.action}); return; }
+  }
+  chosenDie = chosenDie === d ? null : d;
+  if (selected !== null && !view.legal.some((a) => a.from === selected && (chosenDie === null || a.die === chosenDie))) selected = null;
+  render();
+}
+
+const num = (id) => ($(id).value === "" ? null : Number($(id).value));
+
 async function newGame() {
   stopWatch();
-  selected = null;
-  const num = (id) => ($(id).value === "" ? null : Number($(id).value));
+  selected = null; chosenDie = null; dieChoice = null;
   const body = {game: GAME, mode: "play", agent: $("agent").value, seat: Number($("seat").value),
-    seed: num("seed") || 0, depth: num("depth"), time_limit: num("time-limit")};
+    seed: num("seed") || 0, depth: num("depth"), time_limit: num("time-limit"), options: $("options").value.trim() || null};
   if (GAME === "draughts") body.fen = $("fen").value.trim() || null;
-  else { body.position_id = $("position-id").value.trim() || null; body.cube = $("cube").checked; }
+  else { body.position_id = $("position-id").value.trim() || null; body.cube = $("cube").checked; body.dice = $("dice").value.trim() || null; }
   $("status").textContent = "starting…";
   const v = await api("POST", "/api/games", body);
   if (v) view = v;
@@ -242,25 +318,40 @@ async function download() {
 }
 
 // watch
-function stopWatch() { if (timer) { clearTimeout(timer); timer = null; } }
+let watchRunId = 0;     // a new run (or a pause) ends the ticks of the one before, even mid-request
+function stopWatch() { watchRunId++; if (timer) { clearTimeout(timer); timer = null; } }
 async function watchNew() {
   stopWatch();
-  const v = await api("POST", "/api/games", {game: GAME, mode: "watch", agents: [$("agent0").value, $("agent1").value], seed: Number($("watch-seed").value) || 0});
+  const settings = [0, 1].map((k) => ({depth: num("depth" + k), time_limit: num("time-limit" + k), options: $("options" + k).value.trim() || null}));
+  const body = {game: GAME, mode: "watch", agents: [$("agent0").value, $("agent1").value], agent_settings: settings,
+    seed: num("watch-seed") || 0};
+  if (GAME === "draughts") body.fen = $("watch-fen").value.trim() || null;
+  else { body.position_id = $("watch-position-id").value.trim() || null; body.cube = $("watch-cube").checked; }
+  $("status").textContent = "starting…";
+  const v = await api("POST", "/api/games", body);
   if (v) view = v;
   render();
 }
-async function watchStep() {
-  if (!view || view.mode !== "watch" || view.over || busy) { stopWatch(); return false; }
+async function watchStep(run) {
+  if (!view || view.mode !== "watch" || view.over || busy) { if (!busy) stopWatch(); return !!busy; }
   busy = true;
-  const v = await api("POST", `/api/games/${view.id}/step`);
+  const id = view.id;
+  const v = await api("POST", `/api/games/${id}/step`);
   busy = false;
-  if (v) view = v; else stopWatch();
+  if (!v) { stopWatch(); render(); return false; }
+  if (view && view.id === id) view = v;  // not a game started meanwhile
   render();
-  return !!v && !view.over;
+  return run === undefined || run === watchRunId ? !view.over : false;
 }
 function watchRun() {
   stopWatch();
-  const tick = async () => { timer = null; if (await watchStep()) timer = setTimeout(tick, 1000 / Number($("speed").value)); };
+  const run = watchRunId;
+  const tick = async () => {
+    timer = null;
+    if (run !== watchRunId) return;
+    const more = await watchStep(run);
+    if (more && run === watchRunId) timer = setTimeout(tick, 1000 / Number($("speed").value));
+  };
   timer = setTimeout(tick, 0);
 }
 
@@ -268,7 +359,16 @@ function watchRun() {
 async function replayLoad() {
   stopWatch();
   const data = await api("POST", "/api/replay", {text: $("replay-text").value});
-  if (data) { replay = {game: data.game, frames: data.frames, k: 0}; }
+  if (data) {
+    replay = {game: data.game, frames: data.frames, match: data.match, k: 0};
+    const sel = $("replay-game"); sel.innerHTML = "";
+    if (data.match) data.match.games.forEach((g, i) => {
+      const o = document.createElement("option"); o.value = String(i);
+      o.textContent = data.match.kind === "pdn" ? `game ${g.number}: ${g.white} - ${g.black} (${g.result})`
+        : `game ${g.number}: ${g.score[0]}-${g.score[1]} → ${g.score_after[0]}-${g.score_after[1]}`;
+      sel.appendChild(o);
+    });
+  }
   render();
 }
 function replayGo(k) { if (replay) { replay.k = Math.max(0, Math.min(replay.frames.length - 1, k)); render(); } }
@@ -297,12 +397,23 @@ async function init() {
   $("replay-back").onclick = () => replayGo(replay ? replay.k - 1 : 0);
   $("replay-forward").onclick = () => replayGo(replay ? replay.k + 1 : 0);
   $("replay-last").onclick = () => replayGo(replay ? replay.frames.length - 1 : 0);
+  $("replay-game").onchange = () => { if (replay && replay.match) replayGo(replay.match.games[Number($("replay-game").value)].first); };
+  document.addEventListener("keydown", (e) => {
+    if ($("mode").value !== "replay" || !replay || /INPUT|TEXTAREA|SELECT/.test(e.target.tagName)) return;
+    if (e.key === "ArrowRight") replayGo(replay.k + 1);
+    else if (e.key === "ArrowLeft") replayGo(replay.k - 1);
+  });
   $("replay-file").onchange = async (e) => { const f = e.target.files[0]; if (f) { $("replay-text").value = await f.text(); replayLoad(); } };
   $("mode").onchange = setMode;
   const agents = await api("GET", "/api/agents");
   if (agents) for (const id of ["agent", "agent0", "agent1"]) {
     for (const name of agents[GAME]) { const o = document.createElement("option"); o.value = o.textContent = name; $(id).appendChild(o); }
     $(id).value = "greedy";
+  }
+  const saved = sessionStorage.getItem(SAVED);
+  if (saved) {  // a reload: this tab's game goes on (each tab keeps its own)
+    const v = await api("GET", `/api/games/${encodeURIComponent(saved)}`);
+    if (v && v.game === GAME) { view = v; $("mode").value = v.mode; } else sessionStorage.removeItem(SAVED);
   }
   setMode();
 }
