@@ -69,6 +69,22 @@ def game_to_pdn(moves, start_fen=None, result="*", capture_sep=":", **tags):
     return "\n".join(lines) + "\n\n" + "\n".join(text) + "\n"
 
 
+def _strip_comments(text):
+    """text with its {comments} replaced by spaces, in one pass (a regex over an unclosed '{'
+    rescans the rest of the text from every later '{'); ValueError if one is never closed."""
+    parts, i = [], 0
+    while True:
+        j = text.find("{", i)
+        if j < 0:
+            parts.append(text[i:])
+            return " ".join(parts)
+        k = text.find("}", j)
+        if k < 0:
+            raise ValueError(f"PDN comment opened at {text[j:j + 20]!r} is never closed")
+        parts.append(text[i:j])
+        i = k + 1
+
+
 def read_pdn(text):
     """(tags dict, start FEN, list of PDN moves, result, final state) of one PDN game."""
     if not isinstance(text, str):
@@ -84,7 +100,7 @@ def read_pdn(text):
             body.append(line)
     if tags.get("GameType", "25").split(",")[0] != "25":
         raise ValueError(f"GameType {tags['GameType']!r} is not Russian draughts (25)")
-    moves_text = re.sub(r"\{[^}]*\}", " ", " ".join(body))
+    moves_text = _strip_comments(" ".join(body))
     fen = tags.get("FEN", _INITIAL_FEN)
     state = api.from_fen(fen)
     moves, result = [], tags.get("Result", "*")

@@ -212,6 +212,9 @@ def test_pdn_from_a_setup_position_and_bad_pdn():
         read_pdn('[GameType "25"]\n1. c3-d4 c3-d4 *')
     with pytest.raises(ValueError, match="GameType"):
         read_pdn('[GameType "20"]\n1. 32-28 *')
+    assert read_pdn("1. c3-d4 {a {nested?} f6-g5 {x}{y} *")[2] == ["c3-d4", "f6-g5"]
+    with pytest.raises(ValueError, match="never closed"):  # one pass: 200k braces, no rescans
+        read_pdn("1. c3-d4 {" * 200_000)
 
 
 def test_gymnasium_check_env_and_play():
