@@ -107,6 +107,13 @@ class _LearnerStepper:
         """Step every game, read the learner's rewards and ends, restart the finished games ->
         (rewards, terminated, truncated, finished game indices, their last observations)."""
         core = self.core
+        if not isinstance(core, _PolicyOpponentCore):  # one kernel call: step, then restarts
+            seat_rewards, seat_done, final = core.step_autoreset(actions)
+            term = seat_done[:, 0].astype(bool)
+            trunc = seat_done[:, 1].astype(bool)
+            trunc &= ~term
+            finished = np.flatnonzero(term | trunc)
+            return seat_rewards.copy(), term, trunc, finished, final[finished]
         core.step(actions)
         rewards = core.rewards[core.rows, core.seats]  # seats change only at a reset
         term = core.done[:, 0].astype(bool)
