@@ -12,7 +12,9 @@
   own arrays, valid until the next ``step`` or ``reset`` overwrites them (as high-throughput
   vector envs hand them out; copy what you keep across steps); rewards, terminations,
   truncations and ``final_obs`` are fresh. ``copy=True`` returns fresh copies of all of them
-  (Gymnasium's SyncVectorEnv default), a few percent of a 1,024-game step.
+  (Gymnasium's SyncVectorEnv default), a few percent of a 1,024-game step. Each ``step`` is one
+  kernel call (``step_autoreset`` of the batched core: the learner's moves, the opponent's
+  replies, the observations, the masks and the restarts of the finished games).
 - ``make_sb3_vec_env(game, num_envs, ...)``: a stable-baselines3 ``VecEnv`` with the same games
   (``terminal_observation`` in the finished games' infos, ``env_method("action_masks")`` returning
   the per-game masks) so that ``MaskablePPO("MlpPolicy", vec_env)`` trains on N games at once.

@@ -21,7 +21,10 @@ routes are allowed, so the reachable set of outcomes equals ``gen_moves`` exactl
 once (25.5), jumped pieces stay on the board (Turkish strike, 25.2), the chain's start, the
 jumped set and the man/king flag are recorded in the position vector (board.S_CAP_*), and the
 turn passes (via ``apply_move_parts``, with counters, hash and history) only when the piece
-cannot capture any further.
+cannot capture any further. ``apply_action_inplace`` does the same on the position vector itself
+(the batch cores' copy-free path). ``gen_actions`` lists the actions the mask marks (scratch from
+the caller), ``mark_actions`` writes such a list as a mask, ``sort_actions`` puts it in the mask's
+order.
 """
 import numpy as np
 from numba import njit
