@@ -36,19 +36,27 @@ def _scratch():
 
 
 @njit(cache=True)
+def _opponent_plays(s, status, i, seat, rngs, rolls, opponent, max_turns, scratch, passes, stk):
+    """The in-kernel opponent plays its turns on s while it is on roll -> the status after them;
+    scratch: int8[N_ACTIONS]."""
+    while status == ROLLED and s[TURN] != seat:
+        if opponent == OPP_GREEDY:
+            s[:] = greedy_turn(s)
+        else:
+            random_turn_inplace(s, rngs[i:i + 1], 0, scratch, stk)
+        status, rolls[i], _ = finish_turn_inplace(s, rngs[i:i + 1], rolls[i], max_turns, passes)
+    return status
+
+
+@njit(cache=True, inline="always")
 def _finish(s, status, k, i, seats, rngs, rolls, opponent, max_turns, scoring, obs, masks,
             current, rewards, done, passes, stk):
     """Let the in-kernel opponent play its turns (on s itself), then fill game i's outputs; k > 0
     says masks[i] already holds the mask of s (a play going on)."""
-    if opponent != OPP_NONE:
-        while status == ROLLED and s[TURN] != seats[i]:
-            if opponent == OPP_GREEDY:
-                s[:] = greedy_turn(s)
-            else:
-                random_turn_inplace(s, rngs[i:i + 1], 0, masks[i], stk)
-            status, rolls[i], _ = finish_turn_inplace(s, rngs[i:i + 1], rolls[i], max_turns,
-                                                      passes)
-            k = 0
+    if opponent != OPP_NONE and status == ROLLED and s[TURN] != seats[i]:
+        status = _opponent_plays(s, status, i, seats[i], rngs, rolls, opponent, max_turns,
+                                 masks[i], passes, stk)
+        k = 0
     winner, _, pts = result(s, scoring)
     rewards[i, 0] = 0.0
     rewards[i, 1] = 0.0

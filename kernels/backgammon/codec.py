@@ -68,6 +68,15 @@ def mask_work(w, out, stk):
     a, b, n = remaining_dice(w)
     if n == 0:
         return 0
+    if n == 1:  # one die left: every checker that can move it begins a maximal play (shortcut)
+        srcs = source_mask(w, a)
+        count = 0
+        while srcs != 0:
+            i = lsb(srcs)
+            srcs &= srcs - 1
+            out[encode_action(i + 1, a)] = 1
+            count += 1
+        return count
     m = max_dice_work(w, stk)
     if m == 0:
         return 0
