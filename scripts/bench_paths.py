@@ -29,8 +29,6 @@ import tempfile
 import time
 from dataclasses import dataclass
 
-import numpy as np
-
 from boardgym.scripts import bench_coldstart, bench_env, bench_movegen, cli
 
 #: optional peers: (name, module to import, how to install, game)
