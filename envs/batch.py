@@ -84,6 +84,7 @@ class _BatchCore:
         self._rows = np.arange(n)
         self._rows.setflags(write=False)
         self._which = np.zeros(n, np.int8)
+        self._seat_rewards = self._seat_done = self._final_obs = None  # step_autoreset's outputs
 
     # ---- hooks for the game subclass ----------------------------------------------------------
     def _check_states(self, states):
@@ -260,6 +261,22 @@ class _BatchCore:
         """Play actions (int[N], each legal for its game's acting player) in every game."""
         self._step(self.check_actions(actions))
 
+    def step_autoreset(self, actions):
+        """step then reset_done in one kernel call -> (seat_rewards float32[N], seat_done int8[N, 2]
+        (terminated, truncated), final_obs float32[N, OBS_LEN]): the reward of the player in
+        ``seats[i]`` and the end of each game at this step, and the last observation of the
+        games that ended (rows of the others are stale). These three are the core's buffers,
+        overwritten by the next call; the other buffers end as ``step`` then ``reset_done``
+        leave them (``done`` and ``rewards`` then describe the restarted games)."""
+        a = self.check_actions(actions)
+        if self._seat_rewards is None:
+            n = self.num_envs
+            self._seat_rewards = np.zeros(n, np.float32)
+            self._seat_done = np.zeros((n, 2), np.int8)
+            self._final_obs = np.zeros((n, self.obs_len), np.float32)
+        self._step_autoreset(a)
+        return self._seat_rewards, self._seat_done, self._final_obs
+
     def step_subset(self, games, actions):
         """Play actions[k] in game games[k] only (distinct game indices; the others do not move)."""
         try:
@@ -353,6 +370,12 @@ class DraughtsBatch(_BatchCore):
             self.states, actions, self.seats, self.rngs, self.opponent, self.max_plies,
             *self._outputs())
 
+    def _step_autoreset(self, actions):
+        (self._k.batch_step_autoreset if self._parallel() else self._k.batch_step_autoreset_serial)(
+            self.states, actions, self.start, self.seats, self.alternate, self.rngs,
+            self.opponent, self.max_plies, *self._outputs(), self._seat_rewards, self._seat_done,
+            self._final_obs)
+
 
 class BackgammonBatch(_BatchCore):
     """N cubeless backgammon games (actions and observations as in backgammon_v0; game i of a
@@ -409,4 +432,10 @@ class BackgammonBatch(_BatchCore):
         (self._k.batch_step if self._parallel() else self._k.batch_step_serial)(
             self.states, actions, self.seats, self.rngs, self.rolls, self.opponent, self.max_turns,
             self.scoring, *self._outputs())
+
+    def _step_autoreset(self, actions):
+        (self._k.batch_step_autoreset if self._parallel() else self._k.batch_step_autoreset_serial)(
+            self.states, actions, self.seats, self.alternate, self.rngs, self.rolls,
+            self.opponent, self.max_turns, self.scoring, *self._outputs(), self._seat_rewards,
+            self._seat_done, self._final_obs)
 

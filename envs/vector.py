@@ -12,7 +12,9 @@
   own arrays, valid until the next ``step`` or ``reset`` overwrites them (as high-throughput
   vector envs hand them out; copy what you keep across steps); rewards, terminations,
   truncations and ``final_obs`` are fresh. ``copy=True`` returns fresh copies of all of them
-  (Gymnasium's SyncVectorEnv default), a few percent of a 1,024-game step.
+  (Gymnasium's SyncVectorEnv default), a few percent of a 1,024-game step. Each ``step`` is one
+  kernel call (``step_autoreset`` of the batched core: the learner's moves, the opponent's
+  replies, the observations, the masks and the restarts of the finished games).
 - ``make_sb3_vec_env(game, num_envs, ...)``: a stable-baselines3 ``VecEnv`` with the same games
   (``terminal_observation`` in the finished games' infos, ``env_method("action_masks")`` returning
   the per-game masks) so that ``MaskablePPO("MlpPolicy", vec_env)`` trains on N games at once.
@@ -107,6 +109,13 @@ class _LearnerStepper:
         """Step every game, read the learner's rewards and ends, restart the finished games ->
         (rewards, terminated, truncated, finished game indices, their last observations)."""
         core = self.core
+        if not isinstance(core, _PolicyOpponentCore):  # one kernel call: step, then restarts
+            seat_rewards, seat_done, final = core.step_autoreset(actions)
+            term = seat_done[:, 0].astype(bool)
+            trunc = seat_done[:, 1].astype(bool)
+            trunc &= ~term
+            finished = np.flatnonzero(term | trunc)
+            return seat_rewards.copy(), term, trunc, finished, final[finished]
         core.step(actions)
         rewards = core.rewards[core.rows, core.seats]  # seats change only at a reset
         term = core.done[:, 0].astype(bool)

@@ -12,7 +12,9 @@ Targets (one target takes its own options; several, or all, take the options bel
   search   the draughts alpha-beta search, nodes/s
   rllib    RLlib sampling throughput (needs Ray: pip install "boardgym[ray]", its own venv)
   coldstart  first use with an empty Numba cache: import -> first finished game of each game
-  all      every target above
+  paths    the paths users call (legal_plays, make_vec, the AEC env, cold start), each beside
+           its peer and its goal, in one run
+  all      every target above but paths (whose rows repeat theirs)
 
 Each target first lists its peers: the installed ones are measured, the missing ones are named with
 how to install them (most at once: pip install "boardgym[bench]"); boardgym's own figures are
@@ -25,7 +27,9 @@ import sys
 from dataclasses import field
 from typing import Literal
 
-from boardgym.scripts import bench_coldstart, bench_env, bench_movegen, bench_rllib, bench_search, cli
+from boardgym.scripts import (
+    bench_coldstart, bench_env, bench_movegen, bench_paths, bench_rllib, bench_search, cli,
+)
 
 #: target -> (module, one-line summary)
 TARGETS = {
@@ -34,8 +38,11 @@ TARGETS = {
     "search": (bench_search, "the draughts alpha-beta search, nodes/s"),
     "rllib": (bench_rllib, "RLlib sampling throughput (needs Ray)"),
     "coldstart": (bench_coldstart, "first use with an empty Numba cache: import -> first finished game of each game"),
+    "paths": (bench_paths, "the paths users call, each beside its peer and its goal, in one run"),
 }
-Target = Literal["all", "movegen", "envs", "search", "rllib", "coldstart"]
+#: what ``all`` runs: every target but paths (its rows repeat the others')
+ALL = tuple(t for t in TARGETS if t != "paths")
+Target = Literal["all", "movegen", "envs", "search", "rllib", "coldstart", "paths"]
 
 
 @dataclasses.dataclass
@@ -43,7 +50,7 @@ class Settings:
     """Settings of a run of several targets (one target alone takes its own options)."""
 
     targets: list[Target] = field(default_factory=lambda: ["all"], metadata={"positional": True})
-    """what to benchmark: movegen, envs, search, rllib, coldstart or all"""
+    """what to benchmark: movegen, envs, search, rllib, coldstart, paths or all (all but paths)"""
     game: Literal["all", "draughts", "backgammon"] = "all"
     """benchmark one game only"""
     full: bool = False
@@ -95,6 +102,8 @@ def _target_settings(target: str, cfg: Settings):
         return None if cfg.game == "backgammon" else bench_search.Settings(full=cfg.full)
     if target == "coldstart":
         return bench_coldstart.Settings(game=cfg.game, full=cfg.full)
+    if target == "paths":
+        return bench_paths.Settings(full=cfg.full)
     return bench_rllib.Settings(game="backgammon" if cfg.game == "backgammon" else "draughts",
                                 full=cfg.full)
 
@@ -117,7 +126,7 @@ def main(args=None):
         return {target: module.main(settings)}
     cfg = cli.settings(Settings, list(args) if isinstance(args, tuple) else args,
                        prog="boardgym bench", description=__doc__)
-    names = list(TARGETS) if "all" in cfg.targets else list(dict.fromkeys(cfg.targets))
+    names = list(ALL) if "all" in cfg.targets else list(dict.fromkeys(cfg.targets))
     results, missing = {}, {}
     for target in names:
         settings = _target_settings(target, cfg)

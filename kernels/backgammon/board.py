@@ -159,17 +159,42 @@ def end_turn(s):
 
 
 @njit(cache=True)
+def end_turn_inplace(s):
+    """end_turn on s itself (the batch cores' copy-free path)."""
+    for i in range(N_POINTS):  # the pairs (ME + i, OPP + 23 - i) swap, as flip_into writes them
+        a = s[ME + i]
+        s[ME + i] = s[OPP + 23 - i]
+        s[OPP + 23 - i] = a
+    a = s[BAR_ME]
+    s[BAR_ME] = s[BAR_OPP]
+    s[BAR_OPP] = a
+    a = s[OFF_ME]
+    s[OFF_ME] = s[OFF_OPP]
+    s[OFF_OPP] = a
+    for v in range(6):
+        s[DICE + v] = 0
+    s[TURN] = 1 - s[TURN]
+    refresh_masks(s)
+
+
+@njit(cache=True)
 def set_dice(s, d1, d2):
     """Copy of s with the roll d1-d2 (1..6) to play: one of each, or four of a double."""
     out = s.copy()
-    for v in range(6):
-        out[DICE + v] = 0
-    if d1 == d2:
-        out[DICE + d1 - 1] = 4
-    else:
-        out[DICE + d1 - 1] = 1
-        out[DICE + d2 - 1] = 1
+    set_dice_inplace(out, d1, d2)
     return out
+
+
+@njit(cache=True, inline="always")
+def set_dice_inplace(s, d1, d2):
+    """set_dice on s itself."""
+    for v in range(6):
+        s[DICE + v] = 0
+    if d1 == d2:
+        s[DICE + d1 - 1] = 4
+    else:
+        s[DICE + d1 - 1] = 1
+        s[DICE + d2 - 1] = 1
 
 
 @njit(cache=True)

@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit
 
 from boardgym.kernels.bits import lsb
-from boardgym.kernels.backgammon.board import DICE, end_turn
+from boardgym.kernels.backgammon.board import BAR_ME, DICE, ME, end_turn
 from boardgym.kernels.backgammon.movegen import (
     _max_dice, do_move, max_dice_work, remaining_dice, source_mask, undo_move,
 )
@@ -51,13 +51,32 @@ def decode_action(action):
 @njit(cache=True)
 def legal_action_mask(state, out):
     """Mark in out (int8[N_ACTIONS]) every move starting or continuing a maximal play -> count."""
-    for k in range(N_ACTIONS):
-        out[k] = 0
     a, b, n = remaining_dice(state)
     if n == 0:
+        for k in range(N_ACTIONS):
+            out[k] = 0
         return 0
-    w = state.copy()
-    stk = np.empty(15, dtype=np.int64)
+    return mask_work(state.copy(), out, np.empty(15, dtype=np.int64))
+
+
+@njit(cache=True)
+def mask_work(w, out, stk):
+    """legal_action_mask worked out on w itself (left as it was on return) with stk (int64[15])
+    as scratch: the batch cores' copy-free path."""
+    for k in range(N_ACTIONS):
+        out[k] = 0
+    a, b, n = remaining_dice(w)
+    if n == 0:
+        return 0
+    if n == 1:  # one die left: every checker that can move it begins a maximal play (shortcut)
+        srcs = source_mask(w, a)
+        count = 0
+        while srcs != 0:
+            i = lsb(srcs)
+            srcs &= srcs - 1
+            out[encode_action(i + 1, a)] = 1
+            count += 1
+        return count
     m = max_dice_work(w, stk)
     if m == 0:
         return 0
@@ -70,12 +89,20 @@ def legal_action_mask(state, out):
             if m == 1 and d != chosen:
                 continue
             srcs = source_mask(w, d)
+            # Sources of the other die that certainly stay sources after any move of this one
+            # (a shortcut, no rule of its own): off the bar, a point q with q - other >= 1 keeps
+            # its plain move, since moving (and hitting) never adds a block (B.2) nor puts the
+            # mover on the bar; q stays a source unless its last checker is the one moved.
+            safe = np.int64(0)
+            if m == 2 and w[BAR_ME] == 0:
+                safe = source_mask(w, other) & ~((np.int64(1) << other) - 1)
             while srcs != 0:
                 i = lsb(srcs)
                 srcs &= srcs - 1
                 sp = i + 1
                 ok = True
-                if m == 2:
+                if m == 2 and (safe & ~(np.int64(1) << i)) == 0 and not (
+                        (safe >> i) & 1 and w[ME + i] >= 2):
                     hit = do_move(w, sp, d)
                     ok = source_mask(w, other) != 0
                     undo_move(w, sp, d, hit)
@@ -110,10 +137,17 @@ def has_legal_move(state):
 def apply_action(state, action):
     """Play one masked checker move -> new state (turn passed once no remaining die is usable)."""
     out = state.copy()
-    sp, d = decode_action(action)
-    do_move(out, sp, d)
-    out[DICE + d - 1] -= 1
+    move_checker(out, action)
     stk = np.empty(15, dtype=np.int64)
     if max_dice_work(out, stk) == 0:
         return end_turn(out)
     return out
+
+
+@njit(cache=True, inline="always")
+def move_checker(s, action):
+    """Move the checker of a masked action on s itself and use up its die; the turn does not
+    pass (the play is over exactly when legal_action_mask then marks nothing)."""
+    sp, d = decode_action(action)
+    do_move(s, sp, d)
+    s[DICE + d - 1] -= 1

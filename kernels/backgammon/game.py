@@ -14,7 +14,8 @@ bar), ``N_ACTIONS = 150``; with the cube, four more (cube.py): ``N_ACTIONS_CUBE 
 
 Two ways to play a turn, one rule:
 - by action: ``legal_mask`` (the moves that begin or continue a play using the most dice, B.5)
-  and ``step`` (one move; when the play is over, the turn passes and the next one is rolled);
+  and ``step`` (one move; when the play is over, the turn passes and the next one is rolled;
+  ``step_masked`` does it on the state itself and hands back the mover's next mask);
 - by afterstate: ``plays`` / ``afterstates`` (the distinct positions a whole play can reach, B.6,
   each with one route: the checker moves reaching it, as notation writes them) and the game loop
   ``start`` -> ``afterstates`` -> ``finish_turn`` -> ... (cubeless).
@@ -32,10 +33,12 @@ import numpy as np
 from numba import njit
 
 from boardgym.kernels.backgammon.board import (
-    CUBE_VALUE, DICE, OPP, STATE_LEN, TURN, end_turn, full_roll, new_initial_state, set_dice,
+    CUBE_VALUE, DICE, OPP, STATE_LEN, TURN, end_turn, end_turn_inplace, full_roll,
+    new_initial_state, set_dice,
 )
 from boardgym.kernels.backgammon.codec import (
     N_ACTIONS, apply_action, decode_action, encode_action, has_legal_move, legal_action_mask,
+    mask_work, move_checker,
 )
 from boardgym.kernels.backgammon.cube import (
     ACTION_DOUBLE, ACTION_DROP, ACTION_ROLL, ACTION_TAKE, N_ACTIONS_CUBE, cube_action_mask,
@@ -46,7 +49,7 @@ from boardgym.kernels.backgammon.movegen import (
 )
 from boardgym.kernels.backgammon.outcome import outcome
 from boardgym.kernels.backgammon.turns import (
-    CUBE_DECISION, DEAD, ROLLED, TURN_LIMIT, begin_turn, opening,
+    CUBE_DECISION, DEAD, ROLLED, TURN_LIMIT, begin_turn, begin_turn_inplace, opening,
 )
 
 __all__ = [
@@ -55,7 +58,7 @@ __all__ = [
     "ROLLED", "CUBE_DECISION", "TURN_LIMIT", "DEAD", "GAME_OVER", "MOVING",
     "SCORING_SINGLE", "SCORING_GAMMON", "initial_state", "pass_turn", "dice_of", "set_roll",
     "encode_action", "decode_action", "legal_mask",
-    "move_of_action", "apply", "step", "begin_turn", "opening", "plays", "plays_of_roll", "afterstates",
+    "move_of_action", "apply", "step", "step_masked", "begin_turn", "finish_turn_inplace", "opening", "plays", "plays_of_roll", "afterstates",
     "start", "finish_turn", "result", "dropped_result", "is_truncation", "no_passes", "can_move",
     "dice_left",
 ]
@@ -137,6 +140,35 @@ def step(state, action, rng, rolls, max_turns, cube, passes):
     if outcome(s)[0] >= 0:
         return s, GAME_OVER, rolls, 0
     return begin_turn(s, rng, np.int64(0), np.int64(0), cube, np.bool_(False), rolls, max_turns, passes)
+
+
+@njit(cache=True, inline="always")
+def step_masked(state, action, rng, rolls, max_turns, passes, mask, stk):
+    """step (cubeless) on state itself, with the mask of what follows -> (status, rolls, lost
+    rolls, count). While the mover's play goes on (MOVING) its legal mask is in mask (int8
+    [N_ACTIONS]) and count > 0: the same search tells that the play goes on and gives the mask.
+    Otherwise the turn has passed as in step, mask is scratch and count is 0. stk: int64[15]
+    scratch."""
+    move_checker(state, action)
+    k = mask_work(state, mask, stk)
+    if k > 0:
+        return MOVING, rolls, 0, k
+    end_turn_inplace(state)
+    if outcome(state)[0] >= 0:
+        return GAME_OVER, rolls, 0, 0
+    status, rolls, n = begin_turn_inplace(state, rng, np.int64(0), np.int64(0), np.bool_(False),
+                                          np.bool_(False), rolls, max_turns, passes)
+    return status, rolls, n, 0
+
+
+@njit(cache=True, inline="always")
+def finish_turn_inplace(afterstate, rng, rolls, max_turns, passes):
+    """finish_turn on the afterstate itself -> (status, rolls, lost rolls)."""
+    end_turn_inplace(afterstate)
+    if outcome(afterstate)[0] >= 0:
+        return GAME_OVER, rolls, 0
+    return begin_turn_inplace(afterstate, rng, np.int64(0), np.int64(0), np.bool_(False),
+                              np.bool_(False), rolls, max_turns, passes)
 
 
 @njit(cache=True)

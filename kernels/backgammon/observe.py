@@ -14,7 +14,6 @@ not on roll), in the manner of Tesauro's TD-Gammon:
   204, 205   1 when the cube is owned by ``player`` / by the opponent (both 0: centred)
   206        1 while a double is offered and awaits take/drop (``CUBE_OFFERED`` if the layout has it)
 """
-import numpy as np
 from numba import njit
 
 from boardgym.kernels.backgammon.board import (
@@ -26,37 +25,33 @@ OBS_LEN = 207
 
 @njit(cache=True, inline="always")
 def _units(out, base, n):
-    if n >= 1:
-        out[base] = 1.0
-    if n >= 2:
-        out[base + 1] = 1.0
-    if n >= 3:
-        out[base + 2] = 1.0
-    if n > 3:
-        out[base + 3] = (n - 3) / 2.0
+    """The four units of a point holding n checkers (every entry written: no clearing pass)."""
+    out[base] = 1.0 if n >= 1 else 0.0
+    out[base + 1] = 1.0 if n >= 2 else 0.0
+    out[base + 2] = 1.0 if n >= 3 else 0.0
+    out[base + 3] = (n - 3) * 0.5 if n > 3 else 0.0  # == (n - 3) / 2.0 exactly
 
 
 @njit(cache=True)
 def encode_obs(state, player, out):
     """Write player's observation of state (int64[STATE_LEN]) into out (float32[OBS_LEN])."""
-    out[:] = 0.0
     mover = state[TURN] == player
-    for i in range(24):  # i = point - 1 in player's numbering
-        if mover:
-            own, opp = state[ME + i], state[OPP + i]
-        else:
-            own, opp = state[OPP + 23 - i], state[ME + 23 - i]
-        _units(out, 4 * i, own)
-        _units(out, 96 + 4 * i, opp)
     if mover:
-        out[192], out[193] = state[BAR_ME] / 2.0, state[BAR_OPP] / 2.0
+        for i in range(24):  # i = point - 1 in player's numbering
+            _units(out, 4 * i, state[ME + i])
+            _units(out, 96 + 4 * i, state[OPP + i])
+        out[192], out[193] = state[BAR_ME] * 0.5, state[BAR_OPP] * 0.5
         out[194], out[195] = state[OFF_ME] / 15.0, state[OFF_OPP] / 15.0
         out[202] = 1.0
     else:
-        out[192], out[193] = state[BAR_OPP] / 2.0, state[BAR_ME] / 2.0
+        for i in range(24):
+            _units(out, 4 * i, state[OPP + 23 - i])
+            _units(out, 96 + 4 * i, state[ME + 23 - i])
+        out[192], out[193] = state[BAR_OPP] * 0.5, state[BAR_ME] * 0.5
         out[194], out[195] = state[OFF_OPP] / 15.0, state[OFF_ME] / 15.0
+        out[202] = 0.0
     for v in range(6):
-        out[196 + v] = state[DICE + v] / 4.0
+        out[196 + v] = state[DICE + v] * 0.25  # == / 4.0 exactly
     value = state[CUBE_VALUE]
     k = 0
     while value > 1:
@@ -64,7 +59,7 @@ def encode_obs(state, player, out):
         k += 1
     out[203] = k / 6.0
     owner = state[CUBE_OWNER]
-    if owner == player:
-        out[204] = 1.0
-    elif owner >= 0:
-        out[205] = 1.0
+    out[204] = 1.0 if owner == player else 0.0
+    out[205] = 1.0 if owner >= 0 and owner != player else 0.0
+    for j in range(206, out.shape[0]):  # 206: CUBE_OFFERED where a layout has it, else 0
+        out[j] = 0.0

@@ -14,15 +14,15 @@ import numpy as np
 from numba import njit
 
 from boardgym.kernels.backgammon.board import (
-    BAR_ME, BAR_OPP, DICE, ME, OFF_ME, OPP, STATE_LEN, TURN, end_turn,
+    BAR_ME, BAR_OPP, DICE, ME, OFF_ME, OPP, STATE_LEN,
 )
-from boardgym.kernels.backgammon.codec import apply_action, legal_action_mask
+from boardgym.kernels.backgammon.codec import mask_work, move_checker
 from boardgym.kernels.backgammon.game import MAX_AFTERSTATES, afterstates
 from boardgym.kernels.players import OPP_GREEDY, OPP_NET, OPP_NONE, OPP_RANDOM
 from boardgym.kernels.rng import pick_marked
 
 __all__ = ["OPP_NONE", "OPP_RANDOM", "OPP_GREEDY", "OPP_NET", "greedy_score", "greedy_pick",
-           "greedy_turn", "random_turn", "opponent_turn"]
+           "greedy_turn", "random_turn", "random_turn_inplace", "opponent_turn"]
 
 
 @njit(cache=True)
@@ -78,19 +78,22 @@ def random_turn(state, rngs, i, mask):
     """The random player's afterstate for state (on roll with dice): uniformly random masked checker
     moves drawn from generator rngs[i] until the play is over; mask: int8[N_ACTIONS] scratch
     (C-contiguous)."""
-    turn = state[TURN]
-    s = state
+    out = state.copy()
+    random_turn_inplace(out, rngs, i, mask, np.empty(15, dtype=np.int64))
+    return out
+
+
+@njit(cache=True)
+def random_turn_inplace(s, rngs, i, mask, stk):
+    """random_turn on s itself: s becomes the afterstate (dice cleared, still the mover's view);
+    stk: int64[15] scratch (codec.mask_work)."""
     while True:
-        n = legal_action_mask(s, mask)
+        n = mask_work(s, mask, stk)
         if n == 0:  # nothing (more) to play: the play ends here
-            out = s.copy()
             for k in range(6):
-                out[DICE + k] = 0
-            return out
-        nxt = apply_action(s, pick_marked(mask, n, rngs, i))
-        if nxt[TURN] != turn:  # the play is over and the turn passed: turn the board back
-            return end_turn(nxt)
-        s = nxt
+                s[DICE + k] = 0
+            return
+        move_checker(s, pick_marked(mask, n, rngs, i))
 
 
 @njit(cache=True)

@@ -13,7 +13,9 @@ may double (cube.py): the caller asks for the decision, then calls again with ``
 """
 from numba import njit
 
-from boardgym.kernels.backgammon.board import TURN, end_turn, new_initial_state, set_dice
+from boardgym.kernels.backgammon.board import (
+    TURN, end_turn, end_turn_inplace, new_initial_state, set_dice_inplace,
+)
 from boardgym.kernels.backgammon.codec import has_legal_move
 from boardgym.kernels.backgammon.cube import may_double
 from boardgym.kernels.backgammon.dice import roll_dice, roll_die
@@ -46,24 +48,33 @@ def begin_turn(state, rng, d1, d2, cube, cube_decided, turns, max_turns, passes)
     (int64[K, 3] rows: player, die, die) while room remains; status is ROLLED (dice set, a move
     exists), CUBE_DECISION, TURN_LIMIT or DEAD.
     """
+    s = state.copy()
+    status, turns, n = begin_turn_inplace(s, rng, d1, d2, cube, cube_decided, turns, max_turns,
+                                          passes)
+    return s, status, turns, n
+
+
+@njit(cache=True)
+def begin_turn_inplace(state, rng, d1, d2, cube, cube_decided, turns, max_turns, passes):
+    """begin_turn on state itself -> (status, rolls made so far, lost rolls recorded)."""
     n = 0
     for _ in range(MAX_PASSES):
         if cube and not cube_decided and d1 == 0 and may_double(state):
-            return state, CUBE_DECISION, turns, n
+            return CUBE_DECISION, turns, n
         cube_decided = False
         if max_turns > 0 and turns >= max_turns:
-            return state, TURN_LIMIT, turns, n
+            return TURN_LIMIT, turns, n
         if d1 == 0:
             d1, d2 = roll_dice(rng)
-        state = set_dice(state, d1, d2)
+        set_dice_inplace(state, d1, d2)
         turns += 1
         if has_legal_move(state):
-            return state, ROLLED, turns, n
+            return ROLLED, turns, n
         if n < passes.shape[0]:
             passes[n, 0] = state[TURN]
             passes[n, 1] = d1
             passes[n, 2] = d2
         n += 1
-        state = end_turn(state)
+        end_turn_inplace(state)
         d1 = d2 = 0
-    return state, DEAD, turns, n
+    return DEAD, turns, n

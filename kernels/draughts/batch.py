@@ -15,80 +15,205 @@ in-kernel opponent (opponents.py, codes in boardgym.kernels.players) plays the o
 
 ``batch_step`` / ``batch_reset`` run games in parallel; ``*_serial`` are the same code on one
 thread (faster for small batches). Finished games are not reset by ``batch_step``: the caller
-reads the terminal observation, then calls ``batch_reset`` on the finished games (same-step
-autoreset in the adapters).
+reads the terminal observation, then calls ``batch_reset`` on the finished games.
+``batch_step_autoreset`` does both in one call (the vector envs' same-step autoreset), keeping
+the finished games' last observation, reward and end flags for the caller.
+
+Speed: positions are stepped in place (game.step_inplace), and one list of legal actions per
+position (game.gen_actions, scratch allocated once per chunk of games) gives the game status
+(G.1), the random player's hop and the mask: no second move search, no state copies.
 """
+import numba
+import numpy as np
 from numba import njit, prange
 
-from boardgym.kernels.draughts.board import S_SIDE
-from boardgym.kernels.draughts.game import encode_obs, legal_mask, result, reward, step
-from boardgym.kernels.draughts.opponents import opponent_move
+from boardgym.kernels.draughts.board import ROW_LEN, S_CAP_SQ, S_SIDE
+from boardgym.kernels.draughts.game import (
+    MAX_ACTS, MAX_QUIET, apply_action_inplace, encode_obs, gen_actions, mark_actions,
+    result_moves, reward, sort_actions, step_inplace,
+)
+from boardgym.kernels.draughts.opponents import recapture_move
 from boardgym.kernels.draughts.outcome import ONGOING
-from boardgym.kernels.players import OPP_NONE
+from boardgym.kernels.players import OPP_GREEDY, OPP_NONE
+from boardgym.kernels.rng import rand_below
+
 
 
 @njit(cache=True)
-def _finish(s, i, seats, rngs, opponent, play, max_plies, obs, masks, current, rewards, done):
-    """With play, let the opponent move while it is to act; then write game i's outputs."""
-    code, trunc = result(s, max_plies)
-    if opponent != OPP_NONE and play:
-        while code == ONGOING and not trunc and s[S_SIDE] != seats[i]:
-            s = opponent_move(s, opponent, rngs, i, masks[i])
-            code, trunc = result(s, max_plies)
+def _scratch():
+    """(acts, work, quiet): the move-listing scratch (game.gen_actions) of one block of games;
+    the batch loops run one block per thread, so the scratch is made once per thread and call."""
+    return (np.empty(MAX_ACTS, dtype=np.int64), np.empty(128, dtype=np.int64),
+            np.empty((MAX_QUIET, ROW_LEN), dtype=np.int64))
+
+
+@njit(cache=True)
+def _opponent_plays(s, i, seat, rngs, opponent, max_plies, acts, k, work, quiet):
+    """The in-kernel opponent moves on s while it is to act and the game goes on; acts[:k] are
+    the legal actions of s -> the count of the legal actions of s as it ends (in acts)."""
+    while True:
+        code, trunc = result_moves(s, k > 0, max_plies)
+        if code != ONGOING or trunc or s[S_SIDE] == seat:
+            return k
+        if opponent == OPP_GREEDY and s[S_CAP_SQ] < 0:
+            s[:] = recapture_move(s, rngs, i)
+        else:  # the random player: the j-th legal hop in the mask's order (rng.pick_marked)
+            n = sort_actions(acts, k)
+            apply_action_inplace(s, acts[rand_below(rngs, i, n)])
+        k = gen_actions(s, acts, work, quiet)
+
+
+@njit(cache=True, inline="always")
+def _finish(s, i, seats, rngs, opponent, play, max_plies, obs, masks, current, rewards, done,
+            acts, work, quiet):
+    """With play, let the opponent move while it is to act (on s itself); then write game i's
+    outputs. One list of legal actions per position gives the status (G.1), the opponent's
+    choice and the mask."""
+    k = gen_actions(s, acts, work, quiet)
+    if play and opponent != OPP_NONE and s[S_SIDE] != seats[i]:
+        k = _opponent_plays(s, i, seats[i], rngs, opponent, max_plies, acts, k, work, quiet)
+    code, trunc = result_moves(s, k > 0, max_plies)
+    side = s[S_SIDE]
     rewards[i, 0] = reward(code, 0)
     rewards[i, 1] = reward(code, 1)
     done[i, 0] = code != ONGOING
     done[i, 1] = trunc
-    side = s[S_SIDE]
     persp = side if opponent == OPP_NONE else seats[i]
     encode_obs(s, persp, max_plies, obs[i])
     m = masks[i]
     if code != ONGOING or trunc or side != persp:
         m[:] = 0
     else:
-        legal_mask(s, m)
+        mark_actions(acts, k, m, side)
     current[i] = side
-    return s
 
 
 @njit(cache=True)
 def batch_outputs(states, seats, rngs, opponent, max_plies, obs, masks, current, rewards, done):
     """Write every game's outputs for its position as it stands (no move is played, rngs is
     left as it is); the outputs of a core are always these functions of its states and seats."""
+    acts, work, quiet = _scratch()
     for i in range(states.shape[0]):
-        _finish(states[i], i, seats, rngs, opponent, False, max_plies, obs, masks, current,
-                rewards, done)
+        _finish(states[i], i, seats, rngs, opponent, False, max_plies, obs, masks, current, rewards,
+                done, acts, work, quiet)
 
 
-def _batch_step(states, actions, seats, rngs, opponent, max_plies, obs, masks, current, rewards, done):
-    """Apply actions[i] (the acting player's frame; must be legal; -1 skips game i, leaving its
-    outputs as they were) to every game, then let the in-kernel opponent reply; fill the output
-    buffers. Finished games are left as they ended."""
-    for i in prange(states.shape[0]):
-        a = actions[i]
-        if a < 0:
+@njit(cache=True, inline="always")
+def _step_block(lo, hi, states, actions, seats, rngs, opponent, max_plies, obs, masks, current,
+                rewards, done):
+    acts, work, quiet = _scratch()
+    for i in range(lo, hi):
+        if actions[i] < 0:
             continue
-        s = step(states[i], a)
-        states[i] = _finish(s, i, seats, rngs, opponent, True, max_plies, obs, masks, current,
-                            rewards, done)
+        s = states[i]
+        step_inplace(s, actions[i])
+        _finish(s, i, seats, rngs, opponent, True, max_plies, obs, masks, current, rewards, done,
+                acts, work, quiet)
 
 
-def _batch_reset(states, which, start, seats, alternate, rngs, opponent, max_plies, obs, masks,
-                current, rewards, done):
-    """Restart the games with which[i] != 0 from start (int64[STATE_LEN]); with alternate, the
-    learner changes seat; the opponent opens when it is White. Fills the outputs of those games."""
-    for i in prange(states.shape[0]):
+@njit(cache=True, inline="always")
+def _reset_block(lo, hi, states, which, start, seats, alternate, rngs, opponent, max_plies, obs,
+                 masks, current, rewards, done):
+    acts, work, quiet = _scratch()
+    for i in range(lo, hi):
         if which[i] == 0:
             continue
         if alternate:
             seats[i] = 1 - seats[i]
-        states[i] = _finish(start.copy(), i, seats, rngs, opponent, True, max_plies, obs, masks,
-                            current, rewards, done)
+        s = states[i]
+        s[:] = start
+        _finish(s, i, seats, rngs, opponent, True, max_plies, obs, masks, current, rewards, done,
+                acts, work, quiet)
 
 
-# Each batch kernel in two builds: parallel (prange over games; uncached, as Numba requires) and
-# serial (cached), which wins for small batches or a single thread.
-batch_step = njit(parallel=True)(_batch_step)
-batch_reset = njit(parallel=True)(_batch_reset)
-batch_step_serial = njit(cache=True)(_batch_step)
-batch_reset_serial = njit(cache=True)(_batch_reset)
+@njit(cache=True, inline="always")
+def _autoreset_block(lo, hi, states, actions, start, seats, alternate, rngs, opponent, max_plies,
+                     obs, masks, current, rewards, done, seat_rewards, seat_done, final_obs):
+    acts, work, quiet = _scratch()
+    for i in range(lo, hi):
+        s = states[i]
+        step_inplace(s, actions[i])
+        _finish(s, i, seats, rngs, opponent, True, max_plies, obs, masks, current, rewards, done,
+                acts, work, quiet)
+        seat_rewards[i] = rewards[i, seats[i]]
+        seat_done[i, 0] = done[i, 0]
+        seat_done[i, 1] = done[i, 1]
+        if done[i, 0] == 0 and done[i, 1] == 0:
+            continue
+        final_obs[i, :] = obs[i, :]
+        if alternate:
+            seats[i] = 1 - seats[i]
+        s[:] = start
+        _finish(s, i, seats, rngs, opponent, True, max_plies, obs, masks, current, rewards, done,
+                acts, work, quiet)
+
+
+# Each batch kernel in two builds: serial (cached; faster for small batches or one thread) and
+# parallel (one block of games per thread, each with its own scratch; uncached, as Numba
+# requires for prange).
+@njit(cache=True)
+def batch_step_serial(states, actions, seats, rngs, opponent, max_plies, obs, masks, current,
+                      rewards, done):
+    """Apply actions[i] (the acting player's frame; must be legal; -1 skips game i, leaving its
+    outputs as they were) to every game, then let the in-kernel opponent reply; fill the output
+    buffers. Finished games are left as they ended."""
+    _step_block(0, states.shape[0], states, actions, seats, rngs, opponent, max_plies, obs,
+                masks, current, rewards, done)
+
+
+@njit(parallel=True)
+def batch_step(states, actions, seats, rngs, opponent, max_plies, obs, masks, current, rewards,
+               done):
+    """batch_step_serial with one block of games per thread."""
+    n = states.shape[0]
+    blocks = min(n, numba.get_num_threads())
+    for b in prange(blocks):
+        _step_block(b * n // blocks, (b + 1) * n // blocks, states, actions, seats, rngs,
+                    opponent, max_plies, obs, masks, current, rewards, done)
+
+
+@njit(cache=True)
+def batch_reset_serial(states, which, start, seats, alternate, rngs, opponent, max_plies, obs,
+                       masks, current, rewards, done):
+    """Restart the games with which[i] != 0 from start (int64[STATE_LEN]); with alternate, the
+    learner changes seat; the opponent opens when it is White. Fills the outputs of those games."""
+    _reset_block(0, states.shape[0], states, which, start, seats, alternate, rngs, opponent,
+                 max_plies, obs, masks, current, rewards, done)
+
+
+@njit(parallel=True)
+def batch_reset(states, which, start, seats, alternate, rngs, opponent, max_plies, obs, masks,
+                current, rewards, done):
+    """batch_reset_serial with one block of games per thread."""
+    n = states.shape[0]
+    blocks = min(n, numba.get_num_threads())
+    for b in prange(blocks):
+        _reset_block(b * n // blocks, (b + 1) * n // blocks, states, which, start, seats,
+                     alternate, rngs, opponent, max_plies, obs, masks, current, rewards, done)
+
+
+@njit(cache=True)
+def batch_step_autoreset_serial(states, actions, start, seats, alternate, rngs, opponent,
+                                max_plies, obs, masks, current, rewards, done, seat_rewards,
+                                seat_done, final_obs):
+    """batch_step for every game (actions[i] legal for the perspective player), then, in the
+    same call, batch_reset of each game that ended: first the reward of the player in seats[i]
+    (seat_rewards float32[N]), the game's end (seat_done int8[N, 2]: terminated, truncated) and
+    last observation (final_obs float32[N, OBS_LEN], written for the finished games only) are
+    kept. The outputs and random streams end as batch_step then batch_reset of the finished
+    games leave them."""
+    _autoreset_block(0, states.shape[0], states, actions, start, seats, alternate, rngs,
+                     opponent, max_plies, obs, masks, current, rewards, done, seat_rewards,
+                     seat_done, final_obs)
+
+
+@njit(parallel=True)
+def batch_step_autoreset(states, actions, start, seats, alternate, rngs, opponent, max_plies,
+                         obs, masks, current, rewards, done, seat_rewards, seat_done, final_obs):
+    """batch_step_autoreset_serial with one block of games per thread."""
+    n = states.shape[0]
+    blocks = min(n, numba.get_num_threads())
+    for b in prange(blocks):
+        _autoreset_block(b * n // blocks, (b + 1) * n // blocks, states, actions, start, seats,
+                         alternate, rngs, opponent, max_plies, obs, masks, current, rewards,
+                         done, seat_rewards, seat_done, final_obs)

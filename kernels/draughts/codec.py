@@ -21,7 +21,10 @@ routes are allowed, so the reachable set of outcomes equals ``gen_moves`` exactl
 once (25.5), jumped pieces stay on the board (Turkish strike, 25.2), the chain's start, the
 jumped set and the man/king flag are recorded in the position vector (board.S_CAP_*), and the
 turn passes (via ``apply_move_parts``, with counters, hash and history) only when the piece
-cannot capture any further.
+cannot capture any further. ``apply_action_inplace`` does the same on the position vector itself
+(the batch cores' copy-free path). ``gen_actions`` lists the actions the mask marks (scratch from
+the caller), ``mark_actions`` writes such a list as a mask, ``sort_actions`` puts it in the mask's
+order.
 """
 import numpy as np
 from numba import njit
@@ -31,13 +34,14 @@ from boardgym.kernels.draughts.board import (
     BB_PROMO, BB_SQUARES, GHOST_TO_SQ32, M_FROM, M_TO, N_SQUARES, ROW_LEN, S_BK, S_BM,
     S_CAP_JUMPED, S_CAP_MAN, S_CAP_SQ, S_CAP_START, S_SIDE, S_WK, S_WM, SQ32_TO_GHOST, STEP,
 )
-from boardgym.kernels.draughts.move import apply_move_parts
+from boardgym.kernels.draughts.move import apply_move_parts_inplace
 from boardgym.kernels.draughts.movegen import (
     can_capture_from, gen_hops, gen_quiet_bb, has_capture_bb, mover_first, mover_view,
 )
 
 N_ACTIONS = 1024
 MAX_QUIET = 12 * 13  # at most 12 pieces, a king has at most 13 quiet moves
+MAX_ACTS = 12 * 4 * 6  # at most 12 pieces, 4 directions, 6 landings beyond a jumped piece
 ONE = np.int64(1)
 ZERO = np.int64(0)
 
@@ -104,17 +108,41 @@ def legal_action_mask(state, out):
 @njit(cache=True, inline="always")
 def fill_mask(state, out, frame):
     """legal_action_mask in frame's view (0: the kernel frame, 1: turned round for Black)."""
+    acts = np.empty(MAX_ACTS, dtype=np.int64)
+    work = np.empty(128, dtype=np.int64)
+    quiet = np.empty((MAX_QUIET, ROW_LEN), dtype=np.int64)
+    return mark_actions(acts, gen_actions(state, acts, work, quiet), out, frame)
+
+
+@njit(cache=True, inline="always")
+def mark_actions(acts, k, out, frame):
+    """Clear out (int8[N_ACTIONS]) and mark acts[:k] (kernel frame) in frame's view -> the
+    number of distinct actions marked."""
     out[:] = 0
+    n = 0
+    for i in range(k):
+        a = view_action(frame, acts[i])
+        if out[a] == 0:
+            out[a] = 1
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def gen_actions(state, acts, work, quiet):
+    """The legal actions of a position (kernel frame, in generation order) into acts
+    (int64[MAX_ACTS]) -> their count; work (int64[128]) and quiet (int64[MAX_QUIET, ROW_LEN])
+    are scratch. The actions legal_action_mask marks, without a mask."""
     side = state[S_SIDE]
     us_m, us_k, them, empty = mover_view(state[S_WM], state[S_WK], state[S_BM], state[S_BK], side)
-    work = np.empty(128, dtype=np.int64)
     n = 0
     sq = state[S_CAP_SQ]
     if sq >= 0:
         king = (us_k >> sq) & ONE
         k = gen_hops(sq, king, state[S_CAP_JUMPED], them, empty | (ONE << sq), work, 0)
-        for i in range(k):
-            n = _mark(out, sq, work[i], n, frame)
+        for i in range(min(k, acts.shape[0])):
+            acts[n] = encode_action(sq, work[i])
+            n += 1
         return n
     if has_capture_bb(us_m, us_k, them, empty):
         pieces = us_m | us_k
@@ -123,12 +151,33 @@ def fill_mask(state, out, frame):
             pieces = pop_lsb(pieces)
             k = gen_hops(p, (us_k >> p) & ONE, ZERO, them, empty | (ONE << p), work, 0)
             for i in range(k):
-                n = _mark(out, p, work[i], n, frame)
+                if n < acts.shape[0]:
+                    acts[n] = encode_action(p, work[i])
+                    n += 1
         return n
-    quiet = np.empty((MAX_QUIET, ROW_LEN), dtype=np.int64)
     k = gen_quiet_bb(us_m, us_k, empty, side, quiet)
+    for i in range(min(k, acts.shape[0])):
+        acts[n] = encode_action(quiet[i, M_FROM], quiet[i, M_TO])
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def sort_actions(acts, k):
+    """Sort acts[:k] ascending and drop repeats -> the number left (the order and the set of
+    legal_action_mask's marks: index j of the result is the j-th marked action)."""
+    for i in range(1, k):
+        a = acts[i]
+        j = i - 1
+        while j >= 0 and acts[j] > a:
+            acts[j + 1] = acts[j]
+            j -= 1
+        acts[j + 1] = a
+    n = 0
     for i in range(k):
-        n = _mark(out, quiet[i, M_FROM], quiet[i, M_TO], n, frame)
+        if n == 0 or acts[i] != acts[n - 1]:
+            acts[n] = acts[i]
+            n += 1
     return n
 
 
@@ -160,22 +209,30 @@ def _direction(fr, to):
 @njit(cache=True)
 def apply_action(state, action):
     """Position vector after one legal action (a quiet move or one capture hop)."""
+    s = state.copy()
+    apply_action_inplace(s, action)
+    return s
+
+
+@njit(cache=True)
+def apply_action_inplace(s, action):
+    """apply_action on the position vector s itself (the batch cores' copy-free path)."""
     fr, to = decode_action(action)
-    side = state[S_SIDE]
-    us_m, us_k, th_m, th_k = mover_first(state[S_WM], state[S_WK], state[S_BM], state[S_BK], side)
+    side = s[S_SIDE]
+    us_m, us_k, th_m, th_k = mover_first(s[S_WM], s[S_WK], s[S_BM], s[S_BK], side)
     them = th_m | th_k
     empty = BB_SQUARES & ~(us_m | us_k | them)
-    mid = state[S_CAP_SQ] >= 0
+    mid = s[S_CAP_SQ] >= 0
     if not mid and not has_capture_bb(us_m, us_k, them, empty):
         man = (us_m >> fr) & ONE
         promote = man & ((BB_PROMO[side] >> to) & ONE)
-        return apply_move_parts(state, fr, to, ZERO, promote)
+        apply_move_parts_inplace(s, fr, to, ZERO, promote)
+        return
     # One capture hop: the captured piece is the one enemy piece between fr and to.
     d = _direction(fr, to)
     q = STEP[d, fr]
     while q >= 0 and q != to and not (them >> q) & ONE:
         q = STEP[d, q]
-    s = state.copy()
     if not mid:
         s[S_CAP_START] = fr
         s[S_CAP_MAN] = (us_m >> fr) & ONE
@@ -195,15 +252,14 @@ def apply_action(state, action):
     s[S_WM], s[S_WK], s[S_BM], s[S_BK] = mover_first(us_m, us_k, th_m, th_k, side)
     empty = BB_SQUARES & ~(us_m | us_k | them)
     if can_capture_from(to, king, jumped, them, empty):
-        return s
+        return
     # Chain complete: restore the position before the chain and apply the whole move.
     start = s[S_CAP_START]
     was_man = s[S_CAP_MAN]
     us_m, us_k = chain_origin(us_m, us_k, to, start, was_man)
-    pre = s.copy()
-    pre[S_WM], pre[S_WK], pre[S_BM], pre[S_BK] = mover_first(us_m, us_k, th_m, th_k, side)
-    pre[S_CAP_SQ] = -1
-    pre[S_CAP_START] = -1
-    pre[S_CAP_JUMPED] = 0
-    pre[S_CAP_MAN] = 0
-    return apply_move_parts(pre, start, to, jumped, was_man & king)
+    s[S_WM], s[S_WK], s[S_BM], s[S_BK] = mover_first(us_m, us_k, th_m, th_k, side)
+    s[S_CAP_SQ] = -1
+    s[S_CAP_START] = -1
+    s[S_CAP_JUMPED] = 0
+    s[S_CAP_MAN] = 0
+    apply_move_parts_inplace(s, start, to, jumped, was_man & king)

@@ -10,7 +10,8 @@ The rules themselves live in ``movegen`` / ``codec`` / ``move`` / ``outcome``; t
 the interface every env, batch core, trainer, agent and script calls:
 
 - ``initial_state(rules)``: the start position (White to move).
-- ``legal_mask(state, out)`` / ``step(state, action)``: one action (a quiet move or one capture
+- ``legal_mask(state, out)`` / ``step(state, action)`` (``step_inplace``: on the vector itself):
+  one action (a quiet move or one capture
   hop, ``action = from_sq32 * 32 + to_sq32``) in the acting player's frame: the board turned
   180 degrees for Black (``view_action``, ``view_square``; codec.py). A capture chain is played
   hop by hop by the same player; ``state[S_SIDE]`` is always the player who acts.
@@ -20,7 +21,9 @@ the interface every env, batch core, trainer, agent and script calls:
   ``hop_route`` gives the squares of hops already played (the AEC env's move record).
 - ``result(state, max_plies)`` / ``reward(status, player)``: the outcome (``outcome.*`` codes)
   with truncation by a ply cap, and what it pays (+1 / -1 for a win / loss, 0 for a draw or a
-  truncation; zero-sum).
+  truncation; zero-sum). ``gen_actions`` lists the legal actions (kernel frame) without a mask;
+  ``result_moves`` takes the G.1 answer from that list (no second search); ``mark_actions``
+  writes the list as a mask and ``sort_actions`` puts it in the mask's order.
 - ``encode_obs`` / ``decode_obs``: the observation (observe.py), in the observer's frame.
 - ``state_error(state)`` / ``batch_error(states)``: the content check of position vectors
   behind ``boardgym.envs.draughts.check_state`` / ``check_batch`` (``ERR_*`` codes, messages in
@@ -41,8 +44,9 @@ from boardgym.kernels.draughts.board import (
     S_KINGS_ONLY, S_LONG_DIAG, S_MATERIAL, S_PLY, S_RULES, S_SIDE, S_WK, S_WM, STATE_LEN,
 )
 from boardgym.kernels.draughts.codec import (  # noqa: F401  (the core's encodings)
-    N_ACTIONS, VIEW_ACTION, action_squares, apply_action, chain_origin, decode_action,
-    encode_action, fill_mask, square_action, view_action, view_square,
+    MAX_ACTS, MAX_QUIET, N_ACTIONS, VIEW_ACTION, action_squares, apply_action,
+    apply_action_inplace, chain_origin, decode_action, encode_action, fill_mask, gen_actions,
+    mark_actions, sort_actions, square_action, view_action, view_square,
 )
 from boardgym.kernels.draughts.move import apply_move, set_position
 from boardgym.kernels.draughts.movegen import (  # noqa: F401  (whole moves)
@@ -50,8 +54,8 @@ from boardgym.kernels.draughts.movegen import (  # noqa: F401  (whole moves)
 )
 from boardgym.kernels.draughts.observe import OBS_LEN, decode_obs, encode_obs  # noqa: F401
 from boardgym.kernels.draughts.outcome import (  # noqa: F401  (outcome codes)
-    BLACK_WON, ONGOING, RULES_ALL, STATUS_NAMES, WHITE_WON, game_status, hash_bb,
-    long_diag_balance,
+    BLACK_WON, ONGOING, RULES_ALL, STATUS_NAMES, WHITE_WON, game_status, game_status_moves,
+    hash_bb, long_diag_balance,
 )
 
 ONE = np.int64(1)
@@ -77,6 +81,12 @@ def legal_mask(state, out):
 def step(state, action):
     """Position vector after the player to act plays action (its own frame; must be legal)."""
     return apply_action(state, view_action(state[S_SIDE], action))
+
+
+@njit(cache=True, inline="always")
+def step_inplace(state, action):
+    """step on the position vector itself (no copy): the batch cores' path."""
+    apply_action_inplace(state, view_action(state[S_SIDE], action))
 
 
 @njit(cache=True)
@@ -147,6 +157,16 @@ def result(state, max_plies):
     """(status, truncated): the outcome code (outcome.py; ONGOING mid-chain) and whether a game
     still going has reached the cap of max_plies plies (0 = no cap)."""
     code = game_status(state)
+    trunc = (code == ONGOING and state[S_CAP_SQ] < 0 and max_plies > 0
+             and state[S_PLY] >= max_plies)
+    return code, trunc
+
+
+@njit(cache=True, inline="always")
+def result_moves(state, can_move, max_plies):
+    """result for a position whose legal moves are already known to exist (can_move) or not:
+    the same answer without a second move search."""
+    code = game_status_moves(state, can_move)
     trunc = (code == ONGOING and state[S_CAP_SQ] < 0 and max_plies > 0
              and state[S_PLY] >= max_plies)
     return code, trunc
@@ -297,7 +317,8 @@ def batch_error(states):
 __all__ = [
     "N_ACTIONS", "OBS_LEN", "STATE_LEN", "ROUTE_LEN", "MAX_HOPS", "VIEW_ACTION", "STATUS_NAMES",
     "ONGOING", "WHITE_WON", "BLACK_WON", "RULES_ALL", "STATE_ERRORS", "initial_state",
-    "legal_mask", "step", "is_capture", "gen_moves", "play_move", "move_route", "route_actions",
+    "legal_mask", "step", "step_inplace", "gen_actions", "mark_actions", "sort_actions",
+    "result_moves", "is_capture", "gen_moves", "play_move", "move_route", "route_actions",
     "hop_route", "game_status",
     "result", "reward", "encode_obs", "decode_obs", "square_action", "action_squares",
     "encode_action", "decode_action", "view_action", "view_square", "state_error", "batch_error",

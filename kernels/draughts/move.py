@@ -60,7 +60,14 @@ def set_position(wm, wk, bm, bk, side, rules):
 def apply_move_parts(state, fr, to, captured, promote):
     """New position vector after the whole move fr->to capturing `captured` (from a whole-move state)."""
     s = state.copy()
-    wm, wk, bm, bk, side = state[S_WM], state[S_WK], state[S_BM], state[S_BK], state[S_SIDE]
+    apply_move_parts_inplace(s, fr, to, captured, promote)
+    return s
+
+
+@njit(cache=True)
+def apply_move_parts_inplace(s, fr, to, captured, promote):
+    """apply_move_parts on the position vector s itself (the batch cores' copy-free path)."""
+    wm, wk, bm, bk, side = s[S_WM], s[S_WK], s[S_BM], s[S_BK], s[S_SIDE]
     man = (((wm | bm) >> fr) & ONE) == 1
     nwm, nwk, nbm, nbk = apply_bb(wm, wk, bm, bk, side, fr, to, captured, promote)
     s[S_WM], s[S_WK], s[S_BM], s[S_BK] = nwm, nwk, nbm, nbk
@@ -75,7 +82,7 @@ def apply_move_parts(state, fr, to, captured, promote):
     # Zobrist: the mover, the captured pieces, the side.
     k_from = 2 * side + (0 if man else 1)
     k_to = 2 * side + (0 if (man and not crowned) else 1)
-    h = state[S_HASH] ^ ZOBRIST[k_from, fr] ^ ZOBRIST[k_to, to] ^ ZOBRIST_BLACK
+    h = s[S_HASH] ^ ZOBRIST[k_from, fr] ^ ZOBRIST[k_to, to] ^ ZOBRIST_BLACK
     if capture:
         om, ok = (bm, bk) if side == 0 else (wm, wk)
         x = captured
@@ -86,19 +93,18 @@ def apply_move_parts(state, fr, to, captured, promote):
     s[S_HASH] = h
     # Draw counters (outcome.py).
     irreversible = man or capture
-    s[S_KINGS_ONLY] = 0 if irreversible else state[S_KINGS_ONLY] + 1
-    s[S_MATERIAL] = 0 if (capture or crowned) else state[S_MATERIAL] + 1
+    s[S_KINGS_ONLY] = 0 if irreversible else s[S_KINGS_ONLY] + 1
+    s[S_MATERIAL] = 0 if (capture or crowned) else s[S_MATERIAL] + 1
     if long_diag_balance(nwm, nwk, nbm, nbk):
-        if capture or crowned or state[S_LONG_DIAG] < 0:
+        if capture or crowned or s[S_LONG_DIAG] < 0:
             s[S_LONG_DIAG] = 0
         else:
-            s[S_LONG_DIAG] = state[S_LONG_DIAG] + 1
+            s[S_LONG_DIAG] = s[S_LONG_DIAG] + 1
     else:
         s[S_LONG_DIAG] = -1
-    n = 0 if irreversible else state[S_HIST_N]
+    n = 0 if irreversible else s[S_HIST_N]
     s[S_HIST + n % HIST_LEN] = h
     s[S_HIST_N] = n + 1
-    return s
 
 
 @njit(cache=True)

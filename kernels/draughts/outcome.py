@@ -128,7 +128,17 @@ def game_status(state):
     if state[S_CAP_SQ] >= 0:
         return ONGOING
     wm, wk, bm, bk, side = state[S_WM], state[S_WK], state[S_BM], state[S_BK], state[S_SIDE]
-    if not has_legal_move(wm, wk, bm, bk, side):
+    return game_status_moves(state, has_legal_move(wm, wk, bm, bk, side))
+
+
+@njit(cache=True)
+def game_status_moves(state, can_move):
+    """game_status of a position whose side to move has (can_move) or lacks a legal move, as a
+    move list already made for it tells (no second search)."""
+    if state[S_CAP_SQ] >= 0:
+        return ONGOING
+    wm, wk, bm, bk, side = state[S_WM], state[S_WK], state[S_BM], state[S_BK], state[S_SIDE]
+    if not can_move:
         return BLACK_WON if side == 0 else WHITE_WON
     rules = state[S_RULES]
     if (rules & RULE_REPETITION) and repetition_count(state) >= 3:
