@@ -186,8 +186,14 @@ def bearoff_outputs(table, s, y):
     for k in range(N_ROLLS):
         lg += table[op, k] * (1.0 - cum_fm)
         cum_fm += table[me, N_ROLLS + k]
-    y[0] = win
-    y[1] = wg if s[OFF_OPP] == 0 else 0.0
+    y[0] = _unit(win)
+    y[1] = _unit(wg) if s[OFF_OPP] == 0 else 0.0
     y[2] = 0.0
-    y[3] = lg if s[OFF_ME] == 0 else 0.0
+    y[3] = _unit(lg) if s[OFF_ME] == 0 else 0.0
     y[4] = 0.0
+
+
+@njit(cache=True, inline="always")
+def _unit(p):
+    """p clipped to [0, 1] (sums of the table's rounded probabilities)."""
+    return 0.0 if p < 0.0 else (1.0 if p > 1.0 else p)

@@ -219,7 +219,7 @@ def evaluate_rows(net, rows, n, ys):
 # [196 + N_CONTACT, H]: raw board + bg_features.contact_features; rw1 [196 + N_RACE, HR]: the
 # race net on raw board + bg_features.race_features, used once contact is broken (HR = 0: none);
 # bearoff: bg_bearoff's table, used when both sides are in the bear-off ((0, 0): none); outputs
-# obey the hard constraints: no gammon for a side once the other has borne a checker off, a
+# obey the hard constraints: a side that has borne a checker off loses no gammon (O.3), a
 # finished game is its exact result).
 
 MODEL_LEN = 10
@@ -296,13 +296,14 @@ def encode_model(s, idx, val, feat, scratch, race):
 
 @njit(cache=True, inline="always")
 def _constrain(s, y):
-    """The hard constraints of the outputs (cumulative order; no gammon once a checker is off)."""
+    """The hard constraints of the outputs (cumulative order; a side that has borne a checker
+    off loses no gammon, O.3)."""
     if s[OFF_OPP] > 0:
-        y[LOSE_G] = 0.0
-        y[LOSE_BG] = 0.0
-    if s[OFF_ME] > 0:
         y[WIN_G] = 0.0
         y[WIN_BG] = 0.0
+    if s[OFF_ME] > 0:
+        y[LOSE_G] = 0.0
+        y[LOSE_BG] = 0.0
     if y[WIN_G] > y[WIN]:
         y[WIN_G] = y[WIN]
     if y[WIN_BG] > y[WIN_G]:
