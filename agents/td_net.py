@@ -30,6 +30,15 @@ Games are played by the game core's afterstate loop (kernels/backgammon/game.py:
 ``afterstates``, ``finish_turn``): a lost roll (E.3, E.7) is no decision, so no afterstate and no
 update. The dice come from the SplitMix64 generator ``rng`` (int64[1], kernels/rng.py) advanced in
 place, so a run resumes exactly from saved weights and ``rng``.
+
+The model tuple (``MODEL_LEN`` arrays, one fixed layout; see "the model tuple" below) carries
+either that net (``as_model``; evaluated exactly as above) or the gnubg-style model
+(``init_model``): a contact net on the raw board plus the hand-crafted inputs of
+agents/bg_features.py (about 128 hidden units), a race net used once contact is broken, and the
+exact one-sided bear-off database of agents/bg_bearoff.py when both sides bear off; trained by
+``train_model_games`` (TD(0), each net towards whatever part of the model values the next
+afterstate). ``evaluate_rows(net, rows, n, ys)`` and ``equity(y)`` are the entry points for
+every model.
 """
 import numpy as np
 from numba import njit

@@ -7,6 +7,9 @@ batched env with an opponent pool, both games (needs the ``train`` extra:
     boardgym train --game backgammon --algo td --games 200000 --hidden 80 \
         --alpha 0.1 --lam 0.0 --seed 1 --ckpt-dir runs/td80
     boardgym train --game backgammon --algo td --games 400000 --ckpt-dir runs/td80 --resume
+    boardgym train --game backgammon --algo td --model gnubg --hidden 128 --race-hidden 64 \
+        --alpha 0.1 --games 3000000 --seed 1 --ckpt-every 5000 --eval-every 25000 \
+        --ckpt-dir runs/bg-gnubg/seed1
     boardgym train --game draughts --algo td --games 1000000 --hidden 80 --alpha 0.003 \
         --lam 0.7 --epsilon 0.05 --seed 1 --ckpt-every 20000 --eval-every 100000 \
         --ckpt-dir runs/draughts-td
@@ -36,7 +39,12 @@ evaluation seed; each evaluated net is also kept as ``games_<N>.npz``.
   backgammon (boardgym.agents.td_net.train_games): afterstate net, the dice from the generator;
   opponents "random" (random checker moves) and "greedy" (the pip count/blots/made points
   heuristic, kernels/backgammon/opponents.py); ``games_<N>.npz`` loads with TDAgent
-  (``load("backgammon-td", weights=PATH)``).
+  (``load("backgammon-td", weights=PATH)``). ``--model gnubg``: the model of
+  td_net.init_model (contact net on raw board + agents/bg_features.py inputs, race net,
+  bear-off database; td_net.train_model_games, TD(0)); the bear-off table is generated at start
+  and on resume, never saved. Both cores: run two seeds side by side (two commands, two
+  --ckpt-dir) and keep the one that wins a validation match (``boardgym evaluate``) on seeds of
+  its own.
   draughts (boardgym.agents.td_draughts.train_games): value of the position for the side to
   move, epsilon-greedy whole moves (``--epsilon``), games capped at 200 plies (a draw);
   opponents "random" and "recapture" (kernels/draughts/opponents.py), colours
