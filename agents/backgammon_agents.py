@@ -42,7 +42,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from boardgym.agents import td_net
+from boardgym.agents import bg_bearoff, td_net
 from boardgym.agents.registry import CHECKPOINTS
 from boardgym.agents.run_log import write_atomically
 from boardgym.envs import backgammon_notation as notation
@@ -70,48 +70,93 @@ TAKE_FROM = -0.5    # the taker's cubeless equity from which it takes
 
 # ----------------------------------------------------------------------------- weights
 
+#: the arrays of a model tuple saved by name (the bear-off table is generated, never saved)
+MODEL_NAMES = ("hdr", "w1", "b1", "w2", "b2", "rw1", "rb1", "rw2", "rb2")
+TESAURO_NAMES = ("w1", "b1", "w2", "b2")
+
+
 def save_weights(path, params, **meta):
-    """Write (w1, b1, w2, b2) and JSON metadata to path (.npz), atomically (temp file + rename)."""
-    w1, b1, w2, b2 = params
-    write_atomically(str(path), lambda tmp: np.savez(tmp, w1=w1, b1=b1, w2=w2, b2=b2,
+    """Write a model (a model tuple or a bare (w1, b1, w2, b2)) and JSON metadata to path (.npz),
+    atomically (temp file + rename). A Tesauro net is written as (w1, b1, w2, b2) only, the format
+    every earlier checkpoint has."""
+    model = check_params(params)
+    if model[0][td_net.H_KIND] == td_net.KIND_TESAURO:
+        arrays = dict(zip(TESAURO_NAMES, td_net.main_net(model)))
+    else:
+        arrays = dict(zip(MODEL_NAMES, model))
+    write_atomically(str(path), lambda tmp: np.savez(tmp, **arrays,
                                                      meta=np.array(json.dumps(meta))), ".npz")
 
 
 def load_weights(path):
-    """(w1, b1, w2, b2) float64 from a save_weights file or a train.py checkpoint; ValueError if bad."""
+    """The model tuple (td_net's layout, float64) of a save_weights file or a train.py checkpoint
+    (a gnubg-input model with its race net, or a Tesauro (w1, b1, w2, b2) net); ValueError if bad."""
     try:
         z = np.load(str(path))
     except (OSError, ValueError) as e:
         raise ValueError(f"cannot read TD weights from {path}: {e}") from None
-    missing = [k for k in ("w1", "b1", "w2", "b2") if k not in z.files]
+    names = MODEL_NAMES if "hdr" in z.files else TESAURO_NAMES
+    missing = [k for k in names if k not in z.files]
     if missing:
         raise ValueError(f"{path} is not a TD weights file (missing {missing})")
     try:
-        return check_params(tuple(z[k] for k in ("w1", "b1", "w2", "b2")))
+        return check_params(tuple(z[k] for k in names))
     except (TypeError, ValueError) as e:
         raise ValueError(f"{path}: {e}") from None
 
 
-def check_params(params):
-    """(w1, b1, w2, b2) as C-contiguous float64 arrays of the net's shapes (W1 [196, H], b1 [H],
-    W2 [H, 5], b2 [5]), all finite; TypeError / ValueError naming the problem."""
-    if not isinstance(params, (tuple, list)) or len(params) != 4:
-        raise TypeError("TD weights are a (w1, b1, w2, b2) tuple of arrays")
+def _float_arrays(params, names):
     arrays = []
-    for name, p in zip(("w1", "b1", "w2", "b2"), params):
+    for name, p in zip(names, params):
         if not isinstance(p, np.ndarray) or p.dtype.kind not in "fiu":
             raise TypeError(f"TD weight {name} must be a float array, got {type(p).__name__}")
         arrays.append(np.ascontiguousarray(p, dtype=np.float64))
-    w1, b1, w2, b2 = arrays
-    h = b1.shape[0] if b1.ndim == 1 else -1
-    if (h < 1 or w1.shape != (td_net.N_INPUTS, h) or w2.shape != (h, td_net.N_OUT)
-            or b2.shape != (td_net.N_OUT,)):
-        raise ValueError(f"inconsistent TD weight shapes {w1.shape} {b1.shape} {w2.shape} "
-                         f"{b2.shape} (want ({td_net.N_INPUTS}, H) (H,) (H, {td_net.N_OUT}) "
-                         f"({td_net.N_OUT},))")
     if not all(np.isfinite(a).all() for a in arrays):
         raise ValueError("TD weights hold NaN or infinity")
-    return w1, b1, w2, b2
+    return arrays
+
+
+def _check_net(w1, b1, w2, b2, n_inputs, what, allow_empty=False):
+    h = b1.shape[0] if b1.ndim == 1 else -1
+    if ((h < 1 and not (allow_empty and h == 0)) or w1.shape != (n_inputs, h)
+            or w2.shape != (h, td_net.N_OUT) or b2.shape != (td_net.N_OUT,)):
+        raise ValueError(f"inconsistent {what} shapes {w1.shape} {b1.shape} {w2.shape} "
+                         f"{b2.shape} (want ({n_inputs}, H) (H,) (H, {td_net.N_OUT}) "
+                         f"({td_net.N_OUT},))")
+
+
+def check_params(params):
+    """The model tuple (td_net's layout: C-contiguous float64 arrays, all finite) of params: a
+    model tuple (the bear-off table may be left out: it is generated) or a bare Tesauro net
+    (w1, b1, w2, b2) (W1 [196, H], b1 [H], W2 [H, 5], b2 [5]); TypeError / ValueError naming the
+    problem."""
+    if not isinstance(params, (tuple, list)) or len(params) not in (
+            4, td_net.MODEL_LEN - 1, td_net.MODEL_LEN):
+        raise TypeError("TD weights are a (w1, b1, w2, b2) tuple of arrays or a td_net model tuple")
+    if len(params) == 4:
+        w1, b1, w2, b2 = _float_arrays(params, TESAURO_NAMES)
+        _check_net(w1, b1, w2, b2, td_net.N_INPUTS, "TD weight")
+        return td_net.as_model((w1, b1, w2, b2))
+    arrays = _float_arrays(params[:len(MODEL_NAMES)], MODEL_NAMES)
+    hdr = arrays[0]
+    if hdr.shape != (td_net.HDR_LEN,) or hdr[td_net.H_KIND] not in (td_net.KIND_TESAURO,
+                                                                     td_net.KIND_GNUBG):
+        raise ValueError(f"bad model header {hdr!r}")
+    gnubg = hdr[td_net.H_KIND] == td_net.KIND_GNUBG
+    _check_net(*arrays[1:5], td_net.N_GNUBG_INPUTS if gnubg else td_net.N_INPUTS, "TD weight")
+    _check_net(*arrays[5:9], td_net.N_RACE_INPUTS, "race net", allow_empty=True)
+    if len(params) == td_net.MODEL_LEN:
+        table = params[9]
+        if not isinstance(table, np.ndarray) or table.ndim != 2:
+            raise TypeError("the bear-off table of a model is a 2-d float array")
+        table = np.ascontiguousarray(table, dtype=np.float64)
+        if table.shape not in ((0, 0), (bg_bearoff.N_POSITIONS, bg_bearoff.TABLE_WIDTH)):
+            raise ValueError(f"bad bear-off table shape {table.shape}")
+    else:
+        table = bg_bearoff.table() if gnubg else np.zeros((0, 0))
+    if not gnubg:
+        table = np.zeros((0, 0))
+    return (*arrays, table)
 
 
 # ----------------------------------------------------------------------------- kernels
@@ -381,15 +426,24 @@ class AfterstateAgent:
 class TDAgent(AfterstateAgent):
     """The TD-Gammon style net (td_net): picks the afterstate of highest cubeless equity."""
 
-    def __init__(self, weights=None, hidden=None, seed=0, cube="cubeless"):
-        """weights: path of a .npz, a (w1, b1, w2, b2) tuple, or None (the shipped checkpoint;
-        with hidden=H, a fresh random net of H units); cube: the cube policy ("cubeless" or
-        "equity")."""
+    def __init__(self, weights=None, hidden=None, seed=0, cube="cubeless", model="tesauro",
+                 race_hidden=0):
+        """weights: path of a .npz, a model tuple or (w1, b1, w2, b2), or None (the shipped
+        checkpoint; with hidden=H, a fresh random net of H units: model "tesauro" (raw board) or
+        "gnubg" (raw board + bg_features, with a race net of race_hidden units and the bear-off
+        table)); cube: the cube policy ("cubeless" or "equity")."""
         super().__init__()
+        if model not in ("tesauro", "gnubg"):
+            raise ValueError(f"model must be 'tesauro' or 'gnubg', got {model!r}")
         if weights is None and hidden is not None:
             if not notation.is_int(hidden) or not 1 <= hidden <= 4096:
                 raise ValueError(f"hidden must be an integer 1..4096, got {hidden!r}")
-            weights = td_net.init_params(int(hidden), seed)
+            if not notation.is_int(race_hidden) or not 0 <= race_hidden <= 4096:
+                raise ValueError(f"race_hidden must be an integer 0..4096, got {race_hidden!r}")
+            if model == "tesauro":
+                weights = td_net.init_params(int(hidden), seed)
+            else:
+                weights = td_net.init_model(int(hidden), seed, race_hidden=int(race_hidden))
         elif weights is None:
             weights = CHECKPOINTS / "backgammon-td.npz"
         if isinstance(weights, (str, os.PathLike)):
@@ -402,7 +456,13 @@ class TDAgent(AfterstateAgent):
 
     @property
     def hidden(self):
-        return self.params[1].shape[0]
+        """Hidden units of the contact (or only) net."""
+        return self.params[2].shape[0]
+
+    @property
+    def model(self):
+        """"tesauro" (raw board inputs) or "gnubg" (with bg_features, race net, bear-off)."""
+        return "gnubg" if self.params[0][td_net.H_KIND] == td_net.KIND_GNUBG else "tesauro"
 
     def outputs(self, rows):
         """Net outputs float64[n, 5] (win, win gammon, win backgammon, lose gammon, lose bg)."""

@@ -30,9 +30,25 @@ Games are played by the game core's afterstate loop (kernels/backgammon/game.py:
 ``afterstates``, ``finish_turn``): a lost roll (E.3, E.7) is no decision, so no afterstate and no
 update. The dice come from the SplitMix64 generator ``rng`` (int64[1], kernels/rng.py) advanced in
 place, so a run resumes exactly from saved weights and ``rng``.
+
+The model tuple (``MODEL_LEN`` arrays, one fixed layout; see "the model tuple" below) carries
+either that net (``as_model``; evaluated exactly as above) or the gnubg-style model
+(``init_model``): a contact net on the raw board plus the hand-crafted inputs of
+agents/bg_features.py (about 128 hidden units), a race net used once contact is broken, and the
+exact one-sided bear-off database of agents/bg_bearoff.py when both sides bear off; trained by
+``train_model_games`` (TD(0), each net towards whatever part of the model values the next
+afterstate). ``evaluate_rows(net, rows, n, ys)`` and ``equity(y)`` are the entry points for
+every model.
 """
 import numpy as np
 from numba import njit
+from numba.extending import overload
+
+from boardgym.agents import bg_bearoff
+from boardgym.agents.bg_bearoff import bearoff_outputs
+from boardgym.agents.bg_features import (
+    N_CONTACT, N_RACE, contact_features, in_bearoff, is_contact, race_features,
+)
 
 from boardgym.kernels.backgammon.board import (
     BAR_ME, BAR_OPP, ME, OFF_ME, OFF_OPP, OPP, STATE_LEN, TURN,
@@ -42,6 +58,7 @@ from boardgym.kernels.backgammon.game import (
     result, start,
 )
 from boardgym.kernels.backgammon.opponents import greedy_pick, random_turn
+from boardgym.kernels.backgammon.outcome import outcome
 from boardgym.kernels.backgammon.codec import N_ACTIONS
 from boardgym.kernels.players import OPP_GREEDY, OPP_NET, OPP_RANDOM  # noqa: F401 (OPP_NET: play_match)
 
@@ -165,21 +182,178 @@ def equity(y):
     return 2.0 * y[WIN] - 1.0 + y[WIN_G] + y[WIN_BG] - y[LOSE_G] - y[LOSE_BG]
 
 
+def _evaluate_rows(net, rows, n, ys):
+    """Stub: the implementation is chosen by the tuple's length (``_ov_evaluate_rows``)."""
+
+
+@overload(_evaluate_rows, jit_options={"cache": True})
+def _ov_evaluate_rows(net, rows, n, ys):
+    if len(net.types) == 4:
+        def impl(net, rows, n, ys):
+            w1, b1, w2, b2 = net[0], net[1], net[2], net[3]
+            idx = np.empty(MAX_NNZ, dtype=np.int64)
+            val = np.empty(MAX_NNZ)
+            h = np.empty(b1.shape[0])
+            for r in range(n):
+                nnz = encode_sparse(rows[r], idx, val)
+                forward_sparse(w1, b1, w2, b2, idx, val, nnz, h, ys[r])
+        return impl
+    if len(net.types) == MODEL_LEN:
+        def impl(net, rows, n, ys):
+            b = model_buffers(net)
+            for r in range(n):
+                model_eval(net, rows[r], b[0], b[1], b[2], b[3], b[4], ys[r])
+        return impl
+    return None
+
+
 @njit(cache=True)
 def evaluate_rows(net, rows, n, ys):
     """Outputs of the first n afterstates rows (int64[N, STATE_LEN], mover's view) into ys
-    (float64[n, 5]) under net, the model tuple ``(w1, b1, w2, b2)``.
+    (float64[n, 5]) under net: a model tuple (``MODEL_LEN`` arrays, ``init_model`` /
+    ``as_model``) or the bare Tesauro net ``(w1, b1, w2, b2)``.
 
     This is the one evaluation entry point of a backgammon model: searches and judges take the
     model as one tuple and call this, so the model may grow (more arrays in the tuple) without
     touching them."""
-    w1, b1, w2, b2 = net[0], net[1], net[2], net[3]
-    idx = np.empty(MAX_NNZ, dtype=np.int64)
-    val = np.empty(MAX_NNZ)
-    h = np.empty(b1.shape[0])
-    for r in range(n):
-        nnz = encode_sparse(rows[r], idx, val)
-        forward_sparse(w1, b1, w2, b2, idx, val, nnz, h, ys[r])
+    _evaluate_rows(net, rows, n, ys)
+
+
+# ----------------------------------------------------------------------------- the model tuple
+#
+# One fixed layout for every model, so the kernels taking it compile once:
+#   (hdr float64[HDR_LEN], w1, b1, w2, b2, rw1, rb1, rw2, rb2, bearoff float64[P, W])
+# hdr[H_KIND]: KIND_TESAURO (w1 [196, H]: the raw board only; the race net and the bear-off
+# table are empty and unused: exactly the net of encode_sparse/forward_sparse) or KIND_GNUBG (w1
+# [196 + N_CONTACT, H]: raw board + bg_features.contact_features; rw1 [196 + N_RACE, HR]: the
+# race net on raw board + bg_features.race_features, used once contact is broken (HR = 0: none);
+# bearoff: bg_bearoff's table, used when both sides are in the bear-off ((0, 0): none); outputs
+# obey the hard constraints: a side that has borne a checker off loses no gammon (O.3), a
+# finished game is its exact result).
+
+MODEL_LEN = 10
+HDR_LEN = 4
+H_KIND = 0
+KIND_TESAURO = 0
+KIND_GNUBG = 1
+N_GNUBG_INPUTS = N_INPUTS + N_CONTACT
+N_RACE_INPUTS = N_INPUTS + N_RACE
+MAX_NNZ_MODEL = MAX_NNZ + N_CONTACT
+# what model_eval used for an afterstate
+EV_EXACT, EV_CONTACT, EV_RACE = 0, 1, 2
+
+
+def init_model(hidden, seed, scale=0.1, race_hidden=0, kind=KIND_GNUBG, bearoff=True):
+    """A fresh model tuple (float64 arrays, the layout above): the contact net of `hidden` units
+    (gnubg inputs for KIND_GNUBG), a race net of `race_hidden` units (0: none), the bear-off
+    table of bg_bearoff when `bearoff` (KIND_GNUBG only)."""
+    g = np.random.default_rng(seed)
+    ni = N_INPUTS if kind == KIND_TESAURO else N_GNUBG_INPUTS
+    hdr = np.zeros(HDR_LEN)
+    hdr[H_KIND] = kind
+    w1 = g.uniform(-scale, scale, (ni, hidden))
+    w2 = g.uniform(-scale, scale, (hidden, N_OUT))
+    rw1 = g.uniform(-scale, scale, (N_RACE_INPUTS, race_hidden))
+    rw2 = g.uniform(-scale, scale, (race_hidden, N_OUT))
+    table = bg_bearoff.table() if (bearoff and kind == KIND_GNUBG) else np.zeros((0, 0))
+    return (hdr, w1, np.zeros(hidden), w2, np.zeros(N_OUT), rw1, np.zeros(race_hidden), rw2,
+            np.zeros(N_OUT), table)
+
+
+def as_model(params):
+    """The model tuple of a bare Tesauro net (w1, b1, w2, b2) (the same arrays, no copy)."""
+    w1, b1, w2, b2 = params
+    hdr = np.zeros(HDR_LEN)
+    hdr[H_KIND] = KIND_TESAURO
+    return (hdr, w1, b1, w2, b2, np.zeros((N_RACE_INPUTS, 0)), np.zeros(0), np.zeros((0, N_OUT)),
+            np.zeros(N_OUT), np.zeros((0, 0)))
+
+
+def main_net(model):
+    """(w1, b1, w2, b2) of the contact (or only) net of a model tuple."""
+    return model[1], model[2], model[3], model[4]
+
+
+@njit(cache=True)
+def model_buffers(net):  # noqa: N802 (a constructor-like helper)
+    """Scratch buffers of model_eval: (idx, val, h, feat, scratch)."""
+    nh = net[2].shape[0]
+    if net[6].shape[0] > nh:
+        nh = net[6].shape[0]
+    return (np.empty(MAX_NNZ_MODEL, dtype=np.int64), np.empty(MAX_NNZ_MODEL), np.empty(nh),
+            np.empty(N_CONTACT), np.empty(STATE_LEN, dtype=np.int64))
+
+
+@njit(cache=True)
+def encode_model(s, idx, val, feat, scratch, race):
+    """Sparse inputs of afterstate s for the gnubg contact net (race False: raw board + contact
+    features at N_INPUTS + k) or the race net (race True: raw board + race features) -> nnz."""
+    nnz = encode_sparse(s, idx, val)
+    if race:
+        race_features(s, feat, scratch)
+        nf = N_RACE
+    else:
+        contact_features(s, feat, scratch)
+        nf = N_CONTACT
+    for k in range(nf):
+        if feat[k] != 0.0:
+            idx[nnz] = N_INPUTS + k
+            val[nnz] = feat[k]
+            nnz += 1
+    return nnz
+
+
+@njit(cache=True, inline="always")
+def _constrain(s, y):
+    """The hard constraints of the outputs (cumulative order; a side that has borne a checker
+    off loses no gammon, O.3)."""
+    if s[OFF_OPP] > 0:
+        y[WIN_G] = 0.0
+        y[WIN_BG] = 0.0
+    if s[OFF_ME] > 0:
+        y[LOSE_G] = 0.0
+        y[LOSE_BG] = 0.0
+    if y[WIN_G] > y[WIN]:
+        y[WIN_G] = y[WIN]
+    if y[WIN_BG] > y[WIN_G]:
+        y[WIN_BG] = y[WIN_G]
+    if y[LOSE_G] > 1.0 - y[WIN]:
+        y[LOSE_G] = 1.0 - y[WIN]
+    if y[LOSE_BG] > y[LOSE_G]:
+        y[LOSE_BG] = y[LOSE_G]
+
+
+@njit(cache=True)
+def model_eval(net, s, idx, val, h, feat, scratch, y):
+    """Outputs y (float64[5]) of afterstate s under the model tuple net -> (EV_* used, nnz): the
+    sparse input (idx, val, nnz) and hidden layer h are left for the gradient of that net."""
+    w1, b1, w2, b2 = net[1], net[2], net[3], net[4]
+    if net[0][H_KIND] == KIND_TESAURO:
+        nnz = encode_sparse(s, idx, val)
+        forward_sparse(w1, b1, w2, b2, idx, val, nnz, h, y)
+        return EV_CONTACT, nnz
+    if s[OFF_ME] == 15:
+        winner, kind = outcome(s)
+        y[WIN] = 1.0
+        y[WIN_G] = 1.0 if kind >= 2 else 0.0
+        y[WIN_BG] = 1.0 if kind >= 3 else 0.0
+        y[LOSE_G] = 0.0
+        y[LOSE_BG] = 0.0
+        return EV_EXACT, 0
+    table = net[9]
+    if table.shape[0] > 0 and in_bearoff(s):
+        bearoff_outputs(table, s, y)
+        return EV_EXACT, 0
+    rb1 = net[6]
+    if rb1.shape[0] > 0 and not is_contact(s):
+        nnz = encode_model(s, idx, val, feat, scratch, True)
+        forward_sparse(net[5], rb1, net[7], net[8], idx, val, nnz, h, y)
+        _constrain(s, y)
+        return EV_RACE, nnz
+    nnz = encode_model(s, idx, val, feat, scratch, False)
+    forward_sparse(w1, b1, w2, b2, idx, val, nnz, h, y)
+    _constrain(s, y)
+    return EV_CONTACT, nnz
 
 
 @njit(cache=True)
@@ -461,6 +635,132 @@ def play_match(w1, b1, w2, b2, ow1, ob1, ow2, ob2, opponent, rng, n_pairs, point
                         r = greedy_pick(rows, n)
                     else:
                         r = best_row(ow1, ob1, ow2, ob2, rows, n, idx, val, oh, y, by)
+                    after = rows[r].copy()
+                state, status, rolls, _ = finish_turn(after, game_rng, rolls, 0, passes)
+            winner, kind, _ = result(state, SCORING_GAMMON)
+            points[2 * p + seat] = kind if winner == seat else -kind
+
+
+@njit(cache=True)
+def model_best_row(net, rows, n, b, y, best_y):
+    """Index of the afterstate of highest equity among rows[:n] under the model tuple net; its
+    outputs into best_y (b: model_buffers(net))."""
+    best = 0
+    best_e = -1e300
+    for r in range(n):
+        model_eval(net, rows[r], b[0], b[1], b[2], b[3], b[4], y)
+        e = equity(y)
+        if e > best_e:
+            best_e = e
+            best = r
+            for o in range(N_OUT):
+                best_y[o] = y[o]
+    return best
+
+
+@njit(cache=True)
+def train_model_games(net, rng, n_games, alpha, race_alpha, stats):
+    """TD(0) self-play of a model tuple (KIND_GNUBG), in place: each side picks the afterstate of
+    highest equity under the whole model; after each ply the net that valued the previous
+    afterstate of the game (contact or race) moves towards the value of the next one, whichever
+    part of the model gives it (contact net, race net, the exact bear-off or the game's result:
+    bootstrapping across the boundaries); exact values are targets, never trained.
+
+    rng: int64[1] dice state (advanced); alpha / race_alpha: the contact / race net's learning
+    rates; stats: float64[N_STATS] as train_games."""
+    b = model_buffers(net)
+    nh = net[2].shape[0]
+    nrh = net[6].shape[0]
+    rows = np.empty((MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
+    y = np.empty(N_OUT)
+    cur_y = np.empty(N_OUT)
+    prev_idx = np.empty(MAX_NNZ_MODEL, dtype=np.int64)
+    prev_val = np.empty(MAX_NNZ_MODEL)
+    prev_h = np.empty(b[2].shape[0])
+    prev_y = np.empty(N_OUT)
+    prev_v = np.empty(N_OUT)
+    v = np.empty(N_OUT)
+    delta = np.empty(N_OUT)
+    passes = no_passes()
+    for _ in range(n_games):
+        state, status, rolls, _ = start(rng, 0, passes)
+        ply = 0
+        prev_turned = False
+        prev_nnz = 0
+        prev_ev = EV_EXACT
+        while True:
+            n = afterstates(state, rows)
+            r = model_best_row(net, rows, n, b, y, cur_y)
+            after = rows[r]
+            turned = after[TURN] == 1
+            state, status, rolls, _ = finish_turn(after, rng, rolls, 0, passes)
+            over = status == GAME_OVER
+            if over:
+                winner, kind = result_vector(after, v)
+            else:
+                _p0_view(cur_y, turned, v)
+            if ply > 0 and prev_ev != EV_EXACT:
+                for m in range(N_OUT):
+                    delta[m] = v[m] - prev_v[m]
+                stats[ST_ABS_DELTA] += abs(delta[WIN])
+                if prev_ev == EV_CONTACT:
+                    _td0_step(net[1], net[2], net[3], net[4], prev_h[:nh], prev_y, prev_idx,
+                              prev_val, prev_nnz, prev_turned, delta, alpha)
+                else:
+                    _td0_step(net[5], net[6], net[7], net[8], prev_h[:nrh], prev_y, prev_idx,
+                              prev_val, prev_nnz, prev_turned, delta, race_alpha)
+            ply += 1
+            if over:
+                stats[ST_GAMES] += 1
+                stats[ST_PLIES] += ply
+                if winner == 0:
+                    stats[ST_WINS0] += 1
+                    stats[ST_POINTS0] += kind
+                else:
+                    stats[ST_POINTS0] -= kind
+                if kind == 2:
+                    stats[ST_GAMMONS] += 1
+                elif kind == 3:
+                    stats[ST_BACKGAMMONS] += 1
+                break
+            prev_ev, prev_nnz = model_eval(net, after, prev_idx, prev_val, prev_h, b[3], b[4],
+                                           prev_y)
+            prev_turned = turned
+            _p0_view(prev_y, turned, prev_v)
+
+
+@njit(cache=True)
+def play_model_match(net, onet, opponent, rng, n_pairs, points):
+    """play_match for model tuples: net (greedy over afterstates) vs opponent (OPP_RANDOM,
+    OPP_GREEDY, or OPP_NET: the model onet), pairs of games on one dice stream with the seats
+    swapped; points (float64[2 * n_pairs]) receives net's points per game (gammons count)."""
+    rows = np.empty((MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
+    b = model_buffers(net)
+    ob = model_buffers(onet)
+    y = np.empty(N_OUT)
+    by = np.empty(N_OUT)
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    game_rng = np.empty(1, dtype=np.int64)
+    pick_rng = np.empty(1, dtype=np.int64)
+    passes = no_passes()
+    for p in range(n_pairs):
+        seed = rng[0]
+        rng[0] += 1
+        for seat in range(2):
+            game_rng[0] = seed
+            pick_rng[0] = ~seed
+            state, status, rolls, _ = start(game_rng, 0, passes)
+            while status == ROLLED:
+                if state[TURN] != seat and opponent == OPP_RANDOM:
+                    after = random_turn(state, pick_rng, 0, mask)
+                else:
+                    n = afterstates(state, rows)
+                    if state[TURN] == seat:
+                        r = model_best_row(net, rows, n, b, y, by)
+                    elif opponent == OPP_GREEDY:
+                        r = greedy_pick(rows, n)
+                    else:
+                        r = model_best_row(onet, rows, n, ob, y, by)
                     after = rows[r].copy()
                 state, status, rolls, _ = finish_turn(after, game_rng, rolls, 0, passes)
             winner, kind, _ = result(state, SCORING_GAMMON)

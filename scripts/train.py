@@ -7,6 +7,9 @@ batched env with an opponent pool, both games (needs the ``train`` extra:
     boardgym train --game backgammon --algo td --games 200000 --hidden 80 \
         --alpha 0.1 --lam 0.0 --seed 1 --ckpt-dir runs/td80
     boardgym train --game backgammon --algo td --games 400000 --ckpt-dir runs/td80 --resume
+    boardgym train --game backgammon --algo td --model gnubg --hidden 128 --race-hidden 64 \
+        --alpha 0.1 --games 3000000 --seed 1 --ckpt-every 5000 --eval-every 25000 \
+        --ckpt-dir runs/bg-gnubg/seed1
     boardgym train --game draughts --algo td --games 1000000 --hidden 80 --alpha 0.003 \
         --lam 0.7 --epsilon 0.05 --seed 1 --ckpt-every 20000 --eval-every 100000 \
         --ckpt-dir runs/draughts-td
@@ -36,7 +39,12 @@ evaluation seed; each evaluated net is also kept as ``games_<N>.npz``.
   backgammon (boardgym.agents.td_net.train_games): afterstate net, the dice from the generator;
   opponents "random" (random checker moves) and "greedy" (the pip count/blots/made points
   heuristic, kernels/backgammon/opponents.py); ``games_<N>.npz`` loads with TDAgent
-  (``load("backgammon-td", weights=PATH)``).
+  (``load("backgammon-td", weights=PATH)``). ``--model gnubg``: the model of
+  td_net.init_model (contact net on raw board + agents/bg_features.py inputs, race net,
+  bear-off database; td_net.train_model_games, TD(0)); the bear-off table is generated at start
+  and on resume, never saved. Both cores: run two seeds side by side (two commands, two
+  --ckpt-dir) and keep the one that wins a validation match (``boardgym evaluate``) on seeds of
+  its own.
   draughts (boardgym.agents.td_draughts.train_games): value of the position for the side to
   move, epsilon-greedy whole moves (``--epsilon``), games capped at 200 plies (a draw);
   opponents "random" and "recapture" (kernels/draughts/opponents.py), colours
@@ -78,7 +86,15 @@ class Settings:
     games: int = 100_000
     """td: total self-play games of the run (a resumed run continues up to this total)"""
     hidden: int = 80
-    """td: hidden units of the value net"""
+    """td: hidden units of the value net (backgammon gnubg: of the contact net)"""
+    model: Literal["tesauro", "gnubg"] = "tesauro"
+    """td backgammon: tesauro (196 raw board inputs, one net) or gnubg (raw board + the
+    hand-crafted contact inputs of agents/bg_features.py, a race net once contact is broken, the
+    exact one-sided bear-off database of agents/bg_bearoff.py when both sides bear off)"""
+    race_hidden: int = 64
+    """td backgammon gnubg: hidden units of the race net"""
+    race_alpha: float = 0.0
+    """td backgammon gnubg: learning rate of the race net (0: the same as --alpha)"""
     alpha: float = 0.0
     """td: learning rate (0: the game's default: backgammon 0.1, draughts 0.003)"""
     lam: float = 0.0
@@ -117,11 +133,14 @@ class Settings:
 
     def check(self):
         for name in ("games", "hidden", "ckpt_every", "eval_games", "steps", "num_envs",
-                     "snapshot_every"):
+                     "snapshot_every", "race_hidden"):
             value = getattr(self, name)
             cli.require(value > 0, f"--{name.replace('_', '-')} must be positive, got {value}")
         cli.require(self.eval_every >= 0, f"--eval-every must be >= 0, got {self.eval_every}")
         cli.require(self.alpha >= 0, f"--alpha must be >= 0, got {self.alpha}")
+        cli.require(self.race_alpha >= 0, f"--race-alpha must be >= 0, got {self.race_alpha}")
+        cli.require(self.model == "tesauro" or (self.game == "backgammon" and self.algo == "td"),
+                    "--model gnubg is for --game backgammon --algo td")
         cli.require(0.0 <= self.lam <= 1.0, f"--lam must be in [0, 1], got {self.lam}")
         cli.require(0.0 <= self.epsilon <= 1.0, f"--epsilon must be in [0, 1], got {self.epsilon}")
         cli.require(self.init_scale > 0, f"--init-scale must be positive, got {self.init_scale}")
@@ -176,6 +195,8 @@ class TDGame:
     save_net: object
     kept: tuple = ("hidden", "alpha", "lam", "seed")
     default_alpha: float = 0.1
+    #: params rebuilt from the arrays a checkpoint holds (names): e.g. generated tables appended
+    restore: object = tuple
 
 
 def run_td(cfg, game):
@@ -194,7 +215,7 @@ def run_td(cfg, game):
         if not os.path.exists(latest):
             raise ValueError(f"--resume: no checkpoint {latest}")
         z = np.load(latest)
-        params = tuple(z[k].copy() for k in game.names)
+        params = game.restore(tuple(z[k].copy() for k in game.names))
         rng = z["rng"].copy()
         done = int(z["games"])
         stats[:] = z["stats"]
@@ -294,8 +315,46 @@ def _backgammon_td_game():
                                                           settings=dataclasses.asdict(cfg)))
 
 
+def evaluate_model(params, n_games, seed):
+    """evaluate_td for a td_net model tuple (td_net.play_model_match)."""
+    from boardgym.agents import td_net
+    from boardgym.agents.evaluation import baseline_report
+    from boardgym.kernels.players import OPP_GREEDY, OPP_RANDOM
+    codes = {"random": OPP_RANDOM, "greedy": OPP_GREEDY}
+
+    def play(name, n_pairs, s):
+        pts = np.zeros(2 * n_pairs)
+        td_net.play_model_match(params, params, codes[name], np.array([s], dtype=np.int64),
+                                n_pairs, pts)
+        return pts
+    return baseline_report(play, n_games, seed, -3.0, 3.0)
+
+
+def _backgammon_gnubg_game():
+    """The gnubg-input model (td_net.train_model_games: TD(0) of the contact and race nets)."""
+    from boardgym.agents import td_net
+    from boardgym.agents.backgammon_agents import MODEL_NAMES, check_params, save_weights
+    base = _backgammon_td_game()
+    return dataclasses.replace(
+        base, names=MODEL_NAMES,
+        init=lambda cfg: (td_net.init_model(cfg.hidden, cfg.seed, cfg.init_scale,
+                                            race_hidden=cfg.race_hidden),
+                          np.array([cfg.seed], dtype=np.int64)),
+        train=lambda p, rng, n, cfg, stats: td_net.train_model_games(
+            p, rng, n, cfg.alpha, cfg.race_alpha or cfg.alpha, stats),
+        evaluate=evaluate_model,
+        save_net=lambda path, p, games, cfg: save_weights(path, p, games=games,
+                                                          settings=dataclasses.asdict(cfg)),
+        kept=("hidden", "alpha", "lam", "seed", "model", "race_hidden", "race_alpha"),
+        restore=check_params)
+
+
 def train_backgammon_td(cfg):
-    """TD(lambda) self-play for backgammon; returns the final (w1, b1, w2, b2)."""
+    """TD self-play for backgammon; returns the final params ((w1, b1, w2, b2) for --model
+    tesauro, the td_net model tuple for --model gnubg)."""
+    if cfg.model == "gnubg":
+        cli.require(cfg.lam == 0.0, "--model gnubg trains by TD(0): --lam must be 0")
+        return run_td(cfg, _backgammon_gnubg_game())
     return run_td(cfg, _backgammon_td_game())
 
 

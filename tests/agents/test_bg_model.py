@@ -1,0 +1,297 @@
+"""The gnubg-style backgammon model: contact features on hand-built positions with hand-computed
+values, the one-sided bear-off database (hand values and a brute-force recursion), the model tuple
+(old checkpoints unchanged, hard constraints, exact parts), its trainer and checkpoints."""
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+from boardgym.agents import bg_bearoff as bo
+from boardgym.agents import bg_features as F
+from boardgym.agents import td_net
+from boardgym.agents.backgammon_agents import (
+    TDAgent, check_params, load_weights, save_weights,
+)
+from boardgym.agents.registry import CHECKPOINTS
+from boardgym.kernels.backgammon import game
+from boardgym.kernels.backgammon.board import (
+    BAR_ME, BAR_OPP, ME, OFF_ME, OFF_OPP, OPP, STATE_LEN, flip_into, refresh_masks,
+)
+from boardgym.scripts import train
+from train_runs import killed_and_resumed_td_run
+
+
+def board(me, opp, bar_me=0, bar_opp=0):
+    """A mover's-view state: me / opp map the mover's points (1..24) to checker counts; the rest
+    of each side is borne off."""
+    s = np.zeros(STATE_LEN, dtype=np.int64)
+    for p, c in me.items():
+        s[ME + p - 1] = c
+    for p, c in opp.items():
+        s[OPP + p - 1] = c
+    s[BAR_ME], s[BAR_OPP] = bar_me, bar_opp
+    s[OFF_ME] = 15 - sum(me.values()) - bar_me
+    s[OFF_OPP] = 15 - sum(opp.values()) - bar_opp
+    s[59] = 1  # CUBE_VALUE
+    s[60] = -1
+    refresh_masks(s)
+    return s
+
+
+def feats(s):
+    return F.features_of(s)
+
+
+# ----------------------------------------------------------------------------- contact features
+
+def test_escapes_by_hand():
+    n = 20
+    assert F.escapes(board({n: 1}, {}), n) == 36
+    # one made point right in front: every roll but 1-1 passes it
+    assert F.escapes(board({n: 1}, {n - 1: 2}), n) == 35
+    # a 6-prime in front: nothing escapes
+    assert F.escapes(board({n: 1}, {n - k: 2 for k in range(1, 7)}), n) == 0
+    # a made point 6 pips in front: sums >= 7 through an open point (18 rolls) + 4-4, 5-5
+    assert F.escapes(board({n: 1}, {n - 6: 2}), n) == 20
+    # from the bar (point 25) the same rule
+    assert F.escapes(board({}, {24: 2}, bar_me=1), 25) == 35
+
+
+def test_hit_probability_and_pip_loss_by_hand():
+    # my blot on 10, a hitter 6 pips away on my 4: any 6 (11), 1-5 and 2-4 (4), 2-2 and 3-3
+    s = board({10: 1}, {4: 1, 24: 14})
+    f = feats(s)
+    assert f[F.F_P1] == pytest.approx(17 / 36)
+    assert f[F.F_P2] == 0.0
+    assert f[F.F_PIPLOSS] == pytest.approx(17 * (25 - 10) / (36 * 12))
+    # my made point on 7 (3 pips from the hitter) stops 3-3
+    s = board({10: 1, 7: 2}, {4: 1, 24: 14})
+    assert feats(s)[F.F_P1] == pytest.approx(16 / 36)
+    # a hitter on the bar (my point 0) hits a blot on my 3 with any 3 (11) 1-2 (2) 1-1 (1);
+    # the checker on my 2 (a hitter 1 pip away) does not count while the bar is occupied
+    s = board({3: 1}, {2: 1, 24: 13}, bar_opp=1)
+    assert feats(s)[F.F_P1] == pytest.approx(14 / 36)
+    # two blots 1 and 2 pips in front of a hitter; P2 counts rolls reaching both
+    s = board({5: 1, 6: 1}, {4: 1, 24: 14})
+    f = feats(s)
+    # blot 5 (1 away): any 1 (11); blot 6 (2 away): any 2 (11) or 1-1; both: 1-2 (2), 1-1 (1)
+    assert f[F.F_P1] == pytest.approx((11 + 11 - 2) / 36)
+    assert f[F.F_P2] == pytest.approx(3 / 36)
+
+
+def test_contact_pips_anchors_prime_and_entering_by_hand():
+    s = board({13: 2, 8: 1}, {10: 1, 24: 14})
+    f = feats(s)
+    assert f[F.F_BREAK] == pytest.approx(2 * (13 - 10 + 1) / 152)
+    assert f[F.F_FREEPIP] == pytest.approx((8 - 6) / 100)
+    assert f[F.F_PIPS] == pytest.approx((26 + 8) / 167)
+    assert f[F.F_TIMING] == pytest.approx((2 * 7 + 2) / 100)
+    s = board({20: 2, 5: 2, 6: 2, 7: 2, 8: 3}, {24: 2})
+    f = feats(s)
+    assert f[F.F_BACKANCH] == pytest.approx(20 / 24)
+    assert f[F.F_FWDANCH] == pytest.approx(5 / 12)
+    assert f[F.F_PRIME] == pytest.approx(4 / 6)
+    s = board({6: 13}, {19: 2, 20: 2, 21: 2}, bar_me=2)
+    f = feats(s)
+    assert f[F.F_ENTER] == pytest.approx(2 * 3 / 12)
+    assert f[F.F_ENTER2] == pytest.approx(0.25)
+
+
+def test_opponent_features_are_mine_on_the_turned_board():
+    s = game.initial_state()
+    rows = np.empty((game.MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
+    n = game.plays_of_roll(s, 6, 4, rows, None)
+    for r in range(n):
+        f = feats(rows[r])
+        t = np.empty(STATE_LEN, dtype=np.int64)
+        flip_into(rows[r], t)
+        g = feats(t)
+        assert np.array_equal(f[F.N_SIDE:], g[:F.N_SIDE])
+        assert np.array_equal(f[:F.N_SIDE], g[F.N_SIDE:])
+
+
+def test_contact_and_bearoff_predicates():
+    assert F.is_contact(game.initial_state())
+    assert not F.is_contact(board({5: 3, 12: 1}, {13: 2}))
+    assert F.is_contact(board({5: 3, 14: 1}, {13: 2}))
+    assert F.is_contact(board({5: 3}, {20: 2}, bar_me=1))
+    assert F.in_bearoff(board({5: 3}, {20: 2}))
+    assert not F.in_bearoff(board({7: 1}, {20: 2}))
+    assert not F.in_bearoff(board({5: 1}, {18: 2}))
+
+
+def test_features_reject_bad_states():
+    with pytest.raises(ValueError, match="int64"):
+        F.features_of(np.zeros(3))
+
+
+# ----------------------------------------------------------------------------- bear-off database
+
+@pytest.fixture(scope="module")
+def table():
+    return bo.table()
+
+
+def test_rank_is_a_bijection():
+    pos, _ = bo._positions()
+    assert pos.shape == (bo.N_POSITIONS, 6) == (54264, 6)
+    assert np.array_equal(bo._ranks(pos), np.arange(bo.N_POSITIONS))
+    assert bo.rank(np.zeros(6, np.int64)) == 0
+
+
+def test_bearoff_distributions_by_hand(table):
+    t = table[bo.rank(np.array([0, 0, 0, 0, 0, 1]))]
+    # one checker on the 6: off in one roll unless the roll has no 6 and sums < 6 or is 1-1
+    assert t[:3] == pytest.approx([0, 27 / 36, 9 / 36])
+    assert t[bo.N_ROLLS] == 1.0  # 14 are off already: the first checker is off at 0 rolls
+    assert table[bo.rank(np.array([1, 0, 0, 0, 0, 0])), 1] == pytest.approx(1.0)
+    # 15 checkers on the 6: a first checker comes off in one roll with a 6 (11), a sum of
+    # exactly 6 (1-5, 2-4), or 2-2 / 3-3
+    t = table[bo.rank(np.array([0, 0, 0, 0, 0, 15]))]
+    assert t[bo.N_ROLLS + 1] == pytest.approx(17 / 36)
+    assert np.allclose(table[:, :bo.N_ROLLS].sum(1), 1) and np.allclose(
+        table[:, bo.N_ROLLS:].sum(1), 1)
+
+
+@lru_cache(maxsize=None)
+def _brute(counts):
+    """Distribution of rolls to bear off (list), by recursion over the game core's plays,
+    each roll's play minimising the mean."""
+    if sum(counts) == 0:
+        return (1.0,) + (0.0,) * 9
+    s = board({p + 1: c for p, c in enumerate(counts) if c}, {})
+    s[OFF_OPP] = 15
+    rows = np.empty((game.MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
+    dist = np.zeros(10)
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            n = game.plays_of_roll(s, d1, d2, rows, None)
+            best = min((_brute(tuple(int(x) for x in rows[r, :6])) for r in range(n)),
+                       key=lambda d: sum(k * v for k, v in enumerate(d)))
+            dist[1:] += (1 if d1 == d2 else 2) / 36 * np.array(best[:-1])
+    return tuple(dist)
+
+
+@pytest.mark.parametrize("counts", [(0, 1, 0, 1, 0, 0), (2, 0, 0, 0, 1, 0), (0, 0, 1, 1, 0, 1),
+                                    (0, 0, 0, 0, 2, 1), (1, 1, 1, 0, 0, 1)])
+def test_bearoff_matches_brute_force(table, counts):
+    assert table[bo.rank(np.array(counts)), :10] == pytest.approx(_brute(counts), abs=1e-12)
+
+
+def test_bearoff_outputs_by_hand(table):
+    y = np.zeros(5)
+    # both with one checker on the 1 point: the opponent rolls first and wins
+    bo.bearoff_outputs(table, board({1: 1}, {24: 1}), y)
+    assert y == pytest.approx([0, 0, 0, 0, 0])
+    # my last checker on the 1 against 15 of the opponent on its 6 point (my 19): I win on my
+    # first roll; a gammon unless its first roll takes one off (17/36, as above)
+    bo.bearoff_outputs(table, board({1: 1}, {19: 15}), y)
+    assert y == pytest.approx([1, 19 / 36, 0, 0, 0])
+
+
+# ----------------------------------------------------------------------------- the model tuple
+
+def _rows(seed=5, games=3):
+    rows = np.empty((game.MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
+    rng = np.array([seed], np.int64)
+    out = []
+    from boardgym.agents.backgammon_agents import GreedyAgent
+    g = GreedyAgent()
+    for _ in range(games):
+        state, status, rolls, _ = game.start(rng, 0, game.no_passes())
+        while status == game.ROLLED:
+            n = game.afterstates(state, rows)
+            out.append(rows[:n].copy())
+            state, status, rolls, _ = game.finish_turn(rows[g.choose(rows[:n])].copy(), rng,
+                                                       rolls, 0, game.no_passes())
+    return np.ascontiguousarray(np.concatenate(out))
+
+
+def test_the_shipped_net_in_the_model_tuple_evaluates_identically():
+    agent = TDAgent()
+    assert agent.model == "tesauro" and len(agent.params) == td_net.MODEL_LEN
+    rows = _rows()
+    a = np.empty((len(rows), 5))
+    b = np.empty((len(rows), 5))
+    td_net.evaluate_rows(agent.params, rows, len(rows), a)
+    raw = tuple(np.load(CHECKPOINTS / "backgammon-td.npz")[k] for k in ("w1", "b1", "w2", "b2"))
+    td_net.evaluate_rows(raw, rows, len(rows), b)
+    assert np.array_equal(a, b)
+
+
+def test_gnubg_model_parts_and_constraints(table):
+    model = td_net.init_model(8, 1, race_hidden=4)
+    rows = _rows()
+    ys = np.empty((len(rows), 5))
+    td_net.evaluate_rows(model, rows, len(rows), ys)
+    assert ((ys >= 0) & (ys <= 1)).all()
+    assert (ys[:, 1] <= ys[:, 0]).all() and (ys[:, 2] <= ys[:, 1]).all()
+    assert (ys[rows[:, OFF_OPP] > 0, 1:3] == 0).all()  # the opponent cannot be gammoned
+    assert (ys[rows[:, OFF_ME] > 0, 3:] == 0).all()
+    assert (ys[rows[:, OFF_ME] == 0, 3] > 0).any() and (ys[rows[:, OFF_OPP] == 0, 1] > 0).any()
+    won = rows[:, OFF_ME] == 15
+    assert won.any() and (ys[won, 0] == 1).all()
+    bear = np.array([F.in_bearoff(r) and r[OFF_ME] < 15 for r in rows])
+    assert bear.any()
+    y = np.zeros(5)
+    for r in np.nonzero(bear)[0]:
+        bo.bearoff_outputs(table, rows[r], y)
+        assert np.array_equal(ys[r], y)
+    # the race net values exactly the race positions outside the bear-off
+    race = np.array([not F.is_contact(r) and not F.in_bearoff(r) and r[OFF_ME] < 15
+                     for r in rows])
+    assert race.any()
+    other = list(model)
+    other[8] = model[8] + 1.0  # race net output biases
+    ys2 = np.empty_like(ys)
+    td_net.evaluate_rows(tuple(other), rows, len(rows), ys2)
+    changed = np.any(ys2 != ys, axis=1)
+    assert np.array_equal(changed, race)
+
+
+def test_gnubg_model_save_load_and_play(tmp_path):
+    agent = TDAgent(hidden=8, model="gnubg", race_hidden=4, seed=2)
+    assert agent.model == "gnubg" and agent.hidden == 8
+    agent.save(tmp_path / "m.npz", note="x")
+    back = TDAgent(tmp_path / "m.npz")
+    for p, q in zip(agent.params, back.params):
+        assert np.array_equal(p, q)
+    assert back.best_play("4HPwATDgc/ABMA", 3, 1) == agent.best_play("4HPwATDgc/ABMA", 3, 1)
+    # a Tesauro net is saved in the old four-array format
+    TDAgent(hidden=3).save(tmp_path / "t.npz")
+    assert set(np.load(tmp_path / "t.npz").files) == {"w1", "b1", "w2", "b2", "meta"}
+    with pytest.raises(ValueError, match="header"):
+        check_params((np.full(4, 7.0), *agent.params[1:9]))
+    with pytest.raises(ValueError, match="race net"):
+        check_params((*agent.params[:5], np.zeros((3, 2)), *agent.params[6:9]))
+    with pytest.raises(ValueError, match="model"):
+        TDAgent(hidden=3, model="chess")
+    save_weights(tmp_path / "m2.npz", load_weights(tmp_path / "m.npz"))
+
+
+def test_model_training_moves_the_nets_and_chunks_are_one_run():
+    a = td_net.init_model(6, 4, race_hidden=3)
+    b = tuple(x.copy() for x in a)
+    st = np.zeros(td_net.N_STATS)
+    td_net.train_model_games(a, np.array([9], np.int64), 4, 0.1, 0.1, st)
+    rng = np.array([9], np.int64)
+    for _ in range(2):
+        td_net.train_model_games(b, rng, 2, 0.1, 0.1, st)
+    for p, q in zip(a, b):
+        assert np.array_equal(p, q)
+    fresh = td_net.init_model(6, 4, race_hidden=3)
+    assert not np.array_equal(a[1], fresh[1]) and not np.array_equal(a[5], fresh[5])
+    assert st[td_net.ST_GAMES] == 8
+
+
+def test_train_gnubg_resume_after_a_kill_matches_uninterrupted_run(tmp_path, monkeypatch):
+    common = ["--game", "backgammon", "--algo", "td", "--model", "gnubg", "--hidden", "6",
+              "--race-hidden", "3", "--seed", "3", "--ckpt-every", "20", "--eval-every", "40",
+              "--eval-games", "4", "--games", "80", "--quiet", "--no-tensorboard"]
+    full, _ = killed_and_resumed_td_run(train, common, tmp_path, monkeypatch,
+                                        ("random", "greedy"))
+    assert len(full) == td_net.MODEL_LEN
+    agent = TDAgent(tmp_path / "a" / "games_80.npz")
+    assert agent.model == "gnubg"
+    with pytest.raises(ValueError, match="--model gnubg"):
+        train.main(["--game", "draughts", "--model", "gnubg"])
