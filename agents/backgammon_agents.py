@@ -43,6 +43,9 @@ import numpy as np
 from numba import njit
 
 from boardgym.agents import td_net
+from boardgym.agents.backgammon_search import (
+    CANDIDATES, THRESHOLD, check_search, preroll_outputs, search_values,
+)
 from boardgym.agents.registry import CHECKPOINTS
 from boardgym.agents.run_log import write_atomically
 from boardgym.envs import backgammon_notation as notation
@@ -57,7 +60,7 @@ from boardgym.kernels.backgammon.observe import OBS_LEN
 from boardgym.kernels.backgammon.opponents import greedy_score
 from boardgym.kernels.rng import seed_rngs
 
-__all__ = ["TDAgent", "GreedyAgent", "ExpectimaxAgent", "AfterstateAgent", "CUBE_POLICIES",
+__all__ = ["TDAgent", "TDSearchAgent", "GreedyAgent", "ExpectimaxAgent", "AfterstateAgent", "CUBE_POLICIES",
            "save_weights",
            "load_weights", "check_params", "state_from_observation", "play_afterstate_game", "AfterstateGame"]
 
@@ -421,6 +424,26 @@ class TDAgent(AfterstateAgent):
         save_weights(path, self.params, **meta)
 
 
+class TDSearchAgent(TDAgent):
+    """The TD net with play-time search (agents/backgammon_search.py): plies 0, 1 (the default of
+    ``load("backgammon-td")``) or 2 in GNU Backgammon's counting, with the move filter (at most
+    ``candidates`` plays within ``threshold`` equity of the best at 0-ply are searched deeper).
+    At plies=0 it is TDAgent exactly."""
+
+    def __init__(self, weights=None, plies=1, candidates=CANDIDATES, threshold=THRESHOLD,
+                 **kwargs):
+        """weights and the other keywords: as TDAgent's; plies 0/1/2; candidates >= 1;
+        threshold >= 0 (equity)."""
+        self.plies, self.candidates, self.threshold = check_search(plies, candidates, threshold)
+        super().__init__(weights=weights, **kwargs)
+
+    def _scores(self, rows):
+        out = np.empty(rows.shape[0])
+        search_values(self._equity_net(), rows, rows.shape[0], self.plies, self.candidates,
+                      self.threshold, out)
+        return out
+
+
 class GreedyAgent(AfterstateAgent):
     """One ply: the afterstate with the best pip lead / made points / exposed blots / off score,
     the first of them on ties (``opponents.greedy_pick``: the in-kernel ``OPP_GREEDY`` player).
@@ -437,32 +460,43 @@ class GreedyAgent(AfterstateAgent):
 
 
 class ExpectimaxAgent(AfterstateAgent):
-    """1-ply or 2-ply expectimax over the 21 distinct rolls with a pluggable evaluation.
+    """1-ply, 2-ply or 3-ply expectimax over the 21 distinct rolls with a pluggable evaluation.
 
-    evaluation: ``"td"`` (the shipped net), a TDAgent, a weights path, or ``"greedy"``. At 2-ply
-    the ``width`` best afterstates by the 1-ply evaluation are searched (all with width=0).
+    depth counts the plies of the agent's own play too: depth 1 values the plays directly, depth
+    2 / 3 are the 1-ply / 2-ply searches of agents/backgammon_search.py (GNU Backgammon's
+    counting). evaluation: ``"td"`` (the model of the shipped net, ``TDAgent().params``), a
+    TDAgent (its model tuple), a weights path, or ``"greedy"`` (depth 1 or 2 only). The
+    ``width`` best plays by the one-ply evaluation within ``threshold`` of the best are searched
+    deeper (all with width=0; threshold None: no equity limit).
     """
 
     def __init__(self, depth=2, evaluation="td", width=8, weights=None, seed=None,
-                 cube="cubeless"):
+                 cube="cubeless", threshold=None):
         """weights: a TD weights path, shorthand for evaluation=weights; cube: the cube policy
-        ("cubeless", or "equity" with a net evaluation)."""
+        ("cubeless", or "equity" / "janowski" with a net evaluation)."""
         super().__init__()
         if weights is not None:
             evaluation = weights
-        if depth not in (1, 2) or isinstance(depth, bool):
-            raise ValueError(f"ExpectimaxAgent depth must be 1 or 2, got {depth!r}")
+        if depth not in (1, 2, 3) or isinstance(depth, bool):
+            raise ValueError(f"ExpectimaxAgent depth must be 1, 2 or 3, got {depth!r}")
+        if isinstance(width, bool) or not notation.is_int(width) or width < 0:
+            raise ValueError(f"ExpectimaxAgent width must be an integer >= 0, got {width!r}")
         self.depth = depth
         self.width = int(width)
+        candidates = self.width if self.width > 0 else game.MAX_AFTERSTATES
+        _, _, self.threshold = check_search(depth - 1, candidates,
+                                            np.inf if threshold is None else threshold)
         if isinstance(evaluation, TDAgent):
-            self.use_net, self.params = True, evaluation.params
-        elif evaluation == "greedy":
+            self.use_net, self.params = True, evaluation._equity_net()
+        elif isinstance(evaluation, str) and evaluation == "greedy":
+            if depth == 3:
+                raise ValueError("ExpectimaxAgent with the greedy evaluation searches depth 1 or 2")
             self.use_net = False
             self.params = td_net.init_params(1, 0)
-        elif evaluation == "td":
-            self.use_net, self.params = True, TDAgent().params
+        elif isinstance(evaluation, str) and evaluation == "td":
+            self.use_net, self.params = True, TDAgent()._equity_net()
         elif isinstance(evaluation, (str, os.PathLike)):
-            self.use_net, self.params = True, load_weights(evaluation)
+            self.use_net, self.params = True, TDAgent(weights=evaluation)._equity_net()
         else:
             raise ValueError(f"unknown evaluation {evaluation!r}: 'td', 'greedy', a path or a TDAgent")
         self._set_cube_policy(cube)
@@ -472,6 +506,11 @@ class ExpectimaxAgent(AfterstateAgent):
 
     def _scores(self, rows):
         n = rows.shape[0]
+        if self.use_net:
+            out = np.empty(n)
+            search_values(self.params, rows, n, self.depth - 1,
+                          self.width if self.width > 0 else max(n, 1), self.threshold, out)
+            return out
         one = np.empty(n)
         _score(self.use_net, self.params, rows, n, one)
         if self.depth == 1 or n == 1:

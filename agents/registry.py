@@ -13,7 +13,10 @@ search with the shipped TD(lambda) self-play value net, ``draughts-alphabeta-td.
 the searches default to depth 6.
 
 Backgammon: ``random``, ``greedy``, ``td`` (the shipped TD(lambda) net
-``agents/checkpoints/backgammon-td.npz``, or ``weights=PATH``), ``expectimax``, ``ppo``
+``agents/checkpoints/backgammon-td.npz``, or ``weights=PATH``, searched at play time:
+``plies=1`` by default, ``plies=0`` the net alone, ``plies=2``, with ``candidates=8`` and
+``threshold=0.16``, agents/backgammon_search.py), ``expectimax`` (``depth`` 1-3 in its own
+counting, ``width``, ``threshold``), ``ppo``
 (``path=PATH`` to a policy of ``boardgym train --game backgammon --algo ppo``: none is shipped).
 ``load("<game>-ppo", path=PATH)`` loads any PPO policy of either game; a missing file or a
 policy of the other game is a ValueError naming the file.
@@ -121,8 +124,8 @@ register("draughts", "alphabeta-td", _draughts_alphabeta_learned(
 # ---- backgammon agents (agents/backgammon_agents.py) ----
 
 def _backgammon_td(weights=None, **kwargs):
-    from boardgym.agents.backgammon_agents import TDAgent
-    return TDAgent(weights=weights, **kwargs)
+    from boardgym.agents.backgammon_agents import TDSearchAgent
+    return TDSearchAgent(weights=weights, **kwargs)
 
 
 def _backgammon_greedy(**kwargs):
