@@ -9,8 +9,10 @@ checker move at a time, as the env asks. One interface, four ways in:
   either seat: the position is rebuilt from the 207-float observation (``state_from_observation``;
   the acting player is the mover, the action is in its frame). With the cube on (C.1-C.2), the
   agent answers the cube decisions by its ``cube_policy``: ``"cubeless"`` (the default: it never
-  doubles and always takes) or ``"equity"`` (``cube_action``: thresholds on its cubeless equity
-  before the roll, ``cube_equity``; the agents with a net only).
+  doubles and always takes), ``"equity"`` (``cube_action``: thresholds on its cubeless equity
+  before the roll, ``cube_equity``) or ``"janowski"`` (``cube_analysis``: Janowski's cubeful
+  money equity from the net's five outputs before the roll, agents/backgammon_cube.py); the
+  last two for the agents with a net only.
 - ``act_state(state) -> action`` on the kernel state (``env.unwrapped.state``, mover's view).
 - ``best_play(position_id, die1, die2) -> position_id``: the chosen afterstate, in the frame of
   ``boardgym.envs.backgammon_notation.legal_plays`` (the mover's, before the turn passes).
@@ -43,6 +45,7 @@ import numpy as np
 from numba import njit
 
 from boardgym.agents import td_net
+from boardgym.agents import backgammon_cube
 from boardgym.agents.backgammon_search import (
     CANDIDATES, THRESHOLD, check_search, preroll_outputs, search_values,
 )
@@ -65,7 +68,7 @@ __all__ = ["TDAgent", "TDSearchAgent", "GreedyAgent", "ExpectimaxAgent", "Afters
            "load_weights", "check_params", "state_from_observation", "play_afterstate_game", "AfterstateGame"]
 
 N_ACTIONS = game.N_ACTIONS
-CUBE_POLICIES = ("cubeless", "equity")
+CUBE_POLICIES = ("cubeless", "equity", "janowski")
 DOUBLE_FROM = 0.4   # cubeless equity of the player on roll from which it doubles
 TOO_GOOD = 1.0      # ... up to which (from here on it plays on for more than the cashed point)
 TAKE_FROM = -0.5    # the taker's cubeless equity from which it takes
@@ -196,8 +199,8 @@ def state_from_observation(observation):
             raise ValueError(f"bad observation: a side has {total} checkers, not 15")
     if (s[ME:ME + 24] * s[OPP:OPP + 24]).any():
         raise ValueError("bad observation: both sides on one point")
-    s[CUBE_VALUE] = 1
-    s[CUBE_OWNER] = -1
+    s[CUBE_VALUE] = 1 << int(np.rint(obs[203] * 6))
+    s[CUBE_OWNER] = 0 if obs[204] > 0.5 else 1 if obs[205] > 0.5 else -1
     refresh_masks(s)
     return notation.check_state(s, "the observed position")
 
@@ -316,7 +319,7 @@ class AfterstateAgent:
     def _set_cube_policy(self, policy):
         if not isinstance(policy, str) or policy not in CUBE_POLICIES:
             raise ValueError(f"cube policy must be one of {CUBE_POLICIES}, got {policy!r}")
-        if policy == "equity" and not self.has_equity:
+        if policy in ("equity", "janowski") and not self.has_equity:
             raise ValueError(f"{type(self).__name__} has no equity estimate: its cube policy "
                              "is 'cubeless'")
         self.cube_policy = policy
@@ -334,8 +337,32 @@ class AfterstateAgent:
         expectimax2(True, net, row, np.zeros(1, np.int64), 1, out)
         return -float(out[0])  # expectimax2 scores it for the opponent
 
+    cube_efficiency = backgammon_cube.X_MONEY
+
+    def cube_analysis(self, state):
+        """Janowski's cube analysis (agents/backgammon_cube.py) for the player on roll of state
+        before its roll, from the net's outputs before the roll (backgammon_search.
+        preroll_outputs) and the agent's ``cube_efficiency``: a dict of outputs (float64[5]),
+        no_double, double_take, double_drop (equities per cube unit, its view), double and
+        take (bools: it should double; its opponent should take). ValueError without a net."""
+        net = self._equity_net()
+        if net is None:
+            raise ValueError(f"{type(self).__name__} has no equity estimate")
+        s = notation.check_state(state).copy()
+        s[DICE:DICE + 6] = 0
+        y = np.empty(td_net.N_OUT)
+        preroll_outputs(net, s, y)
+        owner = s[CUBE_OWNER]
+        where = (backgammon_cube.CENTRED if owner < 0 else backgammon_cube.OWNED
+                 if owner == s[TURN] else backgammon_cube.OPP_OWNED)
+        nd, dt, dp, double, take = backgammon_cube.cube_decision(y, self.cube_efficiency, where)
+        return {"outputs": y, "no_double": nd, "double_take": dt, "double_drop": dp,
+                "double": bool(double) and where != backgammon_cube.OPP_OWNED,
+                "take": bool(take)}
+
     def cube_action(self, state, offered, policy=None):
-        """The cube action of the agent (policy: "cubeless" or "equity"; default cube_policy).
+        """The cube action of the agent (policy: "cubeless", "equity" or "janowski"; default
+        cube_policy).
 
         offered False: the agent is on roll in state, before its roll -> ACTION_DOUBLE or
         ACTION_ROLL. offered True: state is the doubler's (on roll, before its roll) and the agent
@@ -348,6 +375,11 @@ class AfterstateAgent:
             raise ValueError(f"cube policy must be one of {CUBE_POLICIES}, got {policy!r}")
         if policy == "cubeless":
             return game.ACTION_TAKE if offered else game.ACTION_ROLL
+        if policy == "janowski":
+            d = self.cube_analysis(state)
+            if offered:
+                return game.ACTION_TAKE if d["take"] else game.ACTION_DROP
+            return game.ACTION_DOUBLE if d["double"] else game.ACTION_ROLL
         e = self.cube_equity(state)
         if offered:
             return game.ACTION_TAKE if -e >= TAKE_FROM else game.ACTION_DROP

@@ -14,7 +14,8 @@ summarised by ``boardgym.agents.stats``. The conventions, once:
   -3..+3, ``GAMES[game].points_range``); ``summarize`` gives wins/draws/losses, points per game,
   score and Elo with their 95% intervals.
 
-``play_match(a, b, game, n_games, seed)`` plays two agents through the game's AEC env; an agent
+``play_match(a, b, game, n_games, seed)`` plays two agents through the game's AEC env
+(``play_cube_match``: backgammon money games with the doubling cube, ``stats.summarize_money``); an agent
 with ``act_state`` is given the kernel state (full history), others ``act(observation,
 action_mask)``. Two backgammon ``AfterstateAgent``s (which choose whole plays) play through the
 game core's afterstate loop instead (``backgammon_agents.play_afterstate_game``, from the same
@@ -50,7 +51,7 @@ from boardgym.kernels.backgammon import game as bg_game
 from boardgym.kernels.backgammon.board import OFF_ME, STATE_LEN, TURN
 
 __all__ = ["GameSpec", "GAMES", "make_env", "random_opening", "play_game", "play_afterstate_game",
-           "play_match", "summarize", "play_vs_kernel_opponent", "baseline_report", "pair_count",
+           "play_match", "play_cube_match", "summarize", "play_vs_kernel_opponent", "baseline_report", "pair_count",
            "ROLLS", "ROLL_WEIGHTS", "OPENING_WEIGHTS", "roll_index", "best_values", "roll_luck",
            "game_luck", "exact_values", "td_judge", "play_adjusted_match"]
 
@@ -91,11 +92,17 @@ def pair_count(n_games):
     return (int(n_games) + 1) // 2
 
 
-def make_env(game, max_moves=400):
-    """The raw AEC env of game with its game-length cap (a capped game is a draw)."""
+def make_env(game, max_moves=400, cube=False):
+    """The raw AEC env of game with its game-length cap (a capped game is a draw); cube: the
+    backgammon money game with the doubling cube (C.1-C.2)."""
     spec = _spec(game)
     module = importlib.import_module(spec.module)
-    return module.raw_env(**{spec.cap_option: max_moves, **dict(spec.options)})
+    options = dict(spec.options)
+    if cube:
+        if game != "backgammon":
+            raise ValueError(f"the doubling cube is backgammon's, not {game}'s")
+        options["cube"] = True
+    return module.raw_env(**{spec.cap_option: max_moves, **options})
 
 
 def random_opening(env, seed, n_moves):
@@ -178,6 +185,16 @@ def play_match(agent_a, agent_b, game="draughts", n_games=100, seed=0, opening=(
                        observation_only, progress, None)[0]
 
 
+def play_cube_match(agent_a, agent_b, n_games=100, seed=0, max_moves=400, progress=None):
+    """float64 (2 * pairs,): A's points in each cubeful money game of A against B (the
+    backgammon env with ``cube=True``: gammons count, the cube multiplies, a dropped double pays
+    the cube's value before the double, C.1-C.2), pairs with the seats swapped sharing
+    ``reset(seed)`` as in play_match. The agents see ``act(observation, action_mask)`` and answer
+    the cube by their own cube policy. A game reaching max_moves rolls is a draw (0)."""
+    return _play_pairs(agent_a, agent_b, "backgammon", n_games, seed, (0, 0), max_moves, True,
+                       progress, None, cube=True)[0]
+
+
 def play_adjusted_match(agent_a, agent_b, judge, n_games=100, seed=0, max_moves=None,
                         progress=None):
     """(points, luck), each float64 (2 * pairs,): play_match of two backgammon AfterstateAgents
@@ -194,14 +211,14 @@ def play_adjusted_match(agent_a, agent_b, judge, n_games=100, seed=0, max_moves=
 
 
 def _play_pairs(agent_a, agent_b, game, n_games, seed, opening, max_moves, observation_only,
-                progress, judge):
+                progress, judge, cube=False):
     spec = _spec(game)
     n_pairs = pair_count(n_games)
     lo, hi = opening
     if not 0 <= lo <= hi:
         raise ValueError(f"need 0 <= fewest <= most opening moves, got {opening!r}")
-    env = make_env(game, max_moves)
-    afterstate = _afterstate_agents(game, (agent_a, agent_b), observation_only)
+    env = make_env(game, max_moves, cube=cube)
+    afterstate = not cube and _afterstate_agents(game, (agent_a, agent_b), observation_only)
     rng = np.random.default_rng(seed)
     points = np.zeros(2 * n_pairs)
     luck = np.zeros(2 * n_pairs)
