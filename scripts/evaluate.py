@@ -30,6 +30,15 @@ intervals from the observed Fisher information (``elo_intervals``). ``--plot out
 Elo ratings with their intervals (three or more agents) or the pair's score with its Wilson
 interval (two agents).
 
+Backgammon pairs also print the gammon and backgammon rates of both sides, over all games and
+per seat of the first agent.
+
+``--cube`` plays backgammon money games with the doubling cube (``evaluation.play_cube_match``;
+C.1-C.2): each agent answers the cube by its own cube policy, and the pair's points per game are
+printed with a paired 95% interval (``stats.summarize_money``):
+
+    boardgym evaluate backgammon-td:cube=janowski backgammon-td --cube --games 1000 --seed 1
+
 ``--luck td`` (backgammon, agents that choose whole plays) judges every roll's luck with the
 shipped TD net (``evaluation.play_adjusted_match``, ``stats.luck_summary``) and prints, per pair,
 the raw and the luck-adjusted points per game with their 95% intervals and per-game standard
@@ -61,7 +70,9 @@ import numpy as np
 
 from boardgym.agents import evaluation, load
 from boardgym.agents.evaluation import GAMES, random_opening, summarize  # noqa: F401 (script API)
-from boardgym.agents.stats import elo_intervals, format_luck, luck_summary, wilson
+from boardgym.agents.stats import (
+    elo_intervals, format_luck, format_money, luck_summary, result_rates, summarize_money, wilson,
+)
 from boardgym.scripts import cli
 
 
@@ -87,6 +98,9 @@ class Settings:
     """cap per game (draughts plies, backgammon turns); reaching it is a draw"""
     observation_only: bool = False
     """agents see only act(observation, action_mask), never the kernel state"""
+    cube: bool = False
+    """backgammon money games with the doubling cube (C.1-C.2): each agent answers the cube by
+    its own policy (backgammon-td:cube=janowski, ...); points per game with a paired interval"""
     luck: Literal["td", "none"] = "none"
     """backgammon luck adjustment: td judges every roll with the shipped TD net and prints the
     luck-adjusted points per game beside the raw ones (needs two agents that choose whole plays)"""
@@ -127,6 +141,10 @@ class Settings:
         cli.require(self.max_moves >= 1, f"--max-moves must be positive, got {self.max_moves}")
         cli.require(self.luck == "none" or self.game == "backgammon",
                     f"--luck {self.luck} is for backgammon, not {self.game}")
+        cli.require(not self.cube or self.game == "backgammon",
+                    f"--cube is for backgammon, not {self.game}")
+        cli.require(not self.cube or self.luck == "none",
+                    "--luck is for cubeless games, not --cube")
         cli.require(self.luck == "none" or not self.observation_only,
                     "--luck needs agents that choose whole plays, not --observation-only")
         for spec in self.agents:
@@ -205,9 +223,13 @@ def play_pair(cfg, spec_a, spec_b, pair_seed, log=print, bar=None, judge=None):
         if not cfg.quiet and k % max(1, n_pairs // 5) == 0:
             if bar is not None and bar.enabled:
                 bar.stream.write("\r\x1b[K")
-            log(f"  {spec_a} v {spec_b}: {len(points)} games, score "
-                f"{summarize(points, cfg.game)['score']:.3f}, {time.perf_counter() - t0:.1f} s")
+            score = (f"points/game {points.mean():+.3f}" if cfg.cube
+                     else f"score {summarize(points, cfg.game)['score']:.3f}")
+            log(f"  {spec_a} v {spec_b}: {len(points)} games, {score}, "
+                f"{time.perf_counter() - t0:.1f} s")
 
+    if cfg.cube:
+        return evaluation.play_cube_match(a, b, cfg.games, pair_seed, cfg.max_moves, progress)
     if judge is not None:
         return evaluation.play_adjusted_match(a, b, judge, cfg.games, pair_seed, cfg.max_moves,
                                               progress)
@@ -245,6 +267,20 @@ def format_summary(spec_a, spec_b, s):
             f"points/game {s['points_per_game']:+.3f} [{plo:+.3f}, {phi:+.3f}]  "
             f"score {s['score']:.3f} [{lo:.3f}, {hi:.3f}]  "
             f"Elo {_fmt_elo(s['elo'])} [{_fmt_elo(elo_lo)}, {_fmt_elo(elo_hi)}]")
+
+
+def format_rates(spec_a, spec_b, rates):
+    """Lines of the gammon and backgammon rates of both sides (all games, and with the first
+    agent as player_0 / player_1); rates: {"all"/"seat0"/"seat1": stats.result_rates}."""
+    lines = []
+    for label, side in ((spec_a, "won"), (spec_b, "lost")):
+        parts = []
+        for kind, word in ((2, "gammons"), (3, "backgammons")):
+            r = {k: v[side][kind] for k, v in rates.items()}
+            parts.append(f"{word} {r['all']:.1%} (A as player_0 {r['seat0']:.1%}, "
+                         f"as player_1 {r['seat1']:.1%})")
+        lines.append(f"  {label} won: " + ", ".join(parts))
+    return "\n".join(lines)
 
 
 # ---- learning curves ------------------------------------------------------------------------
@@ -450,7 +486,9 @@ def main(args=None):
     """Run with Settings or a list of command-line strings; return a dict of results.
 
     results["pairs"][(i, j)] is the summary of agents[i] against agents[j] (i < j), with
-    --luck td also its stats.luck_summary under "luck";
+    --luck td also its stats.luck_summary under "luck", for backgammon its gammon and
+    backgammon rates under "rates" ({"all", "seat0", "seat1"}: stats.result_rates of the first
+    agent's points); with --cube the summary is stats.summarize_money's;
     results["elo"] the round-robin ratings (in agents order) and results["elo_interval"] their
     95% (low, high) when there are three or more; results["plots"] the PNG paths written.
     With --curve: results["curves"][run label][opponent] is curve_series' array,
@@ -474,7 +512,7 @@ def main(args=None):
                                 bar=bar, judge=judge)
                 if judge is not None:
                     res, luck = res
-                s = summarize(res, cfg.game)
+                s = summarize_money(res) if cfg.cube else summarize(res, cfg.game)
                 if judge is not None:
                     s["luck"] = luck_summary(res, luck, *GAMES[cfg.game].points_range)
                 pairs[(i, j)] = s
@@ -483,7 +521,14 @@ def main(args=None):
                 games[i, j] = games[j, i] = s["games"]
                 if bar.enabled:
                     bar.stream.write("\r\x1b[K")
-                print(format_summary(cfg.agents[i], cfg.agents[j], s), flush=True)
+                if cfg.cube:
+                    print(f"{cfg.agents[i]} v {cfg.agents[j]}: {format_money(s)}", flush=True)
+                else:
+                    print(format_summary(cfg.agents[i], cfg.agents[j], s), flush=True)
+                if cfg.game == "backgammon" and not cfg.cube:
+                    s["rates"] = {"all": result_rates(res), "seat0": result_rates(res[0::2]),
+                                  "seat1": result_rates(res[1::2])}
+                    print(format_rates(cfg.agents[i], cfg.agents[j], s["rates"]), flush=True)
                 if judge is not None:
                     print(format_luck(s["luck"], cfg.luck), flush=True)
     results = {"pairs": pairs, "time": time.perf_counter() - t0, "plots": []}
