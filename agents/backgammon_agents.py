@@ -584,8 +584,10 @@ def _dice_stream(rng):
     return seed_rngs(check_seed(rng), 1)  # the seeds backgammon_v0.reset takes
 
 
-def play_afterstate_game(choose0, choose1, rng, max_turns=None, scoring="gammon", rolls=None):
-    """Play one cubeless game through the game core's afterstate loop -> AfterstateGame.
+def play_afterstate_game(choose0, choose1, rng, max_turns=None, scoring="gammon", rolls=None,
+                         cube=False):
+    """Play one game through the game core's afterstate loop -> AfterstateGame (cubeless, or
+    with cube=True the money game with the doubling cube, C.1-C.2).
 
     choose0 / choose1 play player 0 / 1: an AfterstateAgent, or a callable
     ``(state, rows) -> index`` given the position on roll (int64[STATE_LEN], mover's view, its
@@ -594,13 +596,20 @@ def play_afterstate_game(choose0, choose1, rng, max_turns=None, scoring="gammon"
     SplitMix64 state advanced in place. max_turns: rolls before the game is truncated (None: no
     cap). scoring: "gammon" (1/2/3 points) or "single". rolls: None, or a list to which every
     roll is appended in order as the position on roll with that roll's dice set (int64[STATE_LEN],
-    mover's view), lost rolls (E.3/E.7) included: what a luck judge needs."""
+    mover's view), lost rolls (E.3/E.7) included: what a luck judge needs. cube: before each
+    roll on which the player on roll may double, an AfterstateAgent answers by its
+    ``cube_action`` (its cube policy; a callable never doubles and always takes); the game's
+    points are multiplied by the cube, a dropped double pays the cube's value before the double
+    (kind 0), as in ``backgammon_v0.raw_env(cube=True)`` with the same seed."""
     choosers = (_chooser(choose0, "choose0"), _chooser(choose1, "choose1"))
     stream = _dice_stream(rng)
     cap = notation.check_max_turns(max_turns)
     code = notation.check_scoring(scoring)
     rows = np.empty((game.MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
     passes = game.no_passes() if rolls is None else np.zeros((64, 3), np.int64)
+    if cube:
+        return _play_cube_game((choose0, choose1), choosers, stream, cap, code, rows, passes,
+                               rolls)
     state, status, made, lost = game.start(stream, cap, passes)
     while status == game.ROLLED:
         if rolls is not None:
@@ -619,6 +628,65 @@ def play_afterstate_game(choose0, choose1, rng, max_turns=None, scoring="gammon"
         return AfterstateGame(-1, 0, 0, int(made), int(lost), True)
     return AfterstateGame(int(winner), int(kind), int(points if winner == 0 else -points),
                           int(made), int(lost), False)
+
+
+def _cube_answer(agent, state, offered):
+    """The cube action of a seat (an AfterstateAgent's cube_action; a callable: cubeless)."""
+    if isinstance(agent, AfterstateAgent):
+        return agent.cube_action(state, offered)
+    return game.ACTION_TAKE if offered else game.ACTION_ROLL
+
+
+def _play_cube_game(seats, choosers, stream, cap, code, rows, passes, rolls):
+    """play_afterstate_game with the doubling cube (the turn sequence of the env's cube game:
+    game.begin_turn stops at CUBE_DECISION, then goes on with cube_decided)."""
+    state, status, made, lost = game.start(stream, cap, passes)
+    while True:
+        if status == game.CUBE_DECISION:
+            mover = int(state[TURN])
+            if _cube_answer(seats[mover], state, False) == game.ACTION_DOUBLE:
+                if _cube_answer(seats[1 - mover], state, True) == game.ACTION_DROP:
+                    winner, _, points = game.dropped_result(state)
+                    return AfterstateGame(int(winner), 0, int(points if winner == 0 else -points),
+                                          int(made), int(lost), False)
+                state = game.take_double(state)
+            before = state
+            state, status, made, l = game.begin_turn(state, stream, 0, 0, True, True, made, cap,
+                                                     passes)
+        elif status == game.ROLLED:
+            if rolls is not None:
+                rolls.append(state.copy())
+            n = game.afterstates(state, rows)
+            k = choosers[int(state[TURN])](state, rows[:n])
+            if not notation.is_int(k) or not 0 <= k < n:
+                raise ValueError(f"the chooser of player {int(state[TURN])} returned {k!r}, "
+                                 f"not an index 0..{n - 1} of the afterstates")
+            before = game.pass_turn(rows[k])
+            if game.result(before, code)[0] >= 0:
+                state = before
+                break
+            state, status, made, l = game.begin_turn(before, stream, 0, 0, True, False, made, cap,
+                                                     passes)
+        else:
+            break
+        if rolls is not None and l:
+            _record_passes(before, passes, l, rolls)
+        lost += l
+    winner, kind, points = game.result(state, code)
+    if winner < 0:
+        return AfterstateGame(-1, 0, 0, int(made), int(lost), True)
+    return AfterstateGame(int(winner), int(kind), int(points if winner == 0 else -points),
+                          int(made), int(lost), False)
+
+
+def _record_passes(s, passes, n_lost, rolls):
+    """Append the positions of the n_lost lost rolls from s (on roll, before them)."""
+    if n_lost > passes.shape[0]:
+        raise RuntimeError(f"{n_lost} lost rolls in a row: more than the {passes.shape[0]} "
+                           "a roll record holds")
+    for i in range(n_lost):
+        rolls.append(game.set_roll(s, int(passes[i, 1]), int(passes[i, 2])))
+        s = game.pass_turn(s)
 
 
 def _record_lost_rolls(afterstate, passes, n_lost, rolls):

@@ -39,6 +39,9 @@ printed with a paired 95% interval (``stats.summarize_money``):
 
     boardgym evaluate backgammon-td:cube=janowski backgammon-td --cube --games 1000 --seed 1
 
+With ``--luck td`` too, each roll's luck is counted times the cube value it was rolled at and the
+luck-adjusted points per game are printed as well.
+
 ``--luck td`` (backgammon, agents that choose whole plays) judges every roll's luck with the
 shipped TD net (``evaluation.play_adjusted_match``, ``stats.luck_summary``) and prints, per pair,
 the raw and the luck-adjusted points per game with their 95% intervals and per-game standard
@@ -143,8 +146,6 @@ class Settings:
                     f"--luck {self.luck} is for backgammon, not {self.game}")
         cli.require(not self.cube or self.game == "backgammon",
                     f"--cube is for backgammon, not {self.game}")
-        cli.require(not self.cube or self.luck == "none",
-                    "--luck is for cubeless games, not --cube")
         cli.require(self.luck == "none" or not self.observation_only,
                     "--luck needs agents that choose whole plays, not --observation-only")
         for spec in self.agents:
@@ -228,11 +229,11 @@ def play_pair(cfg, spec_a, spec_b, pair_seed, log=print, bar=None, judge=None):
             log(f"  {spec_a} v {spec_b}: {len(points)} games, {score}, "
                 f"{time.perf_counter() - t0:.1f} s")
 
-    if cfg.cube:
+    if cfg.cube and judge is None:
         return evaluation.play_cube_match(a, b, cfg.games, pair_seed, cfg.max_moves, progress)
     if judge is not None:
         return evaluation.play_adjusted_match(a, b, judge, cfg.games, pair_seed, cfg.max_moves,
-                                              progress)
+                                              progress, cube=cfg.cube)
     return evaluation.play_match(a, b, cfg.game, cfg.games, pair_seed,
                                  (cfg.opening_min, cfg.opening_max), cfg.max_moves,
                                  cfg.observation_only, progress)
@@ -513,7 +514,9 @@ def main(args=None):
                 if judge is not None:
                     res, luck = res
                 s = summarize_money(res) if cfg.cube else summarize(res, cfg.game)
-                if judge is not None:
+                if judge is not None and cfg.cube:
+                    s["luck"] = summarize_money(res - luck)
+                elif judge is not None:
                     s["luck"] = luck_summary(res, luck, *GAMES[cfg.game].points_range)
                 pairs[(i, j)] = s
                 points[i, j] = s["wins"] + 0.5 * s["draws"]
@@ -529,7 +532,10 @@ def main(args=None):
                     s["rates"] = {"all": result_rates(res), "seat0": result_rates(res[0::2]),
                                   "seat1": result_rates(res[1::2])}
                     print(format_rates(cfg.agents[i], cfg.agents[j], s["rates"]), flush=True)
-                if judge is not None:
+                if judge is not None and cfg.cube:
+                    print(f"  luck-adjusted (judge {cfg.luck}, luck x cube value): "
+                          f"{format_money(s['luck'])}", flush=True)
+                elif judge is not None:
                     print(format_luck(s["luck"], cfg.luck), flush=True)
     results = {"pairs": pairs, "time": time.perf_counter() - t0, "plots": []}
     n_pair = pairs[(0, 1)]["games"]

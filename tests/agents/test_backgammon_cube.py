@@ -158,3 +158,31 @@ def test_cube_games_play_through_with_doubles_takes_and_drops():
         evaluation.play_game(env, (a, a), seed, observation_only=True)
         seen |= {t["cube"] for t in env.turns if "cube" in t}
     assert "double" in seen and seen & {"take", "drop"}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_cube_afterstate_loop_plays_the_env_cube_game(seed):
+    from boardgym.agents.backgammon_agents import play_afterstate_game
+    a, b = TDAgent(cube="janowski"), TDAgent(cube="equity")
+    env = evaluation.make_env("backgammon", 400, cube=True)
+    for seats in ((a, b), (b, a)):
+        p_env = evaluation.play_game(env, seats, seed, observation_only=True)
+        rolls = []
+        g = play_afterstate_game(*seats, seed, max_turns=400, rolls=rolls, cube=True)
+        assert g.points == p_env
+        assert len(rolls) == sum(1 for t in env.turns if "dice" in t)  # lost rolls included
+
+
+def test_cube_luck_counts_the_cube_value():
+    a, b = TDAgent(cube="janowski"), TDAgent()
+    judge = evaluation.td_judge()
+    pts, luck = evaluation.play_adjusted_match(a, b, judge, 4, seed=1, cube=True)
+    np.testing.assert_array_equal(pts, evaluation.play_cube_match(a, b, 4, seed=1))
+    assert np.isfinite(luck).all() and luck.shape == (4,)
+    rolls = []
+    evaluation.play_afterstate_game((a, b), 7, rolls=rolls, cube=True)
+    values = [int(r[CUBE_VALUE]) for r in rolls]
+    assert values == sorted(values)  # the cube only grows
+    total = sum(evaluation.roll_luck(judge, r, opening=i == 0) * r[CUBE_VALUE]
+                * (1 if r[TURN] == 0 else -1) for i, r in enumerate(rolls))
+    assert evaluation.game_luck(judge, rolls) == pytest.approx(total)

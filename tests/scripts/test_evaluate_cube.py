@@ -19,6 +19,14 @@ def test_cube_pair_prints_money_points_with_an_interval(capsys):
     assert lo <= s["points_per_game"] <= hi
 
 
+def test_cube_pair_with_luck(capsys):
+    res = ev.main(["backgammon-td:cube=janowski,plies=0", "backgammon-td:plies=0", "--cube",
+                   "--luck", "td", "--games", "4", "--seed", "3", "--quiet"])
+    out = capsys.readouterr().out
+    s = res["pairs"][(0, 1)]
+    assert s["luck"]["games"] == 4 and "luck-adjusted (judge td, luck x cube value)" in out
+
+
 def test_backgammon_pairs_report_gammon_rates_per_seat(capsys):
     res = ev.main(["backgammon-td:plies=0", "backgammon-greedy", "--games", "8", "--seed", "1",
                    "--quiet"])
@@ -47,7 +55,8 @@ def test_result_rates_and_money_summary():
 
 @pytest.mark.parametrize("args, words", [
     (["draughts-greedy", "random", "--cube"], "--cube is for backgammon"),
-    (["backgammon-td", "backgammon-greedy", "--cube", "--luck", "td"], "not --cube"),
+    (["backgammon-td", "random", "--game", "backgammon", "--cube", "--luck", "td"],
+     "AfterstateAgents"),
 ])
 def test_cube_errors(args, words):
     with pytest.raises((cli.UsageError, ValueError), match=words):
