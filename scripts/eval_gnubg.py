@@ -239,9 +239,10 @@ def play_games(agent, opponent, n_pairs, seed, progress=None, judge=None):
 
 def summarize(pts, kinds, luck=None):
     """Dict of ppg with its 95% interval (stats.mean_interval over -3..3; ci95 is its half
-    width), wins with the Wilson interval, gammon/backgammon counts; with luck (float per game)
+    width), wins with the Wilson interval, gammon/backgammon counts, "rates" (stats.result_rates
+    of all games and per seat of the agent: "all", "seat0", "seat1"); with luck (float per game)
     also stats.luck_summary under "luck"."""
-    from boardgym.agents.stats import luck_summary, mean_interval, wilson
+    from boardgym.agents.stats import luck_summary, mean_interval, result_rates, wilson
     n = pts.size
     wins = int((pts > 0).sum())
     lo, hi = wilson(wins, n)
@@ -251,6 +252,8 @@ def summarize(pts, kinds, luck=None):
             "gammons_won": int(((pts > 0) & (kinds >= 2)).sum()),
             "gammons_lost": int(((pts < 0) & (kinds >= 2)).sum()),
             "backgammons": int((kinds == 3).sum()),
+            "rates": {"all": result_rates(pts), "seat0": result_rates(pts[0::2]),
+                      "seat1": result_rates(pts[1::2])},
             "luck": None if luck is None else luck_summary(pts, luck)}
 
 
@@ -296,6 +299,12 @@ def main(args=None):
           f"wins {s['win_rate']:.1%} [{s['win_lo']:.1%}, {s['win_hi']:.1%}], gammons won "
           f"{s['gammons_won']} lost {s['gammons_lost']}, backgammons {s['backgammons']}, "
           f"{time.perf_counter() - t0:.0f} s")
+    for side, who in (("won", cfg.agent), ("lost", cfg.opponent)):
+        r = s["rates"]
+        print(f"  {who} won: " + ", ".join(
+            f"{word} {r['all'][side][k]:.1%} (agent as player_0 {r['seat0'][side][k]:.1%}, "
+            f"as player_1 {r['seat1'][side][k]:.1%})"
+            for k, word in ((2, "gammons"), (3, "backgammons"))))
     if s["luck"] is not None:
         from boardgym.agents.stats import format_luck
         print(format_luck(s["luck"], luck))

@@ -61,3 +61,14 @@ def test_result_rates_and_money_summary():
 def test_cube_errors(args, words):
     with pytest.raises((cli.UsageError, ValueError), match=words):
         ev.main(args)
+
+
+def test_eval_gnubg_reports_rates_per_seat(capsys):
+    from boardgym.scripts import eval_gnubg
+    s = eval_gnubg.main(["--agent", "backgammon-greedy", "--opponent", "random", "--games", "6",
+                         "--luck", "none", "--quiet"])
+    out = capsys.readouterr().out
+    assert "backgammon-greedy won: gammons" in out and "random won: gammons" in out
+    r = s["rates"]
+    assert r["all"]["won"][2] == pytest.approx((r["seat0"]["won"][2] + r["seat1"]["won"][2]) / 2)
+    assert s["gammons_won"] == round(6 * (r["all"]["won"][2] + r["all"]["won"][3]))
