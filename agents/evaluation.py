@@ -236,10 +236,11 @@ def _play_pairs(agent_a, agent_b, game, n_games, seed, opening, max_moves, obser
             moves = random_opening(env, pair_seed, int(rng.integers(lo, hi + 1)))
         for seat, seats in enumerate(((agent_a, agent_b), (agent_b, agent_a))):
             rolls = []
+            cubed = {"cube": True} if cube else {}
             if afterstate and judge is not None:
-                p0 = play_afterstate_game(seats, pair_seed, max_moves, rolls=rolls, cube=cube)
+                p0 = play_afterstate_game(seats, pair_seed, max_moves, rolls=rolls, **cubed)
             elif afterstate:
-                p0 = play_afterstate_game(seats, pair_seed, max_moves, cube=cube)
+                p0 = play_afterstate_game(seats, pair_seed, max_moves, **cubed)
             else:
                 p0 = play_game(env, seats, pair_seed, moves, observation_only)
             sign = 1.0 if seat == 0 else -1.0

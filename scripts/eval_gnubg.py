@@ -3,6 +3,7 @@
     boardgym eval-gnubg --opponent pubeval --games 5000 --seed 0
     boardgym eval-gnubg --agent backgammon-td --weights runs/td80/games_200000.npz --opponent gnubg0
     boardgym eval-gnubg --agent backgammon-greedy --opponent random --games 200
+    boardgym eval-gnubg --agent backgammon-td:plies=0 --opponent gnubg0 --games 1000 --seed 1
 
 ``pubeval`` and ``gnubg0`` need the optional ``gnubg-nn`` package (``pip install gnubg-nn``;
 GPL-3, for evaluation only); ``random`` needs nothing.
@@ -49,8 +50,9 @@ class Settings:
     """Settings of one evaluation against an external opponent."""
 
     agent: str = "backgammon-td"
-    """boardgym.agents.load name of the agent (backgammon-td, backgammon-greedy, ...) or an
-    engine (pubeval, gnubg0, random)"""
+    """boardgym.agents.load name of the agent with optional ':key=value,...' options
+    (backgammon-td, backgammon-td:plies=2, backgammon-greedy, ...) or an engine (pubeval,
+    gnubg0, random)"""
     weights: str = ""
     """weights .npz for backgammon-td / expectimax (empty: the shipped checkpoint)"""
     opponent: Literal["pubeval", "gnubg0", "random"] = "pubeval"
@@ -263,12 +265,15 @@ def main(args=None):
     cfg = cli.settings(Settings, args, prog="boardgym eval-gnubg", description=__doc__)
     from boardgym.agents import load
     from boardgym.agents.backgammon_agents import AfterstateAgent
+    from boardgym.agents.registry import parse_spec
     if cfg.agent in ENGINES:
         cli.require(not cfg.weights, f"--weights is for a boardgym agent, not the engine {cfg.agent}")
         agent = cfg.agent
     else:
-        kwargs = {"weights": cfg.weights} if cfg.weights else {}
-        agent = load(cfg.agent, game="backgammon", **kwargs)
+        name, kwargs = parse_spec(cfg.agent)
+        if cfg.weights:
+            kwargs["weights"] = cfg.weights
+        agent = load(name, game="backgammon", **kwargs)
         cli.require(isinstance(agent, AfterstateAgent),
                     f"--agent {cfg.agent} does not rank afterstates (not a backgammon "
                     "AfterstateAgent: backgammon-td, backgammon-greedy, backgammon-expectimax)")

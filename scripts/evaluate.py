@@ -61,7 +61,6 @@ opponent, every run's value against training progress with its 95% interval as a
 ci95 = [low, high], or ppg +- ci95 in files from before the interval became a pair; for win_rate
 a Wilson interval when the opponent entry has a ``games`` count, else none).
 """
-import ast
 import dataclasses
 import json
 import math
@@ -71,7 +70,7 @@ from typing import Literal
 
 import numpy as np
 
-from boardgym.agents import evaluation, load
+from boardgym.agents import evaluation, load, registry
 from boardgym.agents.evaluation import GAMES, random_opening, summarize  # noqa: F401 (script API)
 from boardgym.agents.stats import (
     elo_intervals, format_luck, format_money, luck_summary, result_rates, summarize_money, wilson,
@@ -169,18 +168,8 @@ def infer_game(specs):
 
 # ---- agents and games -----------------------------------------------------------------------
 def parse_spec(spec):
-    """(name, kwargs) of 'name:key=value,key=value'."""
-    name, _, opts = spec.partition(":")
-    kwargs = {}
-    for item in filter(None, (s.strip() for s in opts.split(","))):
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise ValueError(f"bad agent option {item!r} in {spec!r}: expected key=value")
-        try:
-            kwargs[key.strip()] = ast.literal_eval(value.strip())
-        except (ValueError, SyntaxError):
-            kwargs[key.strip()] = value.strip()
-    return name.strip(), kwargs
+    """(name, kwargs) of 'name:key=value,key=value' (boardgym.agents.registry.parse_spec)."""
+    return registry.parse_spec(spec)
 
 
 EXTERNAL = ("pubeval", "gnubg0")  # backgammon engines of gnubg-nn (scripts/eval_gnubg.py; GPL-3)
