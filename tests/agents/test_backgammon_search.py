@@ -167,6 +167,9 @@ def test_search_agent_options_and_checks():
     agent = load("backgammon-td")
     assert isinstance(agent, TDSearchAgent) and isinstance(agent, TDAgent)
     assert (agent.plies, agent.candidates, agent.threshold) == (1, bs.CANDIDATES, bs.THRESHOLD)
+    assert agent.cube_policy == "janowski" and load("backgammon-td", cube="cubeless").cube_policy == "cubeless"
+    assert ExpectimaxAgent().cube_policy == "janowski"
+    assert ExpectimaxAgent(evaluation="greedy").cube_policy == "cubeless"
     s = notation.initial_state()
     pid = agent.best_play(notation.position_id(s), 3, 1)
     assert pid in notation.legal_plays(notation.position_id(s), 3, 1)
