@@ -23,7 +23,8 @@ game core's afterstate loop (``agents.backgammon_agents.play_afterstate_game``: 
 plays, lost rolls, result). Games come in pairs that replay one dice stream (opening roll
 included) with the agent first as player 0, then as player 1. Gammons and backgammons count (1/2/3 points). Prints the agent's points per
 game with its 95% interval and the win rate with its Wilson interval (``agents.stats``), and
-the gammon counts; on a terminal a progress bar (games, rate, ETA) runs on stderr.
+the gammon counts, the gammon and backgammon rates of both sides per seat, and the agent's mean
+and largest time per play decision (ms); on a terminal a progress bar (games, rate, ETA) runs on stderr.
 
 Luck adjustment (``--luck``; ``agents.evaluation.play_adjusted_match``, ``agents.stats.luck_summary``):
 every roll's luck is judged by ``gnubg0`` (GNU Backgammon's 0-ply net, ``GnubgJudge``: its best
@@ -229,6 +230,7 @@ def play_games(agent, opponent, n_pairs, seed, progress=None, judge=None):
     from boardgym.agents.evaluation import play_adjusted_match, play_match
     me = engine_agent(agent, seed + 1) if isinstance(agent, str) else agent
     opp = engine_agent(opponent, seed + 2)
+    _time_plays(me)
     if judge is None:
         report = None if progress is None else (lambda pts: progress(pts.size // 2, pts))
         pts = play_match(me, opp, "backgammon", 2 * n_pairs, seed, max_moves=None,
@@ -237,6 +239,19 @@ def play_games(agent, opponent, n_pairs, seed, progress=None, judge=None):
     report = None if progress is None else (lambda pts, luck: progress(pts.size // 2, pts, luck))
     pts, luck = play_adjusted_match(me, opp, judge, 2 * n_pairs, seed, progress=report)
     return pts, np.abs(pts).astype(np.int64), luck
+
+
+def _time_plays(agent):
+    """Record the wall time of each of agent's play decisions in agent.play_seconds (a list)."""
+    pick = agent._pick
+    agent.play_seconds = []
+
+    def timed(state, rows):
+        t = time.perf_counter()
+        k = pick(state, rows)
+        agent.play_seconds.append(time.perf_counter() - t)
+        return k
+    agent._pick = timed
 
 
 def summarize(pts, kinds, luck=None):
@@ -295,9 +310,16 @@ def main(args=None):
             print(f"  {2 * done} games  ppg {pts.mean():+.3f}{adj}  {2 * done / el:.1f} games/s",
                   flush=True)
 
+    if not isinstance(agent, str):
+        agent.best_play("4HPwATDgc/ABMA", 3, 1)  # compile before timing
     with bar:
         played = play_games(agent, cfg.opponent, n_pairs, cfg.seed, progress, judge)
     s = summarize(*played)
+    if not isinstance(agent, str) and agent.play_seconds:
+        t = np.array(agent.play_seconds)
+        s["play_seconds"] = {"plays": t.size, "mean": float(t.mean()), "max": float(t.max())}
+        print(f"  {cfg.agent}: {t.size} plays, {1e3 * t.mean():.1f} ms per play on average, "
+              f"at most {1e3 * t.max():.1f} ms")
     print(f"{cfg.agent}{' ' + cfg.weights if cfg.weights else ''} vs {cfg.opponent}: "
           f"{s['games']} games, {s['ppg']:+.3f} points per game (95% [{s['ppg_lo']:+.3f}, "
           f"{s['ppg_hi']:+.3f}]), "

@@ -72,3 +72,5 @@ def test_eval_gnubg_reports_rates_per_seat(capsys):
     r = s["rates"]
     assert r["all"]["won"][2] == pytest.approx((r["seat0"]["won"][2] + r["seat1"]["won"][2]) / 2)
     assert s["gammons_won"] == round(6 * (r["all"]["won"][2] + r["all"]["won"][3]))
+    assert s["play_seconds"]["plays"] > 0 and 0 < s["play_seconds"]["mean"] <= s["play_seconds"]["max"]
+    assert "ms per play on average" in out
