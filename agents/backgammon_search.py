@@ -16,10 +16,10 @@ chosen the same way among the replies of its roll (at most ``REPLY_CANDIDATES`` 
 ``FILTERED`` (it ranks below every searched play, in its own order).
 
 Values are cubeless money equities per cube unit for the player who made the play
-(``td_net.equity`` of ``td_net.evaluate_rows``: the model is one tuple, whatever it holds). Below
-the root, an afterstate that ends the game is worth its exact points for the player who moved
-(1, 2 or 3, O.3) instead of the model's estimate; the root's own plays at 0-ply keep the model's
-values, so 0-ply is the plain net agent exactly.
+(``td_net.equity`` of ``td_net.evaluate_rows``: the model is one tuple, whatever it holds). In a
+search (1-ply and more) an afterstate that ends the game is worth its exact points for the
+player who moved (1, 2 or 3, O.3) instead of the model's estimate; at 0-ply the plays keep the
+model's values, so 0-ply is the plain net agent exactly.
 
 One Numba call per decision (``search_values``): no Python loop over plays or rolls.
 ``preroll_outputs`` is the model's estimate before a roll (the mean over the 21 rolls of the
@@ -141,7 +141,7 @@ def search_values(net, rows, n, plies, candidates, threshold, out):
     value is the chosen play's (the module docstring). -> number of plays searched past 0-ply."""
     maxa = game.MAX_AFTERSTATES
     ys = np.empty((max(n, maxa), td_net.N_OUT))
-    _values0(net, rows, n, ys, out, False)
+    _values0(net, rows, n, ys, out, plies > 0)
     if plies == 0 or n <= 1:
         return 0
     buf = np.empty((maxa, STATE_LEN), dtype=np.int64)

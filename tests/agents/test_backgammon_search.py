@@ -214,3 +214,12 @@ def test_preroll_outputs_are_the_mean_of_the_best_plays():
     np.testing.assert_allclose(out, ref_y, atol=1e-12)
     assert eq == pytest.approx(ref_e, abs=1e-12)
     assert eq == pytest.approx(td_net.equity(out), abs=1e-12)
+
+
+def test_a_play_that_wins_is_valued_exactly_by_the_search():
+    # mover: one checker on its 1-point and one on its 2-point; 2-1 bears both off (a single win)
+    s = _position({1: 1, 2: 1}, {23: 2})
+    rows = _plays(s, 2, 1)
+    out, _ = _search(rows, 1)
+    win = np.flatnonzero(rows[:, OFF_ME] == 15)
+    assert win.size == 1 and out[win[0]] == 1.0 and np.argmax(out) == win[0]
