@@ -19,7 +19,8 @@ preroll_outputs``), with the cube value taken as 1:
   ``E = x E_live + (1 - x) E_dead`` with the cube efficiency x (0: the cube is never turned
   again with profit, 1: fully live); ``X_MONEY = 0.68`` is the one value used here for every
   money position (a rough figure for contact play; races are more efficient, and a
-  position-dependent x is a possible refinement). Its take point when doubled (the taker then owns the cube at 2) is
+  position-dependent x is a possible refinement). Its take point when doubled (the taker then
+  owns the cube at 2) is
   ``(L - 1/2) / (W + L + x/2)``: 25% at x = 0 and 20% at x = 1 without gammons, 21.4% at 0.68.
 
 Decisions (``cube_decision``), for the player on roll who may double: no double is worth

@@ -66,14 +66,14 @@ def check_search(plies, candidates, threshold):
 
 @njit(cache=True, inline="always")
 def _exact(row):
-    """Points (1/2/3, per cube unit) for the player who moved of an afterstate that ends the game."""
+    """Points (1/2/3 per cube unit) for the player who moved of an afterstate ending the game."""
     _, kind, _ = game.result(game.pass_turn(row), game.SCORING_GAMMON)
     return float(kind)
 
 
 @njit(cache=True)
 def _values0(net, rows, n, ys, out, exact):
-    """out[r] = 0-ply equity of rows[r] for its mover (exact points for a finished game if exact)."""
+    """out[r] = 0-ply equity of rows[r] for its mover (exact points of a finished game if exact)."""
     td_net.evaluate_rows(net, rows, n, ys)
     for r in range(n):
         out[r] = td_net.equity(ys[r])

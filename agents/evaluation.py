@@ -51,7 +51,8 @@ from boardgym.kernels.backgammon import game as bg_game
 from boardgym.kernels.backgammon.board import CUBE_VALUE, OFF_ME, STATE_LEN, TURN
 
 __all__ = ["GameSpec", "GAMES", "make_env", "random_opening", "play_game", "play_afterstate_game",
-           "play_match", "play_cube_match", "summarize", "play_vs_kernel_opponent", "baseline_report", "pair_count",
+           "play_match", "play_cube_match", "summarize", "play_vs_kernel_opponent",
+           "baseline_report", "pair_count",
            "ROLLS", "ROLL_WEIGHTS", "OPENING_WEIGHTS", "roll_index", "best_values", "roll_luck",
            "game_luck", "exact_values", "td_judge", "play_adjusted_match"]
 

@@ -58,7 +58,8 @@ def test_limits_dead_and_live():
 
 def test_live_equity_by_hand_without_gammons():
     # take point 0.2, cash point 0.8
-    cases = {bc.CENTRED: [(0.1, -1.0), (0.2, -1.0), (0.5, 0.0), (0.65, 0.5), (0.8, 1.0), (0.9, 1.0)],
+    cases = {bc.CENTRED: [(0.1, -1.0), (0.2, -1.0), (0.5, 0.0), (0.65, 0.5), (0.8, 1.0),
+                          (0.9, 1.0)],
              bc.OWNED: [(0.0, -1.0), (0.5, 0.25), (0.8, 1.0), (0.95, 1.0)],
              bc.OPP_OWNED: [(0.1, -1.0), (0.2, -1.0), (0.5, -0.25), (1.0, 1.0)]}
     for owner, pts in cases.items():

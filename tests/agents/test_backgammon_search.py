@@ -72,7 +72,8 @@ def _search(rows, plies, candidates=bs.CANDIDATES, threshold=bs.THRESHOLD):
 
 def test_rolls_are_the_21_with_their_probabilities():
     assert len(bs.ROLL_W) == 21 and abs(bs.ROLL_W.sum() - 1.0) < 1e-12
-    assert (bs.ROLL_D1 <= bs.ROLL_D2).all() and (bs.ROLL_W[bs.ROLL_D1 == bs.ROLL_D2] == 1 / 36).all()
+    assert (bs.ROLL_D1 <= bs.ROLL_D2).all()
+    assert (bs.ROLL_W[bs.ROLL_D1 == bs.ROLL_D2] == 1 / 36).all()
 
 
 def test_zero_ply_is_the_net_agent_exactly():
@@ -117,7 +118,7 @@ def test_filter_limits():
 
 
 def _position(me, opp):
-    """Mover's checkers {point: n} and the opponent's {point: n} (mover's numbering); the rest off."""
+    """Mover's checkers {point: n} and the opponent's (mover's numbering); the rest off."""
     s = np.zeros(STATE_LEN, np.int64)
     for p, n in me.items():
         s[ME + p - 1] = n
@@ -167,7 +168,8 @@ def test_search_agent_options_and_checks():
     agent = load("backgammon-td")
     assert isinstance(agent, TDSearchAgent) and isinstance(agent, TDAgent)
     assert (agent.plies, agent.candidates, agent.threshold) == (1, bs.CANDIDATES, bs.THRESHOLD)
-    assert agent.cube_policy == "janowski" and load("backgammon-td", cube="cubeless").cube_policy == "cubeless"
+    assert agent.cube_policy == "janowski"
+    assert load("backgammon-td", cube="cubeless").cube_policy == "cubeless"
     assert ExpectimaxAgent().cube_policy == "janowski"
     assert ExpectimaxAgent(evaluation="greedy").cube_policy == "cubeless"
     s = notation.initial_state()
@@ -178,7 +180,8 @@ def test_search_agent_options_and_checks():
         notation.position_id(s), 6, 6)
     for bad, match in (({"plies": 3}, "plies"), ({"plies": True}, "plies"),
                        ({"candidates": 0}, "candidates"), ({"candidates": 2.5}, "candidates"),
-                       ({"threshold": -0.1}, "threshold"), ({"threshold": float("nan")}, "threshold"),
+                       ({"threshold": -0.1}, "threshold"),
+                       ({"threshold": float("nan")}, "threshold"),
                        ({"threshold": "big"}, "threshold")):
         with pytest.raises((TypeError, ValueError), match=match):
             load("backgammon-td", **bad)

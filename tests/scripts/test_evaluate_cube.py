@@ -14,7 +14,8 @@ def test_cube_pair_prints_money_points_with_an_interval(capsys):
     out = capsys.readouterr().out
     s = res["pairs"][(0, 1)]
     assert s["games"] == 4 and "ppg_interval" in s and "sd" in s
-    assert "backgammon-td:cube=janowski,plies=0 v backgammon-td:plies=0: cubeful money: 4 games" in out
+    assert ("backgammon-td:cube=janowski,plies=0 v backgammon-td:plies=0: cubeful money: 4 games"
+            in out)
     lo, hi = s["ppg_interval"]
     assert lo <= s["points_per_game"] <= hi
 
@@ -72,5 +73,6 @@ def test_eval_gnubg_reports_rates_per_seat(capsys):
     r = s["rates"]
     assert r["all"]["won"][2] == pytest.approx((r["seat0"]["won"][2] + r["seat1"]["won"][2]) / 2)
     assert s["gammons_won"] == round(6 * (r["all"]["won"][2] + r["all"]["won"][3]))
-    assert s["play_seconds"]["plays"] > 0 and 0 < s["play_seconds"]["mean"] <= s["play_seconds"]["max"]
+    t = s["play_seconds"]
+    assert t["plays"] > 0 and 0 < t["mean"] <= t["max"]
     assert "ms per play on average" in out
