@@ -40,7 +40,8 @@ printed with a paired 95% interval (``stats.summarize_money``):
     boardgym evaluate backgammon-td:cube=janowski backgammon-td --cube --games 1000 --seed 1
 
 With ``--luck td`` too, each roll's luck is counted times the cube value it was rolled at and the
-luck-adjusted points per game are printed as well.
+luck-adjusted points per game are printed as well (unbiased, but in cubeful games it has not
+narrowed the paired interval in our runs: the raw paired figure is the one to read).
 
 ``--luck td`` (backgammon, agents that choose whole plays) judges every roll's luck with the
 shipped TD net (``evaluation.play_adjusted_match``, ``stats.luck_summary``) and prints, per pair,
