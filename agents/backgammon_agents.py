@@ -1,5 +1,5 @@
-"""Backgammon agents that choose whole plays (TDAgent, GreedyAgent, ExpectimaxAgent) and the
-afterstate game loop they play in (``play_afterstate_game``).
+"""Backgammon agents that choose whole plays (TDAgent, TDSearchAgent, GreedyAgent,
+ExpectimaxAgent) and the afterstate game loop they play in (``play_afterstate_game``).
 
 All of them rank the distinct afterstates of a roll (``game.plays``; legality comes from the game
 core only, rules B.1-B.6, E.1-E.7, O.1-O.3) and play the chosen one through its route, one
@@ -9,24 +9,31 @@ checker move at a time, as the env asks. One interface, four ways in:
   either seat: the position is rebuilt from the 207-float observation (``state_from_observation``;
   the acting player is the mover, the action is in its frame). With the cube on (C.1-C.2), the
   agent answers the cube decisions by its ``cube_policy``: ``"cubeless"`` (the default: it never
-  doubles and always takes) or ``"equity"`` (``cube_action``: thresholds on its cubeless equity
-  before the roll, ``cube_equity``; the agents with a net only).
+  doubles and always takes), ``"equity"`` (``cube_action``: thresholds on its cubeless equity
+  before the roll, ``cube_equity``) or ``"janowski"`` (``cube_analysis``: Janowski's cubeful
+  money equity from the net's five outputs before the roll, agents/backgammon_cube.py); the
+  last two for the agents with a net only.
 - ``act_state(state) -> action`` on the kernel state (``env.unwrapped.state``, mover's view).
 - ``best_play(position_id, die1, die2) -> position_id``: the chosen afterstate, in the frame of
   ``boardgym.envs.backgammon_notation.legal_plays`` (the mover's, before the turn passes).
 - ``play_afterstate_game(agent0, agent1, rng)``: a whole cubeless game through the game core's
   afterstate loop (``start`` -> ``afterstates`` -> ``finish_turn``), the one the Numba trainers
-  (td_net) and the evaluation scripts use; seeded like ``backgammon_v0.reset(seed=...)``.
+  (td_net) and the evaluation scripts use; seeded like ``backgammon_v0.reset(seed=...)``. With
+  ``cube=True`` the money game with the doubling cube (``game.begin_turn`` stopping at each cube
+  decision, as the env's ``cube=True`` game), the agents answering by ``cube_action``.
 
 At the start of a turn the agent ranks the plays and replays the chosen play's route (the moves
 the game core reports with it) over the next calls while the position is the one it expects;
 asked in the middle of a turn, it ranks the plays that complete the turn from there.
 
 Evaluations: ``TDAgent`` the net of ``td_net`` (weights from ``save_weights`` files; the shipped
-one is ``agents/checkpoints/backgammon-td.npz``, ``registry.CHECKPOINTS``), ``GreedyAgent`` the
-one-ply heuristic ``kernels.backgammon.opponents.greedy_score`` (pip lead, made points, exposed
-blots, checkers off) with its tie rule: it is the in-kernel ``OPP_GREEDY`` player exactly,
-``ExpectimaxAgent`` 1-ply or 2-ply over the 21 distinct rolls with either of them.
+one is ``agents/checkpoints/backgammon-td.npz``, ``registry.CHECKPOINTS``); ``TDSearchAgent``
+the same net searched at play time (agents/backgammon_search.py: 0-, 1- or 2-ply in GNU
+Backgammon's counting with its move filter; ``load("backgammon-td")`` is one at 1-ply, with the
+janowski cube policy); ``GreedyAgent`` the one-ply heuristic
+``kernels.backgammon.opponents.greedy_score`` (pip lead, made points, exposed blots, checkers
+off) with its tie rule: it is the in-kernel ``OPP_GREEDY`` player exactly; ``ExpectimaxAgent``
+1-, 2- or 3-ply (its own counting) over the 21 distinct rolls with either of them.
 
 Cube decisions by equity (money play, C.1-C.2; a rule of thumb, not cubeful analysis): with E the
 cubeless equity of the player on roll before its roll (the mean over the 21 rolls of its best
@@ -42,7 +49,10 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from boardgym.agents import bg_bearoff, td_net
+from boardgym.agents import backgammon_cube, bg_bearoff, td_net
+from boardgym.agents.backgammon_search import (
+    CANDIDATES, THRESHOLD, check_search, preroll_outputs, search_values,
+)
 from boardgym.agents.registry import CHECKPOINTS
 from boardgym.agents.run_log import write_atomically
 from boardgym.envs import backgammon_notation as notation
@@ -57,12 +67,12 @@ from boardgym.kernels.backgammon.observe import OBS_LEN
 from boardgym.kernels.backgammon.opponents import greedy_score
 from boardgym.kernels.rng import seed_rngs
 
-__all__ = ["TDAgent", "GreedyAgent", "ExpectimaxAgent", "AfterstateAgent", "CUBE_POLICIES",
+__all__ = ["TDAgent", "TDSearchAgent", "GreedyAgent", "ExpectimaxAgent", "AfterstateAgent", "CUBE_POLICIES",
            "save_weights",
            "load_weights", "check_params", "state_from_observation", "play_afterstate_game", "AfterstateGame"]
 
 N_ACTIONS = game.N_ACTIONS
-CUBE_POLICIES = ("cubeless", "equity")
+CUBE_POLICIES = ("cubeless", "equity", "janowski")
 DOUBLE_FROM = 0.4   # cubeless equity of the player on roll from which it doubles
 TOO_GOOD = 1.0      # ... up to which (from here on it plays on for more than the cashed point)
 TAKE_FROM = -0.5    # the taker's cubeless equity from which it takes
@@ -238,8 +248,8 @@ def state_from_observation(observation):
             raise ValueError(f"bad observation: a side has {total} checkers, not 15")
     if (s[ME:ME + 24] * s[OPP:OPP + 24]).any():
         raise ValueError("bad observation: both sides on one point")
-    s[CUBE_VALUE] = 1
-    s[CUBE_OWNER] = -1
+    s[CUBE_VALUE] = 1 << int(np.rint(obs[203] * 6))
+    s[CUBE_OWNER] = 0 if obs[204] > 0.5 else 1 if obs[205] > 0.5 else -1
     refresh_masks(s)
     return notation.check_state(s, "the observed position")
 
@@ -358,7 +368,7 @@ class AfterstateAgent:
     def _set_cube_policy(self, policy):
         if not isinstance(policy, str) or policy not in CUBE_POLICIES:
             raise ValueError(f"cube policy must be one of {CUBE_POLICIES}, got {policy!r}")
-        if policy == "equity" and not self.has_equity:
+        if policy in ("equity", "janowski") and not self.has_equity:
             raise ValueError(f"{type(self).__name__} has no equity estimate: its cube policy "
                              "is 'cubeless'")
         self.cube_policy = policy
@@ -376,8 +386,32 @@ class AfterstateAgent:
         expectimax2(True, net, row, np.zeros(1, np.int64), 1, out)
         return -float(out[0])  # expectimax2 scores it for the opponent
 
+    cube_efficiency = backgammon_cube.X_MONEY
+
+    def cube_analysis(self, state):
+        """Janowski's cube analysis (agents/backgammon_cube.py) for the player on roll of state
+        before its roll, from the net's outputs before the roll (backgammon_search.
+        preroll_outputs) and the agent's ``cube_efficiency``: a dict of outputs (float64[5]),
+        no_double, double_take, double_drop (equities per cube unit, its view), double and
+        take (bools: it should double; its opponent should take). ValueError without a net."""
+        net = self._equity_net()
+        if net is None:
+            raise ValueError(f"{type(self).__name__} has no equity estimate")
+        s = notation.check_state(state).copy()
+        s[DICE:DICE + 6] = 0
+        y = np.empty(td_net.N_OUT)
+        preroll_outputs(net, s, y)
+        owner = s[CUBE_OWNER]
+        where = (backgammon_cube.CENTRED if owner < 0 else backgammon_cube.OWNED
+                 if owner == s[TURN] else backgammon_cube.OPP_OWNED)
+        nd, dt, dp, double, take = backgammon_cube.cube_decision(y, self.cube_efficiency, where)
+        return {"outputs": y, "no_double": nd, "double_take": dt, "double_drop": dp,
+                "double": bool(double) and where != backgammon_cube.OPP_OWNED,
+                "take": bool(take)}
+
     def cube_action(self, state, offered, policy=None):
-        """The cube action of the agent (policy: "cubeless" or "equity"; default cube_policy).
+        """The cube action of the agent (policy: "cubeless", "equity" or "janowski"; default
+        cube_policy).
 
         offered False: the agent is on roll in state, before its roll -> ACTION_DOUBLE or
         ACTION_ROLL. offered True: state is the doubler's (on roll, before its roll) and the agent
@@ -390,6 +424,11 @@ class AfterstateAgent:
             raise ValueError(f"cube policy must be one of {CUBE_POLICIES}, got {policy!r}")
         if policy == "cubeless":
             return game.ACTION_TAKE if offered else game.ACTION_ROLL
+        if policy == "janowski":
+            d = self.cube_analysis(state)
+            if offered:
+                return game.ACTION_TAKE if d["take"] else game.ACTION_DROP
+            return game.ACTION_DOUBLE if d["double"] else game.ACTION_ROLL
         e = self.cube_equity(state)
         if offered:
             return game.ACTION_TAKE if -e >= TAKE_FROM else game.ACTION_DROP
@@ -481,6 +520,27 @@ class TDAgent(AfterstateAgent):
         save_weights(path, self.params, **meta)
 
 
+class TDSearchAgent(TDAgent):
+    """The TD net with play-time search (agents/backgammon_search.py): plies 0, 1 (the default of
+    ``load("backgammon-td")``) or 2 in GNU Backgammon's counting, with the move filter (at most
+    ``candidates`` plays within ``threshold`` equity of the best at 0-ply are searched deeper).
+    At plies=0 it is TDAgent exactly."""
+
+    def __init__(self, weights=None, plies=1, candidates=CANDIDATES, threshold=THRESHOLD,
+                 cube="janowski", **kwargs):
+        """weights and the other keywords: as TDAgent's; plies 0/1/2; candidates >= 1;
+        threshold >= 0 (equity); cube: the cube policy (janowski by default: it beat the
+        never-double / always-take policy by +0.40 points/game in cubeful money games)."""
+        self.plies, self.candidates, self.threshold = check_search(plies, candidates, threshold)
+        super().__init__(weights=weights, cube=cube, **kwargs)
+
+    def _scores(self, rows):
+        out = np.empty(rows.shape[0])
+        search_values(self._equity_net(), rows, rows.shape[0], self.plies, self.candidates,
+                      self.threshold, out)
+        return out
+
+
 class GreedyAgent(AfterstateAgent):
     """One ply: the afterstate with the best pip lead / made points / exposed blots / off score,
     the first of them on ties (``opponents.greedy_pick``: the in-kernel ``OPP_GREEDY`` player).
@@ -497,34 +557,48 @@ class GreedyAgent(AfterstateAgent):
 
 
 class ExpectimaxAgent(AfterstateAgent):
-    """1-ply or 2-ply expectimax over the 21 distinct rolls with a pluggable evaluation.
+    """1-ply, 2-ply or 3-ply expectimax over the 21 distinct rolls with a pluggable evaluation.
 
-    evaluation: ``"td"`` (the shipped net), a TDAgent, a weights path, or ``"greedy"``. At 2-ply
-    the ``width`` best afterstates by the 1-ply evaluation are searched (all with width=0).
+    depth counts the plies of the agent's own play too: depth 1 values the plays directly, depth
+    2 / 3 are the 1-ply / 2-ply searches of agents/backgammon_search.py (GNU Backgammon's
+    counting). evaluation: ``"td"`` (the model of the shipped net, ``TDAgent().params``), a
+    TDAgent (its model tuple), a weights path, or ``"greedy"`` (depth 1 or 2 only). The
+    ``width`` best plays by the one-ply evaluation within ``threshold`` of the best are searched
+    deeper (all with width=0; threshold None: no equity limit).
     """
 
     def __init__(self, depth=2, evaluation="td", width=8, weights=None, seed=None,
-                 cube="cubeless"):
+                 cube=None, threshold=None):
         """weights: a TD weights path, shorthand for evaluation=weights; cube: the cube policy
-        ("cubeless", or "equity" with a net evaluation)."""
+        ("cubeless", or "equity" / "janowski" with a net evaluation; None: janowski with a net,
+        else cubeless)."""
         super().__init__()
         if weights is not None:
             evaluation = weights
-        if depth not in (1, 2) or isinstance(depth, bool):
-            raise ValueError(f"ExpectimaxAgent depth must be 1 or 2, got {depth!r}")
+        if depth not in (1, 2, 3) or isinstance(depth, bool):
+            raise ValueError(f"ExpectimaxAgent depth must be 1, 2 or 3, got {depth!r}")
+        if isinstance(width, bool) or not notation.is_int(width) or width < 0:
+            raise ValueError(f"ExpectimaxAgent width must be an integer >= 0, got {width!r}")
         self.depth = depth
         self.width = int(width)
+        candidates = self.width if self.width > 0 else game.MAX_AFTERSTATES
+        _, _, self.threshold = check_search(depth - 1, candidates,
+                                            np.inf if threshold is None else threshold)
         if isinstance(evaluation, TDAgent):
-            self.use_net, self.params = True, evaluation.params
-        elif evaluation == "greedy":
+            self.use_net, self.params = True, evaluation._equity_net()
+        elif isinstance(evaluation, str) and evaluation == "greedy":
+            if depth == 3:
+                raise ValueError("ExpectimaxAgent with the greedy evaluation searches depth 1 or 2")
             self.use_net = False
-            self.params = td_net.init_params(1, 0)
-        elif evaluation == "td":
-            self.use_net, self.params = True, TDAgent().params
+            self.params = td_net.as_model(td_net.init_params(1, 0))
+        elif isinstance(evaluation, str) and evaluation == "td":
+            self.use_net, self.params = True, TDAgent()._equity_net()
         elif isinstance(evaluation, (str, os.PathLike)):
-            self.use_net, self.params = True, load_weights(evaluation)
+            self.use_net, self.params = True, TDAgent(weights=evaluation)._equity_net()
         else:
             raise ValueError(f"unknown evaluation {evaluation!r}: 'td', 'greedy', a path or a TDAgent")
+        if cube is None:
+            cube = "janowski" if self.use_net else "cubeless"
         self._set_cube_policy(cube)
 
     def _equity_net(self):
@@ -532,6 +606,11 @@ class ExpectimaxAgent(AfterstateAgent):
 
     def _scores(self, rows):
         n = rows.shape[0]
+        if self.use_net:
+            out = np.empty(n)
+            search_values(self.params, rows, n, self.depth - 1,
+                          self.width if self.width > 0 else max(n, 1), self.threshold, out)
+            return out
         one = np.empty(n)
         _score(self.use_net, self.params, rows, n, one)
         if self.depth == 1 or n == 1:
@@ -573,8 +652,10 @@ def _dice_stream(rng):
     return seed_rngs(check_seed(rng), 1)  # the seeds backgammon_v0.reset takes
 
 
-def play_afterstate_game(choose0, choose1, rng, max_turns=None, scoring="gammon", rolls=None):
-    """Play one cubeless game through the game core's afterstate loop -> AfterstateGame.
+def play_afterstate_game(choose0, choose1, rng, max_turns=None, scoring="gammon", rolls=None,
+                         cube=False):
+    """Play one game through the game core's afterstate loop -> AfterstateGame (cubeless, or
+    with cube=True the money game with the doubling cube, C.1-C.2).
 
     choose0 / choose1 play player 0 / 1: an AfterstateAgent, or a callable
     ``(state, rows) -> index`` given the position on roll (int64[STATE_LEN], mover's view, its
@@ -583,13 +664,20 @@ def play_afterstate_game(choose0, choose1, rng, max_turns=None, scoring="gammon"
     SplitMix64 state advanced in place. max_turns: rolls before the game is truncated (None: no
     cap). scoring: "gammon" (1/2/3 points) or "single". rolls: None, or a list to which every
     roll is appended in order as the position on roll with that roll's dice set (int64[STATE_LEN],
-    mover's view), lost rolls (E.3/E.7) included: what a luck judge needs."""
+    mover's view), lost rolls (E.3/E.7) included: what a luck judge needs. cube: before each
+    roll on which the player on roll may double, an AfterstateAgent answers by its
+    ``cube_action`` (its cube policy; a callable never doubles and always takes); the game's
+    points are multiplied by the cube, a dropped double pays the cube's value before the double
+    (kind 0), as in ``backgammon_v0.raw_env(cube=True)`` with the same seed."""
     choosers = (_chooser(choose0, "choose0"), _chooser(choose1, "choose1"))
     stream = _dice_stream(rng)
     cap = notation.check_max_turns(max_turns)
     code = notation.check_scoring(scoring)
     rows = np.empty((game.MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
     passes = game.no_passes() if rolls is None else np.zeros((64, 3), np.int64)
+    if cube:
+        return _play_cube_game((choose0, choose1), choosers, stream, cap, code, rows, passes,
+                               rolls)
     state, status, made, lost = game.start(stream, cap, passes)
     while status == game.ROLLED:
         if rolls is not None:
@@ -608,6 +696,65 @@ def play_afterstate_game(choose0, choose1, rng, max_turns=None, scoring="gammon"
         return AfterstateGame(-1, 0, 0, int(made), int(lost), True)
     return AfterstateGame(int(winner), int(kind), int(points if winner == 0 else -points),
                           int(made), int(lost), False)
+
+
+def _cube_answer(agent, state, offered):
+    """The cube action of a seat (an AfterstateAgent's cube_action; a callable: cubeless)."""
+    if isinstance(agent, AfterstateAgent):
+        return agent.cube_action(state, offered)
+    return game.ACTION_TAKE if offered else game.ACTION_ROLL
+
+
+def _play_cube_game(seats, choosers, stream, cap, code, rows, passes, rolls):
+    """play_afterstate_game with the doubling cube (the turn sequence of the env's cube game:
+    game.begin_turn stops at CUBE_DECISION, then goes on with cube_decided)."""
+    state, status, made, lost = game.start(stream, cap, passes)
+    while True:
+        if status == game.CUBE_DECISION:
+            mover = int(state[TURN])
+            if _cube_answer(seats[mover], state, False) == game.ACTION_DOUBLE:
+                if _cube_answer(seats[1 - mover], state, True) == game.ACTION_DROP:
+                    winner, _, points = game.dropped_result(state)
+                    return AfterstateGame(int(winner), 0, int(points if winner == 0 else -points),
+                                          int(made), int(lost), False)
+                state = game.take_double(state)
+            before = state
+            state, status, made, l = game.begin_turn(state, stream, 0, 0, True, True, made, cap,
+                                                     passes)
+        elif status == game.ROLLED:
+            if rolls is not None:
+                rolls.append(state.copy())
+            n = game.afterstates(state, rows)
+            k = choosers[int(state[TURN])](state, rows[:n])
+            if not notation.is_int(k) or not 0 <= k < n:
+                raise ValueError(f"the chooser of player {int(state[TURN])} returned {k!r}, "
+                                 f"not an index 0..{n - 1} of the afterstates")
+            before = game.pass_turn(rows[k])
+            if game.result(before, code)[0] >= 0:
+                state = before
+                break
+            state, status, made, l = game.begin_turn(before, stream, 0, 0, True, False, made, cap,
+                                                     passes)
+        else:
+            break
+        if rolls is not None and l:
+            _record_passes(before, passes, l, rolls)
+        lost += l
+    winner, kind, points = game.result(state, code)
+    if winner < 0:
+        return AfterstateGame(-1, 0, 0, int(made), int(lost), True)
+    return AfterstateGame(int(winner), int(kind), int(points if winner == 0 else -points),
+                          int(made), int(lost), False)
+
+
+def _record_passes(s, passes, n_lost, rolls):
+    """Append the positions of the n_lost lost rolls from s (on roll, before them)."""
+    if n_lost > passes.shape[0]:
+        raise RuntimeError(f"{n_lost} lost rolls in a row: more than the {passes.shape[0]} "
+                           "a roll record holds")
+    for i in range(n_lost):
+        rolls.append(game.set_roll(s, int(passes[i, 1]), int(passes[i, 2])))
+        s = game.pass_turn(s)
 
 
 def _record_lost_rolls(afterstate, passes, n_lost, rolls):

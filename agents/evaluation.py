@@ -14,7 +14,8 @@ summarised by ``boardgym.agents.stats``. The conventions, once:
   -3..+3, ``GAMES[game].points_range``); ``summarize`` gives wins/draws/losses, points per game,
   score and Elo with their 95% intervals.
 
-``play_match(a, b, game, n_games, seed)`` plays two agents through the game's AEC env; an agent
+``play_match(a, b, game, n_games, seed)`` plays two agents through the game's AEC env
+(``play_cube_match``: backgammon money games with the doubling cube, ``stats.summarize_money``); an agent
 with ``act_state`` is given the kernel state (full history), others ``act(observation,
 action_mask)``. Two backgammon ``AfterstateAgent``s (which choose whole plays) play through the
 game core's afterstate loop instead (``backgammon_agents.play_afterstate_game``, from the same
@@ -47,10 +48,11 @@ from numba import njit
 
 from boardgym.agents.stats import summarize_points
 from boardgym.kernels.backgammon import game as bg_game
-from boardgym.kernels.backgammon.board import OFF_ME, STATE_LEN, TURN
+from boardgym.kernels.backgammon.board import CUBE_VALUE, OFF_ME, STATE_LEN, TURN
 
 __all__ = ["GameSpec", "GAMES", "make_env", "random_opening", "play_game", "play_afterstate_game",
-           "play_match", "summarize", "play_vs_kernel_opponent", "baseline_report", "pair_count",
+           "play_match", "play_cube_match", "summarize", "play_vs_kernel_opponent",
+           "baseline_report", "pair_count",
            "ROLLS", "ROLL_WEIGHTS", "OPENING_WEIGHTS", "roll_index", "best_values", "roll_luck",
            "game_luck", "exact_values", "td_judge", "play_adjusted_match"]
 
@@ -91,11 +93,17 @@ def pair_count(n_games):
     return (int(n_games) + 1) // 2
 
 
-def make_env(game, max_moves=400):
-    """The raw AEC env of game with its game-length cap (a capped game is a draw)."""
+def make_env(game, max_moves=400, cube=False):
+    """The raw AEC env of game with its game-length cap (a capped game is a draw); cube: the
+    backgammon money game with the doubling cube (C.1-C.2)."""
     spec = _spec(game)
     module = importlib.import_module(spec.module)
-    return module.raw_env(**{spec.cap_option: max_moves, **dict(spec.options)})
+    options = dict(spec.options)
+    if cube:
+        if game != "backgammon":
+            raise ValueError(f"the doubling cube is backgammon's, not {game}'s")
+        options["cube"] = True
+    return module.raw_env(**{spec.cap_option: max_moves, **options})
 
 
 def random_opening(env, seed, n_moves):
@@ -151,18 +159,19 @@ def _afterstate_agents(game, seats, observation_only):
     return all(isinstance(agent, AfterstateAgent) for agent in seats)
 
 
-def play_afterstate_game(seats, seed, max_turns=None, rolls=None):
+def play_afterstate_game(seats, seed, max_turns=None, rolls=None, cube=False):
     """player_0's points in one backgammon game of two AfterstateAgents (seats: player_0's,
     player_1's) through the game core's afterstate loop, with the dice of
     ``backgammon_v0.reset(seed)`` and gammons counted; a game reaching max_turns rolls is a draw.
     The harness's one call of ``backgammon_agents.play_afterstate_game``; rolls: None or a list
-    that receives every roll's position (its ``rolls`` argument)."""
+    that receives every roll's position (its ``rolls`` argument); cube: the money game with the
+    doubling cube (the agents' cube policies; the same game as the env's ``cube=True``)."""
     from boardgym.agents import backgammon_agents
     for agent in seats:
         if hasattr(agent, "reset"):
             agent.reset()
     result = backgammon_agents.play_afterstate_game(seats[0], seats[1], seed, max_turns=max_turns,
-                                                    scoring="gammon", rolls=rolls)
+                                                    scoring="gammon", rolls=rolls, cube=cube)
     return float(result.points)
 
 
@@ -178,30 +187,46 @@ def play_match(agent_a, agent_b, game="draughts", n_games=100, seed=0, opening=(
                        observation_only, progress, None)[0]
 
 
+def play_cube_match(agent_a, agent_b, n_games=100, seed=0, max_moves=400, progress=None):
+    """float64 (2 * pairs,): A's points in each cubeful money game of A against B (the
+    backgammon env with ``cube=True``: gammons count, the cube multiplies, a dropped double pays
+    the cube's value before the double, C.1-C.2), pairs with the seats swapped sharing
+    ``reset(seed)`` as in play_match, each agent answering the cube by its own cube policy. Two
+    AfterstateAgents play through the game core's afterstate loop (the same games), others
+    through the env with ``act(observation, action_mask)``. A game reaching max_moves rolls is
+    a draw (0)."""
+    return _play_pairs(agent_a, agent_b, "backgammon", n_games, seed, (0, 0), max_moves, False,
+                       progress, None, cube=True)[0]
+
+
 def play_adjusted_match(agent_a, agent_b, judge, n_games=100, seed=0, max_moves=None,
-                        progress=None):
+                        progress=None, cube=False):
     """(points, luck), each float64 (2 * pairs,): play_match of two backgammon AfterstateAgents
     (the same games, the same dice) and, per game, the luck of A's rolls minus the luck of B's
     under judge (module docstring); the adjusted results are points - luck.
-    progress: called as progress(points so far, luck so far) after each pair."""
+    progress: called as progress(points so far, luck so far) after each pair. cube: cubeful
+    money games (play_cube_match), each roll's luck counted times the cube value it was rolled
+    at (known before the roll, so the adjusted mean still estimates the same expected points)."""
     if not callable(judge):
         raise TypeError(f"judge must be a callable rows -> equities, got {type(judge).__name__}")
     if not _afterstate_agents("backgammon", (agent_a, agent_b), False):
         raise ValueError("luck-adjusted matches need two backgammon AfterstateAgents "
                          "(backgammon-td, backgammon-greedy, backgammon-expectimax, the engines)")
     return _play_pairs(agent_a, agent_b, "backgammon", n_games, seed, (0, 0), max_moves, False,
-                       progress, judge)
+                       progress, judge, cube=cube)
 
 
 def _play_pairs(agent_a, agent_b, game, n_games, seed, opening, max_moves, observation_only,
-                progress, judge):
+                progress, judge, cube=False):
     spec = _spec(game)
     n_pairs = pair_count(n_games)
     lo, hi = opening
     if not 0 <= lo <= hi:
         raise ValueError(f"need 0 <= fewest <= most opening moves, got {opening!r}")
-    env = make_env(game, max_moves)
+    env = make_env(game, max_moves, cube=cube)
     afterstate = _afterstate_agents(game, (agent_a, agent_b), observation_only)
+    if cube and not afterstate:
+        observation_only = True  # the cube decisions come through act(observation, action_mask)
     rng = np.random.default_rng(seed)
     points = np.zeros(2 * n_pairs)
     luck = np.zeros(2 * n_pairs)
@@ -212,10 +237,11 @@ def _play_pairs(agent_a, agent_b, game, n_games, seed, opening, max_moves, obser
             moves = random_opening(env, pair_seed, int(rng.integers(lo, hi + 1)))
         for seat, seats in enumerate(((agent_a, agent_b), (agent_b, agent_a))):
             rolls = []
+            cubed = {"cube": True} if cube else {}
             if afterstate and judge is not None:
-                p0 = play_afterstate_game(seats, pair_seed, max_moves, rolls=rolls)
+                p0 = play_afterstate_game(seats, pair_seed, max_moves, rolls=rolls, **cubed)
             elif afterstate:
-                p0 = play_afterstate_game(seats, pair_seed, max_moves)
+                p0 = play_afterstate_game(seats, pair_seed, max_moves, **cubed)
             else:
                 p0 = play_game(env, seats, pair_seed, moves, observation_only)
             sign = 1.0 if seat == 0 else -1.0
@@ -359,11 +385,12 @@ def roll_luck(judge, state, opening=False):
 
 
 def game_luck(judge, rolls):
-    """Luck of player 0's rolls minus player 1's in one game; rolls: every roll's position in
-    order (play_afterstate_game's rolls list; the first is the opening roll)."""
+    """Luck of player 0's rolls minus player 1's in one game, each times the cube value it was
+    rolled at (1 in cubeless games); rolls: every roll's position in order
+    (play_afterstate_game's rolls list; the first is the opening roll)."""
     total = 0.0
     for i, state in enumerate(rolls):
-        luck = roll_luck(judge, state, opening=i == 0)
+        luck = roll_luck(judge, state, opening=i == 0) * int(state[CUBE_VALUE])
         total += luck if state[TURN] == 0 else -luck
     return total
 

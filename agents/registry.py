@@ -13,11 +13,16 @@ search with the shipped TD(lambda) self-play value net, ``draughts-alphabeta-td.
 the searches default to depth 6.
 
 Backgammon: ``random``, ``greedy``, ``td`` (the shipped TD(lambda) net
-``agents/checkpoints/backgammon-td.npz``, or ``weights=PATH``), ``expectimax``, ``ppo``
+``agents/checkpoints/backgammon-td.npz``, or ``weights=PATH``, searched at play time:
+``plies=1`` by default, ``plies=0`` the net alone, ``plies=2``, with ``candidates=8`` and
+``threshold=0.16``, agents/backgammon_search.py), ``expectimax`` (``depth`` 1-3 in its own
+counting, ``width``, ``threshold``), ``ppo``
 (``path=PATH`` to a policy of ``boardgym train --game backgammon --algo ppo``: none is shipped).
-``load("<game>-ppo", path=PATH)`` loads any PPO policy of either game; a missing file or a
+``parse_spec("name:key=value,...")`` splits an agent spec of the command-line tools into the name
+and its keyword options. ``load("<game>-ppo", path=PATH)`` loads any PPO policy of either game; a missing file or a
 policy of the other game is a ValueError naming the file.
 """
+import ast
 from pathlib import Path
 
 GAMES = ("draughts", "backgammon")
@@ -71,6 +76,24 @@ def load(name, game=None, **kwargs):
     return factory(**kwargs)
 
 
+def parse_spec(spec):
+    """(name, kwargs) of an agent spec 'name:key=value,key=value' (values are Python literals,
+    else strings); ValueError on an option without '='."""
+    if not isinstance(spec, str):
+        raise ValueError(f"agent spec must be a string, got {spec!r}")
+    name, _, opts = spec.partition(":")
+    kwargs = {}
+    for item in filter(None, (s.strip() for s in opts.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"bad agent option {item!r} in {spec!r}: expected key=value")
+        try:
+            kwargs[key.strip()] = ast.literal_eval(value.strip())
+        except (ValueError, SyntaxError):
+            kwargs[key.strip()] = value.strip()
+    return name.strip(), kwargs
+
+
 def _random(**kwargs):
     from boardgym.agents.random_agent import RandomAgent
     return RandomAgent(**kwargs)
@@ -121,8 +144,8 @@ register("draughts", "alphabeta-td", _draughts_alphabeta_learned(
 # ---- backgammon agents (agents/backgammon_agents.py) ----
 
 def _backgammon_td(weights=None, **kwargs):
-    from boardgym.agents.backgammon_agents import TDAgent
-    return TDAgent(weights=weights, **kwargs)
+    from boardgym.agents.backgammon_agents import TDSearchAgent
+    return TDSearchAgent(weights=weights, **kwargs)
 
 
 def _backgammon_greedy(**kwargs):

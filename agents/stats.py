@@ -21,6 +21,10 @@ trainers' periodic evaluations through agents/run_log.points_summary, the benchm
   round-robin (Bradley-Terry with a virtual draw per pair as a prior), their covariance from the
   observed Fisher information, and 95% intervals.
 - ``summarize_points(points, low, high)``: all of the above for one pair's list of results.
+- ``summarize_money(points)``: cubeful money games (unbounded points: the cube multiplies):
+  points per game with the paired normal interval (``paired_interval``), per-game standard
+  deviation, wins/losses and the results' counts; ``result_rates(points)``: single / gammon /
+  backgammon rates of both sides of cubeless games with gammons (points -3..3).
 - ``luck_summary(points, luck)``: luck-adjusted results (points - luck, agents/evaluation.py) beside
   the raw ones. The adjusted values are not range-bounded, so their interval is the normal one,
   mean +- z s / sqrt(m), with s the standard deviation of the m pair means (the two games of a
@@ -33,7 +37,7 @@ import numpy as np
 
 __all__ = ["Z95", "ELO_PER_NAT", "wilson", "mean_interval", "elo_from_score", "match_elo",
            "elo_ratings", "elo_covariance", "elo_intervals", "summarize_points", "paired_interval",
-           "luck_summary", "format_luck"]
+           "luck_summary", "format_luck", "summarize_money", "format_money", "result_rates"]
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 ELO_PER_NAT = 400.0 / math.log(10.0)  # Elo points per unit of natural-log strength
@@ -277,3 +281,38 @@ def format_luck(s, judge):
             f"  adjusted {s['adjusted_mean']:+.3f} (95% [{alo:+.3f}, {ahi:+.3f}], "
             f"+-{(ahi - alo) / 2:.3f})  per-game SD {s['adjusted_sd']:.3f}  "
             f"(luck judge {judge}; SD x{s['sd_ratio']:.2f})")
+
+
+def summarize_money(points, z=Z95):
+    """Summary dict of one player's cubeful money results (float (2m,), pairs of games 2k and
+    2k + 1): games, wins, draws, losses, results ({points: count}), points_per_game,
+    ppg_interval (paired_interval), sd (per game)."""
+    p = np.asarray(points, dtype=np.float64)
+    if p.ndim != 1 or not np.isfinite(p).all():
+        raise ValueError("points must be a one-dimensional array of finite numbers")
+    values, counts = np.unique(p, return_counts=True)
+    n = p.size
+    return {"games": n, "wins": int((p > 0).sum()), "draws": int((p == 0).sum()),
+            "losses": int((p < 0).sum()),
+            "results": {float(v): int(c) for v, c in zip(values, counts)},
+            "points_per_game": float(p.mean()) if n else 0.0,
+            "ppg_interval": paired_interval(p, z), "sd": float(p.std(ddof=1)) if n > 1 else math.nan}
+
+
+def format_money(s):
+    """One line of a summarize_money s."""
+    lo, hi = s["ppg_interval"]
+    return (f"cubeful money: {s['games']} games  +{s['wins']} ={s['draws']} -{s['losses']}  "
+            f"points/game {s['points_per_game']:+.3f} (95% [{lo:+.3f}, {hi:+.3f}], "
+            f"+-{(hi - lo) / 2:.3f})  per-game SD {s['sd']:.3f}")
+
+
+def result_rates(points):
+    """{"won": {1: rate, 2: rate, 3: rate}, "lost": {...}} of one player's cubeless results with
+    gammons (points per game in -3..3, 1 single, 2 gammon, 3 backgammon), rates of all games."""
+    p = np.asarray(points, dtype=np.float64)
+    if p.ndim != 1 or not np.isfinite(p).all():
+        raise ValueError("points must be a one-dimensional array of finite numbers")
+    n = max(p.size, 1)
+    return {"won": {k: float((p == k).sum()) / n for k in (1, 2, 3)},
+            "lost": {k: float((p == -k).sum()) / n for k in (1, 2, 3)}}

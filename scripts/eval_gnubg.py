@@ -3,6 +3,7 @@
     boardgym eval-gnubg --opponent pubeval --games 5000 --seed 0
     boardgym eval-gnubg --agent backgammon-td --weights runs/td80/games_200000.npz --opponent gnubg0
     boardgym eval-gnubg --agent backgammon-greedy --opponent random --games 200
+    boardgym eval-gnubg --agent backgammon-td:plies=0 --opponent gnubg0 --games 1000 --seed 1
 
 ``pubeval`` and ``gnubg0`` need the optional ``gnubg-nn`` package (``pip install gnubg-nn``;
 GPL-3, for evaluation only); ``random`` needs nothing.
@@ -22,7 +23,8 @@ game core's afterstate loop (``agents.backgammon_agents.play_afterstate_game``: 
 plays, lost rolls, result). Games come in pairs that replay one dice stream (opening roll
 included) with the agent first as player 0, then as player 1. Gammons and backgammons count (1/2/3 points). Prints the agent's points per
 game with its 95% interval and the win rate with its Wilson interval (``agents.stats``), and
-the gammon counts; on a terminal a progress bar (games, rate, ETA) runs on stderr.
+the gammon counts, the gammon and backgammon rates of both sides per seat, and the agent's mean
+and largest time per play decision (ms); on a terminal a progress bar (games, rate, ETA) runs on stderr.
 
 Luck adjustment (``--luck``; ``agents.evaluation.play_adjusted_match``, ``agents.stats.luck_summary``):
 every roll's luck is judged by ``gnubg0`` (GNU Backgammon's 0-ply net, ``GnubgJudge``: its best
@@ -49,8 +51,9 @@ class Settings:
     """Settings of one evaluation against an external opponent."""
 
     agent: str = "backgammon-td"
-    """boardgym.agents.load name of the agent (backgammon-td, backgammon-greedy, ...) or an
-    engine (pubeval, gnubg0, random)"""
+    """boardgym.agents.load name of the agent with optional ':key=value,...' options
+    (backgammon-td, backgammon-td:plies=2, backgammon-greedy, ...) or an engine (pubeval,
+    gnubg0, random)"""
     weights: str = ""
     """weights .npz for backgammon-td / expectimax (empty: the shipped checkpoint)"""
     opponent: Literal["pubeval", "gnubg0", "random"] = "pubeval"
@@ -227,6 +230,7 @@ def play_games(agent, opponent, n_pairs, seed, progress=None, judge=None):
     from boardgym.agents.evaluation import play_adjusted_match, play_match
     me = engine_agent(agent, seed + 1) if isinstance(agent, str) else agent
     opp = engine_agent(opponent, seed + 2)
+    _time_plays(me)
     if judge is None:
         report = None if progress is None else (lambda pts: progress(pts.size // 2, pts))
         pts = play_match(me, opp, "backgammon", 2 * n_pairs, seed, max_moves=None,
@@ -237,11 +241,25 @@ def play_games(agent, opponent, n_pairs, seed, progress=None, judge=None):
     return pts, np.abs(pts).astype(np.int64), luck
 
 
+def _time_plays(agent):
+    """Record the wall time of each of agent's play decisions in agent.play_seconds (a list)."""
+    pick = agent._pick
+    agent.play_seconds = []
+
+    def timed(state, rows):
+        t = time.perf_counter()
+        k = pick(state, rows)
+        agent.play_seconds.append(time.perf_counter() - t)
+        return k
+    agent._pick = timed
+
+
 def summarize(pts, kinds, luck=None):
     """Dict of ppg with its 95% interval (stats.mean_interval over -3..3; ci95 is its half
-    width), wins with the Wilson interval, gammon/backgammon counts; with luck (float per game)
+    width), wins with the Wilson interval, gammon/backgammon counts, "rates" (stats.result_rates
+    of all games and per seat of the agent: "all", "seat0", "seat1"); with luck (float per game)
     also stats.luck_summary under "luck"."""
-    from boardgym.agents.stats import luck_summary, mean_interval, wilson
+    from boardgym.agents.stats import luck_summary, mean_interval, result_rates, wilson
     n = pts.size
     wins = int((pts > 0).sum())
     lo, hi = wilson(wins, n)
@@ -251,6 +269,8 @@ def summarize(pts, kinds, luck=None):
             "gammons_won": int(((pts > 0) & (kinds >= 2)).sum()),
             "gammons_lost": int(((pts < 0) & (kinds >= 2)).sum()),
             "backgammons": int((kinds == 3).sum()),
+            "rates": {"all": result_rates(pts), "seat0": result_rates(pts[0::2]),
+                      "seat1": result_rates(pts[1::2])},
             "luck": None if luck is None else luck_summary(pts, luck)}
 
 
@@ -260,12 +280,15 @@ def main(args=None):
     cfg = cli.settings(Settings, args, prog="boardgym eval-gnubg", description=__doc__)
     from boardgym.agents import load
     from boardgym.agents.backgammon_agents import AfterstateAgent
+    from boardgym.agents.registry import parse_spec
     if cfg.agent in ENGINES:
         cli.require(not cfg.weights, f"--weights is for a boardgym agent, not the engine {cfg.agent}")
         agent = cfg.agent
     else:
-        kwargs = {"weights": cfg.weights} if cfg.weights else {}
-        agent = load(cfg.agent, game="backgammon", **kwargs)
+        name, kwargs = parse_spec(cfg.agent)
+        if cfg.weights:
+            kwargs["weights"] = cfg.weights
+        agent = load(name, game="backgammon", **kwargs)
         cli.require(isinstance(agent, AfterstateAgent),
                     f"--agent {cfg.agent} does not rank afterstates (not a backgammon "
                     "AfterstateAgent: backgammon-td, backgammon-greedy, backgammon-expectimax)")
@@ -287,15 +310,28 @@ def main(args=None):
             print(f"  {2 * done} games  ppg {pts.mean():+.3f}{adj}  {2 * done / el:.1f} games/s",
                   flush=True)
 
+    if not isinstance(agent, str):
+        agent.best_play("4HPwATDgc/ABMA", 3, 1)  # compile before timing
     with bar:
         played = play_games(agent, cfg.opponent, n_pairs, cfg.seed, progress, judge)
     s = summarize(*played)
+    if not isinstance(agent, str) and agent.play_seconds:
+        t = np.array(agent.play_seconds)
+        s["play_seconds"] = {"plays": t.size, "mean": float(t.mean()), "max": float(t.max())}
+        print(f"  {cfg.agent}: {t.size} plays, {1e3 * t.mean():.1f} ms per play on average, "
+              f"at most {1e3 * t.max():.1f} ms")
     print(f"{cfg.agent}{' ' + cfg.weights if cfg.weights else ''} vs {cfg.opponent}: "
           f"{s['games']} games, {s['ppg']:+.3f} points per game (95% [{s['ppg_lo']:+.3f}, "
           f"{s['ppg_hi']:+.3f}]), "
           f"wins {s['win_rate']:.1%} [{s['win_lo']:.1%}, {s['win_hi']:.1%}], gammons won "
           f"{s['gammons_won']} lost {s['gammons_lost']}, backgammons {s['backgammons']}, "
           f"{time.perf_counter() - t0:.0f} s")
+    for side, who in (("won", cfg.agent), ("lost", cfg.opponent)):
+        r = s["rates"]
+        print(f"  {who} won: " + ", ".join(
+            f"{word} {r['all'][side][k]:.1%} (agent as player_0 {r['seat0'][side][k]:.1%}, "
+            f"as player_1 {r['seat1'][side][k]:.1%})"
+            for k, word in ((2, "gammons"), (3, "backgammons"))))
     if s["luck"] is not None:
         from boardgym.agents.stats import format_luck
         print(format_luck(s["luck"], luck))

@@ -30,6 +30,19 @@ intervals from the observed Fisher information (``elo_intervals``). ``--plot out
 Elo ratings with their intervals (three or more agents) or the pair's score with its Wilson
 interval (two agents).
 
+Backgammon pairs also print the gammon and backgammon rates of both sides, over all games and
+per seat of the first agent.
+
+``--cube`` plays backgammon money games with the doubling cube (``evaluation.play_cube_match``;
+C.1-C.2): each agent answers the cube by its own cube policy, and the pair's points per game are
+printed with a paired 95% interval (``stats.summarize_money``):
+
+    boardgym evaluate backgammon-td:cube=janowski backgammon-td --cube --games 1000 --seed 1
+
+With ``--luck td`` too, each roll's luck is counted times the cube value it was rolled at and the
+luck-adjusted points per game are printed as well (unbiased, but in cubeful games it has not
+narrowed the paired interval in our runs: the raw paired figure is the one to read).
+
 ``--luck td`` (backgammon, agents that choose whole plays) judges every roll's luck with the
 shipped TD net (``evaluation.play_adjusted_match``, ``stats.luck_summary``) and prints, per pair,
 the raw and the luck-adjusted points per game with their 95% intervals and per-game standard
@@ -49,7 +62,6 @@ opponent, every run's value against training progress with its 95% interval as a
 ci95 = [low, high], or ppg +- ci95 in files from before the interval became a pair; for win_rate
 a Wilson interval when the opponent entry has a ``games`` count, else none).
 """
-import ast
 import dataclasses
 import json
 import math
@@ -59,9 +71,11 @@ from typing import Literal
 
 import numpy as np
 
-from boardgym.agents import evaluation, load
+from boardgym.agents import evaluation, load, registry
 from boardgym.agents.evaluation import GAMES, random_opening, summarize  # noqa: F401 (script API)
-from boardgym.agents.stats import elo_intervals, format_luck, luck_summary, wilson
+from boardgym.agents.stats import (
+    elo_intervals, format_luck, format_money, luck_summary, result_rates, summarize_money, wilson,
+)
 from boardgym.scripts import cli
 
 
@@ -87,6 +101,9 @@ class Settings:
     """cap per game (draughts plies, backgammon turns); reaching it is a draw"""
     observation_only: bool = False
     """agents see only act(observation, action_mask), never the kernel state"""
+    cube: bool = False
+    """backgammon money games with the doubling cube (C.1-C.2): each agent answers the cube by
+    its own policy (backgammon-td:cube=janowski, ...); points per game with a paired interval"""
     luck: Literal["td", "none"] = "none"
     """backgammon luck adjustment: td judges every roll with the shipped TD net and prints the
     luck-adjusted points per game beside the raw ones (needs two agents that choose whole plays)"""
@@ -127,6 +144,8 @@ class Settings:
         cli.require(self.max_moves >= 1, f"--max-moves must be positive, got {self.max_moves}")
         cli.require(self.luck == "none" or self.game == "backgammon",
                     f"--luck {self.luck} is for backgammon, not {self.game}")
+        cli.require(not self.cube or self.game == "backgammon",
+                    f"--cube is for backgammon, not {self.game}")
         cli.require(self.luck == "none" or not self.observation_only,
                     "--luck needs agents that choose whole plays, not --observation-only")
         for spec in self.agents:
@@ -150,18 +169,8 @@ def infer_game(specs):
 
 # ---- agents and games -----------------------------------------------------------------------
 def parse_spec(spec):
-    """(name, kwargs) of 'name:key=value,key=value'."""
-    name, _, opts = spec.partition(":")
-    kwargs = {}
-    for item in filter(None, (s.strip() for s in opts.split(","))):
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise ValueError(f"bad agent option {item!r} in {spec!r}: expected key=value")
-        try:
-            kwargs[key.strip()] = ast.literal_eval(value.strip())
-        except (ValueError, SyntaxError):
-            kwargs[key.strip()] = value.strip()
-    return name.strip(), kwargs
+    """(name, kwargs) of 'name:key=value,key=value' (boardgym.agents.registry.parse_spec)."""
+    return registry.parse_spec(spec)
 
 
 EXTERNAL = ("pubeval", "gnubg0")  # backgammon engines of gnubg-nn (scripts/eval_gnubg.py; GPL-3)
@@ -205,12 +214,16 @@ def play_pair(cfg, spec_a, spec_b, pair_seed, log=print, bar=None, judge=None):
         if not cfg.quiet and k % max(1, n_pairs // 5) == 0:
             if bar is not None and bar.enabled:
                 bar.stream.write("\r\x1b[K")
-            log(f"  {spec_a} v {spec_b}: {len(points)} games, score "
-                f"{summarize(points, cfg.game)['score']:.3f}, {time.perf_counter() - t0:.1f} s")
+            score = (f"points/game {points.mean():+.3f}" if cfg.cube
+                     else f"score {summarize(points, cfg.game)['score']:.3f}")
+            log(f"  {spec_a} v {spec_b}: {len(points)} games, {score}, "
+                f"{time.perf_counter() - t0:.1f} s")
 
+    if cfg.cube and judge is None:
+        return evaluation.play_cube_match(a, b, cfg.games, pair_seed, cfg.max_moves, progress)
     if judge is not None:
         return evaluation.play_adjusted_match(a, b, judge, cfg.games, pair_seed, cfg.max_moves,
-                                              progress)
+                                              progress, cube=cfg.cube)
     return evaluation.play_match(a, b, cfg.game, cfg.games, pair_seed,
                                  (cfg.opening_min, cfg.opening_max), cfg.max_moves,
                                  cfg.observation_only, progress)
@@ -245,6 +258,20 @@ def format_summary(spec_a, spec_b, s):
             f"points/game {s['points_per_game']:+.3f} [{plo:+.3f}, {phi:+.3f}]  "
             f"score {s['score']:.3f} [{lo:.3f}, {hi:.3f}]  "
             f"Elo {_fmt_elo(s['elo'])} [{_fmt_elo(elo_lo)}, {_fmt_elo(elo_hi)}]")
+
+
+def format_rates(spec_a, spec_b, rates):
+    """Lines of the gammon and backgammon rates of both sides (all games, and with the first
+    agent as player_0 / player_1); rates: {"all"/"seat0"/"seat1": stats.result_rates}."""
+    lines = []
+    for label, side in ((spec_a, "won"), (spec_b, "lost")):
+        parts = []
+        for kind, word in ((2, "gammons"), (3, "backgammons")):
+            r = {k: v[side][kind] for k, v in rates.items()}
+            parts.append(f"{word} {r['all']:.1%} (A as player_0 {r['seat0']:.1%}, "
+                         f"as player_1 {r['seat1']:.1%})")
+        lines.append(f"  {label} won: " + ", ".join(parts))
+    return "\n".join(lines)
 
 
 # ---- learning curves ------------------------------------------------------------------------
@@ -450,7 +477,9 @@ def main(args=None):
     """Run with Settings or a list of command-line strings; return a dict of results.
 
     results["pairs"][(i, j)] is the summary of agents[i] against agents[j] (i < j), with
-    --luck td also its stats.luck_summary under "luck";
+    --luck td also its stats.luck_summary under "luck", for backgammon its gammon and
+    backgammon rates under "rates" ({"all", "seat0", "seat1"}: stats.result_rates of the first
+    agent's points); with --cube the summary is stats.summarize_money's;
     results["elo"] the round-robin ratings (in agents order) and results["elo_interval"] their
     95% (low, high) when there are three or more; results["plots"] the PNG paths written.
     With --curve: results["curves"][run label][opponent] is curve_series' array,
@@ -474,8 +503,10 @@ def main(args=None):
                                 bar=bar, judge=judge)
                 if judge is not None:
                     res, luck = res
-                s = summarize(res, cfg.game)
-                if judge is not None:
+                s = summarize_money(res) if cfg.cube else summarize(res, cfg.game)
+                if judge is not None and cfg.cube:
+                    s["luck"] = summarize_money(res - luck)
+                elif judge is not None:
                     s["luck"] = luck_summary(res, luck, *GAMES[cfg.game].points_range)
                 pairs[(i, j)] = s
                 points[i, j] = s["wins"] + 0.5 * s["draws"]
@@ -483,8 +514,18 @@ def main(args=None):
                 games[i, j] = games[j, i] = s["games"]
                 if bar.enabled:
                     bar.stream.write("\r\x1b[K")
-                print(format_summary(cfg.agents[i], cfg.agents[j], s), flush=True)
-                if judge is not None:
+                if cfg.cube:
+                    print(f"{cfg.agents[i]} v {cfg.agents[j]}: {format_money(s)}", flush=True)
+                else:
+                    print(format_summary(cfg.agents[i], cfg.agents[j], s), flush=True)
+                if cfg.game == "backgammon" and not cfg.cube:
+                    s["rates"] = {"all": result_rates(res), "seat0": result_rates(res[0::2]),
+                                  "seat1": result_rates(res[1::2])}
+                    print(format_rates(cfg.agents[i], cfg.agents[j], s["rates"]), flush=True)
+                if judge is not None and cfg.cube:
+                    print(f"  luck-adjusted (judge {cfg.luck}, luck x cube value): "
+                          f"{format_money(s['luck'])}", flush=True)
+                elif judge is not None:
                     print(format_luck(s["luck"], cfg.luck), flush=True)
     results = {"pairs": pairs, "time": time.perf_counter() - t0, "plots": []}
     n_pair = pairs[(0, 1)]["games"]

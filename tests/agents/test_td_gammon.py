@@ -163,7 +163,7 @@ def test_shipped_checkpoint_loads_by_name():
     ex = load("backgammon-expectimax", weights=SHIPPED, depth=1)
     assert ex.use_net and np.array_equal(ex.params[0], agent.params[0])
     with pytest.raises(ValueError, match="depth"):
-        ExpectimaxAgent(depth=3)
+        ExpectimaxAgent(depth=4)
 
 
 # ----------------------------------------------------------------------------- acting
