@@ -135,7 +135,7 @@ def _check_agent_game(agent, cfg):
     if game is not None and game != cfg.game:
         raise ValueError(f"--agent {cfg.agent} plays {game}, not {cfg.game}")
     model = getattr(agent, "model", None)  # a PPO policy: compare its spaces with the env's
-    if model is not None:
+    if hasattr(model, "observation_space"):  # (a TDAgent's model is the name of its inputs)
         env = (russian_draughts_v0.raw_env() if cfg.game == "draughts"
                else backgammon_v0.raw_env(cube=cfg.cube))
         obs = env.observation_space("player_0")["observation"].shape
@@ -328,8 +328,8 @@ class BackgammonGame:
         mask = env.legal_mask()
         if mask.shape[0] > g.N_ACTIONS and not mask[:g.N_ACTIONS].any() and hasattr(
                 agent, "cube_action"):
-            policy = "equity" if getattr(agent, "has_equity", False) else "cubeless"
-            action = agent.cube_action(env.state, bool(mask[g.ACTION_TAKE]), policy)
+            # the agent's own cube policy (its ``cube`` option); one without a net never doubles
+            action = agent.cube_action(env.state, bool(mask[g.ACTION_TAKE]))
         elif hasattr(agent, "act_state") and mask[:g.N_ACTIONS].any():
             self.remember()
             action = agent.act_state(env.state)
