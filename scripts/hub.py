@@ -26,6 +26,13 @@ nothing in double quotes). The GUI sends:
 - ``stop``, ``ponder-hit``, ``new-game`` (clear the transposition table), ``ping`` (-> ``pong``),
   ``quit`` (also end of input).
 
+Parameters (``param`` lines): ``variant`` (russian), ``tt-size`` (MiB), ``move-time`` (seconds
+when no level is given), ``depth`` (cap, 0 = none), ``weights`` (evaluation file), and
+``move-numbering``: ``b8`` (default, the standard numbering above) or ``a1``: moves numbered from
+a1 (a1 = 1, c1 = 2 .. h8 = 32) while positions stay standard, which is what pydraughts (0.6)
+sends and reads for its Russian board; a pydraughts user sets
+``engine.setoption("move-numbering", "a1")`` before ``init``.
+
 Time: ``move-time`` is used in full (draughts-alphabeta stops mid-iteration at the deadline);
 ``time``/``moves``/``inc`` get ``time / moves + inc`` (``moves`` unknown: 25), the increment
 added before the move as the protocol says, and never more than 80% of what is on the clock
@@ -39,6 +46,7 @@ import shlex
 import sys
 import threading
 from importlib.metadata import PackageNotFoundError, version
+from typing import Literal
 
 import numpy as np
 
@@ -74,6 +82,9 @@ class Settings:
     weights: str = ""
     """the evaluation: '' = the shipped draughts-alphabeta net, 'material', or an .npz path
     (Hub parameter weights)"""
+    move_numbering: Literal["b8", "a1"] = "b8"
+    """where square 1 is in the moves' numbers: b8 = the standard Russian numbering, a1 = counted
+    from a1 (pydraughts' Russian board; positions stay standard) (Hub parameter move-numbering)"""
 
     def check(self):
         cli.require(1 <= self.tt_size <= 4096, f"--tt-size must be in 1..4096 MiB, got {self.tt_size}")
@@ -156,31 +167,48 @@ def position_to_hub(state):
     return side + "".join(squares)
 
 
-def _captured(row):
-    """Standard numbers (1..32) of the squares a move row captures, ascending."""
+def _number(sq32, a1):
+    """The number of a sq32 square: standard (1 = b8) or, with a1, counted from a1 (a1 = 1)."""
+    return int(sq32) + 1 if a1 else sq32_to_pdn(int(sq32))
+
+
+def _square(token, a1):
+    """sq32 of a move's square: a number (standard, or from a1 with a1) or algebraic."""
+    t = token.strip()
+    if a1 and t.isascii() and t.isdigit():
+        if not 1 <= int(t) <= 32:
+            raise ValueError(f"unknown square {token!r}: numeric squares are 1..32")
+        return int(t) - 1
+    return api.parse_square(t)
+
+
+def _captured(row, a1=False):
+    """Numbers (1..32) of the squares a move row captures, ascending."""
     bits = np.flatnonzero((int(row[M_CAPTURED]) >> np.arange(36)) & 1)
-    return sorted(sq32_to_pdn(int(GHOST_TO_SQ32[g])) for g in bits)
+    return sorted(_number(GHOST_TO_SQ32[g], a1) for g in bits)
 
 
-def move_to_hub(row):
-    """Hub text of a move row: ``22-17``, or ``from x to x captured ...`` for a capture."""
-    a = sq32_to_pdn(int(GHOST_TO_SQ32[row[M_FROM]]))
-    b = sq32_to_pdn(int(GHOST_TO_SQ32[row[M_TO]]))
-    cap = _captured(row)
+def move_to_hub(row, a1=False):
+    """Hub text of a move row: ``22-17``, or ``from x to x captured ...`` for a capture (a1:
+    squares numbered from a1, see ``move-numbering``)."""
+    a = _number(GHOST_TO_SQ32[row[M_FROM]], a1)
+    b = _number(GHOST_TO_SQ32[row[M_TO]], a1)
+    cap = _captured(row, a1)
     if not cap:
         return f"{a}-{b}"
     return "x".join(str(q) for q in [a, b] + cap)
 
 
-def move_from_hub(state, text):
+def move_from_hub(state, text, a1=False):
     """The legal move row of a whole-move position that a Hub move names; HubError if none.
 
     ``a-b`` is a simple move; ``axb`` a capture from a to b (if only one); ``axbxc...`` a capture
-    from a to b taking the pieces on c... (any order). Squares are numbers 1..32 or algebraic.
+    from a to b taking the pieces on c... (any order). Squares are numbers 1..32 (standard, or
+    from a1 with a1) or algebraic.
     """
     toks = re.split(r"[-x]", text)
     try:
-        sqs = [api.parse_square(t) for t in toks]
+        sqs = [_square(t, a1) for t in toks]
     except ValueError as e:
         raise HubError(f"bad move {text!r}: {e}") from None
     if len(sqs) < 2:
@@ -188,18 +216,18 @@ def move_from_hub(state, text):
     capture = "x" in text
     rows = np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64)
     n = game.gen_moves(state, rows)
-    want_cap = sorted(sq32_to_pdn(q) for q in sqs[2:])
+    want_cap = sorted(_number(q, a1) for q in sqs[2:])
     hits = []
     for r in rows[:n]:
         if GHOST_TO_SQ32[r[M_FROM]] != sqs[0] or GHOST_TO_SQ32[r[M_TO]] != sqs[1]:
             continue
         if (r[M_CAPTURED] != 0) != capture:
             continue
-        if capture and len(sqs) > 2 and _captured(r) != want_cap:
+        if capture and len(sqs) > 2 and _captured(r, a1) != want_cap:
             continue
         hits.append(r)
     if len(hits) != 1:
-        legal = " ".join(move_to_hub(r) for r in rows[:n])
+        legal = " ".join(move_to_hub(r, a1) for r in rows[:n])
         why = "ambiguous" if hits else "illegal"
         raise HubError(f"{why} move {text!r} in {position_to_hub(state)}; legal: {legal}")
     return hits[0].copy()
@@ -228,7 +256,7 @@ def budget_of(level):
     return None
 
 
-def _number(args, key, kind, lo, hi):
+def _level_number(args, key, kind, lo, hi):
     raw = args[key]
     try:
         v = kind(raw)
@@ -247,17 +275,17 @@ def parse_level(args):
     if "infinite" in args:
         lv["infinite"] = True
     if "depth" in args:
-        lv["depth"] = _number(args, "depth", int, 1, MAX_PLY - 2)
+        lv["depth"] = _level_number(args, "depth", int, 1, MAX_PLY - 2)
     if "nodes" in args:
-        lv["nodes"] = _number(args, "nodes", int, 1, 1 << 60)
+        lv["nodes"] = _level_number(args, "nodes", int, 1, 1 << 60)
     if "move-time" in args:
-        lv["move-time"] = _number(args, "move-time", float, 1e-3, 1e6)
+        lv["move-time"] = _level_number(args, "move-time", float, 1e-3, 1e6)
     if "time" in args:
-        lv["time"] = _number(args, "time", float, 0.0, 1e7)
+        lv["time"] = _level_number(args, "time", float, 0.0, 1e7)
     if "inc" in args:
-        lv["inc"] = _number(args, "inc", float, 0.0, 1e6)
+        lv["inc"] = _level_number(args, "inc", float, 0.0, 1e6)
     if "moves" in args:
-        lv["moves"] = _number(args, "moves", int, 1, 10000)
+        lv["moves"] = _level_number(args, "moves", int, 1, 10000)
     if ("inc" in lv or "moves" in lv) and "time" not in lv:
         raise HubError("level moves= and inc= need time=")
     if not lv:
@@ -267,7 +295,7 @@ def parse_level(args):
 
 
 # ---------------------------------------------------------------------------------- the engine
-PARAMS = ("variant", "tt-size", "move-time", "depth", "weights")
+PARAMS = ("variant", "tt-size", "move-time", "depth", "weights", "move-numbering")
 
 
 class HubEngine:
@@ -282,7 +310,8 @@ class HubEngine:
         self._write = write
         self._out_lock = threading.Lock()
         self.params = {"variant": "russian", "tt-size": cfg.tt_size, "move-time": cfg.move_time,
-                       "depth": cfg.depth, "weights": cfg.weights}
+                       "depth": cfg.depth, "weights": cfg.weights,
+                       "move-numbering": cfg.move_numbering}
         self.agent = None
         self._agent_key = None
         self.state = api.initial_state()
@@ -347,6 +376,8 @@ class HubEngine:
         self.emit(line("param", name="depth", value=p["depth"], type="int", min=0,
                        max=MAX_PLY - 2))
         self.emit(line("param", name="weights", value=p["weights"], type="string"))
+        self.emit(line("param", name="move-numbering", value=p["move-numbering"], type="enum",
+                       values="b8 a1"))
         self.emit("wait")
 
     def _cmd_set_param(self, args):
@@ -358,6 +389,9 @@ class HubEngine:
         if name == "variant":
             if value != "russian":
                 raise HubError(f"variant {value!r} is not played (only russian)")
+        elif name == "move-numbering":
+            if value not in ("b8", "a1"):
+                raise HubError(f"move-numbering must be b8 or a1, got {value!r}")
         elif name in ("tt-size", "depth"):
             lo, hi = (1, 4096) if name == "tt-size" else (0, MAX_PLY - 2)
             try:
@@ -412,7 +446,7 @@ class HubEngine:
         for mv in args.get("moves", "").split():
             if game.game_status(s) != game.ONGOING:
                 raise HubError(f"move {mv!r} after the end of the game")
-            s = game.play_move(s, move_from_hub(s, mv))
+            s = game.play_move(s, move_from_hub(s, mv, self._a1()))
         self.state = s
 
     def _cmd_level(self, args):
@@ -451,8 +485,8 @@ class HubEngine:
                                  ponder=self._pondering,
                                  on_iteration=lambda info: self._info(state, info))
             pv, _ = agent.principal_variation(state, row, length=2)
-            ponder = move_to_hub(pv[1]) if len(pv) > 1 else None
-            done = line("done", move=move_to_hub(row), ponder=ponder)
+            ponder = move_to_hub(pv[1], self._a1()) if len(pv) > 1 else None
+            done = line("done", move=move_to_hub(row, self._a1()), ponder=ponder)
         except Exception as e:  # the GUI waits for "done": say why there is none
             done = line("error", message=f"search failed: {type(e).__name__}: {e}")
         with self._out_lock:  # the next command may come as soon as "done" is read
@@ -465,7 +499,10 @@ class HubEngine:
         self.emit(line("info", depth=info["depth"], score=score_text(info["score"]),
                        nodes=info["nodes"], time=f"{t:.3f}",
                        nps=f"{info['nodes'] / t / 1e6:.2f}" if t > 0 else None,
-                       pv=" ".join(move_to_hub(r) for r in rows)))
+                       pv=" ".join(move_to_hub(r, self._a1()) for r in rows)))
+
+    def _a1(self):
+        return self.params["move-numbering"] == "a1"
 
     def _cmd_stop(self, args):
         if self.searching():

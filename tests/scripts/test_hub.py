@@ -217,3 +217,23 @@ def test_settings_check():
     for bad in (["--tt-size", "0"], ["--move-time", "0"], ["--depth", "99"]):
         with pytest.raises(cli.UsageError):
             hub.main(bad)
+
+
+def test_moves_numbered_from_a1():
+    """move-numbering=a1 (pydraughts' Russian board): a1 = 1, c3 = 10, b4 = 13; positions stay
+    standard."""
+    s = api.initial_state()
+    names = sorted(hub.move_to_hub(r, a1=True) for r in _rows(s))
+    assert names == sorted(["9-13", "10-13", "10-14", "11-14", "11-15", "12-15", "12-16"])
+    r = hub.move_from_hub(s, "10-13", a1=True)
+    assert hub.move_to_hub(r) == "22-17"  # c3-b4 in the standard numbering
+    out = []
+    e = hub.HubEngine(hub.Settings(tt_size=1, move_numbering="a1"), out.append)
+    e.handle(f'pos pos={START} moves="10-13 22-18 13x22x18"')  # c3-b4 d6-c5 b4:d6
+    assert out == []
+    assert api.to_fen(e.state) == api.to_fen(api.apply(api.apply(api.apply(
+        api.initial_state(), "c3-b4"), "d6-c5"), "b4:d6"))
+    e.handle(f'pos pos={START} moves="22-17"')  # standard numbers: b6-a5 for White, illegal
+    assert out[-1].startswith('error message="illegal move')
+    e.handle("set-param name=move-numbering value=c4")
+    assert out[-1].startswith('error message="move-numbering must be b8 or a1')
