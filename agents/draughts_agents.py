@@ -256,7 +256,11 @@ class AlphaBetaAgent(DraughtsAgent):
     time_limit: seconds per move (None = no limit); evaluation: None/"material", an
     Evaluation, or an .npz path (learned); tt_bits: log2 of the transposition-table entries;
     use_tt: False disables the table; seed: shuffles the initial root order (tie-break);
-    max_nodes: node budget of each iteration (None = none).
+    max_nodes: node budget of each iteration (None = none); start_fraction: with a time budget,
+    a new iteration starts only while less than this fraction of it is spent (1.0: while time is
+    left); keep_partial: play the best finished move of an interrupted iteration (False: only
+    finished iterations count). start_fraction=0.5, keep_partial=False is the time use of the
+    version before this one (it spent ~65% of its budget), kept to measure the difference.
     ``last_info`` holds depth, score, nodes, qnodes, tt_hits, seldepth, time and nodes/s.
 
     Time: with a time_limit the agent uses its whole budget (it starts a new iteration while time
@@ -269,7 +273,13 @@ class AlphaBetaAgent(DraughtsAgent):
     """
 
     def __init__(self, depth=6, time_limit=None, evaluation=None, tt_bits=18, use_tt=True,
-                 seed=None, max_nodes=None):
+                 seed=None, max_nodes=None, start_fraction=1.0, keep_partial=True):
+        if not (isinstance(start_fraction, (int, float)) and 0 < start_fraction <= 1):
+            raise ValueError(f"start_fraction must be in (0, 1], got {start_fraction!r}")
+        if not isinstance(keep_partial, (bool, np.bool_)):
+            raise ValueError(f"keep_partial must be True or False, got {keep_partial!r}")
+        self.start_fraction = float(start_fraction)
+        self.keep_partial = bool(keep_partial)
         if depth is None and time_limit is None:
             raise ValueError("give a depth, a time_limit or both")
         if depth is not None and not (isinstance(depth, (int, np.integer)) and
@@ -287,6 +297,7 @@ class AlphaBetaAgent(DraughtsAgent):
         self.use_tt = bool(use_tt)
         self._age = 0
         self._stop_pending = False
+        self._lag = 0.002  # seconds from the deadline to the search's end (measured, averaged)
         super().__init__(seed)
         self._clock = SearchClock(self.buffers.stats)
 
@@ -348,7 +359,8 @@ class AlphaBetaAgent(DraughtsAgent):
 
     def set_deadline(self, seconds):
         """Give the running search ``seconds`` more from now (any thread; ends pondering)."""
-        self._clock.set_deadline(time.perf_counter() + max(0.0, float(seconds)))
+        sec = max(0.0, float(seconds))
+        self._clock.set_deadline(time.perf_counter() + sec - min(self._lag, 0.5 * sec))
 
     def principal_variation(self, state, row, length=MAX_PLY):
         """(rows, states) of the expected line after a search of state: its move row (as
@@ -382,7 +394,10 @@ class AlphaBetaAgent(DraughtsAgent):
         b.history >>= 2
         ev = self.evaluation
         t0 = time.perf_counter()
-        deadline = None if budget is None else t0 + float(budget)
+        # the clock fires early by the lag measured on earlier moves (thread wake-up, a loaded
+        # machine), so that the move is returned at the budget
+        deadline = None if budget is None else t0 + float(budget) - min(self._lag,
+                                                                         0.5 * float(budget))
         best_i, best_score, done, partial = int(order[0]), 0, 0, False
         total = {"nodes": 0, "qnodes": 0, "tt_hits": 0, "seldepth": 0}
         if n == 1 and not depth_given:
@@ -393,6 +408,9 @@ class AlphaBetaAgent(DraughtsAgent):
         try:
             for d in range(1, max_depth + 1):
                 if st[ST_STOP] != 0 and done > 0:
+                    break
+                if deadline is not None and done > 0 and (
+                        time.perf_counter() - t0 > self.start_fraction * float(budget)):
                     break
                 st[ST_NODES] = 0
                 st[ST_QNODES] = 0
@@ -413,7 +431,7 @@ class AlphaBetaAgent(DraughtsAgent):
                 total["tt_hits"] += int(st[ST_TT_HITS])
                 total["seldepth"] = max(total["seldepth"], int(st[ST_SELDEPTH]))
                 if st[ST_ABORT]:
-                    if st[ST_ROOT_DONE] > 0:
+                    if st[ST_ROOT_DONE] > 0 and (self.keep_partial or done == 0):
                         # the previous best was searched at depth d: the best finished move of
                         # this iteration is at least as good
                         best_i, best_score, partial = int(bi), int(sc), True
@@ -428,7 +446,10 @@ class AlphaBetaAgent(DraughtsAgent):
         finally:
             if clock:
                 self._clock.finish()
-        el = time.perf_counter() - t0
+        end = time.perf_counter()
+        if deadline is not None and clock and not ponder and end >= deadline:
+            self._lag = 0.7 * self._lag + 0.3 * min(end - deadline, float(budget))
+        el = end - t0
         self._best = best_i
         if done == 0:
             best_score = None  # a forced move: not searched
