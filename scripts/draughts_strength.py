@@ -24,14 +24,16 @@ draughts; ``--pairs`` of them, seeded) is played twice, each engine White once, 
 harness (agents/evaluation.py, ``play_game``), a game capped at ``--max-moves`` plies (a draw);
 results, score and Elo with 95% intervals come from agents/stats.py.
 
-The tactics suite holds positions of seeded random openings where a deep material search
-(``--tactics-depth`` plies, searching every move) finds one move at least ``1.5`` men better
+The tactics suite holds positions of one-ply greedy self-play from seeded ballots (4..30 whole
+moves; near-balanced, the kind of position a shallow player walks into) where a deep material search
+(``--tactics-depth`` plies, searching every move) finds one move at least ``1`` man better
 than every other, that wins material (``>= 1`` man), and that a 3-ply search does not choose.
 It is built by ``--make-tactics N`` with material search only; the learned evaluation is never
 fitted to it.
 """
 import ast
 import dataclasses
+import sys
 import time
 from pathlib import Path
 
@@ -50,7 +52,7 @@ PARTS = ("previous", "material", "tactics", "timing")
 #: the time use of the version before the clock-driven time manager
 PREVIOUS = "draughts-alphabeta:start_fraction=0.5,keep_partial=False"
 #: a tactic's best move beats every other by this much, and wins at least WIN_MARGIN
-GAP, WIN_MARGIN = 150, 100
+GAP, WIN_MARGIN = 100, 100
 
 
 @dataclasses.dataclass
@@ -242,41 +244,69 @@ def move_scores(agent, state, depth):
     return sorted(out, key=lambda x: -x[1])
 
 
+def greedy_positions(n, seed, ballots):
+    """n positions of one-ply greedy self-play (random tie-breaks) from seeded ballots, after
+    4..30 whole moves: near-balanced positions where a deeper shot may exist."""
+    from boardgym.agents.draughts_agents import GreedyAgent
+    rng = np.random.default_rng(seed)
+    greedy = GreedyAgent(seed=int(rng.integers(2**31)))
+    out = []
+    while len(out) < n:
+        s = game.initial_state()
+        for mv in ballots[int(rng.integers(len(ballots)))][1]:
+            s = api.apply(s, mv)
+        for _ in range(int(rng.integers(4, 31))):
+            if game.game_status(s) != game.ONGOING:
+                break
+            row, _ = greedy.choose_move(s)
+            s = game.play_move(s, row)
+        if game.game_status(s) == game.ONGOING and len(_rows(s)) >= 2:
+            out.append(s)
+    return out
+
+
 def make_tactics(cfg, log):
     """Search seeded positions for unique winning shots; write cfg.tactics_file; return them."""
     deep = AlphaBetaAgent(depth=cfg.tactics_depth, seed=0, tt_bits=20)
     shallow = AlphaBetaAgent(depth=3, seed=0)
     found, tried = [], 0
     seed = cfg.seed
-    while len(found) < cfg.make_tactics:
-        for s in seeded_positions(50, seed, lo=6, hi=24):
-            tried += 1
-            fen = api.to_fen(s)
-            quick = move_scores(shallow, s, 3)
-            if quick[0][1] >= WIN_MARGIN:
-                continue  # already obvious at 3 plies
-            scores = move_scores(deep, s, cfg.tactics_depth)
-            best, v = scores[0]
-            if v < WIN_MARGIN or v - scores[1][1] < GAP:
-                continue
-            shallow.buffers.clear()
-            if shallow.best_move(fen) == best:
-                continue
-            found.append((fen, best, f"depth {cfg.tactics_depth}: {v / 100:+.2f} vs "
-                                     f"{scores[1][1] / 100:+.2f} ({scores[1][0]})"))
-            log(f"tactic {len(found)}: {fen} {best} ({found[-1][2]}; {tried} tried)")
-            if len(found) >= cfg.make_tactics:
-                break
-        seed += 1
-    head = ["# Draughts tactics (FEN<TAB>best move<TAB>proof): positions of seeded random openings",
+    ballots = read_ballots()
+    head = ["# Draughts tactics (FEN<TAB>best move<TAB>proof): positions of one-ply greedy self-play "
+            "from seeded ballots",
             f"# where material alpha-beta at depth {cfg.tactics_depth}, searching every move, finds "
             f"one move at least {GAP / 100:g} men",
             f"# better than every other and winning >= {WIN_MARGIN / 100:g} man, which a 3-ply "
             "search does not choose.",
             "# Built by: python -m boardgym.scripts.draughts_strength --make-tactics N "
             f"(seed {cfg.seed}); never used to fit an evaluation."]
-    Path(cfg.tactics_file).write_text(
-        "\n".join(head + ["\t".join(t) for t in found]) + "\n")
+    while len(found) < cfg.make_tactics:
+        for s in greedy_positions(50, seed, ballots):
+            tried += 1
+            if tried % 50 == 0:
+                print(f"{tried} positions tried, {len(found)} tactics", file=sys.stderr, flush=True)
+            fen = api.to_fen(s)
+            shallow.buffers.clear()
+            qi, qv = shallow.search(s, 3)
+            if qv >= WIN_MARGIN:
+                continue  # already won at 3 plies
+            deep.buffers.clear()
+            di, dv = deep.search(s, cfg.tactics_depth)
+            if dv < WIN_MARGIN or di == qi:
+                continue  # no win, or the 3-ply search plays it too
+            scores = move_scores(deep, s, cfg.tactics_depth)
+            best, v = scores[0]
+            if v < WIN_MARGIN or v - scores[1][1] < GAP:
+                continue  # not a unique winning move
+            found.append((fen, best, f"depth {cfg.tactics_depth}: {v / 100:+.2f} vs "
+                                     f"{scores[1][1] / 100:+.2f} ({scores[1][0]})"))
+            log(f"tactic {len(found)}: {fen} {best} ({found[-1][2]}; {tried} tried)")
+            # written as found: a long build can be stopped and keeps what it has
+            Path(cfg.tactics_file).write_text(
+                "\n".join(head + ["\t".join(t) for t in found]) + "\n")
+            if len(found) >= cfg.make_tactics:
+                break
+        seed += 1
     return found
 
 
