@@ -275,7 +275,7 @@ def make_tactics(cfg, log):
     head = ["# Draughts tactics (FEN<TAB>best move<TAB>proof): positions of one-ply greedy self-play "
             "from seeded ballots",
             f"# where material alpha-beta at depth {cfg.tactics_depth}, searching every move, finds "
-            f"one move at least {GAP / 100:g} men",
+            f"one move at least {GAP / 100:g} man",
             f"# better than every other and winning >= {WIN_MARGIN / 100:g} man, which a 3-ply "
             "search does not choose.",
             "# Built by: python -m boardgym.scripts.draughts_strength --make-tactics N "
@@ -283,6 +283,8 @@ def make_tactics(cfg, log):
     while len(found) < cfg.make_tactics:
         for s in greedy_positions(50, seed, ballots):
             tried += 1
+            if any(api.to_fen(s) == f for f, _, _ in found):
+                continue
             if tried % 50 == 0:
                 print(f"{tried} positions tried, {len(found)} tactics", file=sys.stderr, flush=True)
             fen = api.to_fen(s)
