@@ -16,8 +16,10 @@ Parts (``--parts``):
 - ``tactics``: the share of the tactics suite (scripts/data/draughts_tactics.tsv) solved at
   ``--tactics-time`` seconds per position;
 - ``timing``: ``best_move`` with ``time_limit`` = each of ``--budgets`` over ``--positions``
-  seeded positions (random openings of 4..40 whole moves, at least two legal moves): mean,
-  median, 95th percentile and maximum of the wall time, as fractions of the budget.
+  seeded positions (ballots, then 4..30 moves of one-ply greedy self-play; at least two legal
+  moves): mean, median, 95th percentile and maximum of the wall time, as fractions of the
+  budget, and the mean over the positions whose search did not prove a win or loss (those
+  return as soon as it does).
 
 Matches: each ballot of scripts/data/draughts_ballots.tsv (the 150 three-move ballots of Russian
 draughts; ``--pairs`` of them, seeded) is played twice, each engine White once, through the one
@@ -182,38 +184,34 @@ def _summary_line(label, s, seconds):
 
 
 # ---------------------------------------------------------------------------- positions
-def seeded_positions(n, seed, lo=4, hi=40):
-    """n positions of seeded random openings (lo..hi whole moves), game on, >= 2 legal moves."""
-    env = evaluation.make_env("draughts", None)
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < n:
-        evaluation.random_opening(env, int(rng.integers(2**31)), int(rng.integers(lo, hi + 1)))
-        s = env.state.copy()
-        if s[game.S_CAP_SQ] < 0 and game.game_status(s) == game.ONGOING and len(_rows(s)) >= 2:
-            out.append(s)
-    return out
-
-
 def timing(cfg, log):
-    """{budget: stats of best_move's wall time as fractions of the budget}."""
+    """{budget: stats of best_move's wall time as fractions of the budget}: over all positions,
+    and over those not decided (a search that proves a win or loss returns at once)."""
+    from boardgym.agents.draughts_search import WIN_BOUND
     agent = make_agent(cfg.current, 0.05, cfg.seed)
     agent.best_move("W:W21-32:B1-12")  # compile
-    fens = [api.to_fen(s) for s in seeded_positions(cfg.positions, cfg.seed)]
+    fens = [api.to_fen(s) for s in greedy_positions(cfg.positions, cfg.seed, read_ballots())]
     out = {}
     for budget in cfg.budgets:
         agent.time_limit = float(budget)
-        ts = []
+        ts, decided = [], []
         for fen in fens:
             agent.buffers.clear()
             t0 = time.perf_counter()
             agent.best_move(fen)
             ts.append(time.perf_counter() - t0)
+            sc = agent.last_info["score"]
+            decided.append(sc is not None and abs(sc) > WIN_BOUND)
         r = np.array(ts) / budget
+        open_ = r[~np.array(decided)]
         out[budget] = {"mean": float(r.mean()), "median": float(np.median(r)),
-                       "p95": float(np.percentile(r, 95)), "max": float(r.max()), "n": len(ts)}
+                       "p95": float(np.percentile(r, 95)), "max": float(r.max()), "n": len(ts),
+                       "decided": int(np.sum(decided)),
+                       "mean_open": float(open_.mean()) if open_.size else float("nan")}
         log(f"timing {budget:g} s: mean {r.mean():.3f}, median {np.median(r):.3f}, p95 "
-            f"{np.percentile(r, 95):.3f}, max {r.max():.3f} of the budget over {len(ts)} positions")
+            f"{np.percentile(r, 95):.3f}, max {r.max():.3f} of the budget over {len(ts)} positions; "
+            f"{int(np.sum(decided))} decided (returned at once), the others mean "
+            f"{out[budget]['mean_open']:.3f}")
     return out
 
 

@@ -2,7 +2,7 @@
 and given a deadline from another thread, the principal variation is a legal line.
 
 Tolerant statistical checks only (a shared CI machine); the precise figures come from
-``boardgym bench strength --timing`` (scripts/draughts_strength.py).
+``python -m boardgym.scripts.draughts_strength --parts timing``.
 """
 import threading
 import time
