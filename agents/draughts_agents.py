@@ -421,8 +421,8 @@ class AlphaBetaAgent(DraughtsAgent):
                 st[ST_ABORT] = 0
                 st[ST_LIMIT] = 1 << 62 if max_nodes is None else max_nodes
                 if done == 0:
-                    # the first iteration always finishes (a legal move to play); ST_STOP stays
-                    # set for the next ones
+                    # a stop requested before the search still lets the first iteration run (a
+                    # searched move to play); it applies from the second on
                     stop, st[ST_STOP] = st[ST_STOP], 0
                 bi, sc = search_root(b.children, n, order, d, b.tt, b.killers, b.history, b.moves,
                                      b.scratch, b.work, st, ev.kind, *ev.arrays(), b.obs, values)
