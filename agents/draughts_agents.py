@@ -24,6 +24,7 @@ began; none of these change the legal moves or the position a chain ends in.
 Every entry point checks its input (boardgym.envs.draughts: ``check_state``, ``from_fen``,
 ``state_from_observation``) and raises TypeError / ValueError naming the problem.
 """
+import threading
 import time
 
 import numpy as np
@@ -33,16 +34,17 @@ from boardgym.envs.checks import is_int
 from boardgym.envs.draughts import state_from_observation
 from boardgym.kernels.draughts import game
 from boardgym.kernels.draughts.board import (
-    MAX_HOPS, S_BK, S_BM, S_CAP_JUMPED, S_CAP_SQ, S_SIDE, S_WK, S_WM,
+    MAX_HOPS, ROW_LEN, S_BK, S_BM, S_CAP_JUMPED, S_CAP_SQ, S_SIDE, S_WK, S_WM, STATE_LEN,
 )
 
 from boardgym.agents.draughts_eval import Evaluation
 from boardgym.agents.draughts_search import (
-    MAX_PLY, ST_ABORT, ST_AGE, ST_LIMIT, ST_NODES, ST_QNODES, ST_SELDEPTH, ST_TT_HITS, ST_USE_TT,
-    WIN_BOUND, SearchBuffers, root_children, score_children, search_root,
+    MAX_PLY, ST_ABORT, ST_AGE, ST_LIMIT, ST_NODES, ST_QNODES, ST_ROOT_DONE, ST_SELDEPTH, ST_STOP,
+    ST_TT_HITS, ST_USE_TT, WIN_BOUND, SearchBuffers, principal_variation, root_children,
+    score_children, search_root,
 )
 
-__all__ = ["DraughtsAgent", "GreedyAgent", "AlphaBetaAgent", "state_from_observation"]
+__all__ = ["DraughtsAgent", "GreedyAgent", "AlphaBetaAgent", "SearchClock", "state_from_observation"]
 
 
 def _signature(s):
@@ -200,19 +202,86 @@ class GreedyAgent(DraughtsAgent):
         return i
 
 
+class SearchClock:
+    """Stops a running search at a deadline from a helper thread (the search kernels release the
+    GIL): at the deadline it sets ``stats[ST_STOP]``. The deadline may be given later or moved
+    while the search runs (``set_deadline``: pondering until the opponent's move is known)."""
+
+    def __init__(self, stats):
+        self._stats = stats
+        self._cond = threading.Condition()
+        self._deadline = None
+        self._done = True
+        self._thread = None
+
+    def start(self, deadline):
+        """Watch the clock (deadline: a time.perf_counter() value, or None: none yet)."""
+        self._deadline = deadline
+        self._done = False
+        self._thread = threading.Thread(target=self._run, name="search-clock", daemon=True)
+        self._thread.start()
+
+    def _run(self):
+        with self._cond:
+            while not self._done:
+                if self._deadline is None:
+                    self._cond.wait()
+                    continue
+                left = self._deadline - time.perf_counter()
+                if left <= 0:
+                    self._stats[ST_STOP] = 1
+                    return
+                self._cond.wait(left)
+
+    def set_deadline(self, deadline):
+        """Move the deadline (a time.perf_counter() value)."""
+        with self._cond:
+            self._deadline = deadline
+            self._cond.notify()
+
+    def finish(self):
+        """Stop watching (the search is over)."""
+        with self._cond:
+            self._done = True
+            self._cond.notify()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+
+
 class AlphaBetaAgent(DraughtsAgent):
     """Alpha-beta search (draughts_search.py) with iterative deepening from Python.
 
     depth: maximum depth in plies (None = as deep as time allows, up to MAX_PLY - 2);
-    time_limit: seconds per move (None = no limit; the search stops between iterations or, by a
-    node budget estimated from the measured speed, inside one); evaluation: None/"material", an
+    time_limit: seconds per move (None = no limit); evaluation: None/"material", an
     Evaluation, or an .npz path (learned); tt_bits: log2 of the transposition-table entries;
-    use_tt: False disables the table; seed: shuffles the initial root order (tie-break).
+    use_tt: False disables the table; seed: shuffles the initial root order (tie-break);
+    max_nodes: node budget of each iteration (None = none); start_fraction: with a time budget,
+    a new iteration starts only while less than this fraction of it is spent (1.0: while time is
+    left); keep_partial: play the best finished move of an interrupted iteration (False: only
+    finished iterations count). start_fraction=0.5, keep_partial=False is the time use of the
+    version before this one (it spent ~65% of its budget), kept to measure the difference.
     ``last_info`` holds depth, score, nodes, qnodes, tt_hits, seldepth, time and nodes/s.
+
+    Time: with a time_limit the agent uses its whole budget (it starts a new iteration while time
+    is left, and a clock thread stops the search at the deadline, mid-iteration): it plays the
+    best move of the last iteration, or of the current one if that has finished at least the
+    previous best move (root moves are searched previous best first, so a move that beat it at
+    the new depth is better). The clock fires early by the lag measured on the earlier moves (from
+    the deadline to the search's end: thread wake-up on a loaded machine), averaged, so that the
+    move itself takes the budget. A forced move (one legal move) or a decided game (a win or loss
+    found) returns at once. ``think`` searches with a budget of its own and can be stopped or
+    given its deadline from another thread (``request_stop``, ``set_deadline``; the Hub engine).
     """
 
     def __init__(self, depth=6, time_limit=None, evaluation=None, tt_bits=18, use_tt=True,
-                 seed=None, max_nodes=None):
+                 seed=None, max_nodes=None, start_fraction=1.0, keep_partial=True):
+        if not (isinstance(start_fraction, (int, float)) and 0 < start_fraction <= 1):
+            raise ValueError(f"start_fraction must be in (0, 1], got {start_fraction!r}")
+        if not isinstance(keep_partial, (bool, np.bool_)):
+            raise ValueError(f"keep_partial must be True or False, got {keep_partial!r}")
+        self.start_fraction = float(start_fraction)
+        self.keep_partial = bool(keep_partial)
         if depth is None and time_limit is None:
             raise ValueError("give a depth, a time_limit or both")
         if depth is not None and not (isinstance(depth, (int, np.integer)) and
@@ -229,14 +298,16 @@ class AlphaBetaAgent(DraughtsAgent):
         self.tt_bits = int(tt_bits) if isinstance(tt_bits, (int, np.integer)) else tt_bits
         self.use_tt = bool(use_tt)
         self._age = 0
-        self._nps = 1e6
+        self._stop_pending = False
+        self._lag = 0.002  # seconds from the deadline to the search's end (measured, averaged)
         super().__init__(seed)
+        self._clock = SearchClock(self.buffers.stats)
 
     def _tt_bits(self):
         return self.tt_bits
 
     def _select(self, state, n):
-        self._search(state, n, None)
+        self._search(state, n, None, self.time_limit, self.max_nodes, False, None)
         return self._best
 
     def search(self, state, depth=None):
@@ -252,11 +323,67 @@ class AlphaBetaAgent(DraughtsAgent):
         n = root_children(s, b.rows, b.children)
         if n == 0:
             raise ValueError("no legal move in this position (the game is over)")
-        return self._search(s, n, None if depth is None else int(depth))
+        return self._search(s, n, None if depth is None else int(depth), self.time_limit,
+                            self.max_nodes, False, None)
 
-    def _search(self, state, n, depth):
+    def think(self, state, budget=None, depth=None, max_nodes=None, ponder=False,
+              on_iteration=None):
+        """(row int64[ROW_LEN], info dict) of the move chosen in a whole-move position vector,
+        searched with these limits instead of the agent's own: budget seconds (None: none),
+        depth plies (None: MAX_PLY - 2), max_nodes per iteration; ponder: no deadline until
+        ``set_deadline`` (or ``request_stop``) is called from another thread. A forced move is
+        returned at once. on_iteration(info) is called after each finished iteration (info:
+        depth, score, nodes, time, move: the best move's row). Clear a
+        stop left over from an earlier search with ``clear_stop`` before calling."""
+        s = _ongoing(api.check_state(state), "think")
+        if s[S_CAP_SQ] >= 0:
+            raise ValueError("think: the position is in the middle of a capture chain")
+        if budget is not None and not float(budget) > 0:
+            raise ValueError(f"budget must be a positive number of seconds, got {budget!r}")
+        if depth is not None and not (is_int(depth) and 1 <= depth <= MAX_PLY - 2):
+            raise ValueError(f"depth must be an integer in 1..{MAX_PLY - 2}, got {depth!r}")
+        if max_nodes is not None and not (is_int(max_nodes) and max_nodes >= 1):
+            raise ValueError(f"max_nodes must be a positive integer, got {max_nodes!r}")
+        b = self.buffers
+        n = root_children(s, b.rows, b.children)
+        self._search(s, n, None if depth is None else int(depth), budget, max_nodes,
+                     bool(ponder), on_iteration, depth_given=depth is not None)
+        return b.rows[self._best].copy(), dict(self.last_info)
+
+    def request_stop(self):
+        """Stop the running (or the next) search as soon as possible (any thread)."""
+        self._stop_pending = True
+        self.buffers.stats[ST_STOP] = 1
+
+    def clear_stop(self):
+        """Forget a stop requested when no search was running."""
+        self._stop_pending = False
+
+    def set_deadline(self, seconds):
+        """Give the running search ``seconds`` more from now (any thread; ends pondering)."""
+        sec = max(0.0, float(seconds))
+        self._clock.set_deadline(time.perf_counter() + sec - min(self._lag, 0.5 * sec))
+
+    def principal_variation(self, state, row, length=MAX_PLY):
+        """(rows, states) of the expected line after a search of state: its move row (as
+        ``think`` returns it) and then the transposition table's moves (int64[n, ROW_LEN],
+        int64[n, STATE_LEN]: each move and the position it is played in)."""
+        s = _ongoing(api.check_state(state), "principal_variation")
+        r = np.ascontiguousarray(row, dtype=np.int64)
+        if r.shape != (ROW_LEN,):
+            raise ValueError(f"a move row must have shape ({ROW_LEN},), got {r.shape}")
+        api.move_to_str(s, r)  # ValueError unless a legal move of s
+        rows = np.zeros((length, ROW_LEN), dtype=np.int64)
+        states = np.zeros((length, STATE_LEN), dtype=np.int64)
+        n = principal_variation(s, r, self.buffers.tt, rows, states)
+        return rows[:n], states[:n]
+
+    def _search(self, state, n, depth, budget, max_nodes, ponder, on_iteration,
+                depth_given=None):
         """search() over the n root moves already in self.buffers (root_children)."""
         b = self.buffers
+        if depth_given is None:
+            depth_given = depth is not None
         max_depth = depth if depth is not None else (self.depth or MAX_PLY - 2)
         order = self.rng.permutation(n).astype(np.int64)
         values = np.zeros(n, dtype=np.int64)
@@ -264,47 +391,70 @@ class AlphaBetaAgent(DraughtsAgent):
         st = b.stats
         st[ST_AGE] = self._age
         st[ST_USE_TT] = 1 if self.use_tt else 0
+        st[ST_STOP] = 1 if self._stop_pending else 0
         b.killers[:] = -1
         b.history >>= 2
         ev = self.evaluation
         t0 = time.perf_counter()
-        deadline = None if self.time_limit is None else t0 + self.time_limit
-        best_i, best_score, done = int(order[0]), 0, 0
+        # the clock fires early by the lag measured on earlier moves (thread wake-up, a loaded
+        # machine), so that the move is returned at the budget
+        deadline = None if budget is None else t0 + float(budget) - min(self._lag,
+                                                                         0.5 * float(budget))
+        best_i, best_score, done, partial = int(order[0]), 0, 0, False
         total = {"nodes": 0, "qnodes": 0, "tt_hits": 0, "seldepth": 0}
-        if n == 1 and depth is None:
+        if n == 1 and not depth_given:
             max_depth = 0  # forced move: nothing to search
-        for d in range(1, max_depth + 1):
-            limit = 1 << 62 if self.max_nodes is None else self.max_nodes
-            if deadline is not None:
-                left = deadline - time.perf_counter()
-                if done > 0 and left < 0.5 * self.time_limit:
-                    break  # the next iteration would most likely not finish
-                limit = min(limit, max(1000, int(left * self._nps)))
-            st[ST_NODES] = 0
-            st[ST_QNODES] = 0
-            st[ST_TT_HITS] = 0
-            st[ST_SELDEPTH] = 0
-            st[ST_ABORT] = 0
-            st[ST_LIMIT] = limit
-            t1 = time.perf_counter()
-            bi, sc = search_root(b.children, n, order, d, b.tt, b.killers, b.history, b.moves,
-                                 b.scratch, b.work, st, ev.kind, *ev.arrays(), b.obs, values)
-            dt = time.perf_counter() - t1
-            total["nodes"] += int(st[ST_NODES])
-            total["qnodes"] += int(st[ST_QNODES])
-            total["tt_hits"] += int(st[ST_TT_HITS])
-            total["seldepth"] = max(total["seldepth"], int(st[ST_SELDEPTH]))
-            if st[ST_NODES] > 5000 and dt > 0:
-                self._nps = st[ST_NODES] / dt
-            if st[ST_ABORT]:
-                break
-            best_i, best_score, done = int(bi), int(sc), d
-            if abs(best_score) > WIN_BOUND:
-                break  # decided: a deeper search finds nothing better than the shortest win
-        el = time.perf_counter() - t0
+        clock = max_depth > 0 and (deadline is not None or ponder)
+        if clock:
+            self._clock.start(None if ponder else deadline)
+        try:
+            for d in range(1, max_depth + 1):
+                if st[ST_STOP] != 0 and done > 0:
+                    break
+                if deadline is not None and done > 0 and (
+                        time.perf_counter() - t0 > self.start_fraction * float(budget)):
+                    break
+                st[ST_NODES] = 0
+                st[ST_QNODES] = 0
+                st[ST_TT_HITS] = 0
+                st[ST_SELDEPTH] = 0
+                st[ST_ABORT] = 0
+                st[ST_LIMIT] = 1 << 62 if max_nodes is None else max_nodes
+                if done == 0:
+                    # a stop requested before the search still lets the first iteration run (a
+                    # searched move to play); it applies from the second on
+                    stop, st[ST_STOP] = st[ST_STOP], 0
+                bi, sc = search_root(b.children, n, order, d, b.tt, b.killers, b.history, b.moves,
+                                     b.scratch, b.work, st, ev.kind, *ev.arrays(), b.obs, values)
+                if done == 0 and stop:
+                    st[ST_STOP] = 1
+                total["nodes"] += int(st[ST_NODES])
+                total["qnodes"] += int(st[ST_QNODES])
+                total["tt_hits"] += int(st[ST_TT_HITS])
+                total["seldepth"] = max(total["seldepth"], int(st[ST_SELDEPTH]))
+                if st[ST_ABORT]:
+                    if st[ST_ROOT_DONE] > 0 and (self.keep_partial or done == 0):
+                        # the previous best was searched at depth d: the best finished move of
+                        # this iteration is at least as good
+                        best_i, best_score, partial = int(bi), int(sc), True
+                    break
+                best_i, best_score, done = int(bi), int(sc), d
+                if on_iteration is not None:
+                    el = time.perf_counter() - t0
+                    on_iteration({"depth": d, "score": best_score, "nodes": total["nodes"],
+                                  "time": el, "move": b.rows[best_i].copy()})
+                if abs(best_score) > WIN_BOUND:
+                    break  # decided: a deeper search finds nothing better than the shortest win
+        finally:
+            if clock:
+                self._clock.finish()
+        end = time.perf_counter()
+        if deadline is not None and clock and not ponder and end >= deadline:
+            self._lag = 0.7 * self._lag + 0.3 * min(end - deadline, float(budget))
+        el = end - t0
         self._best = best_i
         if done == 0:
-            best_score = None  # a forced move (or no iteration finished): not searched
+            best_score = None  # a forced move: not searched
         self.last_info = {"depth": done, "score": best_score, **total, "time": el,
-                          "nps": total["nodes"] / el if el > 0 else 0.0}
+                          "nps": total["nodes"] / el if el > 0 else 0.0, "partial": partial}
         return best_i, best_score

@@ -21,8 +21,13 @@ the slot holds another search's entry (age), the same position, or a shallower o
 (replace-by-depth). Win scores are stored relative to the node (mate-distance corrected).
 
 Iterative deepening and time control run in Python (draughts_agents.AlphaBetaAgent): each
-iteration calls ``search_root`` with a node budget (``stats[ST_LIMIT]``); a search that runs out
-sets ``stats[ST_ABORT]`` and its result is discarded.
+iteration calls ``search_root`` with a node budget (``stats[ST_LIMIT]``). The kernels release the
+GIL (``nogil``), so another thread can stop a search at any node by setting ``stats[ST_STOP]``
+(the agent's clock does this at the deadline; the Hub engine on ``stop``). A search that runs out
+of nodes or is stopped sets ``stats[ST_ABORT]``; ``search_root`` then still returns the best of
+the root moves it had finished (``stats[ST_ROOT_DONE]`` of them, the previous best first), which
+the agent plays when at least one was finished. ``principal_variation`` reads the expected line
+back from the transposition table.
 
 Numba note: ``_negamax`` is recursive and cached; every call site passes the same argument types
 (``ZERO``/``ONE``/``BIG`` are typed int64 constants, not literals) so that it has exactly one
@@ -54,9 +59,11 @@ WIN_BOUND = WIN - 1_000  # |score| above this is a decided game
 SCORE_OFS = 1 << 20
 FLAG_LOWER, FLAG_UPPER, FLAG_EXACT = 1, 2, 3
 
-# stats array layout
-ST_NODES, ST_LIMIT, ST_ABORT, ST_TT_HITS, ST_QNODES, ST_AGE, ST_USE_TT, ST_SELDEPTH = range(8)
-STATS_LEN = 8
+# stats array layout (ST_STOP: set by another thread to stop the search; ST_ROOT_DONE: root moves
+# finished by the last search_root)
+(ST_NODES, ST_LIMIT, ST_ABORT, ST_TT_HITS, ST_QNODES, ST_AGE, ST_USE_TT, ST_SELDEPTH, ST_STOP,
+ ST_ROOT_DONE) = range(10)
+STATS_LEN = 10
 # typed constants: every call of the recursive _negamax must have one signature (a second
 # specialisation breaks Numba's cache of recursive functions)
 ZERO = np.int64(0)
@@ -96,11 +103,11 @@ def _tt_store(tt, h, depth, flag, score, key, ply, age):
         tt[slot, 2] = key
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _negamax(s, depth, alpha, beta, ply, tt, killers, history, moves, order, work, stats,
              kind, w1, b1, w2, b2, scale, obs):
     stats[ST_NODES] += 1
-    if stats[ST_NODES] >= stats[ST_LIMIT]:
+    if stats[ST_NODES] >= stats[ST_LIMIT] or stats[ST_STOP] != 0:
         stats[ST_ABORT] = 1
         return 0
     if ply > stats[ST_SELDEPTH]:
@@ -211,19 +218,21 @@ def _negamax(s, depth, alpha, beta, ply, tt, killers, history, moves, order, wor
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search_root(children, n, order, depth, tt, killers, history, moves, scratch, work, stats,
                 kind, w1, b1, w2, b2, scale, obs, values):
     """Search the root's children (whole-move positions) in the given order, depth plies deep.
 
     order: int64[n] indices into children, best first (rewritten best first on return);
     values: int64[n] scores of children in order (exact for the best, bounds for the others).
-    Returns (index into children of the best move, its score); check stats[ST_ABORT].
+    Returns (index into children of the best move, its score); check stats[ST_ABORT]: after an
+    abort they are the best of the stats[ST_ROOT_DONE] root moves finished (none: order[0], -INF).
     """
     alpha = -BIG
     beta = BIG
     best = -BIG
     best_i = order[0]
+    stats[ST_ROOT_DONE] = 0
     for r in range(n):
         c = order[r]
         if r == 0:
@@ -237,6 +246,7 @@ def search_root(children, n, order, depth, tt, killers, history, moves, scratch,
                               moves, scratch, work, stats, kind, w1, b1, w2, b2, scale, obs)
         if stats[ST_ABORT] != 0:
             break
+        stats[ST_ROOT_DONE] = r + 1
         values[r] = v
         if v > best:
             best = v
@@ -258,7 +268,7 @@ def search_root(children, n, order, depth, tt, killers, history, moves, scratch,
     return best_i, best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def score_children(children, n, resolve, tt, killers, history, moves, scratch, work, stats,
                    kind, w1, b1, w2, b2, scale, obs, out):
     """One-ply scores (greedy): out[i] = the mover's score of children[i] (a win = WIN - 1).
@@ -279,6 +289,41 @@ def score_children(children, n, resolve, tt, killers, history, moves, scratch, w
                                stats, kind, w1, b1, w2, b2, scale, obs)
         else:
             out[i] = -evaluate(c, kind, w1, b1, w2, b2, scale, obs)
+
+
+@njit(cache=True)
+def principal_variation(state, first, tt, rows, states):
+    """The line the search expects: ``first`` (a legal move row of ``state``), then the
+    transposition table's move of each position, while one is stored and legal and the line does
+    not repeat. rows: int64[L, ROW_LEN] (the moves), states: int64[L, STATE_LEN] (the position
+    each is played in); returns the length (at most L)."""
+    size = tt.shape[0]
+    mv = np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64)
+    s = state.copy()
+    row = first.copy()
+    n = 0
+    while n < rows.shape[0]:
+        rows[n] = row
+        states[n] = s
+        n += 1
+        s = play_move(s, row)
+        if game_status(s) != ONGOING or repetition_count(s) >= 2:
+            break
+        h = s[S_HASH]
+        slot = h & (size - 1)
+        if tt[slot, 0] != h or tt[slot, 1] == 0:
+            break
+        key = tt[slot, 2]
+        m = gen_moves(s, mv)
+        found = -1
+        for i in range(m):
+            if move_key(mv[i]) == key:
+                found = i
+                break
+        if found < 0:
+            break
+        row = mv[found].copy()
+    return n
 
 
 class SearchBuffers:

@@ -1,0 +1,367 @@
+"""Strength of draughts-alphabeta by our own means: matches from opening ballots, Elo with
+intervals, a tactics suite, and how well a time budget is kept.
+
+    python -m boardgym.scripts.draughts_strength                     # all parts, quick budget
+    python -m boardgym.scripts.draughts_strength --parts timing --positions 200 --budgets 0.1 1
+    python -m boardgym.scripts.draughts_strength --parts previous material --time 0.1 --pairs 20
+    python -m boardgym.scripts.draughts_strength --make-tactics 40    # rebuild the tactics suite
+
+Parts (``--parts``):
+
+- ``previous``: the current engine (``--current``) against a previous version (``--previous``,
+  by default the same net with the time use of the version before the clock-driven time
+  manager: ``start_fraction=0.5, keep_partial=False``), both ``--time`` seconds per move;
+- ``material``: the current engine at ``--time`` against material alpha-beta
+  (``draughts-alphabeta-material``) at ``--material-factor`` times that;
+- ``tactics``: the share of the tactics suite (scripts/data/draughts_tactics.tsv) solved at
+  ``--tactics-time`` seconds per position;
+- ``timing``: ``best_move`` with ``time_limit`` = each of ``--budgets`` over ``--positions``
+  seeded positions (ballots, then 4..30 moves of one-ply greedy self-play; at least two legal
+  moves): mean, median, 95th percentile and maximum of the wall time, as fractions of the
+  budget, and the mean over the positions whose search did not prove a win or loss (those
+  return as soon as it does).
+
+Matches: each ballot of scripts/data/draughts_ballots.tsv (the 150 three-move ballots of Russian
+draughts; ``--pairs`` of them, seeded) is played twice, each engine White once, through the one
+harness (agents/evaluation.py, ``play_game``), a game capped at ``--max-moves`` plies (a draw);
+results, score and Elo with 95% intervals come from agents/stats.py.
+
+The tactics suite holds positions of one-ply greedy self-play from seeded ballots (4..30 whole
+moves; near-balanced, the kind of position a shallow player walks into) where a deep material search
+(``--tactics-depth`` plies, searching every move) finds one move at least ``1`` man better
+than every other, that wins material (``>= 1`` man), and that a 3-ply search does not choose.
+It is built by ``--make-tactics N`` with material search only; the learned evaluation is never
+fitted to it.
+"""
+import ast
+import dataclasses
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from boardgym.agents import evaluation
+from boardgym.agents.draughts_agents import AlphaBetaAgent
+from boardgym.agents.registry import load
+from boardgym.envs import draughts as api
+from boardgym.kernels.draughts import game
+from boardgym.kernels.draughts.board import MAX_HOPS, MAX_MOVES, ROW_LEN
+from boardgym.scripts import cli
+
+DATA = Path(__file__).parent / "data"
+PARTS = ("previous", "material", "tactics", "timing")
+#: the time use of the version before the clock-driven time manager
+PREVIOUS = "draughts-alphabeta:start_fraction=0.5,keep_partial=False"
+#: a tactic's best move beats every other by this much, and wins at least WIN_MARGIN
+GAP, WIN_MARGIN = 100, 100
+
+
+@dataclasses.dataclass
+class Settings:
+    """What to measure and at which budget (defaults: a quick run of a few minutes)."""
+
+    parts: tuple[str, ...] = PARTS
+    """which parts to run: previous, material, tactics, timing"""
+    current: str = "draughts-alphabeta"
+    """the engine measured: a registry name with options, name:key=value,..."""
+    previous: str = PREVIOUS
+    """the previous version it plays at equal time (name:key=value,...)"""
+    time: float = 0.1
+    """seconds per move of the current engine (and of the previous version)"""
+    material_factor: float = 4.0
+    """material search gets this many times --time"""
+    pairs: int = 10
+    """ballots per match (each played with both colours)"""
+    max_moves: int = 200
+    """game cap in plies (a capped game is a draw)"""
+    tactics_time: float = 0.5
+    """seconds per tactics position"""
+    budgets: tuple[float, ...] = (0.1, 1.0)
+    """timing: the time limits measured"""
+    positions: int = 40
+    """timing: positions per budget"""
+    seed: int = 0
+    """seed of the ballot choice and the timing positions"""
+    make_tactics: int = 0
+    """build a tactics suite of this many positions instead (0: measure)"""
+    tactics_depth: int = 10
+    """--make-tactics: depth of the proving material search"""
+    tactics_file: str = str(DATA / "draughts_tactics.tsv")
+    """the tactics suite (read, or written by --make-tactics)"""
+
+    def check(self):
+        bad = [p for p in self.parts if p not in PARTS]
+        cli.require(not bad, f"--parts must be among {', '.join(PARTS)}, got {', '.join(bad)}")
+        cli.require(self.time > 0, f"--time must be positive, got {self.time}")
+        cli.require(self.material_factor > 0,
+                    f"--material-factor must be positive, got {self.material_factor}")
+        cli.require(1 <= self.pairs <= 150, f"--pairs must be in 1..150, got {self.pairs}")
+        cli.require(self.max_moves >= 10, f"--max-moves must be at least 10, got {self.max_moves}")
+        cli.require(self.tactics_time > 0, f"--tactics-time must be positive, got {self.tactics_time}")
+        cli.require(all(b > 0 for b in self.budgets), f"--budgets must be positive, got {self.budgets}")
+        cli.require(self.positions >= 1, f"--positions must be at least 1, got {self.positions}")
+        cli.require(self.seed >= 0, f"--seed must be at least 0, got {self.seed}")
+        cli.require(self.make_tactics >= 0, f"--make-tactics must be 0 or more, got {self.make_tactics}")
+        cli.require(2 <= self.tactics_depth <= 30,
+                    f"--tactics-depth must be in 2..30, got {self.tactics_depth}")
+
+
+def parse_spec(spec):
+    """(name, kwargs) of 'name:key=value,key=value'."""
+    name, _, opts = spec.partition(":")
+    kwargs = {}
+    for item in filter(None, (s.strip() for s in opts.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"bad agent option {item!r} in {spec!r}: expected key=value")
+        try:
+            kwargs[key.strip()] = ast.literal_eval(value.strip())
+        except (ValueError, SyntaxError):
+            kwargs[key.strip()] = value.strip()
+    return name.strip(), kwargs
+
+
+def make_agent(spec, time_limit, seed):
+    """A draughts agent of spec thinking time_limit seconds per move (no depth cap)."""
+    name, kwargs = parse_spec(spec)
+    kwargs.setdefault("depth", None)
+    kwargs.setdefault("time_limit", time_limit)
+    kwargs.setdefault("seed", seed)
+    return load(name, game="draughts", **kwargs)
+
+
+# ---------------------------------------------------------------------------- ballots and games
+def read_ballots(path=DATA / "draughts_ballots.tsv"):
+    """[(name, [PDN moves])] of a ballot file."""
+    out = []
+    for ln in Path(path).read_text().splitlines():
+        if not ln.strip() or ln.startswith("#"):
+            continue
+        name, _, moves = ln.partition("\t")
+        out.append((name.strip(), moves.split()))
+    return out
+
+
+def _rows(state):
+    buf = np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64)
+    return buf[:game.gen_moves(state, buf)]
+
+
+def ballot_actions(moves):
+    """The env actions (the acting player's frame, hop by hop) of a ballot's PDN moves."""
+    s = game.initial_state()
+    hops = np.zeros(MAX_HOPS, dtype=np.int64)
+    actions = []
+    for mv in moves:
+        match = [r for r in _rows(s) if api.move_to_str(s, r) == mv]
+        if len(match) != 1:
+            raise ValueError(f"ballot move {mv!r} is not a legal move of {api.to_fen(s)}")
+        n = game.route_actions(s, match[0], hops)
+        actions.extend(int(a) for a in hops[:n])
+        s = game.play_move(s, match[0])
+    return actions
+
+
+def ballot_match(agent_a, agent_b, ballots, max_moves):
+    """float64 (2 * len(ballots),): A's points, each ballot played with A White then Black."""
+    env = evaluation.make_env("draughts", max_moves)
+    points = np.zeros(2 * len(ballots))
+    for k, (_, moves) in enumerate(ballots):
+        opening = ballot_actions(moves)
+        for seat, seats in enumerate(((agent_a, agent_b), (agent_b, agent_a))):
+            p0 = evaluation.play_game(env, seats, k, opening)
+            points[2 * k + seat] = p0 if seat == 0 else -p0
+    return points
+
+
+def _summary_line(label, s, seconds):
+    lo, hi = s["elo_interval"]
+    slo, shi = s["score_interval"]
+    return (f"{label}: +{s['wins']} ={s['draws']} -{s['losses']} of {s['games']}, score "
+            f"{100 * s['score']:.1f}% [{100 * slo:.1f}, {100 * shi:.1f}], Elo {s['elo']:+.0f} "
+            f"[{lo:+.0f}, {hi:+.0f}] ({seconds:.0f} s)")
+
+
+# ---------------------------------------------------------------------------- positions
+def timing(cfg, log):
+    """{budget: stats of best_move's wall time as fractions of the budget}: over all positions,
+    and over those not decided (a search that proves a win or loss returns at once)."""
+    from boardgym.agents.draughts_search import WIN_BOUND
+    agent = make_agent(cfg.current, 0.05, cfg.seed)
+    agent.best_move("W:W21-32:B1-12")  # compile
+    fens = [api.to_fen(s) for s in greedy_positions(cfg.positions, cfg.seed, read_ballots())]
+    out = {}
+    for budget in cfg.budgets:
+        agent.time_limit = float(budget)
+        ts, decided = [], []
+        for fen in fens:
+            agent.buffers.clear()
+            t0 = time.perf_counter()
+            agent.best_move(fen)
+            ts.append(time.perf_counter() - t0)
+            sc = agent.last_info["score"]
+            decided.append(sc is not None and abs(sc) > WIN_BOUND)
+        r = np.array(ts) / budget
+        open_ = r[~np.array(decided)]
+        out[budget] = {"mean": float(r.mean()), "median": float(np.median(r)),
+                       "p95": float(np.percentile(r, 95)), "max": float(r.max()), "n": len(ts),
+                       "decided": int(np.sum(decided)),
+                       "mean_open": float(open_.mean()) if open_.size else float("nan")}
+        log(f"timing {budget:g} s: mean {r.mean():.3f}, median {np.median(r):.3f}, p95 "
+            f"{np.percentile(r, 95):.3f}, max {r.max():.3f} of the budget over {len(ts)} positions; "
+            f"{int(np.sum(decided))} decided (returned at once), the others mean "
+            f"{out[budget]['mean_open']:.3f}")
+    return out
+
+
+# ---------------------------------------------------------------------------- tactics
+def read_tactics(path):
+    """[(FEN, best PDN move, note)] of a tactics file."""
+    out = []
+    for ln in Path(path).read_text().splitlines():
+        if not ln.strip() or ln.startswith("#"):
+            continue
+        fen, best, *note = ln.split("\t")
+        out.append((fen, best, note[0] if note else ""))
+    return out
+
+
+def move_scores(agent, state, depth):
+    """[(PDN move, mover's score)] of every legal move, each searched depth - 1 plies after it."""
+    out = []
+    for r in _rows(state):
+        child = game.play_move(state, r)
+        status = game.game_status(child)
+        if status != game.ONGOING:
+            v = int(game.reward(status, 1 - child[game.S_SIDE])) * 100_000
+        else:
+            agent.buffers.clear()
+            v = -agent.search(child, depth - 1)[1]
+        out.append((api.move_to_str(state, r), v))
+    return sorted(out, key=lambda x: -x[1])
+
+
+def greedy_positions(n, seed, ballots):
+    """n positions of one-ply greedy self-play (random tie-breaks) from seeded ballots, after
+    4..30 whole moves: near-balanced positions where a deeper shot may exist."""
+    from boardgym.agents.draughts_agents import GreedyAgent
+    rng = np.random.default_rng(seed)
+    greedy = GreedyAgent(seed=int(rng.integers(2**31)))
+    out = []
+    while len(out) < n:
+        s = game.initial_state()
+        for mv in ballots[int(rng.integers(len(ballots)))][1]:
+            s = api.apply(s, mv)
+        for _ in range(int(rng.integers(4, 31))):
+            if game.game_status(s) != game.ONGOING:
+                break
+            row, _ = greedy.choose_move(s)
+            s = game.play_move(s, row)
+        if game.game_status(s) == game.ONGOING and len(_rows(s)) >= 2:
+            out.append(s)
+    return out
+
+
+def make_tactics(cfg, log):
+    """Search seeded positions for unique winning shots; write cfg.tactics_file; return them."""
+    deep = AlphaBetaAgent(depth=cfg.tactics_depth, seed=0, tt_bits=20)
+    shallow = AlphaBetaAgent(depth=3, seed=0)
+    found, tried = [], 0
+    seed = cfg.seed
+    ballots = read_ballots()
+    head = ["# Draughts tactics (FEN<TAB>best move<TAB>proof): positions of one-ply greedy self-play "
+            "from seeded ballots",
+            f"# where material alpha-beta at depth {cfg.tactics_depth}, searching every move, finds "
+            f"one move at least {GAP / 100:g} man",
+            f"# better than every other and winning >= {WIN_MARGIN / 100:g} man, which a 3-ply "
+            "search does not choose.",
+            "# Built by: python -m boardgym.scripts.draughts_strength --make-tactics N "
+            f"(seed {cfg.seed}); never used to fit an evaluation."]
+    while len(found) < cfg.make_tactics:
+        for s in greedy_positions(50, seed, ballots):
+            tried += 1
+            if any(api.to_fen(s) == f for f, _, _ in found):
+                continue
+            if tried % 50 == 0:
+                print(f"{tried} positions tried, {len(found)} tactics", file=sys.stderr, flush=True)
+            fen = api.to_fen(s)
+            shallow.buffers.clear()
+            qi, qv = shallow.search(s, 3)
+            if qv >= WIN_MARGIN:
+                continue  # already won at 3 plies
+            deep.buffers.clear()
+            di, dv = deep.search(s, cfg.tactics_depth)
+            if dv < WIN_MARGIN or di == qi:
+                continue  # no win, or the 3-ply search plays it too
+            scores = move_scores(deep, s, cfg.tactics_depth)
+            best, v = scores[0]
+            if v < WIN_MARGIN or v - scores[1][1] < GAP:
+                continue  # not a unique winning move
+            found.append((fen, best, f"depth {cfg.tactics_depth}: {v / 100:+.2f} vs "
+                                     f"{scores[1][1] / 100:+.2f} ({scores[1][0]})"))
+            log(f"tactic {len(found)}: {fen} {best} ({found[-1][2]}; {tried} tried)")
+            # written as found: a long build can be stopped and keeps what it has
+            Path(cfg.tactics_file).write_text(
+                "\n".join(head + ["\t".join(t) for t in found]) + "\n")
+            if len(found) >= cfg.make_tactics:
+                break
+        seed += 1
+    return found
+
+
+def tactics(cfg, log):
+    """(solved, total) of the tactics suite at cfg.tactics_time seconds each."""
+    suite = read_tactics(cfg.tactics_file)
+    agent = make_agent(cfg.current, cfg.tactics_time, cfg.seed)
+    agent.best_move("W:W21-32:B1-12")
+    solved = 0
+    for fen, best, _ in suite:
+        agent.buffers.clear()
+        solved += agent.best_move(fen) == best
+    log(f"tactics: {solved}/{len(suite)} solved at {cfg.tactics_time:g} s per position")
+    return solved, len(suite)
+
+
+# ---------------------------------------------------------------------------- main
+def main(args=None):
+    """Run the chosen parts; return {part: result}."""
+    cfg = cli.settings(Settings, args, prog="python -m boardgym.scripts.draughts_strength",
+                       description=__doc__)
+
+    def log(text):
+        print(text, flush=True)
+
+    if cfg.make_tactics:
+        return {"make_tactics": make_tactics(cfg, log)}
+    out = {}
+    rng = np.random.default_rng(cfg.seed)
+    all_ballots = read_ballots()
+    pick = rng.choice(len(all_ballots), size=cfg.pairs, replace=False)
+    ballots = [all_ballots[i] for i in sorted(pick)]
+    if "timing" in cfg.parts:
+        out["timing"] = timing(cfg, log)
+    if "tactics" in cfg.parts:
+        out["tactics"] = tactics(cfg, log)
+    for part in ("previous", "material"):
+        if part not in cfg.parts:
+            continue
+        a = make_agent(cfg.current, cfg.time, cfg.seed)
+        if part == "previous":
+            b = make_agent(cfg.previous, cfg.time, cfg.seed + 1)
+            label = f"{cfg.current} vs {cfg.previous}, {cfg.time:g} s each"
+        else:
+            b = make_agent("draughts-alphabeta-material", cfg.time * cfg.material_factor,
+                           cfg.seed + 1)
+            label = (f"{cfg.current} at {cfg.time:g} s vs material search at "
+                     f"{cfg.time * cfg.material_factor:g} s")
+        t0 = time.perf_counter()
+        points = ballot_match(a, b, ballots, cfg.max_moves)
+        s = evaluation.summarize(points)
+        log(_summary_line(label, s, time.perf_counter() - t0))
+        out[part] = s
+    return out
+
+
+if __name__ == "__main__":
+    cli.script_main(main)

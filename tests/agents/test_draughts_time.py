@@ -1,0 +1,115 @@
+"""Time management of draughts-alphabeta: the budget is used and honoured, searches can be stopped
+and given a deadline from another thread, the principal variation is a legal line.
+
+Tolerant statistical checks only (a shared CI machine); the precise figures come from
+``python -m boardgym.scripts.draughts_strength --parts timing``.
+"""
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from boardgym.agents.draughts_agents import AlphaBetaAgent
+from boardgym.agents.registry import load
+from boardgym.envs import draughts as api
+from boardgym.kernels.draughts.game import ONGOING, game_status, play_move
+
+FENS = [
+    "W:Wa1,c1,e1,b2,d2,f2,h2,c3,e3,g3:Ba5,c5,e5,b6,f6,h6,c7,g7,d8",
+    "B:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
+    "W:W21-32:B1-12",
+    "W:Wa1,e1,g1,d2,f2,h2,c3,e3,g3,d4:Bb6,d6,f6,h6,a7,c7,g7,b8,f8,h8",
+]
+
+
+@pytest.fixture(scope="module")
+def agent():
+    a = load("draughts-alphabeta", depth=None, time_limit=0.1)
+    a.best_move(FENS[2])  # warm-up (JIT)
+    return a
+
+
+def test_time_limit_uses_about_the_budget(agent):
+    times = []
+    for _ in range(2):
+        for fen in FENS:
+            t0 = time.perf_counter()
+            move = agent.best_move(fen)
+            times.append(time.perf_counter() - t0)
+            assert move in api.legal_moves(fen)
+    # the budget is used (the old manager stopped at ~65%) and never badly overrun; loose bounds
+    # for a loaded machine (the bench script measures the real figures)
+    assert 0.07 < np.mean(times) < 0.15
+    assert max(times) < 0.3
+
+
+def test_forced_move_returns_at_once(agent):
+    fen = "W:W15,28:B4,18"  # one legal move (RULES.md, 25.2)
+    t0 = time.perf_counter()
+    assert agent.best_move(fen) == "e5:c3"
+    assert time.perf_counter() - t0 < 0.05
+
+
+def test_request_stop_from_another_thread():
+    a = AlphaBetaAgent(depth=None, time_limit=0.05, seed=0)
+    a.best_move(FENS[2])  # warm-up
+    s = api.from_fen(FENS[0])
+    a.clear_stop()
+    threading.Timer(0.2, a.request_stop).start()
+    t0 = time.perf_counter()
+    row, info = a.think(s, budget=30.0)
+    assert time.perf_counter() - t0 < 2.0
+    assert info["depth"] >= 1
+    assert api.move_to_str(s, row) in api.legal_moves(s)
+
+
+def test_ponder_waits_for_a_deadline():
+    a = AlphaBetaAgent(depth=None, time_limit=0.05, seed=0)
+    a.best_move(FENS[2])
+    s = api.from_fen(FENS[0])
+    a.clear_stop()
+    threading.Timer(0.3, a.set_deadline, args=(0.1,)).start()
+    t0 = time.perf_counter()
+    row, _ = a.think(s, ponder=True)
+    dt = time.perf_counter() - t0
+    assert 0.3 <= dt < 2.0  # no deadline before the "ponder-hit", then 0.1 s more
+    assert api.move_to_str(s, row) in api.legal_moves(s)
+
+
+def test_partial_iteration_and_iteration_reports():
+    a = AlphaBetaAgent(depth=None, time_limit=1.0, seed=0)
+    seen = []
+    s = api.from_fen(FENS[0])
+    row, info = a.think(s, budget=0.2, on_iteration=seen.append)
+    assert [i["depth"] for i in seen] == list(range(1, len(seen) + 1))
+    assert seen[-1]["depth"] == info["depth"]
+    assert api.move_to_str(s, row) in api.legal_moves(s)
+
+
+def test_principal_variation_is_a_legal_line():
+    a = AlphaBetaAgent(depth=8, seed=0)
+    for fen in FENS:
+        s = api.from_fen(fen)
+        row, _ = a.think(s, depth=8)
+        rows, states = a.principal_variation(s, row)
+        assert len(rows) >= 1 and (rows[0] == row).all()
+        cur = s
+        for r, st in zip(rows, states):
+            assert (st == cur).all()
+            assert game_status(cur) == ONGOING
+            assert api.move_to_str(cur, r) in api.legal_moves(cur)
+            cur = play_move(cur, r)
+
+
+def test_think_checks_its_arguments():
+    a = AlphaBetaAgent(depth=2, seed=0)
+    s = api.from_fen(FENS[2])
+    with pytest.raises(ValueError, match="budget"):
+        a.think(s, budget=0)
+    with pytest.raises(ValueError, match="depth"):
+        a.think(s, depth=0)
+    with pytest.raises(ValueError, match="max_nodes"):
+        a.think(s, max_nodes=0)
+    with pytest.raises(ValueError, match="over"):
+        a.think(api.from_fen("W:W:B1"))

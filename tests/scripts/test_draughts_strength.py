@@ -1,0 +1,55 @@
+"""scripts/draughts_strength.py: the ballots, the tactics suite's format and proof, and a smoke run
+of every part with a tiny budget."""
+import pytest
+
+from boardgym.envs import draughts as api
+from boardgym.scripts import cli
+from boardgym.scripts import draughts_strength as ds
+
+
+def test_ballots_are_150_distinct_legal_openings():
+    ballots = ds.read_ballots()
+    assert len(ballots) == 150
+    assert len({" ".join(m) for _, m in ballots}) == 150
+    for name, moves in ballots:
+        actions = ds.ballot_actions(moves)
+        assert len(actions) >= len(moves)
+        s = api.initial_state()
+        for mv in moves:
+            s = api.apply(s, mv)  # every move legal in turn
+    with pytest.raises(ValueError, match="not a legal move"):
+        ds.ballot_actions(["c3-d4", "c3-d4"])
+
+
+def test_tactics_suite_holds_legal_best_moves():
+    suite = ds.read_tactics(ds.DATA / "draughts_tactics.tsv")
+    assert len(suite) >= 5
+    for fen, best, proof in suite:
+        assert best in api.legal_moves(fen) and proof.startswith("depth ")
+
+
+def test_move_scores_find_the_only_winning_capture():
+    from boardgym.agents.draughts_agents import AlphaBetaAgent
+    # RULES.md 25.2: c3:a5 takes one man, c3:e5:g7 two
+    scores = ds.move_scores(AlphaBetaAgent(depth=2, seed=0), api.from_fen("W:W22,28:B4,11,17,18"), 2)
+    assert [m for m, _ in scores][0] == "c3:e5:g7"
+
+
+def test_every_part_runs_with_a_tiny_budget(tmp_path, capsys):
+    tac = tmp_path / "t.tsv"
+    tac.write_text("# a comment\nW:W15,28:B4,18\te5:c3\tdepth 2\n")  # the only move (25.2)
+    out = ds.main(["--positions", "2", "--budgets", "0.02", "--pairs", "1", "--time", "0.01",
+                   "--max-moves", "20", "--tactics-time", "0.02", "--tactics-file", str(tac)])
+    assert set(out) == set(ds.PARTS)
+    assert out["tactics"] == (1, 1)
+    assert out["previous"]["games"] == 2 and out["material"]["games"] == 2
+    assert out["timing"][0.02]["n"] == 2 and 0 <= out["timing"][0.02]["decided"] <= 2
+    text = capsys.readouterr().out
+    assert "Elo" in text and "tactics: 1/1" in text and "timing 0.02 s" in text
+
+
+@pytest.mark.parametrize("args", [["--parts", "speed"], ["--time", "0"], ["--pairs", "0"],
+                                  ["--budgets", "-1"], ["--tactics-depth", "1"]])
+def test_bad_settings(args):
+    with pytest.raises(cli.UsageError):
+        ds.main(args)
