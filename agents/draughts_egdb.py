@@ -21,9 +21,10 @@ import numpy as np
 
 from boardgym.envs import draughts as api
 from boardgym.kernels.draughts import egdb as K
+from boardgym.kernels.draughts.board import MAX_MOVES, ROW_LEN, S_CAP_SQ, STATE_LEN
 
 __all__ = ["Tables", "default_dir", "signatures", "build", "load", "probe", "probe_state",
-           "table_path", "RESULT_NAMES"]
+           "probe_moves", "empty_tables", "table_path", "RESULT_NAMES"]
 
 RESULT_NAMES = {K.WIN: "win", K.DRAW: "draw", K.LOSS: "loss", K.UNKNOWN: "unknown"}
 MAX_PIECES = 7
@@ -232,3 +233,30 @@ def probe_state(tables, state):
 def probe(tables, fen):
     """(result, t) of a FEN (draw counters at zero), as probe_state."""
     return probe_state(tables, api.from_fen(fen))
+
+
+def probe_moves(tables, state):
+    """{PDN move: (result, t)} for every legal move of a checked whole-move position vector,
+    each result from the view of the opponent (the side to move after it)."""
+    _check_tables(tables)
+    api.check_state(state)
+    if state[S_CAP_SQ] >= 0:
+        raise ValueError("probe_moves needs a position between moves, not one mid-capture")
+    rows = np.zeros((MAX_MOVES, ROW_LEN), dtype=np.int64)
+    children = np.zeros((MAX_MOVES, STATE_LEN), dtype=np.int64)
+    res = np.zeros(MAX_MOVES, dtype=np.int64)
+    t = np.zeros(MAX_MOVES, dtype=np.int64)
+    n = K.probe_moves(tables.data, tables.offsets, tables.layers, state, rows, children, res, t)
+    out = {}
+    for i in range(n):  # naming the moves (Python strings) only
+        r = int(res[i])
+        out[api.move_to_str(state, rows[i])] = (RESULT_NAMES[r], int(t[i]) if r in (K.WIN, K.LOSS)
+                                                else None)
+    return out
+
+
+def empty_tables():
+    """Tables with nothing loaded (every probe answers 'unknown'): what a search holds when no
+    tables are present, so that it compiles one specialisation either way."""
+    return Tables(np.zeros(0, dtype=np.uint8), np.full(K.N_SIGS, -1, dtype=np.int64),
+                  np.ones(K.N_SIGS, dtype=np.int64), 0)

@@ -47,6 +47,7 @@ COMMANDS = {
     "train-eval": ("train_draughts_eval", "fit the draughts search's learned evaluation"),
     "train-rllib": ("train_rllib", "RLlib PPO self-play with a league (needs ray[rllib])"),
     "serve": ("serve", "a board in the browser: play, watch and replay either game (needs [web])"),
+    "egdb": ("egdb", "Russian draughts endgame tables: build, probe, list"),
 }
 
 

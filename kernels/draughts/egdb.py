@@ -85,6 +85,7 @@ from boardgym.kernels.draughts.board import (
     S_BM, S_CAP_SQ, S_KINGS_ONLY, S_LONG_DIAG, S_MATERIAL, S_RULES, S_SIDE, S_WK, S_WM,
     SQ32_TO_GHOST,
 )
+from boardgym.kernels.draughts.game import gen_moves, play_move
 from boardgym.kernels.draughts.move import apply_bb
 from boardgym.kernels.draughts.movegen import (
     WORK_LEN, gen_moves_bb, gen_quiet_bb, has_capture_bb, mover_view,
@@ -576,3 +577,30 @@ def verify_table(a, b, c, d, data, offsets, layers, bad):
                     bad[nbad] = layer * size + idx
                 nbad += 1
     return nbad
+
+
+@njit(cache=True)
+def search_score(data, offsets, layers, state, ply, win_score):
+    """(hit, score) for a search node: hit False when the tables do not decide the position
+    (probe_state UNKNOWN); else the side to move's score: 0 for a draw, ``win_score - 200 - ply
+    - t`` for a win (so that a real mate, ``win_score - ply``, ranks above it) and its negative
+    for a loss."""
+    res, t = probe_state(data, offsets, layers, state)
+    if res == UNKNOWN:
+        return False, np.int64(0)
+    if res == DRAW:
+        return True, np.int64(0)
+    v = np.int64(win_score - 200 - ply - t)
+    return True, v if res == WIN else -v
+
+
+@njit(cache=True)
+def probe_moves(data, offsets, layers, state, rows, children, out_res, out_t):
+    """The legal moves of a whole-move position into rows (int64[MAX_MOVES, ROW_LEN]), the
+    positions after them into children (int64[MAX_MOVES, STATE_LEN]) and probe_state of each
+    (the opponent's view) into out_res / out_t (int64[MAX_MOVES]). Returns the number of moves."""
+    n = gen_moves(state, rows)
+    for i in range(n):
+        children[i] = play_move(state, rows[i])
+        out_res[i], out_t[i] = probe_state(data, offsets, layers, children[i])
+    return n
