@@ -36,6 +36,7 @@ from boardgym.kernels.draughts.board import (
     MAX_HOPS, S_BK, S_BM, S_CAP_JUMPED, S_CAP_SQ, S_SIDE, S_WK, S_WM,
 )
 
+from boardgym.agents import draughts_egdb
 from boardgym.agents.draughts_eval import Evaluation
 from boardgym.agents.draughts_search import (
     MAX_PLY, ST_ABORT, ST_AGE, ST_LIMIT, ST_NODES, ST_QNODES, ST_SELDEPTH, ST_TT_HITS, ST_USE_TT,
@@ -192,7 +193,7 @@ class GreedyAgent(DraughtsAgent):
         ev = self.evaluation
         score_children(b.children, n, int(self.resolve_captures), b.tt, b.killers, b.history,
                        b.moves, b.scratch, b.work, b.stats, ev.kind, *ev.arrays(), b.obs,
-                       self._scores)
+                       b.egdb, self._scores)
         sc = self._scores[:n]
         best = np.flatnonzero(sc == sc.max())
         i = int(best[self.rng.integers(best.size)])
@@ -207,12 +208,14 @@ class AlphaBetaAgent(DraughtsAgent):
     time_limit: seconds per move (None = no limit; the search stops between iterations or, by a
     node budget estimated from the measured speed, inside one); evaluation: None/"material", an
     Evaluation, or an .npz path (learned); tt_bits: log2 of the transposition-table entries;
-    use_tt: False disables the table; seed: shuffles the initial root order (tie-break).
+    use_tt: False disables the table; seed: shuffles the initial root order (tie-break);
+    egdb: endgame tables (draughts_egdb): None loads the complete set in the default directory
+    when there is one, False uses none, a directory loads that one, or a draughts_egdb.Tables.
     ``last_info`` holds depth, score, nodes, qnodes, tt_hits, seldepth, time and nodes/s.
     """
 
     def __init__(self, depth=6, time_limit=None, evaluation=None, tt_bits=18, use_tt=True,
-                 seed=None, max_nodes=None):
+                 seed=None, max_nodes=None, egdb=None):
         if depth is None and time_limit is None:
             raise ValueError("give a depth, a time_limit or both")
         if depth is not None and not (isinstance(depth, (int, np.integer)) and
@@ -230,7 +233,11 @@ class AlphaBetaAgent(DraughtsAgent):
         self.use_tt = bool(use_tt)
         self._age = 0
         self._nps = 1e6
+        tables = draughts_egdb.tables_option(egdb)
         super().__init__(seed)
+        if tables is not None:
+            self.buffers.egdb = tables[:3]
+        self.egdb_pieces = 0 if tables is None else tables.max_pieces
 
     def _tt_bits(self):
         return self.tt_bits
@@ -288,7 +295,7 @@ class AlphaBetaAgent(DraughtsAgent):
             st[ST_LIMIT] = limit
             t1 = time.perf_counter()
             bi, sc = search_root(b.children, n, order, d, b.tt, b.killers, b.history, b.moves,
-                                 b.scratch, b.work, st, ev.kind, *ev.arrays(), b.obs, values)
+                                 b.scratch, b.work, st, ev.kind, *ev.arrays(), b.obs, b.egdb, values)
             dt = time.perf_counter() - t1
             total["nodes"] += int(st[ST_NODES])
             total["qnodes"] += int(st[ST_QNODES])

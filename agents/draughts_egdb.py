@@ -24,7 +24,8 @@ from boardgym.kernels.draughts import egdb as K
 from boardgym.kernels.draughts.board import MAX_MOVES, ROW_LEN, S_CAP_SQ, STATE_LEN
 
 __all__ = ["Tables", "default_dir", "signatures", "build", "load", "probe", "probe_state",
-           "probe_moves", "empty_tables", "table_path", "RESULT_NAMES"]
+           "probe_moves", "empty_tables", "load_cached", "tables_option", "table_path",
+           "RESULT_NAMES"]
 
 RESULT_NAMES = {K.WIN: "win", K.DRAW: "draw", K.LOSS: "loss", K.UNKNOWN: "unknown"}
 MAX_PIECES = 7
@@ -260,3 +261,34 @@ def empty_tables():
     tables are present, so that it compiles one specialisation either way."""
     return Tables(np.zeros(0, dtype=np.uint8), np.full(K.N_SIGS, -1, dtype=np.int64),
                   np.ones(K.N_SIGS, dtype=np.int64), 0)
+
+
+_CACHE = {}
+
+
+def load_cached(directory=None):
+    """load(directory), kept in memory for the next call with the same directory (the tables
+    are read once per process however many agents use them)."""
+    key = os.path.realpath(default_dir() if directory is None else os.fspath(directory))
+    if key not in _CACHE:
+        _CACHE[key] = load(key)
+    return _CACHE[key]
+
+
+def tables_option(egdb):
+    """Tables for a search's ``egdb`` option, or None: None = the default directory's complete
+    set if there is one, False = none, a directory (str / PathLike) = load it (FileNotFoundError
+    if it holds none), Tables = themselves."""
+    if egdb is None:
+        try:
+            return load_cached(None)
+        except FileNotFoundError:
+            return None
+    if egdb is False:
+        return None
+    if isinstance(egdb, Tables):
+        return egdb
+    if isinstance(egdb, (str, os.PathLike)):
+        return load_cached(egdb)
+    raise TypeError(f"egdb must be None, False, a directory or draughts_egdb.Tables, got "
+                    f"{type(egdb).__name__}")

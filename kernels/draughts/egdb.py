@@ -285,13 +285,14 @@ def _code(win, t):
 def lookup_bb(data, offsets, layers, wm, wk, bm, bk, side, layer):
     """Table byte of a whole-move position (any side to move) at G.2e layer ``layer`` (0 if the
     signature has one layer), or -1 when its signature is not in the tables. A side without
-    pieces: the side to move loses at once (byte 2) or has already won (byte 1)."""
+    pieces: the side to move loses at once (byte 2) or wins with its next move (byte 1; byte 2 if
+    it has none, G.1)."""
     if side == 1:
         wm, wk, bm, bk = flip_bb(wm, wk, bm, bk)
     if (wm | wk) == 0:
         return 2
     if (bm | bk) == 0:
-        return 1
+        return 1 if has_legal_move(wm, wk, bm, bk, 0) else 2
     a, b, c, d = popcount(wm), popcount(wk), popcount(bm), popcount(bk)
     if a > MAX_SIDE or b > MAX_SIDE or c > MAX_SIDE or d > MAX_SIDE:
         return -1

@@ -290,3 +290,26 @@ def test_search_score(tables4):
                                 100_000)) == (True, 0)
     s = api.initial_state()
     assert not K.search_score(tables4.data, tables4.offsets, tables4.layers, s, 3, 100_000)[0]
+
+
+def test_alphabeta_probes_the_tables(tables4, tmp_path, monkeypatch):
+    from boardgym.agents.draughts_agents import AlphaBetaAgent
+    from boardgym.agents.draughts_search import WIN, WIN_BOUND
+    fen = "W:WK1,K2,K3:BK30"
+    s = api.from_fen(fen)
+    agent = AlphaBetaAgent(depth=3, egdb=tables4, seed=0)
+    i, score = agent.search(s)
+    assert score == WIN - 200 - 1 - 15  # the child: a table loss for Black in 15 plies
+    move = api.move_to_str(s, agent.buffers.rows[i])
+    assert E.probe_moves(tables4, s)[move] == ("loss", 15)
+    plain = AlphaBetaAgent(depth=3, egdb=False, seed=0)
+    assert plain.egdb_pieces == 0 and abs(plain.search(s)[1]) < WIN_BOUND
+    # None: the complete set in the default directory, when there is one
+    monkeypatch.setenv("BOARDGYM_EGDB", str(tmp_path))
+    assert AlphaBetaAgent(depth=2).egdb_pieces == 0
+    E.build(2, directory=tmp_path)
+    assert AlphaBetaAgent(depth=2).egdb_pieces == 2
+    with pytest.raises(TypeError, match="egdb must be"):
+        AlphaBetaAgent(depth=2, egdb=3)
+    with pytest.raises(FileNotFoundError):
+        AlphaBetaAgent(depth=2, egdb=str(tmp_path / "none"))
