@@ -287,13 +287,14 @@ def lookup_bb(data, offsets, layers, wm, wk, bm, bk, side, layer):
     signature has one layer), or -1 when its signature is not in the tables. A side without
     pieces: the side to move loses at once (byte 2) or wins with its next move (byte 1; byte 2 if
     it has none, G.1)."""
-    if side == 1:
-        wm, wk, bm, bk = flip_bb(wm, wk, bm, bk)
-    if (wm | wk) == 0:
+    if side == 1:  # the mover's counts first; the board is turned only for a table present
+        a, b, c, d = popcount(bm), popcount(bk), popcount(wm), popcount(wk)
+    else:
+        a, b, c, d = popcount(wm), popcount(wk), popcount(bm), popcount(bk)
+    if a + b == 0:
         return 2
-    if (bm | bk) == 0:
-        return 1 if has_legal_move(wm, wk, bm, bk, 0) else 2
-    a, b, c, d = popcount(wm), popcount(wk), popcount(bm), popcount(bk)
+    if c + d == 0:
+        return 1 if has_legal_move(wm, wk, bm, bk, side) else 2
     if a > MAX_SIDE or b > MAX_SIDE or c > MAX_SIDE or d > MAX_SIDE:
         return -1
     s = sig_id(a, b, c, d)
@@ -302,6 +303,8 @@ def lookup_bb(data, offsets, layers, wm, wk, bm, bk, side, layer):
         return -1
     if layers[s] == 1:
         layer = 0
+    if side == 1:
+        wm, wk, bm, bk = flip_bb(wm, wk, bm, bk)
     return np.int64(data[off + layer * sig_size(a, b, c, d) + index_bb(wm, wk, bm, bk)])
 
 
