@@ -16,6 +16,9 @@ Each entry is one byte, the value for the side to move **with every draw counter
 - odd ``2t - 1``: the side to move wins, ``t`` >= 1;
 - even ``2t + 2``: the side to move loses, ``t`` >= 0 (``t = 0``: it has no legal move, G.1).
 
+(A ``t`` too large for a byte, possible only in signatures without a ply limit where any ``t``
+is within the budget, is stored as the largest that fits: 128 for a win, 126 for a loss.)
+
 ``t`` is the distance to *conversion* in plies under best play (the winner hurries, the loser
 delays): the number of plies until the move that ends this phase of the ending: a capture or a
 crowning (the material changes; both draw counters restart) after which the game is won for the
@@ -107,7 +110,9 @@ WIN, DRAW, LOSS, UNKNOWN = 1, 0, -1, -2
 UNSOLVED = -1
 INVALID = -2
 # solve error codes
-ERR_OK, ERR_MISSING_TABLE, ERR_DISTANCE = 0, 1, 2
+ERR_OK, ERR_MISSING_TABLE = 0, 1
+T_MAX_WIN = 128  # largest t a byte holds: win 2t - 1 <= 255, loss 2t + 2 <= 254
+T_MAX_LOSS = 126
 
 BINOM = np.zeros((33, 8), dtype=np.int64)
 for _n in range(33):
@@ -278,7 +283,11 @@ def decode(code):
 
 @njit(cache=True, inline="always")
 def _code(win, t):
-    return 2 * t - 1 if win else 2 * t + 2
+    """Table byte of a win / loss in t plies; t beyond a byte (only in signatures without a
+    ply limit, where any t is within the budget) is stored as the largest t that fits."""
+    if win:
+        return 2 * min(t, T_MAX_WIN) - 1
+    return 2 * min(t, T_MAX_LOSS) + 2
 
 
 @njit(cache=True)
@@ -502,7 +511,7 @@ def solve_level(sigs, nt, level, dist, win, cnt, esc):
 @njit(cache=True)
 def solve_codes(sigs, nt, dist, win, out):
     """Table bytes (module docstring) of the solved work arrays into out (uint8, same layout):
-    entries beyond the signature's limit and undecided ones are draws. Returns ERR_* code."""
+    entries beyond the signature's limit and undecided ones are draws."""
     base = 0
     for t in range(nt):
         a, b, c, d = sigs[t, 0], sigs[t, 1], sigs[t, 2], sigs[t, 3]
@@ -513,12 +522,8 @@ def solve_codes(sigs, nt, dist, win, out):
             if td < 0 or td > lim:
                 out[e] = 0
             else:
-                code = _code(win[e] != 0, td)
-                if code > 255:
-                    return ERR_DISTANCE
-                out[e] = code
+                out[e] = _code(win[e] != 0, td)
         base += n
-    return ERR_OK
 
 
 @njit(cache=True)
@@ -543,6 +548,7 @@ def verify_table(a, b, c, d, data, offsets, layers, bad):
             best_win = NO_LIMIT  # least t of a move that wins
             worst_loss = -1  # most t of the moves, when all lose
             all_lose = True
+            sat = False  # a child's t was saturated (_code): only a lower bound is known
             for i in range(n):
                 cwm, cwk, cbm, cbk = apply_bb(wm, wk, bm, bk, 0, mv[i, M_FROM], mv[i, M_TO],
                                               mv[i, M_CAPTURED], mv[i, M_PROMOTE])
@@ -557,6 +563,8 @@ def verify_table(a, b, c, d, data, offsets, layers, bad):
                     else:
                         code = lookup_bb(data, offsets, layers, cwm, cwk, cbm, cbk, 1, cl)
                         ct = -1
+                        if code >= 2 * T_MAX_LOSS + 2:
+                            sat = True
                 res, tt = decode(code)
                 if ct < 0:
                     ct = tt
@@ -576,6 +584,11 @@ def verify_table(a, b, c, d, data, offsets, layers, bad):
             else:
                 want = 0
             got = data[off + layer * size + idx]
+            if got != want and sat:
+                gr, gt = decode(got)
+                wr, wt = decode(want)
+                if gr == wr and gt >= wt:
+                    continue
             if got != want:
                 if nbad < bad.shape[0]:
                     bad[nbad] = layer * size + idx

@@ -117,6 +117,12 @@ def test_known_positions(tables4, fen, want):
     assert E.probe(tables4, fen) == want
 
 
+def test_table_bytes():
+    assert [tuple(K.decode(c)) for c in (0, 1, 2, 3, 4, 254, 255)] == [
+        (K.DRAW, -1), (K.WIN, 1), (K.LOSS, 0), (K.WIN, 2), (K.LOSS, 1), (K.LOSS, 126),
+        (K.WIN, 128)]
+
+
 def test_colour_mirror_gives_the_same_value(tables4):
     rng = np.random.default_rng(2)
     for _ in range(200):
