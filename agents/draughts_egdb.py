@@ -7,6 +7,13 @@ What the values mean, and how they relate to the draw rules G.2a-G.2e, is in the
 module's docstring: each entry is win / draw / loss for the side to move with its draw counters
 at zero, plus ``t``, the plies to the next conversion (capture or crowning, or the loser's G.1).
 
+In the search: ``AlphaBetaAgent(egdb=...)`` (None: the complete set in the default directory
+when there is one; False: none; a directory; or Tables) holds the tables as one tuple
+``(data, offsets, layers)`` in ``SearchBuffers.egdb`` (empty arrays when none, so the search
+compiles one specialisation either way). ``draughts_search._negamax`` calls the kernel
+``search_score`` right after its repetition check: a decided ending (win / loss within the
+counters' budget, or a draw) is scored and not searched, a win as ``WIN - 200 - ply - t``.
+
 Storage: one file per material signature, ``rd_<a><b><c><d>.v1.npy`` (White men, White kings,
 Black men, Black kings; White to move), a NumPy array of bytes of ``layers * size`` entries, in a
 directory: ``--dir``, else ``$BOARDGYM_EGDB``, else ``$XDG_DATA_HOME/boardgym/egdb`` (by default
