@@ -222,9 +222,30 @@ def load(directory=None, max_pieces=None):
 
 
 def _check_tables(tables):
+    """Tables whose arrays the kernels may index without bounds checks, else TypeError /
+    ValueError naming the problem."""
     if not isinstance(tables, Tables):
         raise TypeError(f"tables must be egdb.Tables (from build or load), got "
                         f"{type(tables).__name__}")
+    data, offsets, layers = tables.data, tables.offsets, tables.layers
+    for name, arr, dtype in (("data", data, np.uint8), ("offsets", offsets, np.int64),
+                             ("layers", layers, np.int64)):
+        if not isinstance(arr, np.ndarray) or arr.dtype != dtype or arr.ndim != 1 \
+                or not arr.flags.c_contiguous:
+            raise TypeError(f"tables.{name} must be a 1-D contiguous {np.dtype(dtype).name} "
+                            "array (use build or load)")
+    if offsets.shape[0] != K.N_SIGS or layers.shape[0] != K.N_SIGS:
+        raise ValueError(f"tables.offsets and tables.layers must have {K.N_SIGS} entries")
+    for s in np.flatnonzero(offsets >= 0).tolist():
+        a, b, c, d = s // 512, s // 64 % 8, s // 8 % 8, s % 8
+        if a + b + c + d > MAX_PIECES or a + b == 0 or c + d == 0 \
+                or layers[s] != K.sig_layers(a, b, c, d) \
+                or offsets[s] + _entries((a, b, c, d)) > data.shape[0]:
+            raise ValueError(f"tables: signature {a}{b}{c}{d} does not fit the data "
+                             "(use build or load)")
+    if np.any(offsets < -1):
+        raise ValueError("tables.offsets must be -1 or an offset into tables.data")
+    return tables
 
 
 def probe_state(tables, state):
@@ -293,7 +314,7 @@ def tables_option(egdb):
     if egdb is False:
         return None
     if isinstance(egdb, Tables):
-        return egdb
+        return _check_tables(egdb)
     if isinstance(egdb, (str, os.PathLike)):
         return load_cached(egdb)
     raise TypeError(f"egdb must be None, False, a directory or draughts_egdb.Tables, got "

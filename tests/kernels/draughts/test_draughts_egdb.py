@@ -285,6 +285,16 @@ def test_boundary_errors(tables4, tmp_path):
             E.signatures(bad)
     empty = E.empty_tables()
     assert E.probe(empty, "W:WK1:BK30") == ("unknown", None)
+    short = E.Tables(tables4.data[:100].copy(), tables4.offsets, tables4.layers, 4)
+    with pytest.raises(ValueError, match="does not fit the data"):
+        E.probe(short, "W:WK1:BK30")
+    with pytest.raises(TypeError, match="tables.offsets must be"):
+        E.probe(E.Tables(tables4.data, tables4.offsets.astype(np.int32), tables4.layers, 4),
+                "W:WK1:BK30")
+    layers = tables4.layers.copy()
+    layers[K.sig_id(0, 3, 0, 1)] = 1
+    with pytest.raises(ValueError, match="0301 does not fit"):
+        E.probe(E.Tables(tables4.data, tables4.offsets, layers, 4), "W:WK1:BK30")
 
 
 def test_search_score(tables4):
