@@ -40,15 +40,18 @@ With respect to the draw rules (docs/RULES.md G.2, all on: ``RULES_ALL``):
   holds) is *solved exactly* too: its 4-piece signatures have ``LD_LAYERS`` = 10 layers, layer
   ``l`` = the value with ``S_LONG_DIAG = l`` (positions where the balance does not hold use
   layer 0 only). A conversion enters the next table at layer 0 (the counter restarts).
-- **G.2c in endings with men** is *not modelled*: the tables assume the winner never needs 30
-  plies in a row without a man move or a capture (it can move a man, unless that spoils the
-  win). The engine's own G.2c counter on the board still applies.
+- **G.2c in endings with men and kings** is *not modelled* in the tables: they assume the
+  winner never needs 30 plies in a row without a man move or a capture. ``probe_state`` makes
+  up for it for the phase at hand: it answers a win or loss only when ``t <= 30 - k`` as well,
+  since then the conversion (a capture or a crowning, both of which restart the G.2c count)
+  comes before G.2c can end the game; otherwise UNKNOWN (search on). What remains assumed is
+  that the ending after that conversion keeps its table value under G.2c.
 - **G.2a** (third repetition) needs no modelling for the tables' own lines: under best play
   ``t`` falls by one every ply, so no position of the line recurs within a phase, and phases
   never recur (material only falls, men only advance). The game's earlier history is not seen.
 
-Hence, with all rules on: a table draw is a draw; a win or loss within the budget is exact up to
-the G.2c-with-men and earlier-history caveats above. With other rule masks the tables do not
+Hence, with all rules on: a table draw is a draw; a win or loss that ``probe_state`` reports is
+exact up to the G.2c-after-the-conversion and earlier-history caveats above. With other rule masks the tables do not
 apply (``probe_state`` answers ``UNKNOWN``).
 
 How the engine uses them: at a whole-move node with at most ``max_pieces`` pieces and both sides
@@ -350,6 +353,8 @@ def probe_state(data, offsets, layers, state):
             budget = min(budget, BALANCE_PLIES_6_7 - state[S_MATERIAL])
     if t > budget:
         return DRAW, -1
+    if a + c > 0 and b + d > 0 and t > KINGS_ONLY_PLIES - state[S_KINGS_ONLY]:
+        return UNKNOWN, -1  # G.2c with men is not in the tables: only a phase inside its window
     return res, t
 
 

@@ -139,6 +139,17 @@ def test_colour_mirror_gives_the_same_value(tables4):
         assert E.probe_state(tables4, s) == E.probe_state(tables4, m)
 
 
+def test_kings_only_count_with_men_on_the_board(tables4):
+    """G.2c in an ending with men is answered only when the conversion comes inside its window."""
+    s = api.from_fen("W:W22,K1,K2:BK30")
+    res, t = E.probe_state(tables4, s)
+    assert res == "win" and t > 2
+    s[S_KINGS_ONLY] = 30 - t
+    assert E.probe_state(tables4, s) == ("win", t)
+    s[S_KINGS_ONLY] = 31 - t
+    assert E.probe_state(tables4, s) == ("unknown", None)
+
+
 def test_counters_shorten_the_budget(tables4):
     s = api.from_fen("W:WK1,K2,K3:BK30")
     assert E.probe_state(tables4, s) == ("win", 16)
@@ -239,7 +250,10 @@ def test_games_end_as_the_tables_say(tables4):
             status = game_status(s)
             if status != ONGOING:
                 break
-            moves = E.probe_moves(tables4, s)
+            view = s.copy()  # G.2c with men: the tables' own values (the game keeps its count)
+            if (view[0] | view[2]) != 0:
+                view[S_KINGS_ONLY] = 0
+            moves = E.probe_moves(tables4, view)
             names = sorted(moves)
             if s[4] == winner:
                 good = [(moves[m][1], m) for m in names if moves[m][0] == "loss"]
