@@ -14,9 +14,9 @@ compiles one specialisation either way). ``draughts_search._negamax`` calls the 
 ``search_score`` right after its repetition check: a decided ending (win / loss within the
 counters' budget, or a draw) is scored and not searched, a win as ``WIN - 200 - ply - t``.
 
-Storage: one file per material signature, ``rd_<a><b><c><d>.v1.npy`` (White men, White kings,
-Black men, Black kings; White to move), a NumPy array of bytes of ``layers * size`` entries, in a
-directory: ``--dir``, else ``$BOARDGYM_EGDB``, else ``$XDG_DATA_HOME/boardgym/egdb`` (by default
+Storage: one file per material signature, ``rd_<a><b><c><d>.v1.npz`` (White men, White kings,
+Black men, Black kings; White to move): a compressed NumPy archive whose array ``codes`` holds
+the ``layers * size`` bytes (about a tenth of their size on disk), in a directory: ``--dir``, else ``$BOARDGYM_EGDB``, else ``$XDG_DATA_HOME/boardgym/egdb`` (by default
 ``~/.local/share/boardgym/egdb``). A build writes each file atomically when its signature is
 solved, so an interrupted build resumes from the last finished signature.
 """
@@ -89,7 +89,7 @@ def signatures(max_pieces):
 
 def table_path(directory, sig):
     """File of signature sig = (a, b, c, d) in directory."""
-    return os.path.join(directory, "rd_{}{}{}{}.v1.npy".format(*sig))
+    return os.path.join(directory, "rd_{}{}{}{}.v1.npz".format(*sig))
 
 
 def _entries(sig):
@@ -97,7 +97,11 @@ def _entries(sig):
 
 
 def _read(path, sig):
-    arr = np.load(path, mmap_mode=None, allow_pickle=False)
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            arr = z["codes"]
+    except (OSError, KeyError, ValueError) as e:
+        raise ValueError(f"{path} is not a table of signature {sig}: {e}") from None
     if arr.dtype != np.uint8 or arr.ndim != 1 or arr.shape[0] != _entries(sig):
         raise ValueError(f"{path} is not a table of signature {sig} (expected "
                          f"{_entries(sig)} bytes, got {arr.dtype} {arr.shape})")
@@ -150,8 +154,8 @@ def build(max_pieces=4, directory=None, store=True, progress=None, log=None):
                 data[starts[sig]:starts[sig] + m] = part
                 if store:
                     path = table_path(directory, sig)
-                    tmp = path + ".tmp.npy"
-                    np.save(tmp, part)
+                    tmp = path + ".tmp.npz"
+                    np.savez_compressed(tmp, codes=part)
                     os.replace(tmp, path)
                 pos += m
             how = "solved"

@@ -24,7 +24,7 @@ def test_build_probe_info(tmp_path, capsys):
 def test_probe_from_the_environment_directory(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("BOARDGYM_EGDB", str(tmp_path))
     egdb.main(["build", "--pieces", "2"])
-    assert (tmp_path / "rd_0101.v1.npy").exists()
+    assert (tmp_path / "rd_0101.v1.npz").exists()
     assert egdb.main(["probe", "B:WK29:BK4"])["result"] == "loss"
 
 

@@ -4,7 +4,7 @@ from wheel_install import ok, one_line_error
 
 def test_build_and_probe(wheel_cli):
     out = ok(wheel_cli.run("egdb", "build", "--pieces", "3", "--dir", "tables"))
-    assert "done in" in out and (wheel_cli.cwd / "tables" / "rd_0101.v1.npy").exists()
+    assert "done in" in out and (wheel_cli.cwd / "tables" / "rd_0101.v1.npz").exists()
     out = ok(wheel_cli.run("egdb", "probe", "W:WK29:BK22", "--dir", "tables"))
     assert "White to move: win in 1 plies" in out
     out = ok(wheel_cli.run("egdb", "info", "--dir", "tables"))

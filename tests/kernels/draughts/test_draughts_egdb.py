@@ -280,7 +280,11 @@ def test_store_resume_and_load(tmp_path):
     mem = E.build(3, store=False)
     assert np.array_equal(mem.data, t1.data)
     path = E.table_path(tmp_path, (0, 1, 0, 1))
-    np.save(path, np.zeros(3, dtype=np.uint8))
+    np.savez_compressed(path, codes=np.zeros(3, dtype=np.uint8))
+    with pytest.raises(ValueError, match="not a table of signature"):
+        E.load(tmp_path)
+    with open(path, "wb") as f:
+        f.write(b"not a zip file")
     with pytest.raises(ValueError, match="not a table of signature"):
         E.load(tmp_path)
 
