@@ -37,6 +37,7 @@ from boardgym.kernels.draughts.board import (
     MAX_HOPS, ROW_LEN, S_BK, S_BM, S_CAP_JUMPED, S_CAP_SQ, S_SIDE, S_WK, S_WM, STATE_LEN,
 )
 
+from boardgym.agents import draughts_egdb
 from boardgym.agents.draughts_eval import Evaluation
 from boardgym.agents.draughts_search import (
     MAX_PLY, ST_ABORT, ST_AGE, ST_LIMIT, ST_NODES, ST_QNODES, ST_ROOT_DONE, ST_SELDEPTH, ST_STOP,
@@ -194,7 +195,7 @@ class GreedyAgent(DraughtsAgent):
         ev = self.evaluation
         score_children(b.children, n, int(self.resolve_captures), b.tt, b.killers, b.history,
                        b.moves, b.scratch, b.work, b.stats, ev.kind, *ev.arrays(), b.obs,
-                       self._scores)
+                       b.egdb, self._scores)
         sc = self._scores[:n]
         best = np.flatnonzero(sc == sc.max())
         i = int(best[self.rng.integers(best.size)])
@@ -261,6 +262,8 @@ class AlphaBetaAgent(DraughtsAgent):
     left); keep_partial: play the best finished move of an interrupted iteration (False: only
     finished iterations count). start_fraction=0.5, keep_partial=False is the time use of the
     version before this one (it spent ~65% of its budget), kept to measure the difference.
+    egdb: endgame tables (draughts_egdb): None loads the complete set in the default directory
+    when there is one, False uses none, a directory loads that one, or a draughts_egdb.Tables.
     ``last_info`` holds depth, score, nodes, qnodes, tt_hits, seldepth, time and nodes/s.
 
     Time: with a time_limit the agent uses its whole budget (it starts a new iteration while time
@@ -275,7 +278,7 @@ class AlphaBetaAgent(DraughtsAgent):
     """
 
     def __init__(self, depth=6, time_limit=None, evaluation=None, tt_bits=18, use_tt=True,
-                 seed=None, max_nodes=None, start_fraction=1.0, keep_partial=True):
+                 seed=None, max_nodes=None, start_fraction=1.0, keep_partial=True, egdb=None):
         if not (isinstance(start_fraction, (int, float)) and 0 < start_fraction <= 1):
             raise ValueError(f"start_fraction must be in (0, 1], got {start_fraction!r}")
         if not isinstance(keep_partial, (bool, np.bool_)):
@@ -302,6 +305,10 @@ class AlphaBetaAgent(DraughtsAgent):
         self._lag = 0.002  # seconds from the deadline to the search's end (measured, averaged)
         super().__init__(seed)
         self._clock = SearchClock(self.buffers.stats)
+        tables = draughts_egdb.tables_option(egdb)
+        if tables is not None:
+            self.buffers.egdb = tables[:3]
+        self.egdb_pieces = 0 if tables is None else tables.max_pieces
 
     def _tt_bits(self):
         return self.tt_bits
@@ -425,7 +432,8 @@ class AlphaBetaAgent(DraughtsAgent):
                     # searched move to play); it applies from the second on
                     stop, st[ST_STOP] = st[ST_STOP], 0
                 bi, sc = search_root(b.children, n, order, d, b.tt, b.killers, b.history, b.moves,
-                                     b.scratch, b.work, st, ev.kind, *ev.arrays(), b.obs, values)
+                                     b.scratch, b.work, st, ev.kind, *ev.arrays(), b.obs,
+                                     b.egdb, values)
                 if done == 0 and stop:
                     st[ST_STOP] = 1
                 total["nodes"] += int(st[ST_NODES])

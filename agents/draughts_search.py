@@ -38,6 +38,7 @@ import numpy as np
 from numba import njit
 
 from boardgym.kernels.bits import popcount
+from boardgym.kernels.draughts.egdb import search_score
 from boardgym.kernels.draughts.board import (
     M_CAPTURED, M_FROM, M_PROMOTE, M_TO, MAX_MOVES, ROW_LEN, S_BK, S_BM, S_HASH, S_SIDE, S_WK,
     S_WM, STATE_LEN,
@@ -50,6 +51,7 @@ from boardgym.kernels.draughts.outcome import (
     ONGOING, game_status, repetition_count,
 )
 
+from boardgym.agents.draughts_egdb import empty_tables
 from boardgym.agents.draughts_eval import evaluate
 
 MAX_PLY = 64
@@ -105,7 +107,7 @@ def _tt_store(tt, h, depth, flag, score, key, ply, age):
 
 @njit(cache=True, nogil=True)
 def _negamax(s, depth, alpha, beta, ply, tt, killers, history, moves, order, work, stats,
-             kind, w1, b1, w2, b2, scale, obs):
+             kind, w1, b1, w2, b2, scale, obs, eg):
     stats[ST_NODES] += 1
     if stats[ST_NODES] >= stats[ST_LIMIT] or stats[ST_STOP] != 0:
         stats[ST_ABORT] = 1
@@ -117,6 +119,10 @@ def _negamax(s, depth, alpha, beta, ply, tt, killers, history, moves, order, wor
         return np.int64(reward(status, s[S_SIDE])) * (WIN - ply)
     if repetition_count(s) >= 2:
         return 0  # a repetition: the opponent can at least repeat again
+    if eg[0].shape[0] > 0:  # endgame tables (draughts_egdb): a decided ending is not searched
+        hit, v = search_score(eg[0], eg[1], eg[2], s, ply, WIN)
+        if hit:
+            return v
     mv = moves[ply]
     n = gen_moves_bb(s[S_WM], s[S_WK], s[S_BM], s[S_BK], s[S_SIDE], work, mv)
     capture = mv[0, M_CAPTURED] != 0
@@ -182,13 +188,13 @@ def _negamax(s, depth, alpha, beta, ply, tt, killers, history, moves, order, wor
         child = apply_move(s, mv[i])
         if i == 0:
             v = -_negamax(child, depth - 1, -beta, -alpha, ply + 1, tt, killers, history, moves,
-                          order, work, stats, kind, w1, b1, w2, b2, scale, obs)
+                          order, work, stats, kind, w1, b1, w2, b2, scale, obs, eg)
         else:
             v = -_negamax(child, depth - 1, -alpha - 1, -alpha, ply + 1, tt, killers, history,
-                          moves, order, work, stats, kind, w1, b1, w2, b2, scale, obs)
+                          moves, order, work, stats, kind, w1, b1, w2, b2, scale, obs, eg)
             if alpha < v < beta and stats[ST_ABORT] == 0:
                 v = -_negamax(child, depth - 1, -beta, -alpha, ply + 1, tt, killers, history,
-                              moves, order, work, stats, kind, w1, b1, w2, b2, scale, obs)
+                              moves, order, work, stats, kind, w1, b1, w2, b2, scale, obs, eg)
         if stats[ST_ABORT] != 0:
             return 0
         if v > best:
@@ -220,7 +226,7 @@ def _negamax(s, depth, alpha, beta, ply, tt, killers, history, moves, order, wor
 
 @njit(cache=True, nogil=True)
 def search_root(children, n, order, depth, tt, killers, history, moves, scratch, work, stats,
-                kind, w1, b1, w2, b2, scale, obs, values):
+                kind, w1, b1, w2, b2, scale, obs, eg, values):
     """Search the root's children (whole-move positions) in the given order, depth plies deep.
 
     order: int64[n] indices into children, best first (rewritten best first on return);
@@ -237,13 +243,13 @@ def search_root(children, n, order, depth, tt, killers, history, moves, scratch,
         c = order[r]
         if r == 0:
             v = -_negamax(children[c], depth - 1, -beta, -alpha, ONE, tt, killers, history, moves,
-                          scratch, work, stats, kind, w1, b1, w2, b2, scale, obs)
+                          scratch, work, stats, kind, w1, b1, w2, b2, scale, obs, eg)
         else:
             v = -_negamax(children[c], depth - 1, -alpha - 1, -alpha, ONE, tt, killers, history,
-                          moves, scratch, work, stats, kind, w1, b1, w2, b2, scale, obs)
+                          moves, scratch, work, stats, kind, w1, b1, w2, b2, scale, obs, eg)
             if v > alpha and stats[ST_ABORT] == 0:
                 v = -_negamax(children[c], depth - 1, -beta, -alpha, ONE, tt, killers, history,
-                              moves, scratch, work, stats, kind, w1, b1, w2, b2, scale, obs)
+                              moves, scratch, work, stats, kind, w1, b1, w2, b2, scale, obs, eg)
         if stats[ST_ABORT] != 0:
             break
         stats[ST_ROOT_DONE] = r + 1
@@ -270,7 +276,7 @@ def search_root(children, n, order, depth, tt, killers, history, moves, scratch,
 
 @njit(cache=True, nogil=True)
 def score_children(children, n, resolve, tt, killers, history, moves, scratch, work, stats,
-                   kind, w1, b1, w2, b2, scale, obs, out):
+                   kind, w1, b1, w2, b2, scale, obs, eg, out):
     """One-ply scores (greedy): out[i] = the mover's score of children[i] (a win = WIN - 1).
 
     resolve: 1 plays out the forced captures that follow (quiescence), 0 evaluates statically.
@@ -286,7 +292,7 @@ def score_children(children, n, resolve, tt, killers, history, moves, scratch, w
             stats[ST_ABORT] = 0
             stats[ST_USE_TT] = 0
             out[i] = -_negamax(c, ZERO, -BIG, BIG, ONE, tt, killers, history, moves, scratch, work,
-                               stats, kind, w1, b1, w2, b2, scale, obs)
+                               stats, kind, w1, b1, w2, b2, scale, obs, eg)
         else:
             out[i] = -evaluate(c, kind, w1, b1, w2, b2, scale, obs)
 
@@ -342,6 +348,7 @@ class SearchBuffers:
         self.obs = np.zeros(OBS_LEN, dtype=np.float32)
         self.rows = np.zeros((MAX_MOVES, ROW_LEN), dtype=np.int64)
         self.children = np.zeros((MAX_MOVES, STATE_LEN), dtype=np.int64)
+        self.egdb = empty_tables()[:3]  # (data, offsets, layers) of the endgame tables, if any
 
     def clear(self):
         """Forget everything learnt (TT, killers, history)."""

@@ -48,6 +48,7 @@ COMMANDS = {
     "train-rllib": ("train_rllib", "RLlib PPO self-play with a league (needs ray[rllib])"),
     "serve": ("serve", "a board in the browser: play, watch and replay either game (needs [web])"),
     "hub": ("hub", "Russian draughts engine over the Hub protocol (GUIs, pydraughts)"),
+    "egdb": ("egdb", "Russian draughts endgame tables: build, probe, list"),
 }
 
 
