@@ -175,10 +175,10 @@ def _sparse_policy_class():
         more than 20 legal). Without a mask it is the base class."""
 
         def _legal_dist(self, latent_pi, action_masks):
-            rows, pos, cols, k = _legal_index(action_masks)
+            n = latent_pi.shape[0]
+            rows, pos, cols, k = _legal_index(torch.as_tensor(action_masks).reshape(n, -1))
             w, b = self.action_net.weight, self.action_net.bias
             flat = (latent_pi[rows] * w[cols]).sum(1) + b[cols]  # the legal actions' logits
-            n = latent_pi.shape[0]
             logits = torch.full((n, k), -1e9, dtype=flat.dtype).index_put((rows, pos), flat)
             idx = torch.zeros((n, k), dtype=torch.long).index_put((rows, pos), cols)
             valid = torch.zeros((n, k), dtype=torch.bool).index_put(

@@ -45,8 +45,16 @@ evaluation seed; each evaluated net is also kept as ``games_<N>.npz``.
 
 PPO (boardgym.agents.ppo.train_ppo): ``ppo.zip`` (``load("<game>-ppo", path=PATH)``) and
 ``resume.pt`` every ``--ckpt-every`` learner steps (at the next rollout start); evaluations
-against the in-kernel players (``ppo.baseline_names``) every ``--eval-every`` steps and at the
-end, each evaluated model kept as ``ppo_<steps>.zip``.
+against the in-kernel players (``ppo.baseline_names``) and, in draughts, GreedyAgent every
+``--eval-every`` steps and at the end, with the Elo difference to each and its interval
+(TensorBoard ``elo/<opponent>``), each evaluated model kept as ``ppo_<steps>.zip``. The
+opponents come from the league (boardgym.agents.league: random, the in-kernel one-ply player,
+GreedyAgent and ``--pool-size`` snapshots, one per game, drawn by prioritized fictitious
+self-play; TensorBoard ``league/score/<member>`` and ``league/weight/<member>``). Give PPO runs
+their own ``--ckpt-every`` and ``--eval-every`` (the defaults are sized for TD games), e.g.
+
+    boardgym train --game draughts --algo ppo --steps 20000000 --ckpt-every 500000 \
+        --eval-every 1000000 --eval-games 400 --ckpt-dir runs/draughts-ppo
 """
 import dataclasses
 import importlib.util
@@ -104,12 +112,24 @@ class Settings:
     replaced-<time>/ folder there (nothing is deleted)"""
     steps: int = 1_000_000
     """ppo: total environment steps of the learner"""
-    num_envs: int = 64
+    num_envs: int = 256
     """ppo: games played at once on the batched env"""
-    snapshot_every: int = 100_000
-    """ppo: steps between frozen snapshots added to the opponent pool"""
+    snapshot_every: int = 200_000
+    """ppo: steps between frozen snapshots added to the league (or the opponent pool)"""
+    pool_size: int = 8
+    """ppo: snapshots kept in the league (the oldest leaves)"""
     net_arch: str = "64,64"
     """ppo: hidden layer sizes of the policy and value MLPs (the shipped draughts-ppo is 64,64)"""
+    rollout: int = 64
+    """ppo: steps per game per rollout (MaskablePPO n_steps; a rollout is num_envs x rollout steps)"""
+    batch_size: int = 2048
+    """ppo: minibatch size of the PPO update"""
+    epochs: int = 2
+    """ppo: passes over each rollout (MaskablePPO n_epochs)"""
+    league: bool = True
+    """ppo: opponents from the league (fixed players and snapshots per game, sampled by
+    prioritized fictitious self-play: boardgym.agents.league); --no-league: the uniform pool of
+    earlier runs (one member per rollout)"""
     tensorboard: bool = True
     """write TensorBoard logs to <ckpt-dir>/tb (metrics.jsonl is always written)"""
     quiet: bool = False
@@ -117,7 +137,7 @@ class Settings:
 
     def check(self):
         for name in ("games", "hidden", "ckpt_every", "eval_games", "steps", "num_envs",
-                     "snapshot_every"):
+                     "snapshot_every", "pool_size", "rollout", "batch_size", "epochs"):
             value = getattr(self, name)
             cli.require(value > 0, f"--{name.replace('_', '-')} must be positive, got {value}")
         cli.require(self.eval_every >= 0, f"--eval-every must be >= 0, got {self.eval_every}")
@@ -359,11 +379,13 @@ def train_ppo(cfg):
             bar.total = total
             bar.set(done)
         return run(cfg.game, cfg.steps, cfg.ckpt_dir, num_envs=cfg.num_envs, seed=cfg.seed,
-                   snapshot_every=cfg.snapshot_every, net_arch=parse_net_arch(cfg.net_arch),
-                   ckpt_every=cfg.ckpt_every, eval_every=cfg.eval_every,
-                   eval_games=cfg.eval_games, resume=cfg.resume, force=cfg.force,
-                   tensorboard=cfg.tensorboard, log=lambda text: _log(cfg, text, bar),
-                   progress=progress)
+                   snapshot_every=cfg.snapshot_every, pool_size=cfg.pool_size,
+                   net_arch=parse_net_arch(cfg.net_arch), ckpt_every=cfg.ckpt_every,
+                   eval_every=cfg.eval_every, eval_games=cfg.eval_games, resume=cfg.resume,
+                   force=cfg.force, tensorboard=cfg.tensorboard,
+                   log=lambda text: _log(cfg, text, bar), progress=progress,
+                   n_steps=cfg.rollout, batch_size=cfg.batch_size, n_epochs=cfg.epochs,
+                   league=cfg.league)
 
 
 def parse_net_arch(text):
