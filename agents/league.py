@@ -1,11 +1,12 @@
 """The self-play league of the PPO trainer: fixed players and past snapshots, sampled by how hard
 they are (prioritized fictitious self-play), one opponent per game slot.
 
-Members: the fixed players — ``"random"`` (a uniformly random legal action at each step), and in
+Members: the fixed players — ``"random"`` (a uniformly random legal action at each step), in
 draughts ``"recapture"`` (the in-kernel one-ply material player, boardgym.kernels.draughts.
 opponents) and ``"greedy"`` (boardgym.agents' ``GreedyAgent``: one ply with the search
-evaluation and the forced captures resolved) — and the newest ``pool_size`` frozen snapshots of
-the learner. Every game slot of the trainer's vector env has one member for the whole game; when
+evaluation and the forced captures resolved), in backgammon ``"greedy"`` (the in-kernel one-ply
+player of boardgym.kernels.backgammon.opponents, which ``GreedyAgent`` also is) — and the newest
+``pool_size`` frozen snapshots of the learner. Every game slot of the trainer's vector env has one member for the whole game; when
 a game ends its result (the learner's score: win 1, draw 1/2, loss 0) updates that member's
 recent score and the slot draws its next member.
 
@@ -16,11 +17,14 @@ recent score against m — an exponentially weighted mean over its games (each n
 member). Members the learner still loses to are played most; beaten ones keep a small share
 (``floor``) so that what was learnt against them is not forgotten.
 
-The fixed players choose from the observations and masks alone (the draughts observation decodes
-to the position: boardgym.kernels.draughts.observe.decode_obs, as ``GreedyAgent.act`` reads
-it): ``greedy_actions`` scores every whole move of M positions in one Numba call (no Python loop
-over games or moves); ties are broken by per-slot random streams. Snapshots answer in one
-batched forward per member.
+The draughts fixed players choose from the observations alone (they decode to the position:
+boardgym.kernels.draughts.observe.decode_obs, as ``GreedyAgent.act`` reads them):
+``greedy_actions`` scores every whole move of M positions in one Numba call (no Python loop over
+games or moves), ties broken by per-slot random streams; the backgammon greedy player reads the
+bound core's positions (``backgammon_greedy_actions``, one call). A player whose move takes
+several actions (a draughts capture chain, a backgammon play) chooses its whole move again at
+each of them, among the ways to finish the move under way: the best one stays reachable, so it
+plays one of its best moves. Snapshots answer in one batched forward per member.
 
 The league is the opponent callable of the vector env (boardgym.envs.vector.make_sb3_vec_env
 with ``opponent=league``): ``league(obs (M, O), masks (M, A)) -> actions (M,)`` for the games
@@ -31,8 +35,13 @@ slot assignment, generators) for an exact resume.
 import numpy as np
 from numba import njit
 
-from boardgym.agents.draughts_eval import Evaluation
-from boardgym.agents.draughts_search import SearchBuffers, root_children, score_children
+from boardgym.kernels.backgammon.codec import encode_action
+from boardgym.kernels.backgammon.game import (
+    MAX_AFTERSTATES as BG_MAX_AFTERSTATES, MAX_MOVES as BG_MAX_MOVES, MV_FIELDS as BG_MV_FIELDS,
+    STATE_LEN as BG_STATE_LEN, plays as bg_plays,
+)
+from boardgym.kernels.backgammon.movegen import MV_DIE, MV_FROM
+from boardgym.kernels.backgammon.opponents import greedy_pick
 from boardgym.kernels.draughts.board import MAX_HOPS, MAX_MOVES, ROW_LEN, STATE_LEN
 from boardgym.kernels.draughts.game import RULES_ALL, route_actions
 from boardgym.kernels.draughts.move import apply_move
@@ -41,8 +50,11 @@ from boardgym.kernels.draughts.observe import decode_obs
 from boardgym.kernels.draughts.opponents import recapture_move
 from boardgym.kernels.rng import rand_below, seed_rngs
 
+from boardgym.agents.draughts_eval import Evaluation
+from boardgym.agents.draughts_search import SearchBuffers, root_children, score_children
+
 #: the fixed members of each game's league
-FIXED = {"draughts": ("random", "recapture", "greedy"), "backgammon": ("random",)}
+FIXED = {"draughts": ("random", "recapture", "greedy"), "backgammon": ("random", "greedy")}
 
 
 @njit(cache=True)
@@ -103,6 +115,28 @@ def recapture_actions(obs, slots, rngs, rows, out):
                 break
         route_actions(s, rows[pick], hops)
         out[k] = hops[0]
+    return bad
+
+
+@njit(cache=True)
+def backgammon_greedy_actions(states, out):
+    """The in-kernel backgammon greedy player's next checker move (mover's frame) in each of M
+    positions (states int64 (M, STATE_LEN), the mover on roll or in mid-play) into out int64
+    (M,): the first move of the route of the best-scored play of the dice left
+    (opponents.greedy_pick: the first of the best afterstates). Returns the number of positions
+    without a move."""
+    rows = np.empty((BG_MAX_AFTERSTATES, BG_STATE_LEN), np.int64)
+    routes = np.empty((BG_MAX_AFTERSTATES, BG_MAX_MOVES, BG_MV_FIELDS), np.int64)
+    bad = 0
+    for k in range(states.shape[0]):
+        routes[0, 0, MV_DIE] = 0  # stays 0 if the only play is no move
+        n = bg_plays(states[k], rows, routes)
+        if n <= 0 or routes[0, 0, MV_DIE] <= 0:
+            out[k] = -1
+            bad += 1
+            continue
+        best = greedy_pick(rows, n)
+        out[k] = encode_action(routes[best, 0, MV_FROM], routes[best, 0, MV_DIE])
     return bad
 
 
@@ -271,6 +305,15 @@ class League:
     def _member_actions(self, name, obs, masks, slots):
         if name == "random":
             return (self.rng.random(masks.shape) * masks).argmax(1)
+        if name == "greedy" and self.game == "backgammon":
+            out = np.zeros(len(obs), np.int64)
+            if self.core is None:
+                raise ValueError("League: the backgammon greedy member reads the positions of "
+                                 "the bound core: bind(core) first")
+            bad = backgammon_greedy_actions(np.ascontiguousarray(self.core.states[slots]), out)
+            if bad:
+                raise ValueError(f"{bad} position(s) without a move for the side on roll")
+            return out
         if name == "greedy":
             return self._greedy.actions(obs, slots, self.rngs)
         if name == "recapture":
