@@ -1,12 +1,30 @@
 """PPOAgent: a masked policy trained with sb3-contrib's MaskablePPO by self-play on the batched env.
 
 Training (``train_ppo``, used by ``boardgym train --algo ppo``): N games at once through the
-stable-baselines3 VecEnv over the batched core (boardgym.envs.vector), the learner's opponent
-drawn per rollout from a pool — a uniformly random player and frozen snapshots of the learner
-itself (a snapshot joins the pool every ``snapshot_every`` steps; the pool keeps the newest
-``pool_size``). ``PPOAgent(path, game=...)`` plays a checkpoint in any boardgym env of its game
-for either seat: the observation is the acting player's own view in every env, so one policy
-serves both seats (``load("<game>-ppo", path=PATH)`` is the same, by name).
+stable-baselines3 VecEnv over the batched core (boardgym.envs.vector), the learner's opponent in
+each game drawn from the league (boardgym.agents.league: random, the in-kernel one-ply player,
+draughts' GreedyAgent, and the newest ``pool_size`` frozen snapshots of the learner — one joins
+every ``snapshot_every`` steps — sampled per game by prioritized fictitious self-play), or, with
+``league=False`` (and in runs that began before the league), from the uniform ``OpponentPool``
+(one member per rollout). ``PPOAgent(path, game=...)`` plays a checkpoint in any boardgym env of
+its game for either seat: the observation is the acting player's own view in every env, so one
+policy serves both seats (``load("<game>-ppo", path=PATH)`` is the same, by name).
+
+The trainer's policy is ``LegalActionPolicy``: MaskableActorCriticPolicy's modules and
+distribution, with the action head evaluated on the legal actions only (the masked softmax over
+all A logits is the softmax over the legal ones). Draughts has A = 1,024 actions of which a
+position rarely allows 20, so this cuts the update's cost several times; its checkpoints load
+as MaskableActorCriticPolicy too (same state dict).
+
+Where the time goes (draughts, 64x64 net, one torch and one Numba thread, this 2-core machine
+under the load of other jobs): the old settings (64 games x 128 steps, minibatch 1,024, 4
+epochs, full 1,024-way head) spent 80% of the time in the update — 128 minibatch steps of
+~80 ms, mostly the masked softmax and its backward over 1,024 actions — and ran ~2,600 steps/s;
+the env step was 2% of it. With LegalActionPolicy, 256 games x 64 steps, minibatch 2,048 and 2
+epochs a whole run (rollouts, league opponents, updates) runs 5,000-9,000 steps/s. The batched
+core runs on one Numba thread: its parallel kernels reset the shared OpenMP thread count that
+torch reads (2 torch threads on a loaded machine were several times slower) and, under load,
+waited for the second core.
 
 A run directory holds ``ppo.zip`` (the latest MaskablePPO model, for PPOAgent), ``ppo_<steps>.zip``
 (each evaluated model; the run ends with an evaluation), ``resume.pt`` (all a resumed run
@@ -15,10 +33,11 @@ refuses a directory holding anything unless ``force`` (then the previous run's f
 ``replaced-<time>/``: ``run_log.prepare_run_dir``).
 Checkpoints are taken at the start of a rollout, every ``ckpt_every`` steps and at the end, and
 capture the model with its optimizer, the N games in progress with their random streams, the
-last observations, the opponent pool (snapshots and its generator), the torch/NumPy/Python
-random states and the counters: ``resume=True`` continues exactly — a run killed after a
-checkpoint and resumed ends with the same weights as an uninterrupted run (tested). Checkpoints
-written when the draughts one-ply player was called "greedy" (now "recapture") resume too.
+last observations, the league (members, scores, snapshots, slot assignment, generators) or the
+opponent pool, the torch/NumPy/Python random states and the counters: ``resume=True``
+continues exactly — a run killed after a checkpoint and resumed ends with the same weights as
+an uninterrupted run (tested). Checkpoints written when the draughts one-ply player was called
+"greedy" (now "recapture"), before the league, resume too (with their pool and settings).
 """
 import io
 import os
@@ -454,6 +473,15 @@ def train_ppo(game, total_steps, run_dir, num_envs=256, seed=0, snapshot_every=2
                             **kwargs)
     if use_league:
         opponents.bind(venv.core)
+    clock = {"env": 0.0, "rollout": 0.0, "update": 0.0, "mark": None}  # where the time goes
+    step_wait = venv.step_wait
+
+    def timed_step_wait():
+        t = time.perf_counter()
+        out = step_wait()
+        clock["env"] += time.perf_counter() - t
+        return out
+    venv.step_wait = timed_step_wait
     if saved is None:
         model = MaskablePPO(_sparse_policy_class(), venv, n_steps=setup["n_steps"],
                             batch_size=setup["batch_size"], n_epochs=setup["n_epochs"],
@@ -537,6 +565,10 @@ def train_ppo(game, total_steps, run_dir, num_envs=256, seed=0, snapshot_every=2
             self.start = counters["steps"]
 
         def _on_rollout_start(self):
+            now = time.perf_counter()
+            if clock["mark"] is not None:
+                clock["update"] += now - clock["mark"]
+            clock["mark"] = now
             counters["steps"] = self.num_timesteps
             evaluate_if_due()
             if due("next_ckpt", ckpt_every):
@@ -560,6 +592,9 @@ def train_ppo(game, total_steps, run_dir, num_envs=256, seed=0, snapshot_every=2
 
         def _on_rollout_end(self):
             _torch_threads()  # the core's Numba calls may have reset torch's OpenMP threads
+            now = time.perf_counter()
+            clock["rollout"] += now - clock["mark"]
+            clock["mark"] = now
 
         def log_progress(self):
             now = time.perf_counter()
@@ -568,8 +603,19 @@ def train_ppo(game, total_steps, run_dir, num_envs=256, seed=0, snapshot_every=2
                 return
             rate, games_rate = (counters["steps"] - s) / (now - t), (counters["games"] - g) / (now - t)
             eta = (total_steps - counters["steps"]) / rate / 60 if rate > 0 else float("nan")
+            busy = clock["rollout"] + clock["update"]
+            split = {k: clock[k] / busy for k in ("env", "rollout", "update")} if busy else {}
+            for key, value in split.items():
+                run_log.scalar(f"time/{key}_fraction", value, counters["steps"])
+            run_log.scalar("time/steps_per_s", rate, counters["steps"])
+            if busy:
+                split_text = (f"  time: env+opponents {split['env']:.0%}, policy and buffer "
+                              f"{split['rollout'] - split['env']:.0%}, update {split['update']:.0%}")
             log(f"steps {counters['steps']}/{total_steps}  {rate:.0f} steps/s  "
-                f"{games_rate:.1f} games/s  ETA {eta:.1f} min  games {counters['games']}")
+                f"{games_rate:.1f} games/s  ETA {eta:.1f} min  games {counters['games']}"
+                + (split_text if busy else ""))
+            for key in ("env", "rollout", "update"):
+                clock[key] = 0.0
             self.mark = (now, counters["steps"], counters["games"])
 
         def _on_step(self):
