@@ -11,7 +11,8 @@ a game ends its result (the learner's score: win 1, draw 1/2, loss 0) updates th
 recent score and the slot draws its next member.
 
 Sampling (prioritized fictitious self-play, as in AlphaStar's league): member m is drawn with
-probability proportional to ``f(p_m) = (1 - p_m) ** 2 + floor``, where ``p_m`` is the learner's
+probability proportional to ``f(p_m) = (1 - p_m) ** 2 + floor`` ("hard"; or ``p_m (1 - p_m) +
+floor``, "var": most weight where the learner wins about half), where ``p_m`` is the learner's
 recent score against m — an exponentially weighted mean over its games (each new game weighs
 1, older ones ``decay`` less per game; a prior of ``prior_games`` games at 1/2 for a new
 member). Members the learner still loses to are played most; beaten ones keep a small share
@@ -175,11 +176,18 @@ class GreedyBatch:
         return out
 
 
-def pfsp_weights(scores, floor=0.02):
+PFSP = ("hard", "var")
+
+
+def pfsp_weights(scores, floor=0.02, kind="hard"):
     """Prioritized fictitious self-play weights (normalised) from the learner's scores p in [0,
-    1] against each member: (1 - p) ** 2 + floor."""
+    1] against each member: ``"hard"`` (1 - p) ** 2 + floor (the members it loses to most),
+    ``"var"`` p (1 - p) + floor (the members it beats about half the time: the most to learn
+    from when a member is still out of reach)."""
+    if kind not in PFSP:
+        raise ValueError(f"PFSP weighting must be one of {PFSP}, got {kind!r}")
     p = np.clip(np.asarray(scores, np.float64), 0.0, 1.0)
-    w = (1.0 - p) ** 2 + floor
+    w = ((1.0 - p) ** 2 if kind == "hard" else p * (1.0 - p)) + floor
     return w / w.sum()
 
 
@@ -189,10 +197,14 @@ class League:
     game: "draughts" or "backgammon"; num_envs: game slots; seed: the league's generators;
     pool_size: snapshots kept (the oldest leaves); fixed: the fixed members (default FIXED[game]);
     decay: weight of a member's older games per new one; prior_games: weight of the 1/2 prior;
-    floor: the PFSP floor; greedy: evaluation of the "greedy" member (None: material)."""
+    floor: the PFSP floor; pfsp: the weighting ("hard" or "var", pfsp_weights); greedy:
+    evaluation of the draughts "greedy" member (None: material)."""
 
     def __init__(self, game, num_envs, seed=0, pool_size=8, fixed=None, decay=0.99,
-                 prior_games=4.0, floor=0.02, greedy=None):
+                 prior_games=4.0, floor=0.02, greedy=None, pfsp="hard"):
+        if pfsp not in PFSP:
+            raise ValueError(f"pfsp must be one of {PFSP}, got {pfsp!r}")
+        self.pfsp = pfsp
         if game not in FIXED:
             raise ValueError(f"game must be 'draughts' or 'backgammon', got {game!r}")
         fixed = FIXED[game] if fixed is None else tuple(fixed)
@@ -231,7 +243,7 @@ class League:
 
     def weights(self):
         """float64 (members,): the PFSP sampling probabilities (pfsp_weights of scores())."""
-        return pfsp_weights(self.scores(), self.floor)
+        return pfsp_weights(self.scores(), self.floor, self.pfsp)
 
     def assign(self, slots):
         """Draw a member for each slot in slots (int array) from weights()."""

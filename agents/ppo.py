@@ -416,12 +416,13 @@ def train_ppo(game, total_steps, run_dir, num_envs=256, seed=0, snapshot_every=2
               pool_size=8, net_arch=(64, 64), ckpt_every=200_000, eval_every=500_000,
               eval_games=200, max_moves=300, resume=False, tensorboard=True, log=print,
               progress_every=10.0, force=False, progress=None, n_steps=64, batch_size=2048,
-              n_epochs=2, league=True):
+              n_epochs=2, league=True, pfsp="hard"):
     """Train a MaskablePPO policy by self-play into run_dir (see the module docstring).
 
     league: the opponents are a boardgym.agents.league.League (fixed players and snapshots, one
     member per game slot, sampled by prioritized fictitious self-play); False: the uniform
-    OpponentPool of earlier runs, one member per rollout. n_steps (steps per game slot per
+    OpponentPool of earlier runs, one member per rollout; pfsp: the league's weighting ("hard"
+    or "var", league.pfsp_weights). n_steps (steps per game slot per
     rollout), batch_size and n_epochs are MaskablePPO's; the policy is LegalActionPolicy (the
     masked policy computed over the legal actions only). The batched core runs on one Numba
     thread and torch on one thread (measured fastest on this 2-core machine: the parallel core
@@ -450,13 +451,14 @@ def train_ppo(game, total_steps, run_dir, num_envs=256, seed=0, snapshot_every=2
              "snapshot_every": int(snapshot_every), "pool_size": int(pool_size),
              "net_arch": [int(n) for n in net_arch], "max_moves": int(max_moves),
              "n_steps": int(n_steps), "batch_size": int(batch_size), "n_epochs": int(n_epochs),
-             "opponents": "league" if league else "pool"}
+             "opponents": "league" if league else "pool", "pfsp": str(pfsp)}
     saved = None
     if resume:
         if not os.path.exists(resume_path):
             raise ValueError(f"resume: no checkpoint {resume_path}")
         saved = torch.load(resume_path, weights_only=False)
-        old = {"opponents": "pool", "n_steps": 128, "batch_size": 1024, "n_epochs": 4}
+        old = {"opponents": "pool", "n_steps": 128, "batch_size": 1024, "n_epochs": 4,
+               "pfsp": "hard"}
         kept = {**old, **saved["setup"]}  # checkpoints of earlier runs: their settings
         for key, value in kept.items():
             if setup[key] != value:
@@ -465,7 +467,8 @@ def train_ppo(game, total_steps, run_dir, num_envs=256, seed=0, snapshot_every=2
     game, snapshot_every = setup["game"], setup["snapshot_every"]
     use_league = setup["opponents"] == "league"
     if use_league:
-        opponents = League(game, setup["num_envs"], setup["seed"], setup["pool_size"])
+        opponents = League(game, setup["num_envs"], setup["seed"], setup["pool_size"],
+                           pfsp=setup["pfsp"])
     else:
         opponents = OpponentPool(setup["seed"], setup["pool_size"], baseline_names(game))
     kwargs = {"max_moves": setup["max_moves"]} if game == "draughts" else {}

@@ -130,6 +130,9 @@ class Settings:
     """ppo: opponents from the league (fixed players and snapshots per game, sampled by
     prioritized fictitious self-play: boardgym.agents.league); --no-league: the uniform pool of
     earlier runs (one member per rollout)"""
+    pfsp: Literal["hard", "var"] = "hard"
+    """ppo: league sampling weight of a member the learner scores p against: hard (1-p)^2
+    (the members it loses to), var p(1-p) (the ones it beats about half the time)"""
     tensorboard: bool = True
     """write TensorBoard logs to <ckpt-dir>/tb (metrics.jsonl is always written)"""
     quiet: bool = False
@@ -385,7 +388,7 @@ def train_ppo(cfg):
                    force=cfg.force, tensorboard=cfg.tensorboard,
                    log=lambda text: _log(cfg, text, bar), progress=progress,
                    n_steps=cfg.rollout, batch_size=cfg.batch_size, n_epochs=cfg.epochs,
-                   league=cfg.league)
+                   league=cfg.league, pfsp=cfg.pfsp)
 
 
 def parse_net_arch(text):

@@ -26,6 +26,13 @@ def test_pfsp_weights_follow_the_win_rates():
     w = pfsp_weights([0.0, 0.5, 0.9, 1.0], floor=0.02)
     raw = np.array([1.0, 0.25, 0.01, 0.0]) + 0.02
     assert np.allclose(w, raw / raw.sum()) and np.all(np.diff(w) < 0)
+    var = pfsp_weights([0.0, 0.5, 1.0], floor=0.02, kind="var")
+    assert np.allclose(var, np.array([0.02, 0.27, 0.02]) / 0.31)
+    with pytest.raises(ValueError, match="PFSP weighting"):
+        pfsp_weights([0.5], kind="easy")
+    with pytest.raises(ValueError, match="pfsp must be"):
+        League("draughts", 4, pfsp="easy")
+    assert np.allclose(League("draughts", 4, pfsp="var").weights(), 1 / 3)
     league = League("draughts", 64, seed=3, decay=0.99, prior_games=4)
     assert league.names == list(FIXED["draughts"])
     assert np.allclose(league.scores(), 0.5) and np.allclose(league.weights(), 1 / 3)

@@ -173,7 +173,7 @@ def test_a_run_ends_with_an_evaluation_and_old_greedy_checkpoints_resume(tmp_pat
         train_ppo("draughts", 1024, tmp_path, **kw)
     state = torch.load(tmp_path / "resume.pt", weights_only=False)
     state["pool"]["current"] = "greedy"  # as an older run saved it
-    for key in ("opponents", "n_steps", "batch_size", "n_epochs"):  # older runs had no such keys
+    for key in ("opponents", "n_steps", "batch_size", "n_epochs", "pfsp"):  # not in older runs
         del state["setup"][key]
     torch.save(state, tmp_path / "resume.pt")
     steps = []
