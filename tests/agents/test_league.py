@@ -185,3 +185,23 @@ def test_backgammon_greedy_member_plays_a_best_play_of_the_in_kernel_greedy_play
         assert ends and max(scores[ends]) == scores.max()
         checked += 1
     assert checked >= 5
+
+
+@pytest.mark.parametrize("game_name", ["draughts", "backgammon"])
+def test_batched_opponent_matches_are_paired_and_reproducible(game_name):
+    """evaluation.play_vs_batched_opponent: the opponent answers only its own games, each game
+    is scored once from the policy's seat, and the same seed replays the match."""
+    from boardgym.agents.evaluation import play_vs_batched_opponent
+    asked = []
+
+    def first_legal(obs, masks):
+        return masks.argmax(1)
+
+    def last_legal(obs, masks, games):
+        asked.append(np.asarray(games).copy())
+        return masks.shape[1] - 1 - masks[:, ::-1].argmax(1)
+    kw = {"max_moves": 60} if game_name == "draughts" else {"max_turns": 40}
+    a = play_vs_batched_opponent(first_legal, last_legal, game_name, 6, seed=2, **kw)
+    b = play_vs_batched_opponent(first_legal, last_legal, game_name, 6, seed=2, **kw)
+    assert a.shape == (6,) and np.array_equal(a, b) and set(np.unique(a)) <= {-1.0, 0.0, 1.0}
+    assert all(g.size and g.max() < 6 and np.unique(g).size == g.size for g in asked)
