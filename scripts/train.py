@@ -50,8 +50,8 @@ against the in-kernel players (``ppo.baseline_names``) and, in draughts, GreedyA
 (TensorBoard ``elo/<opponent>``), each evaluated model kept as ``ppo_<steps>.zip``. The
 opponents come from the league (boardgym.agents.league: random, the in-kernel one-ply player,
 GreedyAgent and ``--pool-size`` snapshots, one per game, drawn by prioritized fictitious
-self-play; TensorBoard ``league/score/<member>`` and ``league/weight/<member>``). Give PPO runs
-their own ``--ckpt-every`` and ``--eval-every`` (the defaults are sized for TD games), e.g.
+self-play; TensorBoard ``league/score/<member>`` and ``league/weight/<member>``). PPO's
+``--ckpt-every`` and ``--eval-every`` default to 500,000 and 2,000,000 steps, e.g.
 
     boardgym train --game draughts --algo ppo --steps 20000000 --ckpt-every 500000 \
         --eval-every 1000000 --eval-games 400 --ckpt-dir runs/draughts-ppo
@@ -73,6 +73,10 @@ from boardgym.scripts import cli
 BAR_GAMES = 250
 #: files a TD run writes into its directory (moved aside by --force)
 TD_RUN_FILES = ("metrics.jsonl", "latest.npz", "latest.npz.tmp*", "games_*.npz", "tb")
+
+
+#: default (--ckpt-every, --eval-every) of each algorithm: TD games, PPO learner steps
+EVERY = {"td": (5_000, 20_000), "ppo": (500_000, 2_000_000)}
 
 
 @dataclasses.dataclass
@@ -99,10 +103,11 @@ class Settings:
     """seed of the initial weights and of self-play"""
     ckpt_dir: str = ""
     """run directory: checkpoints, metrics.jsonl, TensorBoard logs (tb/); empty: runs/<game>-<algo>"""
-    ckpt_every: int = 5_000
-    """games (td) or learner steps (ppo) between checkpoints"""
-    eval_every: int = 20_000
-    """games (td) or steps (ppo) between evaluations (0: only the final one)"""
+    ckpt_every: int | None = None
+    """games (td; default 5,000) or learner steps (ppo; default 500,000) between checkpoints"""
+    eval_every: int | None = None
+    """games (td; default 20,000) or steps (ppo; default 2,000,000) between evaluations (0: only
+    the final one)"""
     eval_games: int = 400
     """games per evaluation opponent (rounded up to even: pairs from the same start)"""
     resume: bool = False
@@ -139,6 +144,11 @@ class Settings:
     """no progress lines or bar"""
 
     def check(self):
+        every = EVERY[self.algo] if self.algo in EVERY else EVERY["td"]
+        if self.ckpt_every is None:
+            self.ckpt_every = every[0]
+        if self.eval_every is None:
+            self.eval_every = every[1]
         for name in ("games", "hidden", "ckpt_every", "eval_games", "steps", "num_envs",
                      "snapshot_every", "pool_size", "rollout", "batch_size", "epochs"):
             value = getattr(self, name)
