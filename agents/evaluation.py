@@ -288,6 +288,41 @@ def play_vs_kernel_opponent(policy, game, opponent="random", n_games=200, seed=0
     return points
 
 
+def play_vs_batched_opponent(policy, opponent, game, n_games=200, seed=0, **core_kwargs):
+    """float64 (2 * pairs,): the points of policy ((obs (M, O), masks (M, A)) -> actions (M,))
+    in each game against ``opponent((obs (M, O), masks (M, A), games int64 (M,)) -> actions
+    (M,))``, both answering in one call for all the games where their seat is to act (games:
+    the game indices, e.g. for per-game random streams). On the batched core in its two-player
+    view; pairs of games from one random stream with the seats swapped, as
+    play_vs_kernel_opponent (the same caps by default)."""
+    from boardgym.envs.batch import BackgammonBatch, DraughtsBatch
+    _spec(game)
+    core_cls = DraughtsBatch if game == "draughts" else BackgammonBatch
+    kwargs = {"max_moves": 300} if game == "draughts" else {"max_turns": 1000}
+    kwargs.update(core_kwargs)
+    core = core_cls(2 * pair_count(n_games), opponent=None, **kwargs)
+    core.reset(seed=seed, paired=True)
+    seats = core.seats.copy()
+    points = np.zeros(core.num_envs)
+    pending = np.ones(core.num_envs, bool)
+    while pending.any():
+        live = pending & ~core.done.any(1).astype(bool)
+        mine = np.flatnonzero(live & (core.current == seats))
+        theirs = np.flatnonzero(live & (core.current != seats))
+        actions = np.full(core.num_envs, -1, np.int64)
+        if mine.size:
+            actions[mine] = np.asarray(policy(core.obs[mine], core.masks[mine]), np.int64)
+        if theirs.size:
+            actions[theirs] = np.asarray(opponent(core.obs[theirs], core.masks[theirs], theirs),
+                                         np.int64)
+        moving = np.flatnonzero(actions >= 0)
+        core.step_subset(moving, actions[moving])
+        ended = np.flatnonzero(core.done.any(1).astype(bool) & pending)
+        points[ended] = core.rewards[ended, seats[ended]]
+        pending[ended] = False
+    return points
+
+
 def baseline_report(play, n_games, seed, low, high, opponents=("random", "greedy")):
     """{opponent: agents.run_log.points_summary} of ``play(opponent, n_pairs, seed) -> points``
     (float (2 * n_pairs,), each in [low, high]) for each fixed opponent."""

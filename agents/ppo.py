@@ -1,12 +1,30 @@
 """PPOAgent: a masked policy trained with sb3-contrib's MaskablePPO by self-play on the batched env.
 
 Training (``train_ppo``, used by ``boardgym train --algo ppo``): N games at once through the
-stable-baselines3 VecEnv over the batched core (boardgym.envs.vector), the learner's opponent
-drawn per rollout from a pool — a uniformly random player and frozen snapshots of the learner
-itself (a snapshot joins the pool every ``snapshot_every`` steps; the pool keeps the newest
-``pool_size``). ``PPOAgent(path, game=...)`` plays a checkpoint in any boardgym env of its game
-for either seat: the observation is the acting player's own view in every env, so one policy
-serves both seats (``load("<game>-ppo", path=PATH)`` is the same, by name).
+stable-baselines3 VecEnv over the batched core (boardgym.envs.vector), the learner's opponent in
+each game drawn from the league (boardgym.agents.league: random, the in-kernel one-ply player,
+draughts' GreedyAgent, and the newest ``pool_size`` frozen snapshots of the learner — one joins
+every ``snapshot_every`` steps — sampled per game by prioritized fictitious self-play), or, with
+``league=False`` (and in runs that began before the league), from the uniform ``OpponentPool``
+(one member per rollout). ``PPOAgent(path, game=...)`` plays a checkpoint in any boardgym env of
+its game for either seat: the observation is the acting player's own view in every env, so one
+policy serves both seats (``load("<game>-ppo", path=PATH)`` is the same, by name).
+
+The trainer's policy is ``LegalActionPolicy``: MaskableActorCriticPolicy's modules and
+distribution, with the action head evaluated on the legal actions only (the masked softmax over
+all A logits is the softmax over the legal ones). Draughts has A = 1,024 actions of which a
+position rarely allows 20, so this cuts the update's cost several times; its checkpoints load
+as MaskableActorCriticPolicy too (same state dict).
+
+Where the time goes (draughts, 64x64 net, one torch and one Numba thread, this 2-core machine
+under the load of other jobs): the old settings (64 games x 128 steps, minibatch 1,024, 4
+epochs, full 1,024-way head) spent 80% of the time in the update — 128 minibatch steps of
+~80 ms, mostly the masked softmax and its backward over 1,024 actions — and ran ~2,600 steps/s;
+the env step was 2% of it. With LegalActionPolicy, 256 games x 64 steps, minibatch 2,048 and 2
+epochs a whole run (rollouts, league opponents, updates) runs 5,000-9,000 steps/s. The batched
+core runs on one Numba thread: its parallel kernels reset the shared OpenMP thread count that
+torch reads (2 torch threads on a loaded machine were several times slower) and, under load,
+waited for the second core.
 
 A run directory holds ``ppo.zip`` (the latest MaskablePPO model, for PPOAgent), ``ppo_<steps>.zip``
 (each evaluated model; the run ends with an evaluation), ``resume.pt`` (all a resumed run
@@ -15,10 +33,11 @@ refuses a directory holding anything unless ``force`` (then the previous run's f
 ``replaced-<time>/``: ``run_log.prepare_run_dir``).
 Checkpoints are taken at the start of a rollout, every ``ckpt_every`` steps and at the end, and
 capture the model with its optimizer, the N games in progress with their random streams, the
-last observations, the opponent pool (snapshots and its generator), the torch/NumPy/Python
-random states and the counters: ``resume=True`` continues exactly — a run killed after a
-checkpoint and resumed ends with the same weights as an uninterrupted run (tested). Checkpoints
-written when the draughts one-ply player was called "greedy" (now "recapture") resume too.
+last observations, the league (members, scores, snapshots, slot assignment, generators) or the
+opponent pool, the torch/NumPy/Python random states and the counters: ``resume=True``
+continues exactly — a run killed after a checkpoint and resumed ends with the same weights as
+an uninterrupted run (tested). Checkpoints written when the draughts one-ply player was called
+"greedy" (now "recapture"), before the league, resume too (with their pool and settings).
 """
 import io
 import os
@@ -115,6 +134,123 @@ class PPOAgent:
         return best_play(self, position_id, die1, die2)
 
 
+def _legal_index(masks):
+    """The legal actions of each row of masks ((B, A), any dtype, nonzero = legal) ->
+    (rows, pos, cols): the k-th legal action of row r (ascending) is ``cols[j]`` with
+    ``rows[j] = r``, ``pos[j] = k`` (int64 (L,), L legal actions in all); and K, the most legal
+    actions of a row (at least 1)."""
+    import torch
+    m = torch.as_tensor(masks) != 0
+    rows, cols = m.nonzero(as_tuple=True)  # row-major: each row's actions ascending
+    counts = m.sum(1)
+    k = max(int(counts.max()) if counts.numel() else 0, 1)
+    starts = torch.cumsum(counts, 0) - counts
+    pos = torch.arange(rows.numel()) - starts[rows]
+    return rows, pos, cols, k
+
+
+class LegalActions:
+    """The policy's distribution over the legal actions only: log-probabilities (B, K) of the
+    actions idx (B, K) (padding: valid False, probability 0). The same distribution as
+    MaskableCategorical over all A actions with the mask applied, computed in O(B K H) instead
+    of O(B A H)."""
+
+    def __init__(self, logp, idx, valid):
+        self.logp, self.idx, self.valid = logp, idx, valid
+
+    def get_actions(self, deterministic=False):
+        import torch
+        if deterministic:  # the first best action (ascending order, as argmax over all A)
+            k = self.logp.argmax(1)
+        else:
+            k = torch.multinomial(self.logp.exp(), 1)[:, 0]
+        return self.idx.gather(1, k[:, None])[:, 0]
+
+    def log_prob(self, actions):
+        import torch
+        hit = (self.idx == actions.long().reshape(-1, 1)) & self.valid
+        return torch.where(hit, self.logp, torch.zeros_like(self.logp)).sum(1)
+
+    def entropy(self):
+        p = self.logp.exp()
+        return -(p * self.logp).sum(1)  # padding: p = 0 times a finite log p
+
+
+def _sparse_policy_class():
+    """LegalActionPolicy, built on first use (sb3-contrib is an optional dependency)."""
+    global _LEGAL_POLICY
+    if _LEGAL_POLICY is not None:
+        return _LEGAL_POLICY
+    import torch
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    class _LegalActionPolicy(MaskableActorCriticPolicy):
+        """MaskableActorCriticPolicy whose action head scores only the legal actions.
+
+        Same modules, parameters and state dict as the base class (a checkpoint loads in
+        either), same distribution: the masked softmax over A logits equals the softmax over the
+        legal actions' logits, computed here by gathering the legal rows of ``action_net``'s
+        weight (B K H multiply-adds instead of B A H; draughts has A = 1,024 actions and rarely
+        more than 20 legal). Without a mask it is the base class."""
+
+        def _legal_dist(self, latent_pi, action_masks):
+            n = latent_pi.shape[0]
+            rows, pos, cols, k = _legal_index(torch.as_tensor(action_masks).reshape(n, -1))
+            w, b = self.action_net.weight, self.action_net.bias
+            flat = (latent_pi[rows] * w[cols]).sum(1) + b[cols]  # the legal actions' logits
+            logits = torch.full((n, k), -1e9, dtype=flat.dtype).index_put((rows, pos), flat)
+            idx = torch.zeros((n, k), dtype=torch.long).index_put((rows, pos), cols)
+            valid = torch.zeros((n, k), dtype=torch.bool).index_put(
+                (rows, pos), torch.ones_like(rows, dtype=torch.bool))
+            return LegalActions(torch.log_softmax(logits, 1), idx, valid)
+
+        def forward(self, obs, deterministic=False, action_masks=None):
+            if action_masks is None:
+                return super().forward(obs, deterministic, action_masks)
+            latent_pi, latent_vf = self._latents(obs)
+            dist = self._legal_dist(latent_pi, action_masks)
+            actions = dist.get_actions(deterministic)
+            return actions, self.value_net(latent_vf), dist.log_prob(actions)
+
+        def _latents(self, obs):
+            features = self.extract_features(obs)
+            if self.share_features_extractor:
+                return self.mlp_extractor(features)
+            pi_features, vf_features = features
+            return (self.mlp_extractor.forward_actor(pi_features),
+                    self.mlp_extractor.forward_critic(vf_features))
+
+        def evaluate_actions(self, obs, actions, action_masks=None):
+            if action_masks is None:
+                return super().evaluate_actions(obs, actions, action_masks)
+            latent_pi, latent_vf = self._latents(obs)
+            dist = self._legal_dist(latent_pi, action_masks)
+            return self.value_net(latent_vf), dist.log_prob(actions), dist.entropy()
+
+        def get_distribution(self, obs, action_masks=None):
+            if action_masks is None:
+                return super().get_distribution(obs, action_masks)
+            features = super(MaskableActorCriticPolicy, self).extract_features(
+                obs, self.pi_features_extractor)
+            return self._legal_dist(self.mlp_extractor.forward_actor(features), action_masks)
+
+    _LegalActionPolicy.__name__ = _LegalActionPolicy.__qualname__ = "LegalActionPolicy"
+    _LegalActionPolicy.__module__ = __name__
+    _LEGAL_POLICY = _LegalActionPolicy
+    return _LEGAL_POLICY
+
+
+_LEGAL_POLICY = None
+
+
+def __getattr__(name):
+    """``boardgym.agents.ppo.LegalActionPolicy``: the trainer's policy class, built on first
+    access (so that pickled models name it and sb3-contrib stays optional)."""
+    if name == "LegalActionPolicy":
+        return _sparse_policy_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def export_policy(zip_path, pt_path):
     """Write the policy of a MaskablePPO checkpoint alone (no optimizer state) to pt_path."""
     from sb3_contrib import MaskablePPO
@@ -209,12 +345,47 @@ def baseline_names(game):
     return tuple(k for k in codes if k not in (None, "none"))
 
 
-def evaluate_baselines(model, game, n_games=200, seed=0):
-    """{opponent: points_summary} of the model against the game's in-kernel players (one point
-    a game: the batched backgammon core scores single games)."""
+def play_vs_greedy(model, n_games=200, seed=0, evaluation=None):
+    """Points of the model's deterministic policy in n_games of draughts against boardgym.agents'
+    GreedyAgent (league.GreedyBatch: the same choices, ties from per-game streams of seed):
+    evaluation.play_vs_batched_opponent, pairs with the seats swapped."""
+    from boardgym.agents.evaluation import play_vs_batched_opponent
+    from boardgym.agents.league import GreedyBatch
+    from boardgym.kernels.rng import seed_rngs
+    greedy = GreedyBatch(evaluation)
+    rngs = seed_rngs(int(seed) + 1_000_003, 2 * ((n_games + 1) // 2))
+
+    def policy(obs, masks):
+        return model.predict(obs, action_masks=masks.astype(bool), deterministic=True)[0]
+    return play_vs_batched_opponent(policy, lambda obs, masks, games: greedy.actions(obs, games, rngs),
+                                    "draughts", n_games, seed)
+
+
+def evaluate_baselines(model, game, n_games=200, seed=0, greedy=False):
+    """{opponent: points_summary + Elo} of the model against the game's in-kernel players and,
+    with greedy (draughts), GreedyAgent (one point a game: the batched backgammon core scores
+    single games). Each entry adds ``elo`` and ``elo_ci95``: the Elo difference to that opponent
+    with its 95% interval (stats.match_elo of the score, +-1000 standing for infinity)."""
     from boardgym.agents.evaluation import baseline_report
-    return baseline_report(lambda opp, n_pairs, s: play_vs_baseline(model, game, opp, 2 * n_pairs, s),
-                           n_games, seed, -1.0, 1.0, opponents=baseline_names(game))
+    from boardgym.agents.stats import summarize_points
+
+    def play(opp, n_pairs, s):
+        if opp == "greedy" and game == "draughts":
+            return play_vs_greedy(model, 2 * n_pairs, s)
+        return play_vs_baseline(model, game, opp, 2 * n_pairs, s)
+    names = baseline_names(game) + (("greedy",) if greedy and game == "draughts" else ())
+    points = {}
+
+    def keep(opp, n_pairs, s):
+        points[opp] = play(opp, n_pairs, s)
+        return points[opp]
+    out = baseline_report(keep, n_games, seed, -1.0, 1.0, opponents=names)
+    for opp, res in out.items():
+        summ = summarize_points(points[opp], -1.0, 1.0)
+        clip = lambda v: round(float(np.clip(v, -1000.0, 1000.0)), 1)  # noqa: E731
+        res["elo"] = clip(summ["elo"])
+        res["elo_ci95"] = [clip(v) for v in summ["elo_interval"]]
+    return out
 
 
 def _save_atomic(model, path):
@@ -241,23 +412,34 @@ def _sb3_logger(run_log):
     return Logger(folder=None, output_formats=[Bridge()])
 
 
-def train_ppo(game, total_steps, run_dir, num_envs=64, seed=0, snapshot_every=100_000,
-              pool_size=8, net_arch=(64, 64), ckpt_every=50_000, eval_every=100_000,
+def train_ppo(game, total_steps, run_dir, num_envs=256, seed=0, snapshot_every=200_000,
+              pool_size=8, net_arch=(64, 64), ckpt_every=200_000, eval_every=500_000,
               eval_games=200, max_moves=300, resume=False, tensorboard=True, log=print,
-              progress_every=10.0, force=False, progress=None):
+              progress_every=10.0, force=False, progress=None, n_steps=64, batch_size=2048,
+              n_epochs=2, league=True, pfsp="hard"):
     """Train a MaskablePPO policy by self-play into run_dir (see the module docstring).
 
+    league: the opponents are a boardgym.agents.league.League (fixed players and snapshots, one
+    member per game slot, sampled by prioritized fictitious self-play); False: the uniform
+    OpponentPool of earlier runs, one member per rollout; pfsp: the league's weighting ("hard"
+    or "var", league.pfsp_weights). n_steps (steps per game slot per
+    rollout), batch_size and n_epochs are MaskablePPO's; the policy is LegalActionPolicy (the
+    masked policy computed over the legal actions only). The batched core runs on one Numba
+    thread and torch on one thread (measured fastest on this 2-core machine: the parallel core
+    also resets torch's OpenMP thread count).
     Evaluations (every eval_every steps (0: none but the last) and at the end, eval_games
-    against the game's in-kernel players) are logged and appended to metrics.jsonl. A new run
-    refuses a non-empty run_dir unless force (``run_log.prepare_run_dir``). On resume the
-    checkpoint's game, num_envs, seed, pool and network settings win over the arguments (a note
-    is logged when they differ); total_steps is the total of the whole run. progress(done,
+    against the game's in-kernel players and, in draughts, GreedyAgent) are logged, with each
+    opponent's Elo difference and interval, and appended to metrics.jsonl. A new run refuses a
+    non-empty run_dir unless force (``run_log.prepare_run_dir``). On resume the checkpoint's
+    game, num_envs, seed, pool, rollout and network settings win over the arguments (a note is
+    logged when they differ); total_steps is the total of the whole run. progress(done,
     total): called with the steps done and to do in this call (a progress bar). Returns the
     model."""
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
 
+    from boardgym.agents.league import League
     from boardgym.envs.vector import make_sb3_vec_env
     _torch_threads()
     run_dir = str(run_dir)
@@ -267,22 +449,45 @@ def train_ppo(game, total_steps, run_dir, num_envs=64, seed=0, snapshot_every=10
     resume_path = os.path.join(run_dir, RESUME_FILE)
     setup = {"game": game, "num_envs": int(num_envs), "seed": int(seed),
              "snapshot_every": int(snapshot_every), "pool_size": int(pool_size),
-             "net_arch": [int(n) for n in net_arch], "max_moves": int(max_moves)}
+             "net_arch": [int(n) for n in net_arch], "max_moves": int(max_moves),
+             "n_steps": int(n_steps), "batch_size": int(batch_size), "n_epochs": int(n_epochs),
+             "opponents": "league" if league else "pool", "pfsp": str(pfsp)}
     saved = None
     if resume:
         if not os.path.exists(resume_path):
             raise ValueError(f"resume: no checkpoint {resume_path}")
         saved = torch.load(resume_path, weights_only=False)
-        for key, value in saved["setup"].items():
+        old = {"opponents": "pool", "n_steps": 128, "batch_size": 1024, "n_epochs": 4,
+               "pfsp": "hard"}
+        kept = {**old, **saved["setup"]}  # checkpoints of earlier runs: their settings
+        for key, value in kept.items():
             if setup[key] != value:
                 log(f"resume: keeping the checkpoint's {key}={value} (asked {setup[key]})")
-        setup = saved["setup"]
+        setup = kept
     game, snapshot_every = setup["game"], setup["snapshot_every"]
-    pool = OpponentPool(setup["seed"], setup["pool_size"], baseline_names(game))
+    use_league = setup["opponents"] == "league"
+    if use_league:
+        opponents = League(game, setup["num_envs"], setup["seed"], setup["pool_size"],
+                           pfsp=setup["pfsp"])
+    else:
+        opponents = OpponentPool(setup["seed"], setup["pool_size"], baseline_names(game))
     kwargs = {"max_moves": setup["max_moves"]} if game == "draughts" else {}
-    venv = make_sb3_vec_env(game, num_envs=setup["num_envs"], opponent=pool, **kwargs)
+    venv = make_sb3_vec_env(game, num_envs=setup["num_envs"], opponent=opponents, threads=1,
+                            **kwargs)
+    if use_league:
+        opponents.bind(venv.core)
+    clock = {"env": 0.0, "rollout": 0.0, "update": 0.0, "mark": None}  # where the time goes
+    step_wait = venv.step_wait
+
+    def timed_step_wait():
+        t = time.perf_counter()
+        out = step_wait()
+        clock["env"] += time.perf_counter() - t
+        return out
+    venv.step_wait = timed_step_wait
     if saved is None:
-        model = MaskablePPO("MlpPolicy", venv, n_steps=128, batch_size=1024, n_epochs=4,
+        model = MaskablePPO(_sparse_policy_class(), venv, n_steps=setup["n_steps"],
+                            batch_size=setup["batch_size"], n_epochs=setup["n_epochs"],
                             learning_rate=3e-4, gamma=0.995, ent_coef=0.01, seed=setup["seed"],
                             policy_kwargs={"net_arch": setup["net_arch"]}, device="cpu")
         counters = {"steps": 0, "games": 0, "seconds": 0.0, "next_snapshot": snapshot_every,
@@ -291,7 +496,7 @@ def train_ppo(game, total_steps, run_dir, num_envs=64, seed=0, snapshot_every=10
         model = MaskablePPO.load(io.BytesIO(saved["model"]), env=venv, device="cpu",
                                  force_reset=False)
         counters = dict(saved["counters"])
-        pool.set_state(saved["pool"], model.policy)
+        opponents.set_state(saved["league" if use_league else "pool"], model.policy)
         venv.core.set_state(saved["core"])
         venv._seed = saved["venv_seed"]
         model._last_obs = saved["last_obs"].copy()
@@ -312,7 +517,8 @@ def train_ppo(game, total_steps, run_dir, num_envs=64, seed=0, snapshot_every=10
         model.save(buf)
         state = {"model": buf.getvalue(), "setup": setup, "counters": dict(counters),
                  "core": venv.core.get_state(), "venv_seed": venv._seed,
-                 "last_obs": np.array(model._last_obs), "pool": pool.get_state(),
+                 "last_obs": np.array(model._last_obs),
+                 "league" if use_league else "pool": opponents.get_state(),
                  "episode_starts": np.array(model._last_episode_starts),
                  "ep_info": list(model.ep_info_buffer or ()),
                  "rng": {"torch": torch.get_rng_state(), "numpy": np.random.get_state(),
@@ -334,12 +540,23 @@ def train_ppo(game, total_steps, run_dir, num_envs=64, seed=0, snapshot_every=10
 
     def evaluate():
         counters["evaluated"] = counters["steps"]
-        res = evaluate_baselines(model, game, eval_games, setup["seed"] + 1)
+        res = evaluate_baselines(model, game, eval_games, setup["seed"] + 1, greedy=True)
+        _torch_threads()
         _save_atomic(model, os.path.join(run_dir, f"ppo_{counters['steps']}.zip"))
-        run_log.evaluation({"games": counters["games"], "steps": counters["steps"],
-                            "seconds": round(seconds0 + time.perf_counter() - t0, 1), **res})
+        line = {"games": counters["games"], "steps": counters["steps"],
+                "seconds": round(seconds0 + time.perf_counter() - t0, 1), **res}
+        if use_league:  # a list, not an object: the curve readers take objects as opponents
+            line["league"] = [[n, round(r["score"], 4), round(r["weight"], 4), r["games"]]
+                              for n, r in opponents.table().items()]
+        run_log.evaluation(line)
+        for opp, r in res.items():
+            run_log.scalar(f"elo/{opp}", r["elo"], counters["steps"])
+            run_log.scalar(f"elo/{opp}_low", r["elo_ci95"][0], counters["steps"])
+            run_log.scalar(f"elo/{opp}_high", r["elo_ci95"][1], counters["steps"])
+        snaps = len(opponents.policies) if use_league else len(opponents.snapshots)
         log(f"steps {counters['steps']}: {format_evaluation(res)}  "
-            f"pool {len(pool.snapshots)} snapshots")
+            + "  ".join(f"Elo vs {k} {r['elo']:+.0f}" for k, r in res.items())
+            + f"  pool {snaps} snapshots")
 
     class SelfPlay(BaseCallback):
         """At each rollout start: evaluate, checkpoint, snapshot, pick the opponent (in that order,
@@ -351,17 +568,36 @@ def train_ppo(game, total_steps, run_dir, num_envs=64, seed=0, snapshot_every=10
             self.start = counters["steps"]
 
         def _on_rollout_start(self):
+            now = time.perf_counter()
+            if clock["mark"] is not None:
+                clock["update"] += now - clock["mark"]
+            clock["mark"] = now
             counters["steps"] = self.num_timesteps
             evaluate_if_due()
             if due("next_ckpt", ckpt_every):
                 checkpoint()
             if counters["steps"] >= counters["next_snapshot"]:
-                pool.add(self.model.policy)
+                if use_league:
+                    opponents.add_snapshot(self.model.policy, f"snap{counters['steps']}")
+                else:
+                    opponents.add(self.model.policy)
                 counters["next_snapshot"] += snapshot_every
-            pool.pick()
-            self.logger.record("selfplay/pool_snapshots", len(pool.snapshots))
+            if use_league:
+                for name, r in opponents.table().items():
+                    for key in ("score", "weight"):
+                        run_log.scalar(f"league/{key}/{name}", r[key], counters["steps"])
+                self.logger.record("selfplay/pool_snapshots", len(opponents.policies))
+            else:
+                opponents.pick()
+                self.logger.record("selfplay/pool_snapshots", len(opponents.snapshots))
             self.logger.record("selfplay/games", counters["games"])
             self.log_progress()
+
+        def _on_rollout_end(self):
+            _torch_threads()  # the core's Numba calls may have reset torch's OpenMP threads
+            now = time.perf_counter()
+            clock["rollout"] += now - clock["mark"]
+            clock["mark"] = now
 
         def log_progress(self):
             now = time.perf_counter()
@@ -370,12 +606,27 @@ def train_ppo(game, total_steps, run_dir, num_envs=64, seed=0, snapshot_every=10
                 return
             rate, games_rate = (counters["steps"] - s) / (now - t), (counters["games"] - g) / (now - t)
             eta = (total_steps - counters["steps"]) / rate / 60 if rate > 0 else float("nan")
+            busy = clock["rollout"] + clock["update"]
+            split = {k: clock[k] / busy for k in ("env", "rollout", "update")} if busy else {}
+            for key, value in split.items():
+                run_log.scalar(f"time/{key}_fraction", value, counters["steps"])
+            run_log.scalar("time/steps_per_s", rate, counters["steps"])
+            if busy:
+                split_text = (f"  time: env+opponents {split['env']:.0%}, policy and buffer "
+                              f"{split['rollout'] - split['env']:.0%}, update {split['update']:.0%}")
             log(f"steps {counters['steps']}/{total_steps}  {rate:.0f} steps/s  "
-                f"{games_rate:.1f} games/s  ETA {eta:.1f} min  games {counters['games']}")
+                f"{games_rate:.1f} games/s  ETA {eta:.1f} min  games {counters['games']}"
+                + (split_text if busy else ""))
+            for key in ("env", "rollout", "update"):
+                clock[key] = 0.0
             self.mark = (now, counters["steps"], counters["games"])
 
         def _on_step(self):
-            counters["games"] += int(np.count_nonzero(self.locals["dones"]))
+            dones = self.locals["dones"]
+            finished = np.flatnonzero(dones)
+            counters["games"] += int(finished.size)
+            if use_league and finished.size:
+                opponents.record(finished, np.asarray(self.locals["rewards"])[finished])
             if progress is not None:
                 progress(self.num_timesteps - self.start, max(total_steps - self.start, 0))
             return True

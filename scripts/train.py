@@ -53,8 +53,16 @@ evaluation seed; each evaluated net is also kept as ``games_<N>.npz``.
 
 PPO (boardgym.agents.ppo.train_ppo): ``ppo.zip`` (``load("<game>-ppo", path=PATH)``) and
 ``resume.pt`` every ``--ckpt-every`` learner steps (at the next rollout start); evaluations
-against the in-kernel players (``ppo.baseline_names``) every ``--eval-every`` steps and at the
-end, each evaluated model kept as ``ppo_<steps>.zip``.
+against the in-kernel players (``ppo.baseline_names``) and, in draughts, GreedyAgent every
+``--eval-every`` steps and at the end, with the Elo difference to each and its interval
+(TensorBoard ``elo/<opponent>``), each evaluated model kept as ``ppo_<steps>.zip``. The
+opponents come from the league (boardgym.agents.league: random, the in-kernel one-ply player,
+GreedyAgent and ``--pool-size`` snapshots, one per game, drawn by prioritized fictitious
+self-play; TensorBoard ``league/score/<member>`` and ``league/weight/<member>``). PPO's
+``--ckpt-every`` and ``--eval-every`` default to 500,000 and 2,000,000 steps, e.g.
+
+    boardgym train --game draughts --algo ppo --steps 20000000 --ckpt-every 500000 \
+        --eval-every 1000000 --eval-games 400 --ckpt-dir runs/draughts-ppo
 """
 import dataclasses
 import importlib.util
@@ -73,6 +81,10 @@ from boardgym.scripts import cli
 BAR_GAMES = 250
 #: files a TD run writes into its directory (moved aside by --force)
 TD_RUN_FILES = ("metrics.jsonl", "latest.npz", "latest.npz.tmp*", "games_*.npz", "tb")
+
+
+#: default (--ckpt-every, --eval-every) of each algorithm: TD games, PPO learner steps
+EVERY = {"td": (5_000, 20_000), "ppo": (500_000, 2_000_000)}
 
 
 @dataclasses.dataclass
@@ -107,10 +119,11 @@ class Settings:
     """seed of the initial weights and of self-play"""
     ckpt_dir: str = ""
     """run directory: checkpoints, metrics.jsonl, TensorBoard logs (tb/); empty: runs/<game>-<algo>"""
-    ckpt_every: int = 5_000
-    """games (td) or learner steps (ppo) between checkpoints"""
-    eval_every: int = 20_000
-    """games (td) or steps (ppo) between evaluations (0: only the final one)"""
+    ckpt_every: int | None = None
+    """games (td; default 5,000) or learner steps (ppo; default 500,000) between checkpoints"""
+    eval_every: int | None = None
+    """games (td; default 20,000) or steps (ppo; default 2,000,000) between evaluations (0: only
+    the final one)"""
     eval_games: int = 400
     """games per evaluation opponent (rounded up to even: pairs from the same start)"""
     resume: bool = False
@@ -120,20 +133,41 @@ class Settings:
     replaced-<time>/ folder there (nothing is deleted)"""
     steps: int = 1_000_000
     """ppo: total environment steps of the learner"""
-    num_envs: int = 64
+    num_envs: int = 256
     """ppo: games played at once on the batched env"""
-    snapshot_every: int = 100_000
-    """ppo: steps between frozen snapshots added to the opponent pool"""
+    snapshot_every: int = 200_000
+    """ppo: steps between frozen snapshots added to the league (or the opponent pool)"""
+    pool_size: int = 8
+    """ppo: snapshots kept in the league (the oldest leaves)"""
     net_arch: str = "64,64"
     """ppo: hidden layer sizes of the policy and value MLPs (the shipped draughts-ppo is 64,64)"""
+    rollout: int = 64
+    """ppo: steps per game per rollout (MaskablePPO n_steps; a rollout is num_envs x rollout steps)"""
+    batch_size: int = 2048
+    """ppo: minibatch size of the PPO update"""
+    epochs: int = 2
+    """ppo: passes over each rollout (MaskablePPO n_epochs)"""
+    league: bool = True
+    """ppo: opponents from the league (fixed players and snapshots per game, sampled by
+    prioritized fictitious self-play: boardgym.agents.league); --no-league: the uniform pool of
+    earlier runs (one member per rollout)"""
+    pfsp: Literal["hard", "var"] = "hard"
+    """ppo: league sampling weight of a member the learner scores p against: hard (1-p)^2
+    (the members it loses to), var p(1-p) (the ones it beats about half the time)"""
     tensorboard: bool = True
     """write TensorBoard logs to <ckpt-dir>/tb (metrics.jsonl is always written)"""
     quiet: bool = False
     """no progress lines or bar"""
 
     def check(self):
+        every = EVERY[self.algo] if self.algo in EVERY else EVERY["td"]
+        if self.ckpt_every is None:
+            self.ckpt_every = every[0]
+        if self.eval_every is None:
+            self.eval_every = every[1]
         for name in ("games", "hidden", "ckpt_every", "eval_games", "steps", "num_envs",
-                     "snapshot_every", "race_hidden"):
+                     "snapshot_every", "race_hidden", "pool_size", "rollout", "batch_size",
+                     "epochs"):
             value = getattr(self, name)
             cli.require(value > 0, f"--{name.replace('_', '-')} must be positive, got {value}")
         cli.require(self.eval_every >= 0, f"--eval-every must be >= 0, got {self.eval_every}")
@@ -418,11 +452,13 @@ def train_ppo(cfg):
             bar.total = total
             bar.set(done)
         return run(cfg.game, cfg.steps, cfg.ckpt_dir, num_envs=cfg.num_envs, seed=cfg.seed,
-                   snapshot_every=cfg.snapshot_every, net_arch=parse_net_arch(cfg.net_arch),
-                   ckpt_every=cfg.ckpt_every, eval_every=cfg.eval_every,
-                   eval_games=cfg.eval_games, resume=cfg.resume, force=cfg.force,
-                   tensorboard=cfg.tensorboard, log=lambda text: _log(cfg, text, bar),
-                   progress=progress)
+                   snapshot_every=cfg.snapshot_every, pool_size=cfg.pool_size,
+                   net_arch=parse_net_arch(cfg.net_arch), ckpt_every=cfg.ckpt_every,
+                   eval_every=cfg.eval_every, eval_games=cfg.eval_games, resume=cfg.resume,
+                   force=cfg.force, tensorboard=cfg.tensorboard,
+                   log=lambda text: _log(cfg, text, bar), progress=progress,
+                   n_steps=cfg.rollout, batch_size=cfg.batch_size, n_epochs=cfg.epochs,
+                   league=cfg.league, pfsp=cfg.pfsp)
 
 
 def parse_net_arch(text):

@@ -114,7 +114,7 @@ def test_train_script_ppo_resume_after_a_kill_is_exact(tmp_path):
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
     common = ["--game", "draughts", "--algo", "ppo", "--steps", "4096", "--num-envs", "8",
               "--eval-every", "1024", "--eval-games", "4", "--snapshot-every", "1024",
-              "--ckpt-every", "2048", "--net-arch", "16", "--seed", "5"]
+              "--ckpt-every", "2048", "--net-arch", "16", "--seed", "5", "--rollout", "128"]
     full = train.main(common + ["--ckpt-dir", str(tmp_path / "a"), "--quiet"])
 
     class Killed(Exception):
@@ -127,7 +127,8 @@ def test_train_script_ppo_resume_after_a_kill_is_exact(tmp_path):
     cfg = cli.parse(train.Settings, common + ["--ckpt-dir", str(tmp_path / "b")])
     with pytest.raises(Killed):
         ppo.train_ppo("draughts", 4096, cfg.ckpt_dir, num_envs=8, seed=5, snapshot_every=1024,
-                      net_arch=(16,), ckpt_every=2048, eval_every=1024, eval_games=4, log=kill)
+                      net_arch=(16,), ckpt_every=2048, eval_every=1024, eval_games=4, log=kill,
+                      n_steps=128)
     assert torch.load(tmp_path / "b" / "resume.pt", weights_only=False)["counters"]["steps"] == 2048
     resumed = train.main(common + ["--ckpt-dir", str(tmp_path / "b"), "--resume", "--quiet"])
     assert resumed.num_timesteps == full.num_timesteps == 4096
@@ -144,10 +145,13 @@ def test_train_script_ppo_resume_after_a_kill_is_exact(tmp_path):
     assert sorted(p.name for p in (tmp_path / "b").glob("ppo_*.zip")) == [
         f"ppo_{n}.zip" for n in (1024, 2048, 3072, 4096)]  # every evaluated model is kept
     assert metrics("a") == metrics("b") and metrics("a")[-1]["games"] > 0
-    assert set(metrics("a")[0]["recapture"]) == {"ppg", "ci95", "win_rate", "games"}
+    assert set(metrics("a")[0]["recapture"]) == {"ppg", "ci95", "win_rate", "games", "elo", "elo_ci95"}
+    assert set(metrics("a")[0]) >= {"random", "recapture", "greedy", "league"}  # GreedyAgent too
+    assert [m[0] for m in metrics("a")[-1]["league"]][:3] == ["random", "recapture", "greedy"]
     acc = EventAccumulator(str(tmp_path / "b" / "tb"))
     acc.Reload()
-    assert {"train/policy_gradient_loss", "eval/random_ppg"} <= set(acc.Tags()["scalars"])
+    assert {"train/policy_gradient_loss", "eval/random_ppg", "elo/greedy", "league/weight/greedy",
+            "league/score/snap1024"} <= set(acc.Tags()["scalars"])
     with pytest.raises(ValueError, match="--net-arch must be"):
         train.main(common[:-4] + ["--net-arch", "64,x", "--ckpt-dir", str(tmp_path / "c")])
     with pytest.raises(ValueError, match="no checkpoint"):
@@ -155,12 +159,13 @@ def test_train_script_ppo_resume_after_a_kill_is_exact(tmp_path):
 
 
 def test_a_run_ends_with_an_evaluation_and_old_greedy_checkpoints_resume(tmp_path):
-    """eval_every=0: the run's one evaluation is the final one. A resume.pt written when the
-    draughts one-ply player was called "greedy" (now "recapture") resumes; a new run refuses
-    the directory."""
+    """eval_every=0: the run's one evaluation is the final one. A resume.pt of the uniform pool
+    written when the draughts one-ply player was called "greedy" (now "recapture"), before the
+    league and the rollout settings, resumes with its pool; a new run refuses the directory."""
     import torch
     kw = dict(num_envs=8, net_arch=(8,), ckpt_every=1024, eval_every=0, eval_games=4,
-              tensorboard=False, log=lambda text: None)
+              tensorboard=False, log=lambda text: None, n_steps=128, batch_size=1024,
+              n_epochs=4, league=False)
     train_ppo("draughts", 1024, tmp_path, **kw)
     lines = [json.loads(t) for t in (tmp_path / "metrics.jsonl").read_text().splitlines()]
     assert [m["steps"] for m in lines] == [1024] and set(lines[0]) >= {"random", "recapture"}
@@ -168,10 +173,13 @@ def test_a_run_ends_with_an_evaluation_and_old_greedy_checkpoints_resume(tmp_pat
         train_ppo("draughts", 1024, tmp_path, **kw)
     state = torch.load(tmp_path / "resume.pt", weights_only=False)
     state["pool"]["current"] = "greedy"  # as an older run saved it
+    for key in ("opponents", "n_steps", "batch_size", "n_epochs", "pfsp"):  # not in older runs
+        del state["setup"][key]
     torch.save(state, tmp_path / "resume.pt")
     steps = []
     model = train_ppo("draughts", 2048, tmp_path, resume=True,
-                      progress=lambda done, total: steps.append((done, total)), **kw)
+                      progress=lambda done, total: steps.append((done, total)),
+                      **{**kw, "league": True, "n_steps": 64})  # the checkpoint's settings win
     assert model.num_timesteps == 2048 and steps[-1] == (1024, 1024)
     lines = [json.loads(t) for t in (tmp_path / "metrics.jsonl").read_text().splitlines()]
     assert [m["steps"] for m in lines] == [1024, 2048]
