@@ -680,22 +680,36 @@ def play_afterstate_game(choose0, choose1, rng, max_turns=None, scoring="gammon"
                                rolls)
     state, status, made, lost = game.start(stream, cap, passes)
     while status == game.ROLLED:
-        if rolls is not None:
-            rolls.append(state.copy())
-        n = game.afterstates(state, rows)
-        k = choosers[int(state[TURN])](state, rows[:n])
-        if not notation.is_int(k) or not 0 <= k < n:
-            raise ValueError(f"the chooser of player {int(state[TURN])} returned {k!r}, "
-                             f"not an index 0..{n - 1} of the afterstates")
+        k = _choose(choosers, state, rows, rolls)
         state, status, made, l = game.finish_turn(rows[k], stream, made, cap, passes)
         if rolls is not None and l:
             _record_lost_rolls(rows[k], passes, l, rolls)
         lost += l
+    return _finished(state, code, made, lost)
+
+
+def _finished(state, code, made, lost):
+    """The AfterstateGame of a game that stopped at state (scoring code): its result, or
+    truncated when no one has won."""
     winner, kind, points = game.result(state, code)
     if winner < 0:
         return AfterstateGame(-1, 0, 0, int(made), int(lost), True)
     return AfterstateGame(int(winner), int(kind), int(points if winner == 0 else -points),
                           int(made), int(lost), False)
+
+
+def _choose(choosers, state, rows, rolls):
+    """The index of the afterstate (into rows, filled here) the player on roll of state chooses
+    (rolls: a list recording the rolled states, or None); ValueError if the chooser returns
+    anything else."""
+    if rolls is not None:
+        rolls.append(state.copy())
+    n = game.afterstates(state, rows)
+    k = choosers[int(state[TURN])](state, rows[:n])
+    if not notation.is_int(k) or not 0 <= k < n:
+        raise ValueError(f"the chooser of player {int(state[TURN])} returned {k!r}, "
+                         f"not an index 0..{n - 1} of the afterstates")
+    return k
 
 
 def _cube_answer(agent, state, offered):
@@ -722,13 +736,7 @@ def _play_cube_game(seats, choosers, stream, cap, code, rows, passes, rolls):
             state, status, made, l = game.begin_turn(state, stream, 0, 0, True, True, made, cap,
                                                      passes)
         elif status == game.ROLLED:
-            if rolls is not None:
-                rolls.append(state.copy())
-            n = game.afterstates(state, rows)
-            k = choosers[int(state[TURN])](state, rows[:n])
-            if not notation.is_int(k) or not 0 <= k < n:
-                raise ValueError(f"the chooser of player {int(state[TURN])} returned {k!r}, "
-                                 f"not an index 0..{n - 1} of the afterstates")
+            k = _choose(choosers, state, rows, rolls)
             before = game.pass_turn(rows[k])
             if game.result(before, code)[0] >= 0:
                 state = before
@@ -740,11 +748,7 @@ def _play_cube_game(seats, choosers, stream, cap, code, rows, passes, rolls):
         if rolls is not None and l:
             _record_passes(before, passes, l, rolls)
         lost += l
-    winner, kind, points = game.result(state, code)
-    if winner < 0:
-        return AfterstateGame(-1, 0, 0, int(made), int(lost), True)
-    return AfterstateGame(int(winner), int(kind), int(points if winner == 0 else -points),
-                          int(made), int(lost), False)
+    return _finished(state, code, made, lost)
 
 
 def _record_passes(s, passes, n_lost, rolls):

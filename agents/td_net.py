@@ -598,50 +598,6 @@ def train_games(w1, b1, w2, b2, rng, n_games, alpha, lam, stats):
 
 
 @njit(cache=True)
-def play_match(w1, b1, w2, b2, ow1, ob1, ow2, ob2, opponent, rng, n_pairs, points):
-    """Net (greedy over afterstates) vs opponent (OPP_RANDOM: random checker moves, OPP_GREEDY:
-    the greedy player, both of kernels/backgammon/opponents.py; OPP_NET: the net (ow1, ob1, ow2,
-    ob2)) for n_pairs pairs of games; each pair replays one dice stream with the net as player 0,
-    then as player 1 (the random player draws from a second stream). points (float64[2 * n_pairs])
-    receives the net's points per game (gammons count).
-    """
-    nh = b1.shape[0]
-    rows = np.empty((MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
-    idx = np.empty(MAX_NNZ, dtype=np.int64)
-    val = np.empty(MAX_NNZ)
-    h = np.empty(nh)
-    oh = np.empty(ob1.shape[0])
-    y = np.empty(N_OUT)
-    by = np.empty(N_OUT)
-    mask = np.zeros(N_ACTIONS, dtype=np.int8)
-    game_rng = np.empty(1, dtype=np.int64)
-    pick_rng = np.empty(1, dtype=np.int64)
-    passes = no_passes()
-    for p in range(n_pairs):
-        seed = rng[0]
-        rng[0] += 1
-        for seat in range(2):
-            game_rng[0] = seed
-            pick_rng[0] = ~seed
-            state, status, rolls, _ = start(game_rng, 0, passes)
-            while status == ROLLED:
-                if state[TURN] != seat and opponent == OPP_RANDOM:
-                    after = random_turn(state, pick_rng, 0, mask)
-                else:
-                    n = afterstates(state, rows)
-                    if state[TURN] == seat:
-                        r = best_row(w1, b1, w2, b2, rows, n, idx, val, h, y, by)
-                    elif opponent == OPP_GREEDY:
-                        r = greedy_pick(rows, n)
-                    else:
-                        r = best_row(ow1, ob1, ow2, ob2, rows, n, idx, val, oh, y, by)
-                    after = rows[r].copy()
-                state, status, rolls, _ = finish_turn(after, game_rng, rolls, 0, passes)
-            winner, kind, _ = result(state, SCORING_GAMMON)
-            points[2 * p + seat] = kind if winner == seat else -kind
-
-
-@njit(cache=True)
 def model_best_row(net, rows, n, b, y, best_y):
     """Index of the afterstate of highest equity among rows[:n] under the model tuple net; its
     outputs into best_y (b: model_buffers(net))."""
@@ -730,10 +686,13 @@ def train_model_games(net, rng, n_games, alpha, race_alpha, stats):
 
 
 @njit(cache=True)
-def play_model_match(net, onet, opponent, rng, n_pairs, points):
-    """play_match for model tuples: net (greedy over afterstates) vs opponent (OPP_RANDOM,
-    OPP_GREEDY, or OPP_NET: the model onet), pairs of games on one dice stream with the seats
-    swapped; points (float64[2 * n_pairs]) receives net's points per game (gammons count)."""
+def play_match(net, onet, opponent, rng, n_pairs, points):
+    """The model tuple net (greedy over afterstates) vs opponent (OPP_RANDOM: random checker
+    moves, OPP_GREEDY: the greedy player, both of kernels/backgammon/opponents.py; OPP_NET: the
+    model onet) for n_pairs pairs of games; each pair replays one dice stream with net as player
+    0, then as player 1 (the random player draws from a second stream). points
+    (float64[2 * n_pairs]) receives net's points per game (gammons count). A bare Tesauro net is
+    ``as_model((w1, b1, w2, b2))``."""
     rows = np.empty((MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
     b = model_buffers(net)
     ob = model_buffers(onet)

@@ -33,7 +33,6 @@ than every other, that wins material (``>= 1`` man), and that a 3-ply search doe
 It is built by ``--make-tactics N`` with material search only; the learned evaluation is never
 fitted to it.
 """
-import ast
 import dataclasses
 import sys
 import time
@@ -43,7 +42,7 @@ import numpy as np
 
 from boardgym.agents import evaluation
 from boardgym.agents.draughts_agents import AlphaBetaAgent
-from boardgym.agents.registry import load
+from boardgym.agents.registry import load, parse_spec
 from boardgym.envs import draughts as api
 from boardgym.kernels.draughts import game
 from boardgym.kernels.draughts.board import MAX_HOPS, MAX_MOVES, ROW_LEN
@@ -105,21 +104,6 @@ class Settings:
         cli.require(self.make_tactics >= 0, f"--make-tactics must be 0 or more, got {self.make_tactics}")
         cli.require(2 <= self.tactics_depth <= 30,
                     f"--tactics-depth must be in 2..30, got {self.tactics_depth}")
-
-
-def parse_spec(spec):
-    """(name, kwargs) of 'name:key=value,key=value'."""
-    name, _, opts = spec.partition(":")
-    kwargs = {}
-    for item in filter(None, (s.strip() for s in opts.split(","))):
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise ValueError(f"bad agent option {item!r} in {spec!r}: expected key=value")
-        try:
-            kwargs[key.strip()] = ast.literal_eval(value.strip())
-        except (ValueError, SyntaxError):
-            kwargs[key.strip()] = value.strip()
-    return name.strip(), kwargs
 
 
 def make_agent(spec, time_limit, seed):

@@ -312,20 +312,10 @@ def run_td(cfg, game):
 
 
 def evaluate_td(params, n_games, seed):
-    """The backgammon net against random and greedy (td_net.play_match: pairs of games on one dice
-    stream, seats swapped; gammons count): {name: points_summary} (run_log format)."""
+    """The backgammon net (w1, b1, w2, b2) against random and greedy: evaluate_model of its
+    model tuple."""
     from boardgym.agents import td_net
-    from boardgym.agents.evaluation import baseline_report
-    from boardgym.kernels.players import OPP_GREEDY, OPP_RANDOM
-    codes = {"random": OPP_RANDOM, "greedy": OPP_GREEDY}
-    w1, b1, w2, b2 = params
-
-    def play(name, n_pairs, s):
-        pts = np.zeros(2 * n_pairs)
-        td_net.play_match(w1, b1, w2, b2, w1, b1, w2, b2, codes[name],
-                          np.array([s], dtype=np.int64), n_pairs, pts)
-        return pts
-    return baseline_report(play, n_games, seed, -3.0, 3.0)
+    return evaluate_model(td_net.as_model(params), n_games, seed)
 
 
 def _backgammon_td_game():
@@ -350,7 +340,8 @@ def _backgammon_td_game():
 
 
 def evaluate_model(params, n_games, seed):
-    """evaluate_td for a td_net model tuple (td_net.play_model_match)."""
+    """A td_net model tuple against random and greedy (td_net.play_match: pairs of games on one
+    dice stream, seats swapped; gammons count): {name: points_summary} (run_log format)."""
     from boardgym.agents import td_net
     from boardgym.agents.evaluation import baseline_report
     from boardgym.kernels.players import OPP_GREEDY, OPP_RANDOM
@@ -358,8 +349,8 @@ def evaluate_model(params, n_games, seed):
 
     def play(name, n_pairs, s):
         pts = np.zeros(2 * n_pairs)
-        td_net.play_model_match(params, params, codes[name], np.array([s], dtype=np.int64),
-                                n_pairs, pts)
+        td_net.play_match(params, params, codes[name], np.array([s], dtype=np.int64), n_pairs,
+                          pts)
         return pts
     return baseline_report(play, n_games, seed, -3.0, 3.0)
 

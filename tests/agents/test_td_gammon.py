@@ -283,9 +283,7 @@ def test_best_play_is_one_of_legal_plays(pid):
 def test_td_agent_beats_random():
     td = load("backgammon-td")
     pts = np.zeros(100)
-    w1, b1, w2, b2 = td_net.main_net(td.params)
-    td_net.play_match(w1, b1, w2, b2, w1, b1, w2, b2, OPP_RANDOM,
-                      np.array([3], dtype=np.int64), 50, pts)
+    td_net.play_match(td.params, td.params, OPP_RANDOM, np.array([3], dtype=np.int64), 50, pts)
     assert (pts > 0).mean() >= 0.9
 
 
@@ -435,8 +433,7 @@ def test_play_match_is_the_afterstate_loop():
     from boardgym.kernels.players import OPP_GREEDY
     td, greedy = TDAgent(hidden=10, seed=1), GreedyAgent()
     pts = np.zeros(8)
-    net = td_net.main_net(td.params)
-    td_net.play_match(*net, *net, OPP_GREEDY, np.array([77], np.int64), 4, pts)
+    td_net.play_match(td.params, td.params, OPP_GREEDY, np.array([77], np.int64), 4, pts)
     for p in range(4):
         a = play_afterstate_game(td, greedy, np.array([77 + p], np.int64))
         b = play_afterstate_game(greedy, td, np.array([77 + p], np.int64))
