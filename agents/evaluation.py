@@ -121,6 +121,28 @@ def random_opening(env, seed, n_moves):
     return actions
 
 
+def opening_positions(seed, n, opening=(2, 4)):
+    """FENs of n draughts positions, each reached by a seeded number (opening: fewest, most) of
+    random whole moves from the start (random_opening; positions where the side to move is
+    stuck are skipped): varied starts for the batched cores (``DraughtsBatch(openings=...)``),
+    drawn as ``evaluate``'s openings are."""
+    from boardgym.envs import draughts as api
+    lo, hi = opening
+    if not 0 <= lo <= hi:
+        raise ValueError(f"need 0 <= fewest <= most opening moves, got {opening!r}")
+    if not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"n must be a positive integer, got {n!r}")
+    env = make_env("draughts", None)
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < n:
+        pair_seed = int(rng.integers(2**31))
+        random_opening(env, pair_seed, int(rng.integers(lo, hi + 1)))
+        if not env.is_over:
+            out.append(api.to_fen(env.state))
+    return out
+
+
 def _choose(agent, env, obs, observation_only):
     if not observation_only and hasattr(agent, "act_state") and hasattr(env, "state"):
         return agent.act_state(env.state)

@@ -327,7 +327,7 @@ class OpponentPool:
         return actions.numpy()
 
 
-def play_vs_baseline(model, game, opponent="random", n_games=200, seed=0):
+def play_vs_baseline(model, game, opponent="random", n_games=200, seed=0, **core_kwargs):
     """Points of the model's deterministic policy in n_games against an in-kernel opponent
     ("random" or "greedy"): boardgym.agents.evaluation.play_vs_kernel_opponent (pairs of games
     on the batched core from one random stream, the learner's seat swapped)."""
@@ -335,7 +335,7 @@ def play_vs_baseline(model, game, opponent="random", n_games=200, seed=0):
 
     def policy(obs, masks):
         return model.predict(obs, action_masks=masks.astype(bool), deterministic=True)[0]
-    return play_vs_kernel_opponent(policy, game, opponent, n_games, seed)
+    return play_vs_kernel_opponent(policy, game, opponent, n_games, seed, **core_kwargs)
 
 
 def baseline_names(game):
@@ -345,7 +345,7 @@ def baseline_names(game):
     return tuple(k for k in codes if k not in (None, "none"))
 
 
-def play_vs_greedy(model, n_games=200, seed=0, evaluation=None):
+def play_vs_greedy(model, n_games=200, seed=0, evaluation=None, **core_kwargs):
     """Points of the model's deterministic policy in n_games of draughts against boardgym.agents'
     GreedyAgent (league.GreedyBatch: the same choices, ties from per-game streams of seed):
     evaluation.play_vs_batched_opponent, pairs with the seats swapped."""
@@ -358,21 +358,25 @@ def play_vs_greedy(model, n_games=200, seed=0, evaluation=None):
     def policy(obs, masks):
         return model.predict(obs, action_masks=masks.astype(bool), deterministic=True)[0]
     return play_vs_batched_opponent(policy, lambda obs, masks, games: greedy.actions(obs, games, rngs),
-                                    "draughts", n_games, seed)
+                                    "draughts", n_games, seed, **core_kwargs)
 
 
 def evaluate_baselines(model, game, n_games=200, seed=0, greedy=False):
     """{opponent: points_summary + Elo} of the model against the game's in-kernel players and,
     with greedy (draughts), GreedyAgent (one point a game: the batched backgammon core scores
     single games). Each entry adds ``elo`` and ``elo_ci95``: the Elo difference to that opponent
-    with its 95% interval (stats.match_elo of the score, +-1000 standing for infinity)."""
-    from boardgym.agents.evaluation import baseline_report
+    with its 95% interval (stats.match_elo of the score, +-1000 standing for infinity).
+    Draughts games start from positions after 2-4 random moves (evaluation.opening_positions,
+    one per pair, seeded by seed), as ``boardgym evaluate``'s do: from the start position alone a
+    deterministic policy is measured on a handful of lines."""
+    from boardgym.agents.evaluation import baseline_report, opening_positions
     from boardgym.agents.stats import summarize_points
 
     def play(opp, n_pairs, s):
+        kw = {"openings": opening_positions(s, n_pairs)} if game == "draughts" else {}
         if opp == "greedy" and game == "draughts":
-            return play_vs_greedy(model, 2 * n_pairs, s)
-        return play_vs_baseline(model, game, opp, 2 * n_pairs, s)
+            return play_vs_greedy(model, 2 * n_pairs, s, **kw)
+        return play_vs_baseline(model, game, opp, 2 * n_pairs, s, **kw)
     names = baseline_names(game) + (("greedy",) if greedy and game == "draughts" else ())
     points = {}
 
@@ -416,13 +420,14 @@ def train_ppo(game, total_steps, run_dir, num_envs=256, seed=0, snapshot_every=2
               pool_size=8, net_arch=(64, 64), ckpt_every=200_000, eval_every=500_000,
               eval_games=200, max_moves=300, resume=False, tensorboard=True, log=print,
               progress_every=10.0, force=False, progress=None, n_steps=64, batch_size=2048,
-              n_epochs=2, league=True, pfsp="hard"):
+              n_epochs=2, league=True, pfsp="hard", openings=None):
     """Train a MaskablePPO policy by self-play into run_dir (see the module docstring).
 
     league: the opponents are a boardgym.agents.league.League (fixed players and snapshots, one
     member per game slot, sampled by prioritized fictitious self-play); False: the uniform
     OpponentPool of earlier runs, one member per rollout; pfsp: the league's weighting ("hard"
-    or "var", league.pfsp_weights). n_steps (steps per game slot per
+    or "var", league.pfsp_weights); openings (draughts): FENs the training games start from, one
+    drawn per game at every reset (DraughtsBatch(openings=...)), None: the start position. n_steps (steps per game slot per
     rollout), batch_size and n_epochs are MaskablePPO's; the policy is LegalActionPolicy (the
     masked policy computed over the legal actions only). The batched core runs on one Numba
     thread and torch on one thread (measured fastest on this 2-core machine: the parallel core
@@ -451,18 +456,20 @@ def train_ppo(game, total_steps, run_dir, num_envs=256, seed=0, snapshot_every=2
              "snapshot_every": int(snapshot_every), "pool_size": int(pool_size),
              "net_arch": [int(n) for n in net_arch], "max_moves": int(max_moves),
              "n_steps": int(n_steps), "batch_size": int(batch_size), "n_epochs": int(n_epochs),
-             "opponents": "league" if league else "pool", "pfsp": str(pfsp)}
+             "opponents": "league" if league else "pool", "pfsp": str(pfsp),
+             "openings": None if openings is None else [str(f) for f in openings]}
     saved = None
     if resume:
         if not os.path.exists(resume_path):
             raise ValueError(f"resume: no checkpoint {resume_path}")
         saved = torch.load(resume_path, weights_only=False)
         old = {"opponents": "pool", "n_steps": 128, "batch_size": 1024, "n_epochs": 4,
-               "pfsp": "hard"}
+               "pfsp": "hard", "openings": None}
         kept = {**old, **saved["setup"]}  # checkpoints of earlier runs: their settings
         for key, value in kept.items():
             if setup[key] != value:
-                log(f"resume: keeping the checkpoint's {key}={value} (asked {setup[key]})")
+                shown = f"{len(value)} positions" if key == "openings" and value else value
+                log(f"resume: keeping the checkpoint's {key}={shown}")
         setup = kept
     game, snapshot_every = setup["game"], setup["snapshot_every"]
     use_league = setup["opponents"] == "league"
@@ -472,6 +479,8 @@ def train_ppo(game, total_steps, run_dir, num_envs=256, seed=0, snapshot_every=2
     else:
         opponents = OpponentPool(setup["seed"], setup["pool_size"], baseline_names(game))
     kwargs = {"max_moves": setup["max_moves"]} if game == "draughts" else {}
+    if game == "draughts" and setup["openings"]:
+        kwargs["openings"] = setup["openings"]
     venv = make_sb3_vec_env(game, num_envs=setup["num_envs"], opponent=opponents, threads=1,
                             **kwargs)
     if use_league:

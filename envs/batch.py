@@ -306,12 +306,17 @@ class DraughtsBatch(_BatchCore):
     boardgym.agents' GreedyAgent (one-ply search with the evaluation), a different player.
     ``set_state`` checks the snapshot's games (boardgym.envs.draughts.check_batch) and that its
     outputs are those of its positions.
+
+    Games start from the initial position, from ``fen``, or, with ``openings`` (a non-empty
+    sequence of FENs, each a position with a legal move), from one of them drawn uniformly from
+    the game's own random stream at every reset (the two games of a ``paired`` reset draw the
+    same one). Varied starts keep a learner from fitting one line of play.
     """
 
     opponent_codes = {None: OPP_NONE, "none": OPP_NONE, "random": OPP_RANDOM, "recapture": OPP_GREEDY}
 
     def __init__(self, num_envs, opponent=None, learner="alternate", max_moves=None, fen=None,
-                 threads=None, **draw_rules):
+                 threads=None, openings=None, **draw_rules):
         from boardgym.envs import draughts as api
         from boardgym.kernels.draughts import batch as kb
         from boardgym.kernels.draughts import game
@@ -324,7 +329,22 @@ class DraughtsBatch(_BatchCore):
         super().__init__(num_envs, opponent, learner, threads)
         self.max_plies = api.check_max_moves(max_moves) or 0
         rules = api.rules_mask(**draw_rules)
-        self.start = game.initial_state(rules) if fen is None else api.from_fen(fen, rules)
+        if openings is not None:
+            if fen is not None:
+                raise ValueError("give fen or openings, not both")
+            if isinstance(openings, str) or not hasattr(openings, "__len__") or len(openings) == 0:
+                raise TypeError("openings must be a non-empty sequence of FEN strings")
+            if len(openings) > 1 << 20:
+                raise ValueError(f"at most {1 << 20} openings, got {len(openings)}")
+            for k, f in enumerate(openings):
+                if not isinstance(f, str):
+                    raise TypeError(f"openings[{k}] must be a FEN string, got {type(f).__name__}")
+                if not api.legal_moves(f):
+                    raise ValueError(f"openings[{k}] {f!r}: the side to move has no legal move")
+            self.starts = np.stack([api.from_fen(f, rules) for f in openings])
+        else:
+            start = game.initial_state(rules) if fen is None else api.from_fen(fen, rules)
+            self.starts = start.reshape(1, -1)
         self._k = kb
         self._api = api
 
@@ -362,7 +382,7 @@ class DraughtsBatch(_BatchCore):
 
     def _reset(self, which, parallel):
         (self._k.batch_reset if parallel else self._k.batch_reset_serial)(
-            self.states, which, self.start, self.seats, self.alternate, self.rngs, self.opponent,
+            self.states, which, self.starts, self.seats, self.alternate, self.rngs, self.opponent,
             self.max_plies, *self._outputs())
 
     def _step(self, actions):
@@ -372,7 +392,7 @@ class DraughtsBatch(_BatchCore):
 
     def _step_autoreset(self, actions):
         (self._k.batch_step_autoreset if self._parallel() else self._k.batch_step_autoreset_serial)(
-            self.states, actions, self.start, self.seats, self.alternate, self.rngs,
+            self.states, actions, self.starts, self.seats, self.alternate, self.rngs,
             self.opponent, self.max_plies, *self._outputs(), self._seat_rewards, self._seat_done,
             self._final_obs)
 

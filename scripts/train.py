@@ -58,7 +58,9 @@ against the in-kernel players (``ppo.baseline_names``) and, in draughts, GreedyA
 (TensorBoard ``elo/<opponent>``), each evaluated model kept as ``ppo_<steps>.zip``. The
 opponents come from the league (boardgym.agents.league: random, the in-kernel one-ply player,
 GreedyAgent and ``--pool-size`` snapshots, one per game, drawn by prioritized fictitious
-self-play; TensorBoard ``league/score/<member>`` and ``league/weight/<member>``). PPO's
+self-play; TensorBoard ``league/score/<member>`` and ``league/weight/<member>``). Draughts
+games start from the 150 opening ballots (``--openings ballots``; evaluations from 2-4 random
+moves, as ``boardgym evaluate``'s). PPO's
 ``--ckpt-every`` and ``--eval-every`` default to 500,000 and 2,000,000 steps, e.g.
 
     boardgym train --game draughts --algo ppo --steps 20000000 --ckpt-every 500000 \
@@ -151,6 +153,10 @@ class Settings:
     """ppo: opponents from the league (fixed players and snapshots per game, sampled by
     prioritized fictitious self-play: boardgym.agents.league); --no-league: the uniform pool of
     earlier runs (one member per rollout)"""
+    openings: Literal["ballots", "start"] = "ballots"
+    """ppo draughts: where training games start: 'ballots' (each game from one of the 150
+    three-move opening ballots, scripts/data/draughts_ballots.tsv, drawn at every reset) or
+    'start' (the initial position: a deterministic policy then learns a few lines)"""
     pfsp: Literal["hard", "var"] = "hard"
     """ppo: league sampling weight of a member the learner scores p against: hard (1-p)^2
     (the members it loses to), var p(1-p) (the ones it beats about half the time)"""
@@ -449,7 +455,22 @@ def train_ppo(cfg):
                    force=cfg.force, tensorboard=cfg.tensorboard,
                    log=lambda text: _log(cfg, text, bar), progress=progress,
                    n_steps=cfg.rollout, batch_size=cfg.batch_size, n_epochs=cfg.epochs,
-                   league=cfg.league, pfsp=cfg.pfsp)
+                   league=cfg.league, pfsp=cfg.pfsp,
+                   openings=ballot_positions() if cfg.game == "draughts"
+                   and cfg.openings == "ballots" else None)
+
+
+def ballot_positions():
+    """FENs of the 150 three-move ballots (scripts/data/draughts_ballots.tsv) after their moves."""
+    from boardgym.envs import draughts as api
+    from boardgym.scripts.draughts_strength import read_ballots
+    out = []
+    for _, moves in read_ballots():
+        state = api.initial_state()
+        for mv in moves:
+            state = api.apply(state, mv)
+        out.append(api.to_fen(state))
+    return out
 
 
 def parse_net_arch(text):

@@ -112,7 +112,7 @@ def _step_block(lo, hi, states, actions, seats, rngs, opponent, max_plies, obs, 
 
 
 @njit(cache=True, inline="always")
-def _reset_block(lo, hi, states, which, start, seats, alternate, rngs, opponent, max_plies, obs,
+def _reset_block(lo, hi, states, which, starts, seats, alternate, rngs, opponent, max_plies, obs,
                  masks, current, rewards, done):
     acts, work, quiet = _scratch()
     for i in range(lo, hi):
@@ -121,13 +121,22 @@ def _reset_block(lo, hi, states, which, start, seats, alternate, rngs, opponent,
         if alternate:
             seats[i] = 1 - seats[i]
         s = states[i]
-        s[:] = start
+        s[:] = starts[_start_row(starts, rngs, i)]
         _finish(s, i, seats, rngs, opponent, True, max_plies, obs, masks, current, rewards, done,
                 acts, work, quiet)
 
 
 @njit(cache=True, inline="always")
-def _autoreset_block(lo, hi, states, actions, start, seats, alternate, rngs, opponent, max_plies,
+def _start_row(starts, rngs, i):
+    """The row of starts (int64[K, STATE_LEN]) game i restarts from: 0 when K = 1 (no draw from
+    its stream), else uniform from rngs[i]."""
+    if starts.shape[0] == 1:
+        return 0
+    return rand_below(rngs, i, starts.shape[0])
+
+
+@njit(cache=True, inline="always")
+def _autoreset_block(lo, hi, states, actions, starts, seats, alternate, rngs, opponent, max_plies,
                      obs, masks, current, rewards, done, seat_rewards, seat_done, final_obs):
     acts, work, quiet = _scratch()
     for i in range(lo, hi):
@@ -143,7 +152,7 @@ def _autoreset_block(lo, hi, states, actions, start, seats, alternate, rngs, opp
         final_obs[i, :] = obs[i, :]
         if alternate:
             seats[i] = 1 - seats[i]
-        s[:] = start
+        s[:] = starts[_start_row(starts, rngs, i)]
         _finish(s, i, seats, rngs, opponent, True, max_plies, obs, masks, current, rewards, done,
                 acts, work, quiet)
 
@@ -173,27 +182,28 @@ def batch_step(states, actions, seats, rngs, opponent, max_plies, obs, masks, cu
 
 
 @njit(cache=True)
-def batch_reset_serial(states, which, start, seats, alternate, rngs, opponent, max_plies, obs,
+def batch_reset_serial(states, which, starts, seats, alternate, rngs, opponent, max_plies, obs,
                        masks, current, rewards, done):
-    """Restart the games with which[i] != 0 from start (int64[STATE_LEN]); with alternate, the
+    """Restart the games with which[i] != 0 from a row of starts (int64[K, STATE_LEN]: the only
+    one when K = 1, else one drawn uniformly from the game's stream rngs[i]); with alternate, the
     learner changes seat; the opponent opens when it is White. Fills the outputs of those games."""
-    _reset_block(0, states.shape[0], states, which, start, seats, alternate, rngs, opponent,
+    _reset_block(0, states.shape[0], states, which, starts, seats, alternate, rngs, opponent,
                  max_plies, obs, masks, current, rewards, done)
 
 
 @njit(parallel=True)
-def batch_reset(states, which, start, seats, alternate, rngs, opponent, max_plies, obs, masks,
+def batch_reset(states, which, starts, seats, alternate, rngs, opponent, max_plies, obs, masks,
                 current, rewards, done):
     """batch_reset_serial with one block of games per thread."""
     n = states.shape[0]
     blocks = min(n, numba.get_num_threads())
     for b in prange(blocks):
-        _reset_block(b * n // blocks, (b + 1) * n // blocks, states, which, start, seats,
+        _reset_block(b * n // blocks, (b + 1) * n // blocks, states, which, starts, seats,
                      alternate, rngs, opponent, max_plies, obs, masks, current, rewards, done)
 
 
 @njit(cache=True)
-def batch_step_autoreset_serial(states, actions, start, seats, alternate, rngs, opponent,
+def batch_step_autoreset_serial(states, actions, starts, seats, alternate, rngs, opponent,
                                 max_plies, obs, masks, current, rewards, done, seat_rewards,
                                 seat_done, final_obs):
     """batch_step for every game (actions[i] legal for the perspective player), then, in the
@@ -202,18 +212,18 @@ def batch_step_autoreset_serial(states, actions, start, seats, alternate, rngs, 
     last observation (final_obs float32[N, OBS_LEN], written for the finished games only) are
     kept. The outputs and random streams end as batch_step then batch_reset of the finished
     games leave them."""
-    _autoreset_block(0, states.shape[0], states, actions, start, seats, alternate, rngs,
+    _autoreset_block(0, states.shape[0], states, actions, starts, seats, alternate, rngs,
                      opponent, max_plies, obs, masks, current, rewards, done, seat_rewards,
                      seat_done, final_obs)
 
 
 @njit(parallel=True)
-def batch_step_autoreset(states, actions, start, seats, alternate, rngs, opponent, max_plies,
+def batch_step_autoreset(states, actions, starts, seats, alternate, rngs, opponent, max_plies,
                          obs, masks, current, rewards, done, seat_rewards, seat_done, final_obs):
     """batch_step_autoreset_serial with one block of games per thread."""
     n = states.shape[0]
     blocks = min(n, numba.get_num_threads())
     for b in prange(blocks):
-        _autoreset_block(b * n // blocks, (b + 1) * n // blocks, states, actions, start, seats,
+        _autoreset_block(b * n // blocks, (b + 1) * n // blocks, states, actions, starts, seats,
                          alternate, rngs, opponent, max_plies, obs, masks, current, rewards,
                          done, seat_rewards, seat_done, final_obs)

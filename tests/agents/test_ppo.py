@@ -128,7 +128,7 @@ def test_train_script_ppo_resume_after_a_kill_is_exact(tmp_path):
     with pytest.raises(Killed):
         ppo.train_ppo("draughts", 4096, cfg.ckpt_dir, num_envs=8, seed=5, snapshot_every=1024,
                       net_arch=(16,), ckpt_every=2048, eval_every=1024, eval_games=4, log=kill,
-                      n_steps=128)
+                      n_steps=128, openings=train.ballot_positions())  # as train's default
     assert torch.load(tmp_path / "b" / "resume.pt", weights_only=False)["counters"]["steps"] == 2048
     resumed = train.main(common + ["--ckpt-dir", str(tmp_path / "b"), "--resume", "--quiet"])
     assert resumed.num_timesteps == full.num_timesteps == 4096
