@@ -12,8 +12,10 @@ Draughts: ``random``, ``greedy``, ``alphabeta-material`` (search, material evalu
 search with the shipped TD(lambda) self-play value net, ``draughts-alphabeta-td.npz``), ``ppo``;
 the searches default to depth 6.
 
-Backgammon: ``random``, ``greedy``, ``td`` (the shipped TD(lambda) net
-``agents/checkpoints/backgammon-td.npz``, or ``weights=PATH``, searched at play time:
+Backgammon: ``random``, ``greedy``, ``td`` (the shipped TD(0) self-play net
+``agents/checkpoints/backgammon-td.npz``: the gnubg-style model, raw board plus contact
+features, 128-unit contact net, 64-unit race net, exact bear-off database; or ``weights=PATH``,
+any model the trainer writes; searched at play time:
 ``plies=1`` by default, ``plies=0`` the net alone, ``plies=2``, with ``candidates=8`` and
 ``threshold=0.16``, agents/backgammon_search.py), ``expectimax`` (``depth`` 1-3 in its own
 counting, ``width``, ``threshold``), ``ppo``

@@ -207,16 +207,24 @@ def _rows(seed=5, games=3):
     return np.ascontiguousarray(np.concatenate(out))
 
 
-def test_the_shipped_net_in_the_model_tuple_evaluates_identically():
-    agent = TDAgent()
+def test_a_tesauro_net_in_the_model_tuple_evaluates_identically():
+    raw = td_net.init_params(20, 3)
+    agent = TDAgent(weights=raw)
     assert agent.model == "tesauro" and len(agent.params) == td_net.MODEL_LEN
     rows = _rows()
     a = np.empty((len(rows), 5))
     b = np.empty((len(rows), 5))
     td_net.evaluate_rows(agent.params, rows, len(rows), a)
-    raw = tuple(np.load(CHECKPOINTS / "backgammon-td.npz")[k] for k in ("w1", "b1", "w2", "b2"))
     td_net.evaluate_rows(raw, rows, len(rows), b)
     assert np.array_equal(a, b)
+
+
+def test_the_shipped_net_is_the_gnubg_model_with_its_race_net_and_bearoff_table():
+    agent = TDAgent()
+    assert agent.model == "gnubg" and len(agent.params) == td_net.MODEL_LEN
+    assert agent.params[2].shape == (128,) and agent.params[6].shape == (64,)
+    assert agent.params[9].shape[0] > 0  # the bear-off database, generated at load
+    assert set(np.load(CHECKPOINTS / "backgammon-td.npz").files) >= {"w1", "rw1", "hdr"}
 
 
 def test_gnubg_model_parts_and_constraints(table):
