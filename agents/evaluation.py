@@ -283,6 +283,20 @@ def summarize(points, game="draughts"):
     return summarize_points(points, *_spec(game).points_range)
 
 
+def _paired_core(game, n_games, seed, opponent, core_kwargs):
+    """The batched core of game for n_games (pairs: two games per random stream, the seats
+    swapped), reset with seed; core_kwargs over the default caps (draughts max_moves=300,
+    backgammon max_turns=1000)."""
+    from boardgym.envs.batch import BackgammonBatch, DraughtsBatch
+    _spec(game)
+    core_cls = DraughtsBatch if game == "draughts" else BackgammonBatch
+    kwargs = {"max_moves": 300} if game == "draughts" else {"max_turns": 1000}
+    kwargs.update(core_kwargs)
+    core = core_cls(2 * pair_count(n_games), opponent=opponent, **kwargs)
+    core.reset(seed=seed, paired=True)
+    return core
+
+
 def play_vs_kernel_opponent(policy, game, opponent="random", n_games=200, seed=0, **core_kwargs):
     """float64 (2 * pairs,): the points of policy ((obs (N, O) float32, masks (N, A) int8) ->
     actions (N,)) in each game against the in-kernel player ``opponent`` on the batched core.
@@ -291,13 +305,7 @@ def play_vs_kernel_opponent(policy, game, opponent="random", n_games=200, seed=0
     0, then seat 1; every game is played to its end once (a finished slot does not restart).
     core_kwargs go to the core (default caps: draughts max_moves=300, backgammon max_turns=1000).
     """
-    from boardgym.envs.batch import BackgammonBatch, DraughtsBatch
-    _spec(game)
-    core_cls = DraughtsBatch if game == "draughts" else BackgammonBatch
-    kwargs = {"max_moves": 300} if game == "draughts" else {"max_turns": 1000}
-    kwargs.update(core_kwargs)
-    core = core_cls(2 * pair_count(n_games), opponent=opponent, **kwargs)
-    core.reset(seed=seed, paired=True)
+    core = _paired_core(game, n_games, seed, opponent, core_kwargs)
     points = np.zeros(core.num_envs)
     pending = np.ones(core.num_envs, bool)
     seats = core.seats.copy()
@@ -317,13 +325,7 @@ def play_vs_batched_opponent(policy, opponent, game, n_games=200, seed=0, **core
     the game indices, e.g. for per-game random streams). On the batched core in its two-player
     view; pairs of games from one random stream with the seats swapped, as
     play_vs_kernel_opponent (the same caps by default)."""
-    from boardgym.envs.batch import BackgammonBatch, DraughtsBatch
-    _spec(game)
-    core_cls = DraughtsBatch if game == "draughts" else BackgammonBatch
-    kwargs = {"max_moves": 300} if game == "draughts" else {"max_turns": 1000}
-    kwargs.update(core_kwargs)
-    core = core_cls(2 * pair_count(n_games), opponent=None, **kwargs)
-    core.reset(seed=seed, paired=True)
+    core = _paired_core(game, n_games, seed, None, core_kwargs)
     seats = core.seats.copy()
     points = np.zeros(core.num_envs)
     pending = np.ones(core.num_envs, bool)
