@@ -111,6 +111,11 @@ class Settings:
     """td backgammon gnubg: learning rate of the race net (0: the same as --alpha)"""
     alpha: float = 0.0
     """td: learning rate (0: the game's default: backgammon 0.1, draughts 0.003)"""
+    alpha_steps: str = ""
+    """td: learning-rate schedule, comma-separated GAMES:ALPHA (e.g. 2000000:0.03,2300000:0.01):
+    from GAMES games on the rate is ALPHA (the race net's too: scaled by the same factor when
+    --race-alpha is set). A resumed run takes the schedule given to it, so a run can be resumed
+    with a lower rate; the same schedule resumes exactly"""
     lam: float = 0.0
     """td: lambda (0 uses the fast sparse TD(0) path)"""
     epsilon: float = 0.05
@@ -187,6 +192,7 @@ class Settings:
         cli.require(not (self.resume and self.force),
                     "--resume continues the run in --ckpt-dir, --force replaces it: not both")
         parse_net_arch(self.net_arch)
+        parse_alpha_steps(self.alpha_steps)
         if self.algo == "ppo":
             missing = [m for m in ("torch", "sb3_contrib") if importlib.util.find_spec(m) is None]
             cli.require(not missing, f"--algo ppo needs {' and '.join(missing)}: "
@@ -280,6 +286,7 @@ def run_td(cfg, game):
                      seconds=np.float64(seconds0 + time.perf_counter() - t0))
 
     start = done
+    schedule = parse_alpha_steps(cfg.alpha_steps)
     last_stats = stats.copy()
     bar = _bar(cfg, max(cfg.games - start, 0), f"{cfg.game} td", "games")
     try:
@@ -287,9 +294,14 @@ def run_td(cfg, game):
             n = min(cfg.ckpt_every, cfg.games - done)
             if cfg.eval_every > 0:
                 n = min(n, cfg.eval_every - done % cfg.eval_every)
-            for k in range(0, n, BAR_GAMES):  # the same games as one call (tested); the bar moves
-                game.train(params, rng, min(BAR_GAMES, n - k), cfg, stats)
-                bar.set(done + min(k + BAR_GAMES, n) - start)
+            k = 0
+            while k < n:  # calls of BAR_GAMES are the same games as one call (tested); the bar
+                # moves; a call ends where --alpha-steps changes the rate
+                m = min([BAR_GAMES, n - k] + [g - done - k for g, _ in schedule if g > done + k])
+                now = alpha_at(cfg, schedule, done + k)
+                game.train(params, rng, m, now, stats)
+                k += m
+                bar.set(done + k - start)
             done += n
             el = time.perf_counter() - t0
             rate = (done - start) / el if el > 0 else 0.0
@@ -297,6 +309,9 @@ def run_td(cfg, game):
             figures, text = game.figures(stats - last_stats)
             last_stats = stats.copy()
             figures["games_per_s"] = rate
+            if schedule:
+                figures["alpha"] = now.alpha
+                text += f"  alpha {now.alpha:g}"
             for key, value in figures.items():
                 run_log.scalar(f"train/{key}", value, done)
             _log(cfg, f"games {done}/{cfg.games}  {rate:.0f} games/s  ETA {eta / 60:.1f} min  "
@@ -471,6 +486,38 @@ def ballot_positions():
             state = api.apply(state, mv)
         out.append(api.to_fen(state))
     return out
+
+
+def parse_alpha_steps(text):
+    """--alpha-steps "G1:A1,G2:A2" -> [(G1, A1), (G2, A2)] (games increasing, rates > 0);
+    ValueError naming the bad entry."""
+    steps = []
+    for item in filter(None, (t.strip() for t in text.split(","))):
+        games, sep, alpha = item.partition(":")
+        try:
+            g, a = int(games), float(alpha)
+        except ValueError:
+            g, a = -1, float("nan")
+        cli.require(sep == ":" and g > 0 and a > 0 and np.isfinite(a),
+                    f"--alpha-steps: {item!r} is not GAMES:ALPHA (games > 0, alpha > 0)")
+        if steps:
+            cli.require(g > steps[-1][0], f"--alpha-steps: the game counts must increase, got "
+                                          f"{item!r} after {steps[-1][0]}")
+        steps.append((g, a))
+    return steps
+
+
+def alpha_at(cfg, steps, games):
+    """The settings with the learning rates of --alpha-steps at game count games (cfg itself
+    when no step applies)."""
+    alpha = cfg.alpha
+    for g, a in steps:
+        if games >= g:
+            alpha = a
+    if alpha == cfg.alpha:
+        return cfg
+    race = cfg.race_alpha * alpha / cfg.alpha if cfg.race_alpha else 0.0
+    return dataclasses.replace(cfg, alpha=alpha, race_alpha=race)
 
 
 def parse_net_arch(text):

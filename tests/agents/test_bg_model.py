@@ -303,3 +303,37 @@ def test_train_gnubg_resume_after_a_kill_matches_uninterrupted_run(tmp_path, mon
     assert agent.model == "gnubg"
     with pytest.raises(ValueError, match="--model gnubg"):
         train.main(["--game", "draughts", "--model", "gnubg"])
+
+
+def test_alpha_steps_change_the_rate_at_their_game_counts_and_resume_exactly(tmp_path, monkeypatch):
+    common = ["--game", "backgammon", "--algo", "td", "--model", "gnubg", "--hidden", "6",
+              "--race-hidden", "3", "--seed", "3", "--ckpt-every", "20", "--eval-every", "40",
+              "--eval-games", "4", "--games", "80", "--quiet", "--no-tensorboard",
+              "--alpha-steps", "30:0.03,50:0.01"]
+    full, _ = killed_and_resumed_td_run(train, common, tmp_path, monkeypatch,
+                                        ("random", "greedy"))
+    # the same games by hand: 30 at 0.1, 20 at 0.03, 30 at 0.01
+    net = td_net.init_model(6, 3, race_hidden=3)
+    rng = np.array([3], np.int64)
+    st = np.zeros(td_net.N_STATS)
+    for n, a in ((30, 0.1), (20, 0.03), (30, 0.01)):
+        td_net.train_model_games(net, rng, n, a, a, st)
+    for p, q in zip(full, net):
+        assert np.array_equal(p, q)
+    # a run resumed with a schedule it did not have continues at the new rate
+    out = tmp_path / "c"
+    train.main(common[:-2] + ["--games", "40", "--ckpt-dir", str(out)])
+    resumed = train.main(common[:-2] + ["--games", "80", "--ckpt-dir", str(out), "--resume",
+                                        "--alpha-steps", "40:0.03"])
+    net = td_net.init_model(6, 3, race_hidden=3)
+    rng = np.array([3], np.int64)
+    for n, a in ((40, 0.1), (40, 0.03)):
+        td_net.train_model_games(net, rng, n, a, a, st)
+    for p, q in zip(resumed, net):
+        assert np.array_equal(p, q)
+
+
+@pytest.mark.parametrize("bad", ["10", "10:0", "x:0.1", "10:0.1,5:0.01", "10:nan", "-3:0.1"])
+def test_alpha_steps_are_checked(bad):
+    with pytest.raises(ValueError, match="--alpha-steps"):
+        train.main(["--game", "backgammon", "--algo", "td", "--alpha-steps", bad])
