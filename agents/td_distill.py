@@ -30,9 +30,12 @@ from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import STATE_LEN
 from boardgym.kernels.rng import rand_below
 
-__all__ = ["ALT_TOP", "sample_positions", "targets1", "fit_positions", "distill_round"]
+__all__ = ["ALT_TOP", "POSITIONS_PER_GAME", "sample_positions", "targets1", "fit_positions", "distill_round"]
 
 ALT_TOP = 4  # the alternative play is drawn among this many best plays of the roll at 0-ply
+#: room for positions per self-play game (a game has about 50 plays, 25 a side: 70 leaves
+#: room; a full buffer ends the round's sampling early)
+POSITIONS_PER_GAME = 70
 
 
 @njit(cache=True)

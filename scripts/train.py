@@ -118,6 +118,21 @@ class Settings:
     with a lower rate; the same schedule resumes exactly"""
     lam: float = 0.0
     """td: lambda (0 uses the fast sparse TD(0) path)"""
+    distill_rounds: int = 0
+    """td backgammon gnubg: rounds of self-distillation after the --games TD games
+    (agents/td_distill.py): each round plays --distill-games games at 0-ply, values their
+    positions at 1-ply on both cores and fits the model to those values; each round's games
+    count in the run's games, and each round ends with an evaluation and a checkpoint (a run
+    that finished its TD games can be resumed with rounds)"""
+    distill_games: int = 2000
+    """td: self-play games whose positions one distillation round labels"""
+    distill_epochs: int = 2
+    """td: passes of stochastic gradient descent over one round's positions"""
+    distill_alpha: float = 0.02
+    """td: learning rate of the distillation fit (both nets)"""
+    distill_alt: float = 0.5
+    """td: probability that a distillation position also brings another of the 0-ply best plays
+    of its roll (the plays the net has to rank)"""
     epsilon: float = 0.05
     """td draughts: probability of a random move in self-play (exploration)"""
     init_scale: float = 0.1
@@ -178,12 +193,20 @@ class Settings:
             self.eval_every = every[1]
         for name in ("games", "hidden", "ckpt_every", "eval_games", "steps", "num_envs",
                      "snapshot_every", "race_hidden", "pool_size", "rollout", "batch_size",
-                     "epochs"):
+                     "epochs", "distill_games", "distill_epochs"):
             value = getattr(self, name)
             cli.require(value > 0, f"--{name.replace('_', '-')} must be positive, got {value}")
         cli.require(self.eval_every >= 0, f"--eval-every must be >= 0, got {self.eval_every}")
         cli.require(self.alpha >= 0, f"--alpha must be >= 0, got {self.alpha}")
         cli.require(self.race_alpha >= 0, f"--race-alpha must be >= 0, got {self.race_alpha}")
+        cli.require(self.distill_rounds >= 0,
+                    f"--distill-rounds must be >= 0, got {self.distill_rounds}")
+        cli.require(self.distill_alpha > 0,
+                    f"--distill-alpha must be positive, got {self.distill_alpha}")
+        cli.require(0.0 <= self.distill_alt <= 1.0,
+                    f"--distill-alt must be in [0, 1], got {self.distill_alt}")
+        cli.require(self.distill_rounds == 0 or (self.model == "gnubg" and self.algo == "td"),
+                    "--distill-rounds needs --game backgammon --algo td --model gnubg")
         cli.require(self.model == "tesauro" or (self.game == "backgammon" and self.algo == "td"),
                     "--model gnubg is for --game backgammon --algo td")
         cli.require(0.0 <= self.lam <= 1.0, f"--lam must be in [0, 1], got {self.lam}")
@@ -243,6 +266,9 @@ class TDGame:
     default_alpha: float = 0.1
     #: params rebuilt from the arrays a checkpoint holds (names): e.g. generated tables appended
     restore: object = tuple
+    #: ``distill(params, rng, cfg, seed) -> (positions, [mse per epoch])``: one round of
+    #: self-distillation in place (None: the game has none)
+    distill: object = None
 
 
 def run_td(cfg, game):
@@ -257,6 +283,7 @@ def run_td(cfg, game):
     latest = os.path.join(cfg.ckpt_dir, "latest.npz")
     stats = np.zeros(game.n_stats)
     seconds0 = 0.0
+    rounds = 0
     if cfg.resume:
         if not os.path.exists(latest):
             raise ValueError(f"--resume: no checkpoint {latest}")
@@ -266,6 +293,7 @@ def run_td(cfg, game):
         done = int(z["games"])
         stats[:] = z["stats"]
         seconds0 = float(z["seconds"]) if "seconds" in z else 0.0
+        rounds = int(z["rounds"]) if "rounds" in z else 0
         saved = json.loads(str(z["settings"]))
         for key in game.kept:
             if saved[key] != getattr(cfg, key):
@@ -282,8 +310,15 @@ def run_td(cfg, game):
 
     def checkpoint():
         _save_atomic(latest, **dict(zip(game.names, params)), rng=rng, games=np.int64(done),
-                     stats=stats, settings=np.array(settings_json),
+                     rounds=np.int64(rounds), stats=stats, settings=np.array(settings_json),
                      seconds=np.float64(seconds0 + time.perf_counter() - t0))
+
+    def evaluation(extra=None):
+        res = game.evaluate(params, cfg.eval_games, 10_000_000 + done)
+        game.save_net(os.path.join(cfg.ckpt_dir, f"games_{done}.npz"), params, done, cfg)
+        run_log.evaluation({"games": done, **(extra or {}),
+                            "seconds": round(seconds0 + time.perf_counter() - t0, 1), **res})
+        _log(cfg, "eval " + format_evaluation(res), bar)
 
     start = done
     schedule = parse_alpha_steps(cfg.alpha_steps)
@@ -319,12 +354,18 @@ def run_td(cfg, game):
             if (cfg.eval_every > 0 and done % cfg.eval_every == 0) or done == cfg.games:
                 # every --eval-every games and at the end; before the checkpoint, so a resumed
                 # run keeps this evaluation line
-                res = game.evaluate(params, cfg.eval_games, 10_000_000 + done)
-                game.save_net(os.path.join(cfg.ckpt_dir, f"games_{done}.npz"), params, done, cfg)
-                run_log.evaluation({"games": done,
-                                    "seconds": round(seconds0 + time.perf_counter() - t0, 1),
-                                    **res})
-                _log(cfg, "eval " + format_evaluation(res), bar)
+                evaluation()
+            checkpoint()
+        while rounds < cfg.distill_rounds:
+            t1 = time.perf_counter()
+            n, errors = game.distill(params, rng, cfg, cfg.seed * 1_000_003 + rounds)
+            rounds += 1
+            done += cfg.distill_games
+            run_log.scalar("distill/mse", errors[-1], done)
+            _log(cfg, f"distill round {rounds}/{cfg.distill_rounds}: {n} positions, equity mse "
+                      f"{errors[0]:.5f} -> {errors[-1]:.5f}, "
+                      f"{time.perf_counter() - t1:.0f} s", bar)
+            evaluation({"round": rounds, "positions": n})
             checkpoint()
     finally:
         bar.close()
@@ -392,7 +433,16 @@ def _backgammon_gnubg_game():
         save_net=lambda path, p, games, cfg: save_weights(path, p, games=games,
                                                           settings=dataclasses.asdict(cfg)),
         kept=("hidden", "alpha", "lam", "seed", "model", "race_hidden", "race_alpha"),
-        restore=check_params)
+        restore=check_params, distill=_distill_round)
+
+
+def _distill_round(params, rng, cfg, seed):
+    """One round of agents/td_distill.py on the model tuple (in place)."""
+    from boardgym.agents import td_distill
+    cap = int(td_distill.POSITIONS_PER_GAME * cfg.distill_games * (1 + cfg.distill_alt))
+    return td_distill.distill_round(params, rng, cfg.distill_games, cfg.distill_alt,
+                                    cfg.distill_epochs, cfg.distill_alpha, cfg.distill_alpha,
+                                    cap, seed)
 
 
 def train_backgammon_td(cfg):

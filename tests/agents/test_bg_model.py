@@ -1,6 +1,7 @@
 """The gnubg-style backgammon model: contact features on hand-built positions with hand-computed
 values, the one-sided bear-off database (hand values and a brute-force recursion), the model tuple
 (old checkpoints unchanged, hard constraints, exact parts), its trainer and checkpoints."""
+import json
 from functools import lru_cache
 
 import numpy as np
@@ -337,3 +338,38 @@ def test_alpha_steps_change_the_rate_at_their_game_counts_and_resume_exactly(tmp
 def test_alpha_steps_are_checked(bad):
     with pytest.raises(ValueError, match="--alpha-steps"):
         train.main(["--game", "backgammon", "--algo", "td", "--alpha-steps", bad])
+
+
+def test_distill_rounds_follow_the_td_games_and_resume_round_by_round(tmp_path):
+    common = ["--game", "backgammon", "--algo", "td", "--model", "gnubg", "--hidden", "6",
+              "--race-hidden", "3", "--seed", "3", "--ckpt-every", "20", "--eval-every", "0",
+              "--eval-games", "4", "--games", "40", "--quiet", "--no-tensorboard",
+              "--distill-games", "3", "--distill-epochs", "2"]
+    full = train.main(common + ["--distill-rounds", "2", "--ckpt-dir", str(tmp_path / "a")])
+    lines = [json.loads(t) for t in (tmp_path / "a" / "metrics.jsonl").read_text().splitlines()]
+    assert [m["games"] for m in lines] == [40, 43, 46]
+    assert [m.get("round") for m in lines] == [None, 1, 2] and lines[1]["positions"] > 50
+    assert TDAgent(tmp_path / "a" / "games_46.npz").model == "gnubg"
+    # the same run in three commands: the TD games, then one round at a time
+    b = str(tmp_path / "b")
+    train.main(common + ["--ckpt-dir", b])
+    train.main(common + ["--distill-rounds", "1", "--ckpt-dir", b, "--resume"])
+    resumed = train.main(common + ["--distill-rounds", "2", "--ckpt-dir", b, "--resume"])
+    for p, q in zip(full, resumed):
+        assert np.array_equal(p, q)
+    z = np.load(tmp_path / "b" / "latest.npz")
+    assert int(z["games"]) == 46 and int(z["rounds"]) == 2
+    # the distillation moved the model
+    td_only = TDAgent(tmp_path / "a" / "games_40.npz").params
+    assert not np.array_equal(td_only[1], full[1])
+
+
+@pytest.mark.parametrize("bad, match", [
+    (["--distill-rounds", "-1"], "--distill-rounds"),
+    (["--distill-rounds", "1"], "--model gnubg"),
+    (["--model", "gnubg", "--distill-alt", "2"], "--distill-alt"),
+    (["--model", "gnubg", "--distill-alpha", "0"], "--distill-alpha"),
+])
+def test_distill_options_are_checked(bad, match):
+    with pytest.raises(ValueError, match=match):
+        train.main(["--game", "backgammon", "--algo", "td"] + bad)
