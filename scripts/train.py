@@ -118,6 +118,11 @@ class Settings:
     with a lower rate; the same schedule resumes exactly"""
     lam: float = 0.0
     """td: lambda (0 uses the fast sparse TD(0) path)"""
+    average_from: int = 0
+    """td: from this many games on, the weights at every checkpoint join a running mean (0: no
+    mean); evaluations and games_<N>.npz files then hold the mean, and when the --games TD games
+    end the model becomes the mean (the distillation rounds start from it). Measured: the mean
+    over the last stretch of a run plays better than any one of its nets (BENCHMARKS.md)"""
     distill_rounds: int = 0
     """td backgammon gnubg: rounds of self-distillation after the --games TD games
     (agents/td_distill.py): each round plays --distill-games games at 0-ply, values their
@@ -199,6 +204,8 @@ class Settings:
         cli.require(self.eval_every >= 0, f"--eval-every must be >= 0, got {self.eval_every}")
         cli.require(self.alpha >= 0, f"--alpha must be >= 0, got {self.alpha}")
         cli.require(self.race_alpha >= 0, f"--race-alpha must be >= 0, got {self.race_alpha}")
+        cli.require(self.average_from >= 0,
+                    f"--average-from must be >= 0, got {self.average_from}")
         cli.require(self.distill_rounds >= 0,
                     f"--distill-rounds must be >= 0, got {self.distill_rounds}")
         cli.require(self.distill_alpha > 0,
@@ -284,6 +291,7 @@ def run_td(cfg, game):
     stats = np.zeros(game.n_stats)
     seconds0 = 0.0
     rounds = 0
+    n_avg, mean = 0, None  # the running mean of the weights (--average-from) and its count
     if cfg.resume:
         if not os.path.exists(latest):
             raise ValueError(f"--resume: no checkpoint {latest}")
@@ -294,6 +302,9 @@ def run_td(cfg, game):
         stats[:] = z["stats"]
         seconds0 = float(z["seconds"]) if "seconds" in z else 0.0
         rounds = int(z["rounds"]) if "rounds" in z else 0
+        if "avg_count" in z:
+            n_avg = int(z["avg_count"])
+            mean = [z["avg_" + k].copy() for k in game.names]
         saved = json.loads(str(z["settings"]))
         for key in game.kept:
             if saved[key] != getattr(cfg, key):
@@ -311,11 +322,20 @@ def run_td(cfg, game):
     def checkpoint():
         _save_atomic(latest, **dict(zip(game.names, params)), rng=rng, games=np.int64(done),
                      rounds=np.int64(rounds), stats=stats, settings=np.array(settings_json),
+                     **({"avg_count": np.int64(n_avg)} if n_avg else {}),
+                     **({"avg_" + k: a for k, a in zip(game.names, mean)} if n_avg else {}),
                      seconds=np.float64(seconds0 + time.perf_counter() - t0))
 
+    def shown():
+        """The net an evaluation plays: the mean while averaging, else the weights."""
+        if not n_avg or done >= cfg.games:  # at the end the weights are the mean
+            return params
+        return game.restore(tuple(mean))
+
     def evaluation(extra=None):
-        res = game.evaluate(params, cfg.eval_games, 10_000_000 + done)
-        game.save_net(os.path.join(cfg.ckpt_dir, f"games_{done}.npz"), params, done, cfg)
+        net = shown()
+        res = game.evaluate(net, cfg.eval_games, 10_000_000 + done)
+        game.save_net(os.path.join(cfg.ckpt_dir, f"games_{done}.npz"), net, done, cfg)
         run_log.evaluation({"games": done, **(extra or {}),
                             "seconds": round(seconds0 + time.perf_counter() - t0, 1), **res})
         _log(cfg, "eval " + format_evaluation(res), bar)
@@ -351,6 +371,17 @@ def run_td(cfg, game):
                 run_log.scalar(f"train/{key}", value, done)
             _log(cfg, f"games {done}/{cfg.games}  {rate:.0f} games/s  ETA {eta / 60:.1f} min  "
                       f"{text}", bar)
+            if cfg.average_from and done >= cfg.average_from:
+                n_avg += 1
+                if mean is None:
+                    mean = [a.copy() for a in params[:len(game.names)]]
+                for m, a in zip(mean, params):
+                    m += (a - m) / n_avg
+                if done == cfg.games:
+                    for m, a in zip(mean, params):
+                        a[...] = m
+                    _log(cfg, f"the model is now the mean of its weights at {n_avg} checkpoints "
+                              f"from {cfg.average_from} games on", bar)
             if (cfg.eval_every > 0 and done % cfg.eval_every == 0) or done == cfg.games:
                 # every --eval-every games and at the end; before the checkpoint, so a resumed
                 # run keeps this evaluation line

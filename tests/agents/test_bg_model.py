@@ -373,3 +373,31 @@ def test_distill_rounds_follow_the_td_games_and_resume_round_by_round(tmp_path):
 def test_distill_options_are_checked(bad, match):
     with pytest.raises(ValueError, match=match):
         train.main(["--game", "backgammon", "--algo", "td"] + bad)
+
+
+def test_average_from_makes_the_model_the_mean_of_its_checkpoints(tmp_path, monkeypatch):
+    common = ["--game", "backgammon", "--algo", "td", "--model", "gnubg", "--hidden", "6",
+              "--race-hidden", "3", "--seed", "3", "--ckpt-every", "20", "--eval-every", "40",
+              "--eval-games", "4", "--games", "80", "--quiet", "--no-tensorboard",
+              "--average-from", "40"]
+    full, _ = killed_and_resumed_td_run(train, common, tmp_path, monkeypatch,
+                                        ("random", "greedy"))
+    # by hand: the weights after 40, 60 and 80 games, averaged
+    net = td_net.init_model(6, 3, race_hidden=3)
+    rng = np.array([3], np.int64)
+    st = np.zeros(td_net.N_STATS)
+    seen = []
+    for n in (40, 20, 20):
+        td_net.train_model_games(net, rng, n, 0.1, 0.1, st)
+        seen.append([a.copy() for a in net[:9]])
+    for k in range(1, 9):
+        mean = (seen[0][k] + seen[1][k] + seen[2][k]) / 3
+        assert np.allclose(full[k], mean, rtol=0, atol=1e-12)
+    assert np.array_equal(full[0], net[0])
+    # the evaluation at 80 games played the mean, and its file holds it
+    saved = TDAgent(tmp_path / "a" / "games_80.npz").params
+    for p, q in zip(saved, full):
+        assert np.array_equal(p, q)
+    # at 40 games the mean is the weights themselves
+    at40 = TDAgent(tmp_path / "a" / "games_40.npz").params
+    assert np.array_equal(at40[1], seen[0][1])
