@@ -26,7 +26,9 @@ import numpy as np
 from boardgym.envs.checks import is_int
 from boardgym.envs.seeding import check_seed
 from boardgym.kernels.players import OPP_GREEDY, OPP_NONE, OPP_RANDOM
-from boardgym.kernels.rng import batch_random_actions, batch_random_actions_serial, seed_rngs
+from boardgym.kernels.rng import (
+    batch_random_actions, batch_random_actions_serial, seed_rngs, seed_streams,
+)
 
 # opponent names -> the in-kernel player codes (kernels/players.py); a game core may narrow or
 # rename them in its own ``opponent_codes``
@@ -172,11 +174,21 @@ class _BatchCore:
         return self.done[:, 1].astype(bool)
 
     def reset(self, seed=None, paired=False):
-        """Start every game afresh; seed (an integer 0..2**64-1; TypeError / ValueError else)
-        fixes every game's random stream (None: fresh entropy).
+        """Start every game afresh; seed (an integer 0..2**64-1, or a sequence of N of them, one
+        per game; TypeError / ValueError else) fixes every game's random stream (None: fresh
+        entropy).
 
-        Game i's stream is stream i of ``seed_rngs(seed, N)``; with paired, games 2k and 2k + 1
-        share stream k (with learner="alternate": the same game from both seats)."""
+        Game i's stream is stream i of ``seed_rngs(seed, N)`` (with a sequence: stream 0 of
+        ``seed_rngs(seed[i], 1)``, so seeds S, S + 1, ... are the integer S); with paired, games
+        2k and 2k + 1 share stream k (with learner="alternate": the same game from both
+        seats)."""
+        if isinstance(seed, (list, tuple, np.ndarray)):
+            if paired:
+                raise ValueError("paired games share a stream: give one integer seed, not a "
+                                 "sequence")
+            self.rngs = seed_streams(self._check_seeds(seed))
+            self._restart_all()
+            return
         seed = check_seed(seed)
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1)[0])
@@ -184,11 +196,31 @@ class _BatchCore:
             self.rngs = np.repeat(seed_rngs(seed, (self.num_envs + 1) // 2), 2)[:self.num_envs]
         else:
             self.rngs = seed_rngs(seed, self.num_envs)
+        self._restart_all()
+
+    def _restart_all(self):
+        """Every game from its start position, with the streams in self.rngs."""
         if self.alternate:  # batch_reset flips the seat: game i starts with the learner on i % 2
             self.seats[:] = 1 - self._rows % 2
         else:
             self.seats[:] = 0 if self._fixed_seat is None else self._fixed_seat
         self._reset(self._all, self._parallel())
+
+    def _check_seeds(self, seeds):
+        """A sequence of N integer seeds as Python ints; ValueError / TypeError naming the bad
+        one."""
+        if isinstance(seeds, np.ndarray) and seeds.ndim != 1:
+            raise ValueError(f"seeds must be one per game (1-D), got shape {seeds.shape}")
+        if len(seeds) != self.num_envs:
+            raise ValueError(f"seeds must be one per game: {self.num_envs}, got {len(seeds)}")
+        out = []
+        for i, s in enumerate(seeds):
+            s = check_seed(s.item() if isinstance(s, np.generic) else s)
+            if s is None:
+                raise TypeError(f"seed {i} of the sequence is None: give N integers or one "
+                                f"seed (None for fresh entropy)")
+            out.append(s)
+        return out
 
     def _check_stream(self, value, name):
         """value if it is a writeable int64 array of shape (N,) (a kernel fills or advances it)."""

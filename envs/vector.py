@@ -132,9 +132,10 @@ class _LearnerStepper:
         return self.core.masks.copy()
 
 
-def _first_seed(seed):
-    """The seed of a vector reset: seed itself, or the first of a sequence whose every item is a
-    seed (all integers, or all None); TypeError / ValueError naming the bad item."""
+def _vector_seed(seed):
+    """The seed of a vector reset as the batched core takes it: None, an integer, or the list of
+    one integer per game (a sequence of all None: None); TypeError / ValueError naming the bad
+    item."""
     if not isinstance(seed, (list, tuple, np.ndarray)):
         return check_seed(seed)
     if isinstance(seed, np.ndarray) and seed.ndim != 1:
@@ -142,7 +143,7 @@ def _first_seed(seed):
     seeds = [check_seed(s.item() if isinstance(s, np.generic) else s) for s in seed]
     if len({s is None for s in seeds}) > 1:
         raise ValueError(f"seeds must be all integers or all None, got {list(seed)!r}")
-    return seeds[0] if seeds else None
+    return None if not seeds or seeds[0] is None else seeds
 
 
 class _VectorEnv(_LearnerStepper, VectorEnv):
@@ -164,9 +165,10 @@ class _VectorEnv(_LearnerStepper, VectorEnv):
         self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, self.num_envs)
 
     def reset(self, *, seed=None, options=None):
-        """seed: None, an integer 0..2**64-1, or a sequence of them (Gymnasium's one seed per
-        game: the first fixes every game's stream, as an integer seed does; all None = unseeded)."""
-        self.core.reset(_first_seed(seed))
+        """seed: None, an integer 0..2**64-1, or a sequence of one per game (Gymnasium's
+        convention: game i's stream from seed[i] alone; seeds S, S + 1, ... are the integer S;
+        all None = unseeded)."""
+        self.core.reset(_vector_seed(seed))
         return self._out(self.core.obs), {"action_mask": self._out(self.core.masks)}
 
     def _out(self, buffer):

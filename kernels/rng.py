@@ -45,9 +45,24 @@ def seed_rngs(seed, n):
     """int64[n] generator states: stream i starts at the SplitMix64 mix of (seed + i) mod 2**64, so
     stream i of ``seed_rngs(S, n)`` is stream 0 of ``seed_rngs(S + i, 1)``; every seed 0..2**64-1
     gives its own streams (the envs check seeds: boardgym.envs.seeding)."""
+    return _mix_seeds(_as_int64(seed) + np.arange(n, dtype=np.int64))
+
+
+def seed_streams(seeds):
+    """int64[len(seeds)] generator states, stream i from seeds[i] alone: stream 0 of
+    ``seed_rngs(seeds[i], 1)`` (so consecutive seeds S, S + 1, ... give ``seed_rngs(S, n)``)."""
+    return _mix_seeds(np.array([_as_int64(s) for s in seeds], dtype=np.int64))
+
+
+def _as_int64(seed):
+    """The 64 bits of a seed 0..2**64-1 (any int, taken mod 2**64) as an int64."""
     s = int(seed) & (2**64 - 1)
-    s = s - 2**64 if s >= 2**63 else s  # the same 64 bits as an int64
-    x = (np.int64(s) + np.arange(n, dtype=np.int64)) * _GOLDEN
+    return np.int64(s - 2**64 if s >= 2**63 else s)
+
+
+def _mix_seeds(x):
+    """SplitMix64's output mix of the int64 words x * golden (wrapping), element-wise."""
+    x = x * _GOLDEN
     with np.errstate(over="ignore"):
         x = (x ^ ((x >> 30) & ((1 << 34) - 1))) * _MIX1
         x = (x ^ ((x >> 27) & ((1 << 37) - 1))) * _MIX2

@@ -42,9 +42,18 @@ evaluation seed; each evaluated net is also kept as ``games_<N>.npz``.
   (``load("backgammon-td", weights=PATH)``). ``--model gnubg``: the model of
   td_net.init_model (contact net on raw board + agents/bg_features.py inputs, race net,
   bear-off database; td_net.train_model_games, TD(0)); the bear-off table is generated at start
-  and on resume, never saved. Both cores: run two seeds side by side (two commands, two
-  --ckpt-dir) and keep the one that wins a validation match (``boardgym evaluate``) on seeds of
-  its own.
+  and on resume, never saved. The end of such a run: ``--alpha-steps`` lowers the learning rate
+  at given game counts, ``--average-from`` makes the model the mean of its weights over the last
+  stretch, and ``--distill-rounds`` then fits it to its own 1-ply values
+  (boardgym.agents.td_distill; the rounds use both cores). The shipped ``backgammon-td``:
+
+    boardgym train --game backgammon --algo td --model gnubg --hidden 128 --race-hidden 64 \
+        --alpha 0.1 --games 2405000 --alpha-steps 2055000:0.03,2255000:0.01 \
+        --average-from 2155000 --distill-rounds 4 --seed 1 --ckpt-every 5000 \
+        --eval-every 25000 --eval-games 400 --no-tensorboard --ckpt-dir runs/bg-gnubg/seed1
+
+  Both cores for the TD games: run two seeds side by side (two commands, two --ckpt-dir) and
+  keep the one that wins a validation match (``boardgym evaluate``) on seeds of its own.
   draughts (boardgym.agents.td_draughts.train_games): value of the position for the side to
   move, epsilon-greedy whole moves (``--epsilon``), games capped at 200 plies (a draw);
   opponents "random" and "recapture" (kernels/draughts/opponents.py), colours

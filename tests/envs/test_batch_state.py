@@ -133,9 +133,11 @@ def test_bad_constructor_arguments(kwargs, message):
 
 def test_bad_seeds_actions_games_and_streams():
     core = DraughtsBatch(4, opponent="random")
-    for seed in ("1", 1.5, [1], True):
+    for seed in ("1", 1.5, [1, 2, 3, 1.5], True):
         with pytest.raises(TypeError, match="seed must be an integer"):
             core.reset(seed=seed)
+    with pytest.raises(ValueError, match="one per game: 4, got 1"):
+        core.reset(seed=[1])
     core.reset(seed=np.int64(3))
     legal = core.random_actions()
     for actions, message in [
@@ -197,3 +199,29 @@ def test_vector_env_inputs():
     venv = make_sb3_vec_env("draughts", num_envs=2, opponent=Policy())
     with pytest.raises(ValueError, match="kernel_opponent"):
         venv.reset()
+
+
+def test_one_seed_per_game_follows_gymnasiums_convention():
+    from boardgym.envs.vector import BackgammonVectorEnv
+    envs = BackgammonVectorEnv(num_envs=3)
+    obs_int, _ = envs.reset(seed=40)
+    obs_int = obs_int.copy()
+    obs_seq, _ = envs.reset(seed=[40, 41, 42])  # consecutive seeds are the integer seed
+    assert np.array_equal(obs_int, obs_seq)
+    # game i depends on seed[i] alone: game i of [7, 3, 9] is game i of the integer seed
+    # seed[i] - i (whose game i has stream seed[i]); the seats alternate with i
+    per_game, _ = envs.reset(seed=np.array([7, 3, 9]))
+    per_game = per_game.copy()
+    rows = [envs.reset(seed=s - i)[0][i].copy() for i, s in enumerate((7, 3, 9))]
+    assert all(np.array_equal(per_game[i], rows[i]) for i in range(3))
+    streams = [envs.reset(seed=[s, 1, 2]) and envs.core.rngs[0] for s in (5, 6)]
+    assert streams[0] != streams[1]
+    for bad, err, match in (([1, 2], ValueError, "one per game"), ([1, None, 2], ValueError,
+                                                                   "all integers or all None"),
+                            ([1, 2, -1], ValueError, "seed"), ([1, 2, 1.5], TypeError, "seed"),
+                            (np.zeros((3, 1), int), ValueError, "1-D")):
+        with pytest.raises(err, match=match):
+            envs.reset(seed=bad)
+    envs.reset(seed=[None, None, None])  # unseeded
+    with pytest.raises(ValueError, match="paired"):
+        envs.core.reset([1, 2, 3], paired=True)
