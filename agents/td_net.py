@@ -35,10 +35,12 @@ The model tuple (``MODEL_LEN`` arrays, one fixed layout; see "the model tuple" b
 either that net (``as_model``; evaluated exactly as above) or the gnubg-style model
 (``init_model``): a contact net on the raw board plus the hand-crafted inputs of
 agents/bg_features.py (about 128 hidden units), a race net used once contact is broken, and the
-exact one-sided bear-off database of agents/bg_bearoff.py when both sides bear off; trained by
-``train_model_games`` (TD(0), each net towards whatever part of the model values the next
-afterstate). ``evaluate_rows(net, rows, n, ys)`` and ``equity(y)`` are the entry points for
-every model.
+exact one-sided bear-off database of agents/bg_bearoff.py when both sides bear off. Every model
+trains by the one self-play loop ``train_model_games`` (``train_games`` is that loop on
+``as_model`` of the bare net): each net moves towards whatever part of the model values the next
+afterstate; TD(lam > 0) only for a model valued by its contact net alone (no race net, no
+bear-off table), TD(0) for any. ``evaluate_rows(net, rows, n, ys)`` and ``equity(y)`` are the
+entry points for every model.
 """
 import numpy as np
 from numba import njit
@@ -69,7 +71,7 @@ MAX_NNZ = 112  # 24 points x 2 sides x at most 2 units set + 4 scalars, with roo
 # the outputs seen from the other player: index m of the turned-round vector is net output PERM[m]
 PERM = np.array([WIN, LOSE_G, LOSE_BG, WIN_G, WIN_BG], dtype=np.int64)
 
-# train_games statistics (stats float64[N_STATS], accumulated)
+# train_games / train_model_games statistics (stats float64[N_STATS], accumulated)
 ST_GAMES, ST_PLIES, ST_ABS_DELTA, ST_WINS0, ST_POINTS0, ST_GAMMONS, ST_BACKGAMMONS = range(7)
 N_STATS = 7
 # play_match opponents: OPP_RANDOM, OPP_GREEDY, OPP_NET of boardgym.kernels.players
@@ -416,26 +418,10 @@ def result_vector(s, v):
     return winner, kind
 
 
-@njit(cache=True)
-def best_row(w1, b1, w2, b2, rows, n, idx, val, h, y, best_y):
-    """Index of the afterstate of highest equity among rows[:n]; its outputs into best_y."""
-    best = 0
-    best_e = -1e300
-    for r in range(n):
-        nnz = encode_sparse(rows[r], idx, val)
-        forward_sparse(w1, b1, w2, b2, idx, val, nnz, h, y)
-        e = equity(y)
-        if e > best_e:
-            best_e = e
-            best = r
-            for o in range(N_OUT):
-                best_y[o] = y[o]
-    return best
-
-
 @njit(cache=True, fastmath=True)
 def _trace_step(w1, b1, w2, b2, e1, eb1, e2, eb2, delta, alpha, lam):
-    """w += alpha * sum_m delta_m * e_m, then e *= lam (traces e1 [196, H, 5], eb1 [H, 5], ...)."""
+    """w += alpha * sum_m delta_m * e_m, then e *= lam (traces e1 [I, H, 5] of w1 [I, H],
+    eb1 [H, 5], ...)."""
     ni = w1.shape[0]
     nh = w1.shape[1]
     for i in range(ni):
@@ -510,94 +496,6 @@ def _td0_step(w1, b1, w2, b2, h, y, idx, val, nnz, turned, delta, alpha):
 
 
 @njit(cache=True)
-def train_games(w1, b1, w2, b2, rng, n_games, alpha, lam, stats):
-    """Play n_games self-play games, updating the weights in place by TD(lam); stats accumulate.
-
-    rng: int64[1] SplitMix64 dice state (advanced). stats: float64[N_STATS] (games, plies,
-    sum |delta[WIN]|, player-0 wins, player-0 points, gammons, backgammons).
-    """
-    nh = b1.shape[0]
-    rows = np.empty((MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
-    idx = np.empty(MAX_NNZ, dtype=np.int64)
-    val = np.empty(MAX_NNZ)
-    h = np.empty(nh)
-    y = np.empty(N_OUT)
-    cur_y = np.empty(N_OUT)
-    prev_idx = np.empty(MAX_NNZ, dtype=np.int64)
-    prev_val = np.empty(MAX_NNZ)
-    prev_h = np.empty(nh)
-    prev_y = np.empty(N_OUT)
-    prev_v = np.empty(N_OUT)
-    v = np.empty(N_OUT)
-    delta = np.empty(N_OUT)
-    use_traces = lam > 0.0
-    if use_traces:
-        e1 = np.zeros((N_INPUTS, nh, N_OUT))
-        eb1 = np.zeros((nh, N_OUT))
-        e2 = np.zeros((nh, N_OUT, N_OUT))
-        eb2 = np.zeros((N_OUT, N_OUT))
-    else:
-        e1 = np.zeros((1, 1, 1))
-        eb1 = np.zeros((1, 1))
-        e2 = np.zeros((1, 1, 1))
-        eb2 = np.zeros((1, 1))
-    for _ in range(n_games):
-        if use_traces:
-            e1[:] = 0.0
-            eb1[:] = 0.0
-            e2[:] = 0.0
-            eb2[:] = 0.0
-        passes = no_passes()
-        state, status, rolls, _ = start(rng, 0, passes)
-        ply = 0
-        prev_turned = False
-        prev_nnz = 0
-        while True:
-            n = afterstates(state, rows)
-            r = best_row(w1, b1, w2, b2, rows, n, idx, val, h, y, cur_y)
-            after = rows[r]
-            turned = after[TURN] == 1
-            state, status, rolls, _ = finish_turn(after, rng, rolls, 0, passes)
-            over = status == GAME_OVER
-            if over:
-                winner, kind = result_vector(after, v)
-            else:
-                _p0_view(cur_y, turned, v)
-            if ply > 0:
-                for m in range(N_OUT):
-                    delta[m] = v[m] - prev_v[m]
-                stats[ST_ABS_DELTA] += abs(delta[WIN])
-                if use_traces:
-                    _trace_step(w1, b1, w2, b2, e1, eb1, e2, eb2, delta, alpha, lam)
-                else:
-                    _td0_step(w1, b1, w2, b2, prev_h, prev_y, prev_idx, prev_val, prev_nnz,
-                              prev_turned, delta, alpha)
-            ply += 1
-            if over:
-                stats[ST_GAMES] += 1
-                stats[ST_PLIES] += ply
-                if winner == 0:
-                    stats[ST_WINS0] += 1
-                    stats[ST_POINTS0] += kind
-                else:
-                    stats[ST_POINTS0] -= kind
-                if kind == 2:
-                    stats[ST_GAMMONS] += 1
-                elif kind == 3:
-                    stats[ST_BACKGAMMONS] += 1
-                break
-            # the chosen afterstate becomes the previous one: recompute its forward pass with the
-            # weights just updated (h and y of the gradient must match the weights they are for)
-            prev_nnz = encode_sparse(after, prev_idx, prev_val)
-            forward_sparse(w1, b1, w2, b2, prev_idx, prev_val, prev_nnz, prev_h, prev_y)
-            prev_turned = turned
-            _p0_view(prev_y, turned, prev_v)
-            if use_traces:
-                _trace_add(w2, prev_h, prev_y, prev_idx, prev_val, prev_nnz, turned,
-                           e1, eb1, e2, eb2)
-
-
-@njit(cache=True)
 def model_best_row(net, rows, n, b, y, best_y):
     """Index of the afterstate of highest equity among rows[:n] under the model tuple net; its
     outputs into best_y (b: model_buffers(net))."""
@@ -614,16 +512,39 @@ def model_best_row(net, rows, n, b, y, best_y):
     return best
 
 
-@njit(cache=True)
-def train_model_games(net, rng, n_games, alpha, race_alpha, stats):
-    """TD(0) self-play of a model tuple (KIND_GNUBG), in place: each side picks the afterstate of
-    highest equity under the whole model; after each ply the net that valued the previous
-    afterstate of the game (contact or race) moves towards the value of the next one, whichever
-    part of the model gives it (contact net, race net, the exact bear-off or the game's result:
-    bootstrapping across the boundaries); exact values are targets, never trained.
+def train_games(w1, b1, w2, b2, rng, n_games, alpha, lam, stats):
+    """Play n_games self-play games of the bare Tesauro net (w1, b1, w2, b2), updating the weights
+    in place by TD(lam) (``train_model_games`` of ``as_model``, which shares the arrays).
+
+    rng: int64[1] SplitMix64 dice state (advanced). stats: float64[N_STATS] (games, plies,
+    sum |delta[WIN]|, player-0 wins, player-0 points, gammons, backgammons), accumulated.
+    """
+    train_model_games(as_model((w1, b1, w2, b2)), rng, n_games, alpha, alpha, lam, stats)
+
+
+def train_model_games(net, rng, n_games, alpha, race_alpha, lam, stats):
+    """TD(lam) self-play of a model tuple, in place: each side picks the afterstate of highest
+    equity under the whole model; after each ply the net that valued the previous afterstate of
+    the game (contact or race) moves towards the value of the next one, whichever part of the
+    model gives it (contact net, race net, the exact bear-off or the game's result: bootstrapping
+    across the boundaries); exact values are targets, never trained. lam > 0 (eligibility traces)
+    needs a model valued by its contact net alone (no race net, no bear-off table); ValueError
+    otherwise.
 
     rng: int64[1] dice state (advanced); alpha / race_alpha: the contact / race net's learning
-    rates; stats: float64[N_STATS] as train_games."""
+    rates; lam: float in [0, 1]; stats: float64[N_STATS] as train_games."""
+    if not 0.0 <= lam <= 1.0:
+        raise ValueError(f"lam must be in [0, 1], got {lam}")
+    if lam > 0.0 and (net[6].shape[0] > 0 or net[9].shape[0] > 0):
+        raise ValueError("TD(lambda > 0) trains a model valued by one net only: this one has a "
+                         "race net or a bear-off table (use lam 0)")
+    _train_model_games(net, rng, n_games, alpha, race_alpha, lam, stats)
+
+
+@njit(cache=True)
+def _train_model_games(net, rng, n_games, alpha, race_alpha, lam, stats):
+    """The self-play loop of train_model_games (lam > 0: traces of the contact net, which then
+    values every afterstate)."""
     b = model_buffers(net)
     nh = net[2].shape[0]
     nrh = net[6].shape[0]
@@ -637,8 +558,24 @@ def train_model_games(net, rng, n_games, alpha, race_alpha, stats):
     prev_v = np.empty(N_OUT)
     v = np.empty(N_OUT)
     delta = np.empty(N_OUT)
+    use_traces = lam > 0.0
+    if use_traces:
+        e1 = np.zeros((net[1].shape[0], nh, N_OUT))
+        eb1 = np.zeros((nh, N_OUT))
+        e2 = np.zeros((nh, N_OUT, N_OUT))
+        eb2 = np.zeros((N_OUT, N_OUT))
+    else:
+        e1 = np.zeros((1, 1, 1))
+        eb1 = np.zeros((1, 1))
+        e2 = np.zeros((1, 1, 1))
+        eb2 = np.zeros((1, 1))
     passes = no_passes()
     for _ in range(n_games):
+        if use_traces:
+            e1[:] = 0.0
+            eb1[:] = 0.0
+            e2[:] = 0.0
+            eb2[:] = 0.0
         state, status, rolls, _ = start(rng, 0, passes)
         ply = 0
         prev_turned = False
@@ -659,7 +596,10 @@ def train_model_games(net, rng, n_games, alpha, race_alpha, stats):
                 for m in range(N_OUT):
                     delta[m] = v[m] - prev_v[m]
                 stats[ST_ABS_DELTA] += abs(delta[WIN])
-                if prev_ev == EV_CONTACT:
+                if use_traces:
+                    _trace_step(net[1], net[2], net[3], net[4], e1, eb1, e2, eb2, delta, alpha,
+                                lam)
+                elif prev_ev == EV_CONTACT:
                     _td0_step(net[1], net[2], net[3], net[4], prev_h[:nh], prev_y, prev_idx,
                               prev_val, prev_nnz, prev_turned, delta, alpha)
                 else:
@@ -679,10 +619,15 @@ def train_model_games(net, rng, n_games, alpha, race_alpha, stats):
                 elif kind == 3:
                     stats[ST_BACKGAMMONS] += 1
                 break
+            # the chosen afterstate becomes the previous one: its forward pass is recomputed with
+            # the weights just updated (h and y of the gradient must match the weights they are for)
             prev_ev, prev_nnz = model_eval(net, after, prev_idx, prev_val, prev_h, b[3], b[4],
                                            prev_y)
             prev_turned = turned
             _p0_view(prev_y, turned, prev_v)
+            if use_traces:
+                _trace_add(net[3], prev_h[:nh], prev_y, prev_idx, prev_val, prev_nnz, turned,
+                           e1, eb1, e2, eb2)
 
 
 @njit(cache=True)

@@ -468,7 +468,7 @@ def _backgammon_gnubg_game():
                                             race_hidden=cfg.race_hidden),
                           np.array([cfg.seed], dtype=np.int64)),
         train=lambda p, rng, n, cfg, stats: td_net.train_model_games(
-            p, rng, n, cfg.alpha, cfg.race_alpha or cfg.alpha, stats),
+            p, rng, n, cfg.alpha, cfg.race_alpha or cfg.alpha, cfg.lam, stats),
         evaluate=evaluate_model,
         save_net=lambda path, p, games, cfg: save_weights(path, p, games=games,
                                                           settings=dataclasses.asdict(cfg)),

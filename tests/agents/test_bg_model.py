@@ -1,6 +1,7 @@
 """The gnubg-style backgammon model: contact features on hand-built positions with hand-computed
 values, the one-sided bear-off database (hand values and a brute-force recursion), the model tuple
 (old checkpoints unchanged, hard constraints, exact parts), its trainer and checkpoints."""
+import hashlib
 import json
 from functools import lru_cache
 
@@ -282,15 +283,58 @@ def test_model_training_moves_the_nets_and_chunks_are_one_run():
     a = td_net.init_model(6, 4, race_hidden=3)
     b = tuple(x.copy() for x in a)
     st = np.zeros(td_net.N_STATS)
-    td_net.train_model_games(a, np.array([9], np.int64), 4, 0.1, 0.1, st)
+    td_net.train_model_games(a, np.array([9], np.int64), 4, 0.1, 0.1, 0.0, st)
     rng = np.array([9], np.int64)
     for _ in range(2):
-        td_net.train_model_games(b, rng, 2, 0.1, 0.1, st)
+        td_net.train_model_games(b, rng, 2, 0.1, 0.1, 0.0, st)
     for p, q in zip(a, b):
         assert np.array_equal(p, q)
     fresh = td_net.init_model(6, 4, race_hidden=3)
     assert not np.array_equal(a[1], fresh[1]) and not np.array_equal(a[5], fresh[5])
     assert st[td_net.ST_GAMES] == 8
+
+
+# Produced by the code before the merge of train_games' own self-play loop into the one loop of
+# train_model_games (commit 20bf9c4): init_model(hidden, seed, race_hidden), alpha 0.1, race alpha
+# 0.05, TD(0); SHA-256 of the bytes of the final arrays 0..8 (the table is not trained), the final
+# dice state, the stats. Numba compiles for the host CPU and the forward pass is fastmath, so
+# another CPU may round differently: regenerate there with that commit before suspecting the code.
+MODEL_TRAIN_PINS = [
+    (6, 3, 4, 21, 40, "fd4953d5af156f896a04034c13bfc1834e20d7fc056ac2498443d34b9a2b5917",
+     5591932524668855869, [40.0, 1952.0, 28.527739365813954, 17.0, -8.0, 6.0, 1.0]),
+    (8, 0, 7, 24, 60, "06a983ecaa01959ff6924807e0cba402f79f919804bab83ca2a5864977d20ef3",
+     6269817706955863144, [60.0, 4769.0, 54.96469831137439, 29.0, -13.0, 11.0, 8.0]),
+]
+
+
+@pytest.mark.parametrize("hidden, race_hidden, seed, dice, games, digest, rng_after, stats",
+                         MODEL_TRAIN_PINS)
+def test_model_training_is_bit_identical_to_its_own_loop(hidden, race_hidden, seed, dice, games,
+                                                         digest, rng_after, stats):
+    net = td_net.init_model(hidden, seed, race_hidden=race_hidden)
+    st = np.zeros(td_net.N_STATS)
+    rng = np.array([dice], np.int64)
+    td_net.train_model_games(net, rng, games, 0.1, 0.05, 0.0, st)
+    h = hashlib.sha256()
+    for a in net[:9]:
+        h.update(a.tobytes())
+    assert (h.hexdigest(), int(rng[0]), st.tolist()) == (digest, rng_after, stats)
+
+
+def test_model_td_lambda_only_for_a_contact_net_alone():
+    st = np.zeros(td_net.N_STATS)
+    for net in (td_net.init_model(4, 1, race_hidden=2, bearoff=False), td_net.init_model(4, 1)):
+        with pytest.raises(ValueError, match="race net or a bear-off table"):
+            td_net.train_model_games(net, np.array([1], np.int64), 1, 0.1, 0.1, 0.7, st)
+    # contact net alone: traces of that net; a tiny lambda is the TD(0) path
+    a = td_net.init_model(6, 5, bearoff=False)
+    b = tuple(x.copy() for x in a)
+    td_net.train_model_games(a, np.array([9], np.int64), 3, 0.1, 0.1, 0.0, st)
+    td_net.train_model_games(b, np.array([9], np.int64), 3, 0.1, 0.1, 1e-300, st)
+    for p, q in zip(a, b):
+        assert np.allclose(p, q, atol=1e-9)
+    assert not np.allclose(a[1], td_net.init_model(6, 5, bearoff=False)[1])
+    assert st[td_net.ST_GAMES] == 6
 
 
 def test_train_gnubg_resume_after_a_kill_matches_uninterrupted_run(tmp_path, monkeypatch):
@@ -318,7 +362,7 @@ def test_alpha_steps_change_the_rate_at_their_game_counts_and_resume_exactly(tmp
     rng = np.array([3], np.int64)
     st = np.zeros(td_net.N_STATS)
     for n, a in ((30, 0.1), (20, 0.03), (30, 0.01)):
-        td_net.train_model_games(net, rng, n, a, a, st)
+        td_net.train_model_games(net, rng, n, a, a, 0.0, st)
     for p, q in zip(full, net):
         assert np.array_equal(p, q)
     # a run resumed with a schedule it did not have continues at the new rate
@@ -329,7 +373,7 @@ def test_alpha_steps_change_the_rate_at_their_game_counts_and_resume_exactly(tmp
     net = td_net.init_model(6, 3, race_hidden=3)
     rng = np.array([3], np.int64)
     for n, a in ((40, 0.1), (40, 0.03)):
-        td_net.train_model_games(net, rng, n, a, a, st)
+        td_net.train_model_games(net, rng, n, a, a, 0.0, st)
     for p, q in zip(resumed, net):
         assert np.array_equal(p, q)
 
@@ -388,7 +432,7 @@ def test_average_from_makes_the_model_the_mean_of_its_checkpoints(tmp_path, monk
     st = np.zeros(td_net.N_STATS)
     seen = []
     for n in (40, 20, 20):
-        td_net.train_model_games(net, rng, n, 0.1, 0.1, st)
+        td_net.train_model_games(net, rng, n, 0.1, 0.1, 0.0, st)
         seen.append([a.copy() for a in net[:9]])
     for k in range(1, 9):
         mean = (seen[0][k] + seen[1][k] + seen[2][k]) / 3

@@ -1,6 +1,7 @@
 """Backgammon afterstate agents: net gradients, TD learning, checkpoints, legal play in the AEC env
 from both seats, best_play in the legal_plays frame, routes to actions, the afterstate game loop,
 the greedy player shared with the kernels, train.py exact resume, eval_gnubg conventions."""
+import hashlib
 import json
 
 import numpy as np
@@ -116,6 +117,44 @@ def test_trace_path_with_tiny_lambda_equals_td0_path():
     for p, q in zip(a, b):
         assert np.allclose(p, q, atol=1e-9)
     assert not np.allclose(a[0], td_net.init_params(10, seed=5)[0])
+
+
+# Produced by the code before the merge of train_games' own self-play loop into the one loop of
+# train_model_games (commit 20bf9c4): SHA-256 of the final w1, b1, w2, b2 bytes, the final dice
+# state, the stats. Numba compiles for the host CPU and the forward pass is fastmath, so another
+# CPU may round differently: regenerate there with that commit before suspecting the code.
+TRAIN_GAMES_PINS = [
+    (6, 1, 11, 40, 0.0, "b861eb788f38ac5ace86b4bc00cc7d815006bad56f3a4c60de5715d43be10a99",
+     -218822894796976819, [40.0, 1863.0, 38.95652523957776, 20.0, -2.0, 2.0, 0.0]),
+    (20, 3, 13, 30, 0.0, "a697b40ea3b5aa704391acd2b1a101cdd0afa9a4b6828261e7cddefaadc2d51f",
+     3826318034415055463, [30.0, 5710.0, 37.96109058288023, 17.0, 5.0, 15.0, 5.0]),
+    (6, 1, 11, 40, 0.7, "e656f356fa58e0c5946196b73d2e0efc8f3badc33046b5f952c6617b67610330",
+     7705224730202708243, [40.0, 1875.0, 38.20263228559958, 23.0, 8.0, 4.0, 0.0]),
+    (20, 1, 11, 40, 0.7, "5ed9247d292c10070f79d84f986eb0a068c412fc0a5f6b703303983c397c92af",
+     108191989200932955, [40.0, 2365.0, 39.64756857706493, 23.0, 6.0, 8.0, 0.0]),
+]
+
+
+@pytest.mark.parametrize("hidden, seed, dice, games, lam, digest, rng_after, stats",
+                         TRAIN_GAMES_PINS)
+def test_train_games_is_bit_identical_to_its_own_loop(hidden, seed, dice, games, lam, digest,
+                                                      rng_after, stats):
+    params = td_net.init_params(hidden, seed)
+    st = np.zeros(td_net.N_STATS)
+    rng = np.array([dice], dtype=np.int64)
+    td_net.train_games(*params, rng, games, 0.1, lam, st)
+    h = hashlib.sha256()
+    for p in params:
+        h.update(p.tobytes())
+    assert (h.hexdigest(), int(rng[0]), st.tolist()) == (digest, rng_after, stats)
+
+
+def test_train_games_rejects_lambda_out_of_range():
+    params = td_net.init_params(4, seed=1)
+    for lam in (-0.1, 1.5, float("nan")):
+        with pytest.raises(ValueError, match="lam"):
+            td_net.train_games(*params, np.array([1], np.int64), 1, 0.1, lam,
+                               np.zeros(td_net.N_STATS))
 
 
 @pytest.mark.parametrize("lam, games, drop", [(0.0, 900, 0.02), (0.7, 600, 0.04)])
