@@ -26,6 +26,14 @@ core runs on one Numba thread: its parallel kernels reset the shared OpenMP thre
 torch reads (2 torch threads on a loaded machine were several times slower) and, under load,
 waited for the second core.
 
+With ``teacher`` (an agent spec: ``boardgym train --teacher``) the run begins with a teacher
+phase (boardgym.agents.kickstart): the teacher's labelled games (``teacher/chunk_<k>.npz`` in
+the run directory), behaviour cloning of the policy and value heads on them, an evaluation of
+the cloned policy at step 0, then self-play as above from the cloned weights and optimizer,
+optionally with a decaying cross-entropy term toward the teacher's labels at every rollout
+start (``teacher_mix``). Checkpoints after every generated chunk and every cloning epoch make a
+resume inside the phase exact too.
+
 A run directory holds ``ppo.zip`` (the latest MaskablePPO model, for PPOAgent), ``ppo_<steps>.zip``
 (each evaluated model; the run ends with an evaluation), ``resume.pt`` (all a resumed run
 needs), ``metrics.jsonl`` and TensorBoard logs in ``tb/`` (boardgym.agents.run_log). A new run

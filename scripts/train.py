@@ -65,6 +65,21 @@ moves, as ``boardgym evaluate``'s). PPO's
 
     boardgym train --game draughts --algo ppo --steps 20000000 --ckpt-every 500000 \
         --eval-every 1000000 --eval-games 400 --ckpt-dir runs/draughts-ppo
+
+Kickstarting (``--teacher``, boardgym.agents.kickstart): before self-play a teacher agent plays
+``--teacher-games`` games against itself (10% random steps), every position is labelled with its
+action (each hop of a capture route, each checker step of a play) and the policy is cloned by
+cross-entropy over the legal actions for ``--teacher-epochs``; PPO with the league then goes on
+from it (``--teacher-mix``: a decaying cross-entropy term toward the labels). The teacher's
+positions are kept in ``teacher/``; ``--resume`` continues exactly inside the teacher phase too.
+The cloned policy is evaluated at step 0 (``ppo_0.zip``), e.g.
+
+    boardgym train --game draughts --algo ppo --steps 6000000 --net-arch 256,256 \
+        --teacher draughts-alphabeta:depth=4 --teacher-games 1536 --teacher-epochs 8 \
+        --teacher-mix 0.5 --eval-every 1000000 --eval-games 200 --ckpt-dir runs/draughts-ppo-kick
+    boardgym train --game backgammon --algo ppo --steps 4000000 --net-arch 256,256 \
+        --teacher backgammon-td:plies=0 --teacher-games 1024 --teacher-epochs 10 \
+        --teacher-mix 0.5 --ckpt-dir runs/bg-ppo-kick
 """
 import dataclasses
 import importlib.util
