@@ -78,8 +78,8 @@ The cloned policy is evaluated at step 0 (``ppo_0.zip``), e.g.
         --teacher draughts-alphabeta:depth=4 --teacher-games 1536 --teacher-epochs 8 \
         --teacher-mix 0.5 --eval-every 1000000 --eval-games 200 --ckpt-dir runs/draughts-ppo-kick
     boardgym train --game backgammon --algo ppo --steps 4000000 --net-arch 256,256 \
-        --teacher backgammon-td:plies=0 --teacher-games 1024 --teacher-epochs 10 \
-        --teacher-mix 0.5 --ckpt-dir runs/bg-ppo-kick
+        --teacher backgammon-td:plies=0 --teacher-games 4096 --teacher-epochs 20 \
+        --teacher-mix 0.5 --ckpt-dir runs/bg-ppo-kick4k
 """
 import dataclasses
 import importlib.util
