@@ -74,9 +74,9 @@ from it (``--teacher-mix``: a decaying cross-entropy term toward the labels). Th
 positions are kept in ``teacher/``; ``--resume`` continues exactly inside the teacher phase too.
 The cloned policy is evaluated at step 0 (``ppo_0.zip``), e.g.
 
-    boardgym train --game draughts --algo ppo --steps 6000000 --net-arch 256,256 \
-        --teacher draughts-alphabeta:depth=4 --teacher-games 1536 --teacher-epochs 8 \
-        --teacher-mix 0.5 --eval-every 1000000 --eval-games 200 --ckpt-dir runs/draughts-ppo-kick
+    boardgym train --game draughts --algo ppo --steps 9000000 --net-arch 256,256 \
+        --teacher draughts-alphabeta:depth=4 --teacher-games 4096 --teacher-epochs 16 \
+        --teacher-mix 0.5 --eval-every 1000000 --eval-games 200 --ckpt-dir runs/draughts-ppo-kick4k
     boardgym train --game backgammon --algo ppo --steps 4000000 --net-arch 256,256 \
         --teacher backgammon-td:plies=0 --teacher-games 4096 --teacher-epochs 20 \
         --teacher-mix 0.5 --ckpt-dir runs/bg-ppo-kick4k
@@ -184,8 +184,8 @@ class Settings:
     alphabeta-material, alphabeta-td (e.g. draughts-alphabeta:depth=4), greedy; backgammon td
     (e.g. backgammon-td:plies=0), greedy, expectimax"""
     teacher_games: int = 1024
-    """ppo --teacher: games the teacher plays for the cloning positions (chunks of 64; draughts
-    about 90 positions a game)"""
+    """ppo --teacher: games the teacher plays for the cloning positions (chunks of 64; about 60
+    positions a draughts game, 120 a backgammon one)"""
     teacher_epochs: int = 10
     """ppo --teacher: passes of behaviour cloning over the teacher's positions"""
     teacher_explore: float = 0.1
