@@ -26,6 +26,14 @@ core runs on one Numba thread: its parallel kernels reset the shared OpenMP thre
 torch reads (2 torch threads on a loaded machine were several times slower) and, under load,
 waited for the second core.
 
+With ``teacher`` (an agent spec: ``boardgym train --teacher``) the run begins with a teacher
+phase (boardgym.agents.kickstart): the teacher's labelled games (``teacher/chunk_<k>.npz`` in
+the run directory), behaviour cloning of the policy and value heads on them, an evaluation of
+the cloned policy at step 0, then self-play as above from the cloned weights and optimizer,
+optionally with a decaying cross-entropy term toward the teacher's labels at every rollout
+start (``teacher_mix``). Checkpoints after every generated chunk and every cloning epoch make a
+resume inside the phase exact too.
+
 A run directory holds ``ppo.zip`` (the latest MaskablePPO model, for PPOAgent), ``ppo_<steps>.zip``
 (each evaluated model; the run ends with an evaluation), ``resume.pt`` (all a resumed run
 needs), ``metrics.jsonl`` and TensorBoard logs in ``tb/`` (boardgym.agents.run_log). A new run
@@ -53,7 +61,7 @@ from boardgym.agents.run_log import (
 MODEL_FILE = "ppo.zip"
 RESUME_FILE = "resume.pt"
 #: files a run writes into its directory (moved aside by a forced new run)
-RUN_FILES = ("metrics.jsonl", MODEL_FILE, "ppo_*.zip", RESUME_FILE, "*.tmp*", "tb")
+RUN_FILES = ("metrics.jsonl", MODEL_FILE, "ppo_*.zip", RESUME_FILE, "*.tmp*", "tb", "teacher")
 #: pool members' old names -> today's (checkpoints of older runs hold the old ones)
 RENAMED_BASELINES = {"greedy": "recapture"}
 
@@ -420,7 +428,9 @@ def train_ppo(game, total_steps, run_dir, num_envs=256, seed=0, snapshot_every=2
               pool_size=8, net_arch=(64, 64), ckpt_every=200_000, eval_every=500_000,
               eval_games=200, max_moves=300, resume=False, tensorboard=True, log=print,
               progress_every=10.0, force=False, progress=None, n_steps=64, batch_size=2048,
-              n_epochs=2, league=True, pfsp="hard", openings=None):
+              n_epochs=2, league=True, pfsp="hard", openings=None, teacher=None,
+              teacher_games=1024, teacher_epochs=10, teacher_explore=0.1, teacher_lr=1e-3,
+              teacher_value=0.5, teacher_mix=0.0, teacher_mix_steps=2_000_000):
     """Train a MaskablePPO policy by self-play into run_dir (see the module docstring).
 
     league: the opponents are a boardgym.agents.league.League (fixed players and snapshots, one
@@ -432,6 +442,13 @@ def train_ppo(game, total_steps, run_dir, num_envs=256, seed=0, snapshot_every=2
     masked policy computed over the legal actions only). The batched core runs on one Numba
     thread and torch on one thread (measured fastest on this 2-core machine: the parallel core
     also resets torch's OpenMP thread count).
+    teacher: an agent spec (boardgym.agents.kickstart.parse_teacher, e.g.
+    "draughts-alphabeta:depth=4"): before self-play, behaviour cloning of teacher_games games of
+    the teacher (exploration teacher_explore) for teacher_epochs epochs at learning rate
+    teacher_lr, the value head on the game results weighted teacher_value; teacher_mix > 0
+    keeps a cross-entropy term toward the teacher's labels during PPO, decaying linearly to 0
+    at teacher_mix_steps (boardgym.agents.kickstart). The phase ends with an evaluation at
+    step 0 (when eval_every > 0).
     Evaluations (every eval_every steps (0: none but the last) and at the end, eval_games
     against the game's in-kernel players and, in draughts, GreedyAgent) are logged, with each
     opponent's Elo difference and interval, and appended to metrics.jsonl. A new run refuses a
@@ -448,6 +465,9 @@ def train_ppo(game, total_steps, run_dir, num_envs=256, seed=0, snapshot_every=2
     from boardgym.envs.vector import make_sb3_vec_env
     _torch_threads()
     run_dir = str(run_dir)
+    if teacher:
+        from boardgym.agents.kickstart import parse_teacher
+        parse_teacher(game, teacher)  # ValueError naming a bad spec, before anything is moved
     moved = prepare_run_dir(run_dir, resume, force, RUN_FILES)
     if moved:
         log(f"force: the previous run's files are now in {moved}")
@@ -457,18 +477,33 @@ def train_ppo(game, total_steps, run_dir, num_envs=256, seed=0, snapshot_every=2
              "net_arch": [int(n) for n in net_arch], "max_moves": int(max_moves),
              "n_steps": int(n_steps), "batch_size": int(batch_size), "n_epochs": int(n_epochs),
              "opponents": "league" if league else "pool", "pfsp": str(pfsp),
-             "openings": None if openings is None else [str(f) for f in openings]}
+             "openings": None if openings is None else [str(f) for f in openings],
+             "teacher": None}
+    if teacher:
+        for name, v in (("teacher_games", teacher_games), ("teacher_epochs", teacher_epochs)):
+            if int(v) < 0:
+                raise ValueError(f"{name} must be >= 0, got {v}")
+        if not 0.0 <= teacher_explore <= 1.0 or teacher_lr <= 0 or teacher_value < 0 \
+                or teacher_mix < 0 or teacher_mix_steps < 0:
+            raise ValueError("teacher_explore must be in [0, 1], teacher_lr > 0, teacher_value, "
+                             "teacher_mix and teacher_mix_steps >= 0")
+        setup["teacher"] = {"spec": str(teacher), "games": int(teacher_games),
+                            "epochs": int(teacher_epochs), "explore": float(teacher_explore),
+                            "lr": float(teacher_lr), "value": float(teacher_value),
+                            "mix": float(teacher_mix), "mix_steps": int(teacher_mix_steps)}
     saved = None
     if resume:
         if not os.path.exists(resume_path):
             raise ValueError(f"resume: no checkpoint {resume_path}")
         saved = torch.load(resume_path, weights_only=False)
         old = {"opponents": "pool", "n_steps": 128, "batch_size": 1024, "n_epochs": 4,
-               "pfsp": "hard", "openings": None}
+               "pfsp": "hard", "openings": None, "teacher": None}
         kept = {**old, **saved["setup"]}  # checkpoints of earlier runs: their settings
         for key, value in kept.items():
             if setup[key] != value:
                 shown = f"{len(value)} positions" if key == "openings" and value else value
+                if key == "teacher" and value:
+                    shown = value["spec"]
                 log(f"resume: keeping the checkpoint's {key}={shown}")
         setup = kept
     game, snapshot_every = setup["game"], setup["snapshot_every"]
@@ -506,17 +541,24 @@ def train_ppo(game, total_steps, run_dir, num_envs=256, seed=0, snapshot_every=2
                                  force_reset=False)
         counters = dict(saved["counters"])
         opponents.set_state(saved["league" if use_league else "pool"], model.policy)
-        venv.core.set_state(saved["core"])
         venv._seed = saved["venv_seed"]
-        model._last_obs = saved["last_obs"].copy()
-        model._last_episode_starts = saved["episode_starts"].copy()
+        if saved["last_obs"] is None:  # killed in the teacher phase: no game played yet
+            model._last_obs = None
+        else:
+            venv.core.set_state(saved["core"])
+            model._last_obs = saved["last_obs"].copy()
+            model._last_episode_starts = saved["episode_starts"].copy()
         from collections import deque
         model.ep_info_buffer = deque(saved["ep_info"], maxlen=model._stats_window_size)
         model.ep_success_buffer = deque(maxlen=model._stats_window_size)
         torch.set_rng_state(saved["rng"]["torch"])  # last: building the pool drew from torch's
         np.random.set_state(saved["rng"]["numpy"])
         random.setstate(saved["rng"]["python"])
-    run_log = RunLog(run_dir, "steps", None if saved is None else counters["steps"], tensorboard)
+    log_from = None if saved is None else counters["steps"]
+    if saved is not None and setup["teacher"] and \
+            counters.get("teacher_epochs", 0) < setup["teacher"]["epochs"]:
+        log_from = -1  # in the cloning: its evaluation at step 0 is still to come
+    run_log = RunLog(run_dir, "steps", log_from, tensorboard)
     model.set_logger(_sb3_logger(run_log))
     t0, seconds0 = time.perf_counter(), counters["seconds"]
 
@@ -524,11 +566,12 @@ def train_ppo(game, total_steps, run_dir, num_envs=256, seed=0, snapshot_every=2
         counters["seconds"] = seconds0 + time.perf_counter() - t0
         buf = io.BytesIO()
         model.save(buf)
+        started = model._last_obs is not None  # False in the teacher phase
         state = {"model": buf.getvalue(), "setup": setup, "counters": dict(counters),
-                 "core": venv.core.get_state(), "venv_seed": venv._seed,
-                 "last_obs": np.array(model._last_obs),
+                 "core": venv.core.get_state() if started else None, "venv_seed": venv._seed,
+                 "last_obs": np.array(model._last_obs) if started else None,
                  "league" if use_league else "pool": opponents.get_state(),
-                 "episode_starts": np.array(model._last_episode_starts),
+                 "episode_starts": np.array(model._last_episode_starts) if started else None,
                  "ep_info": list(model.ep_info_buffer or ()),
                  "rng": {"torch": torch.get_rng_state(), "numpy": np.random.get_state(),
                          "python": random.getstate()}}
@@ -591,6 +634,10 @@ def train_ppo(game, total_steps, run_dir, num_envs=256, seed=0, snapshot_every=2
                 else:
                     opponents.add(self.model.policy)
                 counters["next_snapshot"] += snapshot_every
+            if teach is not None and teach["mix"] > 0:
+                mix_teacher()
+                if self_play_mix:
+                    run_log.scalar("teacher/mix_weight", self_play_mix[-1], counters["steps"])
             if use_league:
                 for name, r in opponents.table().items():
                     for key in ("score", "weight"):
@@ -640,7 +687,77 @@ def train_ppo(game, total_steps, run_dir, num_envs=256, seed=0, snapshot_every=2
                 progress(self.num_timesteps - self.start, max(total_steps - self.start, 0))
             return True
 
+    n_actions = int(venv.action_space.n)
+    teach = setup["teacher"]
+    bc_data = {}  # the teacher's positions (kickstart.load_chunks), when cloning or mixing
+
+    def teacher_phase():
+        """Generate the teacher's positions chunk by chunk, then clone them epoch by epoch
+        (a checkpoint after each: a resumed run continues where it stopped)."""
+        from boardgym.agents import kickstart as ks
+        parsed = ks.parse_teacher(game, teach["spec"])
+        n_chunks = -(-teach["games"] // ks.CHUNK_GAMES)
+        while counters.setdefault("teacher_chunks", 0) < n_chunks:
+            k = counters["teacher_chunks"]
+            t = time.perf_counter()
+            n = min(ks.CHUNK_GAMES, teach["games"] - k * ks.CHUNK_GAMES)
+            data = ks.teacher_chunk(game, parsed, setup["seed"], k, n, teach["explore"],
+                                    setup["openings"], setup["max_moves"])
+            ks.save_chunk(run_dir, k, data)
+            counters["teacher_chunks"] = k + 1
+            log(f"teacher {teach['spec']}: chunk {k + 1}/{n_chunks}, {n} games, "
+                f"{len(data['actions'])} positions, {len(data['actions']) / (time.perf_counter() - t):.0f} positions/s")
+            checkpoint()
+        if n_chunks:
+            bc_data.update(ks.load_chunks(run_dir, n_chunks))
+        if not bc_data:
+            return
+        train_idx, test_idx = ks.split(bc_data)
+        if counters.setdefault("teacher_epochs", 0) == 0 and teach["epochs"]:
+            ce, agree = ks.held_out(model.policy, bc_data, test_idx, n_actions)
+            run_log.scalar("teacher/heldout_ce", ce, -teach["epochs"])  # the phase: steps -E..0
+            log(f"teacher: {train_idx.size} positions to clone, {test_idx.size} held out: "
+                f"cross-entropy {ce:.3f}, agreement {agree:.3f}")
+        while counters["teacher_epochs"] < teach["epochs"]:
+            e = counters["teacher_epochs"]
+            t = time.perf_counter()
+            ce_train = ks.clone_epoch(model.policy, bc_data, train_idx, n_actions,
+                                      setup["batch_size"], teach["lr"], teach["value"],
+                                      setup["seed"], e)
+            ce, agree = ks.held_out(model.policy, bc_data, test_idx, n_actions)
+            counters["teacher_epochs"] = e + 1
+            for key, v in (("train_ce", ce_train), ("heldout_ce", ce), ("agreement", agree)):
+                run_log.scalar(f"teacher/{key}", v, e + 1 - teach["epochs"])
+            log(f"teacher: epoch {e + 1}/{teach['epochs']}  cross-entropy train {ce_train:.3f} "
+                f"held-out {ce:.3f}  agreement {agree:.3f}  {time.perf_counter() - t:.0f} s")
+            if counters["teacher_epochs"] == teach["epochs"] and eval_every:
+                evaluate()  # the cloned policy, before self-play: ppo_0.zip
+            checkpoint()
+
+    def mix_teacher():
+        """Cross-entropy minibatches toward the teacher's labels (teacher_mix, decaying)."""
+        from boardgym.agents import kickstart as ks
+        w = ks.mix_weight(teach["mix"], teach["mix_steps"], counters["steps"])
+        if w <= 0 or not bc_data:
+            return
+        gen = np.random.default_rng([setup["seed"], counters["steps"], 0x313])
+        idx = ks.split(bc_data)[0]
+        opt = model.policy.optimizer
+        model.policy.set_training_mode(True)
+        for _ in range(ks.MIX_BATCHES):
+            b = idx[gen.integers(idx.size, size=min(setup["batch_size"], idx.size))]
+            loss, _ = ks.bc_loss(model.policy, bc_data, b, n_actions)
+            opt.zero_grad()
+            (w * loss).backward()
+            torch.nn.utils.clip_grad_norm_(model.policy.parameters(), 0.5)
+            opt.step()
+        model.policy.set_training_mode(False)
+        self_play_mix.append(w)
+
+    self_play_mix = []
     try:
+        if teach is not None:
+            teacher_phase()
         remaining = total_steps - model.num_timesteps
         if remaining > 0:
             model.learn(remaining, callback=SelfPlay(), reset_num_timesteps=False)

@@ -74,6 +74,21 @@ moves, as ``boardgym evaluate``'s). PPO's
 
     boardgym train --game draughts --algo ppo --steps 20000000 --ckpt-every 500000 \
         --eval-every 1000000 --eval-games 400 --ckpt-dir runs/draughts-ppo
+
+Kickstarting (``--teacher``, boardgym.agents.kickstart): before self-play a teacher agent plays
+``--teacher-games`` games against itself (10% random steps), every position is labelled with its
+action (each hop of a capture route, each checker step of a play) and the policy is cloned by
+cross-entropy over the legal actions for ``--teacher-epochs``; PPO with the league then goes on
+from it (``--teacher-mix``: a decaying cross-entropy term toward the labels). The teacher's
+positions are kept in ``teacher/``; ``--resume`` continues exactly inside the teacher phase too.
+The cloned policy is evaluated at step 0 (``ppo_0.zip``), e.g.
+
+    boardgym train --game draughts --algo ppo --steps 9000000 --net-arch 256,256 \
+        --teacher draughts-alphabeta:depth=4 --teacher-games 4096 --teacher-epochs 16 \
+        --teacher-mix 0.5 --eval-every 1000000 --eval-games 200 --ckpt-dir runs/draughts-ppo-kick4k
+    boardgym train --game backgammon --algo ppo --steps 4000000 --net-arch 256,256 \
+        --teacher backgammon-td:plies=0 --teacher-games 4096 --teacher-epochs 20 \
+        --teacher-mix 0.5 --ckpt-dir runs/bg-ppo-kick4k
 """
 import dataclasses
 import importlib.util
@@ -194,6 +209,32 @@ class Settings:
     pfsp: Literal["hard", "var"] = "hard"
     """ppo: league sampling weight of a member the learner scores p against: hard (1-p)^2
     (the members it loses to), var p(1-p) (the ones it beats about half the time)"""
+    teacher: str = ""
+    """ppo: kickstart from a teacher agent (empty: none): before self-play the teacher plays
+    --teacher-games games against itself (from the --openings in draughts), each position is
+    labelled with its action (each hop of its chosen capture route, each checker step of its
+    chosen play) and the policy is trained on them by cross-entropy over the legal actions
+    (boardgym.agents.kickstart). A spec 'name:key=value,...': draughts alphabeta,
+    alphabeta-material, alphabeta-td (e.g. draughts-alphabeta:depth=4), greedy; backgammon td
+    (e.g. backgammon-td:plies=0), greedy, expectimax"""
+    teacher_games: int = 1024
+    """ppo --teacher: games the teacher plays for the cloning positions (chunks of 64; about 60
+    positions a draughts game, 120 a backgammon one)"""
+    teacher_epochs: int = 10
+    """ppo --teacher: passes of behaviour cloning over the teacher's positions"""
+    teacher_explore: float = 0.1
+    """ppo --teacher: probability of a random legal action instead of the teacher's at each step
+    of its games (the positions stay varied; the label is still the teacher's action)"""
+    teacher_lr: float = 1e-3
+    """ppo --teacher: Adam learning rate of the cloning (PPO then uses its own)"""
+    teacher_value: float = 0.5
+    """ppo --teacher: weight of the value head's squared error against the teacher games'
+    results in the cloning loss (0: the policy head only)"""
+    teacher_mix: float = 0.0
+    """ppo --teacher: weight of a cross-entropy term toward the teacher's labels during PPO (two
+    minibatches at every rollout start), decaying linearly to 0 at --teacher-mix-steps (0: off)"""
+    teacher_mix_steps: int = 2_000_000
+    """ppo --teacher: learner steps over which --teacher-mix decays to 0"""
     tensorboard: bool = True
     """write TensorBoard logs to <ckpt-dir>/tb (metrics.jsonl is always written)"""
     quiet: bool = False
@@ -232,6 +273,15 @@ class Settings:
                     "--resume continues the run in --ckpt-dir, --force replaces it: not both")
         parse_net_arch(self.net_arch)
         parse_alpha_steps(self.alpha_steps)
+        for name in ("teacher_games", "teacher_epochs", "teacher_mix_steps"):
+            value = getattr(self, name)
+            cli.require(value >= 0, f"--{name.replace('_', '-')} must be >= 0, got {value}")
+        cli.require(0.0 <= self.teacher_explore <= 1.0,
+                    f"--teacher-explore must be in [0, 1], got {self.teacher_explore}")
+        cli.require(self.teacher_lr > 0, f"--teacher-lr must be positive, got {self.teacher_lr}")
+        cli.require(self.teacher_value >= 0 and self.teacher_mix >= 0,
+                    "--teacher-value and --teacher-mix must be >= 0")
+        cli.require(not self.teacher or self.algo == "ppo", "--teacher is for --algo ppo")
         if self.algo == "ppo":
             missing = [m for m in ("torch", "sb3_contrib") if importlib.util.find_spec(m) is None]
             cli.require(not missing, f"--algo ppo needs {' and '.join(missing)}: "
@@ -560,7 +610,11 @@ def train_ppo(cfg):
                    force=cfg.force, tensorboard=cfg.tensorboard,
                    log=lambda text: _log(cfg, text, bar), progress=progress,
                    n_steps=cfg.rollout, batch_size=cfg.batch_size, n_epochs=cfg.epochs,
-                   league=cfg.league, pfsp=cfg.pfsp,
+                   league=cfg.league, pfsp=cfg.pfsp, teacher=cfg.teacher or None,
+                   teacher_games=cfg.teacher_games, teacher_epochs=cfg.teacher_epochs,
+                   teacher_explore=cfg.teacher_explore, teacher_lr=cfg.teacher_lr,
+                   teacher_value=cfg.teacher_value, teacher_mix=cfg.teacher_mix,
+                   teacher_mix_steps=cfg.teacher_mix_steps,
                    openings=ballot_positions() if cfg.game == "draughts"
                    and cfg.openings == "ballots" else None)
 
