@@ -350,17 +350,24 @@ def test_train_gnubg_resume_after_a_kill_matches_uninterrupted_run(tmp_path, mon
         train.main(["--game", "draughts", "--model", "gnubg"])
 
 
+#: a tiny gnubg-model run of killed_and_resumed_td_run (80 games, seed 3)
+TINY_GNUBG_RUN = ["--game", "backgammon", "--algo", "td", "--model", "gnubg", "--hidden", "6",
+                  "--race-hidden", "3", "--seed", "3", "--ckpt-every", "20", "--eval-every", "40",
+                  "--eval-games", "4", "--games", "80", "--quiet", "--no-tensorboard"]
+
+
+def _killed_run_and_fresh_model(args, tmp_path, monkeypatch):
+    """The run's final params (killed and resumed), and the run's fresh model, dice and stats
+    to replay it by hand."""
+    full, _ = killed_and_resumed_td_run(train, args, tmp_path, monkeypatch, ("random", "greedy"))
+    return (full, td_net.init_model(6, 3, race_hidden=3), np.array([3], np.int64),
+            np.zeros(td_net.N_STATS))
+
+
 def test_alpha_steps_change_the_rate_at_their_game_counts_and_resume_exactly(tmp_path, monkeypatch):
-    common = ["--game", "backgammon", "--algo", "td", "--model", "gnubg", "--hidden", "6",
-              "--race-hidden", "3", "--seed", "3", "--ckpt-every", "20", "--eval-every", "40",
-              "--eval-games", "4", "--games", "80", "--quiet", "--no-tensorboard",
-              "--alpha-steps", "30:0.03,50:0.01"]
-    full, _ = killed_and_resumed_td_run(train, common, tmp_path, monkeypatch,
-                                        ("random", "greedy"))
+    common = TINY_GNUBG_RUN + ["--alpha-steps", "30:0.03,50:0.01"]
+    full, net, rng, st = _killed_run_and_fresh_model(common, tmp_path, monkeypatch)
     # the same games by hand: 30 at 0.1, 20 at 0.03, 30 at 0.01
-    net = td_net.init_model(6, 3, race_hidden=3)
-    rng = np.array([3], np.int64)
-    st = np.zeros(td_net.N_STATS)
     for n, a in ((30, 0.1), (20, 0.03), (30, 0.01)):
         td_net.train_model_games(net, rng, n, a, a, 0.0, st)
     for p, q in zip(full, net):
@@ -420,16 +427,9 @@ def test_distill_options_are_checked(bad, match):
 
 
 def test_average_from_makes_the_model_the_mean_of_its_checkpoints(tmp_path, monkeypatch):
-    common = ["--game", "backgammon", "--algo", "td", "--model", "gnubg", "--hidden", "6",
-              "--race-hidden", "3", "--seed", "3", "--ckpt-every", "20", "--eval-every", "40",
-              "--eval-games", "4", "--games", "80", "--quiet", "--no-tensorboard",
-              "--average-from", "40"]
-    full, _ = killed_and_resumed_td_run(train, common, tmp_path, monkeypatch,
-                                        ("random", "greedy"))
+    common = TINY_GNUBG_RUN + ["--average-from", "40"]
+    full, net, rng, st = _killed_run_and_fresh_model(common, tmp_path, monkeypatch)
     # by hand: the weights after 40, 60 and 80 games, averaged
-    net = td_net.init_model(6, 3, race_hidden=3)
-    rng = np.array([3], np.int64)
-    st = np.zeros(td_net.N_STATS)
     seen = []
     for n in (40, 20, 20):
         td_net.train_model_games(net, rng, n, 0.1, 0.1, 0.0, st)
