@@ -24,7 +24,7 @@ import numba
 import numpy as np
 
 from boardgym.envs.checks import is_int
-from boardgym.envs.seeding import check_seed
+from boardgym.envs.seeding import check_seed, check_seeds
 from boardgym.kernels.players import OPP_GREEDY, OPP_NONE, OPP_RANDOM
 from boardgym.kernels.rng import (
     batch_random_actions, batch_random_actions_serial, seed_rngs, seed_streams,
@@ -175,7 +175,7 @@ class _BatchCore:
 
     def reset(self, seed=None, paired=False):
         """Start every game afresh; seed (an integer 0..2**64-1, or a sequence of N of them, one
-        per game; TypeError / ValueError else) fixes every game's random stream (None: fresh
+        per game, or of None; TypeError / ValueError else: envs.seeding) fixes every game's random stream (None: fresh
         entropy).
 
         Game i's stream is stream i of ``seed_rngs(seed, N)`` (with a sequence: stream 0 of
@@ -186,9 +186,12 @@ class _BatchCore:
             if paired:
                 raise ValueError("paired games share a stream: give one integer seed, not a "
                                  "sequence")
-            self.rngs = seed_streams(self._check_seeds(seed))
-            self._restart_all()
-            return
+            seeds = check_seeds(seed, self.num_envs)
+            if seeds is not None:
+                self.rngs = seed_streams(seeds)
+                self._restart_all()
+                return
+            seed = None
         seed = check_seed(seed)
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1)[0])
@@ -205,22 +208,6 @@ class _BatchCore:
         else:
             self.seats[:] = 0 if self._fixed_seat is None else self._fixed_seat
         self._reset(self._all, self._parallel())
-
-    def _check_seeds(self, seeds):
-        """A sequence of N integer seeds as Python ints; ValueError / TypeError naming the bad
-        one."""
-        if isinstance(seeds, np.ndarray) and seeds.ndim != 1:
-            raise ValueError(f"seeds must be one per game (1-D), got shape {seeds.shape}")
-        if len(seeds) != self.num_envs:
-            raise ValueError(f"seeds must be one per game: {self.num_envs}, got {len(seeds)}")
-        out = []
-        for i, s in enumerate(seeds):
-            s = check_seed(s.item() if isinstance(s, np.generic) else s)
-            if s is None:
-                raise TypeError(f"seed {i} of the sequence is None: give N integers or one "
-                                f"seed (None for fresh entropy)")
-            out.append(s)
-        return out
 
     def _check_stream(self, value, name):
         """value if it is a writeable int64 array of shape (N,) (a kernel fills or advances it)."""

@@ -132,20 +132,6 @@ class _LearnerStepper:
         return self.core.masks.copy()
 
 
-def _vector_seed(seed):
-    """The seed of a vector reset as the batched core takes it: None, an integer, or the list of
-    one integer per game (a sequence of all None: None); TypeError / ValueError naming the bad
-    item."""
-    if not isinstance(seed, (list, tuple, np.ndarray)):
-        return check_seed(seed)
-    if isinstance(seed, np.ndarray) and seed.ndim != 1:
-        raise ValueError(f"seeds must be one per game (1-D), got shape {seed.shape}")
-    seeds = [check_seed(s.item() if isinstance(s, np.generic) else s) for s in seed]
-    if len({s is None for s in seeds}) > 1:
-        raise ValueError(f"seeds must be all integers or all None, got {list(seed)!r}")
-    return None if not seeds or seeds[0] is None else seeds
-
-
 class _VectorEnv(_LearnerStepper, VectorEnv):
     game = None
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP,
@@ -168,7 +154,7 @@ class _VectorEnv(_LearnerStepper, VectorEnv):
         """seed: None, an integer 0..2**64-1, or a sequence of one per game (Gymnasium's
         convention: game i's stream from seed[i] alone; seeds S, S + 1, ... are the integer S;
         all None = unseeded)."""
-        self.core.reset(_vector_seed(seed))
+        self.core.reset(seed)  # the core checks it (one seed, or one per game)
         return self._out(self.core.obs), {"action_mask": self._out(self.core.masks)}
 
     def _out(self, buffer):
