@@ -9,8 +9,9 @@ One round (``distill_round``):
 1. **Positions** (``sample_positions``): self-play games of the model at 0-ply (the dice from the
    SplitMix64 stream ``rng``, the game core's afterstate loop), keeping each chosen afterstate
    the contact or race net values (not finished games, not the exact bear-off), and with
-   probability ``alt`` (drawn from a second stream, so the games do not depend on it) one other play of the same roll among the ``ALT_TOP`` best at 0-ply (the
-   plays the net must rank, not only the ones it already picks).
+   probability ``alt`` (drawn from a second stream, so the games do not depend on it) one
+   other play of the same roll among the ``ALT_TOP`` best at 0-ply (the plays the net must
+   rank, not only the ones it already picks).
 2. **Targets** (``targets1``, both cores): the 1-ply outputs of each afterstate for its mover,
    the mean over the opponent's 21 rolls of the outputs of its best reply at 0-ply
    (``backgammon_search.preroll_outputs`` of the position after the turn passes), turned round to
@@ -30,7 +31,8 @@ from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import STATE_LEN
 from boardgym.kernels.rng import rand_below
 
-__all__ = ["ALT_TOP", "POSITIONS_PER_GAME", "sample_positions", "targets1", "fit_positions", "distill_round"]
+__all__ = ["ALT_TOP", "POSITIONS_PER_GAME", "sample_positions", "targets1", "fit_positions",
+           "distill_round"]
 
 ALT_TOP = 4  # the alternative play is drawn among this many best plays of the roll at 0-ply
 #: room for positions per self-play game (a game has about 50 plays, 25 a side: 70 leaves
@@ -46,9 +48,10 @@ def sample_positions(net, rng, n_games, alt, out):
     b = td_net.model_buffers(net)
     rows = np.empty((game.MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
     eq = np.empty(game.MAX_AFTERSTATES)
+    evs = np.empty(game.MAX_AFTERSTATES, dtype=np.int64)  # which part of the model valued a row
     y = np.empty(td_net.N_OUT)
     passes = game.no_passes()
-    pick = np.array([~rng[0]], dtype=np.int64)  # the alternatives' own stream: alt leaves the dice alone
+    pick = np.array([~rng[0]], dtype=np.int64)  # the alternatives' own stream: not the dice
     cap = out.shape[0]
     k = 0
     for _ in range(n_games):
@@ -57,20 +60,18 @@ def sample_positions(net, rng, n_games, alt, out):
             n = game.afterstates(state, rows)
             best = 0
             for r in range(n):
-                td_net.model_eval(net, rows[r], b[0], b[1], b[2], b[3], b[4], y)
+                evs[r], _ = td_net.model_eval(net, rows[r], b[0], b[1], b[2], b[3], b[4], y)
                 eq[r] = td_net.equity(y)
                 if eq[r] > eq[best]:
                     best = r
-            ev, _ = td_net.model_eval(net, rows[best], b[0], b[1], b[2], b[3], b[4], y)
-            if ev != td_net.EV_EXACT:
+            if evs[best] != td_net.EV_EXACT:
                 out[k] = rows[best]
                 k += 1
             if n > 1 and k < cap and rand_below(pick, 0, 1 << 20) < alt * (1 << 20):
                 order = np.argsort(-eq[:n])
                 top = min(ALT_TOP, n)
                 other = order[1 + rand_below(pick, 0, top - 1)]
-                ev, _ = td_net.model_eval(net, rows[other], b[0], b[1], b[2], b[3], b[4], y)
-                if ev != td_net.EV_EXACT:
+                if evs[other] != td_net.EV_EXACT:
                     out[k] = rows[other]
                     k += 1
             state, status, rolls, _ = game.finish_turn(rows[best], rng, rolls, 0, passes)
