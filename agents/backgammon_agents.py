@@ -51,7 +51,8 @@ from numba import njit
 
 from boardgym.agents import backgammon_cube, bg_bearoff, td_net
 from boardgym.agents.backgammon_search import (
-    CANDIDATES, THRESHOLD, check_search, preroll_outputs, search_values,
+    BUDGET_2, CANDIDATES, INFO_LEN, THRESHOLD, check_budget, check_search, preroll_outputs,
+    search_values,
 )
 from boardgym.agents.registry import CHECKPOINTS
 from boardgym.agents.run_log import write_atomically
@@ -524,20 +525,30 @@ class TDSearchAgent(TDAgent):
     """The TD net with play-time search (agents/backgammon_search.py): plies 0, 1 (the default of
     ``load("backgammon-td")``) or 2 in GNU Backgammon's counting, with the move filter (at most
     ``candidates`` plays within ``threshold`` equity of the best at 0-ply are searched deeper).
-    At plies=0 it is TDAgent exactly."""
+    At plies=0 it is TDAgent exactly. A 2-ply search stops at ``budget`` afterstates valued and
+    keeps its 1-ply values (``BUDGET_2``: a count, so play does not depend on the machine's
+    speed); ``search_info`` counts the decisions searched, the afterstates valued and the
+    2-ply searches stopped."""
 
     def __init__(self, weights=None, plies=1, candidates=CANDIDATES, threshold=THRESHOLD,
-                 cube="janowski", **kwargs):
+                 cube="janowski", budget=BUDGET_2, **kwargs):
         """weights and the other keywords: as TDAgent's; plies 0/1/2; candidates >= 1;
         threshold >= 0 (equity); cube: the cube policy (janowski by default: it beat the
-        never-double / always-take policy by +0.40 points/game in cubeful money games)."""
+        never-double / always-take policy by +0.40 points/game in cubeful money games);
+        budget: integer >= 0, the afterstates a 2-ply decision may value (0: no limit)."""
         self.plies, self.candidates, self.threshold = check_search(plies, candidates, threshold)
+        self.budget = check_budget(budget)
+        self._info = np.zeros(INFO_LEN, dtype=np.int64)
+        self.search_info = {"decisions": 0, "afterstates": 0, "stopped": 0}
         super().__init__(weights=weights, cube=cube, **kwargs)
 
     def _scores(self, rows):
         out = np.empty(rows.shape[0])
         search_values(self._equity_net(), rows, rows.shape[0], self.plies, self.candidates,
-                      self.threshold, out)
+                      self.threshold, self.budget, self._info, out)
+        self.search_info["decisions"] += 1
+        self.search_info["afterstates"] += int(self._info[0])
+        self.search_info["stopped"] += int(self._info[1])
         return out
 
 
@@ -564,15 +575,17 @@ class ExpectimaxAgent(AfterstateAgent):
     counting). evaluation: ``"td"`` (the model of the shipped net, ``TDAgent().params``), a
     TDAgent (its model tuple), a weights path, or ``"greedy"`` (depth 1 or 2 only). The
     ``width`` best plays by the one-ply evaluation within ``threshold`` of the best are searched
-    deeper (all with width=0; threshold None: no equity limit).
+    deeper (all with width=0; threshold None: no equity limit). A depth-3 search with a net
+    stops at ``budget`` afterstates valued and keeps its depth-2 values, as TDSearchAgent's.
     """
 
     def __init__(self, depth=2, evaluation="td", width=8, weights=None, seed=None,
-                 cube=None, threshold=None):
+                 cube=None, threshold=None, budget=BUDGET_2):
         """weights: a TD weights path, shorthand for evaluation=weights; cube: the cube policy
         ("cubeless", or "equity" / "janowski" with a net evaluation; None: janowski with a net,
-        else cubeless)."""
+        else cubeless); budget: integer >= 0 (0: no limit)."""
         super().__init__()
+        self.budget = check_budget(budget)
         if weights is not None:
             evaluation = weights
         if depth not in (1, 2, 3) or isinstance(depth, bool):
@@ -609,7 +622,8 @@ class ExpectimaxAgent(AfterstateAgent):
         if self.use_net:
             out = np.empty(n)
             search_values(self.params, rows, n, self.depth - 1,
-                          self.width if self.width > 0 else max(n, 1), self.threshold, out)
+                          self.width if self.width > 0 else max(n, 1), self.threshold,
+                          self.budget, np.zeros(INFO_LEN, dtype=np.int64), out)
             return out
         one = np.empty(n)
         _score(self.use_net, self.params, rows, n, one)

@@ -17,7 +17,7 @@ Backgammon: ``random``, ``greedy``, ``td`` (the shipped TD(0) self-play net
 features, 128-unit contact net, 64-unit race net, exact bear-off database; or ``weights=PATH``,
 any model the trainer writes; searched at play time:
 ``plies=1`` by default, ``plies=0`` the net alone, ``plies=2``, with ``candidates=8`` and
-``threshold=0.16``, agents/backgammon_search.py), ``expectimax`` (``depth`` 1-3 in its own
+``threshold=0.16``, and at 2-ply ``budget=100000`` afterstates per decision, agents/backgammon_search.py), ``expectimax`` (``depth`` 1-3 in its own
 counting, ``width``, ``threshold``), ``ppo``
 (``path=PATH`` to a policy of ``boardgym train --game backgammon --algo ppo``: none is shipped).
 ``parse_spec("name:key=value,...")`` splits an agent spec of the command-line tools into the name

@@ -24,7 +24,7 @@ plays, lost rolls, result). Games come in pairs that replay one dice stream (ope
 included) with the agent first as player 0, then as player 1. Gammons and backgammons count (1/2/3 points). Prints the agent's points per
 game with its 95% interval and the win rate with its Wilson interval (``agents.stats``), and
 the gammon counts, the gammon and backgammon rates of both sides per seat, and the agent's mean
-and largest time per play decision (ms); on a terminal a progress bar (games, rate, ETA) runs on stderr.
+and largest time per play decision (ms) (at 2-ply also how many searches the budget stopped); on a terminal a progress bar (games, rate, ETA) runs on stderr.
 
 Luck adjustment (``--luck``; ``agents.evaluation.play_adjusted_match``, ``agents.stats.luck_summary``):
 every roll's luck is judged by ``gnubg0`` (GNU Backgammon's 0-ply net, ``GnubgJudge``: its best
@@ -245,6 +245,8 @@ def _time_plays(agent):
     """Record the wall time of each of agent's play decisions in agent.play_seconds (a list)."""
     pick = agent._pick
     agent.play_seconds = []
+    if getattr(agent, "search_info", None):  # count from here, not the warm-up
+        agent.search_info.update(decisions=0, afterstates=0, stopped=0)
 
     def timed(state, rows):
         t = time.perf_counter()
@@ -320,6 +322,12 @@ def main(args=None):
         s["play_seconds"] = {"plays": t.size, "mean": float(t.mean()), "max": float(t.max())}
         print(f"  {cfg.agent}: {t.size} plays, {1e3 * t.mean():.1f} ms per play on average, "
               f"at most {1e3 * t.max():.1f} ms")
+    info = getattr(agent, "search_info", None)
+    if info and info["decisions"] and getattr(agent, "plies", 0) == 2:
+        s["search_info"] = dict(info)
+        print(f"  {cfg.agent}: 2-ply searches stopped by the budget ({agent.budget:,} "
+              f"afterstates) {info['stopped']} of {info['decisions']} decisions; "
+              f"{info['afterstates'] / info['decisions']:,.0f} afterstates valued per decision")
     print(f"{cfg.agent}{' ' + cfg.weights if cfg.weights else ''} vs {cfg.opponent}: "
           f"{s['games']} games, {s['ppg']:+.3f} points per game (95% [{s['ppg_lo']:+.3f}, "
           f"{s['ppg_hi']:+.3f}]), "

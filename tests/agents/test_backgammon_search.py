@@ -64,9 +64,11 @@ def _v2(row, thr=bs.THRESHOLD):
     return tot
 
 
-def _search(rows, plies, candidates=bs.CANDIDATES, threshold=bs.THRESHOLD):
+def _search(rows, plies, candidates=bs.CANDIDATES, threshold=bs.THRESHOLD, budget=0, info=None):
     out = np.empty(rows.shape[0])
-    k = bs.search_values(NET, rows, rows.shape[0], plies, candidates, threshold, out)
+    info = np.zeros(bs.INFO_LEN, np.int64) if info is None else info
+    k = bs.search_values(NET, rows, rows.shape[0], plies, candidates, threshold, budget, info,
+                         out)
     return out, k
 
 
@@ -164,6 +166,63 @@ def _check_two_ply(s, d1, d2):
         assert out[c] == pytest.approx(v1[c] - bs.FILTERED, abs=1e-9)
 
 
+def _replies(row):
+    """afterstates the model values to search afterstate row at 1-ply (0 if it ends the game)"""
+    if row[OFF_ME] == 15:
+        return 0
+    s = game.pass_turn(row)
+    return sum(len(_plays(s, d1, d2)) for d1, d2 in zip(bs.ROLL_D1, bs.ROLL_D2))
+
+
+def test_info_counts_the_afterstates_valued():
+    s = notation.initial_state()
+    rows = _plays(s, 4, 2)
+    info = np.full(bs.INFO_LEN, -7, np.int64)
+    _search(rows, 0, info=info)
+    assert list(info) == [len(rows), 0]
+    v0 = _v0(rows, exact=False)
+    order = np.argsort(-v0, kind="stable")
+    cand = [c for c in order[:bs.CANDIDATES] if v0[c] >= v0[order[0]] - bs.THRESHOLD]
+    _search(rows, 1, info=info)
+    assert list(info) == [len(rows) + sum(_replies(rows[c]) for c in cand), 0]
+
+
+def test_a_two_ply_search_over_budget_keeps_the_one_ply_values():
+    s = notation.initial_state()
+    rows = _plays(s, 5, 3)
+    one, k1 = _search(rows, 1)
+    info = np.zeros(bs.INFO_LEN, np.int64)
+    full, k2 = _search(rows, 2, info=info)
+    total = int(info[0])
+    assert info[1] == 0 and k1 == k2 and not np.array_equal(one, full)
+    assert total > len(rows) + 21 * 10  # the 2-ply part valued some afterstates
+    # a budget at least the whole count changes nothing
+    for budget in (total, total + 1, 10 ** 9):
+        out, _ = _search(rows, 2, budget=budget, info=info)
+        np.testing.assert_array_equal(out, full)
+        assert list(info) == [total, 0]
+    # any smaller budget gives exactly the 1-ply values, and stops past the budget
+    for budget in (1, len(rows), total // 3, total - 1):
+        out, k = _search(rows, 2, budget=budget, info=info)
+        if info[1] == 0:  # the last check came before the budget was passed
+            np.testing.assert_array_equal(out, full)
+            assert budget >= total // 3
+            continue
+        np.testing.assert_array_equal(out, one)
+        assert k == k1 and budget < info[0] < total
+    out, _ = _search(rows, 2, budget=1, info=info)
+    assert info[1] == 1
+    # the agents: a tiny budget plays the 1-ply play and counts the stop
+    a1, a2 = TDSearchAgent(plies=1), TDSearchAgent(plies=2, budget=1)
+    np.testing.assert_array_equal(a2.scores(rows), a1.scores(rows))
+    assert a2.search_info["decisions"] == 1 and a2.search_info["stopped"] == 1
+    ex = ExpectimaxAgent(depth=3, width=bs.CANDIDATES, threshold=bs.THRESHOLD, budget=1)
+    np.testing.assert_array_equal(ex.scores(rows), one)
+    a0 = TDSearchAgent(plies=2, budget=0)
+    np.testing.assert_array_equal(a0.scores(rows), full)
+    assert a0.search_info == {"decisions": 1, "afterstates": total, "stopped": 0}
+
+
 def test_search_agent_options_and_checks():
     agent = load("backgammon-td")
     assert isinstance(agent, TDSearchAgent) and isinstance(agent, TDAgent)
@@ -182,7 +241,8 @@ def test_search_agent_options_and_checks():
                        ({"candidates": 0}, "candidates"), ({"candidates": 2.5}, "candidates"),
                        ({"threshold": -0.1}, "threshold"),
                        ({"threshold": float("nan")}, "threshold"),
-                       ({"threshold": "big"}, "threshold")):
+                       ({"threshold": "big"}, "threshold"), ({"budget": -1}, "budget"),
+                       ({"budget": 1.5}, "budget"), ({"budget": True}, "budget")):
         with pytest.raises((TypeError, ValueError), match=match):
             load("backgammon-td", **bad)
 
@@ -199,6 +259,8 @@ def test_expectimax_uses_the_same_search():
         ExpectimaxAgent(depth=3, evaluation="greedy")
     with pytest.raises(ValueError, match="width"):
         ExpectimaxAgent(width=-1)
+    with pytest.raises(ValueError, match="budget"):
+        ExpectimaxAgent(depth=3, budget="many")
 
 
 def test_preroll_outputs_are_the_mean_of_the_best_plays():

@@ -25,6 +25,16 @@ def test_eval_gnubg_luck_none_prints_the_raw_figure_only(capsys):
     assert s["luck"] is None and "adjusted" not in capsys.readouterr().out
 
 
+def test_eval_gnubg_reports_the_two_ply_budget(capsys):
+    s = eval_gnubg.main(["--agent", "backgammon-td:plies=2,budget=1", "--opponent", "random",
+                         "--games", "2", "--seed", "3", "--luck", "none", "--quiet"])
+    info = s["search_info"]
+    assert info["decisions"] > 10 and 0 < info["stopped"] <= info["decisions"]  # (k > 1)
+    assert info["decisions"] <= s["play_seconds"]["plays"]  # forced plays are not searched
+    assert (f"stopped by the budget (1 afterstates) {info['stopped']} of {info['decisions']} "
+            "decisions") in capsys.readouterr().out
+
+
 def test_eval_gnubg_default_judge():
     assert eval_gnubg.default_luck() == ("gnubg0" if HAVE_GNUBG else "none")
     assert eval_gnubg.make_judge("none") is None
