@@ -13,8 +13,7 @@ batched env with an opponent pool, both games (needs the ``train`` extra:
     boardgym train --game draughts --algo td --games 1000000 --hidden 80 --alpha 0.003 \
         --lam 0.7 --epsilon 0.05 --seed 1 --ckpt-every 20000 --eval-every 100000 \
         --ckpt-dir runs/draughts-td
-    boardgym train --game draughts --algo ppo --steps 1000000 --eval-every 100000 \
-        --ckpt-dir runs/draughts-ppo
+    boardgym train --game draughts --algo ppo --ckpt-dir runs/draughts-ppo
     boardgym evaluate --curve runs/td80 --plot curve.png
     tensorboard --logdir runs/td80/tb
 
@@ -70,10 +69,7 @@ GreedyAgent and ``--pool-size`` snapshots, one per game, drawn by prioritized fi
 self-play; TensorBoard ``league/score/<member>`` and ``league/weight/<member>``). Draughts
 games start from the 150 opening ballots (``--openings ballots``; evaluations from 2-4 random
 moves, as ``boardgym evaluate``'s). PPO's
-``--ckpt-every`` and ``--eval-every`` default to 500,000 and 2,000,000 steps, e.g.
-
-    boardgym train --game draughts --algo ppo --steps 20000000 --ckpt-every 500000 \
-        --eval-every 1000000 --eval-games 400 --ckpt-dir runs/draughts-ppo
+``--ckpt-every`` and ``--eval-every`` default to 500,000 and 1,000,000 steps.
 
 Kickstarting (``--teacher``, boardgym.agents.kickstart): before self-play a teacher agent plays
 ``--teacher-games`` games against itself (10% random steps), every position is labelled with its
@@ -81,14 +77,20 @@ action (each hop of a capture route, each checker step of a play) and the policy
 cross-entropy over the legal actions for ``--teacher-epochs``; PPO with the league then goes on
 from it (``--teacher-mix``: a decaying cross-entropy term toward the labels). The teacher's
 positions are kept in ``teacher/``; ``--resume`` continues exactly inside the teacher phase too.
-The cloned policy is evaluated at step 0 (``ppo_0.zip``), e.g.
+The cloned policy is evaluated at step 0 (``ppo_0.zip``).
 
-    boardgym train --game draughts --algo ppo --steps 9000000 --net-arch 256,256 \
-        --teacher draughts-alphabeta:depth=4 --teacher-games 4096 --teacher-epochs 16 \
-        --teacher-mix 0.5 --eval-every 1000000 --eval-games 200 --ckpt-dir runs/draughts-ppo-kick4k
-    boardgym train --game backgammon --algo ppo --steps 4000000 --net-arch 256,256 \
-        --teacher backgammon-td:plies=0 --teacher-games 4096 --teacher-epochs 20 \
-        --teacher-mix 0.5 --ckpt-dir runs/bg-ppo-kick4k
+PPO's defaults are the recipes of the shipped policies (``PPO_RECIPES``): 256x256 MLPs, seed 1,
+the teacher ``draughts-alphabeta:depth=4`` (4,096 games, 16 epochs) or ``backgammon-td:plies=0``
+(8,192 games, 20 epochs), ``--teacher-mix 0.5``, 20,000,000 (draughts) or 1,000,000
+(backgammon) steps, evaluations of 200 games every 1,000,000 steps. So
+
+    boardgym train --game draughts --algo ppo --ckpt-dir runs/draughts-ppo
+    boardgym train --game backgammon --algo ppo --ckpt-dir runs/backgammon-ppo
+
+train ``draughts-ppo`` and ``backgammon-ppo`` again (BENCHMARKS.md: the step each was taken at
+and its figures); ``--teacher none`` trains from scratch, and any setting given wins over the
+recipe, e.g. ``--teacher none --net-arch 64,64 --seed 0 --steps 1000000`` (the PPO of earlier
+versions).
 """
 import dataclasses
 import importlib.util
@@ -110,7 +112,22 @@ TD_RUN_FILES = ("metrics.jsonl", "latest.npz", "latest.npz.tmp*", "games_*.npz",
 
 
 #: default (--ckpt-every, --eval-every) of each algorithm: TD games, PPO learner steps
-EVERY = {"td": (5_000, 20_000), "ppo": (500_000, 2_000_000)}
+EVERY = {"td": (5_000, 20_000), "ppo": (500_000, 1_000_000)}
+
+#: --algo ppo: the settings a run takes unless given, per game: the commands of the shipped
+#: ``draughts-ppo`` and ``backgammon-ppo`` (BENCHMARKS.md). Kickstarted from a search teacher
+#: (cloned from 4,096 / 8,192 of its games), then PPO with the league.
+PPO_RECIPES = {
+    "draughts": {"steps": 20_000_000, "net_arch": "256,256",
+                 "teacher": "draughts-alphabeta:depth=4", "teacher_games": 4096,
+                 "teacher_epochs": 16, "teacher_mix": 0.5, "seed": 1, "eval_games": 200},
+    "backgammon": {"steps": 1_000_000, "net_arch": "256,256",
+                   "teacher": "backgammon-td:plies=0", "teacher_games": 8192,
+                   "teacher_epochs": 20, "teacher_mix": 0.5, "seed": 1, "eval_games": 200},
+}
+#: the same settings' defaults for --algo td (or where a recipe does not apply)
+PLAIN_DEFAULTS = {"steps": 1_000_000, "net_arch": "64,64", "teacher": "", "teacher_games": 1024,
+                  "teacher_epochs": 10, "teacher_mix": 0.0, "seed": 0, "eval_games": 400}
 
 
 @dataclasses.dataclass
@@ -166,8 +183,8 @@ class Settings:
     """td draughts: probability of a random move in self-play (exploration)"""
     init_scale: float = 0.1
     """td: initial weights uniform in [-init_scale, init_scale]"""
-    seed: int = 0
-    """seed of the initial weights and of self-play"""
+    seed: int | None = None
+    """seed of the initial weights and of self-play (default: td 0, ppo 1 as in PPO_RECIPES)"""
     ckpt_dir: str = ""
     """run directory: checkpoints, metrics.jsonl, TensorBoard logs (tb/); empty: runs/<game>-<algo>"""
     ckpt_every: int | None = None
@@ -175,23 +192,25 @@ class Settings:
     eval_every: int | None = None
     """games (td; default 20,000) or steps (ppo; default 2,000,000) between evaluations (0: only
     the final one)"""
-    eval_games: int = 400
-    """games per evaluation opponent (rounded up to even: pairs from the same start)"""
+    eval_games: int | None = None
+    """games per evaluation opponent (rounded up to even: pairs from the same start; default:
+    td 400, ppo 200)"""
     resume: bool = False
     """continue the run in --ckpt-dir exactly from its latest.npz (td) or resume.pt (ppo)"""
     force: bool = False
     """start a new run in a non-empty --ckpt-dir: the previous run's files are moved into a
     replaced-<time>/ folder there (nothing is deleted)"""
-    steps: int = 1_000_000
-    """ppo: total environment steps of the learner"""
+    steps: int | None = None
+    """ppo: total environment steps of the learner (default: the game's recipe, draughts
+    20,000,000, backgammon 1,000,000)"""
     num_envs: int = 256
     """ppo: games played at once on the batched env"""
     snapshot_every: int = 200_000
     """ppo: steps between frozen snapshots added to the league (or the opponent pool)"""
     pool_size: int = 8
     """ppo: snapshots kept in the league (the oldest leaves)"""
-    net_arch: str = "64,64"
-    """ppo: hidden layer sizes of the policy and value MLPs (the shipped draughts-ppo is 64,64)"""
+    net_arch: str | None = None
+    """ppo: hidden layer sizes of the policy and value MLPs (default: the recipe's 256,256)"""
     rollout: int = 64
     """ppo: steps per game per rollout (MaskablePPO n_steps; a rollout is num_envs x rollout steps)"""
     batch_size: int = 2048
@@ -209,19 +228,22 @@ class Settings:
     pfsp: Literal["hard", "var"] = "hard"
     """ppo: league sampling weight of a member the learner scores p against: hard (1-p)^2
     (the members it loses to), var p(1-p) (the ones it beats about half the time)"""
-    teacher: str = ""
-    """ppo: kickstart from a teacher agent (empty: none): before self-play the teacher plays
+    teacher: str = "recipe"
+    """ppo: kickstart from a teacher agent ('none': no teacher; 'recipe', the default: the
+    game's recipe, draughts-alphabeta:depth=4 or backgammon-td:plies=0): before self-play the teacher plays
     --teacher-games games against itself (from the --openings in draughts), each position is
     labelled with its action (each hop of its chosen capture route, each checker step of its
     chosen play) and the policy is trained on them by cross-entropy over the legal actions
     (boardgym.agents.kickstart). A spec 'name:key=value,...': draughts alphabeta,
     alphabeta-material, alphabeta-td (e.g. draughts-alphabeta:depth=4), greedy; backgammon td
     (e.g. backgammon-td:plies=0), greedy, expectimax"""
-    teacher_games: int = 1024
+    teacher_games: int | None = None
     """ppo --teacher: games the teacher plays for the cloning positions (chunks of 64; about 60
-    positions a draughts game, 120 a backgammon one)"""
-    teacher_epochs: int = 10
-    """ppo --teacher: passes of behaviour cloning over the teacher's positions"""
+    positions a draughts game, 120 a backgammon one; default: the recipe's, draughts 4,096,
+    backgammon 8,192, else 1,024)"""
+    teacher_epochs: int | None = None
+    """ppo --teacher: passes of behaviour cloning over the teacher's positions (default: the
+    recipe's, draughts 16, backgammon 20, else 10)"""
     teacher_explore: float = 0.1
     """ppo --teacher: probability of a random legal action instead of the teacher's at each step
     of its games (the positions stay varied; the label is still the teacher's action)"""
@@ -230,9 +252,10 @@ class Settings:
     teacher_value: float = 0.5
     """ppo --teacher: weight of the value head's squared error against the teacher games'
     results in the cloning loss (0: the policy head only)"""
-    teacher_mix: float = 0.0
+    teacher_mix: float | None = None
     """ppo --teacher: weight of a cross-entropy term toward the teacher's labels during PPO (two
-    minibatches at every rollout start), decaying linearly to 0 at --teacher-mix-steps (0: off)"""
+    minibatches at every rollout start), decaying linearly to 0 at --teacher-mix-steps (0: off;
+    default: the recipe's 0.5, else 0)"""
     teacher_mix_steps: int = 2_000_000
     """ppo --teacher: learner steps over which --teacher-mix decays to 0"""
     tensorboard: bool = True
@@ -240,7 +263,21 @@ class Settings:
     quiet: bool = False
     """no progress lines or bar"""
 
+    def apply_recipe(self):
+        """Fill the settings left at None (and --teacher recipe/none) from PPO_RECIPES under
+        --algo ppo, else from PLAIN_DEFAULTS."""
+        teacher = (self.teacher or "").strip()
+        recipe = PPO_RECIPES.get(self.game, {}) if self.algo == "ppo" else {}
+        if teacher.lower() == "none":
+            self.teacher = ""
+        elif teacher.lower() == "recipe":
+            self.teacher = recipe.get("teacher", "")
+        for name, plain in PLAIN_DEFAULTS.items():
+            if name != "teacher" and getattr(self, name) is None:
+                setattr(self, name, recipe.get(name, plain))
+
     def check(self):
+        self.apply_recipe()
         every = EVERY[self.algo] if self.algo in EVERY else EVERY["td"]
         if self.ckpt_every is None:
             self.ckpt_every = every[0]

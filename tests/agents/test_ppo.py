@@ -114,7 +114,8 @@ def test_train_script_ppo_resume_after_a_kill_is_exact(tmp_path):
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
     common = ["--game", "draughts", "--algo", "ppo", "--steps", "4096", "--num-envs", "8",
               "--eval-every", "1024", "--eval-games", "4", "--snapshot-every", "1024",
-              "--ckpt-every", "2048", "--net-arch", "16", "--seed", "5", "--rollout", "128"]
+              "--ckpt-every", "2048", "--net-arch", "16", "--seed", "5", "--rollout", "128",
+              "--teacher", "none"]
     full = train.main(common + ["--ckpt-dir", str(tmp_path / "a"), "--quiet"])
 
     class Killed(Exception):

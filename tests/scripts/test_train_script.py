@@ -130,3 +130,28 @@ def test_a_chunk_in_several_calls_is_the_same_games(tmp_path, monkeypatch):
     assert all(np.array_equal(p, q) for p, q in zip(one, two))
     a, b = (np.load(tmp_path / run / "latest.npz") for run in ("one", "two"))
     assert np.array_equal(a["rng"], b["rng"]) and np.array_equal(a["stats"], b["stats"])
+
+
+def test_ppo_defaults_are_the_shipped_recipes():
+    """`boardgym train --algo ppo` with no other settings runs the commands of the shipped
+    policies (PPO_RECIPES); anything given wins, --teacher none turns the teacher off, and td
+    keeps its own defaults."""
+    pytest.importorskip("sb3_contrib")
+    from boardgym.scripts import cli
+    for game in ("draughts", "backgammon"):
+        cfg = cli.parse(train.Settings, ["--game", game, "--algo", "ppo"])
+        for name, value in train.PPO_RECIPES[game].items():
+            assert getattr(cfg, name) == value, (game, name)
+        assert (cfg.ckpt_every, cfg.eval_every) == (500_000, 1_000_000)
+    cfg = cli.parse(train.Settings, ["--game", "draughts", "--algo", "ppo", "--teacher", "none",
+                                     "--net-arch", "64,64", "--seed", "0", "--steps", "5000",
+                                     "--teacher-mix", "0"])
+    assert (cfg.teacher, cfg.net_arch, cfg.seed, cfg.steps, cfg.teacher_mix) == (
+        "", "64,64", 0, 5000, 0.0)
+    assert cfg.teacher_games == 4096  # the recipe's, unused without a teacher
+    cfg = cli.parse(train.Settings, ["--game", "backgammon", "--algo", "ppo", "--teacher",
+                                     "backgammon-greedy", "--steps", "None"])
+    assert (cfg.teacher, cfg.steps) == ("backgammon-greedy", 1_000_000)
+    cfg = cli.parse(train.Settings, ["--game", "backgammon"])
+    assert cfg.algo == "td" and cfg.teacher == "" and cfg.seed == 0 and cfg.eval_games == 400
+    assert train.PPO_RECIPES["draughts"]["teacher"] == "draughts-alphabeta:depth=4"

@@ -13,7 +13,7 @@ def test_ppo_league_run_from_the_wheel(wheel_cli, tmp_path):
     ok(wheel_cli.run("train", "--game", "draughts", "--algo", "ppo", "--steps", "1024",
                      "--num-envs", "8", "--rollout", "64", "--batch-size", "256", "--epochs", "1",
                      "--pool-size", "2", "--snapshot-every", "512", "--net-arch", "8",
-                     "--eval-games", "2", "--pfsp", "var", "--quiet", "--no-tensorboard",
+                     "--eval-games", "2", "--pfsp", "var", "--teacher", "none", "--quiet", "--no-tensorboard",
                      "--ckpt-dir", "d-ppo", cwd=tmp_path))
     line = json.loads((tmp_path / "d-ppo" / "metrics.jsonl").read_text().splitlines()[-1])
     assert {"random", "recapture", "greedy"} <= set(line) and "elo_ci95" in line["greedy"]

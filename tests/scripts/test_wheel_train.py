@@ -81,7 +81,7 @@ def test_ppo_train_and_load_by_name_with_a_path(wheel_cli, tmp_path):
         import pytest
         pytest.skip("needs the [train] extra (torch, sb3-contrib)")
     ok(wheel_cli.run("train", "--game", "backgammon", "--algo", "ppo", "--steps", "1024",
-                     "--num-envs", "8", "--net-arch", "8", "--eval-games", "2", "--quiet",
+                     "--num-envs", "8", "--net-arch", "8", "--eval-games", "2", "--teacher", "none", "--quiet",
                      "--no-tensorboard", "--ckpt-dir", "bg-ppo", cwd=tmp_path))
     assert len((tmp_path / "bg-ppo" / "metrics.jsonl").read_text().splitlines()) == 1
     out = ok(wheel_cli.run("evaluate", "backgammon-ppo:path=bg-ppo/ppo.zip", "random",
