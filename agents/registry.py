@@ -19,7 +19,9 @@ any model the trainer writes; searched at play time:
 ``plies=1`` by default, ``plies=0`` the net alone, ``plies=2``, with ``candidates=8`` and
 ``threshold=0.16``, and at 2-ply ``budget=100000`` afterstates per decision, agents/backgammon_search.py), ``expectimax`` (``depth`` 1-3 in its own
 counting, ``width``, ``threshold``), ``ppo``
-(``path=PATH`` to a policy of ``boardgym train --game backgammon --algo ppo``: none is shipped).
+(the shipped ``agents/checkpoints/backgammon-ppo.pt``, a 256x256 MaskablePPO policy cloned from
+``backgammon-td`` at 0-ply, then 1M steps of PPO with the league; or ``path=PATH`` to a policy of
+``boardgym train --game backgammon --algo ppo``).
 ``parse_spec("name:key=value,...")`` splits an agent spec of the command-line tools into the name
 and its keyword options. ``load("<game>-ppo", path=PATH)`` loads any PPO policy of either game; a missing file or a
 policy of the other game is a ValueError naming the file.
@@ -167,14 +169,11 @@ register("backgammon", "expectimax", _backgammon_expectimax)
 
 # ---- PPO policies (agents/ppo.py; need the [train] extra: torch, sb3-contrib) ----
 
-def _ppo(game, default_file=None):
-    """Factory of ``<game>-ppo``: the shipped policy (if any) or ``path=PATH`` (a MaskablePPO
-    .zip of ``boardgym train --algo ppo`` or a policy-only .pt); a missing file or a policy of
-    the other game is a ValueError naming the file."""
+def _ppo(game, default_file):
+    """Factory of ``<game>-ppo``: the shipped policy (default_file in CHECKPOINTS) or
+    ``path=PATH`` (a MaskablePPO .zip of ``boardgym train --algo ppo`` or a policy-only .pt); a
+    missing file or a policy of the other game is a ValueError naming the file."""
     def factory(path=None, deterministic=True, seed=None):
-        if path is None and default_file is None:
-            raise ValueError(f"{game}-ppo: no {game} policy is shipped; give path=PATH (a run's "
-                             f"ppo.zip: boardgym train --game {game} --algo ppo)")
         p = CHECKPOINTS / default_file if path is None else Path(path)
         if not p.is_file():
             raise ValueError(f"{game}-ppo: no policy file at {p} (train one with "
@@ -189,4 +188,4 @@ def _ppo(game, default_file=None):
 
 
 register("draughts", "ppo", _ppo("draughts", "draughts-ppo.pt"))
-register("backgammon", "ppo", _ppo("backgammon"))
+register("backgammon", "ppo", _ppo("backgammon", "backgammon-ppo.pt"))

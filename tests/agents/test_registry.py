@@ -15,10 +15,19 @@ def test_ppo_without_a_file_names_the_file(tmp_path):
     for game in ("draughts", "backgammon"):
         with pytest.raises(ValueError, match=f"{game}-ppo: no policy file at {missing}"):
             load(f"{game}-ppo", path=missing)
-    with pytest.raises(ValueError, match="no backgammon policy is shipped; give path=PATH"):
-        load("backgammon-ppo")
     with pytest.raises(ValueError, match="is for draughts, not backgammon"):
         load("draughts-ppo", game="backgammon", path=CHECKPOINTS / "draughts-ppo.pt")
+
+
+def test_both_games_ship_a_ppo_policy():
+    pytest.importorskip("sb3_contrib")
+    from boardgym.envs import backgammon_notation as notation
+    assert (CHECKPOINTS / "backgammon-ppo.pt").is_file()
+    agent = load("backgammon-ppo")
+    assert agent.game == "backgammon"
+    start = notation.position_id(notation.initial_state())
+    assert agent.best_play(start, 3, 1) in notation.legal_plays(start, 3, 1)
+    assert load("draughts-ppo").game == "draughts"
 
 
 def test_ppo_policy_of_the_other_game_is_refused():
