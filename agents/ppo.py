@@ -503,7 +503,10 @@ def train_ppo(game, total_steps, run_dir, num_envs=256, seed=0, snapshot_every=2
             if setup[key] != value:
                 shown = f"{len(value)} positions" if key == "openings" and value else value
                 if key == "teacher" and value:
-                    shown = value["spec"]
+                    given = setup[key] or {}
+                    shown = value["spec"] + " (" + ", ".join(
+                        f"{k} {value[k]!r}, not the given {given.get(k)!r}" for k in value
+                        if given.get(k) != value[k]) + ")"
                 log(f"resume: keeping the checkpoint's {key}={shown}")
         setup = kept
     game, snapshot_every = setup["game"], setup["snapshot_every"]

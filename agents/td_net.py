@@ -360,7 +360,8 @@ def model_eval(net, s, idx, val, h, feat, scratch, y):
 
 @njit(cache=True)
 def add_grad(w2, h, y, idx, val, nnz, coef, g1, gb1, g2, gb2):
-    """Add sum_o coef[o] * d y[o] / d params into (g1 [196, H], gb1 [H], g2 [H, 5], gb2 [5]).
+    """Add sum_o coef[o] * d y[o] / d params into (g1 [inputs, H], gb1 [H], g2 [H, 5], gb2 [5]);
+    inputs is the net's input count (196 for the Tesauro net, more for the gnubg-style nets).
 
     h, y: the forward pass of the sparse input (idx, val, nnz) under weights whose W2 is w2.
     """

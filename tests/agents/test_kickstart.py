@@ -187,3 +187,11 @@ def test_resume_after_kills_in_the_teacher_phase_is_exact(tmp_path):
             "chunk_00000.npz", "chunk_00001.npz"]
         with np.load(tmp_path / run / "teacher" / "chunk_00001.npz") as z:
             assert len(z["actions"]) > 0 and z["games"].max() == 15  # 80 games: 64 + 16
+    # resuming with other teacher settings keeps the checkpoint's and says which differ
+    logs = []
+    ppo.train_ppo("draughts", 1024, run_b, resume=True, log=logs.append, **kw)
+    assert not [t for t in logs if t.startswith("resume: keeping")]
+    ppo.train_ppo("draughts", 1024, run_b, resume=True, log=logs.append,
+                  **{**kw, "teacher_games": 40, "teacher_lr": 0.01})
+    assert ("resume: keeping the checkpoint's teacher=greedy (games 80, not the given 40, "
+            "lr 0.001, not the given 0.01)") in logs
