@@ -29,8 +29,8 @@ asked in the middle of a turn, it ranks the plays that complete the turn from th
 Evaluations: ``TDAgent`` the net of ``td_net`` (weights from ``save_weights`` files; the shipped
 one is ``agents/checkpoints/backgammon-td.npz``, ``registry.CHECKPOINTS``); ``TDSearchAgent``
 the same net searched at play time (agents/backgammon_search.py: 0-, 1- or 2-ply in GNU
-Backgammon's counting with its move filter; ``load("backgammon-td")`` is one at 1-ply, with the
-janowski cube policy); ``GreedyAgent`` the one-ply heuristic
+Backgammon's counting with its move filter; ``load("backgammon-td")`` is one at 2-ply with a
+work budget, with the janowski cube policy); ``GreedyAgent`` the one-ply heuristic
 ``kernels.backgammon.opponents.greedy_score`` (pip lead, made points, exposed blots, checkers
 off) with its tie rule: it is the in-kernel ``OPP_GREEDY`` player exactly; ``ExpectimaxAgent``
 1-, 2- or 3-ply (its own counting) over the 21 distinct rolls with either of them.
@@ -522,15 +522,17 @@ class TDAgent(AfterstateAgent):
 
 
 class TDSearchAgent(TDAgent):
-    """The TD net with play-time search (agents/backgammon_search.py): plies 0, 1 (the default of
-    ``load("backgammon-td")``) or 2 in GNU Backgammon's counting, with the move filter (at most
+    """The TD net with play-time search (agents/backgammon_search.py): plies 0, 1 or 2 (the
+    default of ``load("backgammon-td")``: +0.015 [+0.005, +0.025] points a game against GNU
+    Backgammon 0-ply, luck-adjusted, 107 ms a play, BENCHMARKS.md) in GNU Backgammon's
+    counting, with the move filter (at most
     ``candidates`` plays within ``threshold`` equity of the best at 0-ply are searched deeper).
     At plies=0 it is TDAgent exactly. A 2-ply search stops at ``budget`` afterstates valued and
     keeps its 1-ply values (``BUDGET_2``: a count, so play does not depend on the machine's
     speed); ``search_info`` counts the decisions searched, the afterstates valued and the
     2-ply searches stopped."""
 
-    def __init__(self, weights=None, plies=1, candidates=CANDIDATES, threshold=THRESHOLD,
+    def __init__(self, weights=None, plies=2, candidates=CANDIDATES, threshold=THRESHOLD,
                  cube="janowski", budget=BUDGET_2, **kwargs):
         """weights and the other keywords: as TDAgent's; plies 0/1/2; candidates >= 1;
         threshold >= 0 (equity); cube: the cube policy (janowski by default: it beat the

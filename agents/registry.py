@@ -16,8 +16,9 @@ Backgammon: ``random``, ``greedy``, ``td`` (the shipped TD(0) self-play net
 ``agents/checkpoints/backgammon-td.npz``: the gnubg-style model, raw board plus contact
 features, 128-unit contact net, 64-unit race net, exact bear-off database; or ``weights=PATH``,
 any model the trainer writes; searched at play time:
-``plies=1`` by default, ``plies=0`` the net alone, ``plies=2``, with ``candidates=8`` and
-``threshold=0.16``, and at 2-ply ``budget=100000`` afterstates per decision, agents/backgammon_search.py), ``expectimax`` (``depth`` 1-3 in its own
+``plies=2`` by default (with ``budget=100000`` afterstates a decision, past which a decision
+keeps its 1-ply values), ``plies=1``, ``plies=0`` the net alone, with ``candidates=8`` and
+``threshold=0.16``, agents/backgammon_search.py), ``expectimax`` (``depth`` 1-3 in its own
 counting, ``width``, ``threshold``), ``ppo``
 (the shipped ``agents/checkpoints/backgammon-ppo.pt``, a 256x256 MaskablePPO policy cloned from
 ``backgammon-td`` at 0-ply, then 1M steps of PPO with the league; or ``path=PATH`` to a policy of

@@ -226,7 +226,7 @@ def test_a_two_ply_search_over_budget_keeps_the_one_ply_values():
 def test_search_agent_options_and_checks():
     agent = load("backgammon-td")
     assert isinstance(agent, TDSearchAgent) and isinstance(agent, TDAgent)
-    assert (agent.plies, agent.candidates, agent.threshold) == (1, bs.CANDIDATES, bs.THRESHOLD)
+    assert (agent.plies, agent.candidates, agent.threshold) == (2, bs.CANDIDATES, bs.THRESHOLD)
     assert agent.cube_policy == "janowski"
     assert load("backgammon-td", cube="cubeless").cube_policy == "cubeless"
     assert ExpectimaxAgent().cube_policy == "janowski"

@@ -52,13 +52,13 @@ def test_gnubg_judge_agrees_with_its_own_best_play():
     fast = judge.best_values(s)
     slow = ev.best_values(judge.__call__, s)  # a plain callable: every afterstate scored
     assert np.allclose(fast, slow, atol=1e-6)
-    s = eval_gnubg.main(["--agent", "backgammon-td", "--opponent", "pubeval", "--games", "4",
+    s = eval_gnubg.main(["--agent", "backgammon-td:plies=1", "--opponent", "pubeval", "--games", "4",
                          "--quiet"])
     assert s["luck"]["games"] == 4
 
 
 def test_evaluate_luck_td(capsys):
-    res = evaluate.main(["backgammon-td", "backgammon-greedy", "--games", "6", "--luck", "td",
+    res = evaluate.main(["backgammon-td:plies=1", "backgammon-greedy", "--games", "6", "--luck", "td",
                          "--quiet"])
     out = capsys.readouterr().out
     assert res["pairs"][(0, 1)]["luck"]["games"] == 6
