@@ -81,7 +81,7 @@ The cloned policy is evaluated at step 0 (``ppo_0.zip``).
 
 PPO's defaults are the recipes of the shipped policies (``PPO_RECIPES``): 256x256 MLPs, seed 1,
 the teacher ``draughts-alphabeta:depth=4`` (4,096 games, 16 epochs) or ``backgammon-td:plies=0``
-(8,192 games, 20 epochs), ``--teacher-mix 0.5``, 20,000,000 (draughts) or 1,000,000
+(8,192 games, 20 epochs), ``--teacher-mix 0.5``, 35,000,000 (draughts) or 1,000,000
 (backgammon) steps, evaluations of 200 games every 1,000,000 steps. So
 
     boardgym train --game draughts --algo ppo --ckpt-dir runs/draughts-ppo
@@ -118,7 +118,7 @@ EVERY = {"td": (5_000, 20_000), "ppo": (500_000, 1_000_000)}
 #: ``draughts-ppo`` and ``backgammon-ppo`` (BENCHMARKS.md). Kickstarted from a search teacher
 #: (cloned from 4,096 / 8,192 of its games), then PPO with the league.
 PPO_RECIPES = {
-    "draughts": {"steps": 20_000_000, "net_arch": "256,256",
+    "draughts": {"steps": 35_000_000, "net_arch": "256,256",
                  "teacher": "draughts-alphabeta:depth=4", "teacher_games": 4096,
                  "teacher_epochs": 16, "teacher_mix": 0.5, "seed": 1, "eval_games": 200},
     "backgammon": {"steps": 1_000_000, "net_arch": "256,256",
@@ -202,7 +202,7 @@ class Settings:
     replaced-<time>/ folder there (nothing is deleted)"""
     steps: int | None = None
     """ppo: total environment steps of the learner (default: the game's recipe, draughts
-    20,000,000, backgammon 1,000,000)"""
+    35,000,000, backgammon 1,000,000)"""
     num_envs: int = 256
     """ppo: games played at once on the batched env"""
     snapshot_every: int = 200_000
