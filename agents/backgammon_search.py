@@ -42,8 +42,8 @@ from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import OFF_ME, STATE_LEN
 
 __all__ = ["PLIES", "CANDIDATES", "THRESHOLD", "CANDIDATES_2", "THRESHOLD_2",
-           "REPLY_CANDIDATES", "FILTERED", "BUDGET_2", "INFO_LEN", "ROLL_D1", "ROLL_D2", "ROLL_W", "search_values",
-           "preroll_outputs", "check_search", "check_budget"]
+           "REPLY_CANDIDATES", "FILTERED", "BUDGET_2", "INFO_LEN", "ROLL_D1", "ROLL_D2", "ROLL_W",
+           "search_values", "preroll_outputs", "check_search", "check_budget"]
 
 PLIES = (0, 1, 2)
 CANDIDATES = 8        # plays searched past 0-ply, at most ...

@@ -24,7 +24,8 @@ plays, lost rolls, result). Games come in pairs that replay one dice stream (ope
 included) with the agent first as player 0, then as player 1. Gammons and backgammons count (1/2/3 points). Prints the agent's points per
 game with its 95% interval and the win rate with its Wilson interval (``agents.stats``), and
 the gammon counts, the gammon and backgammon rates of both sides per seat, and the agent's mean
-and largest time per play decision (ms) (at 2-ply also how many searches the budget stopped); on a terminal a progress bar (games, rate, ETA) runs on stderr.
+and largest time per play decision (ms) (at 2-ply also how many searches the budget stopped);
+on a terminal a progress bar (games, rate, ETA) runs on stderr.
 
 Luck adjustment (``--luck``; ``agents.evaluation.play_adjusted_match``, ``agents.stats.luck_summary``):
 every roll's luck is judged by ``gnubg0`` (GNU Backgammon's 0-ply net, ``GnubgJudge``: its best
