@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from boardgym.agents import AlphaBetaAgent, Evaluation
-from boardgym.agents.draughts_eval import KING, MAN, evaluate, material_eval
+from boardgym.agents.draughts_eval import KING, MAN, SCORE_LIMIT, evaluate, material_eval
 from boardgym.kernels.bits import popcount
 from boardgym.agents.draughts_search import WIN, WIN_BOUND
 from boardgym.envs import draughts as api
@@ -153,6 +153,43 @@ def test_learned_evaluation_hook(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mlp.npz", "noext.npz"]
     with pytest.raises(ValueError, match="w1 must have shape"):
         Evaluation.mlp(np.zeros((2, 5)), np.zeros(2), np.zeros(2), 0.0)
+
+
+def _dense_mlp_score(ev, obs):
+    """The MLP's score by the plain formula, summed densely over all 198 inputs in index order
+    (pure Python floats: the same operations, in the same order, as one sum of the kernel)."""
+    y = float(ev.b2[0])
+    for h in range(ev.w1.shape[0]):
+        z = float(ev.b1[h])
+        for i in range(OBS_LEN):
+            z += float(ev.w1[h, i]) * float(obs[i])
+        y += float(ev.w2[h]) * float(np.tanh(z))
+    return int(np.round(min(max(ev.scale * y, -SCORE_LIMIT), SCORE_LIMIT)))
+
+
+def test_sparse_mlp_eval_is_the_dense_formula_bit_for_bit():
+    """net_eval sums only the ~30 non-zero inputs, over the transposed first layer; the score
+    must be exactly the dense formula's, for the shipped net and a random one, on positions
+    that include chains in progress (the chain planes) and draw counters (the scalars)."""
+    from boardgym.agents.registry import load
+    from boardgym.kernels.draughts.observe import encode_obs
+    rng = np.random.default_rng(11)
+    random_net = Evaluation.mlp(rng.normal(0, 0.3, (16, OBS_LEN)), rng.normal(0, 0.3, 16),
+                                rng.normal(0, 1, 16), 0.1, scale=250.0)
+    shipped = load("draughts-alphabeta").evaluation
+    obs, ref_obs = np.zeros(OBS_LEN, np.float32), np.zeros(OBS_LEN, np.float32)
+    positions = _random_positions(30, seed=8, max_plies=120)
+    assert any(p[S_MATERIAL] > 0 for p in positions)
+    for ev in (random_net, shipped):
+        for pos in positions:
+            encode_obs(pos, pos[S_SIDE], 0, ref_obs)
+            assert evaluate(pos, ev.kind, *ev.arrays(), obs) == _dense_mlp_score(ev, ref_obs)
+    # the kernels get w1 transposed; assigning new weights rebuilds that copy
+    w1t = random_net.arrays()[0]
+    assert w1t.shape == (OBS_LEN, 16) and w1t.flags.c_contiguous
+    assert np.array_equal(w1t, random_net.w1.T)
+    random_net.w1 = np.zeros((16, OBS_LEN))
+    assert not random_net.arrays()[0].any()
 
 
 def test_material_eval_is_antisymmetric():
