@@ -40,8 +40,8 @@ from boardgym.kernels.draughts.board import (
 from boardgym.agents import draughts_egdb
 from boardgym.agents.draughts_eval import Evaluation
 from boardgym.agents.draughts_search import (
-    MAX_PLY, ST_ABORT, ST_AGE, ST_LIMIT, ST_NODES, ST_QNODES, ST_ROOT_DONE, ST_SELDEPTH, ST_STOP,
-    ST_TT_HITS, ST_USE_TT, WIN_BOUND, SearchBuffers, principal_variation, root_children,
+    MAX_PLY, ST_ABORT, ST_AGE, ST_LIMIT, ST_LMR, ST_NODES, ST_QNODES, ST_REDUCED, ST_RESEARCHED,
+    ST_ROOT_DONE, ST_SELDEPTH, ST_STOP, ST_TT_HITS, ST_USE_TT, WIN_BOUND, SearchBuffers, principal_variation, root_children,
     score_children, search_root,
 )
 
@@ -264,7 +264,12 @@ class AlphaBetaAgent(DraughtsAgent):
     version before this one (it spent ~65% of its budget), kept to measure the difference.
     egdb: endgame tables (draughts_egdb): None loads the complete set in the default directory
     when there is one, False uses none, a directory loads that one, or a draughts_egdb.Tables.
-    ``last_info`` holds depth, score, nodes, qnodes, tt_hits, seldepth, time and nodes/s.
+    lmr: late-move reductions (draughts_search.LMR_*): True, False, or None (the default): on
+    when the agent has no depth cap (``depth=None``: it searches by time), off with a depth, so
+    that ``depth=N`` stays a full-width search to N plies (the figures, tests and training
+    labels made at a fixed depth keep their meaning) while a timed search reaches deeper.
+    ``last_info`` holds depth, score, nodes, qnodes, tt_hits, seldepth, reduced (moves searched
+    reduced), researched (of which searched again at full depth), time and nodes/s.
 
     Time: with a time_limit the agent uses its whole budget (it starts a new iteration while time
     is left, and a clock thread stops the search at the deadline, mid-iteration): it plays the
@@ -278,13 +283,17 @@ class AlphaBetaAgent(DraughtsAgent):
     """
 
     def __init__(self, depth=6, time_limit=None, evaluation=None, tt_bits=18, use_tt=True,
-                 seed=None, max_nodes=None, start_fraction=1.0, keep_partial=True, egdb=None):
+                 seed=None, max_nodes=None, start_fraction=1.0, keep_partial=True, egdb=None,
+                 lmr=None):
         if not (isinstance(start_fraction, (int, float)) and 0 < start_fraction <= 1):
             raise ValueError(f"start_fraction must be in (0, 1], got {start_fraction!r}")
         if not isinstance(keep_partial, (bool, np.bool_)):
             raise ValueError(f"keep_partial must be True or False, got {keep_partial!r}")
+        if lmr is not None and not isinstance(lmr, (bool, np.bool_)):
+            raise ValueError(f"lmr must be True, False or None, got {lmr!r}")
         self.start_fraction = float(start_fraction)
         self.keep_partial = bool(keep_partial)
+        self.lmr = (depth is None) if lmr is None else bool(lmr)
         if depth is None and time_limit is None:
             raise ValueError("give a depth, a time_limit or both")
         if depth is not None and not (isinstance(depth, (int, np.integer)) and
@@ -398,6 +407,7 @@ class AlphaBetaAgent(DraughtsAgent):
         st = b.stats
         st[ST_AGE] = self._age
         st[ST_USE_TT] = 1 if self.use_tt else 0
+        st[ST_LMR] = 1 if self.lmr else 0
         st[ST_STOP] = 1 if self._stop_pending else 0
         b.killers[:] = -1
         b.history >>= 2
@@ -408,7 +418,8 @@ class AlphaBetaAgent(DraughtsAgent):
         deadline = None if budget is None else t0 + float(budget) - min(self._lag,
                                                                          0.5 * float(budget))
         best_i, best_score, done, partial = int(order[0]), 0, 0, False
-        total = {"nodes": 0, "qnodes": 0, "tt_hits": 0, "seldepth": 0}
+        total = {"nodes": 0, "qnodes": 0, "tt_hits": 0, "seldepth": 0, "reduced": 0,
+                 "researched": 0}
         if n == 1 and not depth_given:
             max_depth = 0  # forced move: nothing to search
         clock = max_depth > 0 and (deadline is not None or ponder)
@@ -425,6 +436,8 @@ class AlphaBetaAgent(DraughtsAgent):
                 st[ST_QNODES] = 0
                 st[ST_TT_HITS] = 0
                 st[ST_SELDEPTH] = 0
+                st[ST_REDUCED] = 0
+                st[ST_RESEARCHED] = 0
                 st[ST_ABORT] = 0
                 st[ST_LIMIT] = 1 << 62 if max_nodes is None else max_nodes
                 if done == 0:
@@ -440,6 +453,8 @@ class AlphaBetaAgent(DraughtsAgent):
                 total["qnodes"] += int(st[ST_QNODES])
                 total["tt_hits"] += int(st[ST_TT_HITS])
                 total["seldepth"] = max(total["seldepth"], int(st[ST_SELDEPTH]))
+                total["reduced"] += int(st[ST_REDUCED])
+                total["researched"] += int(st[ST_RESEARCHED])
                 if st[ST_ABORT]:
                     if st[ST_ROOT_DONE] > 0 and (self.keep_partial or done == 0):
                         # the previous best was searched at depth d: the best finished move of

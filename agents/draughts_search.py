@@ -8,7 +8,9 @@ repeats one already on the path or in the game's history is scored as a draw.
 Scores are from the side to move's view: evaluation units (draughts_eval.py: man = 100) or, for a
 decided game, ``WIN - ply`` / ``-(WIN - ply)`` (mate distance: a faster win scores higher).
 
-Search: principal-variation negamax with alpha-beta; at depth 0 the search goes on while the
+Search: principal-variation negamax with alpha-beta and late-move reductions (``ST_LMR``,
+``LMR_*``: late quiet moves searched shallower first, again at full depth if they beat alpha);
+at depth 0 the search goes on while the
 side to move must capture (quiescence over capture chains: captures are compulsory, so there is
 no stand-pat), up to ``MAX_PLY``. Move order: the transposition-table move, then captures by
 the number of pieces taken, crowning moves, two killer moves per ply, then the history score.
@@ -62,10 +64,16 @@ SCORE_OFS = 1 << 20
 FLAG_LOWER, FLAG_UPPER, FLAG_EXACT = 1, 2, 3
 
 # stats array layout (ST_STOP: set by another thread to stop the search; ST_ROOT_DONE: root moves
-# finished by the last search_root)
+# finished by the last search_root; ST_LMR: 1 turns late-move reductions on; ST_REDUCED: moves
+# searched reduced, ST_RESEARCHED: of which searched again at full depth)
 (ST_NODES, ST_LIMIT, ST_ABORT, ST_TT_HITS, ST_QNODES, ST_AGE, ST_USE_TT, ST_SELDEPTH, ST_STOP,
- ST_ROOT_DONE) = range(10)
-STATS_LEN = 10
+ ST_ROOT_DONE, ST_LMR, ST_REDUCED, ST_RESEARCHED) = range(13)
+STATS_LEN = 13
+# late-move reductions: a quiet move (no capture to make, no crowning, not the TT or a killer
+# move) at depth >= LMR_DEPTH that comes LMR_MOVES-th or later in the order is searched one ply
+# shallower (two from LMR_MOVES_2 on at depth >= LMR_DEPTH_2), with a null window; if it then
+# beats alpha it is searched again at full depth
+LMR_DEPTH, LMR_MOVES, LMR_DEPTH_2, LMR_MOVES_2 = 3, 3, 5, 8
 # typed constants: every call of the recursive _negamax must have one signature (a second
 # specialisation breaks Numba's cache of recursive functions)
 ZERO = np.int64(0)
@@ -190,8 +198,21 @@ def _negamax(s, depth, alpha, beta, ply, tt, killers, history, moves, order, wor
             v = -_negamax(child, depth - 1, -beta, -alpha, ply + 1, tt, killers, history, moves,
                           order, work, stats, kind, w1, b1, w2, b2, scale, obs, eg)
         else:
-            v = -_negamax(child, depth - 1, -alpha - 1, -alpha, ply + 1, tt, killers, history,
-                          moves, order, work, stats, kind, w1, b1, w2, b2, scale, obs, eg)
+            r = 0
+            if stats[ST_LMR] != 0 and depth >= LMR_DEPTH and i >= LMR_MOVES and not capture \
+                    and mv[i, M_PROMOTE] == 0 and sc[i] < (1 << 30):
+                r = 2 if depth >= LMR_DEPTH_2 and i >= LMR_MOVES_2 else 1
+                stats[ST_REDUCED] += 1
+                v = -_negamax(child, depth - 1 - r, -alpha - 1, -alpha, ply + 1, tt, killers,
+                              history, moves, order, work, stats, kind, w1, b1, w2, b2, scale,
+                              obs, eg)
+                if v > alpha and stats[ST_ABORT] == 0:
+                    stats[ST_RESEARCHED] += 1
+                    r = 0
+            if r == 0:
+                v = -_negamax(child, depth - 1, -alpha - 1, -alpha, ply + 1, tt, killers,
+                              history, moves, order, work, stats, kind, w1, b1, w2, b2, scale,
+                              obs, eg)
             if alpha < v < beta and stats[ST_ABORT] == 0:
                 v = -_negamax(child, depth - 1, -beta, -alpha, ply + 1, tt, killers, history,
                               moves, order, work, stats, kind, w1, b1, w2, b2, scale, obs, eg)

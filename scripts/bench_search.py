@@ -3,19 +3,22 @@
     boardgym bench search                          # quick budget: depth 8, 20 positions
     boardgym bench search --depth 8 --positions 50  # BENCHMARKS.md (also: --full)
     boardgym bench search --depth 8 --positions 50 --no-tt
+    boardgym bench search --agent draughts-alphabeta --time 0.1 --positions 50   # depth in 100 ms
 
 Positions come from seeded random playouts (10..40 plies, game not over). Each is searched by a
-fresh AlphaBetaAgent (material evaluation, iterative deepening to --depth); nodes include the
-quiescence nodes. The JIT is warmed up before timing; only the searches are timed. No peer: the
-figure is boardgym's own (BENCHMARKS.md compares it across versions).
+fresh agent (``--agent``, a registry spec: by default material alpha-beta), iterating to
+--depth, or for --time seconds when given (then the mean depth reached is the figure, over
+positions with at least two legal moves); nodes
+include the quiescence nodes. The JIT is warmed up before timing; only the searches are timed.
+No peer: the figure is boardgym's own (BENCHMARKS.md compares it across versions).
 """
 import dataclasses
 import time
 
 import numpy as np
 
-from boardgym.agents.draughts_agents import AlphaBetaAgent
 from boardgym.agents.draughts_search import MAX_PLY
+from boardgym.agents.registry import load, parse_spec
 from boardgym.envs import draughts as api
 from boardgym.kernels.draughts.game import ONGOING
 from boardgym.scripts import cli
@@ -40,8 +43,24 @@ class Settings:
     """search without the transposition table"""
     full: bool = False
     """the budget BENCHMARKS.md reports (50 positions at depth 8); not with --depth or --positions"""
+    agent: str = "draughts-alphabeta-material"
+    """the searcher, a registry spec name:key=value,... (draughts-alphabeta: the learned evaluation)"""
+    time: float = 0.0
+    """seconds per position (0: search to --depth); with a time, the mean depth reached is reported"""
 
     def check(self):
+        cli.require(self.time >= 0, f"--time must be 0 or a positive number of seconds, got {self.time}")
+        try:
+            name, opts = parse_spec(self.agent)
+        except ValueError as e:
+            raise cli.UsageError(f"--agent: {e}") from None
+        cli.require(name in ("draughts-alphabeta", "draughts-alphabeta-material",
+                             "draughts-alphabeta-td"),
+                    f"--agent must be an alpha-beta searcher (draughts-alphabeta, "
+                    f"draughts-alphabeta-material, draughts-alphabeta-td), got {name!r}")
+        fixed = {"depth", "time_limit", "tt_bits", "use_tt", "seed"} & set(opts)
+        cli.require(not fixed, f"--agent: set {', '.join(sorted(fixed))} with the bench's own "
+                               f"options (--depth, --time, --tt-bits, --no-tt)")
         cli.require(1 <= self.depth <= MAX_PLY - 2, f"--depth must be in 1..{MAX_PLY - 2}, got {self.depth}")
         cli.require(self.positions >= 1, f"--positions must be at least 1, got {self.positions}")
         cli.require(4 <= self.tt_bits <= 28, f"--tt-bits must be in 4..28, got {self.tt_bits}")
@@ -55,8 +74,8 @@ class Settings:
 FULL = dict(depth=8, positions=50)
 
 
-def positions(n, seed):
-    """n seeded random-playout positions (game not over)."""
+def positions(n, seed, min_moves=1):
+    """n seeded random-playout positions (game not over, at least min_moves legal moves)."""
     rng = np.random.default_rng(seed)
     out = []
     while len(out) < n:
@@ -65,7 +84,7 @@ def positions(n, seed):
             if api.game_status(s) != ONGOING:
                 break
             s = api.apply(s, str(rng.choice(api.legal_moves(s))))
-        if api.game_status(s) == ONGOING:
+        if api.game_status(s) == ONGOING and len(api.legal_moves(s)) >= min_moves:
             out.append(s)
     return out
 
@@ -75,26 +94,42 @@ def main(args=None):
     cfg = cli.settings(Settings, args, prog="boardgym bench search", description=__doc__)
     if cfg.full:
         cfg = dataclasses.replace(cfg, **FULL)
-    pos = positions(cfg.positions, cfg.seed)
-    AlphaBetaAgent(depth=2, tt_bits=8).search(pos[0], depth=2)  # warm the JIT up
+    name, opts = parse_spec(cfg.agent)
+    timed = cfg.time > 0
+    # a timed search of a forced move returns at once: those positions are left out
+    pos = positions(cfg.positions, cfg.seed, min_moves=2 if timed else 1)
+
+    def make():
+        return load(name, game="draughts", depth=None if timed else cfg.depth,
+                    time_limit=cfg.time if timed else None, tt_bits=cfg.tt_bits,
+                    use_tt=not cfg.no_tt, seed=0, **opts)
+
+    warm = make()
+    warm.search(pos[0], depth=2)  # warm the JIT up (and the time control's clock)
+    if timed:
+        warm.search(pos[0])
     nodes = qnodes = 0
-    depth_sum = 0.0
+    depth_sum = sel_sum = 0.0
     dt = 0.0
     with cli.Progress(len(pos), label="search", unit="positions") as bar:
         for s in pos:
-            agent = AlphaBetaAgent(depth=cfg.depth, tt_bits=cfg.tt_bits, use_tt=not cfg.no_tt, seed=0)
+            agent = make()
             t0 = time.perf_counter()  # the search only, not the allocation of a fresh table
-            agent.search(s, depth=cfg.depth)
+            agent.search(s, depth=None if timed else cfg.depth)
             dt += time.perf_counter() - t0
             info = agent.last_info
             nodes += info["nodes"]
             qnodes += info["qnodes"]
-            depth_sum += info["seldepth"]
+            depth_sum += info["depth"]
+            sel_sum += info["seldepth"]
             bar.update(1)
     res = {"positions": len(pos), "depth": cfg.depth, "nodes": nodes, "qnodes": qnodes,
-           "time": dt, "nps": nodes / dt if dt > 0 else 0.0}
-    print(f"bench search: depth {cfg.depth}, {len(pos)} positions, TT {'off' if cfg.no_tt else 2**cfg.tt_bits}")
-    print(f"nodes {nodes} ({qnodes} quiescence), mean selective depth {depth_sum / len(pos):.1f}")
+           "time": dt, "nps": nodes / dt if dt > 0 else 0.0, "mean_depth": depth_sum / len(pos)}
+    limit = f"{cfg.time:g} s per position" if timed else f"depth {cfg.depth}"
+    print(f"bench search: {cfg.agent}, {limit}, {len(pos)} positions, "
+          f"TT {'off' if cfg.no_tt else 2**cfg.tt_bits}")
+    print(f"nodes {nodes} ({qnodes} quiescence), mean depth {depth_sum / len(pos):.2f}, "
+          f"mean selective depth {sel_sum / len(pos):.1f}")
     print(f"time  {dt:.2f} s ({dt / len(pos) * 1000:.1f} ms per position)")
     print(f"speed {res['nps'] / 1e6:.2f} M nodes/s (1 thread)")
     return res

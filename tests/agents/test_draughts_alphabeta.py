@@ -105,6 +105,39 @@ def test_transposition_table_does_not_change_the_score():
             assert with_tt == without
 
 
+def test_late_move_reductions_option_and_effect():
+    """lmr: on by default only without a depth cap; with it the search reaches deeper on the
+    same node budget, still finds the tactics above, and reports what it reduced."""
+    assert AlphaBetaAgent(depth=None, time_limit=0.1).lmr
+    assert not AlphaBetaAgent(depth=6).lmr and not AlphaBetaAgent(depth=None, time_limit=1,
+                                                                  lmr=False).lmr
+    assert AlphaBetaAgent(depth=6, lmr=True).lmr
+    with pytest.raises(ValueError, match="lmr must be True, False or None"):
+        AlphaBetaAgent(depth=6, lmr="yes")
+    # the same node budget per iteration: the reduced search finishes deeper iterations
+    fen = "W:Wa1,c1,e1,b2,d2,f2,h2,c3,e3,g3:Ba5,c5,e5,b6,f6,h6,c7,g7,d8"
+    depths = {}
+    for lmr in (False, True):
+        agent = AlphaBetaAgent(depth=30, max_nodes=300_000, seed=0, lmr=lmr)
+        agent.best_move(fen)
+        info = agent.last_info
+        depths[lmr] = info["depth"]
+        if lmr:
+            assert info["reduced"] > 0 and 0 < info["researched"] < info["reduced"]
+        else:
+            assert info["reduced"] == info["researched"] == 0
+    assert depths[True] >= depths[False] + 1
+    # the shot sacrifice and the shortest forced win are still found (quiet moves aside,
+    # captures and the first moves are never reduced)
+    for depth in (5, 7):
+        agent = AlphaBetaAgent(depth=depth, seed=0, tt_bits=16, lmr=True)
+        assert agent.best_move("W:Wa1,c1,e1,b2,d2,e3,g3,h4:Ba5,c5,e5,f6,h6,c7,g7,h8") == "e3-d4"
+        assert agent.best_move("B:Wg5:Bf4,b6,h6,a7,g7,b8,f8,h8") == "f4-e3"
+        assert agent.last_info["score"] == WIN - 3
+    _, score = _score("B:Wc1,f4,g7:Bd4,b6,f6,c7,e7,h8", 9, lmr=True)
+    assert score > WIN_BOUND
+
+
 def test_time_limit_is_kept():
     agent = AlphaBetaAgent(depth=None, time_limit=0.2, seed=0)
     agent.best_move("W:W21-32:B1-12")  # warm-up

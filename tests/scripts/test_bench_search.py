@@ -14,9 +14,22 @@ def test_bench_search_reports_nodes_per_second(capsys):
     assert res_no_tt["nodes"] >= res["nodes"] * 0.5
 
 
+def test_bench_search_learned_agent_by_time(capsys):
+    """--agent takes a registry spec (its options too); --time reports the depth reached."""
+    res = bench_search.main(["--agent", "draughts-alphabeta:lmr=True", "--time", "0.02",
+                             "--positions", "2"])
+    out = capsys.readouterr().out
+    assert "draughts-alphabeta:lmr=True, 0.02 s per position, 2 positions" in out
+    assert res["mean_depth"] >= 2 and res["nodes"] > 0 and res["time"] < 2.0
+
+
 @pytest.mark.parametrize("args, needle", [(["--depth", "0"], "--depth"), (["--positions", "-1"], "--positions"),
                                           (["--tt-bits", "40"], "--tt-bits"),
-                                          (["--full", "--depth", "3"], "--full")])
+                                          (["--full", "--depth", "3"], "--full"),
+                                          (["--time", "-1"], "--time"),
+                                          (["--agent", "draughts-greedy"], "--agent"),
+                                          (["--agent", "draughts-alphabeta:depth=3"], "--depth"),
+                                          (["--agent", "draughts-alphabeta:x"], "--agent")])
 def test_bench_search_rejects_bad_settings(args, needle):
     with pytest.raises(UsageError, match=needle):
         bench_search.main(args)
