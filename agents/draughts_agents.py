@@ -45,6 +45,9 @@ from boardgym.agents.draughts_search import (
     score_children, search_root,
 )
 
+#: the most searching threads an AlphaBetaAgent takes
+MAX_THREADS = 64
+
 __all__ = ["DraughtsAgent", "GreedyAgent", "AlphaBetaAgent", "SearchClock", "state_from_observation"]
 
 
@@ -268,8 +271,14 @@ class AlphaBetaAgent(DraughtsAgent):
     when the agent has no depth cap (``depth=None``: it searches by time), off with a depth, so
     that ``depth=N`` stays a full-width search to N plies (the figures, tests and training
     labels made at a fixed depth keep their meaning) while a timed search reaches deeper.
+    threads: searching threads (Lazy SMP): the extra threads search the same root, every other
+    one a ply deeper, in orders of their own, sharing the transposition table (whose entries are
+    checked word by word, draughts_search), until the main search ends; only the main search
+    picks the move, the others help through the table. More than one thread makes the result
+    depend on timing (not reproducible); ``threads=1`` (the default) is deterministic.
     ``last_info`` holds depth, score, nodes, qnodes, tt_hits, seldepth, reduced (moves searched
-    reduced), researched (of which searched again at full depth), time and nodes/s.
+    reduced), researched (of which searched again at full depth), helper_nodes (the other
+    threads' nodes), time and nodes/s (the main search's).
 
     Time: with a time_limit the agent uses its whole budget (it starts a new iteration while time
     is left, and a clock thread stops the search at the deadline, mid-iteration): it plays the
@@ -284,13 +293,16 @@ class AlphaBetaAgent(DraughtsAgent):
 
     def __init__(self, depth=6, time_limit=None, evaluation=None, tt_bits=18, use_tt=True,
                  seed=None, max_nodes=None, start_fraction=1.0, keep_partial=True, egdb=None,
-                 lmr=None):
+                 lmr=None, threads=1):
         if not (isinstance(start_fraction, (int, float)) and 0 < start_fraction <= 1):
             raise ValueError(f"start_fraction must be in (0, 1], got {start_fraction!r}")
         if not isinstance(keep_partial, (bool, np.bool_)):
             raise ValueError(f"keep_partial must be True or False, got {keep_partial!r}")
         if lmr is not None and not isinstance(lmr, (bool, np.bool_)):
             raise ValueError(f"lmr must be True, False or None, got {lmr!r}")
+        if not (is_int(threads) and 1 <= threads <= MAX_THREADS):
+            raise ValueError(f"threads must be an integer in 1..{MAX_THREADS}, got {threads!r}")
+        self.threads = int(threads)
         self.start_fraction = float(start_fraction)
         self.keep_partial = bool(keep_partial)
         self.lmr = (depth is None) if lmr is None else bool(lmr)
@@ -318,6 +330,12 @@ class AlphaBetaAgent(DraughtsAgent):
         if tables is not None:
             self.buffers.egdb = tables[:3]
         self.egdb_pieces = 0 if tables is None else tables.max_pieces
+        self._helpers = []
+        for _ in range(self.threads - 1):  # their own buffers, the main table and tables
+            hb = SearchBuffers(tt_bits=4)
+            hb.tt = self.buffers.tt
+            hb.egdb = self.buffers.egdb
+            self._helpers.append(hb)
 
     def _tt_bits(self):
         return self.tt_bits
@@ -394,6 +412,48 @@ class AlphaBetaAgent(DraughtsAgent):
         n = principal_variation(s, r, self.buffers.tt, rows, states)
         return rows[:n], states[:n]
 
+    def _helper_run(self, k, hb, n, max_depth, nodes):
+        """Lazy SMP helper k: iterative deepening over the root's children (the main buffers'),
+        in an order of its own, odd helpers a ply ahead, until stopped; nodes[k] += its nodes."""
+        b, ev, st = self.buffers, self.evaluation, hb.stats
+        order = np.random.default_rng(k + 1).permutation(n).astype(np.int64)
+        values = np.zeros(n, dtype=np.int64)
+        for d in range(1 + (k + 1) % 2, max_depth + 1):
+            if st[ST_STOP] != 0:
+                break
+            st[ST_NODES] = 0
+            st[ST_ABORT] = 0
+            st[ST_LIMIT] = 1 << 62
+            search_root(b.children, n, order, d, hb.tt, hb.killers, hb.history, hb.moves,
+                        hb.scratch, hb.work, st, ev.kind, *ev.arrays(), hb.obs, hb.egdb, values)
+            nodes[k] += int(st[ST_NODES])
+            if st[ST_ABORT] != 0:
+                break
+
+    def _start_helpers(self, n, max_depth):
+        """Start the helper threads (none when threads=1); returns (threads, nodes)."""
+        nodes = [0] * len(self._helpers)
+        started = []
+        for k, hb in enumerate(self._helpers):
+            st = hb.stats
+            st[:] = 0
+            st[ST_AGE] = self.buffers.stats[ST_AGE]
+            st[ST_USE_TT] = self.buffers.stats[ST_USE_TT]
+            st[ST_LMR] = self.buffers.stats[ST_LMR]
+            hb.killers[:] = -1
+            hb.history >>= 2
+            t = threading.Thread(target=self._helper_run, args=(k, hb, n, max_depth, nodes),
+                                 name=f"search-helper-{k + 1}", daemon=True)
+            t.start()
+            started.append(t)
+        return started, nodes
+
+    def _stop_helpers(self, started):
+        for hb in self._helpers:
+            hb.stats[ST_STOP] = 1
+        for t in started:
+            t.join()
+
     def _search(self, state, n, depth, budget, max_nodes, ponder, on_iteration,
                 depth_given=None):
         """search() over the n root moves already in self.buffers (root_children)."""
@@ -425,6 +485,7 @@ class AlphaBetaAgent(DraughtsAgent):
         clock = max_depth > 0 and (deadline is not None or ponder)
         if clock:
             self._clock.start(None if ponder else deadline)
+        helpers, helper_nodes = self._start_helpers(n, max_depth) if max_depth > 0 else ([], [])
         try:
             for d in range(1, max_depth + 1):
                 if st[ST_STOP] != 0 and done > 0:
@@ -469,6 +530,7 @@ class AlphaBetaAgent(DraughtsAgent):
                 if abs(best_score) > WIN_BOUND:
                     break  # decided: a deeper search finds nothing better than the shortest win
         finally:
+            self._stop_helpers(helpers)
             if clock:
                 self._clock.finish()
         end = time.perf_counter()
@@ -478,6 +540,7 @@ class AlphaBetaAgent(DraughtsAgent):
         self._best = best_i
         if done == 0:
             best_score = None  # a forced move: not searched
-        self.last_info = {"depth": done, "score": best_score, **total, "time": el,
+        self.last_info = {"depth": done, "score": best_score, **total,
+                          "helper_nodes": sum(helper_nodes), "time": el,
                           "nps": total["nodes"] / el if el > 0 else 0.0, "partial": partial}
         return best_i, best_score

@@ -16,9 +16,12 @@ no stand-pat), up to ``MAX_PLY``. Move order: the transposition-table move, then
 the number of pieces taken, crowning moves, two killer moves per ply, then the history score.
 
 Transposition table: ``int64[TT_SIZE, 3]`` (a power of two), one entry per slot:
-``[key, data, move]`` with key = Zobrist hash (state[S_HASH], pieces + side), move = the
-``move_key`` of the best move, data = ``score + SCORE_OFS | depth << 21 | flag << 29 |
-age << 31`` (flag: 1 lower bound, 2 upper bound, 3 exact; 0 = empty). An entry is replaced when
+``[check, data, move]`` with move = the ``move_key`` of the best move, data = ``score +
+SCORE_OFS | depth << 21 | flag << 29 | age << 31`` (flag: 1 lower bound, 2 upper bound,
+3 exact; 0 = empty) and check = key ^ data ^ move, key = the Zobrist hash (state[S_HASH],
+pieces + side). An entry counts only when its three words give back the key (``_tt_entry``):
+threads that share one table (``AlphaBetaAgent(threads=2)``) write entries word by word, and
+an entry half written by one thread while another reads it fails the check (a miss). An entry is replaced when
 the slot holds another search's entry (age), the same position, or a shallower one
 (replace-by-depth). Win scores are stored relative to the node (mate-distance corrected).
 
@@ -97,19 +100,33 @@ def root_children(state, rows, children):
     return n
 
 
+@njit(cache=True, inline="always")
+def _tt_entry(tt, slot, h):
+    """(data, move) of the table's entry for hash h in slot, or (0, -1) when the slot holds
+    no entry for h (another position's, none, or one half written by another thread)."""
+    check = tt[slot, 0]
+    data = tt[slot, 1]
+    mv = tt[slot, 2]
+    if data != 0 and (check ^ data ^ mv) == h:
+        return data, mv
+    return np.int64(0), np.int64(-1)
+
+
 @njit(cache=True)
 def _tt_store(tt, h, depth, flag, score, key, ply, age):
     slot = h & (tt.shape[0] - 1)
+    check = tt[slot, 0]
     old = tt[slot, 1]
     old_depth = (old >> 21) & 255
     old_age = (old >> 31) & 65535
-    if tt[slot, 0] == h or old == 0 or old_age != age or depth >= old_depth:
+    if (check ^ old ^ tt[slot, 2]) == h or old == 0 or old_age != age or depth >= old_depth:
         if score > WIN_BOUND:
             score += ply
         elif score < -WIN_BOUND:
             score -= ply
-        tt[slot, 0] = h
-        tt[slot, 1] = (score + SCORE_OFS) | (depth << 21) | (flag << 29) | (age << 31)
+        data = (score + SCORE_OFS) | (depth << 21) | (flag << 29) | (age << 31)
+        tt[slot, 0] = h ^ data ^ key
+        tt[slot, 1] = data
         tt[slot, 2] = key
 
 
@@ -144,10 +161,8 @@ def _negamax(s, depth, alpha, beta, ply, tt, killers, history, moves, order, wor
     tt_move = np.int64(-1)
     use_tt = stats[ST_USE_TT] != 0 and depth > 0
     if use_tt:
-        slot = h & (tt.shape[0] - 1)
-        if tt[slot, 0] == h and tt[slot, 1] != 0:
-            data = tt[slot, 1]
-            tt_move = tt[slot, 2]
+        data, tt_move = _tt_entry(tt, h & (tt.shape[0] - 1), h)
+        if data != 0:
             if ((data >> 21) & 255) >= depth:
                 v = (data & (2 * SCORE_OFS - 1)) - SCORE_OFS
                 if v > WIN_BOUND:
@@ -337,10 +352,9 @@ def principal_variation(state, first, tt, rows, states):
         if game_status(s) != ONGOING or repetition_count(s) >= 2:
             break
         h = s[S_HASH]
-        slot = h & (size - 1)
-        if tt[slot, 0] != h or tt[slot, 1] == 0:
+        data, key = _tt_entry(tt, h & (size - 1), h)
+        if data == 0:
             break
-        key = tt[slot, 2]
         m = gen_moves(s, mv)
         found = -1
         for i in range(m):

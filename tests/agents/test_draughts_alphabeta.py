@@ -13,7 +13,7 @@ from boardgym.agents.draughts_eval import KING, MAN, SCORE_LIMIT, evaluate, mate
 from boardgym.kernels.bits import popcount
 from boardgym.agents.draughts_search import WIN, WIN_BOUND
 from boardgym.envs import draughts as api
-from boardgym.kernels.draughts.board import MAX_MOVES, ROW_LEN, S_MATERIAL, S_SIDE
+from boardgym.kernels.draughts.board import MAX_MOVES, ROW_LEN, S_HASH, S_MATERIAL, S_SIDE
 from boardgym.kernels.draughts.game import initial_state
 from boardgym.kernels.draughts.move import apply_move
 from boardgym.kernels.draughts.movegen import gen_moves
@@ -136,6 +136,47 @@ def test_late_move_reductions_option_and_effect():
         assert agent.last_info["score"] == WIN - 3
     _, score = _score("B:Wc1,f4,g7:Bd4,b6,f6,c7,e7,h8", 9, lmr=True)
     assert score > WIN_BOUND
+
+
+def test_lazy_smp_threads_share_the_table():
+    """threads=2: a helper searches beside the main search through the shared table; the move
+    is legal and the tactic still found; bad values are refused."""
+    from boardgym.agents.draughts_agents import MAX_THREADS
+    fen = "W:Wa1,c1,e1,b2,d2,e3,g3,h4:Ba5,c5,e5,f6,h6,c7,g7,h8"
+    agent = AlphaBetaAgent(depth=None, time_limit=0.2, threads=2, seed=0)
+    assert agent._helpers[0].tt is agent.buffers.tt
+    assert agent.best_move(fen) == "e3-d4"
+    assert agent.last_info["helper_nodes"] > 0 and agent.last_info["depth"] >= 5
+    opening = "W:W21-32:B1-12"
+    assert agent.best_move(opening) in api.legal_moves(opening)
+    fixed = AlphaBetaAgent(depth=7, threads=2, seed=0)
+    assert fixed.best_move(fen) == "e3-d4" and fixed.last_info["depth"] == 7
+    single = AlphaBetaAgent(depth=7, seed=0)
+    single.best_move(fen)
+    assert single.last_info["helper_nodes"] == 0
+    for bad in (0, MAX_THREADS + 1, 1.5, "2"):
+        with pytest.raises(ValueError, match="threads must be an integer"):
+            AlphaBetaAgent(depth=6, threads=bad)
+
+
+def test_tt_entry_half_written_is_a_miss():
+    """Entries are checked word by word: one whose data word another thread has just changed
+    (key ^ data ^ move no longer the key) is not read, so the expected line stops there."""
+    from boardgym.agents.draughts_search import _tt_entry
+    agent = AlphaBetaAgent(depth=6, seed=0, tt_bits=16)
+    s = api.from_fen("W:Wa1,c1,e1,b2,d2,f2,h2,c3,e3,g3:Ba5,c5,e5,b6,f6,h6,c7,g7,d8")
+    i, _ = agent.search(s)
+    row = agent.buffers.rows[i].copy()
+    rows, states = agent.principal_variation(s, row)
+    assert len(rows) >= 3
+    tt = agent.buffers.tt
+    h = int(states[1][S_HASH])
+    slot = h & (tt.shape[0] - 1)
+    data, move = _tt_entry(tt, slot, h)
+    assert data != 0 and move >= 0
+    tt[slot, 1] ^= 1 << 21  # a torn write: the depth field changed, the check word not
+    assert _tt_entry(tt, slot, h) == (0, -1)
+    assert len(agent.principal_variation(s, row)[0]) == 1
 
 
 def test_time_limit_is_kept():
