@@ -27,7 +27,8 @@ nothing in double quotes). The GUI sends:
   ``quit`` (also end of input).
 
 Parameters (``param`` lines): ``variant`` (russian), ``tt-size`` (MiB), ``move-time`` (seconds
-when no level is given), ``depth`` (cap, 0 = none), ``weights`` (evaluation file), and
+when no level is given), ``depth`` (cap, 0 = none), ``weights`` (evaluation file), ``threads``
+(searching threads sharing the table, Lazy SMP: draughts_agents.AlphaBetaAgent), and
 ``move-numbering``: ``b8`` (default, the standard numbering above) or ``a1``: moves numbered from
 a1 (a1 = 1, c1 = 2 .. h8 = 32) while positions stay standard, which is what pydraughts (0.6)
 sends and reads for its Russian board; a pydraughts user sets
@@ -50,7 +51,7 @@ from typing import Literal
 
 import numpy as np
 
-from boardgym.agents.draughts_agents import AlphaBetaAgent
+from boardgym.agents.draughts_agents import MAX_THREADS, AlphaBetaAgent
 from boardgym.agents.draughts_search import MAX_PLY, WIN, WIN_BOUND
 from boardgym.agents.registry import CHECKPOINTS
 from boardgym.envs import draughts as api
@@ -82,6 +83,8 @@ class Settings:
     weights: str = ""
     """the evaluation: '' = the shipped draughts-alphabeta net, 'material', or an .npz path
     (Hub parameter weights)"""
+    threads: int = 1
+    """searching threads sharing one transposition table (Hub parameter threads)"""
     move_numbering: Literal["b8", "a1"] = "b8"
     """where square 1 is in the moves' numbers: b8 = the standard Russian numbering, a1 = counted
     from a1 (pydraughts' Russian board; positions stay standard) (Hub parameter move-numbering)"""
@@ -92,6 +95,8 @@ class Settings:
                     f"--move-time must be in (0, 86400] seconds, got {self.move_time}")
         cli.require(0 <= self.depth <= MAX_PLY - 2,
                     f"--depth must be in 0..{MAX_PLY - 2}, got {self.depth}")
+        cli.require(1 <= self.threads <= MAX_THREADS,
+                    f"--threads must be in 1..{MAX_THREADS}, got {self.threads}")
 
 
 class HubError(ValueError):
@@ -295,7 +300,7 @@ def parse_level(args):
 
 
 # ---------------------------------------------------------------------------------- the engine
-PARAMS = ("variant", "tt-size", "move-time", "depth", "weights", "move-numbering")
+PARAMS = ("variant", "tt-size", "move-time", "depth", "weights", "threads", "move-numbering")
 
 
 class HubEngine:
@@ -310,7 +315,7 @@ class HubEngine:
         self._write = write
         self._out_lock = threading.Lock()
         self.params = {"variant": "russian", "tt-size": cfg.tt_size, "move-time": cfg.move_time,
-                       "depth": cfg.depth, "weights": cfg.weights,
+                       "depth": cfg.depth, "weights": cfg.weights, "threads": cfg.threads,
                        "move-numbering": cfg.move_numbering}
         self.agent = None
         self._agent_key = None
@@ -376,6 +381,8 @@ class HubEngine:
         self.emit(line("param", name="depth", value=p["depth"], type="int", min=0,
                        max=MAX_PLY - 2))
         self.emit(line("param", name="weights", value=p["weights"], type="string"))
+        self.emit(line("param", name="threads", value=p["threads"], type="int", min=1,
+                       max=MAX_THREADS))
         self.emit(line("param", name="move-numbering", value=p["move-numbering"], type="enum",
                        values="b8 a1"))
         self.emit("wait")
@@ -392,8 +399,9 @@ class HubEngine:
         elif name == "move-numbering":
             if value not in ("b8", "a1"):
                 raise HubError(f"move-numbering must be b8 or a1, got {value!r}")
-        elif name in ("tt-size", "depth"):
-            lo, hi = (1, 4096) if name == "tt-size" else (0, MAX_PLY - 2)
+        elif name in ("tt-size", "depth", "threads"):
+            lo, hi = {"tt-size": (1, 4096), "depth": (0, MAX_PLY - 2),
+                      "threads": (1, MAX_THREADS)}[name]
             try:
                 v = int(value)
             except ValueError:
@@ -414,13 +422,13 @@ class HubEngine:
     def _make_agent(self):
         p = self.params
         tt_bits = max(4, min(28, int(p["tt-size"] * (1 << 20) // TT_ENTRY).bit_length() - 1))
-        key = (tt_bits, p["weights"])
+        key = (tt_bits, p["weights"], p["threads"])
         if self.agent is not None and key == self._agent_key:
             return self.agent
         w = p["weights"]
         evaluation = (str(CHECKPOINTS / "draughts-alphabeta.npz") if w == "" else w)
         self.agent = AlphaBetaAgent(depth=None, time_limit=1.0, evaluation=evaluation,
-                                    tt_bits=tt_bits, seed=0)
+                                    tt_bits=tt_bits, seed=0, threads=p["threads"])
         self._agent_key = key
         # compile (or load from Numba's cache) before the first timed search
         self.agent.think(api.initial_state(), depth=2)

@@ -74,6 +74,7 @@ def test_scripted_session_end_to_end(session):
     assert names == list(hub.PARAMS)
     s.send("set-param name=variant value=russian")
     s.send("set-param name=tt-size value=2")
+    s.send("set-param name=threads value=2")
     s.send("set-param name=colour value=red")  # an unknown parameter: an error line, no crash
     assert s.until("error")[-1].startswith('error message="unknown parameter')
     s.send("init")
@@ -203,18 +204,19 @@ def test_engine_in_process_errors_never_raise():
     e = hub.HubEngine(hub.Settings(tt_size=1), out.append)
     for text in ("", "go", 'pos moves="22-18"', "set-param name=variant value=killer",
                  "set-param name=tt-size value=0", "set-param name=move-time value=x",
-                 "set-param value=3", "level", "\x00\x01", "pos pos=" + "W" + "e" * 32, "go"):
+                 "set-param value=3", "set-param name=threads value=0", "level", "\x00\x01",
+                 "pos pos=" + "W" + "e" * 32, "go"):
         e.handle(text)
         e.wait()
     errors = [x for x in out if x.startswith("error")]
     # all but "", the first "go" and the empty board (a finished game, legal to set up)
-    assert len(errors) == 8, out
+    assert len(errors) == 9, out
     assert "game is over" in errors[-1]
     assert any(x.startswith("done") for x in out)  # "go": a search of the start position
 
 
 def test_settings_check():
-    for bad in (["--tt-size", "0"], ["--move-time", "0"], ["--depth", "99"]):
+    for bad in (["--tt-size", "0"], ["--move-time", "0"], ["--depth", "99"], ["--threads", "0"]):
         with pytest.raises(cli.UsageError):
             hub.main(bad)
 
