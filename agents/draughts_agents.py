@@ -24,6 +24,7 @@ began; none of these change the legal moves or the position a chain ends in.
 Every entry point checks its input (boardgym.envs.draughts: ``check_state``, ``from_fen``,
 ``state_from_observation``) and raises TypeError / ValueError naming the problem.
 """
+import os
 import threading
 import time
 
@@ -47,6 +48,16 @@ from boardgym.agents.draughts_search import (
 
 #: the most searching threads an AlphaBetaAgent takes
 MAX_THREADS = 64
+
+
+def default_threads():
+    """Searching threads of a timed AlphaBetaAgent by default: two, or one when the process may
+    use only one CPU (Lazy SMP with two threads measured stronger at 100 ms: BENCHMARKS.md)."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    return 2 if cpus >= 2 else 1
 
 __all__ = ["DraughtsAgent", "GreedyAgent", "AlphaBetaAgent", "SearchClock", "state_from_observation"]
 
@@ -275,7 +286,9 @@ class AlphaBetaAgent(DraughtsAgent):
     one a ply deeper, in orders of their own, sharing the transposition table (whose entries are
     checked word by word, draughts_search), until the main search ends; only the main search
     picks the move, the others help through the table. More than one thread makes the result
-    depend on timing (not reproducible); ``threads=1`` (the default) is deterministic.
+    depend on timing, like any timed search. None (the default): like lmr, by the depth cap:
+    one thread with a depth (a fixed-depth search stays reproducible), ``default_threads()``
+    (two, or one on a one-core machine) without one.
     ``last_info`` holds depth, score, nodes, qnodes, tt_hits, seldepth, reduced (moves searched
     reduced), researched (of which searched again at full depth), helper_nodes (the other
     threads' nodes), time and nodes/s (the main search's).
@@ -293,16 +306,18 @@ class AlphaBetaAgent(DraughtsAgent):
 
     def __init__(self, depth=6, time_limit=None, evaluation=None, tt_bits=18, use_tt=True,
                  seed=None, max_nodes=None, start_fraction=1.0, keep_partial=True, egdb=None,
-                 lmr=None, threads=1):
+                 lmr=None, threads=None):
         if not (isinstance(start_fraction, (int, float)) and 0 < start_fraction <= 1):
             raise ValueError(f"start_fraction must be in (0, 1], got {start_fraction!r}")
         if not isinstance(keep_partial, (bool, np.bool_)):
             raise ValueError(f"keep_partial must be True or False, got {keep_partial!r}")
         if lmr is not None and not isinstance(lmr, (bool, np.bool_)):
             raise ValueError(f"lmr must be True, False or None, got {lmr!r}")
-        if not (is_int(threads) and 1 <= threads <= MAX_THREADS):
-            raise ValueError(f"threads must be an integer in 1..{MAX_THREADS}, got {threads!r}")
-        self.threads = int(threads)
+        if threads is not None and not (is_int(threads) and 1 <= threads <= MAX_THREADS):
+            raise ValueError(f"threads must be None or an integer in 1..{MAX_THREADS}, "
+                             f"got {threads!r}")
+        self.threads = ((default_threads() if depth is None else 1) if threads is None
+                        else int(threads))
         self.start_fraction = float(start_fraction)
         self.keep_partial = bool(keep_partial)
         self.lmr = (depth is None) if lmr is None else bool(lmr)

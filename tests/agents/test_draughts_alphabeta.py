@@ -141,7 +141,9 @@ def test_late_move_reductions_option_and_effect():
 def test_lazy_smp_threads_share_the_table():
     """threads=2: a helper searches beside the main search through the shared table; the move
     is legal and the tactic still found; bad values are refused."""
-    from boardgym.agents.draughts_agents import MAX_THREADS
+    import os
+
+    from boardgym.agents.draughts_agents import MAX_THREADS, default_threads
     fen = "W:Wa1,c1,e1,b2,d2,e3,g3,h4:Ba5,c5,e5,f6,h6,c7,g7,h8"
     agent = AlphaBetaAgent(depth=None, time_limit=0.2, threads=2, seed=0)
     assert agent._helpers[0].tt is agent.buffers.tt
@@ -151,12 +153,18 @@ def test_lazy_smp_threads_share_the_table():
     assert agent.best_move(opening) in api.legal_moves(opening)
     fixed = AlphaBetaAgent(depth=7, threads=2, seed=0)
     assert fixed.best_move(fen) == "e3-d4" and fixed.last_info["depth"] == 7
-    single = AlphaBetaAgent(depth=7, seed=0)
+    single = AlphaBetaAgent(depth=7, seed=0, threads=1)
     single.best_move(fen)
     assert single.last_info["helper_nodes"] == 0
     for bad in (0, MAX_THREADS + 1, 1.5, "2"):
-        with pytest.raises(ValueError, match="threads must be an integer"):
+        with pytest.raises(ValueError, match="threads must be None or an integer"):
             AlphaBetaAgent(depth=6, threads=bad)
+    # by default: one thread at a fixed depth, default_threads() for a timed search
+    assert AlphaBetaAgent(depth=6).threads == 1
+    assert AlphaBetaAgent(depth=6, time_limit=0.1).threads == 1
+    timed = AlphaBetaAgent(depth=None, time_limit=0.1)
+    assert timed.threads == default_threads() and len(timed._helpers) == timed.threads - 1
+    assert default_threads() == (2 if len(os.sched_getaffinity(0)) >= 2 else 1)
 
 
 def test_tt_entry_half_written_is_a_miss():
