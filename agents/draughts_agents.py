@@ -42,8 +42,8 @@ from boardgym.agents import draughts_egdb
 from boardgym.agents.draughts_eval import Evaluation
 from boardgym.agents.draughts_search import (
     MAX_PLY, ST_ABORT, ST_AGE, ST_LIMIT, ST_LMR, ST_NODES, ST_QNODES, ST_REDUCED, ST_RESEARCHED,
-    ST_ROOT_DONE, ST_SELDEPTH, ST_STOP, ST_TT_HITS, ST_USE_TT, WIN_BOUND, SearchBuffers, principal_variation, root_children,
-    score_children, search_root,
+    ST_ROOT_DONE, ST_SELDEPTH, ST_STOP, ST_TT_HITS, ST_USE_TT, WIN_BOUND, SearchBuffers,
+    principal_variation, root_children, score_children, search_root,
 )
 
 #: the most searching threads an AlphaBetaAgent takes

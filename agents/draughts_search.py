@@ -21,9 +21,9 @@ SCORE_OFS | depth << 21 | flag << 29 | age << 31`` (flag: 1 lower bound, 2 upper
 3 exact; 0 = empty) and check = key ^ data ^ move, key = the Zobrist hash (state[S_HASH],
 pieces + side). An entry counts only when its three words give back the key (``_tt_entry``):
 threads that share one table (``AlphaBetaAgent(threads=2)``) write entries word by word, and
-an entry half written by one thread while another reads it fails the check (a miss). An entry is replaced when
-the slot holds another search's entry (age), the same position, or a shallower one
-(replace-by-depth). Win scores are stored relative to the node (mate-distance corrected).
+an entry half written by one thread while another reads it fails the check (a miss). An entry
+is replaced when the slot holds another search's entry (age), the same position, or a shallower
+one (replace-by-depth). Win scores are stored relative to the node (mate-distance corrected).
 
 Iterative deepening and time control run in Python (draughts_agents.AlphaBetaAgent): each
 iteration calls ``search_root`` with a node budget (``stats[ST_LIMIT]``). The kernels release the
