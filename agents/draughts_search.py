@@ -10,10 +10,10 @@ decided game, ``WIN - ply`` / ``-(WIN - ply)`` (mate distance: a faster win scor
 
 Search: principal-variation negamax with alpha-beta and late-move reductions (``ST_LMR``,
 ``LMR_*``: late quiet moves searched shallower first, again at full depth if they beat alpha);
-at depth 0 the search goes on while the
-side to move must capture (quiescence over capture chains: captures are compulsory, so there is
-no stand-pat), up to ``MAX_PLY``. Move order: the transposition-table move, then captures by
-the number of pieces taken, crowning moves, two killer moves per ply, then the history score.
+at depth 0 the search goes on while the side to move must capture (quiescence over capture
+chains: captures are compulsory, so there is no stand-pat), up to ``MAX_PLY``. Move order: the
+transposition-table move, then captures by the number of pieces taken, crowning moves, two
+killer moves per ply, then the history score.
 
 Transposition table: ``int64[TT_SIZE, 3]`` (a power of two), one entry per slot:
 ``[check, data, move]`` with move = the ``move_key`` of the best move, data = ``score +
@@ -115,11 +115,10 @@ def _tt_entry(tt, slot, h):
 @njit(cache=True)
 def _tt_store(tt, h, depth, flag, score, key, ply, age):
     slot = h & (tt.shape[0] - 1)
-    check = tt[slot, 0]
     old = tt[slot, 1]
     old_depth = (old >> 21) & 255
     old_age = (old >> 31) & 65535
-    if (check ^ old ^ tt[slot, 2]) == h or old == 0 or old_age != age or depth >= old_depth:
+    if old == 0 or _tt_entry(tt, slot, h)[0] != 0 or old_age != age or depth >= old_depth:
         if score > WIN_BOUND:
             score += ply
         elif score < -WIN_BOUND:

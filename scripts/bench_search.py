@@ -8,8 +8,8 @@
 Positions come from seeded random playouts (10..40 plies, game not over). Each is searched by a
 fresh agent (``--agent``, a registry spec: by default material alpha-beta), iterating to
 --depth, or for --time seconds when given (then the mean depth reached is the figure, over
-positions with at least two legal moves); nodes
-include the quiescence nodes. The JIT is warmed up before timing; only the searches are timed.
+positions with at least two legal moves); nodes include the quiescence nodes. The JIT is warmed
+up before timing; only the searches are timed.
 No peer: the figure is boardgym's own (BENCHMARKS.md compares it across versions).
 """
 import dataclasses
