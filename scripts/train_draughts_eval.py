@@ -18,6 +18,15 @@ the same file bit for bit). The result is an ``boardgym.agents.draughts_eval.Eva
 scale 100) for ``load("draughts-alphabeta", weights=PATH)``: a depth-d search then sees roughly
 what the material evaluation sees at the label depth. Everything is seeded by ``--seed``.
 
+Deeper teachers and more cores: ``--teacher PATH`` labels with the search of that learned
+evaluation (an .npz Evaluation, e.g. the shipped net) at ``--label-depth`` instead of material
+search, so a net can be distilled again from its own deeper search. ``--chunk K`` splits the
+positions into chunks of K, each from games of its own seeded by (``--seed``, chunk number):
+the data then do not depend on ``--workers``, the processes that label chunks side by side
+(``--chunk 0``, the default, is one stream of games, as the shipped net was made).
+``--save-data FILE`` keeps the labelled positions (a compressed .npz of observations and
+labels), and ``--data FILE`` trains on such a file instead of labelling again.
+
 The file goes to ``--out``; an existing file is replaced only with ``--force``, and the
 package's own checkpoints (``agents/checkpoints/``) never: to update a shipped evaluation,
 write elsewhere, compare, and copy it over by hand. On a terminal progress bars (labelled
@@ -63,6 +72,16 @@ class Settings:
     """label only quiet positions (no capture to make): the ones the search evaluates"""
     max_plies: int = 200
     """plies per self-play game at most"""
+    teacher: str = ""
+    """learned evaluation (.npz) whose search labels the positions ("": material search)"""
+    chunk: int = 0
+    """positions per independently seeded chunk of games (0: one stream of games)"""
+    workers: int = 1
+    """processes labelling chunks side by side (needs --chunk)"""
+    save_data: str = ""
+    """also write the labelled positions to this .npz file"""
+    data: str = ""
+    """train on the positions of this .npz file (written by --save-data) instead of labelling"""
     hidden: int = 32
     """hidden units"""
     epochs: int = 30
@@ -96,6 +115,22 @@ class Settings:
         cli.require(0.0 <= self.val_fraction < 1.0,
                     f"--val-fraction must be in [0, 1), got {self.val_fraction}")
         cli.require(self.lr > 0, f"--lr must be positive, got {self.lr}")
+        cli.require(self.chunk >= 0, f"--chunk must be 0 or more, got {self.chunk}")
+        cli.require(1 <= self.workers <= 256, f"--workers must be in 1..256, got {self.workers}")
+        cli.require(self.workers == 1 or self.chunk > 0,
+                    "--workers above 1 needs --chunk (the chunks are what the workers share)")
+        if self.teacher:
+            cli.require(os.path.isfile(self.teacher), f"--teacher {self.teacher}: no such file")
+            try:
+                Evaluation.load(self.teacher)
+            except (OSError, ValueError, KeyError) as exc:
+                raise cli.UsageError(f"--teacher {self.teacher} is not an evaluation file "
+                                     f"written by boardgym train-eval: {exc}") from None
+        if self.data:
+            cli.require(os.path.isfile(self.data), f"--data {self.data}: no such file")
+        if self.save_data:
+            cli.require(not os.path.exists(self.save_data) or self.force,
+                        f"--save-data {self.save_data} exists; replace it with --force")
         check_out(self.out, self.force)
 
 
@@ -120,15 +155,54 @@ def check_out(path, force=False):
 
 
 def generate(cfg, progress=None):
-    """(X float32[N, OBS_LEN], y float64[N]) labelled self-play positions."""
-    rng = np.random.default_rng(cfg.seed)
-    buf = np.empty((MAX_MOVES, ROW_LEN), np.int64)
-    player = AlphaBetaAgent(depth=cfg.play_depth, seed=cfg.seed, tt_bits=12)
-    labeler = AlphaBetaAgent(depth=cfg.label_depth, seed=cfg.seed, tt_bits=18)
+    """(X float32[N, OBS_LEN], y float64[N]) labelled self-play positions: one stream of games
+    (``cfg.chunk`` 0) or chunks of games, labelled by ``cfg.workers`` processes.
+    progress(positions labelled so far)."""
+    if cfg.chunk <= 0:
+        return _label_games(cfg, cfg.positions, np.random.default_rng(cfg.seed), cfg.seed,
+                            progress)
+    sizes = [min(cfg.chunk, cfg.positions - i) for i in range(0, cfg.positions, cfg.chunk)]
     x = np.zeros((cfg.positions, OBS_LEN), np.float32)
     y = np.zeros(cfg.positions)
+    starts = np.concatenate([[0], np.cumsum(sizes)])
+    done = 0
+    if cfg.workers == 1:
+        parts = (_label_chunk(cfg, k, size) for k, size in enumerate(sizes))
+        for k, (xc, yc) in enumerate(parts):
+            x[starts[k]:starts[k + 1]], y[starts[k]:starts[k + 1]] = xc, yc
+            done += len(yc)
+            if progress is not None:
+                progress(done)
+        return x, y
+    import concurrent.futures
+    import multiprocessing
+    ctx = multiprocessing.get_context("spawn")  # no fork of a process with Numba threads
+    with concurrent.futures.ProcessPoolExecutor(cfg.workers, mp_context=ctx) as pool:
+        futures = {pool.submit(_label_chunk, cfg, k, size): k for k, size in enumerate(sizes)}
+        for fut in concurrent.futures.as_completed(futures):
+            k = futures[fut]
+            x[starts[k]:starts[k + 1]], y[starts[k]:starts[k + 1]] = fut.result()
+            done += sizes[k]
+            if progress is not None:
+                progress(done)
+    return x, y
+
+
+def _label_chunk(cfg, k, size):
+    """Chunk k of cfg.chunk positions: games of its own, seeded by (cfg.seed, k)."""
+    return _label_games(cfg, size, np.random.default_rng([cfg.seed, k]),
+                        int(np.random.SeedSequence([cfg.seed, k]).generate_state(1)[0]), None)
+
+
+def _label_games(cfg, positions, rng, seed, progress):
+    buf = np.empty((MAX_MOVES, ROW_LEN), np.int64)
+    player = AlphaBetaAgent(depth=cfg.play_depth, seed=seed, tt_bits=12, egdb=False)
+    labeler = AlphaBetaAgent(depth=cfg.label_depth, seed=seed, tt_bits=18, egdb=False,
+                             evaluation=cfg.teacher or None)
+    x = np.zeros((positions, OBS_LEN), np.float32)
+    y = np.zeros(positions)
     n = 0
-    while n < cfg.positions:
+    while n < positions:
         s = initial_state()
         for ply in range(cfg.max_plies):
             if ply < 4 or rng.random() < cfg.random_move_prob:
@@ -151,8 +225,30 @@ def generate(cfg, progress=None):
                 n += 1
                 if progress is not None:
                     progress(n)
-                if n == cfg.positions:
+                if n == positions:
                     break
+    return x, y
+
+
+def save_data(path, x, y, cfg):
+    """Write labelled positions (observations and labels, compressed .npz) atomically."""
+    from boardgym.agents.run_log import write_atomically
+    write_atomically(path, lambda tmp: np.savez_compressed(
+        tmp, x=x, y=y, label_depth=cfg.label_depth, teacher=cfg.teacher, seed=cfg.seed), ".npz")
+
+
+def load_data(path):
+    """(x float32[N, OBS_LEN], y float64[N]) from a file written by save_data."""
+    try:
+        with np.load(path) as z:
+            x, y = np.asarray(z["x"], np.float32), np.asarray(z["y"], np.float64)
+    except (OSError, ValueError, KeyError) as exc:
+        raise cli.UsageError(f"--data {path} is not a file written by --save-data: {exc}") from None
+    if x.ndim != 2 or x.shape[1] != OBS_LEN or y.shape != (len(x),) or len(x) < 10:
+        raise cli.UsageError(f"--data {path}: expected x (N, {OBS_LEN}) and y (N,), N >= 10; "
+                             f"got {x.shape} and {y.shape}")
+    if not (np.isfinite(x).all() and np.isfinite(y).all()):
+        raise cli.UsageError(f"--data {path} holds values that are not finite")
     return x, y
 
 
@@ -215,13 +311,22 @@ def main(args=None):
     cfg = cli.settings(Settings, args, prog="boardgym train-eval", description=__doc__)
     quiet = False if cfg.quiet else None
     t0 = time.perf_counter()
-    with cli.Progress(cfg.positions, label="labelled positions", unit="positions",
-                      enabled=quiet) as bar:
-        x, y = generate(cfg, progress=bar.set)
-    t1 = time.perf_counter()
     say = (lambda text: None) if cfg.quiet else print
-    say(f"{len(x)} positions labelled at depth {cfg.label_depth} in {t1 - t0:.1f} s "
-        f"(label mean {y.mean():+.2f}, sd {y.std():.2f} men)")
+    if cfg.data:
+        x, y = load_data(cfg.data)
+        say(f"{len(x)} positions read from {cfg.data} (label mean {y.mean():+.2f}, "
+            f"sd {y.std():.2f} men)")
+    else:
+        with cli.Progress(cfg.positions, label="labelled positions", unit="positions",
+                          enabled=quiet) as bar:
+            x, y = generate(cfg, progress=bar.set)
+        say(f"{len(x)} positions labelled at depth {cfg.label_depth} in "
+            f"{time.perf_counter() - t0:.1f} s (label mean {y.mean():+.2f}, sd {y.std():.2f} men)")
+        if cfg.save_data:
+            os.makedirs(os.path.dirname(os.path.abspath(cfg.save_data)), exist_ok=True)
+            save_data(cfg.save_data, x, y, cfg)
+            say(f"wrote the labelled positions to {cfg.save_data}")
+    t1 = time.perf_counter()
     with cli.Progress(cfg.epochs, label="epochs", unit="epochs", enabled=quiet) as bar:
 
         def log(text):

@@ -1,15 +1,17 @@
 """Smoke test of boardgym train-eval (scripts/train_draughts_eval.py): a tiny run learns, writes
 a loadable evaluation, and never writes over a shipped checkpoint or an existing file unasked."""
+import dataclasses
 import math
 
 import numpy as np
+import pytest
 
 from boardgym.agents import load
 from boardgym.agents.draughts_agents import state_from_observation
 from boardgym.agents.draughts_eval import EVAL_MLP, Evaluation
 from boardgym.kernels.draughts.board import M_CAPTURED, MAX_MOVES, ROW_LEN
 from boardgym.kernels.draughts.movegen import gen_moves
-from boardgym.scripts import train_draughts_eval
+from boardgym.scripts import cli, train_draughts_eval
 
 
 
@@ -41,3 +43,69 @@ def test_quiet_only_labels_only_positions_without_a_capture():
     q = [o.tobytes() for o in x_all if gen_moves(state_from_observation(o), buf)
          and buf[0, M_CAPTURED] == 0]
     assert [o.tobytes() for o in x[:len(q)]] == q
+
+
+def test_chunked_labels_do_not_depend_on_the_worker_count():
+    mod = train_draughts_eval
+    base = dict(positions=30, label_depth=2, play_depth=1, chunk=12, seed=4, quiet_only=True)
+    x1, y1 = mod.generate(mod.Settings(**base))
+    x2, y2 = mod.generate(mod.Settings(**base, workers=2))
+    assert np.array_equal(x1, x2) and np.array_equal(y1, y2)
+    # each chunk is its own games: the first chunk is the same whatever the total
+    x3, y3 = mod.generate(mod.Settings(**{**base, "positions": 12}))
+    assert np.array_equal(x3, x1[:12]) and np.array_equal(y3, y1[:12])
+    # and the chunks are not copies of one another
+    assert not np.array_equal(x1[:12], x1[12:24])
+
+
+def test_a_learned_teacher_labels_with_its_own_search(tmp_path):
+    """--teacher: the labels are the learned evaluation's search scores, not material's."""
+    from boardgym.agents.draughts_agents import AlphaBetaAgent
+    from boardgym.agents.registry import CHECKPOINTS
+    mod = train_draughts_eval
+    teacher = str(CHECKPOINTS / "draughts-alphabeta.npz")
+    cfg = mod.Settings(positions=25, label_depth=2, play_depth=1, chunk=25, seed=6,
+                       quiet_only=True, teacher=teacher)
+    x, y = mod.generate(cfg)
+    _, y_material = mod.generate(mod.Settings(**{**dataclasses.asdict(cfg), "teacher": ""}))
+    assert not np.array_equal(y, y_material)
+    net = AlphaBetaAgent(depth=2, evaluation=teacher, egdb=False)
+    for obs, label in zip(x[:5], y[:5]):
+        _, score = net.search(state_from_observation(obs), depth=2)
+        assert label == np.clip(score / 100.0, -mod.WIN_LABEL, mod.WIN_LABEL)
+
+
+def test_saved_data_train_the_same_net_again(tmp_path):
+    mod = train_draughts_eval
+    args = ["--positions", "120", "--label-depth", "2", "--play-depth", "1", "--hidden", "4",
+            "--epochs", "3", "--batch", "16", "--seed", "2", "--chunk", "60", "--quiet"]
+    data = tmp_path / "data.npz"
+    first = mod.main(args + ["--save-data", str(data), "--out", str(tmp_path / "a.npz")])
+    again = mod.main(args + ["--data", str(data), "--out", str(tmp_path / "b.npz")])
+    assert first["positions"] == again["positions"] == 120
+    a, b = Evaluation.load(tmp_path / "a.npz"), Evaluation.load(tmp_path / "b.npz")
+    assert np.array_equal(a.w1, b.w1) and np.array_equal(a.w2, b.w2)
+
+
+@pytest.mark.parametrize("extra, needle", [
+    (["--workers", "2"], "--chunk"),
+    (["--chunk", "-1"], "--chunk"),
+    (["--workers", "0", "--chunk", "5"], "--workers"),
+    (["--teacher", "no/such/file.npz"], "--teacher"),
+    (["--data", "no/such/file.npz"], "--data"),
+])
+def test_bad_new_options_are_usage_errors(tmp_path, extra, needle):
+    mod = train_draughts_eval
+    with pytest.raises(cli.UsageError, match=needle):
+        mod.main(["--positions", "20", "--out", str(tmp_path / "x.npz")] + extra)
+
+
+def test_a_teacher_or_data_file_that_is_not_ours_is_a_usage_error(tmp_path):
+    mod = train_draughts_eval
+    junk = tmp_path / "junk.npz"
+    np.savez(junk, a=np.zeros(3))
+    for option in ("--teacher", "--data"):
+        with pytest.raises(cli.UsageError, match=option):
+            mod.main(["--positions", "20", "--label-depth", "1", "--play-depth", "1",
+                      "--epochs", "1", "--quiet", "--out", str(tmp_path / "x.npz"),
+                      option, str(junk)])
