@@ -18,11 +18,17 @@ import dataclasses
 import numpy as np
 from numba import njit
 
-from boardgym.kernels.bits import lsb, pop_lsb, popcount
+from boardgym.kernels.bits import lsb, msb, pop_lsb, popcount
 from boardgym.kernels.draughts.board import (
-    BB_LONG_DIAG, BB_ROW, GHOST_FILE, GHOST_ROW, N_BITS, S_BK, S_BM, S_SIDE, S_WK, S_WM,
+    BB_LONG_DIAG, BB_ROW, GHOST_FILE, GHOST_ROW, GHOST_TO_SQ32, N_BITS, N_SQUARES, S_BK, S_BM,
+    S_CAP_JUMPED, S_CAP_SQ, S_KINGS_ONLY, S_LONG_DIAG, S_MATERIAL, S_SIDE, S_WK, S_WM,
 )
-from boardgym.kernels.draughts.observe import OBS_LEN, encode_obs
+from boardgym.kernels.draughts.observe import (
+    KINGS_ONLY_SCALE, LONG_DIAG_SCALE, MATERIAL_SCALE, OBS_KINGS_ONLY, OBS_LEN, OBS_LONG_DIAG,
+    OBS_MATERIAL, OBS_REPETITIONS, OBS_TO_MOVE, PLANE_CAPTURER, PLANE_JUMPED, PLANE_OPP_KINGS,
+    PLANE_OPP_MEN, PLANE_OWN_KINGS, PLANE_OWN_MEN, REPETITION_SCALE,
+)
+from boardgym.kernels.draughts.outcome import repetition_count
 
 EVAL_MATERIAL, EVAL_LINEAR, EVAL_MLP = 0, 1, 2
 EVAL_NAMES = {"material": EVAL_MATERIAL, "linear": EVAL_LINEAR, "mlp": EVAL_MLP}
@@ -69,30 +75,71 @@ def material_eval(state):
     return w - b if state[S_SIDE] == 0 else b - w
 
 
+@njit(cache=True, inline="always")
+def _add_plane(z, w1t, bb, base, side, n_hidden):
+    """z += the rows of w1t of plane ``base``'s inputs set by bitboard bb, seen by side, in
+    increasing input order (White: lowest bit first; Black, turned 180 degrees: highest first)."""
+    while bb != 0:
+        if side == 0:
+            g = lsb(bb)
+            row = base + GHOST_TO_SQ32[g]
+        else:
+            g = msb(bb)
+            row = base + N_SQUARES - 1 - GHOST_TO_SQ32[g]
+        bb ^= np.int64(1) << g
+        for h in range(n_hidden):
+            z[h] += w1t[row, h]
+
+
+@njit(cache=True, inline="always")
+def _add_input(z, w1t, row, x, n_hidden):
+    if x != 0.0:
+        for h in range(n_hidden):
+            z[h] += w1t[row, h] * x
+
+
 @njit(cache=True)
 def net_eval(state, kind, w1t, b1, w2, b2, scale, obs):
-    """Learned score of state (side to move's view); obs is a float32[OBS_LEN] scratch buffer.
+    """Learned score of state (side to move's view). obs is unused (kept so that every
+    evaluation kind has one signature).
 
     w1t is the first layer transposed, (OBS_LEN, H) (``Evaluation.arrays`` gives it). The
-    observation has about 30 non-zero entries of 198: each hidden unit's sum runs over those
-    only, in increasing input order, so a sum is bit for bit the dense sum's; the H sums run
-    side by side over contiguous rows of w1t. tanh is taken through exp, which vectorises (5x
-    faster than np.tanh here) and differs from it by at most 4e-16: a score (rounded to an
-    integer) could differ only for a sum within about 1e-13 of a half unit."""
-    encode_obs(state, state[S_SIDE], 0, obs)
-    if kind == EVAL_LINEAR:
-        y = b1[0]
-        for i in range(OBS_LEN):
-            if obs[i] != 0.0:
-                y += w1t[i, 0] * obs[i]
+    network reads the side to move's observation (encode_obs); about 30 of its 198 inputs are
+    non-zero. They are read here straight from the bitboards: each hidden unit's sum runs over
+    those inputs only, in increasing input order (the square inputs are ones, the scalars
+    rounded to float32 as encode_obs stores them), so a sum is bit for bit the dense sum's; the
+    H sums run side by side over contiguous rows of w1t. tanh is taken through exp, which
+    vectorises (5x faster than np.tanh here) and differs from it by at most 4e-16: a score
+    (rounded to an integer) could differ only for a sum within about 1e-13 of a half unit."""
+    side = state[S_SIDE]
+    if side == 0:
+        own_m, own_k, opp_m, opp_k = state[S_WM], state[S_WK], state[S_BM], state[S_BK]
     else:
-        n_hidden = w1t.shape[1]
-        z = b1.copy()
-        for i in range(OBS_LEN):
-            x = obs[i]
-            if x != 0.0:
-                for h in range(n_hidden):
-                    z[h] += w1t[i, h] * x
+        own_m, own_k, opp_m, opp_k = state[S_BM], state[S_BK], state[S_WM], state[S_WK]
+    n_hidden = w1t.shape[1]
+    z = b1.copy()
+    _add_plane(z, w1t, own_m, PLANE_OWN_MEN * N_SQUARES, side, n_hidden)
+    _add_plane(z, w1t, own_k, PLANE_OWN_KINGS * N_SQUARES, side, n_hidden)
+    _add_plane(z, w1t, opp_m, PLANE_OPP_MEN * N_SQUARES, side, n_hidden)
+    _add_plane(z, w1t, opp_k, PLANE_OPP_KINGS * N_SQUARES, side, n_hidden)
+    if state[S_CAP_SQ] >= 0:
+        _add_plane(z, w1t, np.int64(1) << state[S_CAP_SQ], PLANE_CAPTURER * N_SQUARES, side,
+                   n_hidden)
+        _add_plane(z, w1t, state[S_CAP_JUMPED], PLANE_JUMPED * N_SQUARES, side, n_hidden)
+    for h in range(n_hidden):  # OBS_TO_MOVE: the observer is the side to move
+        z[h] += w1t[OBS_TO_MOVE, h]
+    _add_input(z, w1t, OBS_KINGS_ONLY, np.float64(np.float32(
+        min(1.0, state[S_KINGS_ONLY] / KINGS_ONLY_SCALE))), n_hidden)
+    _add_input(z, w1t, OBS_MATERIAL, np.float64(np.float32(
+        min(1.0, state[S_MATERIAL] / MATERIAL_SCALE))), n_hidden)
+    if state[S_LONG_DIAG] > 0:
+        _add_input(z, w1t, OBS_LONG_DIAG, np.float64(np.float32(
+            min(1.0, state[S_LONG_DIAG] / LONG_DIAG_SCALE))), n_hidden)
+    _add_input(z, w1t, OBS_REPETITIONS, np.float64(np.float32(
+        min(1.0, repetition_count(state) / REPETITION_SCALE))), n_hidden)
+    if kind == EVAL_LINEAR:
+        y = z[0]
+    else:
         for h in range(n_hidden):  # a loop of its own: the exponentials run side by side
             z[h] = np.exp(2.0 * z[h])
         y = b2[0]
