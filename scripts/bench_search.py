@@ -108,7 +108,7 @@ def main(args=None):
     warm.search(pos[0], depth=2)  # warm the JIT up (and the time control's clock)
     if timed:
         warm.search(pos[0])
-    nodes = qnodes = 0
+    nodes = qnodes = helper_nodes = 0
     depth_sum = sel_sum = 0.0
     dt = 0.0
     with cli.Progress(len(pos), label="search", unit="positions") as bar:
@@ -120,18 +120,25 @@ def main(args=None):
             info = agent.last_info
             nodes += info["nodes"]
             qnodes += info["qnodes"]
+            helper_nodes += info.get("helper_nodes", 0)
             depth_sum += info["depth"]
             sel_sum += info["seldepth"]
             bar.update(1)
     res = {"positions": len(pos), "depth": cfg.depth, "nodes": nodes, "qnodes": qnodes,
-           "time": dt, "nps": nodes / dt if dt > 0 else 0.0, "mean_depth": depth_sum / len(pos)}
+           "time": dt, "nps": nodes / dt if dt > 0 else 0.0, "mean_depth": depth_sum / len(pos),
+           "helper_nodes": helper_nodes, "threads": getattr(warm, "threads", 1)}
     limit = f"{cfg.time:g} s per position" if timed else f"depth {cfg.depth}"
     print(f"bench search: {cfg.agent}, {limit}, {len(pos)} positions, "
           f"TT {'off' if cfg.no_tt else 2**cfg.tt_bits}")
     print(f"nodes {nodes} ({qnodes} quiescence), mean depth {depth_sum / len(pos):.2f}, "
           f"mean selective depth {sel_sum / len(pos):.1f}")
     print(f"time  {dt:.2f} s ({dt / len(pos) * 1000:.1f} ms per position)")
-    print(f"speed {res['nps'] / 1e6:.2f} M nodes/s (1 thread)")
+    if res["threads"] > 1:
+        total = (nodes + helper_nodes) / dt if dt > 0 else 0.0
+        print(f"speed {res['nps'] / 1e6:.2f} M nodes/s (the main thread), {total / 1e6:.2f} M "
+              f"nodes/s (all {res['threads']} threads)")
+    else:
+        print(f"speed {res['nps'] / 1e6:.2f} M nodes/s (1 thread)")
     return res
 
 

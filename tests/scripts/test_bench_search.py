@@ -23,6 +23,19 @@ def test_bench_search_learned_agent_by_time(capsys):
     assert res["mean_depth"] >= 2 and res["nodes"] > 0 and res["time"] < 2.0
 
 
+def test_bench_search_counts_every_thread(capsys):
+    """With threads=2 the speed line gives the main thread's rate and all threads' together."""
+    res = bench_search.main(["--agent", "draughts-alphabeta:threads=2", "--time", "0.03",
+                             "--positions", "2"])
+    out = capsys.readouterr().out
+    assert res["threads"] == 2 and res["helper_nodes"] > 0
+    assert "(the main thread)" in out and "(all 2 threads)" in out and "(1 thread)" not in out
+    one = bench_search.main(["--agent", "draughts-alphabeta:threads=1", "--time", "0.03",
+                             "--positions", "2"])
+    assert one["threads"] == 1 and one["helper_nodes"] == 0
+    assert "(1 thread)" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("args, needle", [(["--depth", "0"], "--depth"), (["--positions", "-1"], "--positions"),
                                           (["--tt-bits", "40"], "--tt-bits"),
                                           (["--full", "--depth", "3"], "--full"),
