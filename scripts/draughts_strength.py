@@ -147,8 +147,9 @@ def ballot_actions(moves):
     return actions
 
 
-def ballot_match(agent_a, agent_b, ballots, max_moves):
-    """float64 (2 * len(ballots),): A's points, each ballot played with A White then Black."""
+def ballot_match(agent_a, agent_b, ballots, max_moves, progress=None):
+    """float64 (2 * len(ballots),): A's points, each ballot played with A White then Black.
+    progress(points so far) after each ballot's two games."""
     env = evaluation.make_env("draughts", max_moves)
     points = np.zeros(2 * len(ballots))
     for k, (_, moves) in enumerate(ballots):
@@ -156,7 +157,16 @@ def ballot_match(agent_a, agent_b, ballots, max_moves):
         for seat, seats in enumerate(((agent_a, agent_b), (agent_b, agent_a))):
             p0 = evaluation.play_game(env, seats, k, opening)
             points[2 * k + seat] = p0 if seat == 0 else -p0
+        if progress is not None:
+            progress(points[:2 * k + 2])
     return points
+
+
+def _progress_line(points, total, seconds):
+    """One line of a running match: games played, +wins =draws -losses and the score."""
+    w, d, l = int((points > 0).sum()), int((points == 0).sum()), int((points < 0).sum())
+    return (f"  {len(points)}/{total} games: +{w} ={d} -{l}, score "
+            f"{100 * (w + 0.5 * d) / len(points):.1f}% ({seconds:.0f} s)")
 
 
 def _summary_line(label, s, seconds):
@@ -340,7 +350,12 @@ def main(args=None):
             label = (f"{cfg.current} at {cfg.time:g} s vs material search at "
                      f"{cfg.time * cfg.material_factor:g} s")
         t0 = time.perf_counter()
-        points = ballot_match(a, b, ballots, cfg.max_moves)
+        total = 2 * len(ballots)
+
+        def progress(points):  # a line every 20 games (every 10 ballots) and at the end
+            if len(points) % 20 == 0 and len(points) < total:
+                log(_progress_line(points, total, time.perf_counter() - t0))
+        points = ballot_match(a, b, ballots, cfg.max_moves, progress)
         s = evaluation.summarize(points)
         log(_summary_line(label, s, time.perf_counter() - t0))
         out[part] = s

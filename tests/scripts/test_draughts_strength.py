@@ -1,5 +1,6 @@
 """scripts/draughts_strength.py: the ballots, the tactics suite's format and proof, and a smoke run
 of every part with a tiny budget."""
+import numpy as np
 import pytest
 
 from boardgym.envs import draughts as api
@@ -53,3 +54,16 @@ def test_every_part_runs_with_a_tiny_budget(tmp_path, capsys):
 def test_bad_settings(args):
     with pytest.raises(cli.UsageError):
         ds.main(args)
+
+
+def test_a_match_reports_its_progress_every_20_games(capsys):
+    """A long match prints a running tally every 10 ballots (20 games), not at the end only."""
+    out = ds.main(["--parts", "previous", "--pairs", "11", "--time", "0.005", "--max-moves", "10",
+                   "--current", "draughts-alphabeta:threads=1",
+                   "--previous", "draughts-alphabeta:threads=1"])
+    assert out["previous"]["games"] == 22
+    text = capsys.readouterr().out
+    assert "  20/22 games: +" in text
+    assert "22/22 games" not in text  # the last tally is the summary line itself
+    points = np.array([1.0, 0.0, -1.0, 0.0])
+    assert ds._progress_line(points, 40, 3.2) == "  4/40 games: +1 =2 -1, score 50.0% (3 s)"
