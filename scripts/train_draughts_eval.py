@@ -25,7 +25,10 @@ positions into chunks of K, each from games of its own seeded by (``--seed``, ch
 the data then do not depend on ``--workers``, the processes that label chunks side by side
 (``--chunk 0``, the default, is one stream of games, as the shipped net was made).
 ``--save-data FILE`` keeps the labelled positions (a compressed .npz of observations and
-labels), and ``--data FILE`` trains on such a file instead of labelling again.
+labels), and ``--data FILE`` trains on such a file instead of labelling again. With ``--chunk``
+each finished chunk is also kept in ``FILE.chunks/`` until FILE is written: a run that was
+killed (a session's end) and is started again with the same command labels only the chunks
+still missing, and gives the same data.
 
 The file goes to ``--out``; an existing file is replaced only with ``--force``, and the
 package's own checkpoints (``agents/checkpoints/``) never: to update a shipped evaluation,
@@ -165,27 +168,96 @@ def generate(cfg, progress=None):
     x = np.zeros((cfg.positions, OBS_LEN), np.float32)
     y = np.zeros(cfg.positions)
     starts = np.concatenate([[0], np.cumsum(sizes)])
+    store = chunk_store(cfg)
     done = 0
+    todo = []
+    for k, size in enumerate(sizes):
+        kept = None if store is None else _read_chunk(store, k, size)
+        if kept is None:
+            todo.append(k)
+        else:
+            x[starts[k]:starts[k + 1]], y[starts[k]:starts[k + 1]] = kept
+            done += size
+    if progress is not None and done:
+        progress(done)
+
+    def finished(k, xc, yc):
+        nonlocal done
+        x[starts[k]:starts[k + 1]], y[starts[k]:starts[k + 1]] = xc, yc
+        if store is not None:
+            _write_chunk(store, k, xc, yc)
+        done += sizes[k]
+        if progress is not None:
+            progress(done)
+
     if cfg.workers == 1:
-        parts = (_label_chunk(cfg, k, size) for k, size in enumerate(sizes))
-        for k, (xc, yc) in enumerate(parts):
-            x[starts[k]:starts[k + 1]], y[starts[k]:starts[k + 1]] = xc, yc
-            done += len(yc)
-            if progress is not None:
-                progress(done)
+        for k in todo:
+            finished(k, *_label_chunk(cfg, k, sizes[k]))
         return x, y
     import concurrent.futures
     import multiprocessing
     ctx = multiprocessing.get_context("spawn")  # no fork of a process with Numba threads
     with concurrent.futures.ProcessPoolExecutor(cfg.workers, mp_context=ctx) as pool:
-        futures = {pool.submit(_label_chunk, cfg, k, size): k for k, size in enumerate(sizes)}
+        futures = {pool.submit(_label_chunk, cfg, k, sizes[k]): k for k in todo}
         for fut in concurrent.futures.as_completed(futures):
-            k = futures[fut]
-            x[starts[k]:starts[k + 1]], y[starts[k]:starts[k + 1]] = fut.result()
-            done += sizes[k]
-            if progress is not None:
-                progress(done)
+            finished(futures[fut], *fut.result())
     return x, y
+
+
+#: the settings that decide a chunk's positions and labels (a resumed run must share them)
+CHUNK_SETTINGS = ("seed", "chunk", "label_depth", "play_depth", "random_move_prob", "sample_prob",
+                  "quiet_only", "max_plies")
+
+
+def chunk_store(cfg):
+    """The directory that keeps finished chunks of a ``--save-data`` run with ``--chunk``
+    (``<save-data>.chunks``; None otherwise), so that a killed run labels only what is left
+    when started again with the same settings. UsageError if it holds another run's chunks."""
+    if not (cfg.save_data and cfg.chunk > 0):
+        return None
+    import hashlib
+    import json
+    store = Path(cfg.save_data + ".chunks")
+    meta = {name: getattr(cfg, name) for name in CHUNK_SETTINGS}
+    meta["teacher_sha256"] = (hashlib.sha256(Path(cfg.teacher).read_bytes()).hexdigest()
+                              if cfg.teacher else "")
+    info = store / "settings.json"
+    if store.exists():
+        try:
+            old = json.loads(info.read_text())
+        except (OSError, ValueError):
+            old = None
+        if old != meta:
+            raise cli.UsageError(
+                f"{store} holds chunks labelled with other settings (or is not ours); move it "
+                f"away or give another --save-data (this run: {meta})")
+    else:
+        store.mkdir(parents=True)
+        info.write_text(json.dumps(meta, indent=1))
+    return store
+
+
+def _chunk_path(store, k, size):
+    return store / f"chunk_{k:06d}_{size}.npz"
+
+
+def _write_chunk(store, k, x, y):
+    from boardgym.agents.run_log import write_atomically
+    write_atomically(str(_chunk_path(store, k, len(y))),
+                     lambda tmp: np.savez_compressed(tmp, x=x, y=y), ".npz")
+
+
+def _read_chunk(store, k, size):
+    """(x, y) of chunk k kept by an earlier run, or None (not there, another size, unreadable)."""
+    path = _chunk_path(store, k, size)
+    if not path.exists():
+        return None
+    try:
+        with np.load(path) as z:
+            x, y = np.asarray(z["x"], np.float32), np.asarray(z["y"], np.float64)
+    except (OSError, ValueError, KeyError):
+        return None
+    return (x, y) if x.shape == (size, OBS_LEN) and y.shape == (size,) else None
 
 
 def _label_chunk(cfg, k, size):
@@ -325,6 +397,10 @@ def main(args=None):
         if cfg.save_data:
             os.makedirs(os.path.dirname(os.path.abspath(cfg.save_data)), exist_ok=True)
             save_data(cfg.save_data, x, y, cfg)
+            store = chunk_store(cfg)
+            if store is not None:  # our own chunk files, now all in --save-data
+                import shutil
+                shutil.rmtree(store)
             say(f"wrote the labelled positions to {cfg.save_data}")
     t1 = time.perf_counter()
     with cli.Progress(cfg.epochs, label="epochs", unit="epochs", enabled=quiet) as bar:

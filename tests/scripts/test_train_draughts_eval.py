@@ -109,3 +109,37 @@ def test_a_teacher_or_data_file_that_is_not_ours_is_a_usage_error(tmp_path):
             mod.main(["--positions", "20", "--label-depth", "1", "--play-depth", "1",
                       "--epochs", "1", "--quiet", "--out", str(tmp_path / "x.npz"),
                       option, str(junk)])
+
+
+def test_a_killed_labelling_run_resumes_from_its_finished_chunks(tmp_path, monkeypatch):
+    """--save-data with --chunk keeps each finished chunk; the same command started again labels
+    only the missing ones and gives the same data; other settings are refused, never mixed."""
+    mod = train_draughts_eval
+    data = tmp_path / "data.npz"
+    cfg = mod.Settings(positions=30, label_depth=2, play_depth=1, chunk=10, seed=8,
+                       quiet_only=True, save_data=str(data))
+    x, y = mod.generate(cfg)
+    store = tmp_path / "data.npz.chunks"
+    assert sorted(p.name for p in store.glob("chunk_*.npz")) == [
+        "chunk_000000_10.npz", "chunk_000001_10.npz", "chunk_000002_10.npz"]
+    (store / "chunk_000001_10.npz").unlink()  # as if killed before the second chunk was kept
+    labelled = []
+    real = mod._label_chunk
+    monkeypatch.setattr(mod, "_label_chunk",
+                        lambda c, k, size: labelled.append(k) or real(c, k, size))
+    x2, y2 = mod.generate(cfg)
+    assert labelled == [1]
+    assert np.array_equal(x, x2) and np.array_equal(y, y2)
+    with pytest.raises(cli.UsageError, match="other settings"):
+        mod.generate(dataclasses.replace(cfg, label_depth=3))
+
+
+def test_the_chunk_files_go_once_the_data_file_is_written(tmp_path):
+    mod = train_draughts_eval
+    data = tmp_path / "data.npz"
+    mod.main(["--positions", "20", "--label-depth", "1", "--play-depth", "1", "--chunk", "10",
+              "--hidden", "2", "--epochs", "1", "--quiet", "--save-data", str(data),
+              "--out", str(tmp_path / "e.npz")])
+    assert data.exists() and not (tmp_path / "data.npz.chunks").exists()
+    x, y = mod.load_data(data)
+    assert x.shape == (20, 198) and y.shape == (20,)
