@@ -9,9 +9,10 @@ Scores are from the side to move's view: evaluation units (draughts_eval.py: man
 decided game, ``WIN - ply`` / ``-(WIN - ply)`` (mate distance: a faster win scores higher).
 
 Search: principal-variation negamax with alpha-beta and late-move reductions (``ST_LMR``,
-``LMR_*``: late quiet moves searched shallower first, again at full depth if they beat alpha);
-at depth 0 the search goes on while the side to move must capture (quiescence over capture
-chains: captures are compulsory, so there is no stand-pat), up to ``MAX_PLY``. Move order: the
+``LMR_*``: late quiet moves searched shallower first, again at full depth if they beat alpha)
+and enhanced transposition cutoffs (``ETC_DEPTH``); at depth 0 the search goes on while the
+side to move must capture (quiescence over capture chains: captures are compulsory, so there
+is no stand-pat), up to ``MAX_PLY``. Move order: the
 transposition-table move, then captures by the number of pieces taken, crowning moves, two
 killer moves per ply, then the history score.
 
@@ -77,6 +78,9 @@ STATS_LEN = 13
 # shallower (two from LMR_MOVES_2 on at depth >= LMR_DEPTH_2), with a null window; if it then
 # beats alpha it is searched again at full depth
 LMR_DEPTH, LMR_MOVES, LMR_DEPTH_2, LMR_MOVES_2 = 3, 3, 5, 8
+# enhanced transposition cutoffs from this depth on (the children's table entries are read
+# before the search of any child)
+ETC_DEPTH = 3
 # typed constants: every call of the recursive _negamax must have one signature (a second
 # specialisation breaks Numba's cache of recursive functions)
 ZERO = np.int64(0)
@@ -173,6 +177,22 @@ def _negamax(s, depth, alpha, beta, ply, tt, killers, history, moves, order, wor
                         or (flag == FLAG_UPPER and v <= alpha):
                     stats[ST_TT_HITS] += 1
                     return v
+    if use_tt and depth >= ETC_DEPTH and ply < MAX_PLY - 2:
+        # enhanced transposition cutoff: a child whose table entry (at least depth - 1 deep, an
+        # upper bound or exact, not a decided game) already refutes this node ends it before any
+        # search, when that child would read its entry (no repetition, not over)
+        for i in range(n):
+            child = apply_move(s, mv[i])
+            ch = child[S_HASH]
+            cdata, _ = _tt_entry(tt, ch & (tt.shape[0] - 1), ch)
+            if cdata != 0 and ((cdata >> 21) & 255) >= depth - 1:
+                cflag = (cdata >> 29) & 3
+                if cflag == FLAG_UPPER or cflag == FLAG_EXACT:
+                    cv = (cdata & (2 * SCORE_OFS - 1)) - SCORE_OFS
+                    if -WIN_BOUND <= cv <= WIN_BOUND and -cv >= beta \
+                            and repetition_count(child) < 2 and game_status(child) == ONGOING:
+                        stats[ST_TT_HITS] += 1
+                        return -cv
     # move ordering scores
     sc = order[ply]
     k1 = killers[ply, 0]
