@@ -131,6 +131,8 @@ class Settings:
                                      f"written by boardgym train-eval: {exc}") from None
         if self.data:
             cli.require(os.path.isfile(self.data), f"--data {self.data}: no such file")
+            cli.require(not self.save_data, "--data reads labelled positions, --save-data writes "
+                                            "new ones: give one of them")
         if self.save_data:
             cli.require(not os.path.exists(self.save_data) or self.force,
                         f"--save-data {self.save_data} exists; replace it with --force")

@@ -93,6 +93,7 @@ def test_saved_data_train_the_same_net_again(tmp_path):
     (["--workers", "0", "--chunk", "5"], "--workers"),
     (["--teacher", "no/such/file.npz"], "--teacher"),
     (["--data", "no/such/file.npz"], "--data"),
+    (["--data", __file__, "--save-data", "new.npz"], "one of them"),
 ])
 def test_bad_new_options_are_usage_errors(tmp_path, extra, needle):
     mod = train_draughts_eval
