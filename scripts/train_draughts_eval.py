@@ -1,11 +1,16 @@
 """Train a learned draughts evaluation for AlphaBetaAgent: a small MLP distilled from deeper search.
 
     boardgym train-eval --positions 150000 --label-depth 8 --quiet-only --hidden 64 \
-        --out runs/draughts-eval/draughts-alphabeta.npz
+        --out runs/draughts-eval/gen1.npz
+    boardgym train-eval --positions 180000 --label-depth 10 --quiet-only --hidden 64 --seed 2 \
+        --teacher training/draughts-eval/gen1.npz --chunk 2000 --workers 2 \
+        --save-data runs/draughts-eval/gen2-data.npz --out runs/draughts-eval/draughts-alphabeta.npz
     boardgym evaluate draughts-alphabeta:weights=runs/draughts-eval/draughts-alphabeta.npz \
         draughts-alphabeta --games 200
 
-(the first command is how the shipped ``agents/checkpoints/draughts-alphabeta.npz`` was made).
+(the first command made the first-generation net, ``training/draughts-eval/gen1.npz``; the
+second, labelled by that net's depth-10 search, the shipped
+``agents/checkpoints/draughts-alphabeta.npz``).
 
 Supervised on self-play: games are played by a shallow AlphaBetaAgent (``--play-depth``) with
 random moves mixed in (the first 4 plies and ``--random-move-prob`` of the rest); a fraction
