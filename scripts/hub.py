@@ -431,7 +431,9 @@ class HubEngine:
                                     tt_bits=tt_bits, seed=0, threads=p["threads"])
         self._agent_key = key
         # compile (or load from Numba's cache) before the first timed search
-        self.agent.think(api.initial_state(), depth=2)
+        start = api.initial_state()
+        row, _ = self.agent.think(start, depth=2)
+        self.agent.principal_variation(start, row, length=2)  # the pv of info lines, compiled too
         self.agent.buffers.clear()
         return self.agent
 
