@@ -116,11 +116,18 @@ def _tt_entry(tt, slot, h):
     return np.int64(0), np.int64(-1)
 
 
+@njit(cache=True, inline="always")
+def _tt_fields(data):
+    """(depth, flag, score) of a table entry's data word (the score as stored: a decided
+    game's distance is from the entry's own node)."""
+    return (data >> 21) & 255, (data >> 29) & 3, (data & (2 * SCORE_OFS - 1)) - SCORE_OFS
+
+
 @njit(cache=True)
 def _tt_store(tt, h, depth, flag, score, key, ply, age):
     slot = h & (tt.shape[0] - 1)
     old = tt[slot, 1]
-    old_depth = (old >> 21) & 255
+    old_depth = _tt_fields(old)[0]
     old_age = (old >> 31) & 65535
     if old == 0 or _tt_entry(tt, slot, h)[0] != 0 or old_age != age or depth >= old_depth:
         if score > WIN_BOUND:
@@ -166,13 +173,12 @@ def _negamax(s, depth, alpha, beta, ply, tt, killers, history, moves, order, wor
     if use_tt:
         data, tt_move = _tt_entry(tt, h & (tt.shape[0] - 1), h)
         if data != 0:
-            if ((data >> 21) & 255) >= depth:
-                v = (data & (2 * SCORE_OFS - 1)) - SCORE_OFS
+            tdepth, flag, v = _tt_fields(data)
+            if tdepth >= depth:
                 if v > WIN_BOUND:
                     v -= ply
                 elif v < -WIN_BOUND:
                     v += ply
-                flag = (data >> 29) & 3
                 if flag == FLAG_EXACT or (flag == FLAG_LOWER and v >= beta) \
                         or (flag == FLAG_UPPER and v <= alpha):
                     stats[ST_TT_HITS] += 1
@@ -185,14 +191,13 @@ def _negamax(s, depth, alpha, beta, ply, tt, killers, history, moves, order, wor
             child = apply_move(s, mv[i])
             ch = child[S_HASH]
             cdata, _ = _tt_entry(tt, ch & (tt.shape[0] - 1), ch)
-            if cdata != 0 and ((cdata >> 21) & 255) >= depth - 1:
-                cflag = (cdata >> 29) & 3
-                if cflag == FLAG_UPPER or cflag == FLAG_EXACT:
-                    cv = (cdata & (2 * SCORE_OFS - 1)) - SCORE_OFS
-                    if -WIN_BOUND <= cv <= WIN_BOUND and -cv >= beta \
-                            and repetition_count(child) < 2 and game_status(child) == ONGOING:
-                        stats[ST_TT_HITS] += 1
-                        return -cv
+            if cdata != 0:
+                cdepth, cflag, cv = _tt_fields(cdata)
+                if cdepth >= depth - 1 and (cflag == FLAG_UPPER or cflag == FLAG_EXACT) \
+                        and -WIN_BOUND <= cv <= WIN_BOUND and -cv >= beta \
+                        and repetition_count(child) < 2 and game_status(child) == ONGOING:
+                    stats[ST_TT_HITS] += 1
+                    return -cv
     # move ordering scores
     sc = order[ply]
     k1 = killers[ply, 0]
