@@ -11,8 +11,8 @@ Parts (``--parts``):
 - ``previous``: the current engine (``--current``) against a previous version (``--previous``,
   by default the same net with the time use of the version before the clock-driven time
   manager: ``start_fraction=0.5, keep_partial=False``), both ``--time`` seconds per move;
-- ``material``: the current engine at ``--time`` against material alpha-beta
-  (``draughts-alphabeta-material``) at ``--material-factor`` times that;
+- ``material``: the current engine at ``--time`` against material alpha-beta (``--material``,
+  by default ``draughts-alphabeta-material``) at ``--material-factor`` times that;
 - ``tactics``: the share of the tactics suite (scripts/data/draughts_tactics.tsv) solved at
   ``--tactics-time`` seconds per position;
 - ``timing``: ``best_move`` with ``time_limit`` = each of ``--budgets`` over ``--positions``
@@ -68,6 +68,9 @@ class Settings:
     """the previous version it plays at equal time (name:key=value,...)"""
     time: float = 0.1
     """seconds per move of the current engine (and of the previous version)"""
+    material: str = "draughts-alphabeta-material"
+    """the material search it plays (name:key=value,..., e.g. with threads=1 to match a
+    one-thread --current)"""
     material_factor: float = 4.0
     """material search gets this many times --time"""
     pairs: int = 10
@@ -345,9 +348,8 @@ def main(args=None):
             b = make_agent(cfg.previous, cfg.time, cfg.seed + 1)
             label = f"{cfg.current} vs {cfg.previous}, {cfg.time:g} s each"
         else:
-            b = make_agent("draughts-alphabeta-material", cfg.time * cfg.material_factor,
-                           cfg.seed + 1)
-            label = (f"{cfg.current} at {cfg.time:g} s vs material search at "
+            b = make_agent(cfg.material, cfg.time * cfg.material_factor, cfg.seed + 1)
+            label = (f"{cfg.current} at {cfg.time:g} s vs {cfg.material} at "
                      f"{cfg.time * cfg.material_factor:g} s")
         t0 = time.perf_counter()
         total = 2 * len(ballots)

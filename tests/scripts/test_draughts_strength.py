@@ -67,3 +67,23 @@ def test_a_match_reports_its_progress_every_20_games(capsys):
     assert "22/22 games" not in text  # the last tally is the summary line itself
     points = np.array([1.0, 0.0, -1.0, 0.0])
     assert ds._progress_line(points, 40, 3.2) == "  4/40 games: +1 =2 -1, score 50.0% (3 s)"
+
+
+def test_the_material_opponent_is_a_spec(capsys, monkeypatch):
+    """--material names the material engine with its options (e.g. one thread, to match a
+    one-thread --current); the default is draughts-alphabeta-material with its defaults."""
+    made = []
+    real = ds.make_agent
+
+    def spy(spec, time_limit, seed):
+        made.append((spec, time_limit))
+        return real(spec, time_limit, seed)
+    monkeypatch.setattr(ds, "make_agent", spy)
+    out = ds.main(["--parts", "material", "--pairs", "1", "--time", "0.005", "--max-moves", "10",
+                   "--current", "draughts-alphabeta:threads=1",
+                   "--material", "draughts-alphabeta-material:threads=1"])
+    assert out["material"]["games"] == 2
+    assert made == [("draughts-alphabeta:threads=1", 0.005),
+                    ("draughts-alphabeta-material:threads=1", 0.02)]
+    assert "vs draughts-alphabeta-material:threads=1 at 0.02 s" in capsys.readouterr().out
+    assert ds.Settings().material == "draughts-alphabeta-material"
