@@ -21,14 +21,11 @@ from numba import njit
 from boardgym.kernels.bits import lsb, msb, pop_lsb, popcount
 from boardgym.kernels.draughts.board import (
     BB_LONG_DIAG, BB_ROW, GHOST_FILE, GHOST_ROW, GHOST_TO_SQ32, N_BITS, N_SQUARES, S_BK, S_BM,
-    S_CAP_JUMPED, S_CAP_SQ, S_KINGS_ONLY, S_LONG_DIAG, S_MATERIAL, S_SIDE, S_WK, S_WM,
+    S_SIDE, S_WK, S_WM,
 )
 from boardgym.kernels.draughts.observe import (
-    KINGS_ONLY_SCALE, LONG_DIAG_SCALE, MATERIAL_SCALE, OBS_KINGS_ONLY, OBS_LEN, OBS_LONG_DIAG,
-    OBS_MATERIAL, OBS_REPETITIONS, OBS_TO_MOVE, PLANE_CAPTURER, PLANE_JUMPED, PLANE_OPP_KINGS,
-    PLANE_OPP_MEN, PLANE_OWN_KINGS, PLANE_OWN_MEN, REPETITION_SCALE,
+    N_PLANES, N_STATE_SCALARS, OBS_KINGS_ONLY, OBS_LEN, OBS_TO_MOVE, obs_bitboards, obs_scalars,
 )
-from boardgym.kernels.draughts.outcome import repetition_count
 
 EVAL_MATERIAL, EVAL_LINEAR, EVAL_MLP = 0, 1, 2
 EVAL_NAMES = {"material": EVAL_MATERIAL, "linear": EVAL_LINEAR, "mlp": EVAL_MLP}
@@ -125,7 +122,8 @@ def net_eval(state, kind, w1t, b1, w2, b2, scale, obs):
 
     w1t is the first layer transposed, (OBS_LEN, H) (``Evaluation.arrays`` gives it). The
     network reads the side to move's observation (encode_obs); about 30 of its 198 inputs are
-    non-zero. They are read here straight from the bitboards: each hidden unit's sum runs over
+    non-zero. They are read here straight from the bitboards (``observe.obs_bitboards`` and
+    ``obs_scalars``, which encode_obs writes from too): each hidden unit's sum runs over
     those inputs only, in increasing input order (the square inputs are ones, the scalars
     rounded to float32 as encode_obs stores them), so a sum is bit for bit the dense sum's; the
     H sums run side by side over contiguous rows of w1t. tanh is taken by ``_tanh``, arithmetic
@@ -133,31 +131,16 @@ def net_eval(state, kind, w1t, b1, w2, b2, scale, obs):
     a score (rounded to an integer) could differ from the formula with np.tanh only for a sum
     within about 1e-11 of a half unit."""
     side = state[S_SIDE]
-    if side == 0:
-        own_m, own_k, opp_m, opp_k = state[S_WM], state[S_WK], state[S_BM], state[S_BK]
-    else:
-        own_m, own_k, opp_m, opp_k = state[S_BM], state[S_BK], state[S_WM], state[S_WK]
     n_hidden = w1t.shape[1]
     z = b1.copy()
-    _add_plane(z, w1t, own_m, PLANE_OWN_MEN * N_SQUARES, side, n_hidden)
-    _add_plane(z, w1t, own_k, PLANE_OWN_KINGS * N_SQUARES, side, n_hidden)
-    _add_plane(z, w1t, opp_m, PLANE_OPP_MEN * N_SQUARES, side, n_hidden)
-    _add_plane(z, w1t, opp_k, PLANE_OPP_KINGS * N_SQUARES, side, n_hidden)
-    if state[S_CAP_SQ] >= 0:
-        _add_plane(z, w1t, np.int64(1) << state[S_CAP_SQ], PLANE_CAPTURER * N_SQUARES, side,
-                   n_hidden)
-        _add_plane(z, w1t, state[S_CAP_JUMPED], PLANE_JUMPED * N_SQUARES, side, n_hidden)
+    planes = obs_bitboards(state, side)
+    for p in range(N_PLANES):
+        _add_plane(z, w1t, planes[p], p * N_SQUARES, side, n_hidden)
     for h in range(n_hidden):  # OBS_TO_MOVE: the observer is the side to move
         z[h] += w1t[OBS_TO_MOVE, h]
-    _add_input(z, w1t, OBS_KINGS_ONLY, np.float64(np.float32(
-        min(1.0, state[S_KINGS_ONLY] / KINGS_ONLY_SCALE))), n_hidden)
-    _add_input(z, w1t, OBS_MATERIAL, np.float64(np.float32(
-        min(1.0, state[S_MATERIAL] / MATERIAL_SCALE))), n_hidden)
-    if state[S_LONG_DIAG] > 0:
-        _add_input(z, w1t, OBS_LONG_DIAG, np.float64(np.float32(
-            min(1.0, state[S_LONG_DIAG] / LONG_DIAG_SCALE))), n_hidden)
-    _add_input(z, w1t, OBS_REPETITIONS, np.float64(np.float32(
-        min(1.0, repetition_count(state) / REPETITION_SCALE))), n_hidden)
+    scalars = obs_scalars(state)
+    for k in range(N_STATE_SCALARS):  # rounded to float32, as encode_obs stores them
+        _add_input(z, w1t, OBS_KINGS_ONLY + k, np.float64(np.float32(scalars[k])), n_hidden)
     if kind == EVAL_LINEAR:
         y = z[0]
     else:

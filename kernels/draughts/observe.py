@@ -61,36 +61,55 @@ DECODE_CHAIN_PLANES = 2  # a capturer without jumped pieces, or jumped pieces wi
 
 
 @njit(cache=True, inline="always")
-def _plane_bits(out, bb, plane, side):
-    base = plane * N_SQUARES
-    while bb != 0:
-        sq = GHOST_TO_SQ32[lsb(bb)]
-        bb = pop_lsb(bb)
-        out[base + view_square(side, sq)] = 1.0
+def obs_bitboards(state, player):
+    """The bitboards of player's six planes, in plane order (``PLANE_*``): own men, own kings,
+    opponent men, opponent kings, the capturing piece, the pieces it jumped (both 0 outside a
+    chain). Shared by ``encode_obs`` and the learned evaluation, which reads the network's
+    inputs straight from them."""
+    if player == 0:
+        own_m, own_k, opp_m, opp_k = state[S_WM], state[S_WK], state[S_BM], state[S_BK]
+    else:
+        own_m, own_k, opp_m, opp_k = state[S_BM], state[S_BK], state[S_WM], state[S_WK]
+    capturer = np.int64(0)
+    jumped = np.int64(0)
+    if state[S_CAP_SQ] >= 0:
+        capturer = np.int64(1) << state[S_CAP_SQ]
+        jumped = state[S_CAP_JUMPED]
+    return own_m, own_k, opp_m, opp_k, capturer, jumped
+
+
+#: the scalars obs_scalars gives, from OBS_KINGS_ONLY on (OBS_KINGS_ONLY .. OBS_REPETITIONS)
+N_STATE_SCALARS = 4
+
+
+@njit(cache=True, inline="always")
+def obs_scalars(state):
+    """The observation's inputs ``OBS_KINGS_ONLY``, ``OBS_MATERIAL``, ``OBS_LONG_DIAG``,
+    ``OBS_REPETITIONS`` (consecutive) as float64, before encode_obs rounds them to float32."""
+    long_diag = 0.0
+    if state[S_LONG_DIAG] > 0:
+        long_diag = min(1.0, state[S_LONG_DIAG] / LONG_DIAG_SCALE)
+    return (min(1.0, state[S_KINGS_ONLY] / KINGS_ONLY_SCALE),
+            min(1.0, state[S_MATERIAL] / MATERIAL_SCALE), long_diag,
+            min(1.0, repetition_count(state) / REPETITION_SCALE))
 
 
 @njit(cache=True)
 def encode_obs(state, player, max_plies, out):
     """Write player's observation of state into out (float32[OBS_LEN])."""
     out[:] = 0.0
-    if player == 0:
-        own_m, own_k, opp_m, opp_k = state[S_WM], state[S_WK], state[S_BM], state[S_BK]
-    else:
-        own_m, own_k, opp_m, opp_k = state[S_BM], state[S_BK], state[S_WM], state[S_WK]
-    _plane_bits(out, own_m, PLANE_OWN_MEN, player)
-    _plane_bits(out, own_k, PLANE_OWN_KINGS, player)
-    _plane_bits(out, opp_m, PLANE_OPP_MEN, player)
-    _plane_bits(out, opp_k, PLANE_OPP_KINGS, player)
-    if state[S_CAP_SQ] >= 0:
-        _plane_bits(out, np.int64(1) << state[S_CAP_SQ], PLANE_CAPTURER, player)
-        _plane_bits(out, state[S_CAP_JUMPED], PLANE_JUMPED, player)
+    planes = obs_bitboards(state, player)
+    for p in range(N_PLANES):
+        bb = planes[p]
+        base = p * N_SQUARES
+        while bb != 0:
+            out[base + view_square(player, GHOST_TO_SQ32[lsb(bb)])] = 1.0
+            bb = pop_lsb(bb)
     if state[S_SIDE] == player:
         out[OBS_TO_MOVE] = 1.0
-    out[OBS_KINGS_ONLY] = min(1.0, state[S_KINGS_ONLY] / KINGS_ONLY_SCALE)
-    out[OBS_MATERIAL] = min(1.0, state[S_MATERIAL] / MATERIAL_SCALE)
-    if state[S_LONG_DIAG] > 0:
-        out[OBS_LONG_DIAG] = min(1.0, state[S_LONG_DIAG] / LONG_DIAG_SCALE)
-    out[OBS_REPETITIONS] = min(1.0, repetition_count(state) / REPETITION_SCALE)
+    scalars = obs_scalars(state)
+    for k in range(N_STATE_SCALARS):
+        out[OBS_KINGS_ONLY + k] = scalars[k]
     if max_plies > 0:
         out[OBS_PLY] = min(1.0, state[S_PLY] / max_plies)
 
