@@ -11,6 +11,11 @@ Learned evaluations read the 198-float observation of the side to move
 arrays, so one compiled search serves every network:
   ``EVAL_LINEAR``: score = scale * (w . x + b)          (``W1[0]``, ``b1[0]``; ``w2``, ``b2`` unused)
   ``EVAL_MLP``:    score = scale * (w2 . tanh(W1 x + b1) + b2)
+  ``EVAL_MLP_FEATURES``: the same MLP over x followed by the ``N_FEATURES`` numbers of
+  ``eval_features`` (``FEATURE_NAMES``): what a one-layer net finds hard to see in single
+  squares (how many moves each side has, pieces the opponent can take, men no enemy piece can
+  stop, how the men are spread). They are functions of the four piece planes of x, so the
+  training data (observations) need nothing new: ``features_of_obs`` computes them from x.
 ``Evaluation`` bundles the kind and arrays; ``Evaluation.load``/``save`` use ``.npz`` files.
 """
 import dataclasses
@@ -20,15 +25,17 @@ from numba import njit
 
 from boardgym.kernels.bits import lsb, msb, pop_lsb, popcount
 from boardgym.kernels.draughts.board import (
-    BB_LONG_DIAG, BB_ROW, GHOST_FILE, GHOST_ROW, GHOST_TO_SQ32, N_BITS, N_SQUARES, S_BK, S_BM,
-    S_SIDE, S_WK, S_WM,
+    BB_LONG_DIAG, BB_ROW, BB_SQUARES, GHOST_FILE, GHOST_ROW, GHOST_TO_SQ32, N_BITS, N_SQUARES,
+    S_BK, S_BM, S_SIDE, S_WK, S_WM, SQ32_TO_GHOST,
 )
 from boardgym.kernels.draughts.observe import (
-    N_PLANES, N_STATE_SCALARS, OBS_KINGS_ONLY, OBS_LEN, OBS_TO_MOVE, obs_bitboards, obs_scalars,
+    N_PLANES, N_STATE_SCALARS, OBS_KINGS_ONLY, OBS_LEN, OBS_TO_MOVE, PLANE_OPP_KINGS,
+    PLANE_OPP_MEN, PLANE_OWN_KINGS, PLANE_OWN_MEN, obs_bitboards, obs_scalars,
 )
 
-EVAL_MATERIAL, EVAL_LINEAR, EVAL_MLP = 0, 1, 2
-EVAL_NAMES = {"material": EVAL_MATERIAL, "linear": EVAL_LINEAR, "mlp": EVAL_MLP}
+EVAL_MATERIAL, EVAL_LINEAR, EVAL_MLP, EVAL_MLP_FEATURES = 0, 1, 2, 3
+EVAL_NAMES = {"material": EVAL_MATERIAL, "linear": EVAL_LINEAR, "mlp": EVAL_MLP,
+              "mlp-features": EVAL_MLP_FEATURES}
 
 MAN = 100
 KING = 300
@@ -48,6 +55,38 @@ for _g in range(N_BITS):
             _centre |= np.int64(1) << np.int64(_g)
 MAN_ADVANCE = _adv
 BB_CENTRE = _centre
+
+# eval_features: the side to move's view ("own"), each scaled to about 0..1 as the network reads
+# it (FEATURE_SCALES divide the counts)
+FEATURE_NAMES = ("own men's moves", "opponent men's moves", "own kings' moves",
+                 "opponent kings' moves", "own pieces en prise", "own runaway men",
+                 "own most advanced runaway", "opponent runaway men",
+                 "opponent most advanced runaway", "own men's left-right imbalance",
+                 "opponent men's left-right imbalance")
+N_FEATURES = len(FEATURE_NAMES)
+FEATURE_SCALES = np.array([10.0, 10.0, 20.0, 20.0, 2.0, 2.0, 8.0, 2.0, 8.0, 4.0, 4.0])
+N_INPUTS_FEATURES = OBS_LEN + N_FEATURES
+# CONE[0, g]: the squares a White man on g must pass or could be stopped from (every square
+# ahead of it within the widening diagonal cone: rows above, |file - f| <= rows ahead);
+# CONE[1, g] the same for a Black man (rows below). BB_WEST: files a-d.
+_cone = np.zeros((2, N_BITS), dtype=np.int64)
+_west = np.int64(0)
+for _g in range(N_BITS):
+    if GHOST_ROW[_g] < 0:
+        continue
+    if GHOST_FILE[_g] < 4:
+        _west |= np.int64(1) << np.int64(_g)
+    for _h in range(N_BITS):
+        if GHOST_ROW[_h] < 0:
+            continue
+        _dr = GHOST_ROW[_h] - GHOST_ROW[_g]
+        if abs(GHOST_FILE[_h] - GHOST_FILE[_g]) <= abs(_dr):
+            if _dr > 0:
+                _cone[0, _g] |= np.int64(1) << np.int64(_h)
+            elif _dr < 0:
+                _cone[1, _g] |= np.int64(1) << np.int64(_h)
+CONE = _cone
+BB_WEST = _west
 
 
 @njit(cache=True, inline="always")
@@ -70,6 +109,117 @@ def material_eval(state):
     w = _side_terms(state[S_WM], state[S_WK], False)
     b = _side_terms(state[S_BM], state[S_BK], True)
     return w - b if state[S_SIDE] == 0 else b - w
+
+
+@njit(cache=True, inline="always")
+def _shift(bb, o):
+    """bb with every bit moved by o (a neighbour offset, board.DIR_OFFSETS), kept on the board."""
+    if o > 0:
+        return (bb << o) & BB_SQUARES
+    return (bb >> -o) & BB_SQUARES
+
+
+@njit(cache=True, inline="always")
+def _slides(kings, empty, o):
+    """Squares reachable by the kings sliding in direction o over empty squares, summed."""
+    n = 0
+    x = _shift(kings, o) & empty
+    while x != 0:
+        n += popcount(x)
+        x = _shift(x, o) & empty
+    return n
+
+
+@njit(cache=True, inline="always")
+def _runaways(men, enemies, up):
+    """(count, most advanced as 8 - rows to go, 0 if none) of the men (moving up when up)
+    whose cone (CONE) holds no enemy piece."""
+    count = 0
+    best = 0
+    x = men
+    cone = CONE[0] if up else CONE[1]
+    while x != 0:
+        g = lsb(x)
+        x = pop_lsb(x)
+        if cone[g] & enemies == 0:
+            count += 1
+            togo = 7 - GHOST_ROW[g] if up else GHOST_ROW[g]
+            best = max(best, 8 - togo)
+    return count, best
+
+
+@njit(cache=True)
+def eval_features(own_m, own_k, opp_m, opp_k, up):
+    """The N_FEATURES numbers (float64, scaled by FEATURE_SCALES) of a position seen by the
+    side to move ("own"), whose men move up the board when up (White) and down otherwise:
+    the moves of own and opponent men and kings (counted as target squares), own pieces the
+    opponent could take at once if it were to move (first hop: a man next to them or a king
+    on a free diagonal, the square behind them empty), runaway men of each side (no enemy
+    piece in the cone ahead: their number and how far the most advanced one is) and each
+    side's men on files a-d less those on e-h, in absolute value. Turning the board 180 degrees
+    (and swapping up) leaves every number unchanged, so a side's view and its observation
+    (always moving up) give the same features."""
+    occ = own_m | own_k | opp_m | opp_k
+    empty = BB_SQUARES & ~occ
+    fwd_l, fwd_r = (4, 5) if up else (-4, -5)
+    own_men_moves = popcount(_shift(own_m, fwd_l) & empty) + popcount(_shift(own_m, fwd_r) & empty)
+    opp_men_moves = popcount(_shift(opp_m, -fwd_l) & empty) + popcount(_shift(opp_m, -fwd_r)
+                                                                        & empty)
+    own_king_moves = 0
+    opp_king_moves = 0
+    prise = np.int64(0)
+    own = own_m | own_k
+    for o in (4, 5, -4, -5):
+        if own_k != 0:
+            own_king_moves += _slides(own_k, empty, o)
+        if opp_k != 0:
+            opp_king_moves += _slides(opp_k, empty, o)
+        land = _shift(empty, -o)  # squares whose neighbour in direction o is empty
+        prise |= own & _shift(opp_m, o) & land
+        ray = _shift(opp_k, o)
+        while ray != 0:
+            prise |= ray & own & land
+            ray = _shift(ray & empty, o)
+    own_run, own_best = _runaways(own_m, opp_m | opp_k, up)
+    opp_run, opp_best = _runaways(opp_m, own, not up)
+    own_bal = abs(2 * popcount(own_m & BB_WEST) - popcount(own_m))
+    opp_bal = abs(2 * popcount(opp_m & BB_WEST) - popcount(opp_m))
+    return (own_men_moves / FEATURE_SCALES[0], opp_men_moves / FEATURE_SCALES[1],
+            own_king_moves / FEATURE_SCALES[2], opp_king_moves / FEATURE_SCALES[3],
+            popcount(prise) / FEATURE_SCALES[4], own_run / FEATURE_SCALES[5],
+            own_best / FEATURE_SCALES[6], opp_run / FEATURE_SCALES[7],
+            opp_best / FEATURE_SCALES[8], own_bal / FEATURE_SCALES[9],
+            opp_bal / FEATURE_SCALES[10])
+
+
+@njit(cache=True, inline="always")
+def side_features(state):
+    """eval_features of state from the side to move's view (what EVAL_MLP_FEATURES reads)."""
+    side = state[S_SIDE]
+    planes = obs_bitboards(state, side)
+    return eval_features(planes[0], planes[1], planes[2], planes[3], side == 0)
+
+
+@njit(cache=True)
+def _obs_plane(x, plane):
+    bb = np.int64(0)
+    base = plane * N_SQUARES
+    for sq in range(N_SQUARES):
+        if x[base + sq] > 0.5:
+            bb |= np.int64(1) << SQ32_TO_GHOST[sq]
+    return bb
+
+
+@njit(cache=True)
+def features_of_obs(x, out):
+    """out[i] (float32[N_FEATURES]) = eval_features of observation x[i] (float[n, OBS_LEN]): the
+    observer moves up in its own frame. The network's extra inputs for training data."""
+    for i in range(x.shape[0]):
+        f = eval_features(_obs_plane(x[i], PLANE_OWN_MEN), _obs_plane(x[i], PLANE_OWN_KINGS),
+                          _obs_plane(x[i], PLANE_OPP_MEN), _obs_plane(x[i], PLANE_OPP_KINGS),
+                          True)
+        for k in range(N_FEATURES):
+            out[i, k] = f[k]
 
 
 @njit(cache=True, inline="always")
@@ -120,9 +270,10 @@ def net_eval(state, kind, w1t, b1, w2, b2, scale, obs):
     """Learned score of state (side to move's view). obs is unused (kept so that every
     evaluation kind has one signature).
 
-    w1t is the first layer transposed, (OBS_LEN, H) (``Evaluation.arrays`` gives it). The
-    network reads the side to move's observation (encode_obs); about 30 of its 198 inputs are
-    non-zero. They are read here straight from the bitboards (``observe.obs_bitboards`` and
+    w1t is the first layer transposed, (n_inputs, H) (``Evaluation.arrays`` gives it). The
+    network reads the side to move's observation (encode_obs), and for EVAL_MLP_FEATURES then
+    the side to move's ``eval_features`` (rounded to float32, as features_of_obs stores them);
+    about 30 of the observation's 198 inputs are non-zero. They are read here straight from the bitboards (``observe.obs_bitboards`` and
     ``obs_scalars``, which encode_obs writes from too): each hidden unit's sum runs over
     those inputs only, in increasing input order (the square inputs are ones, the scalars
     rounded to float32 as encode_obs stores them), so a sum is bit for bit the dense sum's; the
@@ -141,6 +292,10 @@ def net_eval(state, kind, w1t, b1, w2, b2, scale, obs):
     scalars = obs_scalars(state)
     for k in range(N_STATE_SCALARS):  # rounded to float32, as encode_obs stores them
         _add_input(z, w1t, OBS_KINGS_ONLY + k, np.float64(np.float32(scalars[k])), n_hidden)
+    if kind == EVAL_MLP_FEATURES:  # rounded to float32, as features_of_obs stores them
+        f = side_features(state)
+        for k in range(N_FEATURES):
+            _add_input(z, w1t, OBS_LEN + k, np.float64(np.float32(f[k])), n_hidden)
     if kind == EVAL_LINEAR:
         y = z[0]
     else:
@@ -169,7 +324,8 @@ def evaluate(state, kind, w1, b1, w2, b2, scale, obs):
 class Evaluation:
     """An evaluation for the search kernel: kind (EVAL_*) and its arrays (float64).
 
-    w1: (H, OBS_LEN); b1: (H,); w2: (H,); b2: (1,); scale: score units per network output unit
+    w1: (H, n_inputs) (OBS_LEN; N_INPUTS_FEATURES for EVAL_MLP_FEATURES); b1: (H,); w2: (H,);
+    b2: (1,); scale: score units per network output unit
     (e.g. 100 if the network predicts material in men). The arrays are copies of those given;
     to change the weights, assign new arrays (``arrays()`` then rebuilds the kernels' copy).
     """
@@ -182,24 +338,30 @@ class Evaluation:
     scale: float = 1.0
 
     def __post_init__(self):
-        if self.kind not in (EVAL_MATERIAL, EVAL_LINEAR, EVAL_MLP):
+        if self.kind not in (EVAL_MATERIAL, EVAL_LINEAR, EVAL_MLP, EVAL_MLP_FEATURES):
             raise ValueError(f"unknown evaluation kind {self.kind!r}; expected one of {EVAL_NAMES}")
         self.w1 = np.array(self.w1, dtype=np.float64, order="C")
         self.b1 = np.array(self.b1, dtype=np.float64, order="C").reshape(-1)
         self.w2 = np.array(self.w2, dtype=np.float64, order="C").reshape(-1)
         self.b2 = np.array(self.b2, dtype=np.float64, order="C").reshape(-1)
         h = self.w1.shape[0]
-        if self.w1.ndim != 2 or self.w1.shape[1] != OBS_LEN or h < 1:
-            raise ValueError(f"w1 must have shape (H, {OBS_LEN}), got {self.w1.shape}")
+        n_in = self.n_inputs
+        if self.w1.ndim != 2 or self.w1.shape[1] != n_in or h < 1:
+            raise ValueError(f"w1 must have shape (H, {n_in}) for this kind, got {self.w1.shape}")
         if self.b1.shape != (h,) or self.b2.shape != (1,):
             raise ValueError(f"b1 must have shape ({h},) and b2 shape (1,)")
-        if self.kind == EVAL_MLP and self.w2.shape != (h,):
+        if self.kind in (EVAL_MLP, EVAL_MLP_FEATURES) and self.w2.shape != (h,):
             raise ValueError(f"w2 must have shape ({h},) for an MLP, got {self.w2.shape}")
         if not np.isfinite(self.scale) or not all(
                 np.isfinite(a).all() for a in (self.w1, self.b1, self.w2, self.b2)):
             raise ValueError("evaluation weights and scale must be finite")
         self.scale = float(self.scale)
         self._kernel_w1 = (self.w1, np.ascontiguousarray(self.w1.T))
+
+    @property
+    def n_inputs(self):
+        """Inputs the network reads: OBS_LEN, and N_FEATURES more for EVAL_MLP_FEATURES."""
+        return N_INPUTS_FEATURES if self.kind == EVAL_MLP_FEATURES else OBS_LEN
 
     @classmethod
     def material(cls):
@@ -213,9 +375,11 @@ class Evaluation:
                    scale)
 
     @classmethod
-    def mlp(cls, w1, b1, w2, b2, scale=1.0):
-        """score = scale * (w2 . tanh(w1 obs + b1) + b2); w1: (H, OBS_LEN)."""
-        return cls(EVAL_MLP, w1, b1, w2, np.reshape(b2, 1), scale)
+    def mlp(cls, w1, b1, w2, b2, scale=1.0, features=False):
+        """score = scale * (w2 . tanh(w1 x + b1) + b2); x: the observation (w1: (H, OBS_LEN)),
+        or with features the observation and then eval_features (w1: (H, N_INPUTS_FEATURES))."""
+        return cls(EVAL_MLP_FEATURES if features else EVAL_MLP, w1, b1, w2, np.reshape(b2, 1),
+                   scale)
 
     def arrays(self):
         """(w1t, b1, w2, b2, scale) as passed to the kernels: w1t = w1 transposed, (OBS_LEN, H),

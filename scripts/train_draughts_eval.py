@@ -17,7 +17,9 @@ random moves mixed in (the first 4 plies and ``--random-move-prob`` of the rest)
 ``--sample-prob`` of the positions reached (with ``--quiet-only`` only those where the side to
 move has no capture: the search evaluates no others) is labelled with the score of a deeper
 material search (``--label-depth``; decided games count +-20 men). The network reads the
-198-float observation of the side to move and predicts that score in men: one tanh hidden layer
+198-float observation of the side to move (with ``--features``, followed by the numbers of
+``draughts_eval.eval_features``: mobility, pieces en prise, runaway men, balance) and predicts
+that score in men: one tanh hidden layer
 of ``--hidden`` units, Huber loss, Adam, NumPy only (one BLAS thread, so the same command writes
 the same file bit for bit). The result is an ``boardgym.agents.draughts_eval.Evaluation`` (.npz,
 scale 100) for ``load("draughts-alphabeta", weights=PATH)``: a depth-d search then sees roughly
@@ -50,7 +52,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np
 
 from boardgym.agents.draughts_agents import AlphaBetaAgent
-from boardgym.agents.draughts_eval import Evaluation
+from boardgym.agents.draughts_eval import N_FEATURES, Evaluation, features_of_obs
 from boardgym.agents.draughts_search import WIN_BOUND
 from boardgym.kernels.draughts.board import M_CAPTURED, MAX_MOVES, ROW_LEN, S_SIDE
 from boardgym.kernels.draughts.game import (
@@ -92,6 +94,10 @@ class Settings:
     """train on the positions of this .npz file (written by --save-data) instead of labelling"""
     hidden: int = 32
     """hidden units"""
+    features: bool = False
+    """also feed the network the evaluation features (draughts_eval.eval_features: mobility,
+    pieces en prise, runaway men, balance), computed from each observation: an EVAL_MLP_FEATURES
+    evaluation"""
     epochs: int = 30
     """passes over the data"""
     batch: int = 256
@@ -340,12 +346,17 @@ def train(x, y, cfg, log=print, progress=None):
     """Fit the MLP; return (Evaluation, train loss, validation loss, loss of the constant mean).
     progress(epochs done) before each epoch."""
     rng = np.random.default_rng(cfg.seed + 1)
+    if cfg.features:
+        extra = np.zeros((len(x), N_FEATURES), dtype=np.float32)
+        features_of_obs(x, extra)
+        x = np.concatenate([x, extra], axis=1)
+    n_in = x.shape[1]
     n_val = int(len(x) * cfg.val_fraction)
     perm = rng.permutation(len(x))
     xv, yv = x[perm[:n_val]].astype(np.float64), y[perm[:n_val]]
     xt, yt = x[perm[n_val:]].astype(np.float64), y[perm[n_val:]]
     h = cfg.hidden
-    params = [rng.normal(0, 1 / np.sqrt(OBS_LEN), (h, OBS_LEN)), np.zeros(h),
+    params = [rng.normal(0, 1 / np.sqrt(n_in), (h, n_in)), np.zeros(h),
               rng.normal(0, 1 / np.sqrt(h), h), np.zeros(1)]
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
@@ -381,8 +392,8 @@ def train(x, y, cfg, log=print, progress=None):
     lt = _huber(predict(xt)[0] - yt)
     lv = _huber(predict(xv)[0] - yv) if n_val else float("nan")
     base = _huber(yt - yt.mean())
-    return (Evaluation.mlp(params[0], params[1], params[2], params[3][0], scale=100.0), lt, lv,
-            base)
+    return (Evaluation.mlp(params[0], params[1], params[2], params[3][0], scale=100.0,
+                           features=cfg.features), lt, lv, base)
 
 
 def main(args=None):

@@ -87,6 +87,25 @@ def test_saved_data_train_the_same_net_again(tmp_path):
     assert np.array_equal(a.w1, b.w1) and np.array_equal(a.w2, b.w2)
 
 
+def test_features_train_a_feature_network_from_the_same_data(tmp_path):
+    """--features: the same observations, the evaluation features computed from them, an
+    EVAL_MLP_FEATURES network that the search loads and plays."""
+    from boardgym.agents.draughts_eval import EVAL_MLP_FEATURES, N_INPUTS_FEATURES
+    mod = train_draughts_eval
+    args = ["--positions", "120", "--label-depth", "2", "--play-depth", "1", "--hidden", "4",
+            "--epochs", "3", "--batch", "16", "--seed", "2", "--quiet"]
+    data = tmp_path / "data.npz"
+    plain = mod.main(args + ["--save-data", str(data), "--out", str(tmp_path / "a.npz")])
+    feats = mod.main(args + ["--data", str(data), "--features", "--out", str(tmp_path / "f.npz")])
+    assert plain["evaluation"].kind == EVAL_MLP
+    ev = Evaluation.load(tmp_path / "f.npz")
+    assert ev.kind == EVAL_MLP_FEATURES and ev.w1.shape == (4, N_INPUTS_FEATURES)
+    assert math.isfinite(feats["val_loss"])
+    agent = load("draughts-alphabeta", weights=str(tmp_path / "f.npz"), depth=2)
+    assert agent.best_move("W:W21-32:B1-12") in ("a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4",
+                                                  "g3-f4", "g3-h4")
+
+
 @pytest.mark.parametrize("extra, needle", [
     (["--workers", "2"], "--chunk"),
     (["--chunk", "-1"], "--chunk"),
