@@ -7,7 +7,8 @@ side to move's frame, like ``act``), and draughts agents ``best_move(fen) -> str
 
 - ``RandomAgent`` (random_agent.py): any game.
 - ``DraughtsGreedyAgent``, ``AlphaBetaAgent`` (draughts_agents.py): Russian draughts; the search
-  kernel is draughts_search.py, the evaluations (material/positional, linear, MLP) draughts_eval.py;
+  kernel is draughts_search.py, the evaluations (material/positional, linear, MLP, MLP with
+  evaluation features) draughts_eval.py;
   the shipped learned evaluation is checkpoints/draughts-alphabeta.npz
   (scripts/train_draughts_eval.py).
 - ``TDAgent``, ``GreedyAgent``, ``ExpectimaxAgent`` for backgammon (backgammon_agents.py; the TD(lambda)

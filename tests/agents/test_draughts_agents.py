@@ -208,7 +208,7 @@ def test_load_names_and_errors():
     with pytest.raises(ValueError, match="not backgammon"):
         load("draughts-greedy", game="backgammon")
     learned = load("draughts-alphabeta", depth=2)
-    assert learned.evaluation.kind == 2 and learned.best_move("W:W21-32:B1-12") in \
+    assert learned.evaluation.kind == 3 and learned.best_move("W:W21-32:B1-12") in \
         api.legal_moves("W:W21-32:B1-12")
     with pytest.raises(ValueError, match="no evaluation file"):
         load("draughts-alphabeta", weights="/nonexistent/eval.npz")

@@ -9,7 +9,10 @@ import numpy as np
 import pytest
 
 from boardgym.agents import AlphaBetaAgent, Evaluation
-from boardgym.agents.draughts_eval import KING, MAN, SCORE_LIMIT, evaluate, material_eval
+from boardgym.agents.draughts_eval import (
+    EVAL_MLP_FEATURES, KING, MAN, N_FEATURES, SCORE_LIMIT, evaluate, features_of_obs,
+    material_eval,
+)
 from boardgym.kernels.bits import popcount
 from boardgym.agents.draughts_search import WIN, WIN_BOUND
 from boardgym.envs import draughts as api
@@ -238,13 +241,20 @@ def test_learned_evaluation_hook(tmp_path):
 
 
 def _dense_mlp_score(ev, obs):
-    """The MLP's score by the plain formula, summed densely over all 198 inputs in index order
-    (pure Python floats: the same operations, in the same order, as one sum of the kernel)."""
+    """The MLP's score by the plain formula, summed densely over all its inputs in index order
+    (the 198 of the observation, then for a feature network its features, as float32, the way
+    training reads them; pure Python floats: the same operations, in the same order, as one
+    sum of the kernel)."""
+    x = obs
+    if ev.kind == EVAL_MLP_FEATURES:
+        extra = np.zeros((1, N_FEATURES), np.float32)
+        features_of_obs(obs[None], extra)
+        x = np.concatenate([obs, extra[0]])
     y = float(ev.b2[0])
     for h in range(ev.w1.shape[0]):
         z = float(ev.b1[h])
-        for i in range(OBS_LEN):
-            z += float(ev.w1[h, i]) * float(obs[i])
+        for i in range(ev.n_inputs):
+            z += float(ev.w1[h, i]) * float(x[i])
         y += float(ev.w2[h]) * float(np.tanh(z))
     return int(np.round(min(max(ev.scale * y, -SCORE_LIMIT), SCORE_LIMIT)))
 
@@ -274,7 +284,8 @@ def test_the_evaluation_tanh_is_np_tanh_within_3e_14():
 
 def test_sparse_mlp_eval_is_the_dense_formula_bit_for_bit():
     """net_eval sums only the ~30 non-zero inputs, over the transposed first layer; the score
-    must be exactly the dense formula's, for the shipped net and a random one, on positions
+    must be exactly the dense formula's, for the shipped net (a feature network) and a random
+    one (observation only), on positions
     that include chains in progress (the chain planes) and draw counters (the scalars)."""
     from boardgym.agents.registry import load
     from boardgym.kernels.draughts.observe import encode_obs
