@@ -26,11 +26,12 @@ from numba import njit
 from boardgym.kernels.bits import lsb, msb, pop_lsb, popcount
 from boardgym.kernels.draughts.board import (
     BB_LONG_DIAG, BB_ROW, BB_SQUARES, GHOST_FILE, GHOST_ROW, GHOST_TO_SQ32, N_BITS, N_SQUARES,
-    S_BK, S_BM, S_SIDE, S_WK, S_WM, SQ32_TO_GHOST,
+    S_BK, S_BM, S_SIDE, S_WK, S_WM,
 )
 from boardgym.kernels.draughts.observe import (
     N_PLANES, N_STATE_SCALARS, OBS_KINGS_ONLY, OBS_LEN, OBS_TO_MOVE, PLANE_OPP_KINGS,
-    PLANE_OPP_MEN, PLANE_OWN_KINGS, PLANE_OWN_MEN, obs_bitboards, obs_scalars,
+    PLANE_OPP_MEN, PLANE_OWN_KINGS, PLANE_OWN_MEN, obs_bitboards, obs_plane_bitboard,
+    obs_scalars,
 )
 
 EVAL_MATERIAL, EVAL_LINEAR, EVAL_MLP, EVAL_MLP_FEATURES = 0, 1, 2, 3
@@ -201,22 +202,12 @@ def side_features(state):
 
 
 @njit(cache=True)
-def _obs_plane(x, plane):
-    bb = np.int64(0)
-    base = plane * N_SQUARES
-    for sq in range(N_SQUARES):
-        if x[base + sq] > 0.5:
-            bb |= np.int64(1) << SQ32_TO_GHOST[sq]
-    return bb
-
-
-@njit(cache=True)
 def features_of_obs(x, out):
     """out[i] (float32[N_FEATURES]) = eval_features of observation x[i] (float[n, OBS_LEN]): the
     observer moves up in its own frame. The network's extra inputs for training data."""
     for i in range(x.shape[0]):
-        f = eval_features(_obs_plane(x[i], PLANE_OWN_MEN), _obs_plane(x[i], PLANE_OWN_KINGS),
-                          _obs_plane(x[i], PLANE_OPP_MEN), _obs_plane(x[i], PLANE_OPP_KINGS),
+        f = eval_features(obs_plane_bitboard(x[i], PLANE_OWN_MEN), obs_plane_bitboard(x[i], PLANE_OWN_KINGS),
+                          obs_plane_bitboard(x[i], PLANE_OPP_MEN), obs_plane_bitboard(x[i], PLANE_OPP_KINGS),
                           True)
         for k in range(N_FEATURES):
             out[i, k] = f[k]

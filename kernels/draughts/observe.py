@@ -115,7 +115,9 @@ def encode_obs(state, player, max_plies, out):
 
 
 @njit(cache=True, inline="always")
-def _plane_bb(obs, plane):
+def obs_plane_bitboard(obs, plane):
+    """The bitboard (ghost layout) of one plane of an observation, in the observer's frame
+    (entries above 0.5 count as set)."""
     bb = np.int64(0)
     base = plane * N_SQUARES
     for sq in range(N_SQUARES):
@@ -131,8 +133,8 @@ def decode_obs(obs, rules):
     The observer plays White (its own frame); White is to move if ``obs[OBS_TO_MOVE]`` is set.
     The position is unchecked (overlapping planes decode to overlapping bitboards): validate it.
     """
-    wm, wk = _plane_bb(obs, PLANE_OWN_MEN), _plane_bb(obs, PLANE_OWN_KINGS)
-    bm, bk = _plane_bb(obs, PLANE_OPP_MEN), _plane_bb(obs, PLANE_OPP_KINGS)
+    wm, wk = obs_plane_bitboard(obs, PLANE_OWN_MEN), obs_plane_bitboard(obs, PLANE_OWN_KINGS)
+    bm, bk = obs_plane_bitboard(obs, PLANE_OPP_MEN), obs_plane_bitboard(obs, PLANE_OPP_KINGS)
     side = 0 if obs[OBS_TO_MOVE] > 0.5 else 1
     s = set_position(wm, wk, bm, bk, side, rules)
     s[S_KINGS_ONLY] = np.int64(np.round(obs[OBS_KINGS_ONLY] * KINGS_ONLY_SCALE))
@@ -144,8 +146,8 @@ def decode_obs(obs, rules):
     for k in range(reps):
         s[S_HIST + k % HIST_LEN] = s[S_HASH]
     s[S_HIST_N] = reps
-    cap = _plane_bb(obs, PLANE_CAPTURER)
-    jumped = _plane_bb(obs, PLANE_JUMPED)
+    cap = obs_plane_bitboard(obs, PLANE_CAPTURER)
+    jumped = obs_plane_bitboard(obs, PLANE_JUMPED)
     if cap == 0 and jumped == 0:
         return s, DECODE_OK
     if popcount(cap) > 1:

@@ -11,12 +11,9 @@ from boardgym.agents.draughts_eval import (
     Evaluation, evaluate, features_of_obs, side_features,
 )
 from boardgym.envs import draughts as api
-from boardgym.kernels.draughts.board import MAX_MOVES, ROW_LEN, S_SIDE
-from boardgym.kernels.draughts.game import initial_state
-from boardgym.kernels.draughts.move import apply_move
-from boardgym.kernels.draughts.movegen import gen_moves
+from boardgym.kernels.draughts.board import S_SIDE
 from boardgym.kernels.draughts.observe import OBS_LEN, encode_obs
-from boardgym.kernels.draughts.outcome import game_status
+from test_draughts_alphabeta import _random_positions  # tests/agents is on sys.path
 
 
 def _features(fen):
@@ -45,22 +42,6 @@ def test_features_counted_by_hand():
     f = _features("W:WKa1:Bh8")  # a1-g7 (h8 stands): 6 squares; h8-g7 the only man's move
     assert f["own kings' moves"] == 6 and f["opponent men's moves"] == 1
     assert f["opponent kings' moves"] == 0 and f["own men's moves"] == 0
-
-
-def _random_positions(n, seed):
-    rng = np.random.default_rng(seed)
-    buf = np.empty((MAX_MOVES, ROW_LEN), np.int64)
-    out = []
-    while len(out) < n:
-        s = initial_state()
-        for _ in range(int(rng.integers(0, 140))):
-            k = gen_moves(s, buf)
-            if k == 0:
-                break
-            s = apply_move(s, buf[int(rng.integers(k))])
-        if game_status(s) == 0:
-            out.append(s)
-    return out
 
 
 def _taken(r, f, a, b, pm, pk, empty):
@@ -124,7 +105,7 @@ def _reference(obs):
 
 def test_features_match_an_independent_reference_from_both_sides():
     obs = np.zeros(OBS_LEN, np.float32)
-    positions = _random_positions(400, seed=4)
+    positions = _random_positions(400, seed=4, max_plies=140)
     assert {int(p[S_SIDE]) for p in positions} == {0, 1}
     xs = np.zeros((len(positions), OBS_LEN), np.float32)
     for i, s in enumerate(positions):
@@ -146,7 +127,7 @@ def test_feature_network_score_is_its_dense_formula():
     assert net.kind == EVAL_MLP_FEATURES and net.n_inputs == OBS_LEN + N_FEATURES
     obs = np.zeros(OBS_LEN, np.float32)
     extra = np.zeros((1, N_FEATURES), np.float32)
-    for s in _random_positions(200, seed=6):
+    for s in _random_positions(200, seed=6, max_plies=140):
         encode_obs(s, s[S_SIDE], 0, obs)
         features_of_obs(obs[None], extra)
         x = np.concatenate([obs, extra[0]]).astype(np.float64)
