@@ -28,6 +28,7 @@ from boardgym.kernels.draughts.board import (
     BB_LONG_DIAG, BB_ROW, BB_SQUARES, GHOST_FILE, GHOST_ROW, GHOST_TO_SQ32, N_BITS, N_SQUARES,
     S_BK, S_BM, S_SIDE, S_WK, S_WM,
 )
+from boardgym.kernels.draughts.movegen import shift
 from boardgym.kernels.draughts.observe import (
     N_PLANES, N_STATE_SCALARS, OBS_KINGS_ONLY, OBS_LEN, OBS_TO_MOVE, PLANE_OPP_KINGS,
     PLANE_OPP_MEN, PLANE_OWN_KINGS, PLANE_OWN_MEN, obs_bitboards, obs_plane_bitboard,
@@ -113,21 +114,13 @@ def material_eval(state):
 
 
 @njit(cache=True, inline="always")
-def _shift(bb, o):
-    """bb with every bit moved by o (a neighbour offset, board.DIR_OFFSETS), kept on the board."""
-    if o > 0:
-        return (bb << o) & BB_SQUARES
-    return (bb >> -o) & BB_SQUARES
-
-
-@njit(cache=True, inline="always")
 def _slides(kings, empty, o):
     """Squares reachable by the kings sliding in direction o over empty squares, summed."""
     n = 0
-    x = _shift(kings, o) & empty
+    x = shift(kings, o) & empty
     while x != 0:
         n += popcount(x)
-        x = _shift(x, o) & empty
+        x = shift(x, o) & empty
     return n
 
 
@@ -163,24 +156,24 @@ def eval_features(own_m, own_k, opp_m, opp_k, up):
     occ = own_m | own_k | opp_m | opp_k
     empty = BB_SQUARES & ~occ
     fwd_l, fwd_r = (4, 5) if up else (-4, -5)
-    own_men_moves = popcount(_shift(own_m, fwd_l) & empty) + popcount(_shift(own_m, fwd_r) & empty)
-    opp_men_moves = popcount(_shift(opp_m, -fwd_l) & empty) + popcount(_shift(opp_m, -fwd_r)
+    own_men_moves = popcount(shift(own_m, fwd_l) & empty) + popcount(shift(own_m, fwd_r) & empty)
+    opp_men_moves = popcount(shift(opp_m, -fwd_l) & empty) + popcount(shift(opp_m, -fwd_r)
                                                                         & empty)
     own_king_moves = 0
     opp_king_moves = 0
     prise = np.int64(0)
     own = own_m | own_k
-    for o in (4, 5, -4, -5):
+    for o in (4, 5, -4, -5):  # shift leaves bits off the board: each use is masked below
         if own_k != 0:
             own_king_moves += _slides(own_k, empty, o)
         if opp_k != 0:
             opp_king_moves += _slides(opp_k, empty, o)
-        land = _shift(empty, -o)  # squares whose neighbour in direction o is empty
-        prise |= own & _shift(opp_m, o) & land
-        ray = _shift(opp_k, o)
+        land = shift(empty, -o)  # squares whose neighbour in direction o is empty
+        prise |= own & shift(opp_m, o) & land
+        ray = shift(opp_k, o)
         while ray != 0:
             prise |= ray & own & land
-            ray = _shift(ray & empty, o)
+            ray = shift(ray & empty, o)
     own_run, own_best = _runaways(own_m, opp_m | opp_k, up)
     opp_run, opp_best = _runaways(opp_m, own, not up)
     own_bal = abs(2 * popcount(own_m & BB_WEST) - popcount(own_m))
@@ -206,9 +199,10 @@ def features_of_obs(x, out):
     """out[i] (float32[N_FEATURES]) = eval_features of observation x[i] (float[n, OBS_LEN]): the
     observer moves up in its own frame. The network's extra inputs for training data."""
     for i in range(x.shape[0]):
-        f = eval_features(obs_plane_bitboard(x[i], PLANE_OWN_MEN), obs_plane_bitboard(x[i], PLANE_OWN_KINGS),
-                          obs_plane_bitboard(x[i], PLANE_OPP_MEN), obs_plane_bitboard(x[i], PLANE_OPP_KINGS),
-                          True)
+        f = eval_features(obs_plane_bitboard(x[i], PLANE_OWN_MEN),
+                          obs_plane_bitboard(x[i], PLANE_OWN_KINGS),
+                          obs_plane_bitboard(x[i], PLANE_OPP_MEN),
+                          obs_plane_bitboard(x[i], PLANE_OPP_KINGS), True)
         for k in range(N_FEATURES):
             out[i, k] = f[k]
 
@@ -264,8 +258,9 @@ def net_eval(state, kind, w1t, b1, w2, b2, scale, obs):
     w1t is the first layer transposed, (n_inputs, H) (``Evaluation.arrays`` gives it). The
     network reads the side to move's observation (encode_obs), and for EVAL_MLP_FEATURES then
     the side to move's ``eval_features`` (rounded to float32, as features_of_obs stores them);
-    about 30 of the observation's 198 inputs are non-zero. They are read here straight from the bitboards (``observe.obs_bitboards`` and
-    ``obs_scalars``, which encode_obs writes from too): each hidden unit's sum runs over
+    about 30 of the observation's 198 inputs are non-zero. They are read here straight from
+    the bitboards (``observe.obs_bitboards`` and ``obs_scalars``, which encode_obs writes from
+    too): each hidden unit's sum runs over
     those inputs only, in increasing input order (the square inputs are ones, the scalars
     rounded to float32 as encode_obs stores them), so a sum is bit for bit the dense sum's; the
     H sums run side by side over contiguous rows of w1t. tanh is taken by ``_tanh``, arithmetic
@@ -283,8 +278,8 @@ def net_eval(state, kind, w1t, b1, w2, b2, scale, obs):
     scalars = obs_scalars(state)
     for k in range(N_STATE_SCALARS):  # rounded to float32, as encode_obs stores them
         _add_input(z, w1t, OBS_KINGS_ONLY + k, np.float64(np.float32(scalars[k])), n_hidden)
-    if kind == EVAL_MLP_FEATURES:  # rounded to float32, as features_of_obs stores them
-        f = side_features(state)
+    if kind == EVAL_MLP_FEATURES:  # side_features, from the planes already read
+        f = eval_features(planes[0], planes[1], planes[2], planes[3], side == 0)
         for k in range(N_FEATURES):
             _add_input(z, w1t, OBS_LEN + k, np.float64(np.float32(f[k])), n_hidden)
     if kind == EVAL_LINEAR:

@@ -8,8 +8,8 @@ game. Keyword options pass through to the agent's constructor (``depth=4``, ``se
 
 Draughts: ``random``, ``greedy``, ``alphabeta-material`` (search, material evaluation) and
 ``alphabeta`` (the same search with the shipped learned evaluation distilled from deeper search,
-an MLP over the observation and evaluation features, ``agents/checkpoints/draughts-alphabeta.npz``,
-or ``weights=PATH``), ``alphabeta-td`` (the same
+an MLP over the observation and evaluation features,
+``agents/checkpoints/draughts-alphabeta.npz``, or ``weights=PATH``), ``alphabeta-td`` (the same
 search with the shipped TD(lambda) self-play value net, ``draughts-alphabeta-td.npz``), ``ppo``
 (``agents/checkpoints/draughts-ppo.pt``, a 256x256 MaskablePPO policy cloned from
 ``draughts-alphabeta:depth=4`` then 35M steps with the league; or ``path=PATH``);

@@ -14,9 +14,9 @@
         draughts-alphabeta --games 200
 
 (the first command made the first-generation net, ``training/draughts-eval/gen1.npz``; the
-second, labelled by that net's depth-10 search, the second generation, ``training/draughts-eval/gen2.npz``;
-the last two, labelled by gen2's depth-10 search and fitted with the evaluation features, the
-shipped ``agents/checkpoints/draughts-alphabeta.npz``).
+second, labelled by that net's depth-10 search, the second generation,
+``training/draughts-eval/gen2.npz``; the last two, labelled by gen2's depth-10 search and fitted
+with the evaluation features, the shipped ``agents/checkpoints/draughts-alphabeta.npz``).
 
 Supervised on self-play: games are played by a shallow AlphaBetaAgent (``--play-depth``) with
 random moves mixed in (the first 4 plies and ``--random-move-prob`` of the rest); a fraction
@@ -25,10 +25,10 @@ move has no capture: the search evaluates no others) is labelled with the score 
 material search (``--label-depth``; decided games count +-20 men). The network reads the
 198-float observation of the side to move (with ``--features``, followed by the numbers of
 ``draughts_eval.eval_features``: mobility, pieces en prise, runaway men, balance) and predicts
-that score in men: one tanh hidden layer
-of ``--hidden`` units, Huber loss, Adam, NumPy only (one BLAS thread, so the same command writes
-the same file bit for bit). The result is an ``boardgym.agents.draughts_eval.Evaluation`` (.npz,
-scale 100) for ``load("draughts-alphabeta", weights=PATH)``: a depth-d search then sees roughly
+that score in men: one tanh hidden layer of ``--hidden`` units, Huber loss, Adam, NumPy only
+(one BLAS thread, so the same command writes the same file bit for bit). The result is an
+``boardgym.agents.draughts_eval.Evaluation`` (.npz, scale 100) for
+``load("draughts-alphabeta", weights=PATH)``: a depth-d search then sees roughly
 what the material evaluation sees at the label depth. Everything is seeded by ``--seed``.
 
 Deeper teachers and more cores: ``--teacher PATH`` labels with the search of that learned
