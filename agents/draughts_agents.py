@@ -49,6 +49,28 @@ from boardgym.agents.draughts_search import (
 #: the most searching threads an AlphaBetaAgent takes
 MAX_THREADS = 64
 
+_search_ready = False  # search_root has run once in this process (compiled or loaded from cache)
+
+
+def _ready_search(evaluation, egdb):
+    """Run the search kernel once, at depth 1 from the initial position, so that its compile (or
+    its load from Numba's cache: seconds) is not taken from a move's time budget: otherwise the
+    clock stops the first timed search of a process before it has searched anything. The FEN
+    reader and the move writer (``best_move``'s way in and out) run once too."""
+    global _search_ready
+    if _search_ready:
+        return
+    b = SearchBuffers(tt_bits=4)
+    b.egdb = egdb
+    s = api.from_fen(api.to_fen(api.initial_state()))
+    n = root_children(s, b.rows, b.children)
+    api.move_to_str(s, b.rows[0])
+    b.stats[ST_LIMIT] = 1 << 62
+    search_root(b.children, n, np.arange(n, dtype=np.int64), 1, b.tt, b.killers, b.history,
+                b.moves, b.scratch, b.work, b.stats, evaluation.kind, *evaluation.arrays(), b.obs,
+                b.egdb, np.zeros(n, dtype=np.int64))
+    _search_ready = True
+
 
 def default_threads():
     """Searching threads of a timed AlphaBetaAgent by default: two, or one when the process may
@@ -351,6 +373,8 @@ class AlphaBetaAgent(DraughtsAgent):
             hb.tt = self.buffers.tt
             hb.egdb = self.buffers.egdb
             self._helpers.append(hb)
+        if self.time_limit is not None:  # the first timed move gets its whole budget
+            _ready_search(self.evaluation, self.buffers.egdb)
 
     def _tt_bits(self):
         return self.tt_bits
@@ -487,6 +511,8 @@ class AlphaBetaAgent(DraughtsAgent):
         b.killers[:] = -1
         b.history >>= 2
         ev = self.evaluation
+        if budget is not None or ponder:  # compile before the clock runs, not within the budget
+            _ready_search(ev, b.egdb)
         t0 = time.perf_counter()
         # the clock fires early by the lag measured on earlier moves (thread wake-up, a loaded
         # machine), so that the move is returned at the budget

@@ -51,6 +51,36 @@ def test_forced_move_returns_at_once(agent):
     assert time.perf_counter() - t0 < 0.05
 
 
+def test_first_timed_move_of_a_process_is_searched(monkeypatch):
+    """The search kernel's first run in a process (a compile, or a load from Numba's cache:
+    seconds) happens before the clock starts, so the first timed move is searched rather than
+    stopped at depth 0. A search kernel that stalls on its first call stands in for the compile."""
+    from boardgym.agents import draughts_agents
+
+    real, calls = draughts_agents.search_root, []
+
+    def stalls_first(*args):
+        if not calls:
+            time.sleep(0.5)
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(draughts_agents, "_search_ready", False)
+    monkeypatch.setattr(draughts_agents, "search_root", stalls_first)
+    a = AlphaBetaAgent(depth=None, time_limit=0.05, seed=0, threads=1)  # load() runs it here
+    t0 = time.perf_counter()
+    move = a.best_move(FENS[0])
+    assert time.perf_counter() - t0 < 0.4
+    assert a.last_info["depth"] >= 1 and move in api.legal_moves(FENS[0])
+    # an agent with a depth (no budget) runs it before its first timed think() instead
+    monkeypatch.setattr(draughts_agents, "_search_ready", False)
+    calls.clear()
+    b = AlphaBetaAgent(depth=4, seed=0)
+    assert not calls
+    row, info = b.think(api.from_fen(FENS[0]), budget=0.05)
+    assert info["depth"] >= 1
+
+
 def test_request_stop_from_another_thread():
     a = AlphaBetaAgent(depth=None, time_limit=0.05, seed=0)
     a.best_move(FENS[2])  # warm-up
