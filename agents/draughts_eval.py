@@ -16,6 +16,16 @@ arrays, so one compiled search serves every network:
   squares (how many moves each side has, pieces the opponent can take, men no enemy piece can
   stop, how the men are spread). They are functions of the four piece planes of x, so the
   training data (observations) need nothing new: ``features_of_obs`` computes them from x.
+Any learned kind may add **pattern tables** (``Evaluation.patterns``, as in pattern-based
+draughts engines): the board's 25 windows of 4x4 squares (``WINDOW_SQUARES``: 8 dark squares
+each, all placements of a 4x4 square on the 8x8 board) are each read as a number in base 3, one
+digit per square in increasing observation order (0 empty, 1 a piece of the side to move, 2 an
+opponent's piece; men and kings alike), most significant first, and table k's entry at window
+k's number is added to the network's output before ``scale``:
+  score = scale * (network output + sum_k patterns[k, index_k])
+``pattern_indices`` computes the 25 numbers from a position, ``pattern_indices_of_obs`` from
+stored observations; ``boardgym train-eval --patterns`` fits the tables to what the network leaves
+unexplained.
 ``Evaluation`` bundles the kind and arrays; ``Evaluation.load``/``save`` use ``.npz`` files.
 """
 import dataclasses
@@ -26,7 +36,7 @@ from numba import njit
 from boardgym.kernels.bits import lsb, msb, pop_lsb, popcount
 from boardgym.kernels.draughts.board import (
     BB_LONG_DIAG, BB_ROW, BB_SQUARES, GHOST_FILE, GHOST_ROW, GHOST_TO_SQ32, N_BITS, N_SQUARES,
-    S_BK, S_BM, S_SIDE, S_WK, S_WM,
+    S_BK, S_BM, S_SIDE, S_WK, S_WM, SQ32_TO_GHOST,
 )
 from boardgym.kernels.draughts.movegen import shift
 from boardgym.kernels.draughts.observe import (
@@ -89,6 +99,33 @@ for _g in range(N_BITS):
                 _cone[1, _g] |= np.int64(1) << np.int64(_h)
 CONE = _cone
 BB_WEST = _west
+
+# Pattern windows: every 4x4 square of the board (rows r0..r0+3, files f0..f0+3, r0, f0 in 0..4),
+# window k = 5 * r0 + f0, by its 8 dark squares in the observer's frame (sq32 numbering, a1 = 0:
+# row r, the j-th dark square of the row at file 2j + r % 2), increasing: two in each of its
+# rows. The kernels read a row's 4 squares as a base-3 number (ROW_GHOST[side, r, j]: the board
+# bit of row r's j-th square seen by side: White as is, Black turned 180 degrees, as the
+# observation turns it), take the two digits of a window's columns from it (ROW_PAIR[r % 2, f0,
+# row number]), and join a window's four pairs, most significant first.
+PATTERN_DIGITS = 3  # per square: empty, a piece of the side to move, an opponent's piece
+_windows = []
+for _r0 in range(5):
+    for _f0 in range(5):
+        _windows.append([4 * _r + _j for _r in range(_r0, _r0 + 4) for _j in range(4)
+                         if _f0 <= 2 * _j + _r % 2 < _f0 + 4])
+WINDOW_SQUARES = np.array(_windows, dtype=np.int64)
+N_WINDOWS, WINDOW_LEN = WINDOW_SQUARES.shape
+PATTERN_ENTRIES = PATTERN_DIGITS ** WINDOW_LEN
+_rows = np.arange(N_SQUARES, dtype=np.int64).reshape(8, 4)
+ROW_GHOST = np.stack([SQ32_TO_GHOST[_rows], SQ32_TO_GHOST[N_SQUARES - 1 - _rows]]).astype(np.int64)
+_pair = np.zeros((2, 5, 81), dtype=np.int64)
+for _parity in range(2):
+    for _f0 in range(5):
+        _js = [_j for _j in range(4) if _f0 <= 2 * _j + _parity < _f0 + 4]
+        for _code in range(81):
+            _digits = [(_code // 3 ** (3 - _j)) % 3 for _j in range(4)]
+            _pair[_parity, _f0, _code] = 3 * _digits[_js[0]] + _digits[_js[1]]
+ROW_PAIR = _pair
 
 
 @njit(cache=True, inline="always")
@@ -208,6 +245,70 @@ def features_of_obs(x, out):
 
 
 @njit(cache=True, inline="always")
+def _row_code(own, opp, side, r):
+    """Row r's 4 squares (observer's frame) as a base-3 number, the first most significant."""
+    c = np.int64(0)
+    for j in range(4):
+        g = ROW_GHOST[side, r, j]
+        c = c * PATTERN_DIGITS + ((own >> g) & 1) + 2 * ((opp >> g) & 1)
+    return c
+
+
+@njit(cache=True, inline="always")
+def _add_patterns(y, pt, own, opp, side):
+    """y plus pt[k, window k's number] for k = 0, 1, ... (N_WINDOWS tables), added one by one:
+    own/opp the bitboards of the side to move's and the opponent's pieces, side the side to
+    move. Each row is read once: c0..c3 hold the codes of rows r0..r0+3."""
+    c0 = _row_code(own, opp, side, 0)
+    c1 = _row_code(own, opp, side, 1)
+    c2 = _row_code(own, opp, side, 2)
+    c3 = _row_code(own, opp, side, 3)
+    for r0 in range(5):
+        if r0 > 0:
+            c0, c1, c2, c3 = c1, c2, c3, _row_code(own, opp, side, r0 + 3)
+        p = r0 % 2
+        for f0 in range(5):
+            idx = ((ROW_PAIR[p, f0, c0] * 9 + ROW_PAIR[1 - p, f0, c1]) * 9
+                   + ROW_PAIR[p, f0, c2]) * 9 + ROW_PAIR[1 - p, f0, c3]
+            y += pt[5 * r0 + f0, idx]
+    return y
+
+
+@njit(cache=True, inline="always")
+def _window_numbers(own, opp, side, out):
+    """out[k] = window k's number, square by square (_add_patterns reads the same numbers
+    row by row)."""
+    for k in range(N_WINDOWS):
+        idx = np.int64(0)
+        for i in range(WINDOW_LEN):
+            q = WINDOW_SQUARES[k, i]
+            g = ROW_GHOST[side, q // 4, q % 4]
+            idx = idx * PATTERN_DIGITS + ((own >> g) & 1) + 2 * ((opp >> g) & 1)
+        out[k] = idx
+
+
+@njit(cache=True)
+def pattern_indices(state, out):
+    """out[k] (int64[N_WINDOWS]) = window k's number in state, from the side to move's view."""
+    side = state[S_SIDE]
+    if side == 0:
+        own, opp = state[S_WM] | state[S_WK], state[S_BM] | state[S_BK]
+    else:
+        own, opp = state[S_BM] | state[S_BK], state[S_WM] | state[S_WK]
+    _window_numbers(own, opp, side, out)
+
+
+@njit(cache=True)
+def pattern_indices_of_obs(x, out):
+    """out[i, k] (int64[n, N_WINDOWS]) = window k's number in observation x[i] (float32[n,
+    OBS_LEN], any observer): the same numbers as pattern_indices of the observer's position."""
+    for i in range(x.shape[0]):
+        own = obs_plane_bitboard(x[i], PLANE_OWN_MEN) | obs_plane_bitboard(x[i], PLANE_OWN_KINGS)
+        opp = obs_plane_bitboard(x[i], PLANE_OPP_MEN) | obs_plane_bitboard(x[i], PLANE_OPP_KINGS)
+        _window_numbers(own, opp, 0, out[i])
+
+
+@njit(cache=True, inline="always")
 def _add_plane(z, w1t, bb, base, side, n_hidden):
     """z += the rows of w1t of plane ``base``'s inputs set by bitboard bb, seen by side, in
     increasing input order (White: lowest bit first; Black, turned 180 degrees: highest first)."""
@@ -251,7 +352,7 @@ def _tanh(x):
 
 
 @njit(cache=True, error_model="numpy")  # no division-by-zero branch: the tanh loop vectorises
-def net_eval(state, kind, w1t, b1, w2, b2, scale, obs):
+def net_eval(state, kind, w1t, b1, w2, b2, scale, pt, obs):
     """Learned score of state (side to move's view). obs is unused (kept so that every
     evaluation kind has one signature).
 
@@ -266,7 +367,8 @@ def net_eval(state, kind, w1t, b1, w2, b2, scale, obs):
     H sums run side by side over contiguous rows of w1t. tanh is taken by ``_tanh``, arithmetic
     that vectorises (a fifth of the cost of exp here) and differs from np.tanh by at most 3e-14:
     a score (rounded to an integer) could differ from the formula with np.tanh only for a sum
-    within about 1e-11 of a half unit."""
+    within about 1e-11 of a half unit. pt: the pattern tables (``Evaluation.patterns``; none when
+    it has no rows), their entries added to the output in window order."""
     side = state[S_SIDE]
     n_hidden = w1t.shape[1]
     z = b1.copy()
@@ -290,6 +392,8 @@ def net_eval(state, kind, w1t, b1, w2, b2, scale, obs):
         y = b2[0]
         for h in range(n_hidden):
             y += w2[h] * z[h]
+    if pt.shape[0] > 0:  # pattern tables, in window order
+        y = _add_patterns(y, pt, planes[0] | planes[1], planes[2] | planes[3], side)
     v = scale * y
     if v > SCORE_LIMIT:
         v = SCORE_LIMIT
@@ -299,11 +403,11 @@ def net_eval(state, kind, w1t, b1, w2, b2, scale, obs):
 
 
 @njit(cache=True)
-def evaluate(state, kind, w1, b1, w2, b2, scale, obs):
+def evaluate(state, kind, w1, b1, w2, b2, scale, pt, obs):
     """Score of state from the side to move's view with the chosen evaluation kind."""
     if kind == EVAL_MATERIAL:
         return material_eval(state)
-    return net_eval(state, kind, w1, b1, w2, b2, scale, obs)
+    return net_eval(state, kind, w1, b1, w2, b2, scale, pt, obs)
 
 
 @dataclasses.dataclass
@@ -312,8 +416,10 @@ class Evaluation:
 
     w1: (H, n_inputs) (OBS_LEN; N_INPUTS_FEATURES for EVAL_MLP_FEATURES); b1: (H,); w2: (H,);
     b2: (1,); scale: score units per network output unit
-    (e.g. 100 if the network predicts material in men). The arrays are copies of those given;
-    to change the weights, assign new arrays (``arrays()`` then rebuilds the kernels' copy).
+    (e.g. 100 if the network predicts material in men); patterns: the pattern tables,
+    (N_WINDOWS, PATTERN_ENTRIES) in network output units, or (0, PATTERN_ENTRIES): none (the
+    material kind takes none). The arrays are copies of those given; to change the weights,
+    assign new arrays (``arrays()`` then rebuilds the kernels' copy).
     """
 
     kind: int = EVAL_MATERIAL
@@ -322,6 +428,8 @@ class Evaluation:
     w2: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(1))
     b2: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(1))
     scale: float = 1.0
+    patterns: np.ndarray = dataclasses.field(
+        default_factory=lambda: np.zeros((0, PATTERN_ENTRIES)))
 
     def __post_init__(self):
         if self.kind not in (EVAL_MATERIAL, EVAL_LINEAR, EVAL_MLP, EVAL_MLP_FEATURES):
@@ -330,6 +438,14 @@ class Evaluation:
         self.b1 = np.array(self.b1, dtype=np.float64, order="C").reshape(-1)
         self.w2 = np.array(self.w2, dtype=np.float64, order="C").reshape(-1)
         self.b2 = np.array(self.b2, dtype=np.float64, order="C").reshape(-1)
+        self.patterns = np.array(self.patterns, dtype=np.float64, order="C")
+        if self.patterns.size == 0:
+            self.patterns = np.zeros((0, PATTERN_ENTRIES))
+        if self.patterns.shape not in ((0, PATTERN_ENTRIES), (N_WINDOWS, PATTERN_ENTRIES)):
+            raise ValueError(f"patterns must have shape ({N_WINDOWS}, {PATTERN_ENTRIES}) (or be "
+                             f"empty: none), got {self.patterns.shape}")
+        if self.kind == EVAL_MATERIAL and self.patterns.shape[0] > 0:
+            raise ValueError("the material evaluation takes no pattern tables")
         h = self.w1.shape[0]
         n_in = self.n_inputs
         if self.w1.ndim != 2 or self.w1.shape[1] != n_in or h < 1:
@@ -339,10 +455,12 @@ class Evaluation:
         if self.kind in (EVAL_MLP, EVAL_MLP_FEATURES) and self.w2.shape != (h,):
             raise ValueError(f"w2 must have shape ({h},) for an MLP, got {self.w2.shape}")
         if not np.isfinite(self.scale) or not all(
-                np.isfinite(a).all() for a in (self.w1, self.b1, self.w2, self.b2)):
+                np.isfinite(a).all() for a in (self.w1, self.b1, self.w2, self.b2,
+                                               self.patterns)):
             raise ValueError("evaluation weights and scale must be finite")
         self.scale = float(self.scale)
         self._kernel_w1 = (self.w1, np.ascontiguousarray(self.w1.T))
+        self._kernel_patterns = self.patterns  # the tables checked last
 
     @property
     def n_inputs(self):
@@ -361,33 +479,44 @@ class Evaluation:
                    scale)
 
     @classmethod
-    def mlp(cls, w1, b1, w2, b2, scale=1.0, features=False):
+    def mlp(cls, w1, b1, w2, b2, scale=1.0, features=False, patterns=None):
         """score = scale * (w2 . tanh(w1 x + b1) + b2); x: the observation (w1: (H, OBS_LEN)),
-        or with features the observation and then eval_features (w1: (H, N_INPUTS_FEATURES))."""
+        or with features the observation and then eval_features (w1: (H, N_INPUTS_FEATURES));
+        patterns: pattern tables added to the output, (N_WINDOWS, PATTERN_ENTRIES), or None."""
         return cls(EVAL_MLP_FEATURES if features else EVAL_MLP, w1, b1, w2, np.reshape(b2, 1),
-                   scale)
+                   scale, np.zeros((0, PATTERN_ENTRIES)) if patterns is None else patterns)
+
+    @property
+    def has_patterns(self):
+        """Does the evaluation add pattern tables?"""
+        return self.patterns.shape[0] > 0
 
     def arrays(self):
-        """(w1t, b1, w2, b2, scale) as passed to the kernels: w1t = w1 transposed, (OBS_LEN, H),
-        contiguous (rebuilt, with the checks, when w1 or another array was assigned anew)."""
+        """(w1t, b1, w2, b2, scale, patterns) as passed to the kernels: w1t = w1 transposed,
+        (n_inputs, H), contiguous (rebuilt, with the checks, when w1 or another array was
+        assigned anew)."""
         source, w1t = self._kernel_w1
         if source is not self.w1 or any(
                 not (isinstance(a, np.ndarray) and a.dtype == np.float64 and a.flags.c_contiguous)
-                for a in (self.b1, self.w2, self.b2)):
+                for a in (self.b1, self.w2, self.b2)) or self.patterns is not self._kernel_patterns:
             self.__post_init__()
             w1t = self._kernel_w1[1]
-        return w1t, self.b1, self.w2, self.b2, self.scale
+        return w1t, self.b1, self.w2, self.b2, self.scale, self.patterns
 
     def save(self, path):
         """Write the evaluation to an .npz file (``.npz`` appended if missing), atomically:
         a temporary file renamed into place, so a killed run never leaves half a file."""
         from boardgym.agents.run_log import write_atomically
         final = str(path) if str(path).endswith(".npz") else str(path) + ".npz"
+        extra = {"patterns": self.patterns} if self.has_patterns else {}
         write_atomically(final, lambda tmp: np.savez(tmp, kind=self.kind, w1=self.w1, b1=self.b1,
-                                                     w2=self.w2, b2=self.b2, scale=self.scale), ".npz")
+                                                     w2=self.w2, b2=self.b2, scale=self.scale,
+                                                     **extra), ".npz")
 
     @classmethod
     def load(cls, path):
         """Read an evaluation written by save()."""
         with np.load(path) as z:
-            return cls(int(z["kind"]), z["w1"], z["b1"], z["w2"], z["b2"], float(z["scale"]))
+            patterns = z["patterns"] if "patterns" in z.files else np.zeros((0, PATTERN_ENTRIES))
+            return cls(int(z["kind"]), z["w1"], z["b1"], z["w2"], z["b2"], float(z["scale"]),
+                       patterns)

@@ -142,7 +142,7 @@ def _tt_store(tt, h, depth, flag, score, key, ply, age):
 
 @njit(cache=True, nogil=True)
 def _negamax(s, depth, alpha, beta, ply, tt, killers, history, moves, order, work, stats,
-             kind, w1, b1, w2, b2, scale, obs, eg):
+             kind, w1, b1, w2, b2, scale, pt, obs, eg):
     stats[ST_NODES] += 1
     if stats[ST_NODES] >= stats[ST_LIMIT] or stats[ST_STOP] != 0:
         stats[ST_ABORT] = 1
@@ -164,9 +164,9 @@ def _negamax(s, depth, alpha, beta, ply, tt, killers, history, moves, order, wor
     if depth <= 0:
         stats[ST_QNODES] += 1
         if not capture or ply >= MAX_PLY - 1:
-            return evaluate(s, kind, w1, b1, w2, b2, scale, obs)
+            return evaluate(s, kind, w1, b1, w2, b2, scale, pt, obs)
     elif ply >= MAX_PLY - 1:
-        return evaluate(s, kind, w1, b1, w2, b2, scale, obs)
+        return evaluate(s, kind, w1, b1, w2, b2, scale, pt, obs)
     h = s[S_HASH]
     tt_move = np.int64(-1)
     use_tt = stats[ST_USE_TT] != 0 and depth > 0
@@ -235,7 +235,7 @@ def _negamax(s, depth, alpha, beta, ply, tt, killers, history, moves, order, wor
         child = apply_move(s, mv[i])
         if i == 0:
             v = -_negamax(child, depth - 1, -beta, -alpha, ply + 1, tt, killers, history, moves,
-                          order, work, stats, kind, w1, b1, w2, b2, scale, obs, eg)
+                          order, work, stats, kind, w1, b1, w2, b2, scale, pt, obs, eg)
         else:
             r = 0
             if stats[ST_LMR] != 0 and depth >= LMR_DEPTH and i >= LMR_MOVES and not capture \
@@ -243,18 +243,18 @@ def _negamax(s, depth, alpha, beta, ply, tt, killers, history, moves, order, wor
                 r = 2 if depth >= LMR_DEPTH_2 and i >= LMR_MOVES_2 else 1
                 stats[ST_REDUCED] += 1
                 v = -_negamax(child, depth - 1 - r, -alpha - 1, -alpha, ply + 1, tt, killers,
-                              history, moves, order, work, stats, kind, w1, b1, w2, b2, scale,
+                              history, moves, order, work, stats, kind, w1, b1, w2, b2, scale, pt,
                               obs, eg)
                 if v > alpha and stats[ST_ABORT] == 0:
                     stats[ST_RESEARCHED] += 1
                     r = 0
             if r == 0:
                 v = -_negamax(child, depth - 1, -alpha - 1, -alpha, ply + 1, tt, killers,
-                              history, moves, order, work, stats, kind, w1, b1, w2, b2, scale,
+                              history, moves, order, work, stats, kind, w1, b1, w2, b2, scale, pt,
                               obs, eg)
             if alpha < v < beta and stats[ST_ABORT] == 0:
                 v = -_negamax(child, depth - 1, -beta, -alpha, ply + 1, tt, killers, history,
-                              moves, order, work, stats, kind, w1, b1, w2, b2, scale, obs, eg)
+                              moves, order, work, stats, kind, w1, b1, w2, b2, scale, pt, obs, eg)
         if stats[ST_ABORT] != 0:
             return 0
         if v > best:
@@ -286,7 +286,7 @@ def _negamax(s, depth, alpha, beta, ply, tt, killers, history, moves, order, wor
 
 @njit(cache=True, nogil=True)
 def search_root(children, n, order, depth, tt, killers, history, moves, scratch, work, stats,
-                kind, w1, b1, w2, b2, scale, obs, eg, values):
+                kind, w1, b1, w2, b2, scale, pt, obs, eg, values):
     """Search the root's children (whole-move positions) in the given order, depth plies deep.
 
     order: int64[n] indices into children, best first (rewritten best first on return);
@@ -303,13 +303,13 @@ def search_root(children, n, order, depth, tt, killers, history, moves, scratch,
         c = order[r]
         if r == 0:
             v = -_negamax(children[c], depth - 1, -beta, -alpha, ONE, tt, killers, history, moves,
-                          scratch, work, stats, kind, w1, b1, w2, b2, scale, obs, eg)
+                          scratch, work, stats, kind, w1, b1, w2, b2, scale, pt, obs, eg)
         else:
             v = -_negamax(children[c], depth - 1, -alpha - 1, -alpha, ONE, tt, killers, history,
-                          moves, scratch, work, stats, kind, w1, b1, w2, b2, scale, obs, eg)
+                          moves, scratch, work, stats, kind, w1, b1, w2, b2, scale, pt, obs, eg)
             if v > alpha and stats[ST_ABORT] == 0:
                 v = -_negamax(children[c], depth - 1, -beta, -alpha, ONE, tt, killers, history,
-                              moves, scratch, work, stats, kind, w1, b1, w2, b2, scale, obs, eg)
+                              moves, scratch, work, stats, kind, w1, b1, w2, b2, scale, pt, obs, eg)
         if stats[ST_ABORT] != 0:
             break
         stats[ST_ROOT_DONE] = r + 1
@@ -336,7 +336,7 @@ def search_root(children, n, order, depth, tt, killers, history, moves, scratch,
 
 @njit(cache=True, nogil=True)
 def score_children(children, n, resolve, tt, killers, history, moves, scratch, work, stats,
-                   kind, w1, b1, w2, b2, scale, obs, eg, out):
+                   kind, w1, b1, w2, b2, scale, pt, obs, eg, out):
     """One-ply scores (greedy): out[i] = the mover's score of children[i] (a win = WIN - 1).
 
     resolve: 1 plays out the forced captures that follow (quiescence), 0 evaluates statically.
@@ -352,9 +352,9 @@ def score_children(children, n, resolve, tt, killers, history, moves, scratch, w
             stats[ST_ABORT] = 0
             stats[ST_USE_TT] = 0
             out[i] = -_negamax(c, ZERO, -BIG, BIG, ONE, tt, killers, history, moves, scratch, work,
-                               stats, kind, w1, b1, w2, b2, scale, obs, eg)
+                               stats, kind, w1, b1, w2, b2, scale, pt, obs, eg)
         else:
-            out[i] = -evaluate(c, kind, w1, b1, w2, b2, scale, obs)
+            out[i] = -evaluate(c, kind, w1, b1, w2, b2, scale, pt, obs)
 
 
 @njit(cache=True)

@@ -59,7 +59,7 @@ FIXED = {"draughts": ("random", "recapture", "greedy"), "backgammon": ("random",
 
 
 @njit(cache=True)
-def greedy_actions(obs, slots, rngs, resolve, kind, w1, b1, w2, b2, scale, rows, children,
+def greedy_actions(obs, slots, rngs, resolve, kind, w1, b1, w2, b2, scale, pt, rows, children,
                    scores, tt, killers, history, moves, scratch, work, stats, eval_obs, eg,
                    hops, out):
     """GreedyAgent's first hop in each of M draughts positions: obs float32 (M, OBS_LEN) (the
@@ -76,7 +76,7 @@ def greedy_actions(obs, slots, rngs, resolve, kind, w1, b1, w2, b2, scale, rows,
             bad += 1
             continue
         score_children(children, n, resolve, tt, killers, history, moves, scratch, work, stats,
-                       kind, w1, b1, w2, b2, scale, eval_obs, eg, scores)
+                       kind, w1, b1, w2, b2, scale, pt, eval_obs, eg, scores)
         best, ties = 0, 0
         for i in range(n):
             if scores[i] > scores[best]:

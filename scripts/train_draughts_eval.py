@@ -26,7 +26,12 @@ material search (``--label-depth``; decided games count +-20 men). The network r
 198-float observation of the side to move (with ``--features``, followed by the numbers of
 ``draughts_eval.eval_features``: mobility, pieces en prise, runaway men, balance) and predicts
 that score in men: one tanh hidden layer of ``--hidden`` units, Huber loss, Adam, NumPy only
-(one BLAS thread, so the same command writes the same file bit for bit). The result is an
+(one BLAS thread, so the same command writes the same file bit for bit). With ``--patterns`` the
+fitted network is then given pattern tables (``draughts_eval``: one table per 4x4 window of the
+board, 3^8 entries indexed by which of its 8 squares hold a piece of the side to move or of the
+opponent), fitted by backfitting to what the network leaves unexplained on the training part
+(``fit_patterns``: each entry the shrunk mean of its positions' residuals, ``--pattern-shrink``,
+``--pattern-sweeps``); the search adds them to the network's output. The result is an
 ``boardgym.agents.draughts_eval.Evaluation`` (.npz, scale 100) for
 ``load("draughts-alphabeta", weights=PATH)``: a depth-d search then sees roughly
 what the material evaluation sees at the label depth. Everything is seeded by ``--seed``.
@@ -58,7 +63,9 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np
 
 from boardgym.agents.draughts_agents import AlphaBetaAgent
-from boardgym.agents.draughts_eval import N_FEATURES, Evaluation, features_of_obs
+from boardgym.agents.draughts_eval import (
+    N_FEATURES, N_WINDOWS, PATTERN_ENTRIES, Evaluation, features_of_obs, pattern_indices_of_obs,
+)
 from boardgym.agents.draughts_search import WIN_BOUND
 from boardgym.kernels.draughts.board import M_CAPTURED, MAX_MOVES, ROW_LEN, S_SIDE
 from boardgym.kernels.draughts.game import (
@@ -104,6 +111,14 @@ class Settings:
     """also feed the network the evaluation features (draughts_eval.eval_features: mobility,
     pieces en prise, runaway men, balance), computed from each observation: an EVAL_MLP_FEATURES
     evaluation"""
+    patterns: bool = False
+    """then fit pattern tables (draughts_eval: one per 4x4 window of the board, indexed by its
+    contents) to what the fitted network leaves unexplained, added to its output"""
+    pattern_shrink: float = 50.0
+    """pattern fit: a table entry is its positions' mean residual times n / (n + this), so rare
+    contents stay near 0"""
+    pattern_sweeps: int = 6
+    """pattern fit: passes over the 25 tables (each refitted to the others' remainder)"""
     epochs: int = 30
     """passes over the data"""
     batch: int = 256
@@ -123,7 +138,10 @@ class Settings:
 
     def check(self):
         cli.require(self.positions >= 10, f"--positions must be at least 10, got {self.positions}")
-        for name in ("hidden", "epochs", "batch", "play_depth", "label_depth", "max_plies"):
+        cli.require(self.pattern_shrink >= 0 and np.isfinite(self.pattern_shrink),
+                    f"--pattern-shrink must be 0 or more, got {self.pattern_shrink}")
+        for name in ("hidden", "epochs", "batch", "play_depth", "label_depth", "max_plies",
+                     "pattern_sweeps"):
             value = getattr(self, name)
             cli.require(value >= 1, f"--{name.replace('_', '-')} must be at least 1, got {value}")
         for name in ("random_move_prob", "sample_prob"):
@@ -348,10 +366,36 @@ def _huber(r):
     return float(np.mean(np.where(a < 1.0, 0.5 * r * r, a - 0.5)))
 
 
+PATTERN_CLIP = 3.0  # men: a residual counts at most this much in a table's mean (as Huber would)
+
+
+def fit_patterns(idx, residual, shrink, sweeps):
+    """Pattern tables (N_WINDOWS, PATTERN_ENTRIES) whose sum over a position's windows fits the
+    residuals: idx (n, N_WINDOWS) the windows' numbers (pattern_indices_of_obs), residual (n,)
+    what the network leaves. Backfitting: each sweep refits every table in turn to the residual
+    less the other tables, an entry being the mean of its positions' remainders (clipped to
+    +-PATTERN_CLIP) times n / (n + shrink)."""
+    tables = np.zeros((N_WINDOWS, PATTERN_ENTRIES))
+    fit = np.zeros(len(residual))
+    counts = [np.bincount(idx[:, k], minlength=PATTERN_ENTRIES) for k in range(N_WINDOWS)]
+    for _ in range(sweeps):
+        for k in range(N_WINDOWS):
+            fit -= tables[k, idx[:, k]]
+            rest = np.clip(residual - fit, -PATTERN_CLIP, PATTERN_CLIP)
+            tables[k] = np.bincount(idx[:, k], weights=rest, minlength=PATTERN_ENTRIES) / (
+                counts[k] + shrink + 1e-12)
+            fit += tables[k, idx[:, k]]
+    return tables
+
+
 def train(x, y, cfg, log=print, progress=None):
-    """Fit the MLP; return (Evaluation, train loss, validation loss, loss of the constant mean).
-    progress(epochs done) before each epoch."""
+    """Fit the MLP (and with cfg.patterns then the pattern tables); return (Evaluation, train
+    loss, validation loss, loss of the constant mean). progress(epochs done) before each epoch."""
     rng = np.random.default_rng(cfg.seed + 1)
+    windows = None
+    if cfg.patterns:
+        windows = np.zeros((len(x), N_WINDOWS), dtype=np.int64)
+        pattern_indices_of_obs(np.ascontiguousarray(x, dtype=np.float32), windows)
     if cfg.features:
         extra = np.zeros((len(x), N_FEATURES), dtype=np.float32)
         features_of_obs(x, extra)
@@ -395,11 +439,21 @@ def train(x, y, cfg, log=print, progress=None):
             lt = _huber(predict(xt)[0] - yt)
             lv = _huber(predict(xv)[0] - yv) if n_val else float("nan")
             log(f"epoch {ep + 1:3d}  train loss {lt:.4f}  validation loss {lv:.4f}")
-    lt = _huber(predict(xt)[0] - yt)
-    lv = _huber(predict(xv)[0] - yv) if n_val else float("nan")
+    pt, lt = predict(xt)[0], _huber(predict(xt)[0] - yt)
+    pv = predict(xv)[0] if n_val else None
+    lv = _huber(pv - yv) if n_val else float("nan")
+    tables = None
+    if cfg.patterns:
+        it, iv = windows[perm[n_val:]], windows[perm[:n_val]]
+        tables = fit_patterns(it, yt - pt, cfg.pattern_shrink, cfg.pattern_sweeps)
+        lt = _huber(pt + tables[np.arange(N_WINDOWS), it].sum(1) - yt)
+        lv0, lv = lv, (_huber(pv + tables[np.arange(N_WINDOWS), iv].sum(1) - yv) if n_val
+                       else float("nan"))
+        log(f"pattern tables: train loss {lt:.4f}  validation loss {lv:.4f} (the network "
+            f"alone: {lv0:.4f})")
     base = _huber(yt - yt.mean())
     return (Evaluation.mlp(params[0], params[1], params[2], params[3][0], scale=100.0,
-                           features=cfg.features), lt, lv, base)
+                           features=cfg.features, patterns=tables), lt, lv, base)
 
 
 def main(args=None):

@@ -9,35 +9,15 @@ import numpy as np
 import pytest
 
 from boardgym.agents import AlphaBetaAgent, Evaluation
-from boardgym.agents.draughts_eval import (
-    EVAL_MLP_FEATURES, KING, MAN, N_FEATURES, SCORE_LIMIT, evaluate, features_of_obs,
-    material_eval,
-)
+from boardgym.agents.draughts_eval import KING, MAN, evaluate, material_eval
 from boardgym.kernels.bits import popcount
 from boardgym.agents.draughts_search import WIN, WIN_BOUND
 from boardgym.envs import draughts as api
-from boardgym.kernels.draughts.board import MAX_MOVES, ROW_LEN, S_HASH, S_MATERIAL, S_SIDE
-from boardgym.kernels.draughts.game import initial_state
-from boardgym.kernels.draughts.move import apply_move
-from boardgym.kernels.draughts.movegen import gen_moves
+from boardgym.kernels.draughts.board import S_HASH, S_MATERIAL, S_SIDE
 from boardgym.kernels.draughts.observe import OBS_LEN
-from boardgym.kernels.draughts.outcome import game_status
 from boardgym.scripts import evaluate as evaluate_script
-
-def _random_positions(n, seed, max_plies=80):
-    rng = np.random.default_rng(seed)
-    buf = np.empty((MAX_MOVES, ROW_LEN), np.int64)
-    out = []
-    while len(out) < n:
-        s = initial_state()
-        for _ in range(int(rng.integers(0, max_plies))):
-            k = gen_moves(s, buf)
-            if k == 0:
-                break
-            s = apply_move(s, buf[int(rng.integers(k))])
-        if game_status(s) == 0:
-            out.append(s)
-    return out
+from draughts_positions import dense_mlp_score as _dense_mlp_score  # tests/helpers
+from draughts_positions import random_positions as _random_positions
 
 
 def _score(fen_or_state, depth, **kw):
@@ -238,25 +218,6 @@ def test_learned_evaluation_hook(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mlp.npz", "noext.npz"]
     with pytest.raises(ValueError, match="w1 must have shape"):
         Evaluation.mlp(np.zeros((2, 5)), np.zeros(2), np.zeros(2), 0.0)
-
-
-def _dense_mlp_score(ev, obs):
-    """The MLP's score by the plain formula, summed densely over all its inputs in index order
-    (the 198 of the observation, then for a feature network its features, as float32, the way
-    training reads them; pure Python floats: the same operations, in the same order, as one
-    sum of the kernel)."""
-    x = obs
-    if ev.kind == EVAL_MLP_FEATURES:
-        extra = np.zeros((1, N_FEATURES), np.float32)
-        features_of_obs(obs[None], extra)
-        x = np.concatenate([obs, extra[0]])
-    y = float(ev.b2[0])
-    for h in range(ev.w1.shape[0]):
-        z = float(ev.b1[h])
-        for i in range(ev.n_inputs):
-            z += float(ev.w1[h, i]) * float(x[i])
-        y += float(ev.w2[h]) * float(np.tanh(z))
-    return int(np.round(min(max(ev.scale * y, -SCORE_LIMIT), SCORE_LIMIT)))
 
 
 def test_the_evaluation_tanh_is_np_tanh_within_3e_14():

@@ -13,7 +13,7 @@ from boardgym.agents.draughts_eval import (
 from boardgym.envs import draughts as api
 from boardgym.kernels.draughts.board import S_SIDE
 from boardgym.kernels.draughts.observe import OBS_LEN, encode_obs
-from test_draughts_alphabeta import _random_positions  # tests/agents is on sys.path
+from draughts_positions import random_positions as _random_positions  # tests/helpers
 
 
 def _features(fen):

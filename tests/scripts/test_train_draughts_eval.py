@@ -106,7 +106,49 @@ def test_features_train_a_feature_network_from_the_same_data(tmp_path):
                                                   "g3-f4", "g3-h4")
 
 
+def test_patterns_fit_tables_to_what_the_network_leaves(tmp_path):
+    """--patterns: the same network (bit for bit), then tables that lower the training loss;
+    the tables are the backfit of fit_patterns (checked on a planted pattern); the search loads
+    and plays the file."""
+    from boardgym.agents.draughts_eval import N_WINDOWS, PATTERN_ENTRIES, pattern_indices_of_obs
+    mod = train_draughts_eval
+    args = ["--positions", "300", "--label-depth", "2", "--play-depth", "1", "--hidden", "4",
+            "--epochs", "3", "--batch", "16", "--seed", "2", "--quiet"]
+    data = tmp_path / "data.npz"
+    plain = mod.main(args + ["--save-data", str(data), "--out", str(tmp_path / "a.npz")])
+    pat = mod.main(args + ["--data", str(data), "--patterns", "--pattern-shrink", "1",
+                           "--out", str(tmp_path / "p.npz")])
+    a, p = Evaluation.load(tmp_path / "a.npz"), Evaluation.load(tmp_path / "p.npz")
+    assert np.array_equal(a.w1, p.w1) and not a.has_patterns and p.has_patterns
+    assert p.patterns.shape == (N_WINDOWS, PATTERN_ENTRIES)
+    assert pat["train_loss"] < plain["train_loss"]
+    agent = load("draughts-alphabeta", weights=str(tmp_path / "p.npz"), depth=2)
+    assert agent.best_move("W:W21-32:B1-12") in ("a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4",
+                                                  "g3-f4", "g3-h4")
+    # a residual that one window's contents explain is fitted (the windows overlap, so others
+    # may carry part of it: the sum is what converges)
+    x, _ = mod.load_data(str(data))
+    idx = np.zeros((len(x), N_WINDOWS), np.int64)
+    pattern_indices_of_obs(x, idx)
+    planted = np.where(idx[:, 7] == idx[0, 7], 1.5, 0.0)
+    assert 0 < planted.sum() < 1.5 * len(x)
+    fitted = [mod.fit_patterns(idx, planted, shrink=0.0, sweeps=k)[np.arange(N_WINDOWS), idx]
+              .sum(1) for k in (1, 10)]
+    assert np.abs(fitted[1] - planted).max() < 1e-3
+    assert np.abs(fitted[1] - planted).max() < np.abs(fitted[0] - planted).max()
+    # shrinkage: after one sweep the first table's entry is its positions' residual sum over
+    # (their count + shrink), residuals clipped to +-PATTERN_CLIP
+    noisy = planted + np.random.default_rng(0).normal(0, 3, len(x))
+    one = mod.fit_patterns(idx, noisy, shrink=7.0, sweeps=1)
+    for v in np.unique(idx[:, 0])[:20]:
+        rows = idx[:, 0] == v
+        clipped = np.clip(noisy[rows], -mod.PATTERN_CLIP, mod.PATTERN_CLIP)
+        assert one[0, v] == pytest.approx(clipped.sum() / (rows.sum() + 7.0))
+
+
 @pytest.mark.parametrize("extra, needle", [
+    (["--pattern-shrink", "-1"], "--pattern-shrink"),
+    (["--pattern-sweeps", "0"], "--pattern-sweeps"),
     (["--workers", "2"], "--chunk"),
     (["--chunk", "-1"], "--chunk"),
     (["--workers", "0", "--chunk", "5"], "--workers"),
