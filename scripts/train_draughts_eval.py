@@ -439,7 +439,8 @@ def train(x, y, cfg, log=print, progress=None):
             lt = _huber(predict(xt)[0] - yt)
             lv = _huber(predict(xv)[0] - yv) if n_val else float("nan")
             log(f"epoch {ep + 1:3d}  train loss {lt:.4f}  validation loss {lv:.4f}")
-    pt, lt = predict(xt)[0], _huber(predict(xt)[0] - yt)
+    pt = predict(xt)[0]
+    lt = _huber(pt - yt)
     pv = predict(xv)[0] if n_val else None
     lv = _huber(pv - yv) if n_val else float("nan")
     tables = None
