@@ -439,11 +439,11 @@ class Evaluation:
         self.w2 = np.array(self.w2, dtype=np.float64, order="C").reshape(-1)
         self.b2 = np.array(self.b2, dtype=np.float64, order="C").reshape(-1)
         self.patterns = np.array(self.patterns, dtype=np.float64, order="C")
-        if self.patterns.size == 0:
+        if self.patterns.shape == (0,):  # [] or an empty vector: no tables
             self.patterns = np.zeros((0, PATTERN_ENTRIES))
         if self.patterns.shape not in ((0, PATTERN_ENTRIES), (N_WINDOWS, PATTERN_ENTRIES)):
-            raise ValueError(f"patterns must have shape ({N_WINDOWS}, {PATTERN_ENTRIES}) (or be "
-                             f"empty: none), got {self.patterns.shape}")
+            raise ValueError(f"patterns must have shape ({N_WINDOWS}, {PATTERN_ENTRIES}) (or "
+                             f"(0, {PATTERN_ENTRIES}) or []: none), got {self.patterns.shape}")
         if self.kind == EVAL_MATERIAL and self.patterns.shape[0] > 0:
             raise ValueError("the material evaluation takes no pattern tables")
         h = self.w1.shape[0]

@@ -129,8 +129,12 @@ def test_the_evaluation_checks_its_tables():
     rng = np.random.default_rng(1)
     net = _net(rng, patterns=False)
     assert not net.has_patterns and net.patterns.shape == (0, PATTERN_ENTRIES)
+    for empty in ([], np.zeros(0), np.zeros((0, PATTERN_ENTRIES), np.float32)):  # none
+        assert not Evaluation.mlp(net.w1, net.b1, net.w2, 0.0, patterns=empty).has_patterns
+    # an empty array of another shape is a mistake (tables with no entries), not "none"
     for bad in (np.zeros((N_WINDOWS, 10)), np.zeros((3, PATTERN_ENTRIES)),
-                np.zeros(PATTERN_ENTRIES)):
+                np.zeros(PATTERN_ENTRIES), np.zeros((N_WINDOWS, 0)), np.zeros((0, 10)),
+                np.zeros((0, 0))):
         with pytest.raises(ValueError, match=rf"patterns must have shape \({N_WINDOWS}, 6561\)"):
             Evaluation.mlp(net.w1, net.b1, net.w2, 0.0, patterns=bad)
     nan = np.zeros((N_WINDOWS, PATTERN_ENTRIES))
