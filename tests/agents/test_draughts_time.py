@@ -143,3 +143,66 @@ def test_think_checks_its_arguments():
         a.think(s, max_nodes=0)
     with pytest.raises(ValueError, match="over"):
         a.think(api.from_fen("W:W:B1"))
+
+
+def _scripted_search(best_at, step=0.01):
+    """A stand-in for search_root: each iteration takes ``step`` seconds (stopped by the clock as
+    the kernel is: ST_ABORT, no root move finished) and returns best_at(depth) as its best move."""
+    from boardgym.agents.draughts_search import ST_ABORT, ST_ROOT_DONE, ST_STOP
+
+    def search_root(children, n, order, d, tt, killers, history, moves, scratch, work, stats,
+                    *rest):
+        end = time.perf_counter() + step
+        while time.perf_counter() < end:
+            if stats[ST_STOP] != 0:
+                stats[ST_ABORT] = 1
+                stats[ST_ROOT_DONE] = 0
+                return order[0], 0
+            time.sleep(0.0005)
+        return best_at(d) % n, 0
+    return search_root
+
+
+def _timed_move(agent, fen):
+    t0 = time.perf_counter()
+    agent.best_move(fen)
+    return time.perf_counter() - t0
+
+
+def test_adaptive_time_saves_on_settled_moves_and_spends_on_unsettled_ones(monkeypatch):
+    """adaptive_time: a move whose best move stays the same stops once ADAPT_STOP of its budget
+    is spent and banks the rest; a move whose best move changes gets the bank on top of its
+    budget (at most ADAPT_MAX_EXTRA budgets); a full bank (ADAPT_BANK budgets) saves no more.
+    A scripted search (10 ms an iteration) stands in for the kernel."""
+    from boardgym.agents import draughts_agents as da
+
+    AlphaBetaAgent(depth=1, seed=0).best_move(FENS[0])  # compiled before the clocks run
+    monkeypatch.setattr(da, "_search_ready", True)
+    settled, unsettled = _scripted_search(lambda d: 0), _scripted_search(lambda d: d)
+    budget = 0.2
+    a = AlphaBetaAgent(depth=None, time_limit=budget, seed=0, threads=1, adaptive_time=True)
+    monkeypatch.setattr(da, "search_root", settled)
+    el = _timed_move(a, FENS[0])
+    assert da.ADAPT_STOP * budget <= el < 0.8 * budget
+    assert a._bank == pytest.approx(budget - el, abs=0.01)
+    bank = a._bank
+    monkeypatch.setattr(da, "search_root", unsettled)
+    el = _timed_move(a, FENS[0])
+    assert budget + 0.6 * bank < el < budget + bank + 0.08
+    assert a._bank < 0.5 * bank  # spent
+    # no bank: an unsettled move gets its budget and no more
+    fresh = AlphaBetaAgent(depth=None, time_limit=budget, seed=0, threads=1, adaptive_time=True)
+    assert 0.8 * budget < _timed_move(fresh, FENS[0]) < budget + 0.08
+    # settled moves fill the bank up to its cap, and a full bank saves no more
+    monkeypatch.setattr(da, "search_root", settled)
+    for _ in range(8):
+        _timed_move(a, FENS[0])
+        assert a._bank <= da.ADAPT_BANK * budget + 1e-12
+    assert a._bank > 0.6 * da.ADAPT_BANK * budget
+    a._bank = da.ADAPT_BANK * budget
+    assert _timed_move(a, FENS[0]) > 0.8 * budget
+    # without adaptive_time a settled move takes its whole budget
+    b = AlphaBetaAgent(depth=None, time_limit=budget, seed=0, threads=1, adaptive_time=False)
+    assert _timed_move(b, FENS[0]) > 0.8 * budget
+    with pytest.raises(ValueError, match="adaptive_time"):
+        AlphaBetaAgent(depth=None, time_limit=budget, adaptive_time="yes")
