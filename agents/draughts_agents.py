@@ -547,7 +547,7 @@ class AlphaBetaAgent(DraughtsAgent):
             self._clock.start(None if ponder else deadline)
         helpers, helper_nodes = self._start_helpers(n, max_depth) if max_depth > 0 else ([], [])
         allowed = None if budget is None else float(budget)  # adaptive: may grow once
-        stable_since, prev_score, extended = 1, None, False
+        stable_since, extended = 1, False
         try:
             for d in range(1, max_depth + 1):
                 if st[ST_STOP] != 0 and done > 0:
@@ -585,7 +585,8 @@ class AlphaBetaAgent(DraughtsAgent):
                         best_i, best_score, partial = int(bi), int(sc), True
                     break
                 if adaptive and done > 0:
-                    if int(bi) != best_i or int(sc) < prev_score - ADAPT_DROP:
+                    # best_i, best_score: the previous iteration's
+                    if int(bi) != best_i or int(sc) < best_score - ADAPT_DROP:
                         stable_since = d
                         if not extended and self._bank > 0:  # unsettled: spend savings
                             extra = min(self._bank, ADAPT_MAX_EXTRA * float(budget))
@@ -593,7 +594,6 @@ class AlphaBetaAgent(DraughtsAgent):
                             deadline += extra
                             self._clock.set_deadline(deadline)
                             extended = True
-                prev_score = int(sc)
                 best_i, best_score, done = int(bi), int(sc), d
                 if on_iteration is not None:
                     el = time.perf_counter() - t0
