@@ -1,11 +1,28 @@
-"""Make tests/helpers importable from every test folder (shared test-only helpers), and keep the
-tests that share an expensive session fixture on one pytest-xdist worker."""
+"""Make tests/helpers importable from every test folder (shared test-only helpers); give each
+pytest-xdist worker a Numba cache of its own, and keep the tests that share an expensive session
+fixture on one worker."""
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "helpers"))
+
+# Numba's on-disk cache is not safe for processes that compile the same functions at the same
+# time (numba/numba#4807, #10128: entries written by two processes can disagree on the mangled
+# names, and loading such a mix aborts the process). Each worker therefore caches in a folder
+# of its own under the configured cache (when none is set, under the system's temp folder, so
+# that it outlives the run as the in-tree cache would); this runs before any test module imports
+# Numba, which reads the variable once, at import.
+_worker = os.environ.get("PYTEST_XDIST_WORKER")
+if _worker:
+    if "numba" in sys.modules:
+        raise RuntimeError("Numba was imported before tests/conftest.py set the worker's cache")
+    _base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
+        tempfile.gettempdir(), f"boardgym-tests-numba-{os.getuid()}")
+    os.environ["NUMBA_CACHE_DIR"] = os.path.join(_base, _worker)
 
 # session fixture -> xdist group. The suite runs on two workers (``-n 2 --dist loadgroup`` in
 # pyproject's addopts); a session fixture is built once per worker, so the tests that use one
