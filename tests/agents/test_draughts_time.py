@@ -145,9 +145,10 @@ def test_think_checks_its_arguments():
         a.think(api.from_fen("W:W:B1"))
 
 
-def _scripted_search(best_at, step=0.01):
+def _scripted_search(best_at, step=0.01, score_at=lambda d: 0):
     """A stand-in for search_root: each iteration takes ``step`` seconds (stopped by the clock as
-    the kernel is: ST_ABORT, no root move finished) and returns best_at(depth) as its best move."""
+    the kernel is: ST_ABORT, no root move finished) and returns best_at(depth) as its best move,
+    score_at(depth) as its score."""
     from boardgym.agents.draughts_search import ST_ABORT, ST_ROOT_DONE, ST_STOP
 
     def search_root(children, n, order, d, tt, killers, history, moves, scratch, work, stats,
@@ -159,7 +160,7 @@ def _scripted_search(best_at, step=0.01):
                 stats[ST_ROOT_DONE] = 0
                 return order[0], 0
             time.sleep(0.0005)
-        return best_at(d) % n, 0
+        return best_at(d) % n, score_at(d)
     return search_root
 
 
@@ -206,3 +207,32 @@ def test_adaptive_time_saves_on_settled_moves_and_spends_on_unsettled_ones(monke
     assert _timed_move(b, FENS[0]) > 0.8 * budget
     with pytest.raises(ValueError, match="adaptive_time"):
         AlphaBetaAgent(depth=None, time_limit=budget, adaptive_time="yes")
+
+
+def test_adaptive_time_counts_a_falling_score_as_unsettled(monkeypatch):
+    """adaptive_time: a best move that stays the same while its score falls by more than
+    ADAPT_DROP an iteration is unsettled (the bank is spent on it); a fall of ADAPT_DROP or less,
+    or a rise, is settled (the move stops early and banks the rest)."""
+    from boardgym.agents import draughts_agents as da
+
+    AlphaBetaAgent(depth=1, seed=0).best_move(FENS[0])  # compiled before the clocks run
+    monkeypatch.setattr(da, "_search_ready", True)
+    budget = 0.2
+
+    def agent_with_bank():
+        a = AlphaBetaAgent(depth=None, time_limit=budget, seed=0, threads=1, adaptive_time=True)
+        a._bank = budget
+        return a
+
+    a = agent_with_bank()
+    monkeypatch.setattr(da, "search_root", _scripted_search(
+        lambda d: 0, score_at=lambda d: -(da.ADAPT_DROP + 1) * d))
+    el = _timed_move(a, FENS[0])
+    assert budget + 0.6 * budget < el < 2 * budget + 0.08
+    assert a._bank < 0.5 * budget  # spent
+    for score_at in (lambda d: -da.ADAPT_DROP * d, lambda d: 25 * d):
+        a = agent_with_bank()
+        monkeypatch.setattr(da, "search_root", _scripted_search(lambda d: 0, score_at=score_at))
+        el = _timed_move(a, FENS[0])
+        assert da.ADAPT_STOP * budget <= el < 0.8 * budget
+        assert a._bank > budget + 0.1 * budget  # saved more
