@@ -3,6 +3,7 @@ pydraughts-based tools run engines. pydraughts and py-draughts both install the 
 ``draughts``, so this runs in its own environment (see README, "Interop"):
 
     python3 -m venv .venv-pydraughts && .venv-pydraughts/bin/pip install -q -e . pydraughts pytest \
+        pytest-xdist \
         && .venv-pydraughts/bin/python -m pytest tests/interop -m interop
 """
 import sys
