@@ -32,24 +32,9 @@ if _worker:
 SHARED_FIXTURES = {"wheel_cli": "wheel", "browser": "browser", "tables4": "egdb4"}
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the marks into node ids
 def pytest_collection_modifyitems(config, items):
     for item in items:
         for fixture, group in SHARED_FIXTURES.items():
             if fixture in getattr(item, "fixturenames", ()):
                 item.add_marker(pytest.mark.xdist_group(group))
                 break
-
-
-@pytest.hookimpl(trylast=True)
-def pytest_collection_finish(session):
-    """A worker whose groups did not take (pytest 9.2 drops xdist's group suffix from node ids,
-    pytest-dev/pytest-xdist#1386) would build the wheel on both workers at once, in one build
-    folder: stop with the reason instead."""
-    if _worker and session.config.getvalue("loadgroup"):
-        lost = [it.nodeid for it in session.items
-                if it.get_closest_marker("xdist_group") and "@" not in it.nodeid]
-        if lost:
-            raise pytest.UsageError(f"pytest-xdist's --dist loadgroup did not group {lost[0]} "
-                                    f"(pytest {pytest.__version__}); the test extra pins a "
-                                    "pytest that groups")
