@@ -26,9 +26,10 @@ if _worker:
 
 # session fixture -> xdist group. The suite runs on two workers (``-n 2 --dist loadgroup`` in
 # pyproject's addopts); a session fixture is built once per worker, so the tests that use one
-# of these run on the same worker and it is built once: the installed wheel (a wheel build, a
-# venv and the kernels compiled in the wheel's own Numba cache), headless Chromium, and the
-# 4-piece endgame tables.
+# of these are marked to run on the same worker and build it once: the installed wheel (a wheel
+# build, a venv and the kernels compiled in the wheel's own Numba cache), headless Chromium, and
+# the 4-piece endgame tables. With pytest 9.2 the marks do not take (its node ids drop xdist's
+# group suffix, pytest-dev/pytest-xdist#1386): each worker then builds its own.
 SHARED_FIXTURES = {"wheel_cli": "wheel", "browser": "browser", "tables4": "egdb4"}
 
 
