@@ -271,7 +271,7 @@ class Session:
             self.game.agent_step(agent)
             info = getattr(agent, "last_info", None) or {}
             text = None
-            if first_hop and "score" in info:
+            if first_hop and info.get("score") is not None:  # None: a forced move, not searched
                 depth = f" at depth {info['depth']}" if "depth" in info else ""
                 text = f"score {info['score']:+d}{depth}"
         if text is not None:

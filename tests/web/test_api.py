@@ -230,6 +230,28 @@ def test_watch_takes_each_agents_own_settings(client):
     assert v["log"][1].startswith("greedy (Black) played") and "[greedy: score" in v["log"][1]
 
 
+def test_a_forced_move_of_a_searching_agent_has_no_score(client):
+    # White's only move is the capture c3:e5: the search plays it without searching (score None)
+    for agent in ("alphabeta", "draughts-alphabeta"):
+        status, v = new(client, game="draughts", mode="watch", agents=[agent, "greedy"],
+                        fen="W:Wc3:Bd4,h8")
+        assert status == 200, v
+        r = client.post(f"/api/games/{v['id']}/step")
+        assert r.status_code == 200, r.text
+        v = r.json()
+        assert v["log"][0].startswith(f"{agent} (White) played c3:e5"), v["log"]
+        assert "score" not in v["log"][0] and v["evaluation"] is None
+    # and in play: the person's c3-d4 leaves the agent (Black) one move, the capture e5:c3
+    status, v = new(client, game="draughts", agent="alphabeta", fen="W:Wc3:Be5,h8")
+    assert status == 200, v
+    c3, d4 = dr_api.parse_square("c3"), dr_api.parse_square("d4")
+    (c3d4,) = [m["action"] for m in v["legal"] if (m["from"], m["to"]) == (c3, d4)]
+    status, v = act(client, v, action=c3d4)
+    assert status == 200, v
+    assert v["log"][1].startswith("alphabeta (Black) played e5:c3"), v["log"]
+    assert "score" not in v["log"][1] and v["evaluation"] is None
+
+
 @pytest.mark.parametrize("body, text", [
     ({"agents": ["alphabeta", "greedy"], "agent_settings": [{"depth": 2}, {"depth": 2}]},
      "player_1 (greedy): agent greedy takes no option 'depth'"),
