@@ -28,11 +28,14 @@ if _worker:
 # pyproject's addopts); a session fixture is built once per worker, so the tests that use one
 # of these are marked to run on the same worker and build it once: the installed wheel (a wheel
 # build, a venv and the kernels compiled in the wheel's own Numba cache), headless Chromium, and
-# the 4-piece endgame tables. With pytest 9.2 the marks do not take (its node ids drop xdist's
-# group suffix, pytest-dev/pytest-xdist#1386): each worker then builds its own.
+# the 4-piece endgame tables. This saves time only: each fixture is safe to build on both workers
+# at once (the wheel is built from a private copy of the source). With pytest 9.2 the marks do
+# not take (its node ids drop xdist's group suffix, pytest-dev/pytest-xdist#1386), so the test
+# extra pins pytest below 9.2.
 SHARED_FIXTURES = {"wheel_cli": "wheel", "browser": "browser", "tables4": "egdb4"}
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the marks into node ids
 def pytest_collection_modifyitems(config, items):
     for item in items:
         for fixture, group in SHARED_FIXTURES.items():

@@ -5,8 +5,13 @@ third-party packages through a ``.pth`` line pointing at that venv's site-packag
 directory entry, so the checkout's editable-install finder there is never activated. Commands
 run with a temporary working directory, so nothing of the checkout is importable: what runs is
 exactly what the wheel installed.
+
+The wheel is built from a private copy of the source, not the checkout itself: setuptools
+writes its ``build/`` and ``*.egg-info`` folders next to the source, and two builds in one folder
+at once (two pytest-xdist workers) have failed with "File exists".
 """
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -14,6 +19,10 @@ import venv
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+# what the copy of the source leaves out: version control, venvs, build output and caches
+SKIP_IN_COPY = shutil.ignore_patterns(".git", ".venv*", "build", "dist", "*.egg-info",
+                                      "__pycache__", ".pytest_cache", "node_modules", "runs",
+                                      "*.nbi", "*.nbc")
 
 
 class InstalledWheel:
@@ -25,8 +34,10 @@ class InstalledWheel:
         self.cwd = self.base / "work"
         self.cwd.mkdir(parents=True, exist_ok=True)
         wheel_dir = self.base / "wheel"
+        source = self.base / "source"
+        shutil.copytree(ROOT, source, ignore=SKIP_IN_COPY)
         subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                        "-q", "-w", str(wheel_dir), str(ROOT)], check=True, cwd=self.base,
+                        "-q", "-w", str(wheel_dir), str(source)], check=True, cwd=self.base,
                        capture_output=True, text=True)
         (self.wheel,) = wheel_dir.glob("boardgym-*.whl")
         venv.EnvBuilder(with_pip=False).create(self.venv)

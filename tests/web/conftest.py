@@ -1,10 +1,12 @@
 """The web board served on a free loopback port (uvicorn in a thread) and headless Chromium (the
 system's ``chromium``, driven by Playwright for Python; Playwright's own browser download is not
 used)."""
+import json
 import shutil
 import socket
 import threading
 import time
+import urllib.request
 
 import pytest
 
@@ -25,9 +27,40 @@ def server_url():
     while not server.started:
         assert time.monotonic() < deadline, "the web server did not start in 30 s"
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
+    url = f"http://127.0.0.1:{port}"
+    _warm_up(url)
+    yield url
     server.should_exit = True
     thread.join(timeout=10)
+
+
+def _post(url, body):
+    req = urllib.request.Request(url, data=json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=600) as r:
+        return json.loads(r.read().decode())
+
+
+# Watched games that reach the agents' code paths the browser tests use (the TD net's moves and
+# cube decisions, the alpha-beta search, greedy and random).
+WARM_UP_GAMES = (
+    {"game": "backgammon", "mode": "watch", "agents": ["td", "greedy"], "cube": True, "seed": 0},
+    {"game": "backgammon", "mode": "watch", "agents": ["random", "td"], "cube": True, "seed": 1},
+    {"game": "draughts", "mode": "watch", "agents": ["alphabeta", "greedy"], "seed": 0},
+    {"game": "draughts", "mode": "watch", "agents": ["random", "greedy"], "seed": 0},
+)
+
+
+def _warm_up(url, steps=40):
+    """Compile the agents before the first page asks for them. On a cold Numba cache an agent's
+    first request can take longer than a page's 30 s wait for its response (seen in CI while the
+    other pytest-xdist worker compiled too); here the wait is 600 s."""
+    for body in WARM_UP_GAMES:
+        v = _post(f"{url}/api/games", body)
+        for _ in range(steps):
+            if v["over"]:
+                break
+            v = _post(f"{url}/api/games/{v['id']}/step", {})
 
 
 @pytest.fixture(scope="session")
