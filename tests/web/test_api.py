@@ -230,6 +230,16 @@ def test_watch_takes_each_agents_own_settings(client):
     assert v["log"][1].startswith("greedy (Black) played") and "[greedy: score" in v["log"][1]
 
 
+def test_an_agent_that_cannot_play_this_game_is_named_without_cli_flags(client):
+    # the PPO policy shipped for backgammon has no cube actions
+    status, v = new(client, game="backgammon", mode="watch", agents=["greedy", "ppo"], cube=True)
+    assert status == 400
+    assert v["error"].startswith("player_1 (ppo): agent ppo: the policy takes observations"), v
+    assert "--agent" not in v["error"]
+    status, v = new(client, game="backgammon", agent="ppo", cube=True)
+    assert status == 400 and v["error"].startswith("agent ppo: "), v
+
+
 def test_a_forced_move_of_a_searching_agent_has_no_score(client):
     # White's only move is the capture c3:e5: the search plays it without searching (score None)
     for agent in ("alphabeta", "draughts-alphabeta"):
