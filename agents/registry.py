@@ -182,7 +182,10 @@ def _ppo(game, default_file):
         if not p.is_file():
             raise ValueError(f"{game}-ppo: no policy file at {p} (train one with "
                              f"boardgym train --game {game} --algo ppo)")
-        try:
+        try:  # agents.ppo imports torch and sb3-contrib only when a policy is built: ask first
+            import sb3_contrib  # noqa: F401
+            import torch  # noqa: F401
+
             from boardgym.agents.ppo import PPOAgent
         except ImportError as e:
             raise ValueError(f"{game}-ppo needs torch and sb3-contrib: "

@@ -1,4 +1,6 @@
 """load(): names, games, and the PPO policies' paths (the loading itself: tests/agents/test_ppo.py)."""
+import sys
+
 import pytest
 
 from boardgym.agents import available, load
@@ -17,6 +19,16 @@ def test_ppo_without_a_file_names_the_file(tmp_path):
             load(f"{game}-ppo", path=missing)
     with pytest.raises(ValueError, match="is for draughts, not backgammon"):
         load("draughts-ppo", game="backgammon", path=CHECKPOINTS / "draughts-ppo.pt")
+
+
+@pytest.mark.parametrize("missing", ["torch", "sb3_contrib"])
+def test_ppo_without_its_extra_names_what_to_install(monkeypatch, missing):
+    # a plain `pip install boardgym` has neither: the name loads nothing and says what to install
+    monkeypatch.setitem(sys.modules, missing, None)  # `import missing` raises ImportError
+    for game in ("draughts", "backgammon"):
+        with pytest.raises(ValueError, match=rf"{game}-ppo needs torch and sb3-contrib: pip "
+                                             r"install 'boardgym\[train\]'"):
+            load(f"{game}-ppo")
 
 
 def test_both_games_ship_a_ppo_policy():

@@ -1,6 +1,7 @@
 """The web board's HTTP API (scripts/serve.py) through Starlette's TestClient: games kept on the
 server, every action checked against the kernels' legal mask, every bad request answered with a
 JSON error (never a crash), many games at once, records and replay."""
+import sys
 import warnings
 
 import pytest
@@ -238,6 +239,13 @@ def test_an_agent_that_cannot_play_this_game_is_named_without_cli_flags(client):
     assert "--agent" not in v["error"]
     status, v = new(client, game="backgammon", agent="ppo", cube=True)
     assert status == 400 and v["error"].startswith("agent ppo: "), v
+
+
+def test_a_ppo_agent_without_torch_is_a_clear_refusal(client, monkeypatch):
+    monkeypatch.setitem(sys.modules, "torch", None)  # as in a venv without the [train] extra
+    status, v = new(client, game="backgammon", agent="ppo")
+    assert status == 400, v
+    assert v["error"].startswith("backgammon-ppo needs torch and sb3-contrib"), v
 
 
 def test_a_forced_move_of_a_searching_agent_has_no_score(client):
