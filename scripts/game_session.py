@@ -69,7 +69,7 @@ def _npz_game(path):
         with np.load(path) as z:
             files = set(z.files)
     except (OSError, ValueError) as e:
-        raise ValueError(f"--agent {path}: cannot read it as an .npz checkpoint ({e})") from None
+        raise ValueError(f"agent {path}: cannot read it as an .npz checkpoint ({e})") from None
     if {"kind", "w1", "scale"} <= files:
         return "draughts"
     if {"w1", "b1", "w2", "b2"} <= files:
@@ -100,18 +100,18 @@ def load_agent(cfg):
     other = "backgammon" if cfg.game == "draughts" else "draughts"
     if name.endswith((".zip", ".pt")):
         if not Path(name).is_file():
-            raise ValueError(f"--agent: no policy file at {name}")
+            raise ValueError(f"agent {name}: no policy file there")
         from boardgym.agents.ppo import PPOAgent
         agent = _construct(name, lambda **kw: PPOAgent(name, game=cfg.game, **kw), opts, None)
     elif name.endswith(".npz"):
         if not Path(name).is_file():
-            raise ValueError(f"--agent: no checkpoint file at {name}")
+            raise ValueError(f"agent {name}: no checkpoint file there")
         kind = _npz_game(name)
         if kind is None:
-            raise ValueError(f"--agent {name} is neither a draughts evaluation nor a backgammon "
+            raise ValueError(f"agent {name} is neither a draughts evaluation nor a backgammon "
                              "TD net")
         if kind != cfg.game:
-            raise ValueError(f"--agent {name} is a {kind} checkpoint, not a {cfg.game} agent "
+            raise ValueError(f"agent {name} is a {kind} checkpoint, not a {cfg.game} agent "
                              f"(use --game {kind})")
         full = "draughts-alphabeta" if kind == "draughts" else "backgammon-td"
         agent = _construct(name, lambda **kw: load(full, weights=name, **kw), opts, cfg.seed)
@@ -119,7 +119,7 @@ def load_agent(cfg):
         short = name[len(cfg.game) + 1:] if name.startswith(cfg.game + "-") else name
         if name.startswith(other + "-") or (short not in available(cfg.game)
                                             and short in available(other)):
-            raise ValueError(f"--agent {name} is a {other} agent, not a {cfg.game} one "
+            raise ValueError(f"agent {name} is a {other} agent, not a {cfg.game} one "
                              f"(available for {cfg.game}: {', '.join(available(cfg.game))})")
         if short not in available(cfg.game):
             raise ValueError(f"unknown {cfg.game} agent {name!r} (available: "
@@ -133,7 +133,7 @@ def _check_agent_game(agent, cfg):
     """ValueError if agent plays the other game (or other spaces) than the env of cfg."""
     game = getattr(agent, "game", None)
     if game is not None and game != cfg.game:
-        raise ValueError(f"--agent {cfg.agent} plays {game}, not {cfg.game}")
+        raise ValueError(f"agent {cfg.agent} plays {game}, not {cfg.game}")
     model = getattr(agent, "model", None)  # a PPO policy: compare its spaces with the env's
     if hasattr(model, "observation_space"):  # (a TDAgent's model is the name of its inputs)
         env = (russian_draughts_v0.raw_env() if cfg.game == "draughts"
@@ -144,7 +144,7 @@ def _check_agent_game(agent, cfg):
         p_n = getattr(model.action_space, "n", None)
         if p_obs != tuple(obs) or (p_n is not None and int(p_n) != n):
             which = f"{cfg.game}{' with the cube' if cfg.cube else ''}"
-            raise ValueError(f"--agent {cfg.agent}: the policy takes observations {p_obs} and "
+            raise ValueError(f"agent {cfg.agent}: the policy takes observations {p_obs} and "
                              f"{p_n} actions; {which} has {tuple(obs)} and {n}: it is not a "
                              f"{which} policy")
 

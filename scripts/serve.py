@@ -224,9 +224,7 @@ class Session:
                 self.agents[k] = load_agent(c)
             except (ValueError, TypeError) as e:
                 where = f"player_{k} ({c.agent}): " if self.mode == "watch" else ""
-                # the loader words its errors for boardgym play's --agent; the page has no flags
-                text = re.sub(r"^--agent ", "agent ", str(e))
-                raise BadRequest(f"{where}{text}") from None
+                raise BadRequest(f"{where}{e}") from None
         try:
             cls = DraughtsGame if self.game_name == "draughts" else BackgammonGame
             self.game = cls(next(iter(cfgs.values())), tuple(names))
