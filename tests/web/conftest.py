@@ -1,14 +1,13 @@
 """The web board served on a free loopback port (uvicorn in a thread) and headless Chromium (the
 system's ``chromium``, driven by Playwright for Python; Playwright's own browser download is not
 used)."""
-import json
 import shutil
 import socket
 import threading
 import time
-import urllib.request
 
 import pytest
+from web_api import api
 
 
 @pytest.fixture(scope="session")
@@ -34,13 +33,6 @@ def server_url():
     thread.join(timeout=10)
 
 
-def _post(url, body):
-    req = urllib.request.Request(url, data=json.dumps(body).encode(),
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=600) as r:
-        return json.loads(r.read().decode())
-
-
 # Watched games that reach the agents' code paths the browser tests use (the TD net's moves and
 # cube decisions, the alpha-beta search, greedy and random).
 WARM_UP_GAMES = (
@@ -56,11 +48,11 @@ def _warm_up(url, steps=40):
     first request can take longer than a page's 30 s wait for its response (seen in CI while the
     other pytest-xdist worker compiled too); here the wait is 600 s."""
     for body in WARM_UP_GAMES:
-        v = _post(f"{url}/api/games", body)
+        v = api(f"{url}/api/games", body, timeout=600)
         for _ in range(steps):
             if v["over"]:
                 break
-            v = _post(f"{url}/api/games/{v['id']}/step", {})
+            v = api(f"{url}/api/games/{v['id']}/step", {}, timeout=600)
 
 
 @pytest.fixture(scope="session")

@@ -6,12 +6,12 @@ match file both ways, a malformed upload shown in the page, screenshots of both 
 Set BOARDGYM_UPDATE_SCREENSHOTS=1 to also write docs/images/draughts-board.png and
 docs/images/backgammon-board.png (the README's pictures)."""
 import io
-import json
 import os
-import urllib.request
 from pathlib import Path
 
 import pytest
+
+from web_api import api
 
 from boardgym.envs import backgammon_match, draughts_pdn
 from boardgym.envs import backgammon_notation as bg_api
@@ -26,14 +26,6 @@ WIN_BOARD = [[0] * 18 + [15] + [0] * 6, [5, 5, 5] + [0] * 22]
 
 def board_id(board):
     return bg_api.position_id(bg_api.state_from_board(board, 0))
-
-
-def api(url, body=None):
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=60) as r:
-        raw = r.read().decode()
-    return raw if "/record" in url else json.loads(raw)
 
 
 def start(page, url, game, agent="greedy", **fields):
