@@ -124,7 +124,7 @@ def _value1(net, row, buf, ys, sc, info):
     tot = 0.0
     for r in range(21):
         m = game.plays_of_roll(s, ROLL_D1[r], ROLL_D2[r], buf, None)
-        _values0(net, buf, m, ys, sc, True)
+        _values0(net, buf, m, ys, sc, np.bool_(True))
         info[0] += m
         best = sc[0]
         for k in range(1, m):
@@ -145,9 +145,9 @@ def _value2(net, row, thr, buf, buf1, ys, sc, sc1, cand, budget, info):
     tot = 0.0
     for r in range(21):
         m = game.plays_of_roll(s, ROLL_D1[r], ROLL_D2[r], buf, None)
-        _values0(net, buf, m, ys, sc, True)
+        _values0(net, buf, m, ys, sc, np.bool_(True))
         info[0] += m
-        k = _filter(sc, m, REPLY_CANDIDATES, thr, cand)
+        k = _filter(sc, m, np.int64(REPLY_CANDIDATES), thr, cand)
         best = -1e300
         for c in range(k):
             if budget > 0 and info[0] > budget:
@@ -188,7 +188,7 @@ def search_values(net, rows, n, plies, candidates, threshold, budget, info, out)
     if plies == 1 or k <= 1:
         return k
     one = out[:n].copy()
-    k2 = _filter(out, n, CANDIDATES_2, THRESHOLD_2, inner)
+    k2 = _filter(out, n, np.int64(CANDIDATES_2), THRESHOLD_2, inner)
     for r in range(n):
         out[r] -= FILTERED
     for c in range(k2):
@@ -214,7 +214,7 @@ def preroll_outputs(net, state, out):
     eq = 0.0
     for r in range(21):
         m = game.plays_of_roll(state, ROLL_D1[r], ROLL_D2[r], buf, None)
-        _values0(net, buf, m, ys, sc, True)
+        _values0(net, buf, m, ys, sc, np.bool_(True))
         b = 0
         for k in range(1, m):
             if sc[k] > sc[b]:

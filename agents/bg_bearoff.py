@@ -109,13 +109,13 @@ def _solve(order, positions, table):
                 gbest = -1
                 gbest_m = 1e300
                 for r in range(n):
-                    t = _rank_of_row(rows[r], ME, 1)
-                    m = _mean(table, t, 0)
+                    t = _rank_of_row(rows[r], np.int64(ME), np.int64(1))
+                    m = _mean(table, t, np.int64(0))
                     if m < best_m:
                         best_m = m
                         best = t
                     if total == N_CHECKERS:
-                        g = _mean(table, t, N_ROLLS)
+                        g = _mean(table, t, np.int64(N_ROLLS))
                         if g < gbest_m:
                             gbest_m = g
                             gbest = t
@@ -170,8 +170,8 @@ def table():
 def bearoff_outputs(table, s, y):
     """The five outputs (float64[5], mover's view) of afterstate s with both sides in the bear-off,
     from the one-sided table (module docstring)."""
-    me = _rank_of_row(s, ME, 1)
-    op = _rank_of_row(s, OPP + 23, -1)  # the opponent's own point i is the mover's 25 - i
+    me = _rank_of_row(s, np.int64(ME), np.int64(1))
+    op = _rank_of_row(s, np.int64(OPP + 23), np.int64(-1))  # the opponent's own point i is the mover's 25 - i
     win = 0.0
     wg = 0.0
     lg = 0.0

@@ -331,9 +331,9 @@ def side_features(s, out, k):
 def contact_features(s, out, scratch):
     """The N_CONTACT features of afterstate s (int64[STATE_LEN], mover's view) into out
     (float64[>= N_CONTACT]): the mover's N_SIDE, then the opponent's (scratch: int64[STATE_LEN])."""
-    side_features(s, out, 0)
+    side_features(s, out, np.int64(0))
     flip_into(s, scratch)
-    side_features(scratch, out, N_SIDE)
+    side_features(scratch, out, np.int64(N_SIDE))
 
 
 @njit(cache=True)
@@ -360,9 +360,9 @@ def _race_side(s, out, k):
 def race_features(s, out, scratch):
     """The N_RACE race features of afterstate s (mover's view) into out: the mover's, then the
     opponent's (scratch: int64[STATE_LEN])."""
-    _race_side(s, out, 0)
+    _race_side(s, out, np.int64(0))
     flip_into(s, scratch)
-    _race_side(scratch, out, N_RACE_SIDE)
+    _race_side(scratch, out, np.int64(N_RACE_SIDE))
 
 
 @njit(cache=True)

@@ -348,11 +348,11 @@ def model_eval(net, s, idx, val, h, feat, scratch, y):
         return EV_EXACT, 0
     rb1 = net[6]
     if rb1.shape[0] > 0 and not is_contact(s):
-        nnz = encode_model(s, idx, val, feat, scratch, True)
+        nnz = encode_model(s, idx, val, feat, scratch, np.bool_(True))
         forward_sparse(net[5], rb1, net[7], net[8], idx, val, nnz, h, y)
         _constrain(s, y)
         return EV_RACE, nnz
-    nnz = encode_model(s, idx, val, feat, scratch, False)
+    nnz = encode_model(s, idx, val, feat, scratch, np.bool_(False))
     forward_sparse(w1, b1, w2, b2, idx, val, nnz, h, y)
     _constrain(s, y)
     return EV_CONTACT, nnz

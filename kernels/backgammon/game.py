@@ -180,7 +180,7 @@ def plays_of_roll(state, d1, d2, out, routes):
     whatever the order of the dice. With no legal move: one row, the unchanged position."""
     hi = d1 if d1 > d2 else d2
     lo = d1 + d2 - hi
-    return gen_plays(state, hi, lo, 4, out, routes)
+    return gen_plays(state, hi, lo, np.int64(4), out, routes)
 
 
 @njit(cache=True)
@@ -192,7 +192,7 @@ def plays(state, out, routes):
         return 0
     if a == b:
         return gen_plays(state, a, a, n, out, routes)
-    return gen_plays(state, a, b, 2, out, routes)
+    return gen_plays(state, a, b, np.int64(2), out, routes)
 
 
 @njit(cache=True)

@@ -165,7 +165,10 @@ _SC_W = 32
 _SC_ROWS = _SC_W + STATE_LEN
 NONDOUBLE_MAX_PLAYS = 512  # <= 2 orders x 16 sources x 16 sources
 
-# How _search deduplicates (see its docstring).
+# How _search deduplicates (see its docstring). Callers pass modes, flags and counts to _search
+# and _gen as np.int64(...) / np.bool_(...): a bare constant is typed as a literal, and Numba
+# then compiles one specialisation per distinct constant (14 of _search at about 8 s each, on
+# every cold start), with no measured gain in speed.
 _MODE_PLAIN = 0
 _MODE_HASH = 1
 _MODE_FIRST = 2
@@ -443,17 +446,17 @@ def _gen(state, d1, d2, nd, out, sc, cap, t, routes):
     sc[_SC_BEST] = -1
     sc[_SC_OVER] = 0
     if d1 == d2:
-        _search(sc, d1, d1, nd, out, cap, t - 1, _MODE_PLAIN, False, routes)
+        _search(sc, d1, d1, nd, out, cap, t - 1, np.int64(_MODE_PLAIN), np.bool_(False), routes)
     elif state[BAR_ME] == 0 and ((state[BB_ME2] & ~BB_HOME) != 0 or popcount(state[BB_ME] & ~BB_HOME) >= 2):
         # nobody on the bar and two or more checkers outside home: no bear-off this turn
-        _search(sc, d1, d2, 2, out, cap, t - 1, _MODE_FIRST, False, routes)
-        _search(sc, d2, d1, 2, out, cap, t - 1, _MODE_CHAIN, False, routes)
+        _search(sc, d1, d2, np.int64(2), out, cap, t - 1, np.int64(_MODE_FIRST), np.bool_(False), routes)
+        _search(sc, d2, d1, np.int64(2), out, cap, t - 1, np.int64(_MODE_CHAIN), np.bool_(False), routes)
     else:
         k0, k1 = placement_key(state)
         sc[_SC_K0] = k0
         sc[_SC_K1] = k1
-        _search(sc, d1, d2, 2, out, cap, t - 1, _MODE_HASH, False, routes)
-        _search(sc, d2, d1, 2, out, cap, t - 1, _MODE_HASH, state[BAR_ME] == 0, routes)
+        _search(sc, d1, d2, np.int64(2), out, cap, t - 1, np.int64(_MODE_HASH), np.bool_(False), routes)
+        _search(sc, d2, d1, np.int64(2), out, cap, t - 1, np.int64(_MODE_HASH), state[BAR_ME] == 0, routes)
     if sc[_SC_OVER] != 0:
         return -1
     return sc[_SC_N]
@@ -471,7 +474,7 @@ def gen_afterstates_scratch(state, d1, d2, out, sc):
     if d1 != d2 and cap > NONDOUBLE_MAX_PLAYS:  # a smaller hash set stays in L1
         cap = NONDOUBLE_MAX_PLAYS
         t = 2 * NONDOUBLE_MAX_PLAYS
-    return _gen(state, d1, d2, 4, out, sc, cap, t, None)
+    return _gen(state, d1, d2, np.int64(4), out, sc, cap, t, None)
 
 
 @njit(cache=True)
@@ -489,14 +492,14 @@ def gen_plays(state, d1, d2, nd, out, routes):
     cap = out.shape[0]
     if d1 == d2:  # no hash set needed (see _search)
         sc = np.empty(_SC_ROWS, dtype=np.int64)
-        return _gen(state, d1, d2, nd, out, sc, cap, 1, routes)
+        return _gen(state, d1, d2, nd, out, sc, cap, np.int64(1), routes)
     if cap > NONDOUBLE_MAX_PLAYS:
         cap = NONDOUBLE_MAX_PLAYS
     t = 1
     while t < 2 * cap:
         t *= 2
     sc = np.empty(_SC_ROWS + 3 * cap + t, dtype=np.int64)
-    return _gen(state, d1, d2, 2, out, sc, cap, t, routes)
+    return _gen(state, d1, d2, np.int64(2), out, sc, cap, t, routes)
 
 
 @njit(cache=True)
@@ -507,7 +510,7 @@ def gen_afterstates(state, d1, d2, out):
     mover's view (before the turn passes), dice cleared. With no legal move the single row is the
     unchanged position (the pass). Returns -1 if out is too small (N >= MAX_AFTERSTATES is safe).
     """
-    return gen_plays(state, d1, d2, 4, out, None)
+    return gen_plays(state, d1, d2, np.int64(4), out, None)
 
 
 @njit(cache=True)

@@ -68,7 +68,7 @@ def initial_state(rules=RULES_ALL):
     """The initial position vector (White to move) with the draw rules ``rules`` (outcome.RULE_*)."""
     white = BB_ROW[0] | BB_ROW[1] | BB_ROW[2]
     black = BB_ROW[5] | BB_ROW[6] | BB_ROW[7]
-    return set_position(white, np.int64(0), black, np.int64(0), np.int64(0), rules)
+    return set_position(white, np.int64(0), black, np.int64(0), np.int64(0), np.int64(rules))
 
 
 @njit(cache=True, inline="always")

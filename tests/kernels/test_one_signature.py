@@ -1,0 +1,63 @@
+"""The game cores compile each kernel once per argument type, not once per constant argument.
+
+A bare constant passed from one jitted function to another (``_search(..., 2, ..., False)``) is
+typed as a literal, and Numba then compiles a separate specialisation of the callee for every
+distinct constant: backgammon's ``movegen._search`` was compiled 14 times (about 8 s each on a
+cold start). Callers pass such arguments as ``np.int64(...)`` / ``np.bool_(...)``. This test runs
+the move generators of both games in a fresh process with an empty Numba cache (a warm cache
+loads compiled callers and never types the callees) and lists every boardgym kernel compiled with
+a literal argument.
+"""
+import json
+import os
+import subprocess
+import sys
+
+CHILD = r"""
+import gc, json
+import numpy as np
+from numba.core.registry import CPUDispatcher
+from boardgym.kernels.backgammon import board as B, game as bg
+from boardgym.kernels.backgammon.movegen import (
+    MAX_AFTERSTATES, MAX_MOVES, MV_FIELDS, gen_afterstates, gen_afterstates_scratch, scratch_size)
+from boardgym.kernels.draughts import game as dg
+from boardgym.kernels.draughts.move import apply_move
+from boardgym.kernels.draughts.movegen import gen_moves, new_move_buffer
+
+out = np.empty((MAX_AFTERSTATES, B.STATE_LEN), dtype=np.int64)
+routes = np.empty((MAX_AFTERSTATES, MAX_MOVES, MV_FIELDS), dtype=np.int64)
+sc = np.empty(scratch_size(MAX_AFTERSTATES), dtype=np.int64)
+rng = np.random.default_rng(0)
+kinds = set()
+for game in range(20):  # every search mode: doubles, bar, bear-off, two or more outside
+    s = B.new_initial_state()
+    while bg.result(s, 0)[0] < 0:
+        d1, d2 = (int(d) for d in rng.integers(1, 7, 2))
+        kinds.add((d1 == d2, s[B.BAR_ME] > 0, bool(s[B.ME + 6:B.ME + 24].sum() == 0)))
+        gen_afterstates(s, d1, d2, out)
+        gen_afterstates_scratch(s, d1, d2, out, sc)
+        k = bg.plays_of_roll(s, d1, d2, out, routes)
+        s = B.end_turn(out[rng.integers(k)])
+s = dg.initial_state()
+buf = new_move_buffer()
+for ply in range(200):  # random whole moves: quiet moves, captures, kings
+    n = gen_moves(s, buf)
+    if n == 0:
+        break
+    s = apply_move(s, buf[rng.integers(n)])
+literal = sorted({d.py_func.__module__ + "." + d.py_func.__qualname__ + str(sig)
+                  for d in gc.get_objects() if isinstance(d, CPUDispatcher)
+                  and d.py_func.__module__.startswith("boardgym")
+                  for sig in d.signatures if any("Literal" in str(t) for t in sig)})
+print(json.dumps({"literal": literal, "kinds": sorted(map(str, kinds))}))
+"""
+
+
+def test_no_kernel_is_compiled_for_a_constant_argument(tmp_path):
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    r = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True, env=env,
+                       timeout=900)
+    assert r.returncode == 0, r.stderr[-3000:]
+    res = json.loads(r.stdout.strip().splitlines()[-1])
+    assert len(res["kinds"]) >= 4, res["kinds"]  # the workload reached the search's modes
+    assert res["literal"] == []
