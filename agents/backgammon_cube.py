@@ -97,7 +97,7 @@ def cube_decision(y, x, owner):
     """(E_nd, E_dt, E_dp, double, take) for the player on roll whose outputs are y, cube at owner
     (CENTRED or OWNED), efficiency x; double and take are 0/1 (the module docstring)."""
     e_nd = janowski_equity(y, x, owner)
-    e_dt = 2.0 * janowski_equity(y, x, OPP_OWNED)
+    e_dt = 2.0 * janowski_equity(y, x, np.int64(OPP_OWNED))
     e_dp = 1.0
     double = 1 if min(e_dt, e_dp) > e_nd else 0
     take = 1 if e_dt <= e_dp else 0

@@ -239,7 +239,7 @@ def features_of_obs(x, out):
         f = eval_features(obs_plane_bitboard(x[i], PLANE_OWN_MEN),
                           obs_plane_bitboard(x[i], PLANE_OWN_KINGS),
                           obs_plane_bitboard(x[i], PLANE_OPP_MEN),
-                          obs_plane_bitboard(x[i], PLANE_OPP_KINGS), True)
+                          obs_plane_bitboard(x[i], PLANE_OPP_KINGS), np.bool_(True))
         for k in range(N_FEATURES):
             out[i, k] = f[k]
 

@@ -69,7 +69,7 @@ def greedy_actions(obs, slots, rngs, resolve, kind, w1, b1, w2, b2, scale, pt, r
     out int64 (M,) the action (mover's frame). Returns the number of positions without a move."""
     bad = 0
     for k in range(obs.shape[0]):
-        s, code = decode_obs(obs[k], RULES_ALL)
+        s, code = decode_obs(obs[k], np.int64(RULES_ALL))
         n = root_children(s, rows, children)
         if code != 0 or n == 0:
             out[k] = -1
@@ -97,7 +97,7 @@ def recapture_actions(obs, slots, rngs, rows, out):
     hops = np.zeros(MAX_HOPS, np.int64)
     bad = 0
     for k in range(obs.shape[0]):
-        s, code = decode_obs(obs[k], RULES_ALL)
+        s, code = decode_obs(obs[k], np.int64(RULES_ALL))
         n = gen_moves(s, rows)
         if code != 0 or n == 0:
             out[k] = -1

@@ -55,7 +55,7 @@ def sample_positions(net, rng, n_games, alt, out):
     cap = out.shape[0]
     k = 0
     for _ in range(n_games):
-        state, status, rolls, _ = game.start(rng, 0, passes)
+        state, status, rolls, _ = game.start(rng, np.int64(0), passes)
         while status == game.ROLLED and k < cap:
             n = game.afterstates(state, rows)
             best = 0
@@ -67,10 +67,10 @@ def sample_positions(net, rng, n_games, alt, out):
             if evs[best] != td_net.EV_EXACT:
                 out[k] = rows[best]
                 k += 1
-            if n > 1 and k < cap and rand_below(pick, 0, 1 << 20) < alt * (1 << 20):
+            if n > 1 and k < cap and rand_below(pick, np.int64(0), np.int64(1 << 20)) < alt * (1 << 20):
                 order = np.argsort(-eq[:n])
                 top = min(ALT_TOP, n)
-                other = order[1 + rand_below(pick, 0, top - 1)]
+                other = order[1 + rand_below(pick, np.int64(0), top - 1)]
                 if evs[other] != td_net.EV_EXACT:
                     out[k] = rows[other]
                     k += 1

@@ -110,7 +110,7 @@ def to_evaluation(params, scale=SCALE):
 @njit(cache=True)
 def encode_sparse(state, obs, idx, val):
     """Nonzero inputs of state (side to move's view, no move cap) -> nnz; obs float32[198] scratch."""
-    encode_obs(state, state[S_SIDE], 0, obs)
+    encode_obs(state, state[S_SIDE], np.int64(0), obs)
     nnz = 0
     for i in range(N_INPUTS):
         if obs[i] != 0.0:
@@ -207,8 +207,8 @@ def choose_move(w1, b1, w2, b2, state, moves, n, epsilon, rng, obs, idx, val, h)
     best = 0
     best_v = -1e300
     pick = -1
-    if epsilon > 0.0 and rand_below(rng, 0, 1 << _P_BITS) < epsilon * (1 << _P_BITS):
-        pick = rand_below(rng, 0, n)
+    if epsilon > 0.0 and rand_below(rng, np.int64(0), np.int64(1 << _P_BITS)) < epsilon * (1 << _P_BITS):
+        pick = rand_below(rng, np.int64(0), n)
     pick_v = 0.0
     for k in range(n):
         c = apply_move(state, moves[k])
@@ -365,6 +365,6 @@ def _play_match(w1, b1, w2, b2, opponent, rng, n_games, max_plies, points):
                 k, _, _ = choose_move(w1, b1, w2, b2, s, moves, n, 0.0, rng, obs, idx, val, h)
                 s = apply_move(s, moves[k])
             else:
-                s = opponent_move(s, opponent, rng, 0, scratch)
+                s = opponent_move(s, opponent, rng, np.int64(0), scratch)
             code, trunc = result(s, max_plies)
         points[g] = reward(code, seat)

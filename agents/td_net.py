@@ -577,10 +577,10 @@ def _train_model_games(net, rng, n_games, alpha, race_alpha, lam, stats):
             eb1[:] = 0.0
             e2[:] = 0.0
             eb2[:] = 0.0
-        state, status, rolls, _ = start(rng, 0, passes)
+        state, status, rolls, _ = start(rng, np.int64(0), passes)
         ply = 0
-        prev_turned = False
-        prev_nnz = 0
+        prev_turned = np.bool_(False)
+        prev_nnz = np.int64(0)
         prev_ev = EV_EXACT
         while True:
             n = afterstates(state, rows)
@@ -654,10 +654,10 @@ def play_match(net, onet, opponent, rng, n_pairs, points):
         for seat in range(2):
             game_rng[0] = seed
             pick_rng[0] = ~seed
-            state, status, rolls, _ = start(game_rng, 0, passes)
+            state, status, rolls, _ = start(game_rng, np.int64(0), passes)
             while status == ROLLED:
                 if state[TURN] != seat and opponent == OPP_RANDOM:
-                    after = random_turn(state, pick_rng, 0, mask)
+                    after = random_turn(state, pick_rng, np.int64(0), mask)
                 else:
                     n = afterstates(state, rows)
                     if state[TURN] == seat:

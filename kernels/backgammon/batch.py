@@ -43,7 +43,7 @@ def _opponent_plays(s, status, i, seat, rngs, rolls, opponent, max_turns, scratc
         if opponent == OPP_GREEDY:
             s[:] = greedy_turn(s)
         else:
-            random_turn_inplace(s, rngs[i:i + 1], 0, scratch, stk)
+            random_turn_inplace(s, rngs[i:i + 1], np.int64(0), scratch, stk)
         status, rolls[i], _ = finish_turn_inplace(s, rngs[i:i + 1], rolls[i], max_turns, passes)
     return status
 
