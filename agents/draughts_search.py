@@ -155,7 +155,7 @@ def _negamax(s, depth, alpha, beta, ply, tt, killers, history, moves, order, wor
     if repetition_count(s) >= 2:
         return 0  # a repetition: the opponent can at least repeat again
     if eg[0].shape[0] > 0:  # endgame tables (draughts_egdb): a decided ending is not searched
-        hit, v = search_score(eg[0], eg[1], eg[2], s, ply, WIN)
+        hit, v = search_score(eg[0], eg[1], eg[2], s, ply, np.int64(WIN))
         if hit:
             return v
     mv = moves[ply]

@@ -6,15 +6,20 @@ distinct constant: backgammon's ``movegen._search`` was compiled 14 times (about
 cold start). Callers pass such arguments as ``np.int64(...)`` / ``np.bool_(...)``. This test runs
 the move generators of both games in a fresh process with an empty Numba cache (a warm cache
 loads compiled callers and never types the callees) and lists every boardgym kernel compiled with
-a literal argument.
+a literal argument. The agents' paths (searches, the cube, the TD nets, evaluation with luck
+adjustment) compile for minutes, so their check is opt-in (``-m slow``).
 """
 import json
 import os
 import subprocess
 import sys
 
+import pytest
+
 CHILD = r"""
-import gc, json
+import gc, json, sys
+from boardgym.scripts.cli import main
+AGENT_RUNS = json.loads(sys.argv[1])
 import numpy as np
 from numba.core.registry import CPUDispatcher
 from boardgym.kernels.backgammon import board as B, game as bg
@@ -45,6 +50,8 @@ for ply in range(200):  # random whole moves: quiet moves, captures, kings
     if n == 0:
         break
     s = apply_move(s, buf[rng.integers(n)])
+for argv in AGENT_RUNS:
+    main(argv)
 literal = sorted({d.py_func.__module__ + "." + d.py_func.__qualname__ + str(sig)
                   for d in gc.get_objects() if isinstance(d, CPUDispatcher)
                   and d.py_func.__module__.startswith("boardgym")
@@ -53,11 +60,30 @@ print(json.dumps({"literal": literal, "kinds": sorted(map(str, kinds))}))
 """
 
 
-def test_no_kernel_is_compiled_for_a_constant_argument(tmp_path):
+AGENT_RUNS = [
+    ["evaluate", "backgammon-td:cube=janowski", "backgammon-td:plies=2,candidates=2", "--cube",
+     "--games", "2", "--quiet"],
+    ["evaluate", "backgammon-td:plies=1", "backgammon-expectimax", "--games", "2", "--luck", "td",
+     "--quiet"],
+    ["evaluate", "draughts-alphabeta:depth=3", "draughts-alphabeta-td:depth=2", "draughts-greedy",
+     "--games", "2", "--quiet"],
+]
+
+
+def _literal_compiles(tmp_path, agent_runs):
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
-    r = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True, env=env,
-                       timeout=900)
+    r = subprocess.run([sys.executable, "-c", CHILD, json.dumps(agent_runs)], capture_output=True,
+                       text=True, env=env, timeout=1800)
     assert r.returncode == 0, r.stderr[-3000:]
     res = json.loads(r.stdout.strip().splitlines()[-1])
     assert len(res["kinds"]) >= 4, res["kinds"]  # the workload reached the search's modes
-    assert res["literal"] == []
+    return res["literal"]
+
+
+def test_no_kernel_is_compiled_for_a_constant_argument(tmp_path):
+    assert _literal_compiles(tmp_path, []) == []
+
+
+@pytest.mark.slow
+def test_no_agent_kernel_is_compiled_for_a_constant_argument(tmp_path):
+    assert _literal_compiles(tmp_path, AGENT_RUNS) == []
