@@ -193,7 +193,7 @@ def men_with_capture(men, them, empty):
 
 @njit(cache=True, inline="always")
 def _gen_captures(us_m, us_k, them, empty, side, work, out, merge):
-    n = np.int64(0)  # not a literal 0: one compiled _chain (see _search in backgammon.movegen)
+    n = ZERO  # typed, not a literal 0: one compiled _chain (see _search in backgammon.movegen)
     men = men_with_capture(us_m, them, empty)
     pieces = men | us_k
     while pieces != 0:

@@ -13,43 +13,35 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+HELPERS = Path(__file__).resolve().parents[1] / "helpers"
+
 CHILD = r"""
 import gc, json, sys
-from boardgym.scripts.cli import main
-AGENT_RUNS = json.loads(sys.argv[1])
+sys.path.insert(0, sys.argv[2])  # tests/helpers
 import numpy as np
 from numba.core.registry import CPUDispatcher
+from bg_random_games import random_cases
+from draughts_positions import random_positions
 from boardgym.kernels.backgammon import board as B, game as bg
 from boardgym.kernels.backgammon.movegen import (
-    MAX_AFTERSTATES, MAX_MOVES, MV_FIELDS, gen_afterstates, gen_afterstates_scratch, scratch_size)
-from boardgym.kernels.draughts import game as dg
-from boardgym.kernels.draughts.move import apply_move
-from boardgym.kernels.draughts.movegen import gen_moves, new_move_buffer
+    MAX_AFTERSTATES, MAX_MOVES, MV_FIELDS, gen_afterstates_scratch, scratch_size)
+from boardgym.scripts.cli import main
 
+AGENT_RUNS = json.loads(sys.argv[1])
 out = np.empty((MAX_AFTERSTATES, B.STATE_LEN), dtype=np.int64)
 routes = np.empty((MAX_AFTERSTATES, MAX_MOVES, MV_FIELDS), dtype=np.int64)
 sc = np.empty(scratch_size(MAX_AFTERSTATES), dtype=np.int64)
-rng = np.random.default_rng(0)
 kinds = set()
-for game in range(20):  # every search mode: doubles, bar, bear-off, two or more outside
-    s = B.new_initial_state()
-    while bg.result(s, 0)[0] < 0:
-        d1, d2 = (int(d) for d in rng.integers(1, 7, 2))
-        kinds.add((d1 == d2, s[B.BAR_ME] > 0, bool(s[B.ME + 6:B.ME + 24].sum() == 0)))
-        gen_afterstates(s, d1, d2, out)
-        gen_afterstates_scratch(s, d1, d2, out, sc)
-        k = bg.plays_of_roll(s, d1, d2, out, routes)
-        s = B.end_turn(out[rng.integers(k)])
-s = dg.initial_state()
-buf = new_move_buffer()
-for ply in range(200):  # random whole moves: quiet moves, captures, kings
-    n = gen_moves(s, buf)
-    if n == 0:
-        break
-    s = apply_move(s, buf[rng.integers(n)])
+# random games (gen_afterstates) -> every search mode: doubles, bar, bear-off, two or more outside
+for s, d1, d2 in random_cases(600, 0):
+    kinds.add((d1 == d2, s[B.BAR_ME] > 0, bool(s[B.ME + 6:B.ME + 24].sum() == 0)))
+    gen_afterstates_scratch(s, d1, d2, out, sc)
+    bg.plays_of_roll(s, d1, d2, out, routes)
+random_positions(20, 0)  # draughts: random whole moves (quiet moves, captures, kings)
 for argv in AGENT_RUNS:
     main(argv)
 literal = sorted({d.py_func.__module__ + "." + d.py_func.__qualname__ + str(sig)
@@ -72,8 +64,8 @@ AGENT_RUNS = [
 
 def _literal_compiles(tmp_path, agent_runs):
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
-    r = subprocess.run([sys.executable, "-c", CHILD, json.dumps(agent_runs)], capture_output=True,
-                       text=True, env=env, timeout=1800)
+    r = subprocess.run([sys.executable, "-c", CHILD, json.dumps(agent_runs), str(HELPERS)],
+                       capture_output=True, text=True, env=env, timeout=1800)
     assert r.returncode == 0, r.stderr[-3000:]
     res = json.loads(r.stdout.strip().splitlines()[-1])
     assert len(res["kinds"]) >= 4, res["kinds"]  # the workload reached the search's modes
