@@ -50,8 +50,10 @@ from boardgym.kernels.draughts.board import (
     S_WM, STATE_LEN,
 )
 from boardgym.kernels.draughts.game import play_move, reward
-from boardgym.kernels.draughts.move import apply_move
-from boardgym.kernels.draughts.movegen import WORK_LEN, gen_moves, gen_moves_bb
+from boardgym.kernels.draughts.move import apply_move_into
+from boardgym.kernels.draughts.movegen import (
+    WORK_LEN, gen_moves, gen_moves_bb, has_capture_bb, mover_view,
+)
 from boardgym.kernels.draughts.observe import OBS_LEN
 from boardgym.kernels.draughts.outcome import (
     ONGOING, game_status, repetition_count,
@@ -140,8 +142,15 @@ def _tt_store(tt, h, depth, flag, score, key, ply, age):
         tt[slot, 2] = key
 
 
+@njit(cache=True, inline="always")
+def _ply_states():
+    """The search's positions, one row a ply (the child of the position at ply p is written
+    into row p + 1): no array is made per node."""
+    return np.empty((MAX_PLY + 1, STATE_LEN), dtype=np.int64)
+
+
 @njit(cache=True, nogil=True)
-def _negamax(s, depth, alpha, beta, ply, tt, killers, history, moves, order, work, stats,
+def _negamax(s, depth, alpha, beta, ply, tt, killers, history, moves, order, work, states, stats,
              kind, w1, b1, w2, b2, scale, pt, obs, eg):
     stats[ST_NODES] += 1
     if stats[ST_NODES] >= stats[ST_LIMIT] or stats[ST_STOP] != 0:
@@ -158,15 +167,17 @@ def _negamax(s, depth, alpha, beta, ply, tt, killers, history, moves, order, wor
         hit, v = search_score(eg[0], eg[1], eg[2], s, ply, np.int64(WIN))
         if hit:
             return v
+    if depth <= 0 or ply >= MAX_PLY - 1:
+        # a leaf unless the side to move must capture (quiescence): asked of the bitboards,
+        # without making the move list
+        if depth <= 0:
+            stats[ST_QNODES] += 1
+        if ply >= MAX_PLY - 1 or not has_capture_bb(*mover_view(s[S_WM], s[S_WK], s[S_BM],
+                                                                 s[S_BK], s[S_SIDE])):
+            return evaluate(s, kind, w1, b1, w2, b2, scale, pt, obs)
     mv = moves[ply]
     n = gen_moves_bb(s[S_WM], s[S_WK], s[S_BM], s[S_BK], s[S_SIDE], work, mv)
     capture = mv[0, M_CAPTURED] != 0
-    if depth <= 0:
-        stats[ST_QNODES] += 1
-        if not capture or ply >= MAX_PLY - 1:
-            return evaluate(s, kind, w1, b1, w2, b2, scale, pt, obs)
-    elif ply >= MAX_PLY - 1:
-        return evaluate(s, kind, w1, b1, w2, b2, scale, pt, obs)
     h = s[S_HASH]
     tt_move = np.int64(-1)
     use_tt = stats[ST_USE_TT] != 0 and depth > 0
@@ -188,7 +199,8 @@ def _negamax(s, depth, alpha, beta, ply, tt, killers, history, moves, order, wor
         # upper bound or exact, not a decided game) already refutes this node ends it before any
         # search, when that child would read its entry (no repetition, not over)
         for i in range(n):
-            child = apply_move(s, mv[i])
+            child = states[ply + 1]
+            apply_move_into(s, mv[i], child)
             ch = child[S_HASH]
             cdata, _ = _tt_entry(tt, ch & (tt.shape[0] - 1), ch)
             if cdata != 0:
@@ -232,10 +244,11 @@ def _negamax(s, depth, alpha, beta, ply, tt, killers, history, moves, order, wor
                 tmp = mv[i, c]
                 mv[i, c] = mv[j, c]
                 mv[j, c] = tmp
-        child = apply_move(s, mv[i])
+        child = states[ply + 1]
+        apply_move_into(s, mv[i], child)
         if i == 0:
             v = -_negamax(child, depth - 1, -beta, -alpha, ply + 1, tt, killers, history, moves,
-                          order, work, stats, kind, w1, b1, w2, b2, scale, pt, obs, eg)
+                          order, work, states, stats, kind, w1, b1, w2, b2, scale, pt, obs, eg)
         else:
             r = 0
             if stats[ST_LMR] != 0 and depth >= LMR_DEPTH and i >= LMR_MOVES and not capture \
@@ -243,18 +256,19 @@ def _negamax(s, depth, alpha, beta, ply, tt, killers, history, moves, order, wor
                 r = 2 if depth >= LMR_DEPTH_2 and i >= LMR_MOVES_2 else 1
                 stats[ST_REDUCED] += 1
                 v = -_negamax(child, depth - 1 - r, -alpha - 1, -alpha, ply + 1, tt, killers,
-                              history, moves, order, work, stats, kind, w1, b1, w2, b2, scale, pt,
-                              obs, eg)
+                              history, moves, order, work, states, stats, kind, w1, b1, w2, b2,
+                              scale, pt, obs, eg)
                 if v > alpha and stats[ST_ABORT] == 0:
                     stats[ST_RESEARCHED] += 1
                     r = 0
             if r == 0:
                 v = -_negamax(child, depth - 1, -alpha - 1, -alpha, ply + 1, tt, killers,
-                              history, moves, order, work, stats, kind, w1, b1, w2, b2, scale, pt,
-                              obs, eg)
+                              history, moves, order, work, states, stats, kind, w1, b1, w2, b2,
+                              scale, pt, obs, eg)
             if alpha < v < beta and stats[ST_ABORT] == 0:
                 v = -_negamax(child, depth - 1, -beta, -alpha, ply + 1, tt, killers, history,
-                              moves, order, work, stats, kind, w1, b1, w2, b2, scale, pt, obs, eg)
+                              moves, order, work, states, stats, kind, w1, b1, w2, b2, scale, pt,
+                              obs, eg)
         if stats[ST_ABORT] != 0:
             return 0
         if v > best:
@@ -299,17 +313,21 @@ def search_root(children, n, order, depth, tt, killers, history, moves, scratch,
     best = -BIG
     best_i = order[0]
     stats[ST_ROOT_DONE] = 0
+    states = _ply_states()
     for r in range(n):
         c = order[r]
         if r == 0:
             v = -_negamax(children[c], depth - 1, -beta, -alpha, ONE, tt, killers, history, moves,
-                          scratch, work, stats, kind, w1, b1, w2, b2, scale, pt, obs, eg)
+                          scratch, work, states, stats, kind, w1, b1, w2, b2, scale, pt, obs,
+                          eg)
         else:
             v = -_negamax(children[c], depth - 1, -alpha - 1, -alpha, ONE, tt, killers, history,
-                          moves, scratch, work, stats, kind, w1, b1, w2, b2, scale, pt, obs, eg)
+                          moves, scratch, work, states, stats, kind, w1, b1, w2, b2, scale, pt,
+                          obs, eg)
             if v > alpha and stats[ST_ABORT] == 0:
                 v = -_negamax(children[c], depth - 1, -beta, -alpha, ONE, tt, killers, history,
-                              moves, scratch, work, stats, kind, w1, b1, w2, b2, scale, pt, obs, eg)
+                              moves, scratch, work, states, stats, kind, w1, b1, w2, b2, scale,
+                              pt, obs, eg)
         if stats[ST_ABORT] != 0:
             break
         stats[ST_ROOT_DONE] = r + 1
@@ -341,6 +359,7 @@ def score_children(children, n, resolve, tt, killers, history, moves, scratch, w
 
     resolve: 1 plays out the forced captures that follow (quiescence), 0 evaluates statically.
     """
+    states = _ply_states()
     for i in range(n):
         c = children[i]
         status = game_status(c)
@@ -352,6 +371,7 @@ def score_children(children, n, resolve, tt, killers, history, moves, scratch, w
             stats[ST_ABORT] = 0
             stats[ST_USE_TT] = 0
             out[i] = -_negamax(c, ZERO, -BIG, BIG, ONE, tt, killers, history, moves, scratch, work,
+                               states,
                                stats, kind, w1, b1, w2, b2, scale, pt, obs, eg)
         else:
             out[i] = -evaluate(c, kind, w1, b1, w2, b2, scale, pt, obs)

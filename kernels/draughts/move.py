@@ -111,3 +111,11 @@ def apply_move_parts_inplace(s, fr, to, captured, promote):
 def apply_move(state, move):
     """New position vector after a whole move row (int64[ROW_LEN] from gen_moves)."""
     return apply_move_parts(state, move[M_FROM], move[M_TO], move[M_CAPTURED], move[M_PROMOTE])
+
+
+@njit(cache=True, inline="always")
+def apply_move_into(state, move, out):
+    """apply_move written into the caller's out (int64[STATE_LEN]; not state itself): no new
+    array, for loops that make a child per move (the search's per-ply positions)."""
+    out[:] = state
+    apply_move_parts_inplace(out, move[M_FROM], move[M_TO], move[M_CAPTURED], move[M_PROMOTE])
