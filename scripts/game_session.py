@@ -112,7 +112,7 @@ def load_agent(cfg):
                              "TD net")
         if kind != cfg.game:
             raise ValueError(f"agent {name} is a {kind} checkpoint, not a {cfg.game} agent "
-                             f"(use --game {kind})")
+                             f"(play it in a {kind} game)")
         full = "draughts-alphabeta" if kind == "draughts" else "backgammon-td"
         agent = _construct(name, lambda **kw: load(full, weights=name, **kw), opts, cfg.seed)
     else:

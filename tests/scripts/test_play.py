@@ -252,8 +252,10 @@ def test_checkpoint_paths_load_the_matching_agent():
     ("backgammon", "draughts-greedy", "is a draughts agent, not a backgammon one"),
     ("draughts", "backgammon-td", "is a backgammon agent, not a draughts one"),
     ("draughts", "expectimax", "is a backgammon agent, not a draughts one"),
-    ("backgammon", str(CKPT / "draughts-alphabeta.npz"), "is a draughts checkpoint"),
-    ("draughts", str(CKPT / "backgammon-td.npz"), "is a backgammon checkpoint"),
+    ("backgammon", str(CKPT / "draughts-alphabeta.npz"),
+     "is a draughts checkpoint, not a backgammon agent (play it in a draughts game)"),
+    ("draughts", str(CKPT / "backgammon-td.npz"),
+     "is a backgammon checkpoint, not a draughts agent (play it in a backgammon game)"),
     ("backgammon", str(CKPT / "draughts-ppo.pt"), "is a draughts policy (observation (198,), 1024 actions), not a backgammon one"),
     ("draughts", "nonsense", "unknown draughts agent 'nonsense'"),
 ])
