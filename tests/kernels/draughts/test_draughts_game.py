@@ -193,3 +193,23 @@ def test_recapture_player_takes_the_bigger_capture():
     s = from_fen("W:Wc3,g3:Bd4,f4,d6")  # c3:e5:c7 takes two, g3:e5 or c3:e5 one
     t = recapture_move(s, seed_rngs(0, 1), 0)
     assert material(t, 0) - material(s, 0) == 2
+
+
+def test_apply_move_into_writes_apply_moves_position_into_the_given_row(playout_positions,
+                                                                        chain_positions):
+    """The search's copy-free child (move.apply_move_into) is apply_move's new position, written
+    into a row of the caller's array (counters, hash and history included); the parent is
+    untouched."""
+    from boardgym.kernels.draughts.move import apply_move, apply_move_into
+    rows = np.empty((MAX_MOVES, ROW_LEN), np.int64)
+    out = np.full((3, STATE_LEN), -7, np.int64)
+    checked = 0
+    for s in playout_positions + chain_positions:
+        before = s.copy()
+        for r in rows[:game.gen_moves(s, rows)]:
+            apply_move_into(s, r, out[1])
+            assert np.array_equal(out[1], apply_move(s, r))
+            checked += 1
+        assert np.array_equal(s, before)
+        assert (out[0] == -7).all() and (out[2] == -7).all()
+    assert checked > 1000
