@@ -49,11 +49,9 @@ from boardgym.kernels.draughts.board import (
     M_CAPTURED, M_FROM, M_PROMOTE, M_TO, MAX_MOVES, ROW_LEN, S_BK, S_BM, S_HASH, S_SIDE, S_WK,
     S_WM, STATE_LEN,
 )
-from boardgym.kernels.draughts.game import play_move, reward
+from boardgym.kernels.draughts.game import is_capture, play_move, reward
 from boardgym.kernels.draughts.move import apply_move_into
-from boardgym.kernels.draughts.movegen import (
-    WORK_LEN, gen_moves, gen_moves_bb, has_capture_bb, mover_view,
-)
+from boardgym.kernels.draughts.movegen import WORK_LEN, gen_moves, gen_moves_bb
 from boardgym.kernels.draughts.observe import OBS_LEN
 from boardgym.kernels.draughts.outcome import (
     ONGOING, game_status, repetition_count,
@@ -168,12 +166,11 @@ def _negamax(s, depth, alpha, beta, ply, tt, killers, history, moves, order, wor
         if hit:
             return v
     if depth <= 0 or ply >= MAX_PLY - 1:
-        # a leaf unless the side to move must capture (quiescence): asked of the bitboards,
-        # without making the move list
+        # a leaf unless the side to move must capture (quiescence): asked of the game core
+        # (is_capture, from the bitboards), without making the move list
         if depth <= 0:
             stats[ST_QNODES] += 1
-        if ply >= MAX_PLY - 1 or not has_capture_bb(*mover_view(s[S_WM], s[S_WK], s[S_BM],
-                                                                 s[S_BK], s[S_SIDE])):
+        if ply >= MAX_PLY - 1 or not is_capture(s):
             return evaluate(s, kind, w1, b1, w2, b2, scale, pt, obs)
     mv = moves[ply]
     n = gen_moves_bb(s[S_WM], s[S_WK], s[S_BM], s[S_BK], s[S_SIDE], work, mv)
@@ -371,8 +368,7 @@ def score_children(children, n, resolve, tt, killers, history, moves, scratch, w
             stats[ST_ABORT] = 0
             stats[ST_USE_TT] = 0
             out[i] = -_negamax(c, ZERO, -BIG, BIG, ONE, tt, killers, history, moves, scratch, work,
-                               states,
-                               stats, kind, w1, b1, w2, b2, scale, pt, obs, eg)
+                               states, stats, kind, w1, b1, w2, b2, scale, pt, obs, eg)
         else:
             out[i] = -evaluate(c, kind, w1, b1, w2, b2, scale, pt, obs)
 
