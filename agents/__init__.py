@@ -22,24 +22,42 @@ side to move's frame, like ``act``), and draughts agents ``best_move(fen) -> str
 
 Agents are imported on first use (they compile Numba kernels or need torch).
 """
+
 from boardgym.agents.random_agent import RandomAgent
 from boardgym.agents.registry import available, load, register
 
-__all__ = ["RandomAgent", "DraughtsGreedyAgent", "AlphaBetaAgent", "Evaluation", "TDAgent",
-           "BackgammonGreedyAgent", "ExpectimaxAgent", "PPOAgent", "load", "available", "register"]
+__all__ = [
+    "RandomAgent",
+    "DraughtsGreedyAgent",
+    "AlphaBetaAgent",
+    "Evaluation",
+    "TDAgent",
+    "BackgammonGreedyAgent",
+    "ExpectimaxAgent",
+    "PPOAgent",
+    "load",
+    "available",
+    "register",
+]
 
 
 def __getattr__(name):
     if name in ("DraughtsGreedyAgent", "AlphaBetaAgent"):
         from boardgym.agents import draughts_agents
+
         return getattr(draughts_agents, "GreedyAgent" if name == "DraughtsGreedyAgent" else name)
     if name == "Evaluation":
         from boardgym.agents.draughts_eval import Evaluation
+
         return Evaluation
     if name in ("TDAgent", "BackgammonGreedyAgent", "ExpectimaxAgent"):
         from boardgym.agents import backgammon_agents
-        return getattr(backgammon_agents, "GreedyAgent" if name == "BackgammonGreedyAgent" else name)
+
+        return getattr(
+            backgammon_agents, "GreedyAgent" if name == "BackgammonGreedyAgent" else name
+        )
     if name == "PPOAgent":
         from boardgym.agents.ppo import PPOAgent
+
         return PPOAgent
     raise AttributeError(f"module 'boardgym.agents' has no attribute {name!r}")

@@ -42,6 +42,7 @@ TOO_GOOD`` (below: too early; from ``TOO_GOOD`` on it plays on for the gammon) a
 takes when its own equity -E is at least ``TAKE_FROM`` (-0.5: taking at 2x loses less than the
 1 point a drop gives away).
 """
+
 import json
 import os
 from collections import namedtuple
@@ -51,7 +52,13 @@ from numba import njit
 
 from boardgym.agents import backgammon_cube, bg_bearoff, td_net
 from boardgym.agents.backgammon_search import (
-    BUDGET_2, CANDIDATES, INFO_LEN, THRESHOLD, check_budget, check_search, preroll_outputs,
+    BUDGET_2,
+    CANDIDATES,
+    INFO_LEN,
+    THRESHOLD,
+    check_budget,
+    check_search,
+    preroll_outputs,
     search_values,
 )
 from boardgym.agents.registry import CHECKPOINTS
@@ -60,7 +67,17 @@ from boardgym.envs import backgammon_notation as notation
 from boardgym.envs.seeding import check_seed
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import (
-    BAR_ME, BAR_OPP, CUBE_OWNER, CUBE_VALUE, DICE, ME, OFF_ME, OFF_OPP, OPP, STATE_LEN, TURN,
+    BAR_ME,
+    BAR_OPP,
+    CUBE_OWNER,
+    CUBE_VALUE,
+    DICE,
+    ME,
+    OFF_ME,
+    OFF_OPP,
+    OPP,
+    STATE_LEN,
+    TURN,
     refresh_masks,
 )
 from boardgym.kernels.backgammon.movegen import MV_DIE, MV_FROM
@@ -68,15 +85,26 @@ from boardgym.kernels.backgammon.observe import OBS_LEN
 from boardgym.kernels.backgammon.opponents import greedy_score
 from boardgym.kernels.rng import seed_rngs
 
-__all__ = ["TDAgent", "TDSearchAgent", "GreedyAgent", "ExpectimaxAgent", "AfterstateAgent", "CUBE_POLICIES",
-           "save_weights",
-           "load_weights", "check_params", "state_from_observation", "play_afterstate_game", "AfterstateGame"]
+__all__ = [
+    "TDAgent",
+    "TDSearchAgent",
+    "GreedyAgent",
+    "ExpectimaxAgent",
+    "AfterstateAgent",
+    "CUBE_POLICIES",
+    "save_weights",
+    "load_weights",
+    "check_params",
+    "state_from_observation",
+    "play_afterstate_game",
+    "AfterstateGame",
+]
 
 N_ACTIONS = game.N_ACTIONS
 CUBE_POLICIES = ("cubeless", "equity", "janowski")
-DOUBLE_FROM = 0.4   # cubeless equity of the player on roll from which it doubles
-TOO_GOOD = 1.0      # ... up to which (from here on it plays on for more than the cashed point)
-TAKE_FROM = -0.5    # the taker's cubeless equity from which it takes
+DOUBLE_FROM = 0.4  # cubeless equity of the player on roll from which it doubles
+TOO_GOOD = 1.0  # ... up to which (from here on it plays on for more than the cashed point)
+TAKE_FROM = -0.5  # the taker's cubeless equity from which it takes
 
 
 # ----------------------------------------------------------------------------- weights
@@ -95,8 +123,9 @@ def save_weights(path, params, **meta):
         arrays = dict(zip(TESAURO_NAMES, td_net.main_net(model)))
     else:
         arrays = dict(zip(MODEL_NAMES, model))
-    write_atomically(str(path), lambda tmp: np.savez(tmp, **arrays,
-                                                     meta=np.array(json.dumps(meta))), ".npz")
+    write_atomically(
+        str(path), lambda tmp: np.savez(tmp, **arrays, meta=np.array(json.dumps(meta))), ".npz"
+    )
 
 
 def load_weights(path):
@@ -129,11 +158,17 @@ def _float_arrays(params, names):
 
 def _check_net(w1, b1, w2, b2, n_inputs, what, allow_empty=False):
     h = b1.shape[0] if b1.ndim == 1 else -1
-    if ((h < 1 and not (allow_empty and h == 0)) or w1.shape != (n_inputs, h)
-            or w2.shape != (h, td_net.N_OUT) or b2.shape != (td_net.N_OUT,)):
-        raise ValueError(f"inconsistent {what} shapes {w1.shape} {b1.shape} {w2.shape} "
-                         f"{b2.shape} (want ({n_inputs}, H) (H,) (H, {td_net.N_OUT}) "
-                         f"({td_net.N_OUT},))")
+    if (
+        (h < 1 and not (allow_empty and h == 0))
+        or w1.shape != (n_inputs, h)
+        or w2.shape != (h, td_net.N_OUT)
+        or b2.shape != (td_net.N_OUT,)
+    ):
+        raise ValueError(
+            f"inconsistent {what} shapes {w1.shape} {b1.shape} {w2.shape} "
+            f"{b2.shape} (want ({n_inputs}, H) (H,) (H, {td_net.N_OUT}) "
+            f"({td_net.N_OUT},))"
+        )
 
 
 def check_params(params):
@@ -142,16 +177,21 @@ def check_params(params):
     (w1, b1, w2, b2) (W1 [196, H], b1 [H], W2 [H, 5], b2 [5]); TypeError / ValueError naming the
     problem."""
     if not isinstance(params, (tuple, list)) or len(params) not in (
-            4, td_net.MODEL_LEN - 1, td_net.MODEL_LEN):
+        4,
+        td_net.MODEL_LEN - 1,
+        td_net.MODEL_LEN,
+    ):
         raise TypeError("TD weights are a (w1, b1, w2, b2) tuple of arrays or a td_net model tuple")
     if len(params) == 4:
         w1, b1, w2, b2 = _float_arrays(params, TESAURO_NAMES)
         _check_net(w1, b1, w2, b2, td_net.N_INPUTS, "TD weight")
         return td_net.as_model((w1, b1, w2, b2))
-    arrays = _float_arrays(params[:len(MODEL_NAMES)], MODEL_NAMES)
+    arrays = _float_arrays(params[: len(MODEL_NAMES)], MODEL_NAMES)
     hdr = arrays[0]
-    if hdr.shape != (td_net.HDR_LEN,) or hdr[td_net.H_KIND] not in (td_net.KIND_TESAURO,
-                                                                     td_net.KIND_GNUBG):
+    if hdr.shape != (td_net.HDR_LEN,) or hdr[td_net.H_KIND] not in (
+        td_net.KIND_TESAURO,
+        td_net.KIND_GNUBG,
+    ):
         raise ValueError(f"bad model header {hdr!r}")
     gnubg = hdr[td_net.H_KIND] == td_net.KIND_GNUBG
     _check_net(*arrays[1:5], td_net.N_GNUBG_INPUTS if gnubg else td_net.N_INPUTS, "TD weight")
@@ -171,6 +211,7 @@ def check_params(params):
 
 
 # ----------------------------------------------------------------------------- kernels
+
 
 @njit(cache=True)
 def greedy_scores(rows, n, out):
@@ -219,12 +260,14 @@ def expectimax2(use_net, net, rows, cand, n_cand, out):
 
 # ----------------------------------------------------------------------------- observations
 
+
 def state_from_observation(observation):
     """Kernel state (int64[STATE_LEN], mover's view, TURN 0) rebuilt from a backgammon_v0
     observation (float32[207]) of the player on roll; ValueError if it is not one."""
     if observation is None or isinstance(observation, (str, bytes)):
-        raise TypeError(f"a backgammon observation is float32[{OBS_LEN}], got "
-                        f"{type(observation).__name__}")
+        raise TypeError(
+            f"a backgammon observation is float32[{OBS_LEN}], got {type(observation).__name__}"
+        )
     try:
         obs = np.asarray(observation, dtype=np.float64)
     except (TypeError, ValueError):
@@ -237,17 +280,17 @@ def state_from_observation(observation):
         raise ValueError("the observing player is not on roll (observation[202] == 0)")
     s = np.zeros(STATE_LEN, dtype=np.int64)
     for side, base in ((ME, 0), (OPP, 96)):
-        u = obs[base:base + 96].reshape(24, 4)
+        u = obs[base : base + 96].reshape(24, 4)
         n = np.where(u[:, 3] > 0, 3 + np.rint(2 * u[:, 3]), np.rint(u[:, :3].sum(axis=1)))
-        s[side:side + 24] = n.astype(np.int64)
+        s[side : side + 24] = n.astype(np.int64)
     s[BAR_ME], s[BAR_OPP] = np.rint(obs[192:194] * 2).astype(np.int64)
     s[OFF_ME], s[OFF_OPP] = np.rint(obs[194:196] * 15).astype(np.int64)
-    s[DICE:DICE + 6] = np.rint(obs[196:202] * 4).astype(np.int64)
+    s[DICE : DICE + 6] = np.rint(obs[196:202] * 4).astype(np.int64)
     for a, b in ((ME, BAR_ME), (OPP, BAR_OPP)):
-        total = s[a:a + 24].sum() + s[b] + s[b + 2]
+        total = s[a : a + 24].sum() + s[b] + s[b + 2]
         if total != 15:
             raise ValueError(f"bad observation: a side has {total} checkers, not 15")
-    if (s[ME:ME + 24] * s[OPP:OPP + 24]).any():
+    if (s[ME : ME + 24] * s[OPP : OPP + 24]).any():
         raise ValueError("bad observation: both sides on one point")
     s[CUBE_VALUE] = 1 << int(np.rint(obs[203] * 6))
     s[CUBE_OWNER] = 0 if obs[204] > 0.5 else 1 if obs[205] > 0.5 else -1
@@ -262,8 +305,10 @@ def _check_mask(action_mask):
     if mask.dtype.kind not in "biu":
         raise TypeError(f"action_mask must hold 0/1 integers, got dtype {mask.dtype}")
     if mask.shape not in ((N_ACTIONS,), (game.N_ACTIONS_CUBE,)):
-        raise ValueError(f"action_mask must have shape ({N_ACTIONS},) or "
-                         f"({game.N_ACTIONS_CUBE},), got {mask.shape}")
+        raise ValueError(
+            f"action_mask must have shape ({N_ACTIONS},) or "
+            f"({game.N_ACTIONS_CUBE},), got {mask.shape}"
+        )
     return mask
 
 
@@ -273,6 +318,7 @@ def _route_actions(route):
 
 
 # ----------------------------------------------------------------------------- agents
+
 
 class AfterstateAgent:
     """Base: rank afterstates with ``_scores(rows) -> float64[n]`` (higher is better for the mover)
@@ -284,8 +330,8 @@ class AfterstateAgent:
     def __init__(self):
         self._rows = np.empty((game.MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
         self._routes = np.empty((game.MAX_AFTERSTATES, game.MAX_MOVES, game.MV_FIELDS), np.int64)
-        self._plan = []          # remaining actions of the current play
-        self._expect = None      # the state the next planned action is for
+        self._plan = []  # remaining actions of the current play
+        self._expect = None  # the state the next planned action is for
 
     # -- evaluation hooks (validated rows, from the game core) --
     def _scores(self, rows):
@@ -326,10 +372,10 @@ class AfterstateAgent:
         s = notation.check_state(state)
         d1, d2 = notation.check_dice(d1, d2)
         rolled = s.copy()
-        rolled[DICE:DICE + 6] = 0
+        rolled[DICE : DICE + 6] = 0
         rolled[DICE + d1 - 1] += 1
         rolled[DICE + d2 - 1] += 1 if d1 != d2 else 3
-        rows = self._rows[:game.plays(rolled, self._rows, self._routes)]
+        rows = self._rows[: game.plays(rolled, self._rows, self._routes)]
         return rows[self._pick(rolled, rows)].copy()
 
     def best_play(self, position_id, die1, die2):
@@ -342,8 +388,11 @@ class AfterstateAgent:
         """Next checker move (action in the mover's frame) of the chosen play from kernel state
         (on roll, with dice left and a legal move)."""
         s = notation.check_state(state)
-        if self._plan and self._expect is not None and np.array_equal(s[:DICE + 6],
-                                                                      self._expect[:DICE + 6]):
+        if (
+            self._plan
+            and self._expect is not None
+            and np.array_equal(s[: DICE + 6], self._expect[: DICE + 6])
+        ):
             return self._next()
         if game.dice_left(s) == 0:
             raise ValueError("no dice in this position: the player on roll has not rolled")
@@ -370,8 +419,9 @@ class AfterstateAgent:
         if not isinstance(policy, str) or policy not in CUBE_POLICIES:
             raise ValueError(f"cube policy must be one of {CUBE_POLICIES}, got {policy!r}")
         if policy in ("equity", "janowski") and not self.has_equity:
-            raise ValueError(f"{type(self).__name__} has no equity estimate: its cube policy "
-                             "is 'cubeless'")
+            raise ValueError(
+                f"{type(self).__name__} has no equity estimate: its cube policy is 'cubeless'"
+            )
         self.cube_policy = policy
 
     def cube_equity(self, state):
@@ -381,7 +431,7 @@ class AfterstateAgent:
         if net is None:
             raise ValueError(f"{type(self).__name__} has no equity estimate")
         s = notation.check_state(state).copy()
-        s[DICE:DICE + 6] = 0
+        s[DICE : DICE + 6] = 0
         row = game.pass_turn(s).reshape(1, STATE_LEN)  # seen by the opponent, as an afterstate
         out = np.empty(1)
         expectimax2(True, net, row, np.zeros(1, np.int64), 1, out)
@@ -399,16 +449,26 @@ class AfterstateAgent:
         if net is None:
             raise ValueError(f"{type(self).__name__} has no equity estimate")
         s = notation.check_state(state).copy()
-        s[DICE:DICE + 6] = 0
+        s[DICE : DICE + 6] = 0
         y = np.empty(td_net.N_OUT)
         preroll_outputs(net, s, y)
         owner = s[CUBE_OWNER]
-        where = (backgammon_cube.CENTRED if owner < 0 else backgammon_cube.OWNED
-                 if owner == s[TURN] else backgammon_cube.OPP_OWNED)
+        where = (
+            backgammon_cube.CENTRED
+            if owner < 0
+            else backgammon_cube.OWNED
+            if owner == s[TURN]
+            else backgammon_cube.OPP_OWNED
+        )
         nd, dt, dp, double, take = backgammon_cube.cube_decision(y, self.cube_efficiency, where)
-        return {"outputs": y, "no_double": nd, "double_take": dt, "double_drop": dp,
-                "double": bool(double) and where != backgammon_cube.OPP_OWNED,
-                "take": bool(take)}
+        return {
+            "outputs": y,
+            "no_double": nd,
+            "double_take": dt,
+            "double_drop": dp,
+            "double": bool(double) and where != backgammon_cube.OPP_OWNED,
+            "take": bool(take),
+        }
 
     def cube_action(self, state, offered, policy=None):
         """The cube action of the agent (policy: "cubeless", "equity" or "janowski"; default
@@ -417,8 +477,9 @@ class AfterstateAgent:
         offered False: the agent is on roll in state, before its roll -> ACTION_DOUBLE or
         ACTION_ROLL. offered True: state is the doubler's (on roll, before its roll) and the agent
         its opponent -> ACTION_TAKE or ACTION_DROP."""
-        if not isinstance(offered, (bool, np.bool_)) and not (notation.is_int(offered)
-                                                              and offered in (0, 1)):
+        if not isinstance(offered, (bool, np.bool_)) and not (
+            notation.is_int(offered) and offered in (0, 1)
+        ):
             raise TypeError(f"offered must be True or False, got {offered!r}")
         policy = self.cube_policy if policy is None else policy
         if not isinstance(policy, str) or policy not in CUBE_POLICIES:
@@ -466,8 +527,9 @@ class AfterstateAgent:
 class TDAgent(AfterstateAgent):
     """The TD-Gammon style net (td_net): picks the afterstate of highest cubeless equity."""
 
-    def __init__(self, weights=None, hidden=None, seed=0, cube="cubeless", model="tesauro",
-                 race_hidden=0):
+    def __init__(
+        self, weights=None, hidden=None, seed=0, cube="cubeless", model="tesauro", race_hidden=0
+    ):
         """weights: path of a .npz, a model tuple or (w1, b1, w2, b2), or None (the shipped
         checkpoint; with hidden=H, a fresh random net of H units: model "tesauro" (raw board) or
         "gnubg" (raw board + bg_features, with a race net of race_hidden units and the bear-off
@@ -501,7 +563,7 @@ class TDAgent(AfterstateAgent):
 
     @property
     def model(self):
-        """"tesauro" (raw board inputs) or "gnubg" (with bg_features, race net, bear-off)."""
+        """ "tesauro" (raw board inputs) or "gnubg" (with bg_features, race net, bear-off)."""
         return "gnubg" if self.params[0][td_net.H_KIND] == td_net.KIND_GNUBG else "tesauro"
 
     def outputs(self, rows):
@@ -532,8 +594,16 @@ class TDSearchAgent(TDAgent):
     speed); ``search_info`` counts the decisions searched, the afterstates valued and the
     2-ply searches stopped."""
 
-    def __init__(self, weights=None, plies=2, candidates=CANDIDATES, threshold=THRESHOLD,
-                 cube="janowski", budget=BUDGET_2, **kwargs):
+    def __init__(
+        self,
+        weights=None,
+        plies=2,
+        candidates=CANDIDATES,
+        threshold=THRESHOLD,
+        cube="janowski",
+        budget=BUDGET_2,
+        **kwargs,
+    ):
         """weights and the other keywords: as TDAgent's; plies 0/1/2; candidates >= 1;
         threshold >= 0 (equity); cube: the cube policy (janowski by default: it beat the
         never-double / always-take policy by +0.40 points/game in cubeful money games);
@@ -546,8 +616,17 @@ class TDSearchAgent(TDAgent):
 
     def _scores(self, rows):
         out = np.empty(rows.shape[0])
-        search_values(self._equity_net(), rows, rows.shape[0], self.plies, self.candidates,
-                      self.threshold, self.budget, self._info, out)
+        search_values(
+            self._equity_net(),
+            rows,
+            rows.shape[0],
+            self.plies,
+            self.candidates,
+            self.threshold,
+            self.budget,
+            self._info,
+            out,
+        )
         self.search_info["decisions"] += 1
         self.search_info["afterstates"] += int(self._info[0])
         self.search_info["stopped"] += int(self._info[1])
@@ -581,8 +660,17 @@ class ExpectimaxAgent(AfterstateAgent):
     stops at ``budget`` afterstates valued and keeps its depth-2 values, as TDSearchAgent's.
     """
 
-    def __init__(self, depth=2, evaluation="td", width=8, weights=None, seed=None,
-                 cube=None, threshold=None, budget=BUDGET_2):
+    def __init__(
+        self,
+        depth=2,
+        evaluation="td",
+        width=8,
+        weights=None,
+        seed=None,
+        cube=None,
+        threshold=None,
+        budget=BUDGET_2,
+    ):
         """weights: a TD weights path, shorthand for evaluation=weights; cube: the cube policy
         ("cubeless", or "equity" / "janowski" with a net evaluation; None: janowski with a net,
         else cubeless); budget: integer >= 0 (0: no limit)."""
@@ -597,8 +685,9 @@ class ExpectimaxAgent(AfterstateAgent):
         self.depth = depth
         self.width = int(width)
         candidates = self.width if self.width > 0 else game.MAX_AFTERSTATES
-        _, _, self.threshold = check_search(depth - 1, candidates,
-                                            np.inf if threshold is None else threshold)
+        _, _, self.threshold = check_search(
+            depth - 1, candidates, np.inf if threshold is None else threshold
+        )
         if isinstance(evaluation, TDAgent):
             self.use_net, self.params = True, evaluation._equity_net()
         elif isinstance(evaluation, str) and evaluation == "greedy":
@@ -611,7 +700,9 @@ class ExpectimaxAgent(AfterstateAgent):
         elif isinstance(evaluation, (str, os.PathLike)):
             self.use_net, self.params = True, TDAgent(weights=evaluation)._equity_net()
         else:
-            raise ValueError(f"unknown evaluation {evaluation!r}: 'td', 'greedy', a path or a TDAgent")
+            raise ValueError(
+                f"unknown evaluation {evaluation!r}: 'td', 'greedy', a path or a TDAgent"
+            )
         if cube is None:
             cube = "janowski" if self.use_net else "cubeless"
         self._set_cube_policy(cube)
@@ -623,16 +714,24 @@ class ExpectimaxAgent(AfterstateAgent):
         n = rows.shape[0]
         if self.use_net:
             out = np.empty(n)
-            search_values(self.params, rows, n, self.depth - 1,
-                          self.width if self.width > 0 else max(n, 1), self.threshold,
-                          self.budget, np.zeros(INFO_LEN, dtype=np.int64), out)
+            search_values(
+                self.params,
+                rows,
+                n,
+                self.depth - 1,
+                self.width if self.width > 0 else max(n, 1),
+                self.threshold,
+                self.budget,
+                np.zeros(INFO_LEN, dtype=np.int64),
+                out,
+            )
             return out
         one = np.empty(n)
         _score(self.use_net, self.params, rows, n, one)
         if self.depth == 1 or n == 1:
             return one
         order = np.argsort(-one, kind="stable")
-        cand = order if self.width <= 0 else order[:self.width]
+        cand = order if self.width <= 0 else order[: self.width]
         cand = np.ascontiguousarray(cand, dtype=np.int64)
         two = np.empty(cand.shape[0])
         expectimax2(self.use_net, self.params, rows, cand, cand.shape[0], two)
@@ -654,22 +753,27 @@ def _chooser(x, name):
         return x._pick
     if callable(x):
         return x
-    raise TypeError(f"{name} must be an AfterstateAgent or a callable (state, rows) -> index, "
-                    f"got {type(x).__name__}")
+    raise TypeError(
+        f"{name} must be an AfterstateAgent or a callable (state, rows) -> index, "
+        f"got {type(x).__name__}"
+    )
 
 
 def _dice_stream(rng):
     if isinstance(rng, np.ndarray):
         if rng.dtype != np.int64 or rng.shape != (1,):
-            raise ValueError(f"rng must be an int64[1] SplitMix64 state, got {rng.dtype} {rng.shape}")
+            raise ValueError(
+                f"rng must be an int64[1] SplitMix64 state, got {rng.dtype} {rng.shape}"
+            )
         return rng
     if not notation.is_int(rng):
         raise TypeError(f"rng must be an integer seed or an int64[1] SplitMix64 state, got {rng!r}")
     return seed_rngs(check_seed(rng), 1)  # the seeds backgammon_v0.reset takes
 
 
-def play_afterstate_game(choose0, choose1, rng, max_turns=None, scoring="gammon", rolls=None,
-                         cube=False):
+def play_afterstate_game(
+    choose0, choose1, rng, max_turns=None, scoring="gammon", rolls=None, cube=False
+):
     """Play one game through the game core's afterstate loop -> AfterstateGame (cubeless, or
     with cube=True the money game with the doubling cube, C.1-C.2).
 
@@ -692,8 +796,7 @@ def play_afterstate_game(choose0, choose1, rng, max_turns=None, scoring="gammon"
     rows = np.empty((game.MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
     passes = game.no_passes() if rolls is None else np.zeros((64, 3), np.int64)
     if cube:
-        return _play_cube_game((choose0, choose1), choosers, stream, cap, code, rows, passes,
-                               rolls)
+        return _play_cube_game((choose0, choose1), choosers, stream, cap, code, rows, passes, rolls)
     state, status, made, lost = game.start(stream, cap, passes)
     while status == game.ROLLED:
         k = _choose(choosers, state, rows, rolls)
@@ -710,8 +813,9 @@ def _finished(state, code, made, lost):
     winner, kind, points = game.result(state, code)
     if winner < 0:
         return AfterstateGame(-1, 0, 0, int(made), int(lost), True)
-    return AfterstateGame(int(winner), int(kind), int(points if winner == 0 else -points),
-                          int(made), int(lost), False)
+    return AfterstateGame(
+        int(winner), int(kind), int(points if winner == 0 else -points), int(made), int(lost), False
+    )
 
 
 def _choose(choosers, state, rows, rolls):
@@ -723,8 +827,10 @@ def _choose(choosers, state, rows, rolls):
     n = game.afterstates(state, rows)
     k = choosers[int(state[TURN])](state, rows[:n])
     if not notation.is_int(k) or not 0 <= k < n:
-        raise ValueError(f"the chooser of player {int(state[TURN])} returned {k!r}, "
-                         f"not an index 0..{n - 1} of the afterstates")
+        raise ValueError(
+            f"the chooser of player {int(state[TURN])} returned {k!r}, "
+            f"not an index 0..{n - 1} of the afterstates"
+        )
     return k
 
 
@@ -745,20 +851,28 @@ def _play_cube_game(seats, choosers, stream, cap, code, rows, passes, rolls):
             if _cube_answer(seats[mover], state, False) == game.ACTION_DOUBLE:
                 if _cube_answer(seats[1 - mover], state, True) == game.ACTION_DROP:
                     winner, _, points = game.dropped_result(state)
-                    return AfterstateGame(int(winner), 0, int(points if winner == 0 else -points),
-                                          int(made), int(lost), False)
+                    return AfterstateGame(
+                        int(winner),
+                        0,
+                        int(points if winner == 0 else -points),
+                        int(made),
+                        int(lost),
+                        False,
+                    )
                 state = game.take_double(state)
             before = state
-            state, status, made, l = game.begin_turn(state, stream, 0, 0, True, True, made, cap,
-                                                     passes)
+            state, status, made, l = game.begin_turn(
+                state, stream, 0, 0, True, True, made, cap, passes
+            )
         elif status == game.ROLLED:
             k = _choose(choosers, state, rows, rolls)
             before = game.pass_turn(rows[k])
             if game.result(before, code)[0] >= 0:
                 state = before
                 break
-            state, status, made, l = game.begin_turn(before, stream, 0, 0, True, False, made, cap,
-                                                     passes)
+            state, status, made, l = game.begin_turn(
+                before, stream, 0, 0, True, False, made, cap, passes
+            )
         else:
             break
         if rolls is not None and l:
@@ -770,8 +884,9 @@ def _play_cube_game(seats, choosers, stream, cap, code, rows, passes, rolls):
 def _record_passes(s, passes, n_lost, rolls):
     """Append the positions of the n_lost lost rolls from s (on roll, before them)."""
     if n_lost > passes.shape[0]:
-        raise RuntimeError(f"{n_lost} lost rolls in a row: more than the {passes.shape[0]} "
-                           "a roll record holds")
+        raise RuntimeError(
+            f"{n_lost} lost rolls in a row: more than the {passes.shape[0]} a roll record holds"
+        )
     for i in range(n_lost):
         rolls.append(game.set_roll(s, int(passes[i, 1]), int(passes[i, 2])))
         s = game.pass_turn(s)
@@ -781,8 +896,9 @@ def _record_lost_rolls(afterstate, passes, n_lost, rolls):
     """Append the positions of the n_lost lost rolls that followed afterstate (passes: their
     player, die, die, as game.begin_turn records them; each lost roll passes the turn, E.3/E.7)."""
     if n_lost > passes.shape[0]:
-        raise RuntimeError(f"{n_lost} lost rolls in a row: more than the {passes.shape[0]} "
-                           "a roll record holds")
+        raise RuntimeError(
+            f"{n_lost} lost rolls in a row: more than the {passes.shape[0]} a roll record holds"
+        )
     s = game.pass_turn(afterstate)
     for i in range(n_lost):
         rolls.append(game.set_roll(s, int(passes[i, 1]), int(passes[i, 2])))

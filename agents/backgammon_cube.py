@@ -29,17 +29,29 @@ opponent; double/drop ``E_dp = 1``. It doubles when ``min(E_dt, E_dp) > E_nd`` (
 too good: ``E_nd >= 1``, it plays on for the gammon), and the opponent takes when ``E_dt <= E_dp``
 (its own equity -E_dt is at least the -1 a drop gives). All values per cube unit, player's view.
 """
+
 import numpy as np
 from numba import njit
 
 from boardgym.agents import td_net
 
-__all__ = ["X_MONEY", "CENTRED", "OWNED", "OPP_OWNED", "gammon_ratios", "dead_equity",
-           "live_equity", "janowski_equity", "take_point", "cube_decision", "check_outputs",
-           "check_efficiency"]
+__all__ = [
+    "X_MONEY",
+    "CENTRED",
+    "OWNED",
+    "OPP_OWNED",
+    "gammon_ratios",
+    "dead_equity",
+    "live_equity",
+    "janowski_equity",
+    "take_point",
+    "cube_decision",
+    "check_outputs",
+    "check_efficiency",
+]
 
 X_MONEY = 0.68
-CENTRED, OWNED, OPP_OWNED = 0, 1, 2   # where the cube is, seen by the player on roll
+CENTRED, OWNED, OPP_OWNED = 0, 1, 2  # where the cube is, seen by the player on roll
 _EPS = 1e-9
 
 

@@ -34,6 +34,7 @@ One Numba call per decision (``search_values``): no Python loop over plays or ro
 ``preroll_outputs`` is the model's estimate before a roll (the mean over the 21 rolls of the
 outputs of the best play of each, by equity), which the cube decisions start from.
 """
+
 import numpy as np
 from numba import njit
 
@@ -41,19 +42,34 @@ from boardgym.agents import td_net
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import OFF_ME, STATE_LEN
 
-__all__ = ["PLIES", "CANDIDATES", "THRESHOLD", "CANDIDATES_2", "THRESHOLD_2",
-           "REPLY_CANDIDATES", "FILTERED", "BUDGET_2", "INFO_LEN", "ROLL_D1", "ROLL_D2", "ROLL_W",
-           "search_values", "preroll_outputs", "check_search", "check_budget"]
+__all__ = [
+    "PLIES",
+    "CANDIDATES",
+    "THRESHOLD",
+    "CANDIDATES_2",
+    "THRESHOLD_2",
+    "REPLY_CANDIDATES",
+    "FILTERED",
+    "BUDGET_2",
+    "INFO_LEN",
+    "ROLL_D1",
+    "ROLL_D2",
+    "ROLL_W",
+    "search_values",
+    "preroll_outputs",
+    "check_search",
+    "check_budget",
+]
 
 PLIES = (0, 1, 2)
-CANDIDATES = 8        # plays searched past 0-ply, at most ...
-THRESHOLD = 0.16      # ... within this equity of the best at 0-ply
-CANDIDATES_2 = 2      # plays searched at 2-ply, at most ...
-THRESHOLD_2 = 0.04    # ... within this equity of the best at 1-ply
+CANDIDATES = 8  # plays searched past 0-ply, at most ...
+THRESHOLD = 0.16  # ... within this equity of the best at 0-ply
+CANDIDATES_2 = 2  # plays searched at 2-ply, at most ...
+THRESHOLD_2 = 0.04  # ... within this equity of the best at 1-ply
 REPLY_CANDIDATES = 2  # opponent replies searched at 1-ply inside a 2-ply search
-FILTERED = 1000.0     # subtracted from the value of a play a filter left out
-BUDGET_2 = 100_000    # afterstates valued in one decision past which a 2-ply search stops
-INFO_LEN = 2          # search_values' info: afterstates valued, 1 if the 2-ply search stopped
+FILTERED = 1000.0  # subtracted from the value of a play a filter left out
+BUDGET_2 = 100_000  # afterstates valued in one decision past which a 2-ply search stops
+INFO_LEN = 2  # search_values' info: afterstates valued, 1 if the 2-ply search stopped
 ROLL_D1 = np.array([d1 for d1 in range(1, 7) for d2 in range(d1, 7)], dtype=np.int64)
 ROLL_D2 = np.array([d2 for d1 in range(1, 7) for d2 in range(d1, 7)], dtype=np.int64)
 ROLL_W = np.where(ROLL_D1 == ROLL_D2, 1.0, 2.0) / 36.0  # probability of each of the 21 rolls
@@ -62,8 +78,9 @@ ROLL_W = np.where(ROLL_D1 == ROLL_D2, 1.0, 2.0) / 36.0  # probability of each of
 def check_budget(budget):
     """budget checked: an integer >= 0 (afterstates; 0: no budget); ValueError naming it."""
     if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < 0:
-        raise ValueError(f"budget must be an integer >= 0 (afterstates valued; 0: none), "
-                         f"got {budget!r}")
+        raise ValueError(
+            f"budget must be an integer >= 0 (afterstates valued; 0: none), got {budget!r}"
+        )
     return int(budget)
 
 
@@ -72,11 +89,15 @@ def check_search(plies, candidates, threshold):
     (finite or inf); ValueError/TypeError naming the bad one."""
     if isinstance(plies, bool) or not isinstance(plies, (int, np.integer)) or plies not in PLIES:
         raise ValueError(f"plies must be 0, 1 or 2, got {plies!r}")
-    if (isinstance(candidates, bool) or not isinstance(candidates, (int, np.integer))
-            or candidates < 1):
+    if (
+        isinstance(candidates, bool)
+        or not isinstance(candidates, (int, np.integer))
+        or candidates < 1
+    ):
         raise ValueError(f"candidates must be an integer >= 1, got {candidates!r}")
-    if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.integer,
-                                                                 np.floating)):
+    if isinstance(threshold, bool) or not isinstance(
+        threshold, (int, float, np.integer, np.floating)
+    ):
         raise TypeError(f"threshold must be a number, got {threshold!r}")
     if not threshold >= 0:  # also rejects NaN
         raise ValueError(f"threshold must be >= 0, got {threshold!r}")

@@ -21,11 +21,17 @@ rolls each needs and F the rolls to the first checker off, the opponent rolls fi
     P(win) = P(T_me < T_opp), P(win gammon) = P(T_me < F_opp) (only if the opponent has none off),
     P(lose gammon) = P(F_me >= T_opp) (only if the mover has none off); no backgammons.
 """
+
 import numpy as np
 from numba import njit
 
 from boardgym.kernels.backgammon.board import (
-    ME, OFF_ME, OFF_OPP, OPP, STATE_LEN, refresh_masks,
+    ME,
+    OFF_ME,
+    OFF_OPP,
+    OPP,
+    STATE_LEN,
+    refresh_masks,
 )
 from boardgym.kernels.backgammon.game import MAX_AFTERSTATES, plays_of_roll
 
@@ -171,12 +177,14 @@ def bearoff_outputs(table, s, y):
     """The five outputs (float64[5], mover's view) of afterstate s with both sides in the bear-off,
     from the one-sided table (module docstring)."""
     me = _rank_of_row(s, np.int64(ME), np.int64(1))
-    op = _rank_of_row(s, np.int64(OPP + 23), np.int64(-1))  # the opponent's own point i is the mover's 25 - i
+    op = _rank_of_row(
+        s, np.int64(OPP + 23), np.int64(-1)
+    )  # the opponent's own point i is the mover's 25 - i
     win = 0.0
     wg = 0.0
     lg = 0.0
-    cum_t = 0.0   # P(T_opp <= k)
-    cum_f = 0.0   # P(F_opp <= k)
+    cum_t = 0.0  # P(T_opp <= k)
+    cum_f = 0.0  # P(F_opp <= k)
     for k in range(N_ROLLS):
         cum_t += table[op, k]
         cum_f += table[op, N_ROLLS + k]

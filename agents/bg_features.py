@@ -67,18 +67,44 @@ wastage in the bear-off) / 15 each.
 Contact (``is_contact``): true while some checker of mine is on a point above the other side's
 rearmost checker (or either side has a checker on the bar).
 """
+
 import numpy as np
 from numba import njit
 
 from boardgym.kernels.backgammon.board import (
-    BAR_ME, BAR_OPP, BB_OPP2, ME, OPP, STATE_LEN, flip_into,
+    BAR_ME,
+    BAR_OPP,
+    BB_OPP2,
+    ME,
+    OPP,
+    STATE_LEN,
+    flip_into,
 )
 
-(F_PIPLOSS, F_P1, F_P2, F_BACKESC, F_ACONTAIN, F_ACONTAIN2, F_CONTAIN, F_CONTAIN2, F_MOBILITY,
- F_MOMENT2, F_TIMING, F_BACKANCH, F_FWDANCH, F_BACKBONE, F_PRIME, F_BREAK, F_FREEPIP, F_ENTER,
- F_ENTER2, F_PIPS) = range(20)
+(
+    F_PIPLOSS,
+    F_P1,
+    F_P2,
+    F_BACKESC,
+    F_ACONTAIN,
+    F_ACONTAIN2,
+    F_CONTAIN,
+    F_CONTAIN2,
+    F_MOBILITY,
+    F_MOMENT2,
+    F_TIMING,
+    F_BACKANCH,
+    F_FWDANCH,
+    F_BACKBONE,
+    F_PRIME,
+    F_BREAK,
+    F_FREEPIP,
+    F_ENTER,
+    F_ENTER2,
+    F_PIPS,
+) = range(20)
 N_SIDE = 20
-N_CONTACT = 2 * N_SIDE   # mine, then the opponent's
+N_CONTACT = 2 * N_SIDE  # mine, then the opponent's
 N_RACE_SIDE = 6
 N_RACE = 2 * N_RACE_SIDE
 
@@ -102,7 +128,7 @@ def _made_opp(s, p):
 def _escapes_of_pattern(pat):
     """escapes(n) when the other side's made points in front of the checker are the bits of pat
     (bit 12 - j set: the point j pips in front, j = 1..12, is made)."""
-    low = 0   # distance of the farthest made point in front (L = n - low)
+    low = 0  # distance of the farthest made point in front (L = n - low)
     for j in range(12, 0, -1):
         if (pat >> (12 - j)) & 1:
             low = j
@@ -216,7 +242,7 @@ def side_features(s, out, k):
     # hits by the other side's roll
     nblots = 0
     blots = np.empty(15, dtype=np.int64)
-    for p in range(24, 0, -1):   # highest pip loss first
+    for p in range(24, 0, -1):  # highest pip loss first
         if s[ME + p - 1] == 1:
             blots[nblots] = p
             nblots += 1

@@ -24,26 +24,52 @@ began; none of these change the legal moves or the position a chain ends in.
 Every entry point checks its input (boardgym.envs.draughts: ``check_state``, ``from_fen``,
 ``state_from_observation``) and raises TypeError / ValueError naming the problem.
 """
+
 import os
 import threading
 import time
 
 import numpy as np
 
+from boardgym.agents import draughts_egdb
+from boardgym.agents.draughts_eval import Evaluation
+from boardgym.agents.draughts_search import (
+    MAX_PLY,
+    ST_ABORT,
+    ST_AGE,
+    ST_LIMIT,
+    ST_LMR,
+    ST_NODES,
+    ST_QNODES,
+    ST_REDUCED,
+    ST_RESEARCHED,
+    ST_ROOT_DONE,
+    ST_SELDEPTH,
+    ST_STOP,
+    ST_TT_HITS,
+    ST_USE_TT,
+    WIN_BOUND,
+    SearchBuffers,
+    principal_variation,
+    root_children,
+    score_children,
+    search_root,
+)
 from boardgym.envs import draughts as api
 from boardgym.envs.checks import is_int
 from boardgym.envs.draughts import state_from_observation
 from boardgym.kernels.draughts import game
 from boardgym.kernels.draughts.board import (
-    MAX_HOPS, ROW_LEN, S_BK, S_BM, S_CAP_JUMPED, S_CAP_SQ, S_SIDE, S_WK, S_WM, STATE_LEN,
-)
-
-from boardgym.agents import draughts_egdb
-from boardgym.agents.draughts_eval import Evaluation
-from boardgym.agents.draughts_search import (
-    MAX_PLY, ST_ABORT, ST_AGE, ST_LIMIT, ST_LMR, ST_NODES, ST_QNODES, ST_REDUCED, ST_RESEARCHED,
-    ST_ROOT_DONE, ST_SELDEPTH, ST_STOP, ST_TT_HITS, ST_USE_TT, WIN_BOUND, SearchBuffers,
-    principal_variation, root_children, score_children, search_root,
+    MAX_HOPS,
+    ROW_LEN,
+    S_BK,
+    S_BM,
+    S_CAP_JUMPED,
+    S_CAP_SQ,
+    S_SIDE,
+    S_WK,
+    S_WM,
+    STATE_LEN,
 )
 
 #: the most searching threads an AlphaBetaAgent takes
@@ -71,9 +97,24 @@ def _ready_search(evaluation, egdb):
     n = root_children(s, b.rows, b.children)
     api.move_to_str(s, b.rows[0])
     b.stats[ST_LIMIT] = 1 << 62
-    search_root(b.children, n, np.arange(n, dtype=np.int64), 1, b.tt, b.killers, b.history,
-                b.moves, b.scratch, b.work, b.stats, evaluation.kind, *evaluation.arrays(), b.obs,
-                b.egdb, np.zeros(n, dtype=np.int64))
+    search_root(
+        b.children,
+        n,
+        np.arange(n, dtype=np.int64),
+        1,
+        b.tt,
+        b.killers,
+        b.history,
+        b.moves,
+        b.scratch,
+        b.work,
+        b.stats,
+        evaluation.kind,
+        *evaluation.arrays(),
+        b.obs,
+        b.egdb,
+        np.zeros(n, dtype=np.int64),
+    )
     _search_ready = True
 
 
@@ -86,12 +127,26 @@ def default_threads():
         cpus = os.cpu_count() or 1
     return 2 if cpus >= 2 else 1
 
-__all__ = ["DraughtsAgent", "GreedyAgent", "AlphaBetaAgent", "SearchClock", "state_from_observation"]
+
+__all__ = [
+    "DraughtsAgent",
+    "GreedyAgent",
+    "AlphaBetaAgent",
+    "SearchClock",
+    "state_from_observation",
+]
 
 
 def _signature(s):
-    return (int(s[S_WM]), int(s[S_WK]), int(s[S_BM]), int(s[S_BK]), int(s[S_SIDE]),
-            int(s[S_CAP_SQ]), int(s[S_CAP_JUMPED]))
+    return (
+        int(s[S_WM]),
+        int(s[S_WK]),
+        int(s[S_BM]),
+        int(s[S_BK]),
+        int(s[S_SIDE]),
+        int(s[S_CAP_SQ]),
+        int(s[S_CAP_JUMPED]),
+    )
 
 
 class DraughtsAgent:
@@ -172,8 +227,10 @@ class DraughtsAgent:
         mask = None if action_mask is None else _check_mask(action_mask)
         a = self._next_action(_ongoing(s, "act"))
         if mask is not None and not mask[a]:
-            raise ValueError(f"act: the chosen action {a} is not in the action mask "
-                             "(does the observation belong to this mask?)")
+            raise ValueError(
+                f"act: the chosen action {a} is not in the action mask "
+                "(does the observation belong to this mask?)"
+            )
         return int(a)
 
     def best_move(self, fen):
@@ -193,10 +250,15 @@ def _ongoing(state, where):
 
 def _check_mask(action_mask):
     """An action mask (int or bool array of N_ACTIONS entries) as a NumPy array."""
-    if action_mask is None or isinstance(action_mask, (str, bytes)) or not isinstance(
-            action_mask, (np.ndarray, list, tuple)):
-        raise TypeError(f"action_mask must be an array of {game.N_ACTIONS} 0/1 entries, got "
-                        f"{type(action_mask).__name__}")
+    if (
+        action_mask is None
+        or isinstance(action_mask, (str, bytes))
+        or not isinstance(action_mask, (np.ndarray, list, tuple))
+    ):
+        raise TypeError(
+            f"action_mask must be an array of {game.N_ACTIONS} 0/1 entries, got "
+            f"{type(action_mask).__name__}"
+        )
     m = np.asarray(action_mask)
     if m.dtype.kind not in "biu":
         raise TypeError(f"action_mask must hold integers or booleans, got dtype {m.dtype}")
@@ -212,8 +274,9 @@ def _evaluation(evaluation):
         return evaluation
     if isinstance(evaluation, str):
         return Evaluation.load(evaluation)
-    raise ValueError(f"evaluation must be None, 'material', an Evaluation or an .npz path, "
-                     f"got {evaluation!r}")
+    raise ValueError(
+        f"evaluation must be None, 'material', an Evaluation or an .npz path, got {evaluation!r}"
+    )
 
 
 class GreedyAgent(DraughtsAgent):
@@ -234,9 +297,23 @@ class GreedyAgent(DraughtsAgent):
     def _select(self, state, n):
         b = self.buffers
         ev = self.evaluation
-        score_children(b.children, n, int(self.resolve_captures), b.tt, b.killers, b.history,
-                       b.moves, b.scratch, b.work, b.stats, ev.kind, *ev.arrays(), b.obs,
-                       b.egdb, self._scores)
+        score_children(
+            b.children,
+            n,
+            int(self.resolve_captures),
+            b.tt,
+            b.killers,
+            b.history,
+            b.moves,
+            b.scratch,
+            b.work,
+            b.stats,
+            ev.kind,
+            *ev.arrays(),
+            b.obs,
+            b.egdb,
+            self._scores,
+        )
         sc = self._scores[:n]
         best = np.flatnonzero(sc == sc.max())
         i = int(best[self.rng.integers(best.size)])
@@ -340,9 +417,22 @@ class AlphaBetaAgent(DraughtsAgent):
     given its deadline from another thread (``request_stop``, ``set_deadline``; the Hub engine).
     """
 
-    def __init__(self, depth=6, time_limit=None, evaluation=None, tt_bits=18, use_tt=True,
-                 seed=None, max_nodes=None, start_fraction=1.0, keep_partial=True, egdb=None,
-                 lmr=None, threads=None, adaptive_time=False):
+    def __init__(
+        self,
+        depth=6,
+        time_limit=None,
+        evaluation=None,
+        tt_bits=18,
+        use_tt=True,
+        seed=None,
+        max_nodes=None,
+        start_fraction=1.0,
+        keep_partial=True,
+        egdb=None,
+        lmr=None,
+        threads=None,
+        adaptive_time=False,
+    ):
         if not isinstance(adaptive_time, (bool, np.bool_)):
             raise ValueError(f"adaptive_time must be True or False, got {adaptive_time!r}")
         self.adaptive_time = bool(adaptive_time)
@@ -354,17 +444,20 @@ class AlphaBetaAgent(DraughtsAgent):
         if lmr is not None and not isinstance(lmr, (bool, np.bool_)):
             raise ValueError(f"lmr must be True, False or None, got {lmr!r}")
         if threads is not None and not (is_int(threads) and 1 <= threads <= MAX_THREADS):
-            raise ValueError(f"threads must be None or an integer in 1..{MAX_THREADS}, "
-                             f"got {threads!r}")
-        self.threads = ((default_threads() if depth is None else 1) if threads is None
-                        else int(threads))
+            raise ValueError(
+                f"threads must be None or an integer in 1..{MAX_THREADS}, got {threads!r}"
+            )
+        self.threads = (
+            (default_threads() if depth is None else 1) if threads is None else int(threads)
+        )
         self.start_fraction = float(start_fraction)
         self.keep_partial = bool(keep_partial)
         self.lmr = (depth is None) if lmr is None else bool(lmr)
         if depth is None and time_limit is None:
             raise ValueError("give a depth, a time_limit or both")
-        if depth is not None and not (isinstance(depth, (int, np.integer)) and
-                                      1 <= depth <= MAX_PLY - 2):
+        if depth is not None and not (
+            isinstance(depth, (int, np.integer)) and 1 <= depth <= MAX_PLY - 2
+        ):
             raise ValueError(f"depth must be an integer in 1..{MAX_PLY - 2}, got {depth!r}")
         if time_limit is not None and not float(time_limit) > 0:
             raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
@@ -398,8 +491,16 @@ class AlphaBetaAgent(DraughtsAgent):
         return self.tt_bits
 
     def _select(self, state, n):
-        self._search(state, n, None, self.time_limit, self.max_nodes, False, None,
-                     adaptive=self.adaptive_time and self.time_limit is not None)
+        self._search(
+            state,
+            n,
+            None,
+            self.time_limit,
+            self.max_nodes,
+            False,
+            None,
+            adaptive=self.adaptive_time and self.time_limit is not None,
+        )
         return self._best
 
     def search(self, state, depth=None):
@@ -415,11 +516,19 @@ class AlphaBetaAgent(DraughtsAgent):
         n = root_children(s, b.rows, b.children)
         if n == 0:
             raise ValueError("no legal move in this position (the game is over)")
-        return self._search(s, n, None if depth is None else int(depth), self.time_limit,
-                            self.max_nodes, False, None)
+        return self._search(
+            s,
+            n,
+            None if depth is None else int(depth),
+            self.time_limit,
+            self.max_nodes,
+            False,
+            None,
+        )
 
-    def think(self, state, budget=None, depth=None, max_nodes=None, ponder=False,
-              on_iteration=None):
+    def think(
+        self, state, budget=None, depth=None, max_nodes=None, ponder=False, on_iteration=None
+    ):
         """(row int64[ROW_LEN], info dict) of the move chosen in a whole-move position vector,
         searched with these limits instead of the agent's own: budget seconds (None: none),
         depth plies (None: MAX_PLY - 2), max_nodes per iteration; ponder: no deadline until
@@ -438,8 +547,16 @@ class AlphaBetaAgent(DraughtsAgent):
             raise ValueError(f"max_nodes must be a positive integer, got {max_nodes!r}")
         b = self.buffers
         n = root_children(s, b.rows, b.children)
-        self._search(s, n, None if depth is None else int(depth), budget, max_nodes,
-                     bool(ponder), on_iteration, depth_given=depth is not None)
+        self._search(
+            s,
+            n,
+            None if depth is None else int(depth),
+            budget,
+            max_nodes,
+            bool(ponder),
+            on_iteration,
+            depth_given=depth is not None,
+        )
         return b.rows[self._best].copy(), dict(self.last_info)
 
     def request_stop(self):
@@ -482,8 +599,24 @@ class AlphaBetaAgent(DraughtsAgent):
             st[ST_NODES] = 0
             st[ST_ABORT] = 0
             st[ST_LIMIT] = 1 << 62
-            search_root(b.children, n, order, d, hb.tt, hb.killers, hb.history, hb.moves,
-                        hb.scratch, hb.work, st, ev.kind, *ev.arrays(), hb.obs, hb.egdb, values)
+            search_root(
+                b.children,
+                n,
+                order,
+                d,
+                hb.tt,
+                hb.killers,
+                hb.history,
+                hb.moves,
+                hb.scratch,
+                hb.work,
+                st,
+                ev.kind,
+                *ev.arrays(),
+                hb.obs,
+                hb.egdb,
+                values,
+            )
             nodes[k] += int(st[ST_NODES])
             if st[ST_ABORT] != 0:
                 break
@@ -500,8 +633,12 @@ class AlphaBetaAgent(DraughtsAgent):
             st[ST_LMR] = self.buffers.stats[ST_LMR]
             hb.killers[:] = -1
             hb.history >>= 2
-            t = threading.Thread(target=self._helper_run, args=(k, hb, n, max_depth, nodes),
-                                 name=f"search-helper-{k + 1}", daemon=True)
+            t = threading.Thread(
+                target=self._helper_run,
+                args=(k, hb, n, max_depth, nodes),
+                name=f"search-helper-{k + 1}",
+                daemon=True,
+            )
             t.start()
             started.append(t)
         return started, nodes
@@ -512,8 +649,18 @@ class AlphaBetaAgent(DraughtsAgent):
         for t in started:
             t.join()
 
-    def _search(self, state, n, depth, budget, max_nodes, ponder, on_iteration,
-                depth_given=None, adaptive=False):
+    def _search(
+        self,
+        state,
+        n,
+        depth,
+        budget,
+        max_nodes,
+        ponder,
+        on_iteration,
+        depth_given=None,
+        adaptive=False,
+    ):
         """search() over the n root moves already in self.buffers (root_children)."""
         b = self.buffers
         if depth_given is None:
@@ -535,11 +682,18 @@ class AlphaBetaAgent(DraughtsAgent):
         t0 = time.perf_counter()
         # the clock fires early by the lag measured on earlier moves (thread wake-up, a loaded
         # machine), so that the move is returned at the budget
-        deadline = None if budget is None else t0 + float(budget) - min(self._lag,
-                                                                         0.5 * float(budget))
+        deadline = (
+            None if budget is None else t0 + float(budget) - min(self._lag, 0.5 * float(budget))
+        )
         best_i, best_score, done, partial = int(order[0]), 0, 0, False
-        total = {"nodes": 0, "qnodes": 0, "tt_hits": 0, "seldepth": 0, "reduced": 0,
-                 "researched": 0}
+        total = {
+            "nodes": 0,
+            "qnodes": 0,
+            "tt_hits": 0,
+            "seldepth": 0,
+            "reduced": 0,
+            "researched": 0,
+        }
         if n == 1 and not depth_given:
             max_depth = 0  # forced move: nothing to search
         clock = max_depth > 0 and (deadline is not None or ponder)
@@ -552,8 +706,11 @@ class AlphaBetaAgent(DraughtsAgent):
             for d in range(1, max_depth + 1):
                 if st[ST_STOP] != 0 and done > 0:
                     break
-                if deadline is not None and done > 0 and (
-                        time.perf_counter() - t0 > self.start_fraction * allowed):
+                if (
+                    deadline is not None
+                    and done > 0
+                    and (time.perf_counter() - t0 > self.start_fraction * allowed)
+                ):
                     break
                 st[ST_NODES] = 0
                 st[ST_QNODES] = 0
@@ -567,9 +724,24 @@ class AlphaBetaAgent(DraughtsAgent):
                     # a stop requested before the search still lets the first iteration run (a
                     # searched move to play); it applies from the second on
                     stop, st[ST_STOP] = st[ST_STOP], 0
-                bi, sc = search_root(b.children, n, order, d, b.tt, b.killers, b.history, b.moves,
-                                     b.scratch, b.work, st, ev.kind, *ev.arrays(), b.obs,
-                                     b.egdb, values)
+                bi, sc = search_root(
+                    b.children,
+                    n,
+                    order,
+                    d,
+                    b.tt,
+                    b.killers,
+                    b.history,
+                    b.moves,
+                    b.scratch,
+                    b.work,
+                    st,
+                    ev.kind,
+                    *ev.arrays(),
+                    b.obs,
+                    b.egdb,
+                    values,
+                )
                 if done == 0 and stop:
                     st[ST_STOP] = 1
                 total["nodes"] += int(st[ST_NODES])
@@ -597,13 +769,23 @@ class AlphaBetaAgent(DraughtsAgent):
                 best_i, best_score, done = int(bi), int(sc), d
                 if on_iteration is not None:
                     el = time.perf_counter() - t0
-                    on_iteration({"depth": d, "score": best_score, "nodes": total["nodes"],
-                                  "time": el, "move": b.rows[best_i].copy()})
+                    on_iteration(
+                        {
+                            "depth": d,
+                            "score": best_score,
+                            "nodes": total["nodes"],
+                            "time": el,
+                            "move": b.rows[best_i].copy(),
+                        }
+                    )
                 if abs(best_score) > WIN_BOUND:
                     break  # decided: a deeper search finds nothing better than the shortest win
-                if adaptive and d - stable_since >= ADAPT_STABLE and (
-                        self._bank < ADAPT_BANK * float(budget)) and (
-                        time.perf_counter() - t0 > ADAPT_STOP * float(budget)):
+                if (
+                    adaptive
+                    and d - stable_since >= ADAPT_STABLE
+                    and (self._bank < ADAPT_BANK * float(budget))
+                    and (time.perf_counter() - t0 > ADAPT_STOP * float(budget))
+                ):
                     break  # settled: save the rest for a harder move (while the bank has room)
         finally:
             self._stop_helpers(helpers)
@@ -614,12 +796,17 @@ class AlphaBetaAgent(DraughtsAgent):
             self._lag = 0.7 * self._lag + 0.3 * min(end - deadline, float(budget))
         el = end - t0
         if adaptive and max_depth > 0:
-            self._bank = min(max(self._bank + float(budget) - el, 0.0),
-                             ADAPT_BANK * float(budget))
+            self._bank = min(max(self._bank + float(budget) - el, 0.0), ADAPT_BANK * float(budget))
         self._best = best_i
         if done == 0:
             best_score = None  # a forced move: not searched
-        self.last_info = {"depth": done, "score": best_score, **total,
-                          "helper_nodes": sum(helper_nodes), "time": el,
-                          "nps": total["nodes"] / el if el > 0 else 0.0, "partial": partial}
+        self.last_info = {
+            "depth": done,
+            "score": best_score,
+            **total,
+            "helper_nodes": sum(helper_nodes),
+            "time": el,
+            "nps": total["nodes"] / el if el > 0 else 0.0,
+            "partial": partial,
+        }
         return best_i, best_score

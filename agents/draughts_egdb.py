@@ -20,6 +20,7 @@ the ``layers * size`` bytes (about a tenth of their size on disk), in a director
 ``~/.local/share/boardgym/egdb``). A build writes each file atomically when its signature is
 solved, so an interrupted build resumes from the last finished signature.
 """
+
 import os
 import time
 from typing import NamedTuple
@@ -30,9 +31,21 @@ from boardgym.envs import draughts as api
 from boardgym.kernels.draughts import egdb as K
 from boardgym.kernels.draughts.board import MAX_MOVES, ROW_LEN, S_CAP_SQ, STATE_LEN
 
-__all__ = ["Tables", "default_dir", "signatures", "build", "load", "probe", "probe_state",
-           "probe_moves", "empty_tables", "load_cached", "tables_option", "table_path",
-           "RESULT_NAMES"]
+__all__ = [
+    "Tables",
+    "default_dir",
+    "signatures",
+    "build",
+    "load",
+    "probe",
+    "probe_state",
+    "probe_moves",
+    "empty_tables",
+    "load_cached",
+    "tables_option",
+    "table_path",
+    "RESULT_NAMES",
+]
 
 RESULT_NAMES = {K.WIN: "win", K.DRAW: "draw", K.LOSS: "loss", K.UNKNOWN: "unknown"}
 MAX_PIECES = 7
@@ -41,6 +54,7 @@ MAX_PIECES = 7
 class Tables(NamedTuple):
     """Loaded tables: data (uint8, every table end to end), offsets and layers (int64[N_SIGS],
     offset -1 for a signature not loaded), max_pieces (every signature up to it is present)."""
+
     data: np.ndarray
     offsets: np.ndarray
     layers: np.ndarray
@@ -52,8 +66,9 @@ def default_dir():
     env = os.environ.get("BOARDGYM_EGDB")
     if env:
         return env
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local",
-                                                           "share")
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "share"
+    )
     return os.path.join(base, "boardgym", "egdb")
 
 
@@ -103,8 +118,10 @@ def _read(path, sig):
     except (OSError, KeyError, ValueError) as e:
         raise ValueError(f"{path} is not a table of signature {sig}: {e}") from None
     if arr.dtype != np.uint8 or arr.ndim != 1 or arr.shape[0] != _entries(sig):
-        raise ValueError(f"{path} is not a table of signature {sig} (expected "
-                         f"{_entries(sig)} bytes, got {arr.dtype} {arr.shape})")
+        raise ValueError(
+            f"{path} is not a table of signature {sig} (expected "
+            f"{_entries(sig)} bytes, got {arr.dtype} {arr.shape})"
+        )
     return arr
 
 
@@ -140,7 +157,7 @@ def build(max_pieces=4, directory=None, store=True, progress=None, log=None):
         paths = [table_path(directory, s) for s in group] if store else []
         if store and all(os.path.exists(p) for p in paths):
             for sig, path in zip(group, paths):
-                data[starts[sig]:starts[sig] + _entries(sig)] = _read(path, sig)
+                data[starts[sig] : starts[sig] + _entries(sig)] = _read(path, sig)
             how = "loaded"
             t0 = t1 = 0.0
         else:
@@ -150,8 +167,8 @@ def build(max_pieces=4, directory=None, store=True, progress=None, log=None):
             pos = 0
             for sig in group:
                 m = _entries(sig)
-                part = codes[pos:pos + m]
-                data[starts[sig]:starts[sig] + m] = part
+                part = codes[pos : pos + m]
+                data[starts[sig] : starts[sig] + m] = part
                 if store:
                     path = table_path(directory, sig)
                     tmp = path + ".tmp.npz"
@@ -208,8 +225,9 @@ def load(directory=None, max_pieces=None):
             else:
                 break
         if have < 2:
-            raise FileNotFoundError(f"no endgame tables in {directory} (build them with "
-                                    "`boardgym egdb build`)")
+            raise FileNotFoundError(
+                f"no endgame tables in {directory} (build them with `boardgym egdb build`)"
+            )
         max_pieces = have
     _check_pieces(max_pieces)
     starts, layers, total, offsets = _layout(max_pieces)
@@ -218,9 +236,11 @@ def load(directory=None, max_pieces=None):
         for sig in group:
             path = table_path(directory, sig)
             if not os.path.exists(path):
-                raise FileNotFoundError(f"endgame table {path} is missing (build the tables "
-                                        f"with `boardgym egdb build --pieces {max_pieces}`)")
-            data[starts[sig]:starts[sig] + _entries(sig)] = _read(path, sig)
+                raise FileNotFoundError(
+                    f"endgame table {path} is missing (build the tables "
+                    f"with `boardgym egdb build --pieces {max_pieces}`)"
+                )
+            data[starts[sig] : starts[sig] + _entries(sig)] = _read(path, sig)
             offsets[K.sig_id(*sig)] = starts[sig]
     return Tables(data, offsets, layers, max_pieces)
 
@@ -229,24 +249,39 @@ def _check_tables(tables):
     """Tables whose arrays the kernels may index without bounds checks, else TypeError /
     ValueError naming the problem."""
     if not isinstance(tables, Tables):
-        raise TypeError(f"tables must be egdb.Tables (from build or load), got "
-                        f"{type(tables).__name__}")
+        raise TypeError(
+            f"tables must be egdb.Tables (from build or load), got {type(tables).__name__}"
+        )
     data, offsets, layers = tables.data, tables.offsets, tables.layers
-    for name, arr, dtype in (("data", data, np.uint8), ("offsets", offsets, np.int64),
-                             ("layers", layers, np.int64)):
-        if not isinstance(arr, np.ndarray) or arr.dtype != dtype or arr.ndim != 1 \
-                or not arr.flags.c_contiguous:
-            raise TypeError(f"tables.{name} must be a 1-D contiguous {np.dtype(dtype).name} "
-                            "array (use build or load)")
+    for name, arr, dtype in (
+        ("data", data, np.uint8),
+        ("offsets", offsets, np.int64),
+        ("layers", layers, np.int64),
+    ):
+        if (
+            not isinstance(arr, np.ndarray)
+            or arr.dtype != dtype
+            or arr.ndim != 1
+            or not arr.flags.c_contiguous
+        ):
+            raise TypeError(
+                f"tables.{name} must be a 1-D contiguous {np.dtype(dtype).name} "
+                "array (use build or load)"
+            )
     if offsets.shape[0] != K.N_SIGS or layers.shape[0] != K.N_SIGS:
         raise ValueError(f"tables.offsets and tables.layers must have {K.N_SIGS} entries")
     for s in np.flatnonzero(offsets >= 0).tolist():
         a, b, c, d = s // 512, s // 64 % 8, s // 8 % 8, s % 8
-        if a + b + c + d > MAX_PIECES or a + b == 0 or c + d == 0 \
-                or layers[s] != K.sig_layers(a, b, c, d) \
-                or offsets[s] + _entries((a, b, c, d)) > data.shape[0]:
-            raise ValueError(f"tables: signature {a}{b}{c}{d} does not fit the data "
-                             "(use build or load)")
+        if (
+            a + b + c + d > MAX_PIECES
+            or a + b == 0
+            or c + d == 0
+            or layers[s] != K.sig_layers(a, b, c, d)
+            or offsets[s] + _entries((a, b, c, d)) > data.shape[0]
+        ):
+            raise ValueError(
+                f"tables: signature {a}{b}{c}{d} does not fit the data (use build or load)"
+            )
     if np.any(offsets < -1):
         raise ValueError("tables.offsets must be -1 or an offset into tables.data")
     return tables
@@ -282,16 +317,22 @@ def probe_moves(tables, state):
     out = {}
     for i in range(n):  # naming the moves (Python strings) only
         r = int(res[i])
-        out[api.move_to_str(state, rows[i])] = (RESULT_NAMES[r], int(t[i]) if r in (K.WIN, K.LOSS)
-                                                else None)
+        out[api.move_to_str(state, rows[i])] = (
+            RESULT_NAMES[r],
+            int(t[i]) if r in (K.WIN, K.LOSS) else None,
+        )
     return out
 
 
 def empty_tables():
     """Tables with nothing loaded (every probe answers 'unknown'): what a search holds when no
     tables are present, so that it compiles one specialisation either way."""
-    return Tables(np.zeros(0, dtype=np.uint8), np.full(K.N_SIGS, -1, dtype=np.int64),
-                  np.ones(K.N_SIGS, dtype=np.int64), 0)
+    return Tables(
+        np.zeros(0, dtype=np.uint8),
+        np.full(K.N_SIGS, -1, dtype=np.int64),
+        np.ones(K.N_SIGS, dtype=np.int64),
+        0,
+    )
 
 
 _CACHE = {}
@@ -321,5 +362,6 @@ def tables_option(egdb):
         return _check_tables(egdb)
     if isinstance(egdb, (str, os.PathLike)):
         return load_cached(egdb)
-    raise TypeError(f"egdb must be None, False, a directory or draughts_egdb.Tables, got "
-                    f"{type(egdb).__name__}")
+    raise TypeError(
+        f"egdb must be None, False, a directory or draughts_egdb.Tables, got {type(egdb).__name__}"
+    )

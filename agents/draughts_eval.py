@@ -28,6 +28,7 @@ stored observations; ``boardgym train-eval --patterns`` fits the tables to what 
 unexplained.
 ``Evaluation`` bundles the kind and arrays; ``Evaluation.load``/``save`` use ``.npz`` files.
 """
+
 import dataclasses
 
 import numpy as np
@@ -35,19 +36,44 @@ from numba import njit
 
 from boardgym.kernels.bits import lsb, msb, pop_lsb, popcount
 from boardgym.kernels.draughts.board import (
-    BB_LONG_DIAG, BB_ROW, BB_SQUARES, GHOST_FILE, GHOST_ROW, GHOST_TO_SQ32, N_BITS, N_SQUARES,
-    S_BK, S_BM, S_SIDE, S_WK, S_WM, SQ32_TO_GHOST,
+    BB_LONG_DIAG,
+    BB_ROW,
+    BB_SQUARES,
+    GHOST_FILE,
+    GHOST_ROW,
+    GHOST_TO_SQ32,
+    N_BITS,
+    N_SQUARES,
+    S_BK,
+    S_BM,
+    S_SIDE,
+    S_WK,
+    S_WM,
+    SQ32_TO_GHOST,
 )
 from boardgym.kernels.draughts.movegen import shift
 from boardgym.kernels.draughts.observe import (
-    N_PLANES, N_STATE_SCALARS, OBS_KINGS_ONLY, OBS_LEN, OBS_TO_MOVE, PLANE_OPP_KINGS,
-    PLANE_OPP_MEN, PLANE_OWN_KINGS, PLANE_OWN_MEN, obs_bitboards, obs_plane_bitboard,
+    N_PLANES,
+    N_STATE_SCALARS,
+    OBS_KINGS_ONLY,
+    OBS_LEN,
+    OBS_TO_MOVE,
+    PLANE_OPP_KINGS,
+    PLANE_OPP_MEN,
+    PLANE_OWN_KINGS,
+    PLANE_OWN_MEN,
+    obs_bitboards,
+    obs_plane_bitboard,
     obs_scalars,
 )
 
 EVAL_MATERIAL, EVAL_LINEAR, EVAL_MLP, EVAL_MLP_FEATURES = 0, 1, 2, 3
-EVAL_NAMES = {"material": EVAL_MATERIAL, "linear": EVAL_LINEAR, "mlp": EVAL_MLP,
-              "mlp-features": EVAL_MLP_FEATURES}
+EVAL_NAMES = {
+    "material": EVAL_MATERIAL,
+    "linear": EVAL_LINEAR,
+    "mlp": EVAL_MLP,
+    "mlp-features": EVAL_MLP_FEATURES,
+}
 
 MAN = 100
 KING = 300
@@ -70,11 +96,19 @@ BB_CENTRE = _centre
 
 # eval_features: the side to move's view ("own"), each scaled to about 0..1 as the network reads
 # it (FEATURE_SCALES divide the counts)
-FEATURE_NAMES = ("own men's moves", "opponent men's moves", "own kings' moves",
-                 "opponent kings' moves", "own pieces en prise", "own runaway men",
-                 "own most advanced runaway", "opponent runaway men",
-                 "opponent most advanced runaway", "own men's left-right imbalance",
-                 "opponent men's left-right imbalance")
+FEATURE_NAMES = (
+    "own men's moves",
+    "opponent men's moves",
+    "own kings' moves",
+    "opponent kings' moves",
+    "own pieces en prise",
+    "own runaway men",
+    "own most advanced runaway",
+    "opponent runaway men",
+    "opponent most advanced runaway",
+    "own men's left-right imbalance",
+    "opponent men's left-right imbalance",
+)
 N_FEATURES = len(FEATURE_NAMES)
 FEATURE_SCALES = np.array([10.0, 10.0, 20.0, 20.0, 2.0, 2.0, 8.0, 2.0, 8.0, 4.0, 4.0])
 N_INPUTS_FEATURES = OBS_LEN + N_FEATURES
@@ -111,11 +145,17 @@ PATTERN_DIGITS = 3  # per square: empty, a piece of the side to move, an opponen
 _windows = []
 for _r0 in range(5):
     for _f0 in range(5):
-        _windows.append([4 * _r + _j for _r in range(_r0, _r0 + 4) for _j in range(4)
-                         if _f0 <= 2 * _j + _r % 2 < _f0 + 4])
+        _windows.append(
+            [
+                4 * _r + _j
+                for _r in range(_r0, _r0 + 4)
+                for _j in range(4)
+                if _f0 <= 2 * _j + _r % 2 < _f0 + 4
+            ]
+        )
 WINDOW_SQUARES = np.array(_windows, dtype=np.int64)
 N_WINDOWS, WINDOW_LEN = WINDOW_SQUARES.shape
-PATTERN_ENTRIES = PATTERN_DIGITS ** WINDOW_LEN
+PATTERN_ENTRIES = PATTERN_DIGITS**WINDOW_LEN
 _rows = np.arange(N_SQUARES, dtype=np.int64).reshape(8, 4)
 ROW_GHOST = np.stack([SQ32_TO_GHOST[_rows], SQ32_TO_GHOST[N_SQUARES - 1 - _rows]]).astype(np.int64)
 _pair = np.zeros((2, 5, 81), dtype=np.int64)
@@ -194,8 +234,7 @@ def eval_features(own_m, own_k, opp_m, opp_k, up):
     empty = BB_SQUARES & ~occ
     fwd_l, fwd_r = (4, 5) if up else (-4, -5)
     own_men_moves = popcount(shift(own_m, fwd_l) & empty) + popcount(shift(own_m, fwd_r) & empty)
-    opp_men_moves = popcount(shift(opp_m, -fwd_l) & empty) + popcount(shift(opp_m, -fwd_r)
-                                                                        & empty)
+    opp_men_moves = popcount(shift(opp_m, -fwd_l) & empty) + popcount(shift(opp_m, -fwd_r) & empty)
     own_king_moves = 0
     opp_king_moves = 0
     prise = np.int64(0)
@@ -215,12 +254,19 @@ def eval_features(own_m, own_k, opp_m, opp_k, up):
     opp_run, opp_best = _runaways(opp_m, own, not up)
     own_bal = abs(2 * popcount(own_m & BB_WEST) - popcount(own_m))
     opp_bal = abs(2 * popcount(opp_m & BB_WEST) - popcount(opp_m))
-    return (own_men_moves / FEATURE_SCALES[0], opp_men_moves / FEATURE_SCALES[1],
-            own_king_moves / FEATURE_SCALES[2], opp_king_moves / FEATURE_SCALES[3],
-            popcount(prise) / FEATURE_SCALES[4], own_run / FEATURE_SCALES[5],
-            own_best / FEATURE_SCALES[6], opp_run / FEATURE_SCALES[7],
-            opp_best / FEATURE_SCALES[8], own_bal / FEATURE_SCALES[9],
-            opp_bal / FEATURE_SCALES[10])
+    return (
+        own_men_moves / FEATURE_SCALES[0],
+        opp_men_moves / FEATURE_SCALES[1],
+        own_king_moves / FEATURE_SCALES[2],
+        opp_king_moves / FEATURE_SCALES[3],
+        popcount(prise) / FEATURE_SCALES[4],
+        own_run / FEATURE_SCALES[5],
+        own_best / FEATURE_SCALES[6],
+        opp_run / FEATURE_SCALES[7],
+        opp_best / FEATURE_SCALES[8],
+        own_bal / FEATURE_SCALES[9],
+        opp_bal / FEATURE_SCALES[10],
+    )
 
 
 @njit(cache=True, inline="always")
@@ -236,10 +282,13 @@ def features_of_obs(x, out):
     """out[i] (float32[N_FEATURES]) = eval_features of observation x[i] (float[n, OBS_LEN]): the
     observer moves up in its own frame. The network's extra inputs for training data."""
     for i in range(x.shape[0]):
-        f = eval_features(obs_plane_bitboard(x[i], PLANE_OWN_MEN),
-                          obs_plane_bitboard(x[i], PLANE_OWN_KINGS),
-                          obs_plane_bitboard(x[i], PLANE_OPP_MEN),
-                          obs_plane_bitboard(x[i], PLANE_OPP_KINGS), np.bool_(True))
+        f = eval_features(
+            obs_plane_bitboard(x[i], PLANE_OWN_MEN),
+            obs_plane_bitboard(x[i], PLANE_OWN_KINGS),
+            obs_plane_bitboard(x[i], PLANE_OPP_MEN),
+            obs_plane_bitboard(x[i], PLANE_OPP_KINGS),
+            np.bool_(True),
+        )
         for k in range(N_FEATURES):
             out[i, k] = f[k]
 
@@ -268,8 +317,9 @@ def _add_patterns(y, pt, own, opp, side):
             c0, c1, c2, c3 = c1, c2, c3, _row_code(own, opp, side, r0 + 3)
         p = r0 % 2
         for f0 in range(5):
-            idx = ((ROW_PAIR[p, f0, c0] * 9 + ROW_PAIR[1 - p, f0, c1]) * 9
-                   + ROW_PAIR[p, f0, c2]) * 9 + ROW_PAIR[1 - p, f0, c3]
+            idx = (
+                (ROW_PAIR[p, f0, c0] * 9 + ROW_PAIR[1 - p, f0, c1]) * 9 + ROW_PAIR[p, f0, c2]
+            ) * 9 + ROW_PAIR[1 - p, f0, c3]
             y += pt[5 * r0 + f0, idx]
     return y
 
@@ -337,9 +387,39 @@ def _tanh(x):
     exp(2x) = exp(2x / 256) ** 256, the first by its Taylor series to degree 11 (|2x / 256| <=
     0.16 once |x| <= 20, beyond which tanh is 1 to the last bit), then squared 8 times."""
     t = min(max(x, -20.0), 20.0) * (2.0 / 256.0)
-    e = 1.0 + t * (1.0 + t * (1.0 / 2 + t * (1.0 / 6 + t * (1.0 / 24 + t * (1.0 / 120 + t * (
-        1.0 / 720 + t * (1.0 / 5040 + t * (1.0 / 40320 + t * (1.0 / 362880 + t * (
-            1.0 / 3628800 + t * (1.0 / 39916800)))))))))))
+    e = 1.0 + t * (
+        1.0
+        + t
+        * (
+            1.0 / 2
+            + t
+            * (
+                1.0 / 6
+                + t
+                * (
+                    1.0 / 24
+                    + t
+                    * (
+                        1.0 / 120
+                        + t
+                        * (
+                            1.0 / 720
+                            + t
+                            * (
+                                1.0 / 5040
+                                + t
+                                * (
+                                    1.0 / 40320
+                                    + t
+                                    * (1.0 / 362880 + t * (1.0 / 3628800 + t * (1.0 / 39916800)))
+                                )
+                            )
+                        )
+                    )
+                )
+            )
+        )
+    )
     e = e * e
     e = e * e
     e = e * e
@@ -428,8 +508,7 @@ class Evaluation:
     w2: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(1))
     b2: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(1))
     scale: float = 1.0
-    patterns: np.ndarray = dataclasses.field(
-        default_factory=lambda: np.zeros((0, PATTERN_ENTRIES)))
+    patterns: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros((0, PATTERN_ENTRIES)))
 
     def __post_init__(self):
         if self.kind not in (EVAL_MATERIAL, EVAL_LINEAR, EVAL_MLP, EVAL_MLP_FEATURES):
@@ -442,8 +521,10 @@ class Evaluation:
         if self.patterns.shape == (0,):  # [] or an empty vector: no tables
             self.patterns = np.zeros((0, PATTERN_ENTRIES))
         if self.patterns.shape not in ((0, PATTERN_ENTRIES), (N_WINDOWS, PATTERN_ENTRIES)):
-            raise ValueError(f"patterns must have shape ({N_WINDOWS}, {PATTERN_ENTRIES}) (or "
-                             f"(0, {PATTERN_ENTRIES}) or []: none), got {self.patterns.shape}")
+            raise ValueError(
+                f"patterns must have shape ({N_WINDOWS}, {PATTERN_ENTRIES}) (or "
+                f"(0, {PATTERN_ENTRIES}) or []: none), got {self.patterns.shape}"
+            )
         if self.kind == EVAL_MATERIAL and self.patterns.shape[0] > 0:
             raise ValueError("the material evaluation takes no pattern tables")
         h = self.w1.shape[0]
@@ -455,8 +536,8 @@ class Evaluation:
         if self.kind in (EVAL_MLP, EVAL_MLP_FEATURES) and self.w2.shape != (h,):
             raise ValueError(f"w2 must have shape ({h},) for an MLP, got {self.w2.shape}")
         if not np.isfinite(self.scale) or not all(
-                np.isfinite(a).all() for a in (self.w1, self.b1, self.w2, self.b2,
-                                               self.patterns)):
+            np.isfinite(a).all() for a in (self.w1, self.b1, self.w2, self.b2, self.patterns)
+        ):
             raise ValueError("evaluation weights and scale must be finite")
         self.scale = float(self.scale)
         self._kernel_w1 = (self.w1, np.ascontiguousarray(self.w1.T))
@@ -475,16 +556,24 @@ class Evaluation:
     @classmethod
     def linear(cls, w, b=0.0, scale=1.0):
         """score = scale * (w . obs + b); w: float[OBS_LEN]."""
-        return cls(EVAL_LINEAR, np.asarray(w, np.float64).reshape(1, OBS_LEN), [b], [0.0], [0.0],
-                   scale)
+        return cls(
+            EVAL_LINEAR, np.asarray(w, np.float64).reshape(1, OBS_LEN), [b], [0.0], [0.0], scale
+        )
 
     @classmethod
     def mlp(cls, w1, b1, w2, b2, scale=1.0, features=False, patterns=None):
         """score = scale * (w2 . tanh(w1 x + b1) + b2); x: the observation (w1: (H, OBS_LEN)),
         or with features the observation and then eval_features (w1: (H, N_INPUTS_FEATURES));
         patterns: pattern tables added to the output, (N_WINDOWS, PATTERN_ENTRIES), or None."""
-        return cls(EVAL_MLP_FEATURES if features else EVAL_MLP, w1, b1, w2, np.reshape(b2, 1),
-                   scale, np.zeros((0, PATTERN_ENTRIES)) if patterns is None else patterns)
+        return cls(
+            EVAL_MLP_FEATURES if features else EVAL_MLP,
+            w1,
+            b1,
+            w2,
+            np.reshape(b2, 1),
+            scale,
+            np.zeros((0, PATTERN_ENTRIES)) if patterns is None else patterns,
+        )
 
     @property
     def has_patterns(self):
@@ -496,9 +585,14 @@ class Evaluation:
         (n_inputs, H), contiguous (rebuilt, with the checks, when w1 or another array was
         assigned anew)."""
         source, w1t = self._kernel_w1
-        if source is not self.w1 or any(
+        if (
+            source is not self.w1
+            or any(
                 not (isinstance(a, np.ndarray) and a.dtype == np.float64 and a.flags.c_contiguous)
-                for a in (self.b1, self.w2, self.b2)) or self.patterns is not self._kernel_patterns:
+                for a in (self.b1, self.w2, self.b2)
+            )
+            or self.patterns is not self._kernel_patterns
+        ):
             self.__post_init__()
             w1t = self._kernel_w1[1]
         return w1t, self.b1, self.w2, self.b2, self.scale, self.patterns
@@ -507,16 +601,29 @@ class Evaluation:
         """Write the evaluation to an .npz file (``.npz`` appended if missing), atomically:
         a temporary file renamed into place, so a killed run never leaves half a file."""
         from boardgym.agents.run_log import write_atomically
+
         final = str(path) if str(path).endswith(".npz") else str(path) + ".npz"
         extra = {"patterns": self.patterns} if self.has_patterns else {}
-        write_atomically(final, lambda tmp: np.savez(tmp, kind=self.kind, w1=self.w1, b1=self.b1,
-                                                     w2=self.w2, b2=self.b2, scale=self.scale,
-                                                     **extra), ".npz")
+        write_atomically(
+            final,
+            lambda tmp: np.savez(
+                tmp,
+                kind=self.kind,
+                w1=self.w1,
+                b1=self.b1,
+                w2=self.w2,
+                b2=self.b2,
+                scale=self.scale,
+                **extra,
+            ),
+            ".npz",
+        )
 
     @classmethod
     def load(cls, path):
         """Read an evaluation written by save()."""
         with np.load(path) as z:
             patterns = z["patterns"] if "patterns" in z.files else np.zeros((0, PATTERN_ENTRIES))
-            return cls(int(z["kind"]), z["w1"], z["b1"], z["w2"], z["b2"], float(z["scale"]),
-                       patterns)
+            return cls(
+                int(z["kind"]), z["w1"], z["b1"], z["w2"], z["b2"], float(z["scale"]), patterns
+            )

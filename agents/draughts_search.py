@@ -40,25 +40,38 @@ Numba note: ``_negamax`` is recursive and cached; every call site passes the sam
 compiled signature: a second specialisation of a cached recursive function crashed when loaded
 from the cache.
 """
+
 import numpy as np
 from numba import njit
 
+from boardgym.agents.draughts_egdb import empty_tables
+from boardgym.agents.draughts_eval import evaluate
 from boardgym.kernels.bits import popcount
-from boardgym.kernels.draughts.egdb import search_score
 from boardgym.kernels.draughts.board import (
-    M_CAPTURED, M_FROM, M_PROMOTE, M_TO, MAX_MOVES, ROW_LEN, S_BK, S_BM, S_HASH, S_SIDE, S_WK,
-    S_WM, STATE_LEN,
+    M_CAPTURED,
+    M_FROM,
+    M_PROMOTE,
+    M_TO,
+    MAX_MOVES,
+    ROW_LEN,
+    S_BK,
+    S_BM,
+    S_HASH,
+    S_SIDE,
+    S_WK,
+    S_WM,
+    STATE_LEN,
 )
+from boardgym.kernels.draughts.egdb import search_score
 from boardgym.kernels.draughts.game import is_capture, play_move, reward
 from boardgym.kernels.draughts.move import apply_move_into
 from boardgym.kernels.draughts.movegen import WORK_LEN, gen_moves, gen_moves_bb
 from boardgym.kernels.draughts.observe import OBS_LEN
 from boardgym.kernels.draughts.outcome import (
-    ONGOING, game_status, repetition_count,
+    ONGOING,
+    game_status,
+    repetition_count,
 )
-
-from boardgym.agents.draughts_egdb import empty_tables
-from boardgym.agents.draughts_eval import evaluate
 
 MAX_PLY = 64
 INF = 1_000_000
@@ -70,8 +83,21 @@ FLAG_LOWER, FLAG_UPPER, FLAG_EXACT = 1, 2, 3
 # stats array layout (ST_STOP: set by another thread to stop the search; ST_ROOT_DONE: root moves
 # finished by the last search_root; ST_LMR: 1 turns late-move reductions on; ST_REDUCED: moves
 # searched reduced, ST_RESEARCHED: of which searched again at full depth)
-(ST_NODES, ST_LIMIT, ST_ABORT, ST_TT_HITS, ST_QNODES, ST_AGE, ST_USE_TT, ST_SELDEPTH, ST_STOP,
- ST_ROOT_DONE, ST_LMR, ST_REDUCED, ST_RESEARCHED) = range(13)
+(
+    ST_NODES,
+    ST_LIMIT,
+    ST_ABORT,
+    ST_TT_HITS,
+    ST_QNODES,
+    ST_AGE,
+    ST_USE_TT,
+    ST_SELDEPTH,
+    ST_STOP,
+    ST_ROOT_DONE,
+    ST_LMR,
+    ST_REDUCED,
+    ST_RESEARCHED,
+) = range(13)
 STATS_LEN = 13
 # late-move reductions: a quiet move (no capture to make, no crowning, not the TT or a killer
 # move) at depth >= LMR_DEPTH that comes LMR_MOVES-th or later in the order is searched one ply
@@ -148,8 +174,30 @@ def _ply_states():
 
 
 @njit(cache=True, nogil=True)
-def _negamax(s, depth, alpha, beta, ply, tt, killers, history, moves, order, work, states, stats,
-             kind, w1, b1, w2, b2, scale, pt, obs, eg):
+def _negamax(
+    s,
+    depth,
+    alpha,
+    beta,
+    ply,
+    tt,
+    killers,
+    history,
+    moves,
+    order,
+    work,
+    states,
+    stats,
+    kind,
+    w1,
+    b1,
+    w2,
+    b2,
+    scale,
+    pt,
+    obs,
+    eg,
+):
     stats[ST_NODES] += 1
     if stats[ST_NODES] >= stats[ST_LIMIT] or stats[ST_STOP] != 0:
         stats[ST_ABORT] = 1
@@ -187,8 +235,11 @@ def _negamax(s, depth, alpha, beta, ply, tt, killers, history, moves, order, wor
                     v -= ply
                 elif v < -WIN_BOUND:
                     v += ply
-                if flag == FLAG_EXACT or (flag == FLAG_LOWER and v >= beta) \
-                        or (flag == FLAG_UPPER and v <= alpha):
+                if (
+                    flag == FLAG_EXACT
+                    or (flag == FLAG_LOWER and v >= beta)
+                    or (flag == FLAG_UPPER and v <= alpha)
+                ):
                     stats[ST_TT_HITS] += 1
                     return v
     if use_tt and depth >= ETC_DEPTH and ply < MAX_PLY - 2:
@@ -202,9 +253,14 @@ def _negamax(s, depth, alpha, beta, ply, tt, killers, history, moves, order, wor
             cdata, _ = _tt_entry(tt, ch & (tt.shape[0] - 1), ch)
             if cdata != 0:
                 cdepth, cflag, cv = _tt_fields(cdata)
-                if cdepth >= depth - 1 and (cflag == FLAG_UPPER or cflag == FLAG_EXACT) \
-                        and -WIN_BOUND <= cv <= WIN_BOUND and -cv >= beta \
-                        and repetition_count(child) < 2 and game_status(child) == ONGOING:
+                if (
+                    cdepth >= depth - 1
+                    and (cflag == FLAG_UPPER or cflag == FLAG_EXACT)
+                    and -WIN_BOUND <= cv <= WIN_BOUND
+                    and -cv >= beta
+                    and repetition_count(child) < 2
+                    and game_status(child) == ONGOING
+                ):
                     stats[ST_TT_HITS] += 1
                     return -cv
     # move ordering scores
@@ -244,28 +300,119 @@ def _negamax(s, depth, alpha, beta, ply, tt, killers, history, moves, order, wor
         child = states[ply + 1]
         apply_move_into(s, mv[i], child)
         if i == 0:
-            v = -_negamax(child, depth - 1, -beta, -alpha, ply + 1, tt, killers, history, moves,
-                          order, work, states, stats, kind, w1, b1, w2, b2, scale, pt, obs, eg)
+            v = -_negamax(
+                child,
+                depth - 1,
+                -beta,
+                -alpha,
+                ply + 1,
+                tt,
+                killers,
+                history,
+                moves,
+                order,
+                work,
+                states,
+                stats,
+                kind,
+                w1,
+                b1,
+                w2,
+                b2,
+                scale,
+                pt,
+                obs,
+                eg,
+            )
         else:
             r = 0
-            if stats[ST_LMR] != 0 and depth >= LMR_DEPTH and i >= LMR_MOVES and not capture \
-                    and mv[i, M_PROMOTE] == 0 and sc[i] < (1 << 30):
+            if (
+                stats[ST_LMR] != 0
+                and depth >= LMR_DEPTH
+                and i >= LMR_MOVES
+                and not capture
+                and mv[i, M_PROMOTE] == 0
+                and sc[i] < (1 << 30)
+            ):
                 r = 2 if depth >= LMR_DEPTH_2 and i >= LMR_MOVES_2 else 1
                 stats[ST_REDUCED] += 1
-                v = -_negamax(child, depth - 1 - r, -alpha - 1, -alpha, ply + 1, tt, killers,
-                              history, moves, order, work, states, stats, kind, w1, b1, w2, b2,
-                              scale, pt, obs, eg)
+                v = -_negamax(
+                    child,
+                    depth - 1 - r,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    tt,
+                    killers,
+                    history,
+                    moves,
+                    order,
+                    work,
+                    states,
+                    stats,
+                    kind,
+                    w1,
+                    b1,
+                    w2,
+                    b2,
+                    scale,
+                    pt,
+                    obs,
+                    eg,
+                )
                 if v > alpha and stats[ST_ABORT] == 0:
                     stats[ST_RESEARCHED] += 1
                     r = 0
             if r == 0:
-                v = -_negamax(child, depth - 1, -alpha - 1, -alpha, ply + 1, tt, killers,
-                              history, moves, order, work, states, stats, kind, w1, b1, w2, b2,
-                              scale, pt, obs, eg)
+                v = -_negamax(
+                    child,
+                    depth - 1,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    tt,
+                    killers,
+                    history,
+                    moves,
+                    order,
+                    work,
+                    states,
+                    stats,
+                    kind,
+                    w1,
+                    b1,
+                    w2,
+                    b2,
+                    scale,
+                    pt,
+                    obs,
+                    eg,
+                )
             if alpha < v < beta and stats[ST_ABORT] == 0:
-                v = -_negamax(child, depth - 1, -beta, -alpha, ply + 1, tt, killers, history,
-                              moves, order, work, states, stats, kind, w1, b1, w2, b2, scale, pt,
-                              obs, eg)
+                v = -_negamax(
+                    child,
+                    depth - 1,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    tt,
+                    killers,
+                    history,
+                    moves,
+                    order,
+                    work,
+                    states,
+                    stats,
+                    kind,
+                    w1,
+                    b1,
+                    w2,
+                    b2,
+                    scale,
+                    pt,
+                    obs,
+                    eg,
+                )
         if stats[ST_ABORT] != 0:
             return 0
         if v > best:
@@ -296,8 +443,29 @@ def _negamax(s, depth, alpha, beta, ply, tt, killers, history, moves, order, wor
 
 
 @njit(cache=True, nogil=True)
-def search_root(children, n, order, depth, tt, killers, history, moves, scratch, work, stats,
-                kind, w1, b1, w2, b2, scale, pt, obs, eg, values):
+def search_root(
+    children,
+    n,
+    order,
+    depth,
+    tt,
+    killers,
+    history,
+    moves,
+    scratch,
+    work,
+    stats,
+    kind,
+    w1,
+    b1,
+    w2,
+    b2,
+    scale,
+    pt,
+    obs,
+    eg,
+    values,
+):
     """Search the root's children (whole-move positions) in the given order, depth plies deep.
 
     order: int64[n] indices into children, best first (rewritten best first on return);
@@ -314,17 +482,80 @@ def search_root(children, n, order, depth, tt, killers, history, moves, scratch,
     for r in range(n):
         c = order[r]
         if r == 0:
-            v = -_negamax(children[c], depth - 1, -beta, -alpha, ONE, tt, killers, history, moves,
-                          scratch, work, states, stats, kind, w1, b1, w2, b2, scale, pt, obs,
-                          eg)
+            v = -_negamax(
+                children[c],
+                depth - 1,
+                -beta,
+                -alpha,
+                ONE,
+                tt,
+                killers,
+                history,
+                moves,
+                scratch,
+                work,
+                states,
+                stats,
+                kind,
+                w1,
+                b1,
+                w2,
+                b2,
+                scale,
+                pt,
+                obs,
+                eg,
+            )
         else:
-            v = -_negamax(children[c], depth - 1, -alpha - 1, -alpha, ONE, tt, killers, history,
-                          moves, scratch, work, states, stats, kind, w1, b1, w2, b2, scale, pt,
-                          obs, eg)
+            v = -_negamax(
+                children[c],
+                depth - 1,
+                -alpha - 1,
+                -alpha,
+                ONE,
+                tt,
+                killers,
+                history,
+                moves,
+                scratch,
+                work,
+                states,
+                stats,
+                kind,
+                w1,
+                b1,
+                w2,
+                b2,
+                scale,
+                pt,
+                obs,
+                eg,
+            )
             if v > alpha and stats[ST_ABORT] == 0:
-                v = -_negamax(children[c], depth - 1, -beta, -alpha, ONE, tt, killers, history,
-                              moves, scratch, work, states, stats, kind, w1, b1, w2, b2, scale,
-                              pt, obs, eg)
+                v = -_negamax(
+                    children[c],
+                    depth - 1,
+                    -beta,
+                    -alpha,
+                    ONE,
+                    tt,
+                    killers,
+                    history,
+                    moves,
+                    scratch,
+                    work,
+                    states,
+                    stats,
+                    kind,
+                    w1,
+                    b1,
+                    w2,
+                    b2,
+                    scale,
+                    pt,
+                    obs,
+                    eg,
+                )
         if stats[ST_ABORT] != 0:
             break
         stats[ST_ROOT_DONE] = r + 1
@@ -350,8 +581,28 @@ def search_root(children, n, order, depth, tt, killers, history, moves, scratch,
 
 
 @njit(cache=True, nogil=True)
-def score_children(children, n, resolve, tt, killers, history, moves, scratch, work, stats,
-                   kind, w1, b1, w2, b2, scale, pt, obs, eg, out):
+def score_children(
+    children,
+    n,
+    resolve,
+    tt,
+    killers,
+    history,
+    moves,
+    scratch,
+    work,
+    stats,
+    kind,
+    w1,
+    b1,
+    w2,
+    b2,
+    scale,
+    pt,
+    obs,
+    eg,
+    out,
+):
     """One-ply scores (greedy): out[i] = the mover's score of children[i] (a win = WIN - 1).
 
     resolve: 1 plays out the forced captures that follow (quiescence), 0 evaluates statically.
@@ -367,8 +618,30 @@ def score_children(children, n, resolve, tt, killers, history, moves, scratch, w
             stats[ST_LIMIT] = 1 << 62
             stats[ST_ABORT] = 0
             stats[ST_USE_TT] = 0
-            out[i] = -_negamax(c, ZERO, -BIG, BIG, ONE, tt, killers, history, moves, scratch, work,
-                               states, stats, kind, w1, b1, w2, b2, scale, pt, obs, eg)
+            out[i] = -_negamax(
+                c,
+                ZERO,
+                -BIG,
+                BIG,
+                ONE,
+                tt,
+                killers,
+                history,
+                moves,
+                scratch,
+                work,
+                states,
+                stats,
+                kind,
+                w1,
+                b1,
+                w2,
+                b2,
+                scale,
+                pt,
+                obs,
+                eg,
+            )
         else:
             out[i] = -evaluate(c, kind, w1, b1, w2, b2, scale, pt, obs)
 

@@ -7,6 +7,7 @@ or turn is over, and report it the way the search agents do: a PDN move string (
 ``boardgym.envs.backgammon_notation.legal_plays(position_id, die1, die2)``). Legality comes from the env,
 which raises on an action outside the mask.
 """
+
 import numpy as np
 
 from boardgym.envs import backgammon_notation as bg_api
@@ -24,6 +25,7 @@ def best_move(agent, fen):
     """PDN string of the whole move (capture chains included) the agent plays from fen."""
     from boardgym.envs import russian_draughts_v0
     from boardgym.kernels.draughts.board import S_BK, S_BM, S_WK, S_WM
+
     moves = dr_api.legal_moves(fen)  # ValueError for a malformed FEN
     if not moves:
         raise ValueError(f"no legal move in {fen!r} (the game is over)")
@@ -31,7 +33,9 @@ def best_move(agent, fen):
         return moves[0]
     env = russian_draughts_v0.raw_env()
     env.reset(options={"fen": fen})
-    mover = env.agent_selection  # a draughts move (capture chain included) ends when the turn passes
+    mover = (
+        env.agent_selection
+    )  # a draughts move (capture chain included) ends when the turn passes
     _play_while(env, agent, lambda: env.agent_selection == mover)
     pieces = [S_WM, S_WK, S_BM, S_BK]
     end = np.asarray(env.state)[pieces]
@@ -45,6 +49,7 @@ def best_play(agent, position_id, die1, die2):
     """Position ID of the afterstate the agent's checker moves reach with the roll die1-die2."""
     from boardgym.envs import backgammon_v0
     from boardgym.kernels.backgammon.board import TURN, end_turn
+
     d1, d2 = bg_api.check_dice(die1, die2)
     plays = bg_api.legal_plays(position_id, d1, d2)  # ValueError for a bad Position ID
     if len(plays) == 1:  # forced, or no move at all (the position itself)
@@ -60,6 +65,7 @@ def best_play(agent, position_id, die1, die2):
     s = np.asarray(env.state)  # the next turn's position (board as the play left it) or the end
     after = bg_api.position_id(end_turn(s) if int(s[TURN]) != player else s)
     if after not in plays:
-        raise RuntimeError(f"internal: the agent's play from {position_id} {d1}-{d2} "
-                           "is not among the legal plays")
+        raise RuntimeError(
+            f"internal: the agent's play from {position_id} {d1}-{d2} is not among the legal plays"
+        )
     return after

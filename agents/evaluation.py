@@ -40,6 +40,7 @@ whatever the judge, so the adjusted mean estimates the same expected points as t
 better the judge, the smaller its variance. ``td_judge`` is the library's judge (the TD net); GNU
 Backgammon's (GPL-3) lives in scripts/eval_gnubg.py only.
 """
+
 import dataclasses
 import importlib
 
@@ -50,11 +51,30 @@ from boardgym.agents.stats import summarize_points
 from boardgym.kernels.backgammon import game as bg_game
 from boardgym.kernels.backgammon.board import CUBE_VALUE, OFF_ME, STATE_LEN, TURN
 
-__all__ = ["GameSpec", "GAMES", "make_env", "random_opening", "play_game", "play_afterstate_game",
-           "play_match", "play_cube_match", "summarize", "play_vs_kernel_opponent",
-           "baseline_report", "pair_count",
-           "ROLLS", "ROLL_WEIGHTS", "OPENING_WEIGHTS", "roll_index", "best_values", "roll_luck",
-           "game_luck", "exact_values", "td_judge", "play_adjusted_match"]
+__all__ = [
+    "GameSpec",
+    "GAMES",
+    "make_env",
+    "random_opening",
+    "play_game",
+    "play_afterstate_game",
+    "play_match",
+    "play_cube_match",
+    "summarize",
+    "play_vs_kernel_opponent",
+    "baseline_report",
+    "pair_count",
+    "ROLLS",
+    "ROLL_WEIGHTS",
+    "OPENING_WEIGHTS",
+    "roll_index",
+    "best_values",
+    "roll_luck",
+    "game_luck",
+    "exact_values",
+    "td_judge",
+    "play_adjusted_match",
+]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -75,8 +95,9 @@ class GameSpec:
 
 GAMES = {
     "draughts": GameSpec("boardgym.envs.russian_draughts_v0", "max_moves", (), True, (-1.0, 1.0)),
-    "backgammon": GameSpec("boardgym.envs.backgammon_v0", "max_turns", (("scoring", "gammon"),),
-                           False, (-3.0, 3.0)),
+    "backgammon": GameSpec(
+        "boardgym.envs.backgammon_v0", "max_turns", (("scoring", "gammon"),), False, (-3.0, 3.0)
+    ),
 }
 
 
@@ -127,6 +148,7 @@ def opening_positions(seed, n, opening=(2, 4)):
     stuck are skipped): varied starts for the batched cores (``DraughtsBatch(openings=...)``),
     drawn as ``evaluate``'s openings are."""
     from boardgym.envs import draughts as api
+
     lo, hi = opening
     if not 0 <= lo <= hi:
         raise ValueError(f"need 0 <= fewest <= most opening moves, got {opening!r}")
@@ -178,6 +200,7 @@ def _afterstate_agents(game, seats, observation_only):
     if game != "backgammon" or observation_only:
         return False
     from boardgym.agents.backgammon_agents import AfterstateAgent
+
     return all(isinstance(agent, AfterstateAgent) for agent in seats)
 
 
@@ -189,24 +212,36 @@ def play_afterstate_game(seats, seed, max_turns=None, rolls=None, cube=False):
     that receives every roll's position (its ``rolls`` argument); cube: the money game with the
     doubling cube (the agents' cube policies; the same game as the env's ``cube=True``)."""
     from boardgym.agents import backgammon_agents
+
     for agent in seats:
         if hasattr(agent, "reset"):
             agent.reset()
-    result = backgammon_agents.play_afterstate_game(seats[0], seats[1], seed, max_turns=max_turns,
-                                                    scoring="gammon", rolls=rolls, cube=cube)
+    result = backgammon_agents.play_afterstate_game(
+        seats[0], seats[1], seed, max_turns=max_turns, scoring="gammon", rolls=rolls, cube=cube
+    )
     return float(result.points)
 
 
-def play_match(agent_a, agent_b, game="draughts", n_games=100, seed=0, opening=(2, 4),
-               max_moves=400, observation_only=False, progress=None):
+def play_match(
+    agent_a,
+    agent_b,
+    game="draughts",
+    n_games=100,
+    seed=0,
+    opening=(2, 4),
+    max_moves=400,
+    observation_only=False,
+    progress=None,
+):
     """float64 (2 * pairs,): A's points in each game of A against B, game 2k with A as player_0
     and game 2k + 1 with A as player_1 from the same start (see the module docstring).
 
     opening: (fewest, most) random whole moves before a draughts pair (0, 0: none); max_moves:
     the game-length cap (plies for draughts, rolls for backgammon; None: none), a capped game is
     a draw; progress: called as progress(points so far) after each pair."""
-    return _play_pairs(agent_a, agent_b, game, n_games, seed, opening, max_moves,
-                       observation_only, progress, None)[0]
+    return _play_pairs(
+        agent_a, agent_b, game, n_games, seed, opening, max_moves, observation_only, progress, None
+    )[0]
 
 
 def play_cube_match(agent_a, agent_b, n_games=100, seed=0, max_moves=400, progress=None):
@@ -217,12 +252,24 @@ def play_cube_match(agent_a, agent_b, n_games=100, seed=0, max_moves=400, progre
     AfterstateAgents play through the game core's afterstate loop (the same games), others
     through the env with ``act(observation, action_mask)``. A game reaching max_moves rolls is
     a draw (0)."""
-    return _play_pairs(agent_a, agent_b, "backgammon", n_games, seed, (0, 0), max_moves, False,
-                       progress, None, cube=True)[0]
+    return _play_pairs(
+        agent_a,
+        agent_b,
+        "backgammon",
+        n_games,
+        seed,
+        (0, 0),
+        max_moves,
+        False,
+        progress,
+        None,
+        cube=True,
+    )[0]
 
 
-def play_adjusted_match(agent_a, agent_b, judge, n_games=100, seed=0, max_moves=None,
-                        progress=None, cube=False):
+def play_adjusted_match(
+    agent_a, agent_b, judge, n_games=100, seed=0, max_moves=None, progress=None, cube=False
+):
     """(points, luck), each float64 (2 * pairs,): play_match of two backgammon AfterstateAgents
     (the same games, the same dice) and, per game, the luck of A's rolls minus the luck of B's
     under judge (module docstring); the adjusted results are points - luck.
@@ -232,14 +279,38 @@ def play_adjusted_match(agent_a, agent_b, judge, n_games=100, seed=0, max_moves=
     if not callable(judge):
         raise TypeError(f"judge must be a callable rows -> equities, got {type(judge).__name__}")
     if not _afterstate_agents("backgammon", (agent_a, agent_b), False):
-        raise ValueError("luck-adjusted matches need two backgammon AfterstateAgents "
-                         "(backgammon-td, backgammon-greedy, backgammon-expectimax, the engines)")
-    return _play_pairs(agent_a, agent_b, "backgammon", n_games, seed, (0, 0), max_moves, False,
-                       progress, judge, cube=cube)
+        raise ValueError(
+            "luck-adjusted matches need two backgammon AfterstateAgents "
+            "(backgammon-td, backgammon-greedy, backgammon-expectimax, the engines)"
+        )
+    return _play_pairs(
+        agent_a,
+        agent_b,
+        "backgammon",
+        n_games,
+        seed,
+        (0, 0),
+        max_moves,
+        False,
+        progress,
+        judge,
+        cube=cube,
+    )
 
 
-def _play_pairs(agent_a, agent_b, game, n_games, seed, opening, max_moves, observation_only,
-                progress, judge, cube=False):
+def _play_pairs(
+    agent_a,
+    agent_b,
+    game,
+    n_games,
+    seed,
+    opening,
+    max_moves,
+    observation_only,
+    progress,
+    judge,
+    cube=False,
+):
     spec = _spec(game)
     n_pairs = pair_count(n_games)
     lo, hi = opening
@@ -272,9 +343,9 @@ def _play_pairs(agent_a, agent_b, game, n_games, seed, opening, max_moves, obser
                 luck[2 * k + seat] = sign * game_luck(judge, rolls)
         if progress is not None:
             if judge is None:
-                progress(points[:2 * k + 2])
+                progress(points[: 2 * k + 2])
             else:
-                progress(points[:2 * k + 2], luck[:2 * k + 2])
+                progress(points[: 2 * k + 2], luck[: 2 * k + 2])
     return points, luck
 
 
@@ -288,6 +359,7 @@ def _paired_core(game, n_games, seed, opponent, core_kwargs):
     swapped), reset with seed; core_kwargs over the default caps (draughts max_moves=300,
     backgammon max_turns=1000)."""
     from boardgym.envs.batch import BackgammonBatch, DraughtsBatch
+
     _spec(game)
     core_cls = DraughtsBatch if game == "draughts" else BackgammonBatch
     kwargs = {"max_moves": 300} if game == "draughts" else {"max_turns": 1000}
@@ -337,8 +409,9 @@ def play_vs_batched_opponent(policy, opponent, game, n_games=200, seed=0, **core
         if mine.size:
             actions[mine] = np.asarray(policy(core.obs[mine], core.masks[mine]), np.int64)
         if theirs.size:
-            actions[theirs] = np.asarray(opponent(core.obs[theirs], core.masks[theirs], theirs),
-                                         np.int64)
+            actions[theirs] = np.asarray(
+                opponent(core.obs[theirs], core.masks[theirs], theirs), np.int64
+            )
         moving = np.flatnonzero(actions >= 0)
         core.step_subset(moving, actions[moving])
         ended = np.flatnonzero(core.done.any(1).astype(bool) & pending)
@@ -351,13 +424,16 @@ def baseline_report(play, n_games, seed, low, high, opponents=("random", "greedy
     """{opponent: agents.run_log.points_summary} of ``play(opponent, n_pairs, seed) -> points``
     (float (2 * n_pairs,), each in [low, high]) for each fixed opponent."""
     from boardgym.agents.run_log import points_summary
+
     n_pairs = pair_count(n_games)
     out = {}
     for name in opponents:
         points = np.asarray(play(name, n_pairs, seed), np.float64)
         if points.shape != (2 * n_pairs,):
-            raise ValueError(f"play({name!r}, {n_pairs}, ...) returned shape {points.shape}, "
-                             f"expected ({2 * n_pairs},)")
+            raise ValueError(
+                f"play({name!r}, {n_pairs}, ...) returned shape {points.shape}, "
+                f"expected ({2 * n_pairs},)"
+            )
         out[name] = points_summary(points, low, high)
     return out
 
@@ -412,6 +488,7 @@ def best_values(judge, state):
     ignored), after its best play of each of ROLLS: one judge call over all their afterstates
     (or judge.best_values(state) when the judge has it). ValueError/TypeError on a bad state."""
     from boardgym.envs.backgammon_notation import check_state
+
     state = check_state(state)
     if hasattr(judge, "best_values"):
         v = np.asarray(judge.best_values(state), dtype=np.float64)
@@ -435,6 +512,7 @@ def roll_luck(judge, state, opening=False):
     judge's value after its best play of that roll minus the mean over the 21 rolls (ROLL_WEIGHTS,
     or OPENING_WEIGHTS for the opening roll)."""
     from boardgym.envs.backgammon_notation import check_state
+
     d1, d2 = bg_game.dice_of(check_state(state))
     if d1 == 0:
         raise ValueError("the position has no whole roll to play (DICE)")
@@ -467,5 +545,6 @@ def td_judge(weights=None):
     luck judge: rows -> cubeless money equities for the player who moved, batched; exact points
     for the afterstates that end the game (exact_values)."""
     from boardgym.agents.backgammon_agents import TDAgent
+
     agent = TDAgent(weights)
     return lambda rows: exact_values(rows, agent.scores(rows))

@@ -36,6 +36,7 @@ labelling at about 2 ms a position here) and ``greedy``; backgammon ``td`` (TDSe
 ``plies=0`` is the net alone), ``greedy`` and ``expectimax``. Names may carry the game prefix
 (``draughts-alphabeta:depth=4``).
 """
+
 import os
 
 import numpy as np
@@ -43,8 +44,10 @@ import numpy as np
 from boardgym.agents.run_log import write_atomically
 
 #: teachers by game (registry short names)
-TEACHERS = {"draughts": ("alphabeta", "alphabeta-material", "alphabeta-td", "greedy"),
-            "backgammon": ("td", "greedy", "expectimax")}
+TEACHERS = {
+    "draughts": ("alphabeta", "alphabeta-material", "alphabeta-td", "greedy"),
+    "backgammon": ("td", "greedy", "expectimax"),
+}
 #: games per generated chunk (one per game slot of the generating core)
 CHUNK_GAMES = 64
 #: cross-entropy minibatches added at every PPO rollout start when mixing
@@ -56,16 +59,19 @@ def parse_teacher(game, spec):
     """(registry name, kwargs) of a teacher spec for game; ValueError naming the spec when it is
     not a teacher of that game or its options do not build one."""
     from boardgym.agents.registry import parse_spec
+
     if game not in TEACHERS:
         raise ValueError(f"game must be 'draughts' or 'backgammon', got {game!r}")
     try:
         name, kwargs = parse_spec(spec)
     except ValueError as e:
         raise ValueError(f"teacher {spec!r}: {e}") from None
-    short = name[len(game) + 1:] if name.startswith(game + "-") else name
+    short = name[len(game) + 1 :] if name.startswith(game + "-") else name
     if short not in TEACHERS[game]:
-        raise ValueError(f"teacher {spec!r} is not a {game} teacher; one of "
-                         f"{', '.join(f'{game}-{t}' for t in TEACHERS[game])}")
+        raise ValueError(
+            f"teacher {spec!r} is not a {game} teacher; one of "
+            f"{', '.join(f'{game}-{t}' for t in TEACHERS[game])}"
+        )
     make_teacher(game, (short, kwargs), spec)  # its options build an agent (or ValueError)
     return short, kwargs
 
@@ -73,6 +79,7 @@ def parse_teacher(game, spec):
 def make_teacher(game, parsed, spec=None, seed=None):
     """A fresh teacher agent of parse_teacher's (name, kwargs); seed fixes its tie-breaks."""
     from boardgym.agents.registry import load
+
     name, kwargs = parsed
     try:
         agent = load(name, game=game, **kwargs)
@@ -85,6 +92,7 @@ def make_teacher(game, parsed, spec=None, seed=None):
 
 def _core(game, n, openings, max_moves):
     from boardgym.envs.batch import BackgammonBatch, DraughtsBatch
+
     if game == "draughts":
         return DraughtsBatch(n, max_moves=max_moves, openings=openings, threads=1)
     return BackgammonBatch(n, threads=1)
@@ -97,8 +105,9 @@ def chunk_seeds(seed, chunk):
     return tuple(int(x) for x in ss.generate_state(4, np.uint64) >> np.uint64(1))
 
 
-def teacher_chunk(game, parsed, seed, chunk, n_games=CHUNK_GAMES, explore=0.1, openings=None,
-                  max_moves=300):
+def teacher_chunk(
+    game, parsed, seed, chunk, n_games=CHUNK_GAMES, explore=0.1, openings=None, max_moves=300
+):
     """n_games teacher games played to their end (see the module docstring) -> dict: obs
     float32 (P, O) (the mover's view), legal uint8 (P, ceil(A / 8)) (the masks, np.packbits),
     actions int64 (P,) (the teacher's), played int64 (P,) (the action played: the teacher's or
@@ -108,6 +117,7 @@ def teacher_chunk(game, parsed, seed, chunk, n_games=CHUNK_GAMES, explore=0.1, o
     if not 0.0 <= explore <= 1.0:
         raise ValueError(f"explore must be in [0, 1], got {explore}")
     from boardgym.kernels.rng import seed_rngs
+
     core_seed, agent_seed, coin_seed, pick_seed = chunk_seeds(seed, chunk)
     core = _core(game, n_games, openings, max_moves)
     core.reset(core_seed)
@@ -133,10 +143,15 @@ def teacher_chunk(game, parsed, seed, chunk, n_games=CHUNK_GAMES, explore=0.1, o
         result[ended] = core.rewards[ended]
         live[ended] = False
     slots, movers = np.concatenate(slots), np.concatenate(movers)
-    return {"obs": np.concatenate(obs), "legal": np.concatenate(masks),
-            "actions": np.concatenate(labels), "played": np.concatenate(played),
-            "results": result[slots, movers].astype(np.float32), "games": slots,
-            "movers": movers}
+    return {
+        "obs": np.concatenate(obs),
+        "legal": np.concatenate(masks),
+        "actions": np.concatenate(labels),
+        "played": np.concatenate(played),
+        "results": result[slots, movers].astype(np.float32),
+        "games": slots,
+        "movers": movers,
+    }
 
 
 def chunk_path(run_dir, k):
@@ -156,8 +171,9 @@ def load_chunks(run_dir, n):
     for k in range(n):
         path = chunk_path(run_dir, k)
         if not os.path.isfile(path):
-            raise ValueError(f"teacher phase: missing {path} (resume needs the run's teacher/ "
-                             "folder)")
+            raise ValueError(
+                f"teacher phase: missing {path} (resume needs the run's teacher/ folder)"
+            )
         with np.load(path) as z:
             parts.append({key: z[key] for key in ("obs", "legal", "actions", "results")})
     out = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
@@ -175,6 +191,7 @@ def split(data):
 
 def _batch(data, idx, n_actions):
     import torch
+
     obs = torch.as_tensor(data["obs"][idx])
     masks = np.unpackbits(data["legal"][idx], axis=1, count=n_actions).astype(bool)
     return obs, masks, torch.as_tensor(data["actions"][idx]), torch.as_tensor(data["results"][idx])
@@ -203,11 +220,12 @@ def clone_epoch(policy, data, idx, n_actions, batch_size, lr, value_coef, seed, 
     policy.set_training_mode(True)
     total, count = 0.0, 0
     for start in range(0, order.size, batch_size):
-        b = order[start:start + batch_size]
+        b = order[start : start + batch_size]
         loss, ce = bc_loss(policy, data, b, n_actions, value_coef)
         opt.zero_grad()
         loss.backward()
         import torch
+
         torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
         opt.step()
         total += float(ce.detach()) * b.size
@@ -220,12 +238,13 @@ def held_out(policy, data, idx, n_actions, batch_size=4096):
     """(cross-entropy, agreement) of the policy on positions idx: the mean cross-entropy at the
     teacher's actions and the fraction where its most likely legal action is the teacher's."""
     import torch
+
     if idx.size == 0:
         return float("nan"), float("nan")
     ce, hit = 0.0, 0
     with torch.no_grad():
         for start in range(0, idx.size, batch_size):
-            b = idx[start:start + batch_size]
+            b = idx[start : start + batch_size]
             obs, masks, actions, _ = _batch(data, b, n_actions)
             dist = policy.get_distribution(obs, action_masks=masks)
             ce -= float(dist.log_prob(actions).sum())

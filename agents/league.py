@@ -33,13 +33,27 @@ where the opponent is to move, found from the bound core (``bind(core)``) in the
 as the env asks. ``get_state`` / ``set_state`` hold everything (members, scores, snapshots,
 slot assignment, generators) for an exact resume.
 """
+
 import numpy as np
 from numba import njit
 
+from boardgym.agents.draughts_eval import Evaluation
+from boardgym.agents.draughts_search import SearchBuffers, root_children, score_children
 from boardgym.kernels.backgammon.codec import encode_action
 from boardgym.kernels.backgammon.game import (
-    MAX_AFTERSTATES as BG_MAX_AFTERSTATES, MAX_MOVES as BG_MAX_MOVES, MV_FIELDS as BG_MV_FIELDS,
-    STATE_LEN as BG_STATE_LEN, plays as bg_plays,
+    MAX_AFTERSTATES as BG_MAX_AFTERSTATES,
+)
+from boardgym.kernels.backgammon.game import (
+    MAX_MOVES as BG_MAX_MOVES,
+)
+from boardgym.kernels.backgammon.game import (
+    MV_FIELDS as BG_MV_FIELDS,
+)
+from boardgym.kernels.backgammon.game import (
+    STATE_LEN as BG_STATE_LEN,
+)
+from boardgym.kernels.backgammon.game import (
+    plays as bg_plays,
 )
 from boardgym.kernels.backgammon.movegen import MV_DIE, MV_FROM
 from boardgym.kernels.backgammon.opponents import greedy_pick
@@ -51,17 +65,38 @@ from boardgym.kernels.draughts.observe import decode_obs
 from boardgym.kernels.draughts.opponents import recapture_move
 from boardgym.kernels.rng import rand_below, seed_rngs
 
-from boardgym.agents.draughts_eval import Evaluation
-from boardgym.agents.draughts_search import SearchBuffers, root_children, score_children
-
 #: the fixed members of each game's league
 FIXED = {"draughts": ("random", "recapture", "greedy"), "backgammon": ("random", "greedy")}
 
 
 @njit(cache=True)
-def greedy_actions(obs, slots, rngs, resolve, kind, w1, b1, w2, b2, scale, pt, rows, children,
-                   scores, tt, killers, history, moves, scratch, work, stats, eval_obs, eg,
-                   hops, out):
+def greedy_actions(
+    obs,
+    slots,
+    rngs,
+    resolve,
+    kind,
+    w1,
+    b1,
+    w2,
+    b2,
+    scale,
+    pt,
+    rows,
+    children,
+    scores,
+    tt,
+    killers,
+    history,
+    moves,
+    scratch,
+    work,
+    stats,
+    eval_obs,
+    eg,
+    hops,
+    out,
+):
     """GreedyAgent's first hop in each of M draughts positions: obs float32 (M, OBS_LEN) (the
     mover's view), slots int64 (M,) (the random stream of each: rngs[slots[k]], for ties),
     evaluation (kind, w1, b1, w2, b2, scale), the search buffers of draughts_search and its
@@ -75,8 +110,28 @@ def greedy_actions(obs, slots, rngs, resolve, kind, w1, b1, w2, b2, scale, pt, r
             out[k] = -1
             bad += 1
             continue
-        score_children(children, n, resolve, tt, killers, history, moves, scratch, work, stats,
-                       kind, w1, b1, w2, b2, scale, pt, eval_obs, eg, scores)
+        score_children(
+            children,
+            n,
+            resolve,
+            tt,
+            killers,
+            history,
+            moves,
+            scratch,
+            work,
+            stats,
+            kind,
+            w1,
+            b1,
+            w2,
+            b2,
+            scale,
+            pt,
+            eval_obs,
+            eg,
+            scores,
+        )
         best, ties = 0, 0
         for i in range(n):
             if scores[i] > scores[best]:
@@ -154,8 +209,10 @@ class GreedyBatch:
         elif isinstance(evaluation, str):
             evaluation = Evaluation.load(evaluation)
         elif not isinstance(evaluation, Evaluation):
-            raise ValueError(f"evaluation must be None, 'material', an Evaluation or an .npz "
-                             f"path, got {evaluation!r}")
+            raise ValueError(
+                f"evaluation must be None, 'material', an Evaluation or an .npz "
+                f"path, got {evaluation!r}"
+            )
         self.evaluation = evaluation
         self.resolve = int(bool(resolve_captures))
         self.buffers = SearchBuffers(tt_bits=4)
@@ -168,10 +225,28 @@ class GreedyBatch:
         obs = np.ascontiguousarray(obs, np.float32)
         out = np.zeros(obs.shape[0], np.int64)
         b, ev = self.buffers, self.evaluation
-        bad = greedy_actions(obs, np.ascontiguousarray(slots, np.int64), rngs, self.resolve,
-                             ev.kind, *ev.arrays(), b.rows, b.children, self.scores, b.tt,
-                             b.killers, b.history, b.moves, b.scratch, b.work, b.stats, b.obs,
-                             b.egdb, self.hops, out)
+        bad = greedy_actions(
+            obs,
+            np.ascontiguousarray(slots, np.int64),
+            rngs,
+            self.resolve,
+            ev.kind,
+            *ev.arrays(),
+            b.rows,
+            b.children,
+            self.scores,
+            b.tt,
+            b.killers,
+            b.history,
+            b.moves,
+            b.scratch,
+            b.work,
+            b.stats,
+            b.obs,
+            b.egdb,
+            self.hops,
+            out,
+        )
         if bad:
             raise ValueError(f"{bad} observation(s) without a legal move for the side to move")
         return out
@@ -201,8 +276,19 @@ class League:
     floor: the PFSP floor; pfsp: the weighting ("hard" or "var", pfsp_weights); greedy:
     evaluation of the draughts "greedy" member (None: material)."""
 
-    def __init__(self, game, num_envs, seed=0, pool_size=8, fixed=None, decay=0.99,
-                 prior_games=4.0, floor=0.02, greedy=None, pfsp="hard"):
+    def __init__(
+        self,
+        game,
+        num_envs,
+        seed=0,
+        pool_size=8,
+        fixed=None,
+        decay=0.99,
+        prior_games=4.0,
+        floor=0.02,
+        greedy=None,
+        pfsp="hard",
+    ):
         if pfsp not in PFSP:
             raise ValueError(f"pfsp must be one of {PFSP}, got {pfsp!r}")
         self.pfsp = pfsp
@@ -210,8 +296,9 @@ class League:
             raise ValueError(f"game must be 'draughts' or 'backgammon', got {game!r}")
         fixed = FIXED[game] if fixed is None else tuple(fixed)
         if isinstance(fixed, str) or not fixed or not set(fixed) <= set(FIXED[game]):
-            raise ValueError(f"fixed members of a {game} league are some of {FIXED[game]}, "
-                             f"got {fixed!r}")
+            raise ValueError(
+                f"fixed members of a {game} league are some of {FIXED[game]}, got {fixed!r}"
+            )
         if not 0.0 < decay <= 1.0 or prior_games < 0 or floor < 0:
             raise ValueError("decay must be in (0, 1], prior_games and floor >= 0")
         self.game, self.num_envs = game, int(num_envs)
@@ -277,8 +364,11 @@ class League:
         del self.policies[self.names[m]]
         keep = np.arange(len(self.names)) != m
         self.names = [n for i, n in enumerate(self.names) if i != m]
-        self.weight, self.score_sum, self.games = (self.weight[keep], self.score_sum[keep],
-                                                   self.games[keep])
+        self.weight, self.score_sum, self.games = (
+            self.weight[keep],
+            self.score_sum[keep],
+            self.games[keep],
+        )
         orphans = np.flatnonzero(self.slot == m)
         self.slot[self.slot > m] -= 1
         self.assign(orphans)
@@ -287,8 +377,15 @@ class League:
         """{member: {"score", "weight", "games", "slots"}} for the logs."""
         s, w = self.scores(), self.weights()
         counts = np.bincount(self.slot, minlength=len(self.names))
-        return {n: {"score": float(s[i]), "weight": float(w[i]), "games": int(self.games[i]),
-                    "slots": int(counts[i])} for i, n in enumerate(self.names)}
+        return {
+            n: {
+                "score": float(s[i]),
+                "weight": float(w[i]),
+                "games": int(self.games[i]),
+                "slots": int(counts[i]),
+            }
+            for i, n in enumerate(self.names)
+        }
 
     # ---- playing --------------------------------------------------------------------------------
     def bind(self, core):
@@ -321,8 +418,10 @@ class League:
         if name == "greedy" and self.game == "backgammon":
             out = np.zeros(len(obs), np.int64)
             if self.core is None:
-                raise ValueError("League: the backgammon greedy member reads the positions of "
-                                 "the bound core: bind(core) first")
+                raise ValueError(
+                    "League: the backgammon greedy member reads the positions of "
+                    "the bound core: bind(core) first"
+                )
             bad = backgammon_greedy_actions(np.ascontiguousarray(self.core.states[slots]), out)
             if bad:
                 raise ValueError(f"{bad} position(s) without a move for the side on roll")
@@ -331,33 +430,42 @@ class League:
             return self._greedy.actions(obs, slots, self.rngs)
         if name == "recapture":
             out = np.zeros(len(obs), np.int64)
-            bad = recapture_actions(np.ascontiguousarray(obs, np.float32), slots, self.rngs,
-                                    self._rows, out)
+            bad = recapture_actions(
+                np.ascontiguousarray(obs, np.float32), slots, self.rngs, self._rows, out
+            )
             if bad:
                 raise ValueError(f"{bad} observation(s) without a legal move")
             return out
         import torch
+
         with torch.no_grad():
-            a, _, _ = self.policies[name].forward(torch.as_tensor(obs), deterministic=False,
-                                                  action_masks=masks)
+            a, _, _ = self.policies[name].forward(
+                torch.as_tensor(obs), deterministic=False, action_masks=masks
+            )
         return a.numpy()
 
     # ---- checkpoints ----------------------------------------------------------------------------
     def get_state(self):
         """Everything a resumed run needs (snapshots as state dicts)."""
-        return {"names": list(self.names), "weight": self.weight.copy(),
-                "score_sum": self.score_sum.copy(), "games": self.games.copy(),
-                "slot": self.slot.copy(), "rng": self.rng.bit_generator.state,
-                "rngs": self.rngs.copy(),
-                "snapshots": {n: p.state_dict() for n, p in self.policies.items()}}
+        return {
+            "names": list(self.names),
+            "weight": self.weight.copy(),
+            "score_sum": self.score_sum.copy(),
+            "games": self.games.copy(),
+            "slot": self.slot.copy(),
+            "rng": self.rng.bit_generator.state,
+            "rngs": self.rngs.copy(),
+            "snapshots": {n: p.state_dict() for n, p in self.policies.items()},
+        }
 
     def set_state(self, state, policy):
         """Restore get_state() output; policy (an SB3 policy) gives the snapshots' architecture."""
         if sorted(state["snapshots"]) != sorted(n for n in state["names"] if n not in self.fixed):
             raise ValueError("league state: the snapshots do not match the member names")
         if state["slot"].shape != (self.num_envs,):
-            raise ValueError(f"league state: {state['slot'].shape[0]} slots, this league has "
-                             f"{self.num_envs}")
+            raise ValueError(
+                f"league state: {state['slot'].shape[0]} slots, this league has {self.num_envs}"
+            )
         self.names = list(state["names"])
         self.weight, self.score_sum = state["weight"].copy(), state["score_sum"].copy()
         self.games, self.slot = state["games"].copy(), state["slot"].copy()

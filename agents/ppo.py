@@ -47,6 +47,7 @@ continues exactly — a run killed after a checkpoint and resumed ends with the 
 an uninterrupted run (tested). Checkpoints written when the draughts one-ply player was called
 "greedy" (now "recapture"), before the league, resume too (with their pool and settings).
 """
+
 import io
 import os
 import random
@@ -55,7 +56,11 @@ import time
 import numpy as np
 
 from boardgym.agents.run_log import (
-    RunLog, format_evaluation, prepare_run_dir, write_atomically, write_file_atomically,
+    RunLog,
+    format_evaluation,
+    prepare_run_dir,
+    write_atomically,
+    write_file_atomically,
 )
 
 MODEL_FILE = "ppo.zip"
@@ -68,14 +73,18 @@ RENAMED_BASELINES = {"greedy": "recapture"}
 
 def _torch_threads():
     import torch
+
     torch.set_num_threads(1)  # small nets on 2 cores: one thread is much faster
 
 
 def _policy_shapes():
     """{game: (observation length, accepted action counts)} of boardgym's envs."""
-    from boardgym.kernels.backgammon.game import N_ACTIONS as BG_ACTIONS, N_ACTIONS_CUBE
+    from boardgym.kernels.backgammon.game import N_ACTIONS as BG_ACTIONS
+    from boardgym.kernels.backgammon.game import N_ACTIONS_CUBE
     from boardgym.kernels.backgammon.observe import OBS_LEN as BG_OBS
-    from boardgym.kernels.draughts.game import N_ACTIONS as D_ACTIONS, OBS_LEN as D_OBS
+    from boardgym.kernels.draughts.game import N_ACTIONS as D_ACTIONS
+    from boardgym.kernels.draughts.game import OBS_LEN as D_OBS
+
     return {"draughts": (D_OBS, (D_ACTIONS,)), "backgammon": (BG_OBS, (BG_ACTIONS, N_ACTIONS_CUBE))}
 
 
@@ -100,25 +109,32 @@ class PPOAgent:
 
     def __init__(self, path, deterministic=True, device="cpu", game=None):
         import os
+
         if not os.path.isfile(str(path)):
             raise ValueError(f"no PPO policy file at {path}")
         _torch_threads()
         try:
             if str(path).endswith(".pt"):
                 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
                 self.model = MaskableActorCriticPolicy.load(str(path), device=device)
             else:
                 from sb3_contrib import MaskablePPO
+
                 self.model = MaskablePPO.load(path, device=device)
         except (ValueError, OSError, KeyError, RuntimeError, EOFError) as e:
-            raise ValueError(f"{path} is not a MaskablePPO model (.zip) or policy (.pt): "
-                             f"{' '.join(str(e).split())}") from None
+            raise ValueError(
+                f"{path} is not a MaskablePPO model (.zip) or policy (.pt): "
+                f"{' '.join(str(e).split())}"
+            ) from None
         self.game = policy_game(self.model)
         if game is not None and self.game != game:
             what = f"a {self.game} policy" if self.game else "not a boardgym policy"
-            raise ValueError(f"{path} is {what} (observation {self.model.observation_space.shape}, "
-                             f"{getattr(self.model.action_space, 'n', '?')} actions), "
-                             f"not a {game} one")
+            raise ValueError(
+                f"{path} is {what} (observation {self.model.observation_space.shape}, "
+                f"{getattr(self.model.action_space, 'n', '?')} actions), "
+                f"not a {game} one"
+            )
         self.deterministic = deterministic
 
     def act(self, observation, action_mask):
@@ -126,19 +142,21 @@ class PPOAgent:
         mask = np.asarray(action_mask).astype(bool)
         if not mask.any():
             raise ValueError("PPOAgent.act: the action mask allows no action")
-        action, _ = self.model.predict(np.asarray(observation, np.float32), action_masks=mask,
-                                       deterministic=self.deterministic)
+        action, _ = self.model.predict(
+            np.asarray(observation, np.float32), action_masks=mask, deterministic=self.deterministic
+        )
         return int(action)
-
 
     def best_move(self, fen):
         """Draughts: PDN string of the policy's whole move in a FEN position."""
         from boardgym.agents.engine_query import best_move
+
         return best_move(self, fen)
 
     def best_play(self, position_id, die1, die2):
         """Backgammon: Position ID of the afterstate the policy's checker moves reach."""
         from boardgym.agents.engine_query import best_play
+
         return best_play(self, position_id, die1, die2)
 
 
@@ -148,6 +166,7 @@ def _legal_index(masks):
     ``rows[j] = r``, ``pos[j] = k`` (int64 (L,), L legal actions in all); and K, the most legal
     actions of a row (at least 1)."""
     import torch
+
     m = torch.as_tensor(masks) != 0
     rows, cols = m.nonzero(as_tuple=True)  # row-major: each row's actions ascending
     counts = m.sum(1)
@@ -168,6 +187,7 @@ class LegalActions:
 
     def get_actions(self, deterministic=False):
         import torch
+
         if deterministic:  # the first best action (ascending order, as argmax over all A)
             k = self.logp.argmax(1)
         else:
@@ -176,6 +196,7 @@ class LegalActions:
 
     def log_prob(self, actions):
         import torch
+
         hit = (self.idx == actions.long().reshape(-1, 1)) & self.valid
         return torch.where(hit, self.logp, torch.zeros_like(self.logp)).sum(1)
 
@@ -209,7 +230,8 @@ def _sparse_policy_class():
             logits = torch.full((n, k), -1e9, dtype=flat.dtype).index_put((rows, pos), flat)
             idx = torch.zeros((n, k), dtype=torch.long).index_put((rows, pos), cols)
             valid = torch.zeros((n, k), dtype=torch.bool).index_put(
-                (rows, pos), torch.ones_like(rows, dtype=torch.bool))
+                (rows, pos), torch.ones_like(rows, dtype=torch.bool)
+            )
             return LegalActions(torch.log_softmax(logits, 1), idx, valid)
 
         def forward(self, obs, deterministic=False, action_masks=None):
@@ -225,8 +247,10 @@ def _sparse_policy_class():
             if self.share_features_extractor:
                 return self.mlp_extractor(features)
             pi_features, vf_features = features
-            return (self.mlp_extractor.forward_actor(pi_features),
-                    self.mlp_extractor.forward_critic(vf_features))
+            return (
+                self.mlp_extractor.forward_actor(pi_features),
+                self.mlp_extractor.forward_critic(vf_features),
+            )
 
         def evaluate_actions(self, obs, actions, action_masks=None):
             if action_masks is None:
@@ -239,7 +263,8 @@ def _sparse_policy_class():
             if action_masks is None:
                 return super().get_distribution(obs, action_masks)
             features = super(MaskableActorCriticPolicy, self).extract_features(
-                obs, self.pi_features_extractor)
+                obs, self.pi_features_extractor
+            )
             return self._legal_dist(self.mlp_extractor.forward_actor(features), action_masks)
 
     _LegalActionPolicy.__name__ = _LegalActionPolicy.__qualname__ = "LegalActionPolicy"
@@ -262,6 +287,7 @@ def __getattr__(name):
 def export_policy(zip_path, pt_path):
     """Write the policy of a MaskablePPO checkpoint alone (no optimizer state) to pt_path."""
     from sb3_contrib import MaskablePPO
+
     MaskablePPO.load(zip_path, device="cpu").policy.save(pt_path)
 
 
@@ -275,8 +301,10 @@ class OpponentPool:
 
     def __init__(self, seed=0, pool_size=8, baselines=("random", "greedy")):
         if isinstance(baselines, str) or not set(baselines) <= {"random", "greedy", "recapture"}:
-            raise ValueError(f"baselines must be in-kernel players ('random', 'greedy', draughts "
-                             f"'recapture'), got {baselines!r}")
+            raise ValueError(
+                f"baselines must be in-kernel players ('random', 'greedy', draughts "
+                f"'recapture'), got {baselines!r}"
+            )
         self.rng = np.random.default_rng(seed)
         self.snapshots = []
         self.pool_size = pool_size
@@ -293,13 +321,18 @@ class OpponentPool:
         frozen = type(policy)(**policy._get_constructor_parameters())
         frozen.load_state_dict(policy.state_dict())
         self.snapshots.append(frozen.eval())
-        del self.snapshots[:-self.pool_size]
+        del self.snapshots[: -self.pool_size]
 
     def get_state(self):
         """The pool's generator state, snapshot weights and current member (for a checkpoint)."""
-        current = self.current if isinstance(self.current, str) else self.snapshots.index(self.current)
-        return {"rng": self.rng.bit_generator.state, "current": current,
-                "snapshots": [p.state_dict() for p in self.snapshots]}
+        current = (
+            self.current if isinstance(self.current, str) else self.snapshots.index(self.current)
+        )
+        return {
+            "rng": self.rng.bit_generator.state,
+            "current": current,
+            "snapshots": [p.state_dict() for p in self.snapshots],
+        }
 
     def set_state(self, state, policy):
         """Restore get_state() output; policy (an SB3 policy) supplies the snapshots' architecture."""
@@ -313,8 +346,10 @@ class OpponentPool:
         if isinstance(cur, str) and cur not in self.baselines:
             cur = RENAMED_BASELINES.get(cur, cur)
             if cur not in self.baselines:
-                raise ValueError(f"the checkpoint's pool member {state['current']!r} is not a "
-                                 f"player of this pool {self.baselines}")
+                raise ValueError(
+                    f"the checkpoint's pool member {state['current']!r} is not a "
+                    f"player of this pool {self.baselines}"
+                )
         self.current = cur if isinstance(cur, str) else self.snapshots[cur]
 
     def pick(self):
@@ -327,11 +362,16 @@ class OpponentPool:
             scores = self.rng.random(masks.shape) * masks
             return scores.argmax(1)
         if isinstance(self.current, str):
-            raise ValueError(f"the {self.current!r} member plays inside a boardgym core's kernels "
-                             "(make_sb3_vec_env / the vector envs), not from observations")
+            raise ValueError(
+                f"the {self.current!r} member plays inside a boardgym core's kernels "
+                "(make_sb3_vec_env / the vector envs), not from observations"
+            )
         import torch
+
         with torch.no_grad():
-            actions, _, _ = self.current.forward(torch.as_tensor(obs), action_masks=masks.astype(bool))
+            actions, _, _ = self.current.forward(
+                torch.as_tensor(obs), action_masks=masks.astype(bool)
+            )
         return actions.numpy()
 
 
@@ -343,12 +383,14 @@ def play_vs_baseline(model, game, opponent="random", n_games=200, seed=0, **core
 
     def policy(obs, masks):
         return model.predict(obs, action_masks=masks.astype(bool), deterministic=True)[0]
+
     return play_vs_kernel_opponent(policy, game, opponent, n_games, seed, **core_kwargs)
 
 
 def baseline_names(game):
     """The game's in-kernel players by name (the batched core's opponent names but None)."""
     from boardgym.envs.batch import BackgammonBatch, DraughtsBatch
+
     codes = (DraughtsBatch if game == "draughts" else BackgammonBatch).opponent_codes
     return tuple(k for k in codes if k not in (None, "none"))
 
@@ -360,13 +402,21 @@ def play_vs_greedy(model, n_games=200, seed=0, evaluation=None, **core_kwargs):
     from boardgym.agents.evaluation import play_vs_batched_opponent
     from boardgym.agents.league import GreedyBatch
     from boardgym.kernels.rng import seed_rngs
+
     greedy = GreedyBatch(evaluation)
     rngs = seed_rngs(int(seed) + 1_000_003, 2 * ((n_games + 1) // 2))
 
     def policy(obs, masks):
         return model.predict(obs, action_masks=masks.astype(bool), deterministic=True)[0]
-    return play_vs_batched_opponent(policy, lambda obs, masks, games: greedy.actions(obs, games, rngs),
-                                    "draughts", n_games, seed, **core_kwargs)
+
+    return play_vs_batched_opponent(
+        policy,
+        lambda obs, masks, games: greedy.actions(obs, games, rngs),
+        "draughts",
+        n_games,
+        seed,
+        **core_kwargs,
+    )
 
 
 def evaluate_baselines(model, game, n_games=200, seed=0, greedy=False):
@@ -385,12 +435,14 @@ def evaluate_baselines(model, game, n_games=200, seed=0, greedy=False):
         if opp == "greedy" and game == "draughts":
             return play_vs_greedy(model, 2 * n_pairs, s, **kw)
         return play_vs_baseline(model, game, opp, 2 * n_pairs, s, **kw)
+
     names = baseline_names(game) + (("greedy",) if greedy and game == "draughts" else ())
     points = {}
 
     def keep(opp, n_pairs, s):
         points[opp] = play(opp, n_pairs, s)
         return points[opp]
+
     out = baseline_report(keep, n_games, seed, -1.0, 1.0, opponents=names)
     for opp, res in out.items():
         summ = summarize_points(points[opp], -1.0, 1.0)
@@ -424,13 +476,40 @@ def _sb3_logger(run_log):
     return Logger(folder=None, output_formats=[Bridge()])
 
 
-def train_ppo(game, total_steps, run_dir, num_envs=256, seed=0, snapshot_every=200_000,
-              pool_size=8, net_arch=(64, 64), ckpt_every=200_000, eval_every=500_000,
-              eval_games=200, max_moves=300, resume=False, tensorboard=True, log=print,
-              progress_every=10.0, force=False, progress=None, n_steps=64, batch_size=2048,
-              n_epochs=2, league=True, pfsp="hard", openings=None, teacher=None,
-              teacher_games=1024, teacher_epochs=10, teacher_explore=0.1, teacher_lr=1e-3,
-              teacher_value=0.5, teacher_mix=0.0, teacher_mix_steps=2_000_000):
+def train_ppo(
+    game,
+    total_steps,
+    run_dir,
+    num_envs=256,
+    seed=0,
+    snapshot_every=200_000,
+    pool_size=8,
+    net_arch=(64, 64),
+    ckpt_every=200_000,
+    eval_every=500_000,
+    eval_games=200,
+    max_moves=300,
+    resume=False,
+    tensorboard=True,
+    log=print,
+    progress_every=10.0,
+    force=False,
+    progress=None,
+    n_steps=64,
+    batch_size=2048,
+    n_epochs=2,
+    league=True,
+    pfsp="hard",
+    openings=None,
+    teacher=None,
+    teacher_games=1024,
+    teacher_epochs=10,
+    teacher_explore=0.1,
+    teacher_lr=1e-3,
+    teacher_value=0.5,
+    teacher_mix=0.0,
+    teacher_mix_steps=2_000_000,
+):
     """Train a MaskablePPO policy by self-play into run_dir (see the module docstring).
 
     league: the opponents are a boardgym.agents.league.League (fixed players and snapshots, one
@@ -463,64 +542,104 @@ def train_ppo(game, total_steps, run_dir, num_envs=256, seed=0, snapshot_every=2
 
     from boardgym.agents.league import League
     from boardgym.envs.vector import make_sb3_vec_env
+
     _torch_threads()
     run_dir = str(run_dir)
     if teacher:
         from boardgym.agents.kickstart import parse_teacher
+
         parse_teacher(game, teacher)  # ValueError naming a bad spec, before anything is moved
     moved = prepare_run_dir(run_dir, resume, force, RUN_FILES)
     if moved:
         log(f"force: the previous run's files are now in {moved}")
     resume_path = os.path.join(run_dir, RESUME_FILE)
-    setup = {"game": game, "num_envs": int(num_envs), "seed": int(seed),
-             "snapshot_every": int(snapshot_every), "pool_size": int(pool_size),
-             "net_arch": [int(n) for n in net_arch], "max_moves": int(max_moves),
-             "n_steps": int(n_steps), "batch_size": int(batch_size), "n_epochs": int(n_epochs),
-             "opponents": "league" if league else "pool", "pfsp": str(pfsp),
-             "openings": None if openings is None else [str(f) for f in openings],
-             "teacher": None}
+    setup = {
+        "game": game,
+        "num_envs": int(num_envs),
+        "seed": int(seed),
+        "snapshot_every": int(snapshot_every),
+        "pool_size": int(pool_size),
+        "net_arch": [int(n) for n in net_arch],
+        "max_moves": int(max_moves),
+        "n_steps": int(n_steps),
+        "batch_size": int(batch_size),
+        "n_epochs": int(n_epochs),
+        "opponents": "league" if league else "pool",
+        "pfsp": str(pfsp),
+        "openings": None if openings is None else [str(f) for f in openings],
+        "teacher": None,
+    }
     if teacher:
         for name, v in (("teacher_games", teacher_games), ("teacher_epochs", teacher_epochs)):
             if int(v) < 0:
                 raise ValueError(f"{name} must be >= 0, got {v}")
-        if not 0.0 <= teacher_explore <= 1.0 or teacher_lr <= 0 or teacher_value < 0 \
-                or teacher_mix < 0 or teacher_mix_steps < 0:
-            raise ValueError("teacher_explore must be in [0, 1], teacher_lr > 0, teacher_value, "
-                             "teacher_mix and teacher_mix_steps >= 0")
-        setup["teacher"] = {"spec": str(teacher), "games": int(teacher_games),
-                            "epochs": int(teacher_epochs), "explore": float(teacher_explore),
-                            "lr": float(teacher_lr), "value": float(teacher_value),
-                            "mix": float(teacher_mix), "mix_steps": int(teacher_mix_steps)}
+        if (
+            not 0.0 <= teacher_explore <= 1.0
+            or teacher_lr <= 0
+            or teacher_value < 0
+            or teacher_mix < 0
+            or teacher_mix_steps < 0
+        ):
+            raise ValueError(
+                "teacher_explore must be in [0, 1], teacher_lr > 0, teacher_value, "
+                "teacher_mix and teacher_mix_steps >= 0"
+            )
+        setup["teacher"] = {
+            "spec": str(teacher),
+            "games": int(teacher_games),
+            "epochs": int(teacher_epochs),
+            "explore": float(teacher_explore),
+            "lr": float(teacher_lr),
+            "value": float(teacher_value),
+            "mix": float(teacher_mix),
+            "mix_steps": int(teacher_mix_steps),
+        }
     saved = None
     if resume:
         if not os.path.exists(resume_path):
             raise ValueError(f"resume: no checkpoint {resume_path}")
         saved = torch.load(resume_path, weights_only=False)
-        old = {"opponents": "pool", "n_steps": 128, "batch_size": 1024, "n_epochs": 4,
-               "pfsp": "hard", "openings": None, "teacher": None}
+        old = {
+            "opponents": "pool",
+            "n_steps": 128,
+            "batch_size": 1024,
+            "n_epochs": 4,
+            "pfsp": "hard",
+            "openings": None,
+            "teacher": None,
+        }
         kept = {**old, **saved["setup"]}  # checkpoints of earlier runs: their settings
         for key, value in kept.items():
             if setup[key] != value:
                 shown = f"{len(value)} positions" if key == "openings" and value else value
                 if key == "teacher" and value:
                     given = setup[key] or {}
-                    shown = value["spec"] + " (" + ", ".join(
-                        f"{k} {value[k]!r}, not the given {given.get(k)!r}" for k in value
-                        if given.get(k) != value[k]) + ")"
+                    shown = (
+                        value["spec"]
+                        + " ("
+                        + ", ".join(
+                            f"{k} {value[k]!r}, not the given {given.get(k)!r}"
+                            for k in value
+                            if given.get(k) != value[k]
+                        )
+                        + ")"
+                    )
                 log(f"resume: keeping the checkpoint's {key}={shown}")
         setup = kept
     game, snapshot_every = setup["game"], setup["snapshot_every"]
     use_league = setup["opponents"] == "league"
     if use_league:
-        opponents = League(game, setup["num_envs"], setup["seed"], setup["pool_size"],
-                           pfsp=setup["pfsp"])
+        opponents = League(
+            game, setup["num_envs"], setup["seed"], setup["pool_size"], pfsp=setup["pfsp"]
+        )
     else:
         opponents = OpponentPool(setup["seed"], setup["pool_size"], baseline_names(game))
     kwargs = {"max_moves": setup["max_moves"]} if game == "draughts" else {}
     if game == "draughts" and setup["openings"]:
         kwargs["openings"] = setup["openings"]
-    venv = make_sb3_vec_env(game, num_envs=setup["num_envs"], opponent=opponents, threads=1,
-                            **kwargs)
+    venv = make_sb3_vec_env(
+        game, num_envs=setup["num_envs"], opponent=opponents, threads=1, **kwargs
+    )
     if use_league:
         opponents.bind(venv.core)
     clock = {"env": 0.0, "rollout": 0.0, "update": 0.0, "mark": None}  # where the time goes
@@ -531,17 +650,34 @@ def train_ppo(game, total_steps, run_dir, num_envs=256, seed=0, snapshot_every=2
         out = step_wait()
         clock["env"] += time.perf_counter() - t
         return out
+
     venv.step_wait = timed_step_wait
     if saved is None:
-        model = MaskablePPO(_sparse_policy_class(), venv, n_steps=setup["n_steps"],
-                            batch_size=setup["batch_size"], n_epochs=setup["n_epochs"],
-                            learning_rate=3e-4, gamma=0.995, ent_coef=0.01, seed=setup["seed"],
-                            policy_kwargs={"net_arch": setup["net_arch"]}, device="cpu")
-        counters = {"steps": 0, "games": 0, "seconds": 0.0, "next_snapshot": snapshot_every,
-                    "next_eval": eval_every, "next_ckpt": ckpt_every}
+        model = MaskablePPO(
+            _sparse_policy_class(),
+            venv,
+            n_steps=setup["n_steps"],
+            batch_size=setup["batch_size"],
+            n_epochs=setup["n_epochs"],
+            learning_rate=3e-4,
+            gamma=0.995,
+            ent_coef=0.01,
+            seed=setup["seed"],
+            policy_kwargs={"net_arch": setup["net_arch"]},
+            device="cpu",
+        )
+        counters = {
+            "steps": 0,
+            "games": 0,
+            "seconds": 0.0,
+            "next_snapshot": snapshot_every,
+            "next_eval": eval_every,
+            "next_ckpt": ckpt_every,
+        }
     else:
-        model = MaskablePPO.load(io.BytesIO(saved["model"]), env=venv, device="cpu",
-                                 force_reset=False)
+        model = MaskablePPO.load(
+            io.BytesIO(saved["model"]), env=venv, device="cpu", force_reset=False
+        )
         counters = dict(saved["counters"])
         opponents.set_state(saved["league" if use_league else "pool"], model.policy)
         venv._seed = saved["venv_seed"]
@@ -552,14 +688,18 @@ def train_ppo(game, total_steps, run_dir, num_envs=256, seed=0, snapshot_every=2
             model._last_obs = saved["last_obs"].copy()
             model._last_episode_starts = saved["episode_starts"].copy()
         from collections import deque
+
         model.ep_info_buffer = deque(saved["ep_info"], maxlen=model._stats_window_size)
         model.ep_success_buffer = deque(maxlen=model._stats_window_size)
         torch.set_rng_state(saved["rng"]["torch"])  # last: building the pool drew from torch's
         np.random.set_state(saved["rng"]["numpy"])
         random.setstate(saved["rng"]["python"])
     log_from = None if saved is None else counters["steps"]
-    if saved is not None and setup["teacher"] and \
-            counters.get("teacher_epochs", 0) < setup["teacher"]["epochs"]:
+    if (
+        saved is not None
+        and setup["teacher"]
+        and counters.get("teacher_epochs", 0) < setup["teacher"]["epochs"]
+    ):
         log_from = -1  # in the cloning: its evaluation at step 0 is still to come
     run_log = RunLog(run_dir, "steps", log_from, tensorboard)
     model.set_logger(_sb3_logger(run_log))
@@ -570,14 +710,22 @@ def train_ppo(game, total_steps, run_dir, num_envs=256, seed=0, snapshot_every=2
         buf = io.BytesIO()
         model.save(buf)
         started = model._last_obs is not None  # False in the teacher phase
-        state = {"model": buf.getvalue(), "setup": setup, "counters": dict(counters),
-                 "core": venv.core.get_state() if started else None, "venv_seed": venv._seed,
-                 "last_obs": np.array(model._last_obs) if started else None,
-                 "league" if use_league else "pool": opponents.get_state(),
-                 "episode_starts": np.array(model._last_episode_starts) if started else None,
-                 "ep_info": list(model.ep_info_buffer or ()),
-                 "rng": {"torch": torch.get_rng_state(), "numpy": np.random.get_state(),
-                         "python": random.getstate()}}
+        state = {
+            "model": buf.getvalue(),
+            "setup": setup,
+            "counters": dict(counters),
+            "core": venv.core.get_state() if started else None,
+            "venv_seed": venv._seed,
+            "last_obs": np.array(model._last_obs) if started else None,
+            "league" if use_league else "pool": opponents.get_state(),
+            "episode_starts": np.array(model._last_episode_starts) if started else None,
+            "ep_info": list(model.ep_info_buffer or ()),
+            "rng": {
+                "torch": torch.get_rng_state(),
+                "numpy": np.random.get_state(),
+                "python": random.getstate(),
+            },
+        }
         write_atomically(resume_path, lambda tmp: torch.save(state, tmp))
         write_file_atomically(os.path.join(run_dir, MODEL_FILE), state["model"])  # no second save
 
@@ -598,20 +746,28 @@ def train_ppo(game, total_steps, run_dir, num_envs=256, seed=0, snapshot_every=2
         res = evaluate_baselines(model, game, eval_games, setup["seed"] + 1, greedy=True)
         _torch_threads()
         _save_atomic(model, os.path.join(run_dir, f"ppo_{counters['steps']}.zip"))
-        line = {"games": counters["games"], "steps": counters["steps"],
-                "seconds": round(seconds0 + time.perf_counter() - t0, 1), **res}
+        line = {
+            "games": counters["games"],
+            "steps": counters["steps"],
+            "seconds": round(seconds0 + time.perf_counter() - t0, 1),
+            **res,
+        }
         if use_league:  # a list, not an object: the curve readers take objects as opponents
-            line["league"] = [[n, round(r["score"], 4), round(r["weight"], 4), r["games"]]
-                              for n, r in opponents.table().items()]
+            line["league"] = [
+                [n, round(r["score"], 4), round(r["weight"], 4), r["games"]]
+                for n, r in opponents.table().items()
+            ]
         run_log.evaluation(line)
         for opp, r in res.items():
             run_log.scalar(f"elo/{opp}", r["elo"], counters["steps"])
             run_log.scalar(f"elo/{opp}_low", r["elo_ci95"][0], counters["steps"])
             run_log.scalar(f"elo/{opp}_high", r["elo_ci95"][1], counters["steps"])
         snaps = len(opponents.policies) if use_league else len(opponents.snapshots)
-        log(f"steps {counters['steps']}: {format_evaluation(res)}  "
+        log(
+            f"steps {counters['steps']}: {format_evaluation(res)}  "
             + "  ".join(f"Elo vs {k} {r['elo']:+.0f}" for k, r in res.items())
-            + f"  pool {snaps} snapshots")
+            + f"  pool {snaps} snapshots"
+        )
 
     class SelfPlay(BaseCallback):
         """At each rollout start: evaluate, checkpoint, snapshot, pick the opponent (in that order,
@@ -663,7 +819,10 @@ def train_ppo(game, total_steps, run_dir, num_envs=256, seed=0, snapshot_every=2
             t, s, g = self.mark
             if now - t < progress_every or counters["steps"] == s:
                 return
-            rate, games_rate = (counters["steps"] - s) / (now - t), (counters["games"] - g) / (now - t)
+            rate, games_rate = (
+                (counters["steps"] - s) / (now - t),
+                (counters["games"] - g) / (now - t),
+            )
             eta = (total_steps - counters["steps"]) / rate / 60 if rate > 0 else float("nan")
             busy = clock["rollout"] + clock["update"]
             split = {k: clock[k] / busy for k in ("env", "rollout", "update")} if busy else {}
@@ -671,11 +830,15 @@ def train_ppo(game, total_steps, run_dir, num_envs=256, seed=0, snapshot_every=2
                 run_log.scalar(f"time/{key}_fraction", value, counters["steps"])
             run_log.scalar("time/steps_per_s", rate, counters["steps"])
             if busy:
-                split_text = (f"  time: env+opponents {split['env']:.0%}, policy and buffer "
-                              f"{split['rollout'] - split['env']:.0%}, update {split['update']:.0%}")
-            log(f"steps {counters['steps']}/{total_steps}  {rate:.0f} steps/s  "
+                split_text = (
+                    f"  time: env+opponents {split['env']:.0%}, policy and buffer "
+                    f"{split['rollout'] - split['env']:.0%}, update {split['update']:.0%}"
+                )
+            log(
+                f"steps {counters['steps']}/{total_steps}  {rate:.0f} steps/s  "
                 f"{games_rate:.1f} games/s  ETA {eta:.1f} min  games {counters['games']}"
-                + (split_text if busy else ""))
+                + (split_text if busy else "")
+            )
             for key in ("env", "rollout", "update"):
                 clock[key] = 0.0
             self.mark = (now, counters["steps"], counters["games"])
@@ -698,18 +861,29 @@ def train_ppo(game, total_steps, run_dir, num_envs=256, seed=0, snapshot_every=2
         """Generate the teacher's positions chunk by chunk, then clone them epoch by epoch
         (a checkpoint after each: a resumed run continues where it stopped)."""
         from boardgym.agents import kickstart as ks
+
         parsed = ks.parse_teacher(game, teach["spec"])
         n_chunks = -(-teach["games"] // ks.CHUNK_GAMES)
         while counters.setdefault("teacher_chunks", 0) < n_chunks:
             k = counters["teacher_chunks"]
             t = time.perf_counter()
             n = min(ks.CHUNK_GAMES, teach["games"] - k * ks.CHUNK_GAMES)
-            data = ks.teacher_chunk(game, parsed, setup["seed"], k, n, teach["explore"],
-                                    setup["openings"], setup["max_moves"])
+            data = ks.teacher_chunk(
+                game,
+                parsed,
+                setup["seed"],
+                k,
+                n,
+                teach["explore"],
+                setup["openings"],
+                setup["max_moves"],
+            )
             ks.save_chunk(run_dir, k, data)
             counters["teacher_chunks"] = k + 1
-            log(f"teacher {teach['spec']}: chunk {k + 1}/{n_chunks}, {n} games, "
-                f"{len(data['actions'])} positions, {len(data['actions']) / (time.perf_counter() - t):.0f} positions/s")
+            log(
+                f"teacher {teach['spec']}: chunk {k + 1}/{n_chunks}, {n} games, "
+                f"{len(data['actions'])} positions, {len(data['actions']) / (time.perf_counter() - t):.0f} positions/s"
+            )
             checkpoint()
         if n_chunks:
             bc_data.update(ks.load_chunks(run_dir, n_chunks))
@@ -719,20 +893,32 @@ def train_ppo(game, total_steps, run_dir, num_envs=256, seed=0, snapshot_every=2
         if counters.setdefault("teacher_epochs", 0) == 0 and teach["epochs"]:
             ce, agree = ks.held_out(model.policy, bc_data, test_idx, n_actions)
             run_log.scalar("teacher/heldout_ce", ce, -teach["epochs"])  # the phase: steps -E..0
-            log(f"teacher: {train_idx.size} positions to clone, {test_idx.size} held out: "
-                f"cross-entropy {ce:.3f}, agreement {agree:.3f}")
+            log(
+                f"teacher: {train_idx.size} positions to clone, {test_idx.size} held out: "
+                f"cross-entropy {ce:.3f}, agreement {agree:.3f}"
+            )
         while counters["teacher_epochs"] < teach["epochs"]:
             e = counters["teacher_epochs"]
             t = time.perf_counter()
-            ce_train = ks.clone_epoch(model.policy, bc_data, train_idx, n_actions,
-                                      setup["batch_size"], teach["lr"], teach["value"],
-                                      setup["seed"], e)
+            ce_train = ks.clone_epoch(
+                model.policy,
+                bc_data,
+                train_idx,
+                n_actions,
+                setup["batch_size"],
+                teach["lr"],
+                teach["value"],
+                setup["seed"],
+                e,
+            )
             ce, agree = ks.held_out(model.policy, bc_data, test_idx, n_actions)
             counters["teacher_epochs"] = e + 1
             for key, v in (("train_ce", ce_train), ("heldout_ce", ce), ("agreement", agree)):
                 run_log.scalar(f"teacher/{key}", v, e + 1 - teach["epochs"])
-            log(f"teacher: epoch {e + 1}/{teach['epochs']}  cross-entropy train {ce_train:.3f} "
-                f"held-out {ce:.3f}  agreement {agree:.3f}  {time.perf_counter() - t:.0f} s")
+            log(
+                f"teacher: epoch {e + 1}/{teach['epochs']}  cross-entropy train {ce_train:.3f} "
+                f"held-out {ce:.3f}  agreement {agree:.3f}  {time.perf_counter() - t:.0f} s"
+            )
             if counters["teacher_epochs"] == teach["epochs"] and eval_every:
                 evaluate()  # the cloned policy, before self-play: ppo_0.zip
             checkpoint()
@@ -740,6 +926,7 @@ def train_ppo(game, total_steps, run_dir, num_envs=256, seed=0, snapshot_every=2
     def mix_teacher():
         """Cross-entropy minibatches toward the teacher's labels (teacher_mix, decaying)."""
         from boardgym.agents import kickstart as ks
+
         w = ks.mix_weight(teach["mix"], teach["mix_steps"], counters["steps"])
         if w <= 0 or not bc_data:
             return

@@ -1,4 +1,5 @@
 """RandomAgent: a uniformly random legal action, from its own seeded generator."""
+
 import numpy as np
 
 from boardgym.kernels.backgammon.game import N_ACTIONS as _BG_ACTIONS
@@ -17,8 +18,10 @@ def _check_mask(action_mask):
     if mask.dtype.kind not in "biu":
         raise TypeError(f"action_mask must hold 0/1 integers or bools, got dtype {mask.dtype}")
     if mask.ndim != 1 or mask.shape[0] not in MASK_LENGTHS:
-        raise ValueError(f"action_mask must have shape (A,) with A one of {MASK_LENGTHS} "
-                         f"(a boardgym action space), got {mask.shape}")
+        raise ValueError(
+            f"action_mask must have shape (A,) with A one of {MASK_LENGTHS} "
+            f"(a boardgym action space), got {mask.shape}"
+        )
     return mask
 
 
@@ -43,6 +46,7 @@ class RandomAgent:
     def best_move(self, fen):
         """Draughts: a whole move (PDN string) drawn uniformly from the legal moves of fen."""
         from boardgym.envs.draughts import legal_moves
+
         moves = legal_moves(fen)
         if not moves:
             raise ValueError(f"no legal move in {fen!r} (the game is over)")
@@ -51,5 +55,6 @@ class RandomAgent:
     def best_play(self, position_id, die1, die2):
         """Backgammon: an afterstate Position ID drawn uniformly from the legal plays."""
         from boardgym.envs.backgammon_notation import legal_plays
+
         plays = legal_plays(position_id, die1, die2)
         return plays[int(self.rng.integers(len(plays)))]

@@ -30,6 +30,7 @@ counting, ``width``, ``threshold``), ``ppo``
 and its keyword options. ``load("<game>-ppo", path=PATH)`` loads any PPO policy of either game; a missing file or a
 policy of the other game is a ValueError naming the file.
 """
+
 import ast
 from pathlib import Path
 
@@ -69,18 +70,22 @@ def load(name, game=None, **kwargs):
         if name.startswith(g + "-"):
             if game is not None and game != g:
                 raise ValueError(f"agent {name!r} is for {g}, not {game}")
-            game, short = g, name[len(g) + 1:]
+            game, short = g, name[len(g) + 1 :]
             break
     if game is None:
         if short == "random":
             from boardgym.agents.random_agent import RandomAgent
+
             return RandomAgent(**kwargs)
-        raise ValueError(f"agent {name!r} needs a game: load({name!r}, game=...) with game in "
-                         f"{GAMES}; available: {', '.join(available())}")
+        raise ValueError(
+            f"agent {name!r} needs a game: load({name!r}, game=...) with game in "
+            f"{GAMES}; available: {', '.join(available())}"
+        )
     factory = _FACTORIES.get((game, short))
     if factory is None:
-        raise ValueError(f"unknown {game} agent {short!r}; available for {game}: "
-                         f"{', '.join(available(game))}")
+        raise ValueError(
+            f"unknown {game} agent {short!r}; available for {game}: {', '.join(available(game))}"
+        )
     return factory(**kwargs)
 
 
@@ -104,27 +109,34 @@ def parse_spec(spec):
 
 def _random(**kwargs):
     from boardgym.agents.random_agent import RandomAgent
+
     return RandomAgent(**kwargs)
 
 
 def _draughts_greedy(**kwargs):
     from boardgym.agents.draughts_agents import GreedyAgent
+
     return GreedyAgent(**kwargs)
 
 
 def _draughts_alphabeta_material(**kwargs):
     from boardgym.agents.draughts_agents import AlphaBetaAgent
+
     if "evaluation" in kwargs:
-        raise ValueError("draughts-alphabeta-material uses the material evaluation; "
-                         "use draughts-alphabeta with weights=PATH for a learned one")
+        raise ValueError(
+            "draughts-alphabeta-material uses the material evaluation; "
+            "use draughts-alphabeta with weights=PATH for a learned one"
+        )
     kwargs.setdefault("depth", 6)
     return AlphaBetaAgent(**kwargs)
 
 
 def _draughts_alphabeta_learned(name, default_file, trainer):
     """Factory of the alpha-beta search with a learned evaluation (default: a shipped file)."""
+
     def factory(weights=None, **kwargs):
         from boardgym.agents.draughts_agents import AlphaBetaAgent
+
         if "evaluation" in kwargs:
             raise ValueError(f"{name} takes weights=PATH.npz, not evaluation=")
         path = CHECKPOINTS / default_file if weights is None else Path(weights)
@@ -132,11 +144,13 @@ def _draughts_alphabeta_learned(name, default_file, trainer):
             raise ValueError(f"{name}: no evaluation file at {path} (write one with {trainer})")
         kwargs.setdefault("depth", 6)
         return AlphaBetaAgent(evaluation=str(path), **kwargs)
+
     return factory
 
 
 _draughts_alphabeta = _draughts_alphabeta_learned(
-    "draughts-alphabeta", "draughts-alphabeta.npz", "boardgym train-eval")
+    "draughts-alphabeta", "draughts-alphabeta.npz", "boardgym train-eval"
+)
 
 
 for _g in GAMES:
@@ -145,24 +159,35 @@ register("draughts", "greedy", _draughts_greedy)
 register("draughts", "alphabeta-material", _draughts_alphabeta_material)
 register("draughts", "alphabeta", _draughts_alphabeta)
 # the same search with the TD(lambda) self-play value net (boardgym train --game draughts --algo td)
-register("draughts", "alphabeta-td", _draughts_alphabeta_learned(
-    "draughts-alphabeta-td", "draughts-alphabeta-td.npz", "boardgym train --game draughts --algo td"))
+register(
+    "draughts",
+    "alphabeta-td",
+    _draughts_alphabeta_learned(
+        "draughts-alphabeta-td",
+        "draughts-alphabeta-td.npz",
+        "boardgym train --game draughts --algo td",
+    ),
+)
 
 
 # ---- backgammon agents (agents/backgammon_agents.py) ----
 
+
 def _backgammon_td(weights=None, **kwargs):
     from boardgym.agents.backgammon_agents import TDSearchAgent
+
     return TDSearchAgent(weights=weights, **kwargs)
 
 
 def _backgammon_greedy(**kwargs):
     from boardgym.agents.backgammon_agents import GreedyAgent
+
     return GreedyAgent(**kwargs)
 
 
 def _backgammon_expectimax(**kwargs):
     from boardgym.agents.backgammon_agents import ExpectimaxAgent
+
     return ExpectimaxAgent(**kwargs)
 
 
@@ -173,24 +198,30 @@ register("backgammon", "expectimax", _backgammon_expectimax)
 
 # ---- PPO policies (agents/ppo.py; need the [train] extra: torch, sb3-contrib) ----
 
+
 def _ppo(game, default_file):
     """Factory of ``<game>-ppo``: the shipped policy (default_file in CHECKPOINTS) or
     ``path=PATH`` (a MaskablePPO .zip of ``boardgym train --algo ppo`` or a policy-only .pt); a
     missing file or a policy of the other game is a ValueError naming the file."""
+
     def factory(path=None, deterministic=True, seed=None):
         p = CHECKPOINTS / default_file if path is None else Path(path)
         if not p.is_file():
-            raise ValueError(f"{game}-ppo: no policy file at {p} (train one with "
-                             f"boardgym train --game {game} --algo ppo)")
+            raise ValueError(
+                f"{game}-ppo: no policy file at {p} (train one with "
+                f"boardgym train --game {game} --algo ppo)"
+            )
         try:  # agents.ppo imports torch and sb3-contrib only when a policy is built: ask first
             import sb3_contrib  # noqa: F401
             import torch  # noqa: F401
 
             from boardgym.agents.ppo import PPOAgent
         except ImportError as e:
-            raise ValueError(f"{game}-ppo needs torch and sb3-contrib: "
-                             f"pip install 'boardgym[train]' ({e})") from None
+            raise ValueError(
+                f"{game}-ppo needs torch and sb3-contrib: pip install 'boardgym[train]' ({e})"
+            ) from None
         return PPOAgent(str(p), deterministic=deterministic, game=game)
+
     return factory
 
 

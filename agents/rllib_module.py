@@ -12,6 +12,7 @@ Ray and torch are imported on first use: ``MaskedPPOModule`` is built when first
 ``import boardgym.agents.rllib_module`` works without Ray. ``module_spec(game)`` gives the
 ``RLModuleSpec`` for a game; ``RLlibAgent(module)`` plays a module in the AEC envs.
 """
+
 import numpy as np
 
 __all__ = ["MaskedPPOModule", "module_spec", "RLlibAgent", "masked_logits"]
@@ -22,6 +23,7 @@ _CLASS = None
 def masked_logits(logits, mask):
     """logits (B, A) float with illegal entries (mask == 0) set to the float32 minimum."""
     import torch
+
     return logits.masked_fill(mask == 0, torch.finfo(logits.dtype).min)
 
 
@@ -45,8 +47,10 @@ def _build_class():
         def setup(self):
             space = self.observation_space
             if not hasattr(space, "spaces") or set(space.spaces) != {"observations", "action_mask"}:
-                raise ValueError("MaskedPPOModule needs a Dict(observations=..., action_mask=...) "
-                                 f"observation space, got {space}")
+                raise ValueError(
+                    "MaskedPPOModule needs a Dict(observations=..., action_mask=...) "
+                    f"observation space, got {space}"
+                )
             n_in = int(np.prod(space["observations"].shape))
             n_actions = int(self.action_space.n)
             hidden = tuple((self.model_config or {}).get("hidden", (256, 256)))
@@ -81,10 +85,13 @@ def module_spec(game, hidden=(256, 256), **env_kwargs):
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
     from boardgym.envs import rllib as rl_env
-    return RLModuleSpec(module_class=__getattr__("MaskedPPOModule"),
-                        observation_space=rl_env.obs_space(game, **env_kwargs),
-                        action_space=rl_env.action_space(game, **env_kwargs),
-                        model_config={"hidden": tuple(hidden)})
+
+    return RLModuleSpec(
+        module_class=__getattr__("MaskedPPOModule"),
+        observation_space=rl_env.obs_space(game, **env_kwargs),
+        action_space=rl_env.action_space(game, **env_kwargs),
+        model_config={"hidden": tuple(hidden)},
+    )
 
 
 class RLlibAgent:
@@ -99,11 +106,16 @@ class RLlibAgent:
     def act(self, observation, action_mask):
         import torch
         from ray.rllib.core.columns import Columns
+
         mask = np.asarray(action_mask, np.int8)
         if not mask.any():
             raise ValueError("RLlibAgent.act: the action mask allows no action")
-        batch = {Columns.OBS: {"observations": torch.as_tensor(np.asarray(observation, np.float32))[None],
-                               "action_mask": torch.as_tensor(mask)[None]}}
+        batch = {
+            Columns.OBS: {
+                "observations": torch.as_tensor(np.asarray(observation, np.float32))[None],
+                "action_mask": torch.as_tensor(mask)[None],
+            }
+        }
         with torch.no_grad():
             logits = self.module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS][0].numpy()
         if self.deterministic:

@@ -20,6 +20,7 @@ A resumed run opens the log at its checkpoint's step: metrics lines and TensorBo
 after the checkpoint (work the interrupted run lost) are dropped, so the logs of an interrupted
 and resumed run read like those of an uninterrupted one.
 """
+
 import json
 import os
 import time
@@ -45,6 +46,7 @@ def write_file_atomically(path, data):
     def write(tmp):
         with open(tmp, mode) as f:
             f.write(data)
+
     write_atomically(path, write)
 
 
@@ -59,6 +61,7 @@ def prepare_run_dir(run_dir, resume=False, force=False, owned=()):
     directory as it is (the trainer checks its checkpoint)."""
     import glob
     import shutil
+
     run_dir = str(run_dir)
     if os.path.exists(run_dir) and not os.path.isdir(run_dir):
         raise ValueError(f"run directory {run_dir!r} is a file, not a directory")
@@ -70,12 +73,19 @@ def prepare_run_dir(run_dir, resume=False, force=False, owned=()):
         return None
     if not force:
         shown = ", ".join(entries[:4]) + (", ..." if len(entries) > 4 else "")
-        raise ValueError(f"run directory {run_dir!r} is not empty ({shown}): continue that run "
-                         "with --resume, start over there with --force (its files are moved "
-                         "to a replaced-<time> folder, nothing is deleted) or give another "
-                         "--ckpt-dir")
-    ours = sorted({os.path.basename(m) for pattern in owned
-                   for m in glob.glob(os.path.join(glob.escape(run_dir), pattern))})
+        raise ValueError(
+            f"run directory {run_dir!r} is not empty ({shown}): continue that run "
+            "with --resume, start over there with --force (its files are moved "
+            "to a replaced-<time> folder, nothing is deleted) or give another "
+            "--ckpt-dir"
+        )
+    ours = sorted(
+        {
+            os.path.basename(m)
+            for pattern in owned
+            for m in glob.glob(os.path.join(glob.escape(run_dir), pattern))
+        }
+    )
     if not ours:
         return None
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
@@ -99,8 +109,10 @@ class RunLog:
         os.makedirs(run_dir, exist_ok=True)
         if resume_step is None:
             if os.path.exists(self.path):
-                raise ValueError(f"{self.path} exists: a new run never appends to another run's "
-                                 "log (run_log.prepare_run_dir moves it aside with force)")
+                raise ValueError(
+                    f"{self.path} exists: a new run never appends to another run's "
+                    "log (run_log.prepare_run_dir moves it aside with force)"
+                )
         else:
             self._truncate(resume_step)
         if not os.path.exists(self.path):
@@ -110,9 +122,11 @@ class RunLog:
             try:
                 from torch.utils.tensorboard import SummaryWriter
             except ImportError as e:  # torch or tensorboard missing
-                raise ValueError("TensorBoard logs need torch and tensorboard "
-                                 "(pip install 'boardgym[train]'), or turn them off "
-                                 "(boardgym train --no-tensorboard)") from e
+                raise ValueError(
+                    "TensorBoard logs need torch and tensorboard "
+                    "(pip install 'boardgym[train]'), or turn them off "
+                    "(boardgym train --no-tensorboard)"
+                ) from e
             purge = None if resume_step is None else resume_step + 1
             self.writer = SummaryWriter(os.path.join(run_dir, "tb"), purge_step=purge)
 
@@ -155,11 +169,18 @@ def points_summary(points, low, high):
     [low, high] (draughts -1, 1; backgammon counting gammons -3, 3)."""
     p = np.asarray(points, np.float64)
     lo, hi = mean_interval(p, low, high)
-    return {"ppg": round(float(p.mean()), 4), "ci95": [round(lo, 4), round(hi, 4)],
-            "win_rate": round(float((p > 0).mean()), 4), "games": int(p.size)}
+    return {
+        "ppg": round(float(p.mean()), 4),
+        "ci95": [round(lo, 4), round(hi, 4)],
+        "win_rate": round(float((p > 0).mean()), 4),
+        "games": int(p.size),
+    }
 
 
 def format_evaluation(results):
     """One progress-line text of an evaluation {opponent: points_summary}."""
-    return "  ".join(f"vs {k}: {r['ppg']:+.3f} ppg [{r['ci95'][0]:+.3f}, {r['ci95'][1]:+.3f}], "
-                     f"wins {r['win_rate']:.1%}" for k, r in results.items())
+    return "  ".join(
+        f"vs {k}: {r['ppg']:+.3f} ppg [{r['ci95'][0]:+.3f}, {r['ci95'][1]:+.3f}], "
+        f"wins {r['win_rate']:.1%}"
+        for k, r in results.items()
+    )

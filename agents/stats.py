@@ -31,13 +31,29 @@ trainers' periodic evaluations through agents/run_log.points_summary, the benchm
   pair share their dice and are not independent); the per-game standard deviations of both are
   reported to show the variance reduction.
 """
+
 import math
 
 import numpy as np
 
-__all__ = ["Z95", "ELO_PER_NAT", "wilson", "mean_interval", "elo_from_score", "match_elo",
-           "elo_ratings", "elo_covariance", "elo_intervals", "summarize_points", "paired_interval",
-           "luck_summary", "format_luck", "summarize_money", "format_money", "result_rates"]
+__all__ = [
+    "Z95",
+    "ELO_PER_NAT",
+    "wilson",
+    "mean_interval",
+    "elo_from_score",
+    "match_elo",
+    "elo_ratings",
+    "elo_covariance",
+    "elo_intervals",
+    "summarize_points",
+    "paired_interval",
+    "luck_summary",
+    "format_luck",
+    "summarize_money",
+    "format_money",
+    "result_rates",
+]
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 ELO_PER_NAT = 400.0 / math.log(10.0)  # Elo points per unit of natural-log strength
@@ -140,8 +156,10 @@ def _table(points, games):
     pts = np.asarray(points, dtype=np.float64)
     n = np.asarray(games, dtype=np.float64)
     if pts.ndim != 2 or pts.shape[0] != pts.shape[1] or n.shape != pts.shape:
-        raise ValueError(f"points and games must be square (k, k) tables of one shape, got "
-                         f"{pts.shape} and {n.shape}")
+        raise ValueError(
+            f"points and games must be square (k, k) tables of one shape, got "
+            f"{pts.shape} and {n.shape}"
+        )
     if not (np.isfinite(pts).all() and np.isfinite(n).all()) or (pts < 0).any() or (n < 0).any():
         raise ValueError("points and games must be finite and >= 0")
     if not np.allclose(n, n.T):
@@ -223,12 +241,19 @@ def summarize_points(points, low=-1.0, high=1.0, z=Z95):
     k = wins + 0.5 * draws
     elo, elo_lo, elo_hi = match_elo(k, n, z)
     values, counts = np.unique(p, return_counts=True)
-    return {"games": n, "wins": wins, "draws": draws, "losses": losses,
-            "results": {float(v): int(c) for v, c in zip(values, counts)},
-            "points_per_game": float(p.mean()) if n else 0.0,
-            "ppg_interval": mean_interval(p, low, high, z),
-            "score": k / n if n else 0.5, "score_interval": wilson(k, n, z),
-            "elo": elo, "elo_interval": (elo_lo, elo_hi)}
+    return {
+        "games": n,
+        "wins": wins,
+        "draws": draws,
+        "losses": losses,
+        "results": {float(v): int(c) for v, c in zip(values, counts)},
+        "points_per_game": float(p.mean()) if n else 0.0,
+        "ppg_interval": mean_interval(p, low, high, z),
+        "score": k / n if n else 0.5,
+        "score_interval": wilson(k, n, z),
+        "elo": elo,
+        "elo_interval": (elo_lo, elo_hi),
+    }
 
 
 def paired_interval(xs, z=Z95):
@@ -264,11 +289,16 @@ def luck_summary(points, luck, low=-3.0, high=3.0, z=Z95):
     n = p.size
     raw_sd = float(p.std(ddof=1)) if n > 1 else math.nan
     adj_sd = float(adj.std(ddof=1)) if n > 1 else math.nan
-    return {"games": n, "raw_mean": float(p.mean()) if n else 0.0,
-            "raw_interval": mean_interval(p, low, high, z), "raw_sd": raw_sd,
-            "adjusted_mean": float(adj.mean()) if n else 0.0,
-            "adjusted_interval": paired_interval(adj, z), "adjusted_sd": adj_sd,
-            "sd_ratio": adj_sd / raw_sd if raw_sd > 0 else math.nan}
+    return {
+        "games": n,
+        "raw_mean": float(p.mean()) if n else 0.0,
+        "raw_interval": mean_interval(p, low, high, z),
+        "raw_sd": raw_sd,
+        "adjusted_mean": float(adj.mean()) if n else 0.0,
+        "adjusted_interval": paired_interval(adj, z),
+        "adjusted_sd": adj_sd,
+        "sd_ratio": adj_sd / raw_sd if raw_sd > 0 else math.nan,
+    }
 
 
 def format_luck(s, judge):
@@ -276,11 +306,13 @@ def format_luck(s, judge):
     intervals and per-game standard deviations; judge: the luck judge's name."""
     lo, hi = s["raw_interval"]
     alo, ahi = s["adjusted_interval"]
-    return (f"  raw      {s['raw_mean']:+.3f} (95% [{lo:+.3f}, {hi:+.3f}], +-{(hi - lo) / 2:.3f})"
-            f"  per-game SD {s['raw_sd']:.3f}\n"
-            f"  adjusted {s['adjusted_mean']:+.3f} (95% [{alo:+.3f}, {ahi:+.3f}], "
-            f"+-{(ahi - alo) / 2:.3f})  per-game SD {s['adjusted_sd']:.3f}  "
-            f"(luck judge {judge}; SD x{s['sd_ratio']:.2f})")
+    return (
+        f"  raw      {s['raw_mean']:+.3f} (95% [{lo:+.3f}, {hi:+.3f}], +-{(hi - lo) / 2:.3f})"
+        f"  per-game SD {s['raw_sd']:.3f}\n"
+        f"  adjusted {s['adjusted_mean']:+.3f} (95% [{alo:+.3f}, {ahi:+.3f}], "
+        f"+-{(ahi - alo) / 2:.3f})  per-game SD {s['adjusted_sd']:.3f}  "
+        f"(luck judge {judge}; SD x{s['sd_ratio']:.2f})"
+    )
 
 
 def summarize_money(points, z=Z95):
@@ -292,19 +324,26 @@ def summarize_money(points, z=Z95):
         raise ValueError("points must be a one-dimensional array of finite numbers")
     values, counts = np.unique(p, return_counts=True)
     n = p.size
-    return {"games": n, "wins": int((p > 0).sum()), "draws": int((p == 0).sum()),
-            "losses": int((p < 0).sum()),
-            "results": {float(v): int(c) for v, c in zip(values, counts)},
-            "points_per_game": float(p.mean()) if n else 0.0,
-            "ppg_interval": paired_interval(p, z), "sd": float(p.std(ddof=1)) if n > 1 else math.nan}
+    return {
+        "games": n,
+        "wins": int((p > 0).sum()),
+        "draws": int((p == 0).sum()),
+        "losses": int((p < 0).sum()),
+        "results": {float(v): int(c) for v, c in zip(values, counts)},
+        "points_per_game": float(p.mean()) if n else 0.0,
+        "ppg_interval": paired_interval(p, z),
+        "sd": float(p.std(ddof=1)) if n > 1 else math.nan,
+    }
 
 
 def format_money(s):
     """One line of a summarize_money s."""
     lo, hi = s["ppg_interval"]
-    return (f"cubeful money: {s['games']} games  +{s['wins']} ={s['draws']} -{s['losses']}  "
-            f"points/game {s['points_per_game']:+.3f} (95% [{lo:+.3f}, {hi:+.3f}], "
-            f"+-{(hi - lo) / 2:.3f})  per-game SD {s['sd']:.3f}")
+    return (
+        f"cubeful money: {s['games']} games  +{s['wins']} ={s['draws']} -{s['losses']}  "
+        f"points/game {s['points_per_game']:+.3f} (95% [{lo:+.3f}, {hi:+.3f}], "
+        f"+-{(hi - lo) / 2:.3f})  per-game SD {s['sd']:.3f}"
+    )
 
 
 def result_rates(points):
@@ -314,5 +353,7 @@ def result_rates(points):
     if p.ndim != 1 or not np.isfinite(p).all():
         raise ValueError("points must be a one-dimensional array of finite numbers")
     n = max(p.size, 1)
-    return {"won": {k: float((p == k).sum()) / n for k in (1, 2, 3)},
-            "lost": {k: float((p == -k).sum()) / n for k in (1, 2, 3)}}
+    return {
+        "won": {k: float((p == k).sum()) / n for k in (1, 2, 3)},
+        "lost": {k: float((p == -k).sum()) / n for k in (1, 2, 3)},
+    }

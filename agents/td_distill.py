@@ -22,6 +22,7 @@ One round (``distill_round``):
 
 Every kernel fills caller-owned buffers; the loops over positions, rolls and plays are Numba.
 """
+
 import numpy as np
 from numba import njit, prange
 
@@ -31,8 +32,14 @@ from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import STATE_LEN
 from boardgym.kernels.rng import rand_below
 
-__all__ = ["ALT_TOP", "POSITIONS_PER_GAME", "sample_positions", "targets1", "fit_positions",
-           "distill_round"]
+__all__ = [
+    "ALT_TOP",
+    "POSITIONS_PER_GAME",
+    "sample_positions",
+    "targets1",
+    "fit_positions",
+    "distill_round",
+]
 
 ALT_TOP = 4  # the alternative play is drawn among this many best plays of the roll at 0-ply
 #: room for positions per self-play game (a game has about 50 plays, 25 a side: 70 leaves
@@ -67,7 +74,11 @@ def sample_positions(net, rng, n_games, alt, out):
             if evs[best] != td_net.EV_EXACT:
                 out[k] = rows[best]
                 k += 1
-            if n > 1 and k < cap and rand_below(pick, np.int64(0), np.int64(1 << 20)) < alt * (1 << 20):
+            if (
+                n > 1
+                and k < cap
+                and rand_below(pick, np.int64(0), np.int64(1 << 20)) < alt * (1 << 20)
+            ):
                 order = np.argsort(-eq[:n])
                 top = min(ALT_TOP, n)
                 other = order[1 + rand_below(pick, np.int64(0), top - 1)]
@@ -115,12 +126,14 @@ def fit_positions(net, rows, targets, n, order, alpha, race_alpha):
         se += d * d
         if ev == td_net.EV_CONTACT:
             w2 = net[3]
-            td_net.add_grad(w2.copy(), b[2][:nh], y, b[0], b[1], nnz, coef, net[1], net[2], w2,
-                            net[4])
+            td_net.add_grad(
+                w2.copy(), b[2][:nh], y, b[0], b[1], nnz, coef, net[1], net[2], w2, net[4]
+            )
         else:
             w2 = net[7]
-            td_net.add_grad(w2.copy(), b[2][:nrh], y, b[0], b[1], nnz, coef, net[5], net[6], w2,
-                            net[8])
+            td_net.add_grad(
+                w2.copy(), b[2][:nrh], y, b[0], b[1], nnz, coef, net[5], net[6], w2, net[8]
+            )
     return se / max(n, 1)
 
 
@@ -136,6 +149,9 @@ def distill_round(net, rng, n_games, alt, epochs, alpha, race_alpha, cap, seed):
     g = np.random.default_rng(seed)
     errors = []
     for _ in range(epochs):
-        errors.append(fit_positions(net, rows, targets, n, g.permutation(n).astype(np.int64),
-                                    alpha, race_alpha))
+        errors.append(
+            fit_positions(
+                net, rows, targets, n, g.permutation(n).astype(np.int64), alpha, race_alpha
+            )
+        )
     return n, errors

@@ -30,6 +30,7 @@ an in-kernel player of ``kernels/draughts/opponents`` (codes from boardgym.kerne
 ``OPP_RANDOM`` a random hop at each step of a move, ``OPP_GREEDY`` the recapture player:
 material after the opponent's best recapture), colours alternating.
 """
+
 import numpy as np
 from numba import njit
 
@@ -37,16 +38,37 @@ from boardgym.envs import draughts as api
 from boardgym.envs.checks import is_int
 from boardgym.kernels.draughts.board import MAX_MOVES, ROW_LEN, S_PLY, S_SIDE
 from boardgym.kernels.draughts.game import (
-    N_ACTIONS, OBS_LEN, ONGOING, WHITE_WON, BLACK_WON, encode_obs, gen_moves, initial_state,
-    result, reward,
+    BLACK_WON,
+    N_ACTIONS,
+    OBS_LEN,
+    ONGOING,
+    WHITE_WON,
+    encode_obs,
+    gen_moves,
+    initial_state,
+    result,
+    reward,
 )
 from boardgym.kernels.draughts.move import apply_move
 from boardgym.kernels.draughts.opponents import opponent_move
 from boardgym.kernels.players import OPP_GREEDY, OPP_RANDOM
 from boardgym.kernels.rng import rand_below
 
-__all__ = ["N_INPUTS", "MAX_PLIES", "SCALE", "OPP_RANDOM", "OPP_GREEDY", "N_STATS", "init_params",
-           "check_params", "value", "add_grad", "train_games", "play_match", "to_evaluation"]
+__all__ = [
+    "N_INPUTS",
+    "MAX_PLIES",
+    "SCALE",
+    "OPP_RANDOM",
+    "OPP_GREEDY",
+    "N_STATS",
+    "init_params",
+    "check_params",
+    "value",
+    "add_grad",
+    "train_games",
+    "play_match",
+    "to_evaluation",
+]
 
 N_INPUTS = OBS_LEN
 MAX_PLIES = 200
@@ -58,7 +80,9 @@ MAX_PLIES = 200
 SCALE = 1000.0
 
 # train_games statistics (stats float64[N_STATS], accumulated)
-ST_GAMES, ST_PLIES, ST_ABS_DELTA, ST_WHITE_WINS, ST_BLACK_WINS, ST_CAPPED, ST_RANDOM_MOVES = range(7)
+ST_GAMES, ST_PLIES, ST_ABS_DELTA, ST_WHITE_WINS, ST_BLACK_WINS, ST_CAPPED, ST_RANDOM_MOVES = range(
+    7
+)
 N_STATS = 7
 _P_BITS = 30  # epsilon test: rand_below(2**30) < epsilon * 2**30
 
@@ -83,10 +107,16 @@ def check_params(params, in_place=False):
         raise ValueError(f"params are (w1, b1, w2, b2), got {params!r:.80}")
     if in_place:
         for p in params:
-            if not (isinstance(p, np.ndarray) and p.dtype == np.float64 and p.flags.c_contiguous
-                    and p.flags.writeable):
-                raise TypeError("trained weights must be writable C-contiguous float64 arrays, "
-                                f"got {type(p).__name__} {getattr(p, 'dtype', '')}")
+            if not (
+                isinstance(p, np.ndarray)
+                and p.dtype == np.float64
+                and p.flags.c_contiguous
+                and p.flags.writeable
+            ):
+                raise TypeError(
+                    "trained weights must be writable C-contiguous float64 arrays, "
+                    f"got {type(p).__name__} {getattr(p, 'dtype', '')}"
+                )
     elif any(p is None or isinstance(p, (str, bytes)) for p in params):
         raise TypeError("params must be arrays of numbers")
     try:
@@ -94,15 +124,24 @@ def check_params(params, in_place=False):
     except (TypeError, ValueError):
         raise TypeError("params must be arrays of numbers") from None
     h = w1.shape[1] if w1.ndim == 2 else 0
-    if w1.shape != (N_INPUTS, h) or h < 1 or b1.shape != (h,) or w2.shape != (h,) or b2.shape != (1,):
-        raise ValueError(f"params must have shapes ({N_INPUTS}, H), (H,), (H,), (1,); got "
-                         f"{w1.shape}, {b1.shape}, {w2.shape}, {b2.shape}")
+    if (
+        w1.shape != (N_INPUTS, h)
+        or h < 1
+        or b1.shape != (h,)
+        or w2.shape != (h,)
+        or b2.shape != (1,)
+    ):
+        raise ValueError(
+            f"params must have shapes ({N_INPUTS}, H), (H,), (H,), (1,); got "
+            f"{w1.shape}, {b1.shape}, {w2.shape}, {b2.shape}"
+        )
     return w1, b1, w2, b2
 
 
 def to_evaluation(params, scale=SCALE):
     """The net as a search evaluation (draughts_eval.Evaluation, EVAL_MLP): score = scale * V."""
     from boardgym.agents.draughts_eval import Evaluation
+
     w1, b1, w2, b2 = check_params(params)
     return Evaluation.mlp(w1.T, b1, w2, b2[0], scale)
 
@@ -207,7 +246,9 @@ def choose_move(w1, b1, w2, b2, state, moves, n, epsilon, rng, obs, idx, val, h)
     best = 0
     best_v = -1e300
     pick = -1
-    if epsilon > 0.0 and rand_below(rng, np.int64(0), np.int64(1 << _P_BITS)) < epsilon * (1 << _P_BITS):
+    if epsilon > 0.0 and rand_below(rng, np.int64(0), np.int64(1 << _P_BITS)) < epsilon * (
+        1 << _P_BITS
+    ):
         pick = rand_below(rng, np.int64(0), n)
     pick_v = 0.0
     for k in range(n):
@@ -229,10 +270,17 @@ def choose_move(w1, b1, w2, b2, state, moves, n, epsilon, rng, obs, idx, val, h)
 
 
 def _check_buffer(a, what, dtype, size):
-    if not (isinstance(a, np.ndarray) and a.dtype == dtype and a.ndim == 1 and a.flags.writeable
-            and a.flags.c_contiguous):
-        raise TypeError(f"{what} must be a writable {np.dtype(dtype)} vector, got "
-                        f"{type(a).__name__} {getattr(a, 'dtype', '')} {getattr(a, 'shape', '')}")
+    if not (
+        isinstance(a, np.ndarray)
+        and a.dtype == dtype
+        and a.ndim == 1
+        and a.flags.writeable
+        and a.flags.c_contiguous
+    ):
+        raise TypeError(
+            f"{what} must be a writable {np.dtype(dtype)} vector, got "
+            f"{type(a).__name__} {getattr(a, 'dtype', '')} {getattr(a, 'shape', '')}"
+        )
     if a.shape[0] < size:
         raise ValueError(f"{what} needs at least {size} entries, got {a.shape[0]}")
 
@@ -263,15 +311,30 @@ def train_games(w1, b1, w2, b2, rng, n_games, alpha, lam, epsilon, stats):
     check_params((w1, b1, w2, b2), in_place=True)
     _check_buffer(rng, "rng", np.int64, 1)
     _check_buffer(stats, "stats", np.float64, N_STATS)
-    _train_games(w1, b1, w2, b2, rng, _check_count(n_games, "n_games"), _check_rate(alpha, "alpha"),
-                 _check_rate(lam, "lam", 1.0), _check_rate(epsilon, "epsilon", 1.0), stats)
+    _train_games(
+        w1,
+        b1,
+        w2,
+        b2,
+        rng,
+        _check_count(n_games, "n_games"),
+        _check_rate(alpha, "alpha"),
+        _check_rate(lam, "lam", 1.0),
+        _check_rate(epsilon, "epsilon", 1.0),
+        stats,
+    )
 
 
 @njit(cache=True)
 def _scratch(nh):
     """Buffers of the move choice: move list, observation, sparse input, hidden layer (nh)."""
-    return (np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64), np.empty(N_INPUTS, dtype=np.float32),
-            np.empty(N_INPUTS, dtype=np.int64), np.empty(N_INPUTS), np.empty(nh))
+    return (
+        np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64),
+        np.empty(N_INPUTS, dtype=np.float32),
+        np.empty(N_INPUTS, dtype=np.int64),
+        np.empty(N_INPUTS),
+        np.empty(nh),
+    )
 
 
 @njit(cache=True)
@@ -306,8 +369,9 @@ def _train_games(w1, b1, w2, b2, rng, n_games, alpha, lam, epsilon, stats):
                 _trace_decay(e1, eb1, e2, eb2, lam)
                 add_grad(w2, cur_h, cur_idx, cur_val, cur_nnz, sign, e1, eb1, e2, eb2)
             n = gen_moves(s, moves)
-            k, v, explored = choose_move(w1, b1, w2, b2, s, moves, n, epsilon, rng, obs, idx,
-                                         val, h)
+            k, v, explored = choose_move(
+                w1, b1, w2, b2, s, moves, n, epsilon, rng, obs, idx, val, h
+            )
             if explored:
                 stats[ST_RANDOM_MOVES] += 1
             s = apply_move(s, moves[k])
@@ -343,8 +407,10 @@ def play_match(w1, b1, w2, b2, opponent, rng, n_games, max_plies, points):
     """
     params = check_params((w1, b1, w2, b2))
     if opponent not in (OPP_RANDOM, OPP_GREEDY) or isinstance(opponent, (bool, np.bool_)):
-        raise ValueError(f"opponent must be OPP_RANDOM ({OPP_RANDOM}) or OPP_GREEDY ({OPP_GREEDY}), "
-                         f"got {opponent!r}")
+        raise ValueError(
+            f"opponent must be OPP_RANDOM ({OPP_RANDOM}) or OPP_GREEDY ({OPP_GREEDY}), "
+            f"got {opponent!r}"
+        )
     n_games = _check_count(n_games, "n_games")
     _check_buffer(rng, "rng", np.int64, 1)
     _check_buffer(points, "points", np.float64, n_games)

@@ -42,6 +42,7 @@ afterstate; TD(lam > 0) only for a model valued by its contact net alone (no rac
 bear-off table), TD(0) for any. ``evaluate_rows(net, rows, n, ys)`` and ``equity(y)`` are the
 entry points for every model.
 """
+
 import numpy as np
 from numba import njit
 from numba.extending import overload
@@ -49,19 +50,37 @@ from numba.extending import overload
 from boardgym.agents import bg_bearoff
 from boardgym.agents.bg_bearoff import bearoff_outputs
 from boardgym.agents.bg_features import (
-    N_CONTACT, N_RACE, contact_features, in_bearoff, is_contact, race_features,
+    N_CONTACT,
+    N_RACE,
+    contact_features,
+    in_bearoff,
+    is_contact,
+    race_features,
 )
-
 from boardgym.kernels.backgammon.board import (
-    BAR_ME, BAR_OPP, ME, OFF_ME, OFF_OPP, OPP, STATE_LEN, TURN,
+    BAR_ME,
+    BAR_OPP,
+    ME,
+    OFF_ME,
+    OFF_OPP,
+    OPP,
+    STATE_LEN,
+    TURN,
 )
+from boardgym.kernels.backgammon.codec import N_ACTIONS
 from boardgym.kernels.backgammon.game import (
-    GAME_OVER, MAX_AFTERSTATES, ROLLED, SCORING_GAMMON, afterstates, finish_turn, no_passes,
-    result, start,
+    GAME_OVER,
+    MAX_AFTERSTATES,
+    ROLLED,
+    SCORING_GAMMON,
+    afterstates,
+    finish_turn,
+    no_passes,
+    result,
+    start,
 )
 from boardgym.kernels.backgammon.opponents import greedy_pick, random_turn
 from boardgym.kernels.backgammon.outcome import outcome
-from boardgym.kernels.backgammon.codec import N_ACTIONS
 from boardgym.kernels.players import OPP_GREEDY, OPP_NET, OPP_RANDOM  # noqa: F401 (OPP_NET: play_match)
 
 N_INPUTS = 196
@@ -191,6 +210,7 @@ def _evaluate_rows(net, rows, n, ys):
 @overload(_evaluate_rows, jit_options={"cache": True})
 def _ov_evaluate_rows(net, rows, n, ys):
     if len(net.types) == 4:
+
         def impl(net, rows, n, ys):
             w1, b1, w2, b2 = net[0], net[1], net[2], net[3]
             idx = np.empty(MAX_NNZ, dtype=np.int64)
@@ -199,12 +219,15 @@ def _ov_evaluate_rows(net, rows, n, ys):
             for r in range(n):
                 nnz = encode_sparse(rows[r], idx, val)
                 forward_sparse(w1, b1, w2, b2, idx, val, nnz, h, ys[r])
+
         return impl
     if len(net.types) == MODEL_LEN:
+
         def impl(net, rows, n, ys):
             b = model_buffers(net)
             for r in range(n):
                 model_eval(net, rows[r], b[0], b[1], b[2], b[3], b[4], ys[r])
+
         return impl
     return None
 
@@ -258,8 +281,18 @@ def init_model(hidden, seed, scale=0.1, race_hidden=0, kind=KIND_GNUBG, bearoff=
     rw1 = g.uniform(-scale, scale, (N_RACE_INPUTS, race_hidden))
     rw2 = g.uniform(-scale, scale, (race_hidden, N_OUT))
     table = bg_bearoff.table() if (bearoff and kind == KIND_GNUBG) else np.zeros((0, 0))
-    return (hdr, w1, np.zeros(hidden), w2, np.zeros(N_OUT), rw1, np.zeros(race_hidden), rw2,
-            np.zeros(N_OUT), table)
+    return (
+        hdr,
+        w1,
+        np.zeros(hidden),
+        w2,
+        np.zeros(N_OUT),
+        rw1,
+        np.zeros(race_hidden),
+        rw2,
+        np.zeros(N_OUT),
+        table,
+    )
 
 
 def as_model(params):
@@ -267,8 +300,18 @@ def as_model(params):
     w1, b1, w2, b2 = params
     hdr = np.zeros(HDR_LEN)
     hdr[H_KIND] = KIND_TESAURO
-    return (hdr, w1, b1, w2, b2, np.zeros((N_RACE_INPUTS, 0)), np.zeros(0), np.zeros((0, N_OUT)),
-            np.zeros(N_OUT), np.zeros((0, 0)))
+    return (
+        hdr,
+        w1,
+        b1,
+        w2,
+        b2,
+        np.zeros((N_RACE_INPUTS, 0)),
+        np.zeros(0),
+        np.zeros((0, N_OUT)),
+        np.zeros(N_OUT),
+        np.zeros((0, 0)),
+    )
 
 
 def main_net(model):
@@ -282,8 +325,13 @@ def model_buffers(net):  # noqa: N802 (a constructor-like helper)
     nh = net[2].shape[0]
     if net[6].shape[0] > nh:
         nh = net[6].shape[0]
-    return (np.empty(MAX_NNZ_MODEL, dtype=np.int64), np.empty(MAX_NNZ_MODEL), np.empty(nh),
-            np.empty(N_CONTACT), np.empty(STATE_LEN, dtype=np.int64))
+    return (
+        np.empty(MAX_NNZ_MODEL, dtype=np.int64),
+        np.empty(MAX_NNZ_MODEL),
+        np.empty(nh),
+        np.empty(N_CONTACT),
+        np.empty(STATE_LEN, dtype=np.int64),
+    )
 
 
 @njit(cache=True)
@@ -537,8 +585,10 @@ def train_model_games(net, rng, n_games, alpha, race_alpha, lam, stats):
     if not 0.0 <= lam <= 1.0:
         raise ValueError(f"lam must be in [0, 1], got {lam}")
     if lam > 0.0 and (net[6].shape[0] > 0 or net[9].shape[0] > 0):
-        raise ValueError("TD(lambda > 0) trains a model valued by one net only: this one has a "
-                         "race net or a bear-off table (use lam 0)")
+        raise ValueError(
+            "TD(lambda > 0) trains a model valued by one net only: this one has a "
+            "race net or a bear-off table (use lam 0)"
+        )
     _train_model_games(net, rng, n_games, alpha, race_alpha, lam, stats)
 
 
@@ -598,14 +648,37 @@ def _train_model_games(net, rng, n_games, alpha, race_alpha, lam, stats):
                     delta[m] = v[m] - prev_v[m]
                 stats[ST_ABS_DELTA] += abs(delta[WIN])
                 if use_traces:
-                    _trace_step(net[1], net[2], net[3], net[4], e1, eb1, e2, eb2, delta, alpha,
-                                lam)
+                    _trace_step(net[1], net[2], net[3], net[4], e1, eb1, e2, eb2, delta, alpha, lam)
                 elif prev_ev == EV_CONTACT:
-                    _td0_step(net[1], net[2], net[3], net[4], prev_h[:nh], prev_y, prev_idx,
-                              prev_val, prev_nnz, prev_turned, delta, alpha)
+                    _td0_step(
+                        net[1],
+                        net[2],
+                        net[3],
+                        net[4],
+                        prev_h[:nh],
+                        prev_y,
+                        prev_idx,
+                        prev_val,
+                        prev_nnz,
+                        prev_turned,
+                        delta,
+                        alpha,
+                    )
                 else:
-                    _td0_step(net[5], net[6], net[7], net[8], prev_h[:nrh], prev_y, prev_idx,
-                              prev_val, prev_nnz, prev_turned, delta, race_alpha)
+                    _td0_step(
+                        net[5],
+                        net[6],
+                        net[7],
+                        net[8],
+                        prev_h[:nrh],
+                        prev_y,
+                        prev_idx,
+                        prev_val,
+                        prev_nnz,
+                        prev_turned,
+                        delta,
+                        race_alpha,
+                    )
             ply += 1
             if over:
                 stats[ST_GAMES] += 1
@@ -622,13 +695,25 @@ def _train_model_games(net, rng, n_games, alpha, race_alpha, lam, stats):
                 break
             # the chosen afterstate becomes the previous one: its forward pass is recomputed with
             # the weights just updated (h and y of the gradient must match the weights they are for)
-            prev_ev, prev_nnz = model_eval(net, after, prev_idx, prev_val, prev_h, b[3], b[4],
-                                           prev_y)
+            prev_ev, prev_nnz = model_eval(
+                net, after, prev_idx, prev_val, prev_h, b[3], b[4], prev_y
+            )
             prev_turned = turned
             _p0_view(prev_y, turned, prev_v)
             if use_traces:
-                _trace_add(net[3], prev_h[:nh], prev_y, prev_idx, prev_val, prev_nnz, turned,
-                           e1, eb1, e2, eb2)
+                _trace_add(
+                    net[3],
+                    prev_h[:nh],
+                    prev_y,
+                    prev_idx,
+                    prev_val,
+                    prev_nnz,
+                    turned,
+                    e1,
+                    eb1,
+                    e2,
+                    eb2,
+                )
 
 
 @njit(cache=True)

@@ -30,6 +30,7 @@ this time. Unless the user chose otherwise, ``OMP_WAIT_POLICY`` is set to ``PASS
 only takes effect if no OpenMP runtime has started in the process yet, e.g. import boardgym
 before torch); on a machine of its own, ``OMP_WAIT_POLICY=ACTIVE`` in the environment buys the faster steps.
 """
+
 import importlib
 import os
 

@@ -15,6 +15,7 @@ a finder on ``sys.meta_path`` that wraps that one import and then removes itself
 ``boardgym/__init__`` first) loads neither library: Gymnasium 1.x and PettingZoo 1.2x have no
 plugin entry points that could do it instead.
 """
+
 import importlib.abc
 import sys
 
@@ -23,16 +24,21 @@ PETTINGZOO_AEC_ENVS = {
     "boardgym/backgammon-v0": "boardgym.envs.backgammon_v0:env",
 }
 GYMNASIUM_ENVS = {  # id: (entry point, vector entry point for gymnasium.make_vec)
-    "boardgym/RussianDraughts-v0": ("boardgym.envs.single_agent:RussianDraughtsEnv",
-                                    "boardgym.envs.vector:DraughtsVectorEnv"),
-    "boardgym/Backgammon-v0": ("boardgym.envs.single_agent:BackgammonEnv",
-                               "boardgym.envs.vector:BackgammonVectorEnv"),
+    "boardgym/RussianDraughts-v0": (
+        "boardgym.envs.single_agent:RussianDraughtsEnv",
+        "boardgym.envs.vector:DraughtsVectorEnv",
+    ),
+    "boardgym/Backgammon-v0": (
+        "boardgym.envs.single_agent:BackgammonEnv",
+        "boardgym.envs.vector:BackgammonVectorEnv",
+    ),
 }
 
 
 def register_gymnasium():
     """Register the Gymnasium ids (skips ids already registered)."""
     import gymnasium
+
     for env_id, (entry, vector_entry) in GYMNASIUM_ENVS.items():
         if env_id not in gymnasium.registry:
             gymnasium.register(env_id, entry_point=entry, vector_entry_point=vector_entry)
@@ -42,6 +48,7 @@ def register_pettingzoo():
     """Register the PettingZoo AEC ids (skips ids already registered)."""
     from pettingzoo.env_registry import register
     from pettingzoo.env_registry.registration import aec_registry
+
     for env_id, entry in PETTINGZOO_AEC_ENVS.items():
         if env_id not in aec_registry:
             register("aec", env_id, entry_point=entry)

@@ -13,6 +13,7 @@ made):
 - Pictures: ``draughts_render.Board("W:W21-32:B1-12")``, ``backgammon_render.Board("4HPwATDgc/ABMA",
   dice=(3, 1))`` show as boards in notebooks and write ``.svg`` / ``.png`` files (``save``).
 """
+
 from boardgym.registration import register_gymnasium, register_pettingzoo
 
 register_gymnasium()

@@ -17,6 +17,7 @@ Other modules read the game through public, read-only views — ``is_over``, ``l
 ``n_legal``, ``cumulative_rewards`` — and end a game on an illegal action they caught themselves
 with ``end_on_illegal_action()``; the underscored attributes are this module's own.
 """
+
 import types
 
 import gymnasium
@@ -36,18 +37,28 @@ AGENTS = ("player_0", "player_1")
 # read them straight from the raw env (none of the three wrappers keeps its own copy; each layer
 # holds the raw env, ``_raw``, from its construction), keeping OrderEnforcingWrapper's "cannot be
 # accessed before reset" check.
-_FORWARDED = ("agent_selection", "agents", "rewards", "terminations", "truncations", "infos",
-              "_cumulative_rewards", "possible_agents")
+_FORWARDED = (
+    "agent_selection",
+    "agents",
+    "rewards",
+    "terminations",
+    "truncations",
+    "infos",
+    "_cumulative_rewards",
+    "possible_agents",
+)
 _NEED_RESET = {"rewards", "terminations", "truncations", "infos", "agent_selection", "agents"}
 
 
 def _forwarding(name, check_reset):
     if check_reset and name in _NEED_RESET:
+
         def get(self):
             if not self._has_reset:
                 raise AttributeError(f"{name} cannot be accessed before reset")
             return getattr(self._raw, name)
     else:
+
         def get(self):
             return getattr(self._raw, name)
 
@@ -66,6 +77,7 @@ def _init(wrapper_cls):
     def __init__(self, env, *args, **kwargs):
         self.__dict__["_raw"] = env.unwrapped
         wrapper_cls.__init__(self, env, *args, **kwargs)
+
     return __init__
 
 
@@ -75,8 +87,12 @@ def _unwrapped(self):
 
 def _fast(wrapper_cls, check_reset=False, **methods):
     attrs = {n: _forwarding(n, check_reset) for n in _FORWARDED}
-    attrs.update(__init__=_init(wrapper_cls), unwrapped=property(_unwrapped),
-                 _repr_svg_=_repr_svg_, **methods)
+    attrs.update(
+        __init__=_init(wrapper_cls),
+        unwrapped=property(_unwrapped),
+        _repr_svg_=_repr_svg_,
+        **methods,
+    )
     return type(wrapper_cls.__name__, (wrapper_cls,), attrs)
 
 
@@ -94,8 +110,13 @@ def _step_or_terminate(self, action):
     handed straight to the raw env; anything else takes the wrapper's own path."""
     raw, seen = self._raw, self._prev_obs
     agent = raw.agent_selection
-    if (seen is not None and not self._terminated and not raw.terminations[agent]
-            and not raw.truncations[agent] and seen["action_mask"][action]):
+    if (
+        seen is not None
+        and not self._terminated
+        and not raw.terminations[agent]
+        and not raw.truncations[agent]
+        and seen["action_mask"][action]
+    ):
         self._prev_obs = self._prev_info = None
         raw.step(action)
     else:
@@ -108,8 +129,13 @@ def _last(self, observe=True):
     assert agent is not None
     raw = self._raw
     observation = self.observe(agent) if observe else None
-    return (observation, raw._cumulative_rewards[agent], raw.terminations[agent],
-            raw.truncations[agent], raw.infos[agent])
+    return (
+        observation,
+        raw._cumulative_rewards[agent],
+        raw.terminations[agent],
+        raw.truncations[agent],
+        raw.infos[agent],
+    )
 
 
 _TerminateIllegal = _fast(wrappers.TerminateIllegalWrapper, step=_step_or_terminate)
@@ -128,28 +154,38 @@ def warn_unknown_options(options, known):
     """Warn about reset options this env does not use (PettingZoo's api_test passes some)."""
     unknown = sorted(set(options) - set(known))
     if unknown:
-        gymnasium.logger.warn(f"ignoring unknown reset option(s) {unknown}; supported: {list(known)}")
+        gymnasium.logger.warn(
+            f"ignoring unknown reset option(s) {unknown}; supported: {list(known)}"
+        )
 
 
 class TwoPlayerAEC(AECEnv):
     """Base of the boardgym AEC envs; subclasses implement the ``_hook`` methods below."""
 
-    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "is_parallelizable": False,
-                "render_fps": 2}
+    metadata = {
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
 
     def __init__(self, n_actions, obs_space, render_mode=None):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"unknown render_mode {render_mode!r}; "
-                             f"expected one of {self.metadata['render_modes']} or None")
+            raise ValueError(
+                f"unknown render_mode {render_mode!r}; "
+                f"expected one of {self.metadata['render_modes']} or None"
+            )
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
         self.n_actions = n_actions
         self._obs_box = obs_space
-        self.observation_spaces = {a: spaces.Dict({
-            "observation": obs_space,
-            "action_mask": spaces.Box(0, 1, (n_actions,), np.int8)}) for a in AGENTS}
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {"observation": obs_space, "action_mask": spaces.Box(0, 1, (n_actions,), np.int8)}
+            )
+            for a in AGENTS
+        }
         self.action_spaces = {a: spaces.Discrete(n_actions) for a in AGENTS}
         self._mask = np.zeros(n_actions, np.int8)
         self._n_legal = 0
@@ -315,8 +351,10 @@ class TwoPlayerAEC(AECEnv):
                 raise ValueError(f"action must be an integer, got {action!r}")
             raise ValueError(f"action {action!r} out of range 0..{self.n_actions - 1}")
         if not self._mask[a]:
-            raise ValueError(f"illegal action {a} for {agent}: not in the action mask "
-                             f"({self._n_legal} legal actions)")
+            raise ValueError(
+                f"illegal action {a} for {agent}: not in the action mask "
+                f"({self._n_legal} legal actions)"
+            )
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         self._play(a)
@@ -327,7 +365,9 @@ class TwoPlayerAEC(AECEnv):
 
     def render(self):
         if self.render_mode is None:
-            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            gymnasium.logger.warn(
+                "You are calling render method without specifying any render mode."
+            )
             return None
         if self.render_mode == "ansi":
             return self.render_text()

@@ -6,6 +6,7 @@ document (``svg()``) and the ``rgb_array`` image (``rgb()``, NumPy, no pygame, h
 same description. Raster text uses a 3x5 bitmap font (capitals, digits, a little punctuation).
 ``png_bytes`` writes an RGB image as a PNG file with the standard library (zlib) only.
 """
+
 import struct
 import zlib
 
@@ -15,41 +16,69 @@ from boardgym.envs.checks import is_int
 
 # 3x5 bitmap font ('#' = ink). Lower-case letters are drawn as capitals.
 _GLYPHS = {
-    "0": ("###", "#.#", "#.#", "#.#", "###"), "1": (".#.", "##.", ".#.", ".#.", "###"),
-    "2": ("###", "..#", "###", "#..", "###"), "3": ("###", "..#", "###", "..#", "###"),
-    "4": ("#.#", "#.#", "###", "..#", "..#"), "5": ("###", "#..", "###", "..#", "###"),
-    "6": ("###", "#..", "###", "#.#", "###"), "7": ("###", "..#", "..#", "..#", "..#"),
-    "8": ("###", "#.#", "###", "#.#", "###"), "9": ("###", "#.#", "###", "..#", "###"),
-    "A": (".#.", "#.#", "###", "#.#", "#.#"), "B": ("##.", "#.#", "##.", "#.#", "##."),
-    "C": (".##", "#..", "#..", "#..", ".##"), "D": ("##.", "#.#", "#.#", "#.#", "##."),
-    "E": ("###", "#..", "##.", "#..", "###"), "F": ("###", "#..", "##.", "#..", "#.."),
-    "G": (".##", "#..", "#.#", "#.#", ".##"), "H": ("#.#", "#.#", "###", "#.#", "#.#"),
-    "I": ("###", ".#.", ".#.", ".#.", "###"), "J": ("..#", "..#", "..#", "#.#", ".#."),
-    "K": ("#.#", "#.#", "##.", "#.#", "#.#"), "L": ("#..", "#..", "#..", "#..", "###"),
-    "M": ("#.#", "###", "###", "#.#", "#.#"), "N": ("##.", "#.#", "#.#", "#.#", "#.#"),
-    "O": (".#.", "#.#", "#.#", "#.#", ".#."), "P": ("##.", "#.#", "##.", "#..", "#.."),
-    "Q": (".#.", "#.#", "#.#", "##.", ".##"), "R": ("##.", "#.#", "##.", "#.#", "#.#"),
-    "S": (".##", "#..", ".#.", "..#", "##."), "T": ("###", ".#.", ".#.", ".#.", ".#."),
-    "U": ("#.#", "#.#", "#.#", "#.#", "###"), "V": ("#.#", "#.#", "#.#", "#.#", ".#."),
-    "W": ("#.#", "#.#", "###", "###", "#.#"), "X": ("#.#", "#.#", ".#.", "#.#", "#.#"),
-    "Y": ("#.#", "#.#", ".#.", ".#.", ".#."), "Z": ("###", "..#", ".#.", "#..", "###"),
-    "/": ("..#", "..#", ".#.", "#..", "#.."), "-": ("...", "...", "###", "...", "..."),
-    ":": ("...", ".#.", "...", ".#.", "..."), ".": ("...", "...", "...", "...", ".#."),
-    ",": ("...", "...", "...", ".#.", "#.."), "(": (".#.", "#..", "#..", "#..", ".#."),
-    ")": (".#.", "..#", "..#", "..#", ".#."), "+": ("...", ".#.", "###", ".#.", "..."),
-    "=": ("...", "###", "...", "###", "..."), "_": ("...", "...", "...", "...", "###"),
-    "?": ("##.", "..#", ".#.", "...", ".#."), "*": ("#.#", ".#.", "#.#", "...", "..."),
+    "0": ("###", "#.#", "#.#", "#.#", "###"),
+    "1": (".#.", "##.", ".#.", ".#.", "###"),
+    "2": ("###", "..#", "###", "#..", "###"),
+    "3": ("###", "..#", "###", "..#", "###"),
+    "4": ("#.#", "#.#", "###", "..#", "..#"),
+    "5": ("###", "#..", "###", "..#", "###"),
+    "6": ("###", "#..", "###", "#.#", "###"),
+    "7": ("###", "..#", "..#", "..#", "..#"),
+    "8": ("###", "#.#", "###", "#.#", "###"),
+    "9": ("###", "#.#", "###", "..#", "###"),
+    "A": (".#.", "#.#", "###", "#.#", "#.#"),
+    "B": ("##.", "#.#", "##.", "#.#", "##."),
+    "C": (".##", "#..", "#..", "#..", ".##"),
+    "D": ("##.", "#.#", "#.#", "#.#", "##."),
+    "E": ("###", "#..", "##.", "#..", "###"),
+    "F": ("###", "#..", "##.", "#..", "#.."),
+    "G": (".##", "#..", "#.#", "#.#", ".##"),
+    "H": ("#.#", "#.#", "###", "#.#", "#.#"),
+    "I": ("###", ".#.", ".#.", ".#.", "###"),
+    "J": ("..#", "..#", "..#", "#.#", ".#."),
+    "K": ("#.#", "#.#", "##.", "#.#", "#.#"),
+    "L": ("#..", "#..", "#..", "#..", "###"),
+    "M": ("#.#", "###", "###", "#.#", "#.#"),
+    "N": ("##.", "#.#", "#.#", "#.#", "#.#"),
+    "O": (".#.", "#.#", "#.#", "#.#", ".#."),
+    "P": ("##.", "#.#", "##.", "#..", "#.."),
+    "Q": (".#.", "#.#", "#.#", "##.", ".##"),
+    "R": ("##.", "#.#", "##.", "#.#", "#.#"),
+    "S": (".##", "#..", ".#.", "..#", "##."),
+    "T": ("###", ".#.", ".#.", ".#.", ".#."),
+    "U": ("#.#", "#.#", "#.#", "#.#", "###"),
+    "V": ("#.#", "#.#", "#.#", "#.#", ".#."),
+    "W": ("#.#", "#.#", "###", "###", "#.#"),
+    "X": ("#.#", "#.#", ".#.", "#.#", "#.#"),
+    "Y": ("#.#", "#.#", ".#.", ".#.", ".#."),
+    "Z": ("###", "..#", ".#.", "#..", "###"),
+    "/": ("..#", "..#", ".#.", "#..", "#.."),
+    "-": ("...", "...", "###", "...", "..."),
+    ":": ("...", ".#.", "...", ".#.", "..."),
+    ".": ("...", "...", "...", "...", ".#."),
+    ",": ("...", "...", "...", ".#.", "#.."),
+    "(": (".#.", "#..", "#..", "#..", ".#."),
+    ")": (".#.", "..#", "..#", "..#", ".#."),
+    "+": ("...", ".#.", "###", ".#.", "..."),
+    "=": ("...", "###", "...", "###", "..."),
+    "_": ("...", "...", "...", "...", "###"),
+    "?": ("##.", "..#", ".#.", "...", ".#."),
+    "*": ("#.#", ".#.", "#.#", "...", "..."),
     " ": ("...", "...", "...", "...", "..."),
 }
-_GLYPH_BITS = {k: np.array([[c == "#" for c in row] for row in v], bool) for k, v in _GLYPHS.items()}
+_GLYPH_BITS = {
+    k: np.array([[c == "#" for c in row] for row in v], bool) for k, v in _GLYPHS.items()
+}
 
 
 def check_perspective(perspective):
     """perspective (whose side of the board is drawn at the bottom) as an int 0 or 1;
     TypeError / ValueError naming it."""
     if not is_int(perspective):
-        raise TypeError(f"perspective must be 0 or 1 (the player whose side is drawn at the "
-                        f"bottom), got {perspective!r}")
+        raise TypeError(
+            f"perspective must be 0 or 1 (the player whose side is drawn at the "
+            f"bottom), got {perspective!r}"
+        )
     if perspective not in (0, 1):
         raise ValueError(f"perspective must be 0 or 1, got {perspective}")
     return int(perspective)
@@ -100,14 +129,18 @@ class Scene:
     def svg(self, scale=1.0):
         """The scene as an SVG document (str), scale times its natural size."""
         w, h = self.width * scale, self.height * scale
-        out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
-               f'viewBox="0 0 {_num(self.width)} {_num(self.height)}">']
+        out = [
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
+            f'viewBox="0 0 {_num(self.width)} {_num(self.height)}">'
+        ]
         for item in self.items:
             kind = item[0]
             if kind == "rect":
                 _, x, y, rw, rh, fill, stroke, sw = item
-                line = (f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(rw)}" height="{_num(rh)}" '
-                        f'fill="{_hex(fill)}"')
+                line = (
+                    f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(rw)}" height="{_num(rh)}" '
+                    f'fill="{_hex(fill)}"'
+                )
                 if stroke is not None:
                     line += f' stroke="{_hex(stroke)}" stroke-width="{_num(sw)}"'
                 out.append(line + "/>")
@@ -119,25 +152,32 @@ class Scene:
                 out.append(line + "/>")
             elif kind == "polygon":
                 _, pts, fill = item
-                out.append(f'<polygon points="{" ".join(f"{_num(px)},{_num(py)}" for px, py in pts)}" '
-                           f'fill="{_hex(fill)}"/>')
+                out.append(
+                    f'<polygon points="{" ".join(f"{_num(px)},{_num(py)}" for px, py in pts)}" '
+                    f'fill="{_hex(fill)}"/>'
+                )
             elif kind == "line":
                 _, x1, y1, x2, y2, stroke, width = item
-                out.append(f'<line x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" y2="{_num(y2)}" '
-                           f'stroke="{_hex(stroke)}" stroke-width="{_num(width)}"/>')
+                out.append(
+                    f'<line x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" y2="{_num(y2)}" '
+                    f'stroke="{_hex(stroke)}" stroke-width="{_num(width)}"/>'
+                )
             else:
                 _, x, y, text, size, fill, anchor = item
-                out.append(f'<text x="{_num(x)}" y="{_num(y)}" font-size="{_num(size)}" '
-                           f'font-family="sans-serif" text-anchor="{anchor}" '
-                           f'fill="{_hex(fill)}">{_escape(text)}</text>')
+                out.append(
+                    f'<text x="{_num(x)}" y="{_num(y)}" font-size="{_num(size)}" '
+                    f'font-family="sans-serif" text-anchor="{anchor}" '
+                    f'fill="{_hex(fill)}">{_escape(text)}</text>'
+                )
         out.append("</svg>")
         return "\n".join(out)
 
     # ---- raster ---------------------------------------------------------------------------------
     def rgb(self, scale=1.0):
         """The scene as an RGB image, uint8[round(H * scale), round(W * scale), 3]."""
-        img = np.empty((max(1, round(self.height * scale)), max(1, round(self.width * scale)), 3),
-                       np.uint8)
+        img = np.empty(
+            (max(1, round(self.height * scale)), max(1, round(self.width * scale)), 3), np.uint8
+        )
         s = float(scale)
         for item in self.items:
             kind = item[0]
@@ -179,8 +219,12 @@ def _fill_rect(img, y0, x0, y1, x1, color):
 
 def _box(img, y0, x0, y1, x1):
     h, w = img.shape[:2]
-    return max(0, int(np.floor(y0))), min(h, int(np.ceil(y1)) + 1), max(0, int(np.floor(x0))), \
-        min(w, int(np.ceil(x1)) + 1)
+    return (
+        max(0, int(np.floor(y0))),
+        min(h, int(np.ceil(y1)) + 1),
+        max(0, int(np.floor(x0))),
+        min(w, int(np.ceil(x1)) + 1),
+    )
 
 
 def _fill_circle(img, cy, cx, r, color):
@@ -211,8 +255,9 @@ def _fill_polygon(img, pts, color):
 
 
 def _fill_segment(img, x1, y1, x2, y2, half, color):
-    r0, r1, c0, c1 = _box(img, min(y1, y2) - half, min(x1, x2) - half, max(y1, y2) + half,
-                          max(x1, x2) + half)
+    r0, r1, c0, c1 = _box(
+        img, min(y1, y2) - half, min(x1, x2) - half, max(y1, y2) + half, max(x1, x2) + half
+    )
     if r1 <= r0 or c1 <= c0:
         return
     yy, xx = np.ogrid[r0:r1, c0:c1]
@@ -237,7 +282,7 @@ def _draw_text(img, x, y, text, size, color, anchor):
         h = min(big.shape[0], img.shape[0] - gy)
         w = min(big.shape[1], img.shape[1] - gx)
         if h > ys and w > xs:
-            img[gy + ys:gy + h, gx + xs:gx + w][big[ys:h, xs:w]] = color
+            img[gy + ys : gy + h, gx + xs : gx + w][big[ys:h, xs:w]] = color
 
 
 def png_bytes(img):
@@ -250,10 +295,19 @@ def png_bytes(img):
     raw[:, 1:] = img.reshape(h, 3 * w)
 
     def chunk(kind, data):
-        return (struct.pack(">I", len(data)) + kind + data
-                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(raw.tobytes(), 6)) + chunk(b"IEND", b""))
+        return (
+            struct.pack(">I", len(data))
+            + kind
+            + data
+            + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+        )
+
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(raw.tobytes(), 6))
+        + chunk(b"IEND", b"")
+    )
 
 
 class Picture:
@@ -284,6 +338,7 @@ class Picture:
     def save(self, path):
         """Write the picture to path: SVG if it ends in .svg, PNG if in .png; returns path."""
         import os
+
         if not isinstance(path, (str, os.PathLike)):
             raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
         name = os.fspath(path)

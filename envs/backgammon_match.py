@@ -7,6 +7,7 @@ numbering pairs player_0's turn (left column) with player_1's (right column), as
 ``read_match_text`` parses such a file back into turns and replays them through the kernel,
 raising ``ValueError`` naming the first move that is not legal.
 """
+
 import re
 
 import numpy as np
@@ -49,15 +50,24 @@ def _check_record(turns, result, names, game):
             raise ValueError(f"turn {k}: dice must be a pair, got {dice!r}")
         notation.check_dice(*dice)
         if not isinstance(moves, (list, tuple)) or any(
-                not isinstance(m, (list, tuple)) or len(m) != 3 or not notation.is_int(m[0])
-                or not notation.is_int(m[1]) or not 1 <= m[0] <= 25 or not 0 <= m[1] < m[0]
-                for m in moves):
+            not isinstance(m, (list, tuple))
+            or len(m) != 3
+            or not notation.is_int(m[0])
+            or not notation.is_int(m[1])
+            or not 1 <= m[0] <= 25
+            or not 0 <= m[1] < m[0]
+            for m in moves
+        ):
             raise ValueError(f"turn {k}: moves must be (from 1..25, to below it, hit) triples")
-    if result is not None and (not isinstance(result, (list, tuple)) or len(result) != 3
-                               or result[0] not in (0, 1)):
+    if result is not None and (
+        not isinstance(result, (list, tuple)) or len(result) != 3 or result[0] not in (0, 1)
+    ):
         raise ValueError(f"result must be None or (winner 0/1, kind, points), got {result!r}")
-    if (not isinstance(names, (list, tuple)) or len(names) != 2
-            or not all(isinstance(n, str) for n in names)):
+    if (
+        not isinstance(names, (list, tuple))
+        or len(names) != 2
+        or not all(isinstance(n, str) for n in names)
+    ):
         raise TypeError(f"names must be two strings, got {names!r}")
     if not notation.is_int(game) or game < 1:
         raise ValueError(f"game must be a positive integer, got {game!r}")
@@ -69,7 +79,12 @@ def game_to_match_text(turns, result, names=("player_0", "player_1"), game=1):
     Jacoby rule off, as our money games have none)."""
     _check_record(turns, result, names, game)
     width = _COL + 5
-    lines = [" 0 point match", "", f" Game {game}", f" {names[0]} : 0".ljust(width) + f"{names[1]} : 0"]
+    lines = [
+        " 0 point match",
+        "",
+        f" Game {game}",
+        f" {names[0]} : 0".ljust(width) + f"{names[1]} : 0",
+    ]
     row, num = None, 1
     for turn in turns:
         text = _turn_text(turn).strip()
@@ -105,14 +120,17 @@ def read_match_text(text, start_state=None):
     (backgammon_notation.check_state). TypeError if text is not a string."""
     if not isinstance(text, str):
         raise TypeError(f"match text must be a string, got {type(text).__name__}")
-    state = (core.initial_state() if start_state is None
-             else notation.check_state(start_state, "start_state").copy())
+    state = (
+        core.initial_state()
+        if start_state is None
+        else notation.check_state(start_state, "start_state").copy()
+    )
     turns = []
     tokens = []
     for line in text.splitlines():
         if not re.match(r"^\s*\d+\)", line):
             continue
-        left, right = line[5:_COL + 5], line[_COL + 5:]
+        left, right = line[5 : _COL + 5], line[_COL + 5 :]
         for player, part in ((0, left), (1, right)):
             if part.strip():
                 tokens.append((player, part.split()))
@@ -131,13 +149,22 @@ def read_match_text(text, start_state=None):
                 raise ValueError(f"malformed move {w!r} in turn {words}")
             a, b = int(mm.group(1)), int(mm.group(2))
             if not (1 <= a <= 25 and 0 <= b < a):
-                raise ValueError(f"move {w} of {words[0]} by player_{player}: from is 1..25 "
-                                 "(25 = bar), to 0..24 (0 = off) and below it")
+                raise ValueError(
+                    f"move {w} of {words[0]} by player_{player}: from is 1..25 "
+                    "(25 = bar), to 0..24 (0 = off) and below it"
+                )
             die = a - b if b > 0 else None
             core.legal_mask(state, False, False, mask)
-            candidates = [die] if die is not None else [d for d in range(a, 7)] + [d for d in range(1, a)]
+            candidates = (
+                [die] if die is not None else [d for d in range(a, 7)] + [d for d in range(1, a)]
+            )
             for d in candidates:
-                if d is not None and 1 <= d <= 6 and (b > 0 or d >= a) and mask[core.encode_action(a, d)]:
+                if (
+                    d is not None
+                    and 1 <= d <= 6
+                    and (b > 0 or d >= a)
+                    and mask[core.encode_action(a, d)]
+                ):
                     state = core.apply(state, core.encode_action(a, d))
                     break
             else:

@@ -51,6 +51,7 @@ Match ID (gnubg manual, "A technical description of the Match ID")
     player on roll (1), Crawford (1), game state (3), turn (1), double offered (1), resignation
     (2), die 1 (3), die 2 (3), match length (15), score of player 0 (15), score of player 1 (15).
 """
+
 import base64
 import re
 import threading
@@ -64,10 +65,27 @@ from boardgym.kernels.backgammon import position_id as P
 from boardgym.kernels.backgammon.board import batch_state_error, state_error
 from boardgym.kernels.backgammon.movegen import MV_DIE, MV_FROM, MV_HIT, MV_TO
 
-__all__ = ["initial_state", "is_int", "check_state", "check_batch", "check_dice", "check_scoring",
-           "check_max_turns", "state_from_board", "board_from_state", "position_id",
-           "position_from_id", "position_ids", "legal_plays", "legal_afterstates", "play_to_str",
-           "parse_play", "play_actions", "match_id", "parse_match_id"]
+__all__ = [
+    "initial_state",
+    "is_int",
+    "check_state",
+    "check_batch",
+    "check_dice",
+    "check_scoring",
+    "check_max_turns",
+    "state_from_board",
+    "board_from_state",
+    "position_id",
+    "position_from_id",
+    "position_ids",
+    "legal_plays",
+    "legal_afterstates",
+    "play_to_str",
+    "parse_play",
+    "play_actions",
+    "match_id",
+    "parse_match_id",
+]
 
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _B64_SET = frozenset(_B64)
@@ -82,8 +100,13 @@ _INT64 = np.dtype(np.int64)
 
 def _int_array(x, name, ndim):
     """x as an int64 NumPy array with ndim dimensions (TypeError / ValueError naming name)."""
-    if (type(x) is np.ndarray and x.dtype == _INT64 and x.ndim == ndim
-            and x.shape[-1] == B.STATE_LEN and x.flags.c_contiguous):
+    if (
+        type(x) is np.ndarray
+        and x.dtype == _INT64
+        and x.ndim == ndim
+        and x.shape[-1] == B.STATE_LEN
+        and x.flags.c_contiguous
+    ):
         return x  # the common case, checked first
     if x is None or isinstance(x, (str, bytes, dict, set)):
         raise TypeError(f"{name} must be an integer array, got {type(x).__name__}")
@@ -111,9 +134,12 @@ def _field(k):
         return f"checkers of the player on roll on point {k + 1}"
     if k < B.BAR_ME:
         return f"opponent's checkers on point {k - B.OPP + 1} (mover's numbering)"
-    return {B.BAR_ME: "bar of the player on roll", B.BAR_OPP: "opponent's bar",
-            B.OFF_ME: "checkers borne off by the player on roll",
-            B.OFF_OPP: "checkers borne off by the opponent"}[k]
+    return {
+        B.BAR_ME: "bar of the player on roll",
+        B.BAR_OPP: "opponent's bar",
+        B.OFF_ME: "checkers borne off by the player on roll",
+        B.OFF_OPP: "checkers borne off by the opponent",
+    }[k]
 
 
 def _problem(s, code, k):
@@ -121,9 +147,12 @@ def _problem(s, code, k):
     if code == B.ERR_COUNT:
         return f"{_field(k)} is {int(s[k])} (index {k}): counts are 0..{B.N_CHECKERS}"
     if code == B.ERR_TOTAL:
-        side, base, bar, off = (("the player on roll", B.ME, B.BAR_ME, B.OFF_ME) if k == 0
-                                else ("the opponent", B.OPP, B.BAR_OPP, B.OFF_OPP))
-        total = int(s[base:base + 24].sum() + s[bar] + s[off])
+        side, base, bar, off = (
+            ("the player on roll", B.ME, B.BAR_ME, B.OFF_ME)
+            if k == 0
+            else ("the opponent", B.OPP, B.BAR_OPP, B.OFF_OPP)
+        )
+        total = int(s[base : base + 24].sum() + s[bar] + s[off])
         return f"{side} has {total} checkers on points, bar and off (a side has 15)"
     if code == B.ERR_SHARED:
         return f"both sides have checkers on point {k + 1} (mover's numbering)"
@@ -132,19 +161,25 @@ def _problem(s, code, k):
     if code == B.ERR_TURN:
         return f"TURN (index {B.TURN}) is {int(s[B.TURN])}: the player on roll is 0 or 1"
     if code == B.ERR_DICE:
-        return (f"{int(s[B.DICE + k])} dice of value {k + 1} (index {B.DICE + k}): "
-                "a roll has 0..4 dice of a value")
+        return (
+            f"{int(s[B.DICE + k])} dice of value {k + 1} (index {B.DICE + k}): "
+            "a roll has 0..4 dice of a value"
+        )
     if code == B.ERR_ROLL:
-        left = s[B.DICE:B.DICE + 6].tolist()
+        left = s[B.DICE : B.DICE + 6].tolist()
         return f"dice counts {left} (values 1..6) are not what is left of one roll"
     if code == B.ERR_CUBE_VALUE:
-        return (f"cube value (index {B.CUBE_VALUE}) is {int(s[B.CUBE_VALUE])}: "
-                f"a power of two 1..{B.MAX_CUBE_VALUE}")
+        return (
+            f"cube value (index {B.CUBE_VALUE}) is {int(s[B.CUBE_VALUE])}: "
+            f"a power of two 1..{B.MAX_CUBE_VALUE}"
+        )
     if code == B.ERR_CUBE_OWNER:
         return f"cube owner (index {B.CUBE_OWNER}) is {int(s[B.CUBE_OWNER])}: -1 (centred), 0 or 1"
     names = {B.BB_ME: "BB_ME", B.BB_ME2: "BB_ME2", B.BB_OPP: "BB_OPP", B.BB_OPP2: "BB_OPP2"}
-    return (f"occupancy word {names.get(k, k)} (index {k}) disagrees with the checker counts "
-            "(boardgym.kernels.backgammon.board.refresh_masks recomputes it)")
+    return (
+        f"occupancy word {names.get(k, k)} (index {k}) disagrees with the checker counts "
+        "(boardgym.kernels.backgammon.board.refresh_masks recomputes it)"
+    )
 
 
 def check_state(state, name="state"):
@@ -209,6 +244,7 @@ def _check_turn(turn):
 
 # ----------------------------------------------------------------------------- states
 
+
 def initial_state():
     """The standard starting position, player 0 on roll, no dice, cube 1 centred: int64[STATE_LEN]."""
     return game.initial_state()
@@ -222,8 +258,8 @@ def _from_counts(opp_own, mov_own, turn):
         if c.sum() > B.N_CHECKERS:
             raise ValueError(f"the {name} has {int(c.sum())} checkers on the board (at most 15)")
     s = np.zeros(B.STATE_LEN, dtype=np.int64)
-    s[B.ME:B.ME + 24] = mov_own[:24]
-    s[B.OPP:B.OPP + 24] = opp_own[23::-1]  # the opponent's point q is the mover's 25 - q
+    s[B.ME : B.ME + 24] = mov_own[:24]
+    s[B.OPP : B.OPP + 24] = opp_own[23::-1]  # the opponent's point q is the mover's 25 - q
     s[B.BAR_ME] = mov_own[24]
     s[B.BAR_OPP] = opp_own[24]
     s[B.OFF_ME] = B.N_CHECKERS - mov_own.sum()
@@ -263,12 +299,13 @@ def state_from_board(board, turn=0):
 def board_from_state(state):
     """gnubg-style board ``[opponent, player on roll]`` (two lists of 25) of a state."""
     s = check_state(state)
-    mover = s[B.ME:B.ME + 24].tolist() + [int(s[B.BAR_ME])]
-    opp = s[B.OPP + 23:B.OPP - 1:-1].tolist() + [int(s[B.BAR_OPP])]
+    mover = s[B.ME : B.ME + 24].tolist() + [int(s[B.BAR_ME])]
+    opp = s[B.OPP + 23 : B.OPP - 1 : -1].tolist() + [int(s[B.BAR_OPP])]
     return [opp, mover]
 
 
 # ----------------------------------------------------------------------------- Position ID
+
 
 class _Workspace(threading.local):
     """Buffers of the kernels behind legal_plays and legal_afterstates, one set per thread: the
@@ -278,8 +315,9 @@ class _Workspace(threading.local):
         self.buf = np.empty(P.BUF_WORDS, dtype=np.int64)
         self.text = bytearray(P.CHARS_LEN)
         self.chars = np.frombuffer(self.text, dtype=np.uint8)
-        self.rows = self.buf[:game.MAX_AFTERSTATES * B.STATE_LEN].reshape(
-            (game.MAX_AFTERSTATES, B.STATE_LEN))
+        self.rows = self.buf[: game.MAX_AFTERSTATES * B.STATE_LEN].reshape(
+            (game.MAX_AFTERSTATES, B.STATE_LEN)
+        )
         self.ids = (self.buf, self.chars, self.text)  # one attribute read in legal_plays
 
 
@@ -342,15 +380,16 @@ def _parse_position_id(pid):
     for side in range(2):
         if ends.size < 25 * (side + 1):
             raise ValueError(f"Position ID {pid!r} runs out of bits (too many checkers)")
-        total = int(counts[25 * side:25 * side + 25].sum())
+        total = int(counts[25 * side : 25 * side + 25].sum())
         if total > B.N_CHECKERS:
             raise ValueError(f"Position ID {pid!r} has {total} checkers for one side (at most 15)")
-    if bits[ends[-1] + 1:].any():
+    if bits[ends[-1] + 1 :].any():
         raise ValueError(f"Position ID {pid!r} has set bits after the two sides")
     return _from_counts(counts[:25].astype(np.int64), counts[25:].astype(np.int64), 0)
 
 
 # ----------------------------------------------------------------------------- plays
+
 
 def _plays(s, d1, d2):
     """(afterstates, routes) of roll d1-d2 from validated s, from the game core."""
@@ -368,7 +407,7 @@ def legal_plays(pid, die1, die2):
         buf, chars, text = _ws.ids
         n = _legal_play_ids(pid.encode(), die1, die2, buf, chars)
         if n > 0:
-            return text[:_STRIDE * n - 1].decode("ascii").split(" ")
+            return text[: _STRIDE * n - 1].decode("ascii").split(" ")
     s = _parse_position_id(pid)  # raises, naming the problem
     out = np.empty((game.MAX_AFTERSTATES, B.STATE_LEN), dtype=np.int64)
     n = game.plays_of_roll(s, die1, die2, out, None)
@@ -417,7 +456,9 @@ def _format_steps(steps):
     tokens = []
     for j in _journeys(steps):
         pts = [j[0]] + [p for p in j[1:-1] if p[1]] + [j[-1]]
-        tokens.append((j[0][0], j[-1][0], "/".join(_pt_str(p) + ("*" if h else "") for p, h in pts)))
+        tokens.append(
+            (j[0][0], j[-1][0], "/".join(_pt_str(p) + ("*" if h else "") for p, h in pts))
+        )
     tokens.sort(key=lambda x: (-x[0], -x[1], x[2]))
     out = []
     i = 0
@@ -432,8 +473,14 @@ def _format_steps(steps):
 
 def _places(a):
     """Mover's checkers per place (off, points 1..24, bar) of states a (int64[..., STATE_LEN])."""
-    return np.concatenate([a[..., B.OFF_ME:B.OFF_ME + 1], a[..., B.ME:B.ME + 24],
-                           a[..., B.BAR_ME:B.BAR_ME + 1]], axis=-1)
+    return np.concatenate(
+        [
+            a[..., B.OFF_ME : B.OFF_ME + 1],
+            a[..., B.ME : B.ME + 24],
+            a[..., B.BAR_ME : B.BAR_ME + 1],
+        ],
+        axis=-1,
+    )
 
 
 def _parse_segments(norm, text):
@@ -468,7 +515,7 @@ def _find_play(s, d1, d2, rows, text):
     """Index among rows (the plays of s) of play text; ValueError if malformed, illegal or ambiguous."""
     norm = text.strip().lower()
     if norm in ("", "-", "\u2014", "pass"):
-        if rows.shape[0] == 1 and (rows[0, :B.BOARD_LEN] == s[:B.BOARD_LEN]).all():
+        if rows.shape[0] == 1 and (rows[0, : B.BOARD_LEN] == s[: B.BOARD_LEN]).all():
             return 0
         raise ValueError(f"a pass is illegal: roll {d1}-{d2} can be played")
     segments = _parse_segments(norm, text)
@@ -481,7 +528,7 @@ def _find_play(s, d1, d2, rows, text):
             want_hits[p] += h
     net = ((_places(rows) - _places(s)) == want).all(axis=1)
     hits = np.zeros((rows.shape[0], 26), np.int64)
-    hits[:, 1:25] = (s[B.OPP:B.OPP + 24] == 1) & (rows[:, B.OPP:B.OPP + 24] == 0)
+    hits[:, 1:25] = (s[B.OPP : B.OPP + 24] == 1) & (rows[:, B.OPP : B.OPP + 24] == 0)
     exact = net & (hits == want_hits).all(axis=1)
     found = exact if "*" in norm else net
     if not found.any():
@@ -499,13 +546,15 @@ def _play_index(s, d1, d2, rows, play):
         return _find_play(s, d1, d2, rows, play)
     if isinstance(play, np.ndarray) and play.ndim == 1:
         target = check_state(play, "play")
-        k = np.flatnonzero((rows[:, :B.BOARD_LEN] == target[:B.BOARD_LEN]).all(axis=1))
+        k = np.flatnonzero((rows[:, : B.BOARD_LEN] == target[: B.BOARD_LEN]).all(axis=1))
         if k.size == 0:
             raise ValueError(f"illegal play for roll {d1}-{d2}: the afterstate is not reachable")
         return int(k[0])
     if play is None or isinstance(play, (bytes, dict, set)) or not hasattr(play, "__iter__"):
-        raise TypeError("play must be an afterstate array, play text or a sequence of (from, to) "
-                        f"pairs, got {type(play).__name__}")
+        raise TypeError(
+            "play must be an afterstate array, play text or a sequence of (from, to) "
+            f"pairs, got {type(play).__name__}"
+        )
     moves = []
     for mv in play:
         if isinstance(mv, (str, bytes)) or not hasattr(mv, "__len__") or len(mv) != 2:
@@ -514,7 +563,9 @@ def _play_index(s, d1, d2, rows, play):
         if not (is_int(f) and is_int(t)):
             raise TypeError(f"a move must be a (from, to) pair of integers, got {mv!r}")
         if not (1 <= f <= 25 and 0 <= t <= 24):
-            raise ValueError(f"move {(int(f), int(t))}: from is 1..25 (25 = bar), to 0..24 (0 = off)")
+            raise ValueError(
+                f"move {(int(f), int(t))}: from is 1..25 (25 = bar), to 0..24 (0 = off)"
+            )
         moves.append((int(f), int(t)))
     text = " ".join(f"{_pt_str(f)}/{_pt_str(t)}" for f, t in moves)
     return _find_play(s, d1, d2, rows, text)
@@ -562,9 +613,19 @@ def play_actions(state, die1, die2, play):
 # ----------------------------------------------------------------------------- Match ID
 
 _MATCH_FIELDS = (  # (name, width), in bit order
-    ("cube_log2", 4), ("cube_owner", 2), ("dice_owner", 1), ("crawford", 1), ("game_state", 3),
-    ("turn", 1), ("double_offered", 1), ("resign", 2), ("die1", 3), ("die2", 3),
-    ("match_length", 15), ("score0", 15), ("score1", 15),
+    ("cube_log2", 4),
+    ("cube_owner", 2),
+    ("dice_owner", 1),
+    ("crawford", 1),
+    ("game_state", 3),
+    ("turn", 1),
+    ("double_offered", 1),
+    ("resign", 2),
+    ("die1", 3),
+    ("die2", 3),
+    ("match_length", 15),
+    ("score0", 15),
+    ("score1", 15),
 )
 
 
@@ -582,8 +643,17 @@ def _small_int(x, name, hi):
     return int(x)
 
 
-def match_id(state, dice=None, match_length=0, score=(0, 0), crawford=False, game_state=1,
-             double_offered=False, resign=0, turn=None):
+def match_id(
+    state,
+    dice=None,
+    match_length=0,
+    score=(0, 0),
+    crawford=False,
+    game_state=1,
+    double_offered=False,
+    resign=0,
+    turn=None,
+):
     """12-character gnubg Match ID. Cube value/owner and the player on roll come from state;
     dice default to the state's full roll (higher die first) or none (0, 0); turn defaults to the
     player on roll (set it to the other player while a double is offered)."""
@@ -610,13 +680,19 @@ def match_id(state, dice=None, match_length=0, score=(0, 0), crawford=False, gam
     on_roll = int(s[B.TURN])
     cube, owner = int(s[B.CUBE_VALUE]), int(s[B.CUBE_OWNER])
     fields = {
-        "cube_log2": cube.bit_length() - 1, "cube_owner": 3 if owner == -1 else owner,
-        "dice_owner": on_roll, "crawford": _flag(crawford, "crawford"),
+        "cube_log2": cube.bit_length() - 1,
+        "cube_owner": 3 if owner == -1 else owner,
+        "dice_owner": on_roll,
+        "crawford": _flag(crawford, "crawford"),
         "game_state": _small_int(game_state, "game_state", 4),
         "turn": on_roll if turn is None else _check_turn(turn),
         "double_offered": _flag(double_offered, "double_offered"),
-        "resign": _small_int(resign, "resign", 3), "die1": d1, "die2": d2,
-        "match_length": match_length, "score0": s0, "score1": s1,
+        "resign": _small_int(resign, "resign", 3),
+        "die1": d1,
+        "die2": d2,
+        "match_length": match_length,
+        "score0": s0,
+        "score1": s1,
     }
     bits = 0
     pos = 0
@@ -651,8 +727,13 @@ def parse_match_id(mid):
     return {
         "cube_value": 1 << f["cube_log2"],
         "cube_owner": -1 if f["cube_owner"] == 3 else f["cube_owner"],
-        "dice_owner": f["dice_owner"], "crawford": bool(f["crawford"]),
-        "game_state": f["game_state"], "turn": f["turn"],
-        "double_offered": bool(f["double_offered"]), "resign": f["resign"],
-        "dice": (d1, d2), "match_length": ml, "score": (s0, s1),
+        "dice_owner": f["dice_owner"],
+        "crawford": bool(f["crawford"]),
+        "game_state": f["game_state"],
+        "turn": f["turn"],
+        "double_offered": bool(f["double_offered"]),
+        "resign": f["resign"],
+        "dice": (d1, d2),
+        "match_length": ml,
+        "score": (s0, s1),
     }

@@ -13,6 +13,7 @@ boardgym.envs.backgammon_notation.check_state); ``Board(position_id or state, ma
 dice=...)`` is the same picture as an object Jupyter displays, with ``svg()``, ``png()``,
 ``save(path)``. The image and the SVG come from one drawing (boardgym.envs._draw.Scene).
 """
+
 import numpy as np
 
 from boardgym.envs import backgammon_notation as notation
@@ -20,7 +21,17 @@ from boardgym.envs._draw import Picture, Scene, check_perspective
 from boardgym.envs.backgammon_notation import check_state
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import (
-    BAR_ME, BAR_OPP, CUBE_OWNER, CUBE_VALUE, DICE, ME, N_CHECKERS, OFF_ME, OFF_OPP, OPP, TURN,
+    BAR_ME,
+    BAR_OPP,
+    CUBE_OWNER,
+    CUBE_VALUE,
+    DICE,
+    ME,
+    N_CHECKERS,
+    OFF_ME,
+    OFF_OPP,
+    OPP,
+    TURN,
 )
 
 _P = np.arange(1, 25)
@@ -34,7 +45,7 @@ def absolute_view(state, perspective=0):
     and perspective."""
     s = check_state(state)
     perspective = check_perspective(perspective)
-    me, opp = s[ME:ME + 24], s[OPP:OPP + 24]
+    me, opp = s[ME : ME + 24], s[OPP : OPP + 24]
     if s[TURN] == 0:
         x, o = me, opp
         bar, off = (int(s[BAR_ME]), int(s[BAR_OPP])), (int(s[OFF_ME]), int(s[OFF_OPP]))
@@ -47,9 +58,17 @@ def absolute_view(state, perspective=0):
     xs, os_ = np.zeros(25, np.int64), np.zeros(25, np.int64)
     xs[1:], os_[1:] = x, o
     dice = [v + 1 for v in range(5, -1, -1) for _ in range(int(s[DICE + v]))]  # high first
-    return {"x": xs, "o": os_, "bar": bar, "off": off, "pips": pips, "turn": int(s[TURN]),
-            "dice": dice, "cube": (int(s[CUBE_VALUE]), int(s[CUBE_OWNER])),
-            "perspective": perspective}
+    return {
+        "x": xs,
+        "o": os_,
+        "bar": bar,
+        "off": off,
+        "pips": pips,
+        "turn": int(s[TURN]),
+        "dice": dice,
+        "cube": (int(s[CUBE_VALUE]), int(s[CUBE_OWNER])),
+        "perspective": perspective,
+    }
 
 
 def _cell(v, p):
@@ -62,7 +81,9 @@ def _cell(v, p):
 
 def _cube_text(v):
     value, owner = v["cube"]
-    return f"cube {value} " + ("centred" if owner < 0 else f"owned by player_{owner} ({_SYM[owner]})")
+    return f"cube {value} " + (
+        "centred" if owner < 0 else f"owned by player_{owner} ({_SYM[owner]})"
+    )
 
 
 def _status(v):
@@ -82,35 +103,58 @@ def render_text(state, perspective=0):
     top = list(range(13, 19)), list(range(19, 25))
     bottom = list(range(12, 6, -1)), list(range(6, 0, -1))
     head = " " + "".join(f"{p:>3}" for p in top[0]) + "  BAR " + "".join(f"{p:>3}" for p in top[1])
-    row_t = " " + "".join(_cell(v, p) for p in top[0]) + " |  | " + "".join(_cell(v, p) for p in top[1])
-    row_b = " " + "".join(_cell(v, p) for p in bottom[0]) + " |  | " + "".join(_cell(v, p) for p in bottom[1])
-    foot = " " + "".join(f"{p:>3}" for p in bottom[0]) + "      " + "".join(f"{p:>3}" for p in bottom[1])
+    row_t = (
+        " " + "".join(_cell(v, p) for p in top[0]) + " |  | " + "".join(_cell(v, p) for p in top[1])
+    )
+    row_b = (
+        " "
+        + "".join(_cell(v, p) for p in bottom[0])
+        + " |  | "
+        + "".join(_cell(v, p) for p in bottom[1])
+    )
+    foot = (
+        " "
+        + "".join(f"{p:>3}" for p in bottom[0])
+        + "      "
+        + "".join(f"{p:>3}" for p in bottom[1])
+    )
     me = v["perspective"]
-    return "\n".join([
-        head, row_t, "", row_b, foot,
-        f" bar: X {v['bar'][0]}  O {v['bar'][1]}   off: X {v['off'][0]}  O {v['off'][1]}   "
-        f"pips: X {v['pips'][0]}  O {v['pips'][1]}   {_cube_text(v)}",
-        f" {_status(v)}",
-        f" points numbered for player_{me} ({_SYM[me]}): home 1-6 bottom right; "
-        f"Position ID {notation.position_id(state)}",
-    ])
+    return "\n".join(
+        [
+            head,
+            row_t,
+            "",
+            row_b,
+            foot,
+            f" bar: X {v['bar'][0]}  O {v['bar'][1]}   off: X {v['off'][0]}  O {v['off'][1]}   "
+            f"pips: X {v['pips'][0]}  O {v['pips'][1]}   {_cube_text(v)}",
+            f" {_status(v)}",
+            f" points numbered for player_{me} ({_SYM[me]}): home 1-6 bottom right; "
+            f"Position ID {notation.position_id(state)}",
+        ]
+    )
 
 
 # ----------------------------------------------------------------------------- pictures
-_PT, _BAR, _X0, _Y0, _BH = 44, 40, 20, 24, 400   # point width, bar width, board left/top, height
-_BW = 12 * _PT + _BAR                             # board width
-_TRAY = _X0 + _BW + 12                            # tray left edge (borne-off checkers)
+_PT, _BAR, _X0, _Y0, _BH = 44, 40, 20, 24, 400  # point width, bar width, board left/top, height
+_BW = 12 * _PT + _BAR  # board width
+_TRAY = _X0 + _BW + 12  # tray left edge (borne-off checkers)
 _W, _H = _TRAY + 80 + 20, _Y0 + _BH + 56
 _MID = _Y0 + _BH / 2
-_R = 19                                           # checker radius
+_R = 19  # checker radius
 _FRAME, _FELT, _TRAY_C = (90, 60, 35), (200, 170, 120), (120, 85, 50)
 _RED_PT, _GREEN_PT = (150, 40, 40), (60, 90, 60)
-_CHECKER = ((245, 245, 240), (30, 30, 30))        # player_0 (X), player_1 (O)
-_INK_ON = ((30, 30, 30), (245, 245, 240))         # text drawn on each player's checkers
+_CHECKER = ((245, 245, 240), (30, 30, 30))  # player_0 (X), player_1 (O)
+_INK_ON = ((30, 30, 30), (245, 245, 240))  # text drawn on each player's checkers
 _RIM, _LABEL = (120, 120, 120), (235, 235, 235)
-_PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
-         4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-         6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
+_PIPS = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+}
 
 
 def _point_geometry(p):
@@ -145,7 +189,9 @@ def _scene(v, note=""):
     for p in range(1, 25):  # 24 points: drawing code, not game logic
         x, is_top = _point_geometry(p)
         base, apex = (top, top + 165) if is_top else (bottom, bottom - 165)
-        sc.polygon([(x, base), (x + _PT, base), (x + _PT / 2, apex)], _RED_PT if p % 2 else _GREEN_PT)
+        sc.polygon(
+            [(x, base), (x + _PT, base), (x + _PT / 2, apex)], _RED_PT if p % 2 else _GREEN_PT
+        )
         sc.text(x + _PT / 2, top - 7 if is_top else bottom + 17, str(p), 12, _LABEL)
         n, who = (int(v["x"][p]), 0) if v["x"][p] else (int(v["o"][p]), 1)
         if n:
@@ -168,7 +214,9 @@ def _scene(v, note=""):
             y = bottom - 4 - 10 * (k + 1) if at_bottom else top + 4 + 10 * k
             sc.rect(_TRAY + 10, y, 60, 9, _CHECKER[who], _RIM, 1)
         if n:
-            sc.text(_TRAY + 40, (bottom - 168) if at_bottom else (top + 182), f"{n} off", 13, _LABEL)
+            sc.text(
+                _TRAY + 40, (bottom - 168) if at_bottom else (top + 182), f"{n} off", 13, _LABEL
+            )
     # Dice on the mover's half: the right half when the viewer is on roll, else the left half.
     dice = v["dice"]
     if dice:
@@ -222,15 +270,18 @@ class Board(Picture):
             pid, sep, mid = position.partition(":")
             if sep:
                 if match_id is not None:
-                    raise ValueError("give the Match ID either after the Position ID or as "
-                                     "match_id, not both")
+                    raise ValueError(
+                        "give the Match ID either after the Position ID or as match_id, not both"
+                    )
                 match_id = mid
             state = notation.position_from_id(pid)
         elif isinstance(position, (np.ndarray, list, tuple)):
             state = check_state(position).copy()
         else:
-            raise TypeError("position must be a Position ID (str) or a state (int64 array), "
-                            f"got {type(position).__name__}")
+            raise TypeError(
+                "position must be a Position ID (str) or a state (int64 array), "
+                f"got {type(position).__name__}"
+            )
         if match_id is not None:
             m = notation.parse_match_id(match_id)
             state[TURN] = m["dice_owner"]
@@ -240,7 +291,8 @@ class Board(Picture):
             if m["match_length"]:
                 s0, s1 = m["score"]
                 note = f"match to {m['match_length']}, score {s0}-{s1}" + (
-                    " (Crawford)" if m["crawford"] else "")
+                    " (Crawford)" if m["crawford"] else ""
+                )
             state = check_state(state)
         if dice is not None:
             if isinstance(dice, (str, bytes)) or not hasattr(dice, "__len__"):

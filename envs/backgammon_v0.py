@@ -41,6 +41,7 @@ bar and borne-off counts; ``render_text`` / ``render_rgb`` / ``to_svg`` take ``p
 (whose side is at the bottom and whose point numbers are shown); a notebook shows the env as
 its board.
 """
+
 import numpy as np
 from gymnasium import spaces
 
@@ -83,16 +84,26 @@ class raw_env(TwoPlayerAEC):
     # ---- dice and turns ---------------------------------------------------------------------
     def _start_turns(self, dice=(0, 0), cube_decided=False):
         """Begin the next turn through the game core (begin_turn)."""
-        self._turn_began(*game.begin_turn(
-            self.state, self._rng, dice[0], dice[1], self.cube, cube_decided, self._rolls,
-            self.max_turns or 0, self._pass_buf))
+        self._turn_began(
+            *game.begin_turn(
+                self.state,
+                self._rng,
+                dice[0],
+                dice[1],
+                self.cube,
+                cube_decided,
+                self._rolls,
+                self.max_turns or 0,
+                self._pass_buf,
+            )
+        )
 
     def _turn_began(self, state, status, rolls, n):
         """Take the game core's (state, status, rolls, lost rolls) after a turn began: record the
         lost rolls (E.3 / E.7) and the new roll."""
         self._rolls = rolls
         self._passes = []
-        for player, d1, d2 in self._pass_buf[:min(n, len(self._pass_buf))].tolist():
+        for player, d1, d2 in self._pass_buf[: min(n, len(self._pass_buf))].tolist():
             self._passes.append((AGENTS[player], (d1, d2)))
             self.turns.append({"player": player, "dice": (d1, d2), "moves": []})
         self.state = state
@@ -109,8 +120,12 @@ class raw_env(TwoPlayerAEC):
         if self._reset_seed is not None or not hasattr(self, "_rolls"):
             # A seeded reset (or the first) starts the dice stream; later resets continue it, so
             # that game i of a batch seeded S plays like this env reset with seed S + i.
-            self._rng = seed_rngs(self._reset_seed if self._reset_seed is not None
-                                  else int(self.np_random.integers(2**62)), 1)
+            self._rng = seed_rngs(
+                self._reset_seed
+                if self._reset_seed is not None
+                else int(self.np_random.integers(2**62)),
+                1,
+            )
         dice = options.get("dice")
         if dice is not None:
             if isinstance(dice, (str, bytes)) or not hasattr(dice, "__len__"):
@@ -121,8 +136,9 @@ class raw_env(TwoPlayerAEC):
                 dice = notation.check_dice(*dice)
             except (TypeError, ValueError) as e:
                 raise type(e)(f"reset option dice {dice!r}: {e}") from None
-        start = (notation.position_from_id(options["position_id"]) if "position_id" in options
-                 else None)
+        start = (
+            notation.position_from_id(options["position_id"]) if "position_id" in options else None
+        )
         self.turns = []
         self._rolls = 0
         if start is not None:
@@ -147,8 +163,9 @@ class raw_env(TwoPlayerAEC):
         turn = int(self.state[TURN])
         if action == game.ACTION_DOUBLE:
             self._offered = True
-            self.turns.append({"player": turn, "cube": "double",
-                               "value": 2 * int(self.state[CUBE_VALUE])})
+            self.turns.append(
+                {"player": turn, "cube": "double", "value": 2 * int(self.state[CUBE_VALUE])}
+            )
             self._passes = []
         elif action == game.ACTION_TAKE:
             self._offered = False
@@ -167,8 +184,15 @@ class raw_env(TwoPlayerAEC):
             return self._play_cube(action)
         frm, to, _, hit = game.move_of_action(self.state, action)
         self._turn_record["moves"].append((int(frm), int(to), bool(hit)))
-        state, status, rolls, n = game.step(self.state, action, self._rng, self._rolls,
-                                            self.max_turns or 0, self.cube, self._pass_buf)
+        state, status, rolls, n = game.step(
+            self.state,
+            action,
+            self._rng,
+            self._rolls,
+            self.max_turns or 0,
+            self.cube,
+            self._pass_buf,
+        )
         if status in (game.MOVING, game.GAME_OVER):
             self.state = state
             self._passes = []
@@ -194,21 +218,28 @@ class raw_env(TwoPlayerAEC):
         return out
 
     def _step_infos(self):
-        info = {"position_id": notation.position_id(self.state), "dice": self._roll_dice,
-                "passes": list(self._passes)}
+        info = {
+            "position_id": notation.position_id(self.state),
+            "dice": self._roll_dice,
+            "passes": list(self._passes),
+        }
         return {a: dict(info) for a in AGENTS}
 
     def match_id(self):
         """gnubg Match ID of the current position (money game; a pending double included)."""
         turn = int(self.state[TURN])
-        return notation.match_id(self.state, double_offered=self._offered,
-                            turn=(1 - turn) if self._offered else turn)
+        return notation.match_id(
+            self.state, double_offered=self._offered, turn=(1 - turn) if self._offered else turn
+        )
 
     def match_text(self, names=("player_0", "player_1")):
         """The game so far as a Jellyfish/gnubg match file (importable by GNU Backgammon).
 
         Only games from the standard start can be written (the format has no set-up position)."""
         from boardgym.envs.backgammon_match import game_to_match_text
+
         if self.start_position[0] != notation.position_id(game.initial_state()):
-            raise ValueError("match text needs the standard start; this game began from a Position ID")
+            raise ValueError(
+                "match text needs the standard start; this game began from a Position ID"
+            )
         return game_to_match_text(self.turns, self.result, names=names)

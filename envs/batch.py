@@ -20,6 +20,7 @@ legality) and raises ValueError naming the first bad game; it does not reset fin
 ``get_state()`` / ``set_state(d)`` copy every buffer and random stream out and back in (a
 checkpoint of N games in progress: a training run resumed from it plays the same games).
 """
+
 import numba
 import numpy as np
 
@@ -27,7 +28,10 @@ from boardgym.envs.checks import is_int
 from boardgym.envs.seeding import check_seed, check_seeds
 from boardgym.kernels.players import OPP_GREEDY, OPP_NONE, OPP_RANDOM
 from boardgym.kernels.rng import (
-    batch_random_actions, batch_random_actions_serial, seed_rngs, seed_streams,
+    batch_random_actions,
+    batch_random_actions_serial,
+    seed_rngs,
+    seed_streams,
 )
 
 # opponent names -> the in-kernel player codes (kernels/players.py); a game core may narrow or
@@ -38,8 +42,11 @@ PARALLEL_MIN_GAMES = 256  # below this the thread start-up costs more than the g
 
 def _choice(value, allowed, what):
     """value if it is one of allowed (compared only with hashable scalars), else ValueError."""
-    if isinstance(value, (str, int, np.integer, type(None))) and not isinstance(value, bool) \
-            and value in allowed:
+    if (
+        isinstance(value, (str, int, np.integer, type(None)))
+        and not isinstance(value, bool)
+        and value in allowed
+    ):
         return value
     raise ValueError(f"{what} must be one of {', '.join(repr(v) for v in allowed)}, got {value!r}")
 
@@ -62,13 +69,17 @@ class _BatchCore:
 
     def __init__(self, num_envs, opponent=None, learner="alternate", threads=None):
         if not is_int(num_envs) or not 1 <= num_envs <= self.MAX_GAMES:
-            raise ValueError(f"num_envs must be an integer in 1..{self.MAX_GAMES}, got {num_envs!r}")
+            raise ValueError(
+                f"num_envs must be an integer in 1..{self.MAX_GAMES}, got {num_envs!r}"
+            )
         opponent = _choice(opponent, tuple(self.opponent_codes), "opponent")
         learner = _choice(learner, ("alternate", "player_0", "player_1", 0, 1), "learner")
         if threads is not None:
             limit = numba.config.NUMBA_NUM_THREADS
             if not is_int(threads) or not 1 <= threads <= limit:
-                raise ValueError(f"threads must be an integer in 1..{limit} or None, got {threads!r}")
+                raise ValueError(
+                    f"threads must be an integer in 1..{limit} or None, got {threads!r}"
+                )
             numba.set_num_threads(int(threads))
         n = self.num_envs = int(num_envs)
         self.opponent = self.opponent_codes[opponent]
@@ -114,11 +125,15 @@ class _BatchCore:
         player other than 0/1, a negative count, an impossible position). Nothing is changed
         then."""
         if not isinstance(snapshot, dict):
-            raise TypeError(f"set_state: expected a {type(self).__name__} snapshot (a dict from "
-                            f"get_state), got {type(snapshot).__name__}")
+            raise TypeError(
+                f"set_state: expected a {type(self).__name__} snapshot (a dict from "
+                f"get_state), got {type(snapshot).__name__}"
+            )
         if snapshot.get("core") != type(self).__name__:
-            raise ValueError(f"set_state: expected a {type(self).__name__} snapshot, "
-                             f"got {snapshot.get('core')!r}")
+            raise ValueError(
+                f"set_state: expected a {type(self).__name__} snapshot, "
+                f"got {snapshot.get('core')!r}"
+            )
         unexpected = sorted(map(str, set(snapshot) - set(self._state_fields) - {"core"}))
         if unexpected:
             raise ValueError(f"set_state: unexpected key(s) {unexpected} in the snapshot")
@@ -128,11 +143,14 @@ class _BatchCore:
                 raise ValueError(f"set_state: the snapshot lacks {name!r}")
             mine, value = getattr(self, name), snapshot[name]
             if not isinstance(value, np.ndarray):
-                raise ValueError(f"set_state: {name!r} must be a NumPy array, "
-                                 f"got {type(value).__name__}")
+                raise ValueError(
+                    f"set_state: {name!r} must be a NumPy array, got {type(value).__name__}"
+                )
             if value.shape != mine.shape or value.dtype != mine.dtype:
-                raise ValueError(f"set_state: {name!r} must be {mine.dtype} {mine.shape}, "
-                                 f"got {value.dtype} {value.shape}")
+                raise ValueError(
+                    f"set_state: {name!r} must be {mine.dtype} {mine.shape}, "
+                    f"got {value.dtype} {value.shape}"
+                )
             fields[name] = value
         self._check_fields(fields)
         self._check_snapshot(fields)
@@ -145,7 +163,9 @@ class _BatchCore:
             if not np.isfinite(f[name]).all():
                 raise ValueError(f"set_state: {name!r} holds NaN or infinity")
         for name in ("masks", "done", "current", "seats"):
-            bad = np.flatnonzero(((f[name] != 0) & (f[name] != 1)).reshape(self.num_envs, -1).any(1))
+            bad = np.flatnonzero(
+                ((f[name] != 0) & (f[name] != 1)).reshape(self.num_envs, -1).any(1)
+            )
             if bad.size:
                 raise ValueError(f"set_state: {name!r} of game {bad[0]} is not 0/1")
         for name in ("rolls",):
@@ -184,8 +204,9 @@ class _BatchCore:
         seats)."""
         if isinstance(seed, (list, tuple, np.ndarray)):
             if paired:
-                raise ValueError("paired games share a stream: give one integer seed, not a "
-                                 "sequence")
+                raise ValueError(
+                    "paired games share a stream: give one integer seed, not a sequence"
+                )
             seeds = check_seeds(seed, self.num_envs)
             if seeds is not None:
                 self.rngs = seed_streams(seeds)
@@ -196,7 +217,7 @@ class _BatchCore:
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1)[0])
         if paired:
-            self.rngs = np.repeat(seed_rngs(seed, (self.num_envs + 1) // 2), 2)[:self.num_envs]
+            self.rngs = np.repeat(seed_rngs(seed, (self.num_envs + 1) // 2), 2)[: self.num_envs]
         else:
             self.rngs = seed_rngs(seed, self.num_envs)
         self._restart_all()
@@ -211,12 +232,20 @@ class _BatchCore:
 
     def _check_stream(self, value, name):
         """value if it is a writeable int64 array of shape (N,) (a kernel fills or advances it)."""
-        if (type(value) is not np.ndarray or value.dtype != np.int64
-                or value.shape != (self.num_envs,) or not value.flags.writeable):
-            got = (f"{value.dtype} {value.shape}{'' if value.flags.writeable else ' read-only'}"
-                   if isinstance(value, np.ndarray) else type(value).__name__)
-            raise ValueError(f"{name} must be a writeable int64 array of shape "
-                             f"({self.num_envs},), got {got}")
+        if (
+            type(value) is not np.ndarray
+            or value.dtype != np.int64
+            or value.shape != (self.num_envs,)
+            or not value.flags.writeable
+        ):
+            got = (
+                f"{value.dtype} {value.shape}{'' if value.flags.writeable else ' read-only'}"
+                if isinstance(value, np.ndarray)
+                else type(value).__name__
+            )
+            raise ValueError(
+                f"{name} must be a writeable int64 array of shape ({self.num_envs},), got {got}"
+            )
         return value
 
     def random_actions(self, rngs=None, out=None):
@@ -258,7 +287,9 @@ class _BatchCore:
         try:
             a = np.asarray(actions)
         except (TypeError, ValueError):
-            raise ValueError(f"actions must be an integer array, got {type(actions).__name__}") from None
+            raise ValueError(
+                f"actions must be an integer array, got {type(actions).__name__}"
+            ) from None
         if a.shape != rows.shape:
             raise ValueError(f"actions must have shape {rows.shape}, got {a.shape}")
         if a.dtype.kind not in "iu" and a.size:
@@ -266,7 +297,9 @@ class _BatchCore:
         bad = (a < 0) | (a >= self.n_actions)
         if bad.any():
             k = int(np.flatnonzero(bad)[0])
-            raise ValueError(f"action {a[k]} of game {rows[k]} out of range 0..{self.n_actions - 1}")
+            raise ValueError(
+                f"action {a[k]} of game {rows[k]} out of range 0..{self.n_actions - 1}"
+            )
         if a.dtype != np.int64:
             a = a.astype(np.int64)
         illegal = self.masks[rows, a] == 0
@@ -306,8 +339,9 @@ class _BatchCore:
             raise ValueError(f"games must be a 1-D array of game indices, got {g.dtype} {g.shape}")
         g = g.astype(np.int64)
         if g.size and (g.min() < 0 or g.max() >= self.num_envs):
-            raise ValueError(f"game indices must lie in 0..{self.num_envs - 1}, "
-                             f"got {g.min()}..{g.max()}")
+            raise ValueError(
+                f"game indices must lie in 0..{self.num_envs - 1}, got {g.min()}..{g.max()}"
+            )
         if np.unique(g).size != g.size:
             raise ValueError("games must be distinct")
         a = self.check_actions(actions, g)
@@ -332,18 +366,34 @@ class DraughtsBatch(_BatchCore):
     same one). Varied starts keep a learner from fitting one line of play.
     """
 
-    opponent_codes = {None: OPP_NONE, "none": OPP_NONE, "random": OPP_RANDOM, "recapture": OPP_GREEDY}
+    opponent_codes = {
+        None: OPP_NONE,
+        "none": OPP_NONE,
+        "random": OPP_RANDOM,
+        "recapture": OPP_GREEDY,
+    }
 
-    def __init__(self, num_envs, opponent=None, learner="alternate", max_moves=None, fen=None,
-                 threads=None, openings=None, **draw_rules):
+    def __init__(
+        self,
+        num_envs,
+        opponent=None,
+        learner="alternate",
+        max_moves=None,
+        fen=None,
+        threads=None,
+        openings=None,
+        **draw_rules,
+    ):
         from boardgym.envs import draughts as api
         from boardgym.kernels.draughts import batch as kb
         from boardgym.kernels.draughts import game
 
         if isinstance(opponent, str) and opponent == "greedy":
-            raise ValueError("draughts has no in-kernel 'greedy' player: opponent='recapture' is "
-                             "the in-kernel one-ply material player; boardgym.agents' GreedyAgent "
-                             "(load('greedy', game='draughts')) plays through the AEC env")
+            raise ValueError(
+                "draughts has no in-kernel 'greedy' player: opponent='recapture' is "
+                "the in-kernel one-ply material player; boardgym.agents' GreedyAgent "
+                "(load('greedy', game='draughts')) plays through the AEC env"
+            )
         self.state_len, self.n_actions, self.obs_len = game.STATE_LEN, game.N_ACTIONS, game.OBS_LEN
         super().__init__(num_envs, opponent, learner, threads)
         self.max_plies = api.check_max_moves(max_moves) or 0
@@ -379,41 +429,79 @@ class DraughtsBatch(_BatchCore):
         # game is the side to move's (two-player view) or the learner's (against an opponent).
         views = []
         for opponent in (self.opponent, OPP_RANDOM if self.opponent == OPP_NONE else OPP_NONE):
-            want = {k: np.empty_like(arrays[k]) for k in ("obs", "masks", "current", "rewards", "done")}
-            self._k.batch_outputs(states, seats, np.ascontiguousarray(arrays["rngs"]), opponent,
-                                  self.max_plies, want["obs"],
-                                  want["masks"], want["current"], want["rewards"], want["done"])
+            want = {
+                k: np.empty_like(arrays[k]) for k in ("obs", "masks", "current", "rewards", "done")
+            }
+            self._k.batch_outputs(
+                states,
+                seats,
+                np.ascontiguousarray(arrays["rngs"]),
+                opponent,
+                self.max_plies,
+                want["obs"],
+                want["masks"],
+                want["current"],
+                want["rewards"],
+                want["done"],
+            )
             views.append(want)
         if self.opponent != OPP_NONE:
             live = (views[0]["done"] == 0).all(axis=1)
             waiting = np.flatnonzero(live & (views[0]["current"] != seats))
             if waiting.size:
-                raise ValueError(f"set_state: in game {int(waiting[0])} the in-kernel opponent "
-                                 "is to move")
+                raise ValueError(
+                    f"set_state: in game {int(waiting[0])} the in-kernel opponent is to move"
+                )
         for name, w in views[0].items():
             bad = (w != arrays[name]).reshape(len(w), -1).any(axis=1)
             if name == "obs":
                 bad &= (views[1]["obs"] != arrays["obs"]).any(axis=1)
             if bad.any():
-                raise ValueError(f"set_state: {name!r} of game {int(np.flatnonzero(bad)[0])} does "
-                                 "not match its position (a snapshot from get_state() of a core "
-                                 "with the same max_moves restores as it was)")
+                raise ValueError(
+                    f"set_state: {name!r} of game {int(np.flatnonzero(bad)[0])} does "
+                    "not match its position (a snapshot from get_state() of a core "
+                    "with the same max_moves restores as it was)"
+                )
 
     def _reset(self, which, parallel):
         (self._k.batch_reset if parallel else self._k.batch_reset_serial)(
-            self.states, which, self.starts, self.seats, self.alternate, self.rngs, self.opponent,
-            self.max_plies, *self._outputs())
+            self.states,
+            which,
+            self.starts,
+            self.seats,
+            self.alternate,
+            self.rngs,
+            self.opponent,
+            self.max_plies,
+            *self._outputs(),
+        )
 
     def _step(self, actions):
         (self._k.batch_step if self._parallel() else self._k.batch_step_serial)(
-            self.states, actions, self.seats, self.rngs, self.opponent, self.max_plies,
-            *self._outputs())
+            self.states,
+            actions,
+            self.seats,
+            self.rngs,
+            self.opponent,
+            self.max_plies,
+            *self._outputs(),
+        )
 
     def _step_autoreset(self, actions):
         (self._k.batch_step_autoreset if self._parallel() else self._k.batch_step_autoreset_serial)(
-            self.states, actions, self.starts, self.seats, self.alternate, self.rngs,
-            self.opponent, self.max_plies, *self._outputs(), self._seat_rewards, self._seat_done,
-            self._final_obs)
+            self.states,
+            actions,
+            self.starts,
+            self.seats,
+            self.alternate,
+            self.rngs,
+            self.opponent,
+            self.max_plies,
+            *self._outputs(),
+            self._seat_rewards,
+            self._seat_done,
+            self._final_obs,
+        )
 
 
 class BackgammonBatch(_BatchCore):
@@ -424,8 +512,15 @@ class BackgammonBatch(_BatchCore):
 
     _state_fields = _BatchCore._state_fields + ("rolls",)
 
-    def __init__(self, num_envs, opponent=None, learner="alternate", scoring="single",
-                 max_turns=None, threads=None):
+    def __init__(
+        self,
+        num_envs,
+        opponent=None,
+        learner="alternate",
+        scoring="single",
+        max_turns=None,
+        threads=None,
+    ):
         from boardgym.envs import backgammon_notation as notation
         from boardgym.kernels.backgammon import batch as kb
         from boardgym.kernels.backgammon import game
@@ -447,34 +542,66 @@ class BackgammonBatch(_BatchCore):
 
     def _check_snapshot(self, fields):
         from boardgym.kernels.backgammon.board import TURN
+
         states = fields["states"]
         self._check_states(states)
         bad = np.flatnonzero(fields["current"] != states[:, TURN])
         if bad.size:
-            raise ValueError(f"set_state: 'current' of game {bad[0]} is not the player on roll "
-                             "of its position")
-        i = self._k.snapshot_mask_error(states, fields["done"], fields["seats"], self.opponent,
-                                        fields["masks"])
+            raise ValueError(
+                f"set_state: 'current' of game {bad[0]} is not the player on roll of its position"
+            )
+        i = self._k.snapshot_mask_error(
+            states, fields["done"], fields["seats"], self.opponent, fields["masks"]
+        )
         if i >= 0:
-            raise ValueError(f"set_state: the mask of game {i} is not the legal moves of its "
-                             "position (or of its state of play)")
+            raise ValueError(
+                f"set_state: the mask of game {i} is not the legal moves of its "
+                "position (or of its state of play)"
+            )
 
     def _outputs(self):
         return self.obs, self.masks, self.current, self.rewards, self.done
 
     def _reset(self, which, parallel):
         (self._k.batch_reset if parallel else self._k.batch_reset_serial)(
-            self.states, which, self.seats, self.alternate, self.rngs, self.rolls, self.opponent,
-            self.max_turns, self.scoring, *self._outputs())
+            self.states,
+            which,
+            self.seats,
+            self.alternate,
+            self.rngs,
+            self.rolls,
+            self.opponent,
+            self.max_turns,
+            self.scoring,
+            *self._outputs(),
+        )
 
     def _step(self, actions):
         (self._k.batch_step if self._parallel() else self._k.batch_step_serial)(
-            self.states, actions, self.seats, self.rngs, self.rolls, self.opponent, self.max_turns,
-            self.scoring, *self._outputs())
+            self.states,
+            actions,
+            self.seats,
+            self.rngs,
+            self.rolls,
+            self.opponent,
+            self.max_turns,
+            self.scoring,
+            *self._outputs(),
+        )
 
     def _step_autoreset(self, actions):
         (self._k.batch_step_autoreset if self._parallel() else self._k.batch_step_autoreset_serial)(
-            self.states, actions, self.seats, self.alternate, self.rngs, self.rolls,
-            self.opponent, self.max_turns, self.scoring, *self._outputs(), self._seat_rewards,
-            self._seat_done, self._final_obs)
-
+            self.states,
+            actions,
+            self.seats,
+            self.alternate,
+            self.rngs,
+            self.rolls,
+            self.opponent,
+            self.max_turns,
+            self.scoring,
+            *self._outputs(),
+            self._seat_rewards,
+            self._seat_done,
+            self._final_obs,
+        )

@@ -3,6 +3,7 @@
 A bool is never an integer here, although Python counts it as one: ``True`` as a die, an action
 count or a seed is a mistake, not a 1.
 """
+
 import numbers
 
 import numpy as np

@@ -33,6 +33,7 @@ Actions here are in the kernel frame (White's view of the board; the envs act in
 player's frame, ``game.view_action``): ``action = from_sq32 * 32 + to_sq32``, one hop at a
 time (``check_action``, ``action_mask``, ``apply_action``, ``move_to_actions``).
 """
+
 import re
 
 import numba
@@ -41,48 +42,105 @@ import numpy as np
 from boardgym.envs.checks import check_int
 from boardgym.kernels.draughts import game as _game
 from boardgym.kernels.draughts.board import (
-    BB_PROMO, GHOST_TO_SQ32, M_CAPTURED, M_FROM, M_NHOPS, M_PATH, M_TO, MAX_HOPS, MAX_MOVES,
+    BB_PROMO,
+    GHOST_TO_SQ32,
+    M_CAPTURED,
+    M_FROM,
+    M_NHOPS,
+    M_PATH,
+    M_TO,
+    MAX_HOPS,
+    MAX_MOVES,
     N_SQUARES,
-    ROW_LEN, S_BK, S_BM, S_CAP_SQ, S_SIDE, S_WK, S_WM, SQ32_NAMES, SQ32_TO_GHOST, STATE_LEN,
+    ROW_LEN,
+    S_BK,
+    S_BM,
+    S_CAP_SQ,
+    S_SIDE,
+    S_WK,
+    S_WM,
+    SQ32_NAMES,
+    SQ32_TO_GHOST,
+    STATE_LEN,
     pdn_to_sq32,
 )
 from boardgym.kernels.draughts.codec import apply_action as _k_apply_action
 from boardgym.kernels.draughts.codec import legal_action_mask as _k_mask
 from boardgym.kernels.draughts.fen import parse_fen as _k_parse_fen
 from boardgym.kernels.draughts.game import (
-    N_ACTIONS, OBS_LEN, ROUTE_LEN, STATE_ERRORS, action_squares, decode_obs, square_action,
+    N_ACTIONS,
+    OBS_LEN,
+    ROUTE_LEN,
+    STATE_ERRORS,
+    action_squares,
+    decode_obs,
+    square_action,
 )
 from boardgym.kernels.draughts.move import set_position
 from boardgym.kernels.draughts.observe import DECODE_TWO_CAPTURERS
 from boardgym.kernels.draughts.outcome import (
-    RULE_BALANCE, RULE_KINGS_ONLY, RULE_LONG_DIAGONAL, RULE_REPETITION, RULE_THREE_KINGS,
-    RULES_ALL, STATUS_NAMES,
+    RULE_BALANCE,
+    RULE_KINGS_ONLY,
+    RULE_LONG_DIAGONAL,
+    RULE_REPETITION,
+    RULE_THREE_KINGS,
+    RULES_ALL,
+    STATUS_NAMES,
 )
 from boardgym.kernels.draughts.outcome import game_status as _k_game_status
 from boardgym.kernels.draughts.perft import perft as _k_perft
 from boardgym.kernels.draughts.perft import perft_parallel as _k_perft_parallel
 
 __all__ = [
-    "N_ACTIONS", "STATE_LEN", "STATUS_NAMES", "MAX_PERFT_DEPTH", "check_state", "check_batch",
-    "check_action", "check_rules", "check_max_moves", "rules_mask", "initial_state", "from_fen", "to_fen",
-    "legal_moves", "apply", "perft", "game_status", "format_move", "move_to_str",
-    "action_to_str", "str_to_action", "action_mask", "legal_actions", "apply_action",
-    "move_to_actions", "square_name", "parse_square", "state_from_observation",
+    "N_ACTIONS",
+    "STATE_LEN",
+    "STATUS_NAMES",
+    "MAX_PERFT_DEPTH",
+    "check_state",
+    "check_batch",
+    "check_action",
+    "check_rules",
+    "check_max_moves",
+    "rules_mask",
+    "initial_state",
+    "from_fen",
+    "to_fen",
+    "legal_moves",
+    "apply",
+    "perft",
+    "game_status",
+    "format_move",
+    "move_to_str",
+    "action_to_str",
+    "str_to_action",
+    "action_mask",
+    "legal_actions",
+    "apply_action",
+    "move_to_actions",
+    "square_name",
+    "parse_square",
+    "state_from_observation",
 ]
 
 MAX_PERFT_DEPTH = 64  # deeper trees never finish; the kernel allocates one move buffer per ply
 _NAME_TO_SQ32 = {name: i for i, name in enumerate(SQ32_NAMES)}
-_RULE_FLAGS = {"repetition": RULE_REPETITION, "three_kings": RULE_THREE_KINGS,
-               "kings_only": RULE_KINGS_ONLY, "balance": RULE_BALANCE,
-               "long_diagonal": RULE_LONG_DIAGONAL}
+_RULE_FLAGS = {
+    "repetition": RULE_REPETITION,
+    "three_kings": RULE_THREE_KINGS,
+    "kings_only": RULE_KINGS_ONLY,
+    "balance": RULE_BALANCE,
+    "long_diagonal": RULE_LONG_DIAGONAL,
+}
 
 
 # ---- the validated boundary -----------------------------------------------------------------
 def _int64_array(x, what, ndim):
     """x as a C-contiguous writable int64 array of ndim dimensions (TypeError for other types)."""
     if x is None or isinstance(x, (str, bytes)):
-        raise TypeError(f"{what} must be an int64 array, got {type(x).__name__}"
-                        + (" (use from_fen for FEN text)" if isinstance(x, str) else ""))
+        raise TypeError(
+            f"{what} must be an int64 array, got {type(x).__name__}"
+            + (" (use from_fen for FEN text)" if isinstance(x, str) else "")
+        )
     if not isinstance(x, (np.ndarray, list, tuple)):
         raise TypeError(f"{what} must be an int64 array, got {type(x).__name__}")
     try:
@@ -114,8 +172,9 @@ def check_batch(states):
     """The batch of position vectors (int64[B, STATE_LEN]) after checking every game."""
     s = _int64_array(states, "a batch of draughts states", 2)
     if s.shape[1] != STATE_LEN:
-        raise ValueError(f"a batch of draughts states must have shape (B, {STATE_LEN}), "
-                         f"got {s.shape}")
+        raise ValueError(
+            f"a batch of draughts states must have shape (B, {STATE_LEN}), got {s.shape}"
+        )
     i, code = _game.batch_error(s)
     if code:
         raise ValueError(f"bad draughts state in game {i}: {STATE_ERRORS[code]}")
@@ -138,10 +197,17 @@ def check_rules(rules):
     return r
 
 
-def rules_mask(repetition=True, three_kings=True, kings_only=True, balance=True, long_diagonal=True):
+def rules_mask(
+    repetition=True, three_kings=True, kings_only=True, balance=True, long_diagonal=True
+):
     """The kernel's draw-rule bitmask (state[S_RULES]) for the G.2a..G.2e switches."""
-    flags = dict(repetition=repetition, three_kings=three_kings, kings_only=kings_only,
-                 balance=balance, long_diagonal=long_diagonal)
+    flags = dict(
+        repetition=repetition,
+        three_kings=three_kings,
+        kings_only=kings_only,
+        balance=balance,
+        long_diagonal=long_diagonal,
+    )
     rules = 0
     for name, on in flags.items():
         rules |= _RULE_FLAGS[name] if _check_bool(on, f"draw rule option {name}") else 0
@@ -264,7 +330,8 @@ def _read_fen(fen, rules):
             if not king and (int(BB_PROMO[ci]) >> g) & 1:
                 raise ValueError(
                     f"bad FEN {fen!r}: {'White' if ci == 0 else 'Black'} man on its promotion "
-                    f"row at {SQ32_NAMES[sq]}")
+                    f"row at {SQ32_NAMES[sq]}"
+                )
             bbs[2 * ci + (1 if king else 0)] |= np.int64(1) << np.int64(g)
     return set_position(bbs[0], bbs[1], bbs[2], bbs[3], 0 if side_tok == "W" else 1, rules)
 
@@ -315,10 +382,14 @@ def state_from_observation(observation, rules=RULES_ALL):
     observation cannot tell is listed in boardgym.kernels.draughts.observe (counters beyond
     their caps, older positions, the ply count, where a chain in progress began).
     """
-    if observation is None or isinstance(observation, (str, bytes)) or not isinstance(
-            observation, (np.ndarray, list, tuple)):
-        raise TypeError(f"a draughts observation must be a float array, got "
-                        f"{type(observation).__name__}")
+    if (
+        observation is None
+        or isinstance(observation, (str, bytes))
+        or not isinstance(observation, (np.ndarray, list, tuple))
+    ):
+        raise TypeError(
+            f"a draughts observation must be a float array, got {type(observation).__name__}"
+        )
     obs = np.asarray(observation)
     if obs.dtype.kind not in "fiu" or obs.dtype == np.bool_:
         raise TypeError(f"a draughts observation must be a float array, got dtype {obs.dtype}")
@@ -329,9 +400,14 @@ def state_from_observation(observation, rules=RULES_ALL):
         raise ValueError("a draughts observation holds numbers in 0..1")
     s, code = decode_obs(obs, check_rules(rules))
     if code:
-        raise ValueError("bad observation: " + (
-            "more than one piece on the capture-chain plane" if code == DECODE_TWO_CAPTURERS
-            else "a capture chain needs one capturing piece and at least one jumped piece"))
+        raise ValueError(
+            "bad observation: "
+            + (
+                "more than one piece on the capture-chain plane"
+                if code == DECODE_TWO_CAPTURERS
+                else "a capture chain needs one capturing piece and at least one jumped piece"
+            )
+        )
     err = _game.state_error(s)
     if err:
         raise ValueError(f"bad observation: {STATE_ERRORS[err]}")
@@ -384,7 +460,10 @@ def move_to_str(fen_or_state, row):
     if r.shape != (ROW_LEN,):
         raise ValueError(f"a move row must have shape ({ROW_LEN},), got {r.shape}")
     nh = int(r[M_NHOPS])
-    if not 1 <= nh <= MAX_HOPS or not (_rows(s)[:, :M_PATH + nh] == r[:M_PATH + nh]).all(axis=1).any():
+    if (
+        not 1 <= nh <= MAX_HOPS
+        or not (_rows(s)[:, : M_PATH + nh] == r[: M_PATH + nh]).all(axis=1).any()
+    ):
         raise ValueError("the move row is not a legal move of this position")
     return _row_str(s, r)
 
@@ -413,15 +492,20 @@ def move_to_actions(fen_or_state, move_str):
     sqs = _parse_move(move_str)
     actions = _route_actions(s, sqs)
     if actions is None and len(sqs) == 2:
-        rows = [r for r in _rows(s) if GHOST_TO_SQ32[r[M_FROM]] == sqs[0]
-                and GHOST_TO_SQ32[r[M_TO]] == sqs[1]]
+        rows = [
+            r
+            for r in _rows(s)
+            if GHOST_TO_SQ32[r[M_FROM]] == sqs[0] and GHOST_TO_SQ32[r[M_TO]] == sqs[1]
+        ]
         if len(rows) == 1:
             route = np.empty(ROUTE_LEN, dtype=np.int64)
             n = _game.move_route(s, rows[0], route)
             actions = _route_actions(s, route[:n].tolist())
         elif len(rows) > 1:
-            raise ValueError(f"ambiguous move {move_str!r}: several captures go from "
-                             f"{SQ32_NAMES[sqs[0]]} to {SQ32_NAMES[sqs[1]]}; give every landing square")
+            raise ValueError(
+                f"ambiguous move {move_str!r}: several captures go from "
+                f"{SQ32_NAMES[sqs[0]]} to {SQ32_NAMES[sqs[1]]}; give every landing square"
+            )
     if actions is None:
         raise ValueError(f"illegal move {move_str!r}; legal moves: {', '.join(legal_moves(s))}")
     return actions

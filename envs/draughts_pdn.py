@@ -6,13 +6,21 @@ reads one back and replays it through the kernel, so every move is checked
 0-2 convention as in PDN GameType 25 files; ``1-0``, ``1/2-1/2`` and ``0-1`` are read too.
 Comments ``{...}``, move numbers (``1.``, ``1...``) and NAGs (``$n``, ``!``/``?``) are skipped.
 """
+
 import re
 
 from boardgym.envs import draughts as api
 
 _INITIAL_FEN = api.to_fen(api.initial_state())
-_RESULTS = {"2-0": "2-0", "1-0": "2-0", "0-2": "0-2", "0-1": "0-2", "1-1": "1-1",
-            "1/2-1/2": "1-1", "*": "*"}
+_RESULTS = {
+    "2-0": "2-0",
+    "1-0": "2-0",
+    "0-2": "0-2",
+    "0-1": "0-2",
+    "1-1": "1-1",
+    "1/2-1/2": "1-1",
+    "*": "*",
+}
 _TAG = re.compile(r'^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
 
 
@@ -38,8 +46,10 @@ def game_to_pdn(moves, start_fen=None, result="*", capture_sep=":", **tags):
             raise ValueError(f"move {i + 1} {mv!r} is not legal: {e}") from None
     for k, v in tags.items():
         if not re.fullmatch(r"[A-Za-z0-9_]+", k) or re.search(r'["\\\n\r]', str(v)):
-            raise ValueError(f"PDN tag {k}={str(v)!r}: names are letters, digits and _, values "
-                             "hold no quote, backslash or line break")
+            raise ValueError(
+                f"PDN tag {k}={str(v)!r}: names are letters, digits and _, values "
+                "hold no quote, backslash or line break"
+            )
     head = {"Event": "?", "GameType": "25", **{k: str(v) for k, v in tags.items()}}
     head["Result"] = _RESULTS[result]
     if fen != _INITIAL_FEN:
@@ -80,7 +90,7 @@ def _strip_comments(text):
             return " ".join(parts)
         k = text.find("}", j)
         if k < 0:
-            raise ValueError(f"PDN comment opened at {text[j:j + 20]!r} is never closed")
+            raise ValueError(f"PDN comment opened at {text[j : j + 20]!r} is never closed")
         parts.append(text[i:j])
         i = k + 1
 

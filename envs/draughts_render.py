@@ -10,13 +10,23 @@ Symbols: ``w`` White man, ``W`` White king, ``b`` Black man, ``B`` Black king, `
 square; a piece in the middle of a capture chain is bracketed in text and ringed in pictures,
 pieces it has already jumped are marked ``x``.
 """
+
 import numpy as np
 
-from boardgym.envs.checks import is_int
 from boardgym.envs._draw import Picture, Scene, check_perspective
+from boardgym.envs.checks import is_int
 from boardgym.envs.draughts import check_state, from_fen, to_fen
 from boardgym.kernels.draughts.board import (
-    GHOST_FILE, GHOST_ROW, GHOST_TO_SQ32, S_BK, S_BM, S_CAP_JUMPED, S_CAP_SQ, S_SIDE, S_WK, S_WM,
+    GHOST_FILE,
+    GHOST_ROW,
+    GHOST_TO_SQ32,
+    S_BK,
+    S_BM,
+    S_CAP_JUMPED,
+    S_CAP_SQ,
+    S_SIDE,
+    S_WK,
+    S_WM,
     SQ32_TO_GHOST,
 )
 
@@ -91,17 +101,33 @@ def _scene(state, cell, perspective):
 
     def row(r):
         return r if flip else 7 - r
+
     for r in range(8):  # 64 board cells: drawing code, not game logic
         for f in range(8):
-            sc.rect(m + col(f) * cell, m + row(r) * cell, cell, cell,
-                    _DARK if (r + f) % 2 == 0 else _LIGHT)
+            sc.rect(
+                m + col(f) * cell,
+                m + row(r) * cell,
+                cell,
+                cell,
+                _DARK if (r + f) % 2 == 0 else _LIGHT,
+            )
     for i in range(8):
         sc.text(m + col(i) * cell + cell / 2, size - m / 3, "abcdefgh"[i], m * 0.7, _INK)
         sc.text(m / 2, m + row(i) * cell + cell * 0.6, str(i + 1), m * 0.7, _INK)
     white = int(state[S_SIDE]) == 0
-    sc.rect(m * 0.2, m * 0.2, m * 0.6, m * 0.6, _WHITE_PC if white else _BLACK_PC, _RIM, max(1, m / 12))
-    sc.text(m * 1.1, m * 0.75, ("White" if white else "Black") + " to move"
-            + (" (capture in progress)" if mover >= 0 else ""), m * 0.7, _INK, anchor="start")
+    sc.rect(
+        m * 0.2, m * 0.2, m * 0.6, m * 0.6, _WHITE_PC if white else _BLACK_PC, _RIM, max(1, m / 12)
+    )
+    sc.text(
+        m * 1.1,
+        m * 0.75,
+        ("White" if white else "Black")
+        + " to move"
+        + (" (capture in progress)" if mover >= 0 else ""),
+        m * 0.7,
+        _INK,
+        anchor="start",
+    )
     for s in np.flatnonzero(codes):
         cx = m + col(_SQ_FILE[s]) * cell + cell / 2
         cy = m + row(_SQ_ROW[s]) * cell + cell / 2
@@ -145,8 +171,10 @@ class Board(Picture):
         elif isinstance(position, (np.ndarray, list, tuple)):
             self._state = check_state(position).copy()
         else:
-            raise TypeError("position must be a FEN (str) or a state (int64 array), "
-                            f"got {type(position).__name__}")
+            raise TypeError(
+                "position must be a FEN (str) or a state (int64 array), "
+                f"got {type(position).__name__}"
+            )
         self._cell = _check_cell(cell)
         self._perspective = check_perspective(perspective)
 

@@ -29,15 +29,26 @@ per-step work (connectors, episode bookkeeping, the module forward pass) costs 2
 (BENCHMARKS.md, "RLlib sampling"), so a batched core would not speed up RLlib sampling. Scale with
 ``num_env_runners`` and ``num_envs_per_env_runner`` (RLlib batches the forward pass over them).
 """
+
 import importlib
 
-GAMES = {"draughts": "boardgym.envs.russian_draughts_v0",
-         "backgammon": "boardgym.envs.backgammon_v0"}
+GAMES = {
+    "draughts": "boardgym.envs.russian_draughts_v0",
+    "backgammon": "boardgym.envs.backgammon_v0",
+}
 ENV_NAMES = {game: f"boardgym/{game}" for game in GAMES}
 AGENTS = ("player_0", "player_1")
 
-__all__ = ["BoardgymMultiAgentEnv", "GAMES", "ENV_NAMES", "AGENTS", "env_creator", "register_envs",
-           "obs_space", "action_space"]
+__all__ = [
+    "BoardgymMultiAgentEnv",
+    "GAMES",
+    "ENV_NAMES",
+    "AGENTS",
+    "env_creator",
+    "register_envs",
+    "obs_space",
+    "action_space",
+]
 
 _CLASS = None
 
@@ -49,8 +60,10 @@ def _raw_env(config):
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; expected one of {sorted(GAMES)}")
     if config.get("cube"):
-        raise ValueError("cube=True is not supported by the RLlib adapter (the cube actions need "
-                         "a cube-aware policy); use the AEC env")
+        raise ValueError(
+            "cube=True is not supported by the RLlib adapter (the cube actions need "
+            "a cube-aware policy); use the AEC env"
+        )
     config.pop("cube", None)
     config.pop("render_mode", None)
     illegal = config.pop("illegal", "terminate")
@@ -62,6 +75,7 @@ def _raw_env(config):
 def obs_space(game, **kwargs):
     """The per-agent observation space ``Dict(observations=Box, action_mask=Box)`` of a game."""
     from gymnasium import spaces
+
     _, _, raw = _raw_env({"game": game, **kwargs})
     inner = raw.observation_spaces[AGENTS[0]]
     return spaces.Dict({"observations": inner["observation"], "action_mask": inner["action_mask"]})
@@ -84,8 +98,9 @@ def _build_class():
             super().__init__()
             self.game, self.illegal, self.raw = _raw_env(config)
             inner = self.raw.observation_spaces[AGENTS[0]]
-            space = spaces.Dict({"observations": inner["observation"],
-                                 "action_mask": inner["action_mask"]})
+            space = spaces.Dict(
+                {"observations": inner["observation"], "action_mask": inner["action_mask"]}
+            )
             self.possible_agents = list(AGENTS)
             self.agents = list(AGENTS)
             self.observation_spaces = {a: space for a in AGENTS}
@@ -129,15 +144,16 @@ def _build_class():
             self._seen.add(nxt)
             rewards = {a: 0.0 for a in self._seen}
             flags = {"__all__": False}
-            return ({nxt: self._obs(nxt)}, rewards, flags, dict(flags),
-                    {nxt: dict(raw.infos[nxt])})
+            return ({nxt: self._obs(nxt)}, rewards, flags, dict(flags), {nxt: dict(raw.infos[nxt])})
 
         def _legal(self, action):
             try:
                 a = int(action)
             except (TypeError, ValueError):
                 return True  # the raw env raises the ValueError naming the problem
-            return not (a == action and 0 <= a < self.raw.n_actions) or bool(self.raw.legal_mask()[a])
+            return not (a == action and 0 <= a < self.raw.n_actions) or bool(
+                self.raw.legal_mask()[a]
+            )
 
         def _end_illegal(self, agent, action):
             """PettingZoo's TerminateIllegalWrapper rule: the game ends, the offender gets -1."""
@@ -177,6 +193,7 @@ def env_creator(config=None):
 def register_envs():
     """Register ``"boardgym/draughts"`` and ``"boardgym/backgammon"`` with ray.tune (idempotent)."""
     from ray.tune.registry import register_env
+
     for game, name in ENV_NAMES.items():
         register_env(name, lambda cfg, game=game: env_creator({**dict(cfg or {}), "game": game}))
     return dict(ENV_NAMES)

@@ -27,6 +27,7 @@ Rendering (envs/draughts_render.py): ``render_mode`` ``"ansi"`` (text board), ``
 (image) or ``"human"`` (prints the text board); ``render_text`` / ``render_rgb`` / ``to_svg`` take
 ``perspective`` (0: White's side at the bottom, 1: Black's); a notebook shows the env as its board.
 """
+
 import numpy as np
 from gymnasium import spaces
 
@@ -53,12 +54,21 @@ class raw_env(TwoPlayerAEC):
     metadata = {**TwoPlayerAEC.metadata, "name": "russian_draughts_v0"}
     renderer = draughts_render
 
-    def __init__(self, render_mode=None, max_moves=None, repetition=True, three_kings=True,
-                 kings_only=True, balance=True, long_diagonal=True):
+    def __init__(
+        self,
+        render_mode=None,
+        max_moves=None,
+        repetition=True,
+        three_kings=True,
+        kings_only=True,
+        balance=True,
+        long_diagonal=True,
+    ):
         self.max_moves = api.check_max_moves(max_moves)
         self.rules = api.rules_mask(repetition, three_kings, kings_only, balance, long_diagonal)
-        super().__init__(game.N_ACTIONS, spaces.Box(0.0, 1.0, (game.OBS_LEN,), np.float32),
-                         render_mode)
+        super().__init__(
+            game.N_ACTIONS, spaces.Box(0.0, 1.0, (game.OBS_LEN,), np.float32), render_mode
+        )
         self.state = game.initial_state(self.rules)
         self.moves = []
         self.start_fen = api.to_fen(self.state)
@@ -94,7 +104,7 @@ class raw_env(TwoPlayerAEC):
         self._n_hops += 1
         self.state = game.step(self.state, action)
         if self.state[S_CAP_SQ] < 0:  # the move is complete
-            self._last_move = self._move_text(self._move_start, self._hops[:self._n_hops])
+            self._last_move = self._move_text(self._move_start, self._hops[: self._n_hops])
             self.moves.append(self._last_move)
 
     def _move_text(self, start, hops):
@@ -138,8 +148,10 @@ class raw_env(TwoPlayerAEC):
     def pdn(self, capture_sep=":", **tags):
         """The game so far as PDN text ([GameType "25"], algebraic moves; see draughts_pdn)."""
         from boardgym.envs.draughts_pdn import game_to_pdn
+
         result = {game.WHITE_WON: "2-0", game.BLACK_WON: "0-2"}.get(self.status(), "*")
         if result == "*" and self.is_over and self.status() != game.ONGOING:
             result = "1-1"
-        return game_to_pdn(self.moves, start_fen=self.start_fen, result=result,
-                           capture_sep=capture_sep, **tags)
+        return game_to_pdn(
+            self.moves, start_fen=self.start_fen, result=result, capture_sep=capture_sep, **tags
+        )

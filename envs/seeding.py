@@ -4,6 +4,7 @@ A seed is ``None`` (fresh entropy) or an integer 0..2**64-1, Python or NumPy (``
 seed; a bool is not): what both Gymnasium's ``np_random`` and the SplitMix64 streams of
 ``boardgym.kernels.rng.seed_rngs`` take, and no more (``seed_rngs`` reads 64 bits).
 """
+
 import numpy as np
 
 from boardgym.envs.checks import is_int

@@ -20,6 +20,7 @@ was; with ``illegal_action="raise"`` it raises ``ValueError``. An action that is
 in range, and ``step()`` after the end, always raise ``ValueError``.
 Other keyword arguments go to the AEC env (e.g. ``max_moves``, ``cube``, ``scoring``).
 """
+
 import gymnasium
 import numpy as np
 
@@ -35,6 +36,7 @@ def _random_policy(seed):
     def act(observation, action_mask):
         legal = np.flatnonzero(action_mask)
         return int(legal[rng.integers(legal.size)])
+
     return act
 
 
@@ -43,18 +45,31 @@ class _SingleAgentEnv(gymnasium.Env):
     # Read by gymnasium.make before an env exists (its render_mode check): the AEC env's modes.
     metadata = {k: TwoPlayerAEC.metadata[k] for k in ("render_modes", "render_fps")}
 
-    def __init__(self, opponent="random", learner="alternate", render_mode=None,
-                 illegal_action="terminate", illegal_reward=-1.0, **game_kwargs):
+    def __init__(
+        self,
+        opponent="random",
+        learner="alternate",
+        render_mode=None,
+        illegal_action="terminate",
+        illegal_reward=-1.0,
+        **game_kwargs,
+    ):
         if illegal_action not in ("terminate", "raise"):
-            raise ValueError(f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}")
+            raise ValueError(
+                f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}"
+            )
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
         self._ended_illegally = False
         if learner not in ("player_0", "player_1", "alternate"):
-            raise ValueError(f"learner must be 'player_0', 'player_1' or 'alternate', got {learner!r}")
+            raise ValueError(
+                f"learner must be 'player_0', 'player_1' or 'alternate', got {learner!r}"
+            )
         if not (opponent == "random" or callable(opponent) or hasattr(opponent, "act")):
-            raise ValueError("opponent must be 'random', an agent with act(observation, action_mask) "
-                             f"or a callable (observation, action_mask) -> action; got {opponent!r}")
+            raise ValueError(
+                "opponent must be 'random', an agent with act(observation, action_mask) "
+                f"or a callable (observation, action_mask) -> action; got {opponent!r}"
+            )
         self.aec = self._aec_cls(render_mode=render_mode, **game_kwargs)
         self.metadata = {**self.aec.metadata, "render_modes": self.aec.metadata["render_modes"]}
         self.render_mode = render_mode
@@ -106,8 +121,12 @@ class _SingleAgentEnv(gymnasium.Env):
     def step(self, action):
         if self.aec.is_over or self._ended_illegally:
             raise ValueError("step() called after the game ended; call reset()")
-        if (self.illegal_action == "terminate" and isinstance(action, (int, np.integer))
-                and 0 <= action < self.action_space.n and not self.aec.legal_mask()[action]):
+        if (
+            self.illegal_action == "terminate"
+            and isinstance(action, (int, np.integer))
+            and 0 <= action < self.action_space.n
+            and not self.aec.legal_mask()[action]
+        ):
             self._ended_illegally = True
             obs, info = self._obs_info()
             info["illegal_action"] = True

@@ -24,6 +24,7 @@
   is played by that in-kernel player instead (boardgym.agents.ppo.OpponentPool's fixed members).
 - Two-player (Pgx-style) loops use the cores directly: ``DraughtsBatch(N, opponent=None)``.
 """
+
 import gymnasium
 import numpy as np
 from gymnasium import spaces
@@ -51,8 +52,10 @@ class _PolicyOpponentCore:
         name = getattr(self.policy, "kernel_opponent", None)
         codes = self.core.opponent_codes
         if not (name is None or isinstance(name, str)) or name not in codes:
-            raise ValueError(f"the opponent's kernel_opponent must be None or one of "
-                             f"{sorted(k for k in codes if k)}, got {name!r}")
+            raise ValueError(
+                f"the opponent's kernel_opponent must be None or one of "
+                f"{sorted(k for k in codes if k)}, got {name!r}"
+            )
         self.core.opponent = codes[name]
 
     def _settle(self):
@@ -91,8 +94,10 @@ def _make_core(game, num_envs, opponent, **kwargs):
     if callable(opponent):
         return _PolicyOpponentCore(core_cls(num_envs, opponent=None, **kwargs), opponent)
     if not isinstance(opponent, str) or opponent == "none":  # the core checks the name
-        raise ValueError("opponent must be an in-kernel player's name ('random', 'greedy' / "
-                         f"draughts 'recapture') or a callable (obs, masks) -> actions, got {opponent!r}")
+        raise ValueError(
+            "opponent must be an in-kernel player's name ('random', 'greedy' / "
+            f"draughts 'recapture') or a callable (obs, masks) -> actions, got {opponent!r}"
+        )
     return core_cls(num_envs, opponent=opponent, **kwargs)
 
 
@@ -101,8 +106,9 @@ class _LearnerStepper:
 
     def _init_core(self, game, num_envs, opponent, kwargs):
         self.core = _make_core(game, num_envs, opponent, **kwargs)
-        self.single_observation_space = spaces.Box(0.0, 7.5 if game == "backgammon" else 1.0,
-                                                   (self.core.obs_len,), np.float32)
+        self.single_observation_space = spaces.Box(
+            0.0, 7.5 if game == "backgammon" else 1.0, (self.core.obs_len,), np.float32
+        )
         self.single_action_space = spaces.Discrete(self.core.n_actions)
 
     def _learner_step(self, actions):
@@ -134,21 +140,30 @@ class _LearnerStepper:
 
 class _VectorEnv(_LearnerStepper, VectorEnv):
     game = None
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP,
-                "render_modes": ["human", "ansi", "rgb_array"], "render_fps": 2}
+    metadata = {
+        "autoreset_mode": AutoresetMode.SAME_STEP,
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "render_fps": 2,
+    }
 
     def __init__(self, num_envs=8, opponent="random", render_mode=None, copy=False, **kwargs):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"unknown render_mode {render_mode!r}; "
-                             f"expected one of {self.metadata['render_modes']} or None")
+            raise ValueError(
+                f"unknown render_mode {render_mode!r}; "
+                f"expected one of {self.metadata['render_modes']} or None"
+            )
         if not isinstance(copy, (bool, np.bool_)):
             raise TypeError(f"copy must be True or False, got {copy!r}")
         self.render_mode = render_mode
         self.copy = bool(copy)
         self._init_core(self.game, num_envs, opponent, kwargs)
         self.num_envs = self.core.num_envs
-        self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, self.num_envs)
-        self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, self.num_envs)
+        self.observation_space = gymnasium.vector.utils.batch_space(
+            self.single_observation_space, self.num_envs
+        )
+        self.action_space = gymnasium.vector.utils.batch_space(
+            self.single_action_space, self.num_envs
+        )
 
     def reset(self, *, seed=None, options=None):
         """seed: None, an integer 0..2**64-1, or a sequence of one per game (Gymnasium's
@@ -180,7 +195,9 @@ class _VectorEnv(_LearnerStepper, VectorEnv):
         drawn as the single-agent env draws them (draughts from White's side, backgammon from
         player_0's)."""
         if self.render_mode is None:
-            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            gymnasium.logger.warn(
+                "You are calling render method without specifying any render mode."
+            )
             return None
         draw = _RENDERERS[self.game]
         if self.render_mode == "rgb_array":
@@ -214,8 +231,9 @@ def make_sb3_vec_env(game, num_envs=8, opponent="random", **kwargs):
         def __init__(self):
             self._init_core(game, num_envs, opponent, kwargs)
             self.render_mode = None
-            VecEnv.__init__(self, self.core.num_envs, self.single_observation_space,
-                            self.single_action_space)
+            VecEnv.__init__(
+                self, self.core.num_envs, self.single_observation_space, self.single_action_space
+            )
             self._actions = None
             self._seed = None
 

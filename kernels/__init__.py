@@ -8,6 +8,7 @@ kernel module loads no gymnasium, pettingzoo or torch (tests/test_layering.py).
 ``compile_notice`` says so on stderr while boardgym's Numba functions compile (the first use
 with an empty cache); it is installed here, before any kernel module is imported.
 """
+
 from boardgym.kernels import compile_notice
 
 compile_notice.install()

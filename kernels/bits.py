@@ -3,6 +3,7 @@
 Bitboards are ``int64`` with at most 63 bits in use; nothing here touches ``uint64``.
 ``popcount``/``lsb``/``msb`` compile to single LLVM intrinsics (ctpop/cttz/ctlz).
 """
+
 import numpy as np
 from llvmlite import ir
 from numba import njit, types

@@ -12,6 +12,7 @@ Shown when stderr is a terminal or a Jupyter kernel runs the code (like a progre
 ``BOARDGYM_COMPILE_NOTICE=1`` shows it always, ``=0`` never. ``install()`` (called by
 ``boardgym.kernels``) registers one listener per process.
 """
+
 import os
 import sys
 import threading
@@ -57,11 +58,11 @@ class CompileNotice(event.Listener):
     def __init__(self, stream=None, delay=DELAY, quiet=QUIET, force=None):
         self.stream, self.delay, self.quiet, self.force = stream, delay, quiet, force
         self.lock = threading.Lock()
-        self.depth = 0          # nesting of compile events (callees compile inside callers)
+        self.depth = 0  # nesting of compile events (callees compile inside callers)
         self.top_is_ours = False
-        self.start = None       # when the current run of compiles began (None: no run)
-        self.parts = []         # what the run compiles, in order first seen
-        self.announced = []     # the parts already named on stderr in this run
+        self.start = None  # when the current run of compiles began (None: no run)
+        self.parts = []  # what the run compiles, in order first seen
+        self.announced = []  # the parts already named on stderr in this run
         self.announce_timer = self.end_timer = None
 
     def _say(self, text):

@@ -5,14 +5,15 @@ an array so kernels can advance it in place (``rngs[i]`` per game in a batch); t
 it with two multiply/xorshift rounds (wrapping multiplication; logical right shifts emulated by
 masking). Shared by every game: dice, random opponents, random action sampling.
 """
+
 import numpy as np
 from numba import njit, prange
 
 from boardgym.kernels.bits import popcount
 
-_GOLDEN = np.int64(-7046029254386353131)   # 0x9E3779B97F4A7C15 as int64
-_MIX1 = np.int64(-4658895280553007687)     # 0xBF58476D1CE4E5B9
-_MIX2 = np.int64(-7723592293110705685)     # 0x94D049BB133111EB
+_GOLDEN = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as int64
+_MIX1 = np.int64(-4658895280553007687)  # 0xBF58476D1CE4E5B9
+_MIX2 = np.int64(-7723592293110705685)  # 0x94D049BB133111EB
 
 
 @njit(cache=True, inline="always")

@@ -21,6 +21,7 @@ how to install them (most at once: pip install "boardgym[bench]"); boardgym's ow
 always measured. Every JIT is warmed up before timing; the very first run also compiles the
 kernels (a few minutes; Numba caches them).
 """
+
 import dataclasses
 import importlib.util
 import sys
@@ -28,16 +29,28 @@ from dataclasses import field
 from typing import Literal
 
 from boardgym.scripts import (
-    bench_coldstart, bench_env, bench_movegen, bench_paths, bench_rllib, bench_search, cli,
+    bench_coldstart,
+    bench_env,
+    bench_movegen,
+    bench_paths,
+    bench_rllib,
+    bench_search,
+    cli,
 )
 
 #: target -> (module, one-line summary)
 TARGETS = {
-    "movegen": (bench_movegen, "move generation and perft against py-draughts, gnubg-nn, gym-backgammon"),
+    "movegen": (
+        bench_movegen,
+        "move generation and perft against py-draughts, gnubg-nn, gym-backgammon",
+    ),
     "envs": (bench_env, "environment steps/s against PettingZoo and OpenSpiel (--batched: Pgx)"),
     "search": (bench_search, "the draughts alpha-beta search, nodes/s"),
     "rllib": (bench_rllib, "RLlib sampling throughput (needs Ray)"),
-    "coldstart": (bench_coldstart, "first use with an empty Numba cache: import -> first finished game of each game"),
+    "coldstart": (
+        bench_coldstart,
+        "first use with an empty Numba cache: import -> first finished game of each game",
+    ),
     "paths": (bench_paths, "the paths users call, each beside its peer and its goal, in one run"),
 }
 #: what ``all`` runs: every target but paths (its rows repeat the others')
@@ -93,10 +106,17 @@ def _target_settings(target: str, cfg: Settings):
     if target == "movegen":
         return bench_movegen.Settings(game=cfg.game, threads=cfg.threads, full=cfg.full)
     if target == "envs":
-        keep = {"all": bench_env.ENVS,
-                "draughts": ("boardgym-draughts", "pz-chess", "pz-connect-four"),
-                "backgammon": ("boardgym-backgammon", "boardgym-backgammon-cube", "openspiel-backgammon",
-                               "pz-chess", "pz-connect-four")}[cfg.game]
+        keep = {
+            "all": bench_env.ENVS,
+            "draughts": ("boardgym-draughts", "pz-chess", "pz-connect-four"),
+            "backgammon": (
+                "boardgym-backgammon",
+                "boardgym-backgammon-cube",
+                "openspiel-backgammon",
+                "pz-chess",
+                "pz-connect-four",
+            ),
+        }[cfg.game]
         return bench_env.Settings(envs=list(keep), full=cfg.full)
     if target == "search":
         return None if cfg.game == "backgammon" else bench_search.Settings(full=cfg.full)
@@ -104,8 +124,9 @@ def _target_settings(target: str, cfg: Settings):
         return bench_coldstart.Settings(game=cfg.game, full=cfg.full)
     if target == "paths":
         return bench_paths.Settings(full=cfg.full)
-    return bench_rllib.Settings(game="backgammon" if cfg.game == "backgammon" else "draughts",
-                                full=cfg.full)
+    return bench_rllib.Settings(
+        game="backgammon" if cfg.game == "backgammon" else "draughts", full=cfg.full
+    )
 
 
 def main(args=None):
@@ -114,18 +135,30 @@ def main(args=None):
     ``[TARGET, options...]`` with one target (not all) runs that target with its own options."""
     if args is None:
         args = sys.argv[1:]
-    if isinstance(args, (list, tuple)) and args and args[0] in TARGETS \
-            and not any(a in TARGETS or a == "all" for a in args[1:]):
+    if (
+        isinstance(args, (list, tuple))
+        and args
+        and args[0] in TARGETS
+        and not any(a in TARGETS or a == "all" for a in args[1:])
+    ):
         target, module = args[0], TARGETS[args[0]][0]
         try:
-            settings = cli.settings(module.Settings, list(args[1:]), prog=f"boardgym bench {target}",
-                                    description=module.__doc__)
+            settings = cli.settings(
+                module.Settings,
+                list(args[1:]),
+                prog=f"boardgym bench {target}",
+                description=module.__doc__,
+            )
         except cli.UsageError as e:
             raise ValueError(f"{target}: {e} (see boardgym bench {target} --help)") from None
         _say_peers(target, getattr(settings, "game", "all"))
         return {target: module.main(settings)}
-    cfg = cli.settings(Settings, list(args) if isinstance(args, tuple) else args,
-                       prog="boardgym bench", description=__doc__)
+    cfg = cli.settings(
+        Settings,
+        list(args) if isinstance(args, tuple) else args,
+        prog="boardgym bench",
+        description=__doc__,
+    )
     names = list(ALL) if "all" in cfg.targets else list(dict.fromkeys(cfg.targets))
     results, missing = {}, {}
     for target in names:
@@ -138,9 +171,12 @@ def main(args=None):
             missing[name] = how
         results[target] = TARGETS[target][0].main(settings)
     if missing:
-        print("\nmissing peers (their rows were skipped): "
-              + "; ".join(f"{n}: {how}" for n, how in missing.items())
-              + '\nmost install at once with: pip install "boardgym[bench]"', flush=True)
+        print(
+            "\nmissing peers (their rows were skipped): "
+            + "; ".join(f"{n}: {how}" for n, how in missing.items())
+            + '\nmost install at once with: pip install "boardgym[bench]"',
+            flush=True,
+        )
     return results
 
 

@@ -15,6 +15,7 @@ stderr are printed (the first one ends the wait at a silent prompt). ``--kernels
 lists the N Numba compiles that took longest (own time: callees compiled inside are not counted).
 No peer: the figure is boardgym's own.
 """
+
 import dataclasses
 import json
 import os
@@ -109,14 +110,20 @@ def run_child(games, cache_dir, own_compiles=False):
     env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir, BOARDGYM_COMPILE_NOTICE="1")
     cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c", CHILD, ",".join(games), "1" if own_compiles else "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CHILD, ",".join(games), "1" if own_compiles else "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     notices, errors = [], []
 
     def read_stderr():
         for line in proc.stderr:
             (notices if line.startswith("boardgym: compil") else errors).append(
-                (time.perf_counter() - t0, line.rstrip()))
+                (time.perf_counter() - t0, line.rstrip())
+            )
 
     reader = threading.Thread(target=read_stderr, daemon=True)
     reader.start()
@@ -126,7 +133,9 @@ def run_child(games, cache_dir, own_compiles=False):
     cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     reader.join()
     if proc.returncode != 0:
-        raise RuntimeError("the cold-start process failed:\n" + "\n".join(line for _, line in errors[-20:]))
+        raise RuntimeError(
+            "the cold-start process failed:\n" + "\n".join(line for _, line in errors[-20:])
+        )
     result = json.loads(out.strip().splitlines()[-1])
     phases = dict(result["phases"])
     phases["total"] = total
@@ -150,23 +159,35 @@ def main(args=None):
             cacheds.append(run_child(games, cache)[0])
     cold = {k: statistics.median(p[k] for p in colds) for k in colds[0]}
     cached = {k: statistics.median(p[k] for p in cacheds) for k in cacheds[0]}
-    print(f"bench coldstart: import -> first finished game of {' and '.join(games)}, a fresh process each, "
-          f"median of {cfg.repeats} (python {sys.version.split()[0]}, {os.cpu_count()} cpus)")
+    print(
+        f"bench coldstart: import -> first finished game of {' and '.join(games)}, a fresh process each, "
+        f"median of {cfg.repeats} (python {sys.version.split()[0]}, {os.cpu_count()} cpus)"
+    )
     print(f"{'phase':<16}{'empty cache s':>14}{'cached s':>10}")
     for name in cold:
         label = name if name in ("import", "total", "total cpu") else f"{name} game"
         print(f"{label:<16}{cold[name]:>14.2f}{cached[name]:>10.2f}")
     first = notices[0][0] if notices else None
-    print(f"compile notices on stderr (first cold run): {len(notices)}"
-          + (f"; the first {first:.1f} s after the start" if notices else ""))
+    print(
+        f"compile notices on stderr (first cold run): {len(notices)}"
+        + (f"; the first {first:.1f} s after the start" if notices else "")
+    )
     for t, line in notices:
         print(f"  at {t:5.1f} s  {line}")
     if cfg.kernels:
-        print(f"costliest compiles (own seconds; {len(compiles)} functions, {sum(s for _, s in compiles):.2f} s in all):")
-        for name, s in compiles[:cfg.kernels]:
+        print(
+            f"costliest compiles (own seconds; {len(compiles)} functions, {sum(s for _, s in compiles):.2f} s in all):"
+        )
+        for name, s in compiles[: cfg.kernels]:
             print(f"  {s:6.2f}  {name}")
-    return {"cold": cold, "cached": cached, "notices": notices, "first_notice": first,
-            "compiles": compiles[:cfg.kernels], "repeats": cfg.repeats}
+    return {
+        "cold": cold,
+        "cached": cached,
+        "notices": notices,
+        "first_notice": first,
+        "compiles": compiles[: cfg.kernels],
+        "repeats": cfg.repeats,
+    }
 
 
 if __name__ == "__main__":

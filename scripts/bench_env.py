@@ -26,6 +26,7 @@ in-kernel random opponent replies inside each step), beside its batched core at 
 (random legal play in both seats, action draw and restarts included, as ``--batched`` times
 it), all cores. The two are timed in alternating slices so that a busy machine slows both alike.
 """
+
 import dataclasses
 import importlib
 import importlib.util
@@ -39,8 +40,14 @@ import numpy as np
 
 from boardgym.scripts import cli
 
-Env = Literal["boardgym-draughts", "boardgym-backgammon", "boardgym-backgammon-cube", "pz-chess",
-              "pz-connect-four", "openspiel-backgammon"]
+Env = Literal[
+    "boardgym-draughts",
+    "boardgym-backgammon",
+    "boardgym-backgammon-cube",
+    "pz-chess",
+    "pz-connect-four",
+    "openspiel-backgammon",
+]
 ENVS = Env.__args__
 
 #: optional peers: (name, module to import, how to install, game); `boardgym bench` reports the missing
@@ -50,8 +57,11 @@ PEERS = (
     ("OpenSpiel", "pyspiel", "pip install open_spiel", "backgammon"),
     ("Pgx (--batched)", "pgx", "pip install pgx", "backgammon"),
 )
-_INSTALL = {"pz-chess": "pip install chess", "pz-connect-four": "pip install pygame",
-            "openspiel-backgammon": "pip install open_spiel"}
+_INSTALL = {
+    "pz-chess": "pip install chess",
+    "pz-connect-four": "pip install pygame",
+    "openspiel-backgammon": "pip install open_spiel",
+}
 
 
 @dataclass
@@ -68,7 +78,9 @@ class Settings:
     """benchmark the batched cores (and Pgx) instead of the single-game AEC envs"""
     sizes: list[int] = field(default_factory=lambda: [64, 1024])
     """batch sizes N for --batched"""
-    games: list[Literal["draughts", "backgammon"]] = field(default_factory=lambda: ["draughts", "backgammon"])
+    games: list[Literal["draughts", "backgammon"]] = field(
+        default_factory=lambda: ["draughts", "backgammon"]
+    )
     """games for --batched"""
     vector: bool = False
     """also time gym.make_vec (1,024 games, step() only) beside its batched core"""
@@ -79,8 +91,10 @@ class Settings:
     def check(self):
         cli.require(0 < self.seconds <= 3600, f"--seconds must be in (0, 3600], got {self.seconds}")
         cli.require(len(self.envs) > 0, "--envs needs at least one environment")
-        cli.require(all(1 <= n <= 1_000_000 for n in self.sizes),
-                    f"--sizes must be in 1..1000000, got {' '.join(map(str, self.sizes))}")
+        cli.require(
+            all(1 <= n <= 1_000_000 for n in self.sizes),
+            f"--sizes must be in 1..1000000, got {' '.join(map(str, self.sizes))}",
+        )
         cli.require(self.seed >= 0, f"--seed must be at least 0, got {self.seed}")
         if self.full:
             quick = Settings()
@@ -101,7 +115,9 @@ def _aec_rate(make_env, seconds, seed):
     while time.process_time() - start < seconds:
         for _ in env.agent_iter():
             obs, rew, term, trunc, info = env.last()
-            action = None if (term or trunc) else rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+            action = (
+                None if (term or trunc) else rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+            )
             env.step(action)
             steps += 1
         env.reset()
@@ -203,9 +219,11 @@ def main_vector(s):
     """The make_vec rows: {(game, "core" or "vector"): steps/s}."""
     cores = os.cpu_count() or 1
     rates = {}
-    print(f"bench envs --vector: gym.make_vec(..., num_envs={VECTOR_GAMES}, "
-          f'vectorization_mode="vector_entry_point"), step() only, against the in-kernel random '
-          f"opponent, beside its batched core; wall time, {cores} threads, {s.seconds:g} s each")
+    print(
+        f"bench envs --vector: gym.make_vec(..., num_envs={VECTOR_GAMES}, "
+        f'vectorization_mode="vector_entry_point"), step() only, against the in-kernel random '
+        f"opponent, beside its batched core; wall time, {cores} threads, {s.seconds:g} s each"
+    )
     print(f"{'game':11s} {'core':>14s} {'make_vec step':>14s}   ratio")
     for game in s.games:
         rc, rv = _vector_rates(game, s.seconds, s.seed)
@@ -236,7 +254,8 @@ def _pgx_rate(game, n, seconds, seed):
         done = state.terminated | state.truncated
         fresh = init(jax.random.split(k3, n))
         return jax.tree_util.tree_map(
-            lambda a, b: jnp.where(done.reshape((-1,) + (1,) * (a.ndim - 1)), b, a), state, fresh)
+            lambda a, b: jnp.where(done.reshape((-1,) + (1,) * (a.ndim - 1)), b, a), state, fresh
+        )
 
     one = jax.jit(one)
     for _ in range(3):
@@ -258,10 +277,12 @@ def main_batched(s):
     aec = {g: _aec_rate(_makers()[f"boardgym-{g}"], min(s.seconds, 2.0), s.seed) for g in s.games}
     has_pgx = importlib.util.find_spec("pgx") is not None
     rates = {}
-    lines = [f"bench envs --batched: random legal play in both seats of N games, wall time, "
-             f"{s.seconds:g} s per row" + ("" if has_pgx else "; Pgx not installed: pip install pgx"),
-             f"{'game':11s} {'N':>6s} {'1 thread':>14s} {f'{cores} threads':>14s} {'Pgx (JAX CPU)':>14s}"
-             f"   ratios (all cores vs AEC loop / vs Pgx)"]
+    lines = [
+        f"bench envs --batched: random legal play in both seats of N games, wall time, "
+        f"{s.seconds:g} s per row" + ("" if has_pgx else "; Pgx not installed: pip install pgx"),
+        f"{'game':11s} {'N':>6s} {'1 thread':>14s} {f'{cores} threads':>14s} {'Pgx (JAX CPU)':>14s}"
+        f"   ratios (all cores vs AEC loop / vs Pgx)",
+    ]
     print(lines[0])
     print(lines[1])
     with cli.Progress(len(s.games) * len(s.sizes), label="envs --batched", unit="rows") as bar:
@@ -270,7 +291,11 @@ def main_batched(s):
                 r1 = _batched_rate(game, n, 1, s.seconds, s.seed)
                 rall = _batched_rate(game, n, cores, s.seconds, s.seed)
                 rates[(game, n, 1)], rates[(game, n, cores)] = r1, rall
-                rp = _pgx_rate(game, n, s.seconds, s.seed) if game == "backgammon" and has_pgx else None
+                rp = (
+                    _pgx_rate(game, n, s.seconds, s.seed)
+                    if game == "backgammon" and has_pgx
+                    else None
+                )
                 rates[(game, n, "pgx")] = rp
                 pgx_txt = f"{rp:14,.0f}" if rp else f"{'-':>14s}"
                 ratio = f"{rall / aec[game]:.0f}x AEC" + (f", {rall / rp:.1f}x Pgx" if rp else "")
@@ -292,17 +317,22 @@ def _makers():
     def boardgym(name, **kw):
         def make():
             return importlib.import_module(f"boardgym.envs.{name}").env(**kw)
+
         return make
 
     def pz(name):
         def make():
             return importlib.import_module(f"pettingzoo.classic.{name}").env()
+
         return make
 
-    return {"boardgym-draughts": boardgym("russian_draughts_v0"),
-            "boardgym-backgammon": boardgym("backgammon_v0"),
-            "boardgym-backgammon-cube": boardgym("backgammon_v0", cube=True),
-            "pz-chess": pz("chess_v6"), "pz-connect-four": pz("connect_four_v3")}
+    return {
+        "boardgym-draughts": boardgym("russian_draughts_v0"),
+        "boardgym-backgammon": boardgym("backgammon_v0"),
+        "boardgym-backgammon-cube": boardgym("backgammon_v0", cube=True),
+        "pz-chess": pz("chess_v6"),
+        "pz-connect-four": pz("connect_four_v3"),
+    }
 
 
 def main(args=None):
@@ -329,16 +359,19 @@ def main(args=None):
                 rates[name] = None
                 missing.append(f"{name} (not installed: {_INSTALL[name]})")
             bar.update(s.seconds)
-    base = {"boardgym-draughts": ("pz-chess", "pz-connect-four"),
-            "boardgym-backgammon": ("openspiel-backgammon", "pz-chess", "pz-connect-four"),
-            "boardgym-backgammon-cube": ("openspiel-backgammon",)}
+    base = {
+        "boardgym-draughts": ("pz-chess", "pz-connect-four"),
+        "boardgym-backgammon": ("openspiel-backgammon", "pz-chess", "pz-connect-four"),
+        "boardgym-backgammon-cube": ("openspiel-backgammon",),
+    }
     print(f"bench envs: random legal play through the AEC loop, {s.seconds:g} CPU s each, 1 thread")
     print(f"{'environment':28s} {'steps/s':>12s}   ratios")
     for name, rate in rates.items():
         if rate is None:
             continue
-        ratios = ", ".join(f"{rate / rates[b]:.1f}x {b}" for b in base.get(name, ())
-                           if rates.get(b))
+        ratios = ", ".join(
+            f"{rate / rates[b]:.1f}x {b}" for b in base.get(name, ()) if rates.get(b)
+        )
         print(f"{name:28s} {rate:12,.0f}   {ratios}")
     for line in missing:
         print(f"{'':28s} {'-':>12s}   {line}")

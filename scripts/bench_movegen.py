@@ -37,7 +37,12 @@ import numpy as np
 from numba import njit, prange
 
 from boardgym.kernels.backgammon.game import (
-    ROLLED, afterstates, dice_of, finish_turn, plays_of_roll, start,
+    ROLLED,
+    afterstates,
+    dice_of,
+    finish_turn,
+    plays_of_roll,
+    start,
 )
 from boardgym.kernels.backgammon.movegen import gen_afterstates_scratch
 from boardgym.kernels.draughts.game import gen_moves
@@ -93,17 +98,41 @@ class Settings:
     """the budget BENCHMARKS.md reports (see FULL in this module); not with other budget flags"""
 
     def check(self):
-        for name in ("start_depth", "mid_depth", "ref_start_depth", "ref_mid_depth", "n_mid", "n_gen",
-                     "gen_reps", "ref_reps", "bg_cases", "bg_reps", "gym_cases", "repeats"):
-            cli.require(getattr(self, name) >= 1, f"{_flag(name)} must be at least 1, got {getattr(self, name)}")
+        for name in (
+            "start_depth",
+            "mid_depth",
+            "ref_start_depth",
+            "ref_mid_depth",
+            "n_mid",
+            "n_gen",
+            "gen_reps",
+            "ref_reps",
+            "bg_cases",
+            "bg_reps",
+            "gym_cases",
+            "repeats",
+        ):
+            cli.require(
+                getattr(self, name) >= 1,
+                f"{_flag(name)} must be at least 1, got {getattr(self, name)}",
+            )
         from boardgym.envs.draughts import MAX_PERFT_DEPTH
+
         for name in ("start_depth", "mid_depth", "ref_start_depth", "ref_mid_depth"):
-            cli.require(getattr(self, name) <= MAX_PERFT_DEPTH,
-                        f"{_flag(name)} must be at most {MAX_PERFT_DEPTH}, got {getattr(self, name)}")
-        cli.require(self.n_mid <= 32, f"--n-mid must be at most 32 (positions shipped), got {self.n_mid}")
-        cli.require(self.n_gen <= 500, f"--n-gen must be at most 500 (positions shipped), got {self.n_gen}")
-        cli.require(0 <= self.threads <= numba.config.NUMBA_NUM_THREADS,
-                    f"--threads must be in 0..{numba.config.NUMBA_NUM_THREADS}, got {self.threads}")
+            cli.require(
+                getattr(self, name) <= MAX_PERFT_DEPTH,
+                f"{_flag(name)} must be at most {MAX_PERFT_DEPTH}, got {getattr(self, name)}",
+            )
+        cli.require(
+            self.n_mid <= 32, f"--n-mid must be at most 32 (positions shipped), got {self.n_mid}"
+        )
+        cli.require(
+            self.n_gen <= 500, f"--n-gen must be at most 500 (positions shipped), got {self.n_gen}"
+        )
+        cli.require(
+            0 <= self.threads <= numba.config.NUMBA_NUM_THREADS,
+            f"--threads must be in 0..{numba.config.NUMBA_NUM_THREADS}, got {self.threads}",
+        )
         if self.full:
             quick = Settings()
             given = [_flag(k) for k in FULL if getattr(self, k) != getattr(quick, k)]
@@ -115,8 +144,20 @@ def _flag(name):
 
 
 #: the budget of BENCHMARKS.md (``--full``)
-FULL = dict(start_depth=10, mid_depth=8, ref_start_depth=7, ref_mid_depth=5, n_mid=8, n_gen=500,
-            gen_reps=2000, ref_reps=10, bg_cases=20000, bg_reps=20, gym_cases=2000, repeats=5)
+FULL = dict(
+    start_depth=10,
+    mid_depth=8,
+    ref_start_depth=7,
+    ref_mid_depth=5,
+    n_mid=8,
+    n_gen=500,
+    gen_reps=2000,
+    ref_reps=10,
+    bg_cases=20000,
+    bg_reps=20,
+    gym_cases=2000,
+    repeats=5,
+)
 
 
 class Table:
@@ -130,11 +171,22 @@ class Table:
 
     def add(self, game, task, impl, threads, work, unit, seconds, clock):
         rate = work / seconds if seconds > 0 else float("inf")
-        row = dict(game=game, task=task, impl=impl, threads=threads, work=work, unit=unit,
-                   seconds=seconds, rate=rate, clock=clock)
+        row = dict(
+            game=game,
+            task=task,
+            impl=impl,
+            threads=threads,
+            work=work,
+            unit=unit,
+            seconds=seconds,
+            rate=rate,
+            clock=clock,
+        )
         self.rows.append(row)
-        self.say(f"  {task:<22} {impl:<36} {threads:>3}  {work:>12,} {unit:<9} {seconds:8.3f}s {clock:<4}"
-                 f" {rate:>14,.0f} {unit}/s")
+        self.say(
+            f"  {task:<22} {impl:<36} {threads:>3}  {work:>12,} {unit:<9} {seconds:8.3f}s {clock:<4}"
+            f" {rate:>14,.0f} {unit}/s"
+        )
         if self.bar is not None:
             self.bar.update(1)
         return rate
@@ -203,8 +255,11 @@ def _make_core_perft():
         if depth == 1:
             return len(caps) if caps else len(quiets)
         total = 0
-        moves = [(bit[p[0]], bit[p[-1]], c, pr) for p, c, pr in caps] if caps else \
-            [(bit[f], bit[t], (), False) for f, t in quiets]
+        moves = (
+            [(bit[p[0]], bit[p[-1]], c, pr) for p, c, pr in caps]
+            if caps
+            else [(bit[f], bit[t], (), False) for f, t in quiets]
+        )
         for frm, to, cap, promo in moves:
             cm = 0
             for c in cap:
@@ -285,31 +340,91 @@ def bench_draughts(cfg: Settings, table: Table, threads: int) -> dict:
     n, t = cpu(lambda: dr.perft(s0, cfg.start_depth))
     table.add("draughts", "perft start", f"boardgym d{cfg.start_depth}", 1, n, "leaves", t, "cpu")
     n, t = wall(lambda: dr.perft(s0, cfg.start_depth, threads=threads))
-    table.add("draughts", "perft start", f"boardgym d{cfg.start_depth} parallel", threads, n, "leaves", t, "wall")
+    table.add(
+        "draughts",
+        "perft start",
+        f"boardgym d{cfg.start_depth} parallel",
+        threads,
+        n,
+        "leaves",
+        t,
+        "wall",
+    )
     if pyd:
         b0 = Board.from_fen(START_FEN)
         n, t = cpu(lambda: _pyd_perft(b0, cfg.ref_start_depth))
-        table.add("draughts", "perft start", f"py-draughts API d{cfg.ref_start_depth}", 1, n, "leaves", t, "cpu")
+        table.add(
+            "draughts",
+            "perft start",
+            f"py-draughts API d{cfg.ref_start_depth}",
+            1,
+            n,
+            "leaves",
+            t,
+            "cpu",
+        )
         g0 = from_board(b0)
         n, t = cpu(lambda: core_perft(*g0, True, cfg.ref_start_depth))
-        table.add("draughts", "perft start", f"py-draughts core d{cfg.ref_start_depth}", 1, n, "leaves", t, "cpu")
+        table.add(
+            "draughts",
+            "perft start",
+            f"py-draughts core d{cfg.ref_start_depth}",
+            1,
+            n,
+            "leaves",
+            t,
+            "cpu",
+        )
 
     # --- perft from middlegames with kings
     states = [dr.from_fen(f) for f in mid]
     n, t = cpu(lambda: sum(dr.perft(s, cfg.mid_depth) for s in states))
-    table.add("draughts", "perft middlegame", f"boardgym d{cfg.mid_depth} x{len(mid)}", 1, n, "leaves", t, "cpu")
+    table.add(
+        "draughts",
+        "perft middlegame",
+        f"boardgym d{cfg.mid_depth} x{len(mid)}",
+        1,
+        n,
+        "leaves",
+        t,
+        "cpu",
+    )
     n, t = wall(lambda: sum(dr.perft(s, cfg.mid_depth, threads=threads) for s in states))
-    table.add("draughts", "perft middlegame", f"boardgym d{cfg.mid_depth} x{len(mid)} parallel", threads, n,
-              "leaves", t, "wall")
+    table.add(
+        "draughts",
+        "perft middlegame",
+        f"boardgym d{cfg.mid_depth} x{len(mid)} parallel",
+        threads,
+        n,
+        "leaves",
+        t,
+        "wall",
+    )
     if pyd:
         boards = [Board.from_fen(f) for f in mid]
         n, t = cpu(lambda: sum(_pyd_perft(b, cfg.ref_mid_depth) for b in boards))
-        table.add("draughts", "perft middlegame", f"py-draughts API d{cfg.ref_mid_depth} x{len(mid)}", 1, n,
-                  "leaves", t, "cpu")
+        table.add(
+            "draughts",
+            "perft middlegame",
+            f"py-draughts API d{cfg.ref_mid_depth} x{len(mid)}",
+            1,
+            n,
+            "leaves",
+            t,
+            "cpu",
+        )
         gs = [(from_board(b), b.turn == Color.WHITE) for b in boards]
         n, t = cpu(lambda: sum(core_perft(*g, w, cfg.ref_mid_depth) for g, w in gs))
-        table.add("draughts", "perft middlegame", f"py-draughts core d{cfg.ref_mid_depth} x{len(mid)}", 1, n,
-                  "leaves", t, "cpu")
+        table.add(
+            "draughts",
+            "perft middlegame",
+            f"py-draughts core d{cfg.ref_mid_depth} x{len(mid)}",
+            1,
+            n,
+            "leaves",
+            t,
+            "cpu",
+        )
 
     # --- legal-move generation over capture-heavy middlegames
     gstates = np.ascontiguousarray(np.stack([dr.from_fen(f) for f in gen]))
@@ -319,58 +434,132 @@ def bench_draughts(cfg: Settings, table: Table, threads: int) -> dict:
         dr.legal_moves(s)
     reps, rr = cfg.gen_reps, cfg.ref_reps
     n, t = cpu(lambda: _bg_gen_loop(gstates, reps, out))
-    table.add("draughts", "legal moves", "boardgym kernel gen_moves (jit loop)", 1, len(gen) * reps,
-              "positions", t, "cpu")
+    table.add(
+        "draughts",
+        "legal moves",
+        "boardgym kernel gen_moves (jit loop)",
+        1,
+        len(gen) * reps,
+        "positions",
+        t,
+        "cpu",
+    )
     n, t = cpu(lambda: [dr.legal_moves(s) for _ in range(rr) for s in gstates])
-    table.add("draughts", "legal moves", "boardgym legal_moves (state in)", 1, len(gen) * rr,
-              "positions", t, "cpu")
+    table.add(
+        "draughts",
+        "legal moves",
+        "boardgym legal_moves (state in)",
+        1,
+        len(gen) * rr,
+        "positions",
+        t,
+        "cpu",
+    )
     for f in gen:  # warm up the FEN path (one untimed pass)
         dr.legal_moves(f)
     n, t = cpu(lambda: [dr.legal_moves(f) for _ in range(rr) for f in gen])
-    table.add("draughts", "legal moves", "boardgym legal_moves (FEN in)", 1, len(gen) * rr,
-              "positions", t, "cpu")
+    table.add(
+        "draughts",
+        "legal moves",
+        "boardgym legal_moves (FEN in)",
+        1,
+        len(gen) * rr,
+        "positions",
+        t,
+        "cpu",
+    )
     if not pyd:
         return {}
     gboards = [Board.from_fen(f) for f in gen]
     n, t = cpu(lambda: [b.legal_moves for _ in range(rr) for b in gboards])
-    table.add("draughts", "legal moves", "py-draughts Board.legal_moves", 1, len(gen) * rr, "positions", t, "cpu")
+    table.add(
+        "draughts",
+        "legal moves",
+        "py-draughts Board.legal_moves",
+        1,
+        len(gen) * rr,
+        "positions",
+        t,
+        "cpu",
+    )
     n, t = cpu(lambda: [Board.from_fen(f).legal_moves for _ in range(rr) for f in gen])
-    table.add("draughts", "legal moves", "py-draughts from_fen + legal_moves", 1, len(gen) * rr,
-              "positions", t, "cpu")
+    table.add(
+        "draughts",
+        "legal moves",
+        "py-draughts from_fen + legal_moves",
+        1,
+        len(gen) * rr,
+        "positions",
+        t,
+        "cpu",
+    )
     ggs = [(from_board(b), b.turn == Color.WHITE) for b in gboards]
     n, t = cpu(lambda: [core.gen_moves(*g, w, False) for _ in range(rr) for g, w in ggs])
-    table.add("draughts", "legal moves", "py-draughts core gen_moves", 1, len(gen) * rr, "positions", t, "cpu")
+    table.add(
+        "draughts",
+        "legal moves",
+        "py-draughts core gen_moves",
+        1,
+        len(gen) * rr,
+        "positions",
+        t,
+        "cpu",
+    )
 
-    ds, dm, rs, rm, k = cfg.start_depth, cfg.mid_depth, cfg.ref_start_depth, cfg.ref_mid_depth, len(mid)
+    ds, dm, rs, rm, k = (
+        cfg.start_depth,
+        cfg.mid_depth,
+        cfg.ref_start_depth,
+        cfg.ref_mid_depth,
+        len(mid),
+    )
     table.say()
     return {
-        "perft_start_vs_api": table.ratio("perft start: boardgym 1 thread / py-draughts API",
-                                          r("perft start", f"boardgym d{ds}"),
-                                          r("perft start", f"py-draughts API d{rs}")),
-        "perft_start_vs_core": table.ratio("perft start: boardgym 1 thread / py-draughts core",
-                                           r("perft start", f"boardgym d{ds}"),
-                                           r("perft start", f"py-draughts core d{rs}")),
-        "perft_start_par_vs_api": table.ratio(f"perft start: boardgym {threads} threads / py-draughts API",
-                                              r("perft start", f"boardgym d{ds} parallel"),
-                                              r("perft start", f"py-draughts API d{rs}")),
-        "perft_mid_vs_api": table.ratio("perft middlegame: boardgym 1 thread / py-draughts API",
-                                        r("perft middlegame", f"boardgym d{dm} x{k}"),
-                                        r("perft middlegame", f"py-draughts API d{rm} x{k}")),
-        "perft_mid_vs_core": table.ratio("perft middlegame: boardgym 1 thread / py-draughts core",
-                                         r("perft middlegame", f"boardgym d{dm} x{k}"),
-                                         r("perft middlegame", f"py-draughts core d{rm} x{k}")),
-        "gen_kernel_vs_api": table.ratio("legal moves: boardgym kernel / py-draughts Board.legal_moves",
-                                         r("legal moves", "boardgym kernel gen_moves (jit loop)"),
-                                         r("legal moves", "py-draughts Board.legal_moves")),
-        "gen_kernel_vs_core": table.ratio("legal moves: boardgym kernel / py-draughts core",
-                                          r("legal moves", "boardgym kernel gen_moves (jit loop)"),
-                                          r("legal moves", "py-draughts core gen_moves")),
-        "gen_api_vs_api": table.ratio("legal moves: boardgym legal_moves / py-draughts Board.legal_moves",
-                                      r("legal moves", "boardgym legal_moves (state in)"),
-                                      r("legal moves", "py-draughts Board.legal_moves")),
-        "gen_fen_vs_api": table.ratio("legal moves from a FEN: boardgym / py-draughts from_fen + legal_moves",
-                                      r("legal moves", "boardgym legal_moves (FEN in)"),
-                                      r("legal moves", "py-draughts from_fen + legal_moves")),
+        "perft_start_vs_api": table.ratio(
+            "perft start: boardgym 1 thread / py-draughts API",
+            r("perft start", f"boardgym d{ds}"),
+            r("perft start", f"py-draughts API d{rs}"),
+        ),
+        "perft_start_vs_core": table.ratio(
+            "perft start: boardgym 1 thread / py-draughts core",
+            r("perft start", f"boardgym d{ds}"),
+            r("perft start", f"py-draughts core d{rs}"),
+        ),
+        "perft_start_par_vs_api": table.ratio(
+            f"perft start: boardgym {threads} threads / py-draughts API",
+            r("perft start", f"boardgym d{ds} parallel"),
+            r("perft start", f"py-draughts API d{rs}"),
+        ),
+        "perft_mid_vs_api": table.ratio(
+            "perft middlegame: boardgym 1 thread / py-draughts API",
+            r("perft middlegame", f"boardgym d{dm} x{k}"),
+            r("perft middlegame", f"py-draughts API d{rm} x{k}"),
+        ),
+        "perft_mid_vs_core": table.ratio(
+            "perft middlegame: boardgym 1 thread / py-draughts core",
+            r("perft middlegame", f"boardgym d{dm} x{k}"),
+            r("perft middlegame", f"py-draughts core d{rm} x{k}"),
+        ),
+        "gen_kernel_vs_api": table.ratio(
+            "legal moves: boardgym kernel / py-draughts Board.legal_moves",
+            r("legal moves", "boardgym kernel gen_moves (jit loop)"),
+            r("legal moves", "py-draughts Board.legal_moves"),
+        ),
+        "gen_kernel_vs_core": table.ratio(
+            "legal moves: boardgym kernel / py-draughts core",
+            r("legal moves", "boardgym kernel gen_moves (jit loop)"),
+            r("legal moves", "py-draughts core gen_moves"),
+        ),
+        "gen_api_vs_api": table.ratio(
+            "legal moves: boardgym legal_moves / py-draughts Board.legal_moves",
+            r("legal moves", "boardgym legal_moves (state in)"),
+            r("legal moves", "py-draughts Board.legal_moves"),
+        ),
+        "gen_fen_vs_api": table.ratio(
+            "legal moves from a FEN: boardgym / py-draughts from_fen + legal_moves",
+            r("legal moves", "boardgym legal_moves (FEN in)"),
+            r("legal moves", "py-draughts from_fen + legal_moves"),
+        ),
     }
 
 
@@ -402,7 +591,9 @@ def _bg_random_cases(n, seed):
 
     states = np.empty((n, STATE_LEN), dtype=np.int64)
     dice = np.empty((n, 2), dtype=np.int64)
-    _bg_random_games(new_rng(seed), states, dice, np.empty((MAX_AFTERSTATES, STATE_LEN), dtype=np.int64))
+    _bg_random_games(
+        new_rng(seed), states, dice, np.empty((MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
+    )
     return states, dice
 
 
@@ -474,36 +665,60 @@ def _gym_state(mod, board):
     return g.save_state()
 
 
-_KEY_TO_HEX = str.maketrans("ABCDEFGHIJKLMNOP", "0123456789abcdef")  # gnubg key: a letter per nibble
+_KEY_TO_HEX = str.maketrans(
+    "ABCDEFGHIJKLMNOP", "0123456789abcdef"
+)  # gnubg key: a letter per nibble
 
 
 def _gnubg_play_ids(moves, board, d1, d2):
     """gnubg-nn's plays of a roll as Position IDs: moves() keys turned into IDs by string ops."""
-    return [base64.b64encode(bytes.fromhex(k.translate(_KEY_TO_HEX))).decode()[:14]
-            for k in moves(board, d1, d2)]
+    return [
+        base64.b64encode(bytes.fromhex(k.translate(_KEY_TO_HEX))).decode()[:14]
+        for k in moves(board, d1, d2)
+    ]
 
 
 def _bench_plays_by_id(gnubg_nn, bgenv, pids, dice, table: Table) -> str:
     """The user's path, Position ID in and IDs of the plays out: boardgym legal_plays against
     gnubg-nn moves() plus the IDs of its plays (checked equal as sets before timing)."""
-    cases = [(gnubg_nn.board_from_position_id(p), d1, d2) for p, (d1, d2) in zip(pids, dice.tolist())]
+    cases = [
+        (gnubg_nn.board_from_position_id(p), d1, d2) for p, (d1, d2) in zip(pids, dice.tolist())
+    ]
     for p, (b, d1, d2) in zip(pids[:200], cases):
-        if (sorted(_gnubg_play_ids(gnubg_nn.moves, b, d1, d2)) or [p]) != bgenv.legal_plays(p, d1, d2):
+        if (sorted(_gnubg_play_ids(gnubg_nn.moves, b, d1, d2)) or [p]) != bgenv.legal_plays(
+            p, d1, d2
+        ):
             raise AssertionError(f"plays by ID differ from gnubg-nn on {p} {d1}-{d2}")
     moves = gnubg_nn.moves
     _, t = table.cpu(lambda: [_gnubg_play_ids(moves, b, d1, d2) for b, d1, d2 in cases])
-    table.add("backgammon", "afterstates", "gnubg_nn.moves + IDs of the plays", 1, len(cases), "cases", t, "cpu")
+    table.add(
+        "backgammon",
+        "afterstates",
+        "gnubg_nn.moves + IDs of the plays",
+        1,
+        len(cases),
+        "cases",
+        t,
+        "cpu",
+    )
     table.say()
-    return table.ratio("plays by ID: boardgym legal_plays / gnubg_nn.moves + IDs",
-                       table.rate("afterstates", "boardgym legal_plays (IDs in and out)"),
-                       table.rate("afterstates", "gnubg_nn.moves + IDs of the plays"))
+    return table.ratio(
+        "plays by ID: boardgym legal_plays / gnubg_nn.moves + IDs",
+        table.rate("afterstates", "boardgym legal_plays (IDs in and out)"),
+        table.rate("afterstates", "gnubg_nn.moves + IDs of the plays"),
+    )
 
 
 def bench_backgammon(cfg: Settings, table: Table, threads: int) -> dict:
     """Backgammon rows (boardgym always, gnubg-nn and gym-backgammon when installed), ratios."""
     from boardgym.envs import backgammon_notation as bgenv
     from boardgym.kernels.backgammon.board import BAR_ME, ME, STATE_LEN
-    from boardgym.kernels.backgammon.movegen import MAX_AFTERSTATES, MAX_MOVES, MV_FIELDS, scratch_size
+    from boardgym.kernels.backgammon.movegen import (
+        MAX_AFTERSTATES,
+        MAX_MOVES,
+        MV_FIELDS,
+        scratch_size,
+    )
 
     gnubg_nn = _peer("gnubg_nn")
     try:
@@ -512,14 +727,18 @@ def bench_backgammon(cfg: Settings, table: Table, threads: int) -> dict:
         gym, why = None, f"{type(e).__name__}: {e}"
     else:
         why = "not installed: pip install gym-backgammon"
-    peers = ["gnubg-nn" if gnubg_nn else "gnubg-nn not installed: pip install gnubg-nn",
-             "gym-backgammon" if gym else f"gym-backgammon {why}"]
+    peers = [
+        "gnubg-nn" if gnubg_nn else "gnubg-nn not installed: pip install gnubg-nn",
+        "gym-backgammon" if gym else f"gym-backgammon {why}",
+    ]
     table.say(f"\nBackgammon (boardgym vs {', '.join(peers)}), {threads} threads for multi-core")
     states, dice = _bg_random_cases(cfg.bg_cases, cfg.seed)
     n_cases = len(states)
     n_bar = int((states[:, BAR_ME] > 0).sum())
-    n_home = int((states[:, ME + 6:ME + 24].sum(axis=1) + states[:, BAR_ME] == 0).sum())
-    table.say(f"  {n_cases} rolls of random games (seed {cfg.seed}): {n_bar} on the bar, {n_home} bearing off")
+    n_home = int((states[:, ME + 6 : ME + 24].sum(axis=1) + states[:, BAR_ME] == 0).sum())
+    table.say(
+        f"  {n_cases} rolls of random games (seed {cfg.seed}): {n_bar} on the bar, {n_home} bearing off"
+    )
     out = np.empty((MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
     sc = np.empty(scratch_size(MAX_AFTERSTATES), dtype=np.int64)
     nchunk = max(threads, 1) * 4
@@ -530,20 +749,54 @@ def bench_backgammon(cfg: Settings, table: Table, threads: int) -> dict:
     _bg_afterstate_prange(states[:8], dice[:8], 1, outs, scs)
     reps, cpu, wall = cfg.bg_reps, table.cpu, table.wall
     _, t = cpu(lambda: _bg_afterstate_loop(states, dice, reps, out, sc))
-    table.add("backgammon", "afterstates", "boardgym kernel (jit loop)", 1, n_cases * reps, "cases", t, "cpu")
+    table.add(
+        "backgammon",
+        "afterstates",
+        "boardgym kernel (jit loop)",
+        1,
+        n_cases * reps,
+        "cases",
+        t,
+        "cpu",
+    )
     routes = np.empty((MAX_AFTERSTATES, MAX_MOVES, MV_FIELDS), dtype=np.int64)
     _bg_plays_loop(states[:4], dice[:4], 1, out, routes)  # warm up
     _, t = cpu(lambda: _bg_plays_loop(states, dice, reps, out, routes))
-    table.add("backgammon", "afterstates", "boardgym plays+routes (jit loop)", 1,
-              n_cases * reps, "cases", t, "cpu")
+    table.add(
+        "backgammon",
+        "afterstates",
+        "boardgym plays+routes (jit loop)",
+        1,
+        n_cases * reps,
+        "cases",
+        t,
+        "cpu",
+    )
     _, t = wall(lambda: _bg_afterstate_prange(states, dice, reps, outs, scs))
-    table.add("backgammon", "afterstates", "boardgym kernel (prange loop)", threads, n_cases * reps,
-              "cases", t, "wall")
+    table.add(
+        "backgammon",
+        "afterstates",
+        "boardgym kernel (prange loop)",
+        threads,
+        n_cases * reps,
+        "cases",
+        t,
+        "wall",
+    )
     pids = [bgenv.position_id(x) for x in states[:2000]]
     for p, (d1, d2) in zip(pids, dice.tolist()):  # warm up: one untimed pass over the cases
         bgenv.legal_plays(p, d1, d2)
     _, t = cpu(lambda: [bgenv.legal_plays(p, d1, d2) for p, (d1, d2) in zip(pids, dice.tolist())])
-    table.add("backgammon", "afterstates", "boardgym legal_plays (IDs in and out)", 1, len(pids), "cases", t, "cpu")
+    table.add(
+        "backgammon",
+        "afterstates",
+        "boardgym legal_plays (IDs in and out)",
+        1,
+        len(pids),
+        "cases",
+        t,
+        "cpu",
+    )
     ratios = {}
     rate = table.rate
     boards = [bgenv.board_from_state(x) for x in states]
@@ -558,15 +811,23 @@ def bench_backgammon(cfg: Settings, table: Table, threads: int) -> dict:
                     moves(b, d1, d2)
 
         _, t = cpu(run_gnubg)
-        table.add("backgammon", "afterstates", "gnubg_nn.moves", 1, n_cases * greps, "cases", t, "cpu")
+        table.add(
+            "backgammon", "afterstates", "gnubg_nn.moves", 1, n_cases * greps, "cases", t, "cpu"
+        )
         table.say()
-        ratios["bg_kernel_vs_gnubg"] = table.ratio("afterstates: boardgym kernel 1 thread / gnubg_nn.moves",
-                                                   rate("afterstates", "boardgym kernel (jit loop)"),
-                                                   rate("afterstates", "gnubg_nn.moves"))
+        ratios["bg_kernel_vs_gnubg"] = table.ratio(
+            "afterstates: boardgym kernel 1 thread / gnubg_nn.moves",
+            rate("afterstates", "boardgym kernel (jit loop)"),
+            rate("afterstates", "gnubg_nn.moves"),
+        )
         ratios["bg_par_vs_gnubg"] = table.ratio(
             f"afterstates: boardgym kernel {threads} threads / gnubg_nn.moves",
-            rate("afterstates", "boardgym kernel (prange loop)"), rate("afterstates", "gnubg_nn.moves"))
-        ratios["bg_legal_plays_vs_gnubg_ids"] = _bench_plays_by_id(gnubg_nn, bgenv, pids, dice, table)
+            rate("afterstates", "boardgym kernel (prange loop)"),
+            rate("afterstates", "gnubg_nn.moves"),
+        )
+        ratios["bg_legal_plays_vs_gnubg_ids"] = _bench_plays_by_id(
+            gnubg_nn, bgenv, pids, dice, table
+        )
     if gym is None:
         return ratios
     gcases = cases[: cfg.gym_cases]
@@ -579,10 +840,21 @@ def bench_backgammon(cfg: Settings, table: Table, threads: int) -> dict:
             g.get_valid_plays(gym.WHITE, (d1, d2))
 
     _, t = cpu(run_gym)
-    table.add("backgammon", "afterstates", "gym-backgammon get_valid_plays", 1, len(gcases), "cases", t, "cpu")
-    ratios["bg_kernel_vs_gym"] = table.ratio("afterstates: boardgym kernel 1 thread / gym-backgammon",
-                                             rate("afterstates", "boardgym kernel (jit loop)"),
-                                             rate("afterstates", "gym-backgammon get_valid_plays"))
+    table.add(
+        "backgammon",
+        "afterstates",
+        "gym-backgammon get_valid_plays",
+        1,
+        len(gcases),
+        "cases",
+        t,
+        "cpu",
+    )
+    ratios["bg_kernel_vs_gym"] = table.ratio(
+        "afterstates: boardgym kernel 1 thread / gym-backgammon",
+        rate("afterstates", "boardgym kernel (jit loop)"),
+        rate("afterstates", "gym-backgammon get_valid_plays"),
+    )
     return ratios
 
 
@@ -597,14 +869,20 @@ def main(args=None) -> dict:
     threads = cfg.threads or numba.config.NUMBA_NUM_THREADS
     games = ("draughts", "backgammon") if cfg.game == "all" else (cfg.game,)
     have = {name: importlib.util.find_spec(mod) is not None for name, mod, _, _ in PEERS}
-    rows = {"draughts": 6 + 6 * have["py-draughts"],
-            "backgammon": 4 + have["gnubg-nn"] + have["gym-backgammon"]}
+    rows = {
+        "draughts": 6 + 6 * have["py-draughts"],
+        "backgammon": 4 + have["gnubg-nn"] + have["gym-backgammon"],
+    }
     with cli.Progress(sum(rows[g] for g in games), label="movegen", unit="rows") as bar:
         table = Table(cfg.repeats, bar)
-        table.say(f"bench movegen: cpus={os.cpu_count()} numba threads={threads} numba {numba.__version__}"
-                  f" python {sys.version.split()[0]}; best of {cfg.repeats} run(s) per row")
-        table.say(f"  {'task':<22} {'implementation':<36} {'thr':>3}  {'work':>12} {'':<9} {'time':>9} {'clk':<4}"
-                  f" {'rate':>14}")
+        table.say(
+            f"bench movegen: cpus={os.cpu_count()} numba threads={threads} numba {numba.__version__}"
+            f" python {sys.version.split()[0]}; best of {cfg.repeats} run(s) per row"
+        )
+        table.say(
+            f"  {'task':<22} {'implementation':<36} {'thr':>3}  {'work':>12} {'':<9} {'time':>9} {'clk':<4}"
+            f" {'rate':>14}"
+        )
         ratios = {}
         if "draughts" in games:
             ratios.update(bench_draughts(cfg, table, threads))

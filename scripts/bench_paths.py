@@ -22,6 +22,7 @@ shared machine; the load average is printed with them):
                   while it compiles (the seconds until the first one are printed).
 A peer that is not installed is named with how to install it; its row then has no ratio.
 """
+
 import dataclasses
 import importlib.util
 import os
@@ -65,7 +66,9 @@ class Settings:
 
     def check(self):
         cli.require(0 < self.seconds <= 3600, f"--seconds must be in (0, 3600], got {self.seconds}")
-        cli.require(10 <= self.cases <= 1_000_000, f"--cases must be in 10..1000000, got {self.cases}")
+        cli.require(
+            10 <= self.cases <= 1_000_000, f"--cases must be in 10..1000000, got {self.cases}"
+        )
         cli.require(self.seed >= 0, f"--seed must be at least 0, got {self.seed}")
         if self.full:
             given = [f"--{k}" for k in FULL if getattr(self, k) != getattr(Settings, k)]
@@ -95,8 +98,11 @@ def legal_plays_rates(cases, seconds, seed):
     states, dice = bench_movegen._bg_random_cases(cases, seed)
     pids = [bgenv.position_id(x) for x in states]
     rolls = dice.tolist()
-    ours = _cpu_rate(lambda: [bgenv.legal_plays(p, d1, d2) for p, (d1, d2) in zip(pids, rolls)],
-                     len(pids), seconds)
+    ours = _cpu_rate(
+        lambda: [bgenv.legal_plays(p, d1, d2) for p, (d1, d2) in zip(pids, rolls)],
+        len(pids),
+        seconds,
+    )
     if importlib.util.find_spec("gnubg_nn") is None:
         return ours, None
     import gnubg_nn
@@ -106,8 +112,9 @@ def legal_plays_rates(cases, seconds, seed):
     for b, p, (d1, d2) in list(zip(boards, pids, rolls))[:200]:  # the same plays, as sets
         if (sorted(ids(moves, b, d1, d2)) or [p]) != bgenv.legal_plays(p, d1, d2):
             raise AssertionError(f"plays by ID differ from gnubg-nn on {p} {d1}-{d2}")
-    theirs = _cpu_rate(lambda: [ids(moves, b, d1, d2) for b, (d1, d2) in zip(boards, rolls)],
-                       len(boards), seconds)
+    theirs = _cpu_rate(
+        lambda: [ids(moves, b, d1, d2) for b, (d1, d2) in zip(boards, rolls)], len(boards), seconds
+    )
     return ours, theirs
 
 
@@ -158,23 +165,34 @@ def main(args=None):
             bar.update(1)
         aec = aec_rates(s.seconds, s.seed)
         for game in ("draughts", "backgammon"):
-            rows[f"AEC {game}"] = (aec[f"boardgym-{game}"], aec["pz-connect-four"], "turns/s",
-                                   "PettingZoo connect_four_v3")
+            rows[f"AEC {game}"] = (
+                aec[f"boardgym-{game}"],
+                aec["pz-connect-four"],
+                "turns/s",
+                "PettingZoo connect_four_v3",
+            )
         bar.update(2)
         if s.coldstart:
             total, first = coldstart_seconds()
             rows["cold start"] = (total, first, "s", "first compile notice at (s)")
             bar.update(1)
     load1 = os.getloadavg()[0]
-    print(f"bench paths: {os.cpu_count()} cpus, load average {load0:.2f} at the start, "
-          f"{load1:.2f} at the end; {s.seconds:g} s per timed row")
-    print(f"{'path':<20} {'boardgym':>12} {'peer':>12} {'ratio':>7}  {'goal':<14} {'':<8} peer / unit")
+    print(
+        f"bench paths: {os.cpu_count()} cpus, load average {load0:.2f} at the start, "
+        f"{load1:.2f} at the end; {s.seconds:g} s per timed row"
+    )
+    print(
+        f"{'path':<20} {'boardgym':>12} {'peer':>12} {'ratio':>7}  {'goal':<14} {'':<8} peer / unit"
+    )
     out = {}
     for row, (value, peer, unit, peer_name) in rows.items():
         kind, goal = GOALS[row]
         verdict = _verdict(row, value, peer)
-        goal_txt = {"ratio": f">= {goal:g}x peer", "rate": f">= {goal / 1e6:g}M/s",
-                    "seconds": f"<= {goal:g} s"}[kind]
+        goal_txt = {
+            "ratio": f">= {goal:g}x peer",
+            "rate": f">= {goal / 1e6:g}M/s",
+            "seconds": f"<= {goal:g} s",
+        }[kind]
         ratio = f"{value / peer:6.2f}x" if (peer and kind != "seconds") else f"{'-':>7}"
         if peer is None and kind == "ratio":
             how = {"legal_plays": "pip install gnubg-nn"}.get(row, "pip install pygame")
@@ -184,7 +202,9 @@ def main(args=None):
         else:
             peer_txt = f"{peer:12,.0f}"
         value_txt = f"{value:12.1f}" if kind == "seconds" else f"{value:12,.0f}"
-        print(f"{row:<20} {value_txt} {peer_txt} {ratio}  {goal_txt:<14} {verdict:<8} {peer_name}, {unit}")
+        print(
+            f"{row:<20} {value_txt} {peer_txt} {ratio}  {goal_txt:<14} {verdict:<8} {peer_name}, {unit}"
+        )
         out[row] = {"value": value, "peer": peer, "goal": goal, "verdict": verdict}
     out["load"] = (load0, load1)
     return out

@@ -12,6 +12,7 @@ local runner) and reports env steps/s. Also times the bare adapter with random m
 (``pip install "boardgym[ray]"``, in its own venv: ray pins gymnasium) and measures nothing.
 Prints one JSON line per measurement; ``main(args)`` returns them.
 """
+
 import dataclasses
 import importlib
 import importlib.util
@@ -25,7 +26,14 @@ import numpy as np
 from boardgym.scripts import cli
 
 #: optional peers: (name, module to import, how to install, game); `boardgym bench` reports the missing
-PEERS = (("Ray RLlib", "ray", 'pip install "boardgym[ray]", in its own venv as ray pins gymnasium', "all"),)
+PEERS = (
+    (
+        "Ray RLlib",
+        "ray",
+        'pip install "boardgym[ray]", in its own venv as ray pins gymnasium',
+        "all",
+    ),
+)
 
 
 @dataclasses.dataclass
@@ -50,13 +58,17 @@ class Settings:
     """the budget BENCHMARKS.md reports (runners 1 2, 2000 steps, 3 rounds); not with those flags"""
 
     def check(self):
-        cli.require(self.steps >= 1 and self.rounds >= 1 and self.hidden >= 1,
-                    "--steps, --rounds and --hidden must be at least 1")
+        cli.require(
+            self.steps >= 1 and self.rounds >= 1 and self.hidden >= 1,
+            "--steps, --rounds and --hidden must be at least 1",
+        )
         cli.require(min(self.num_env_runners) >= 0, "--num-env-runners must be at least 0")
         cli.require(min(self.envs_per_runner) >= 1, "--envs-per-runner must be at least 1")
         if self.full:
             quick = Settings()
-            given = [f"--{k.replace('_', '-')}" for k in FULL if getattr(self, k) != getattr(quick, k)]
+            given = [
+                f"--{k.replace('_', '-')}" for k in FULL if getattr(self, k) != getattr(quick, k)
+            ]
             cli.require(not given, f"--full sets {', '.join(given)}; give one or the other")
 
 
@@ -72,13 +84,16 @@ def _train_module():
 def bare_env_rate(game, steps=20_000, seed=0):
     """Env steps/s of the adapter alone with uniformly random legal actions."""
     from boardgym.envs.rllib import env_creator
+
     env = env_creator({"game": game})
     rng = np.random.default_rng(seed)
     obs, _ = env.reset(seed=seed)
     t0, n = time.perf_counter(), 0
     while n < steps:
-        (agent, o), = obs.items()
-        obs, _, term, trunc, _ = env.step({agent: int(rng.choice(np.flatnonzero(o["action_mask"])))})
+        ((agent, o),) = obs.items()
+        obs, _, term, trunc, _ = env.step(
+            {agent: int(rng.choice(np.flatnonzero(o["action_mask"])))}
+        )
         n += 1
         if term["__all__"] or trunc["__all__"]:
             obs, _ = env.reset()
@@ -88,8 +103,13 @@ def bare_env_rate(game, steps=20_000, seed=0):
 def sampling_rate(cfg, runners, envs):
     """Env steps/s of RLlib sampling with runners env runners of envs games each."""
     tr = _train_module()
-    s = tr.Settings(game=cfg.game, num_env_runners=runners, num_envs_per_env_runner=envs,
-                    hidden=cfg.hidden, train_batch=max(cfg.steps, 512))
+    s = tr.Settings(
+        game=cfg.game,
+        num_env_runners=runners,
+        num_envs_per_env_runner=envs,
+        hidden=cfg.hidden,
+        train_batch=max(cfg.steps, 512),
+    )
     algo = tr.build_config(s, ["league_0"]).build_algo()
     try:
         group = algo.env_runner_group
@@ -117,12 +137,19 @@ def main(args=None):
     if cfg.full:
         cfg = dataclasses.replace(cfg, **FULL)
     if importlib.util.find_spec("ray") is None:
-        print(f"bench rllib: Ray RLlib not installed: {PEERS[0][2]}; nothing to measure", flush=True)
+        print(
+            f"bench rllib: Ray RLlib not installed: {PEERS[0][2]}; nothing to measure", flush=True
+        )
         return []
     import ray
 
-    out = [{"game": cfg.game, "what": "bare adapter, random legal actions",
-            "env_steps_per_s": round(bare_env_rate(cfg.game))}]
+    out = [
+        {
+            "game": cfg.game,
+            "what": "bare adapter, random legal actions",
+            "env_steps_per_s": round(bare_env_rate(cfg.game)),
+        }
+    ]
     print(json.dumps(out[-1]), flush=True)
 
     if not ray.is_initialized():
@@ -130,9 +157,13 @@ def main(args=None):
     pairs = [(k, e) for k in cfg.num_env_runners for e in cfg.envs_per_runner]
     with cli.Progress(len(pairs), label="rllib", unit="configs") as bar:
         for k, e in pairs:
-            row = {"game": cfg.game, "env_runners": k, "envs_per_runner": e,
-                   "env_steps_per_s": round(sampling_rate(cfg, k, e)),
-                   "load_avg_1min": round(os.getloadavg()[0], 2)}
+            row = {
+                "game": cfg.game,
+                "env_runners": k,
+                "envs_per_runner": e,
+                "env_steps_per_s": round(sampling_rate(cfg, k, e)),
+                "load_avg_1min": round(os.getloadavg()[0], 2),
+            }
             out.append(row)
             if bar.enabled:
                 bar.stream.write("\r\x1b[K")

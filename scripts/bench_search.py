@@ -12,6 +12,7 @@ positions with at least two legal moves); nodes include the quiescence nodes. Th
 up before timing; only the searches are timed.
 No peer: the figure is boardgym's own (BENCHMARKS.md compares it across versions).
 """
+
 import dataclasses
 import time
 
@@ -49,19 +50,27 @@ class Settings:
     """seconds per position (0: search to --depth); with a time, the mean depth reached is reported"""
 
     def check(self):
-        cli.require(self.time >= 0, f"--time must be 0 or a positive number of seconds, got {self.time}")
+        cli.require(
+            self.time >= 0, f"--time must be 0 or a positive number of seconds, got {self.time}"
+        )
         try:
             name, opts = parse_spec(self.agent)
         except ValueError as e:
             raise cli.UsageError(f"--agent: {e}") from None
-        cli.require(name in ("draughts-alphabeta", "draughts-alphabeta-material",
-                             "draughts-alphabeta-td"),
-                    f"--agent must be an alpha-beta searcher (draughts-alphabeta, "
-                    f"draughts-alphabeta-material, draughts-alphabeta-td), got {name!r}")
+        cli.require(
+            name in ("draughts-alphabeta", "draughts-alphabeta-material", "draughts-alphabeta-td"),
+            f"--agent must be an alpha-beta searcher (draughts-alphabeta, "
+            f"draughts-alphabeta-material, draughts-alphabeta-td), got {name!r}",
+        )
         fixed = {"depth", "time_limit", "tt_bits", "use_tt", "seed"} & set(opts)
-        cli.require(not fixed, f"--agent: set {', '.join(sorted(fixed))} with the bench's own "
-                               f"options (--depth, --time, --tt-bits, --no-tt)")
-        cli.require(1 <= self.depth <= MAX_PLY - 2, f"--depth must be in 1..{MAX_PLY - 2}, got {self.depth}")
+        cli.require(
+            not fixed,
+            f"--agent: set {', '.join(sorted(fixed))} with the bench's own "
+            f"options (--depth, --time, --tt-bits, --no-tt)",
+        )
+        cli.require(
+            1 <= self.depth <= MAX_PLY - 2, f"--depth must be in 1..{MAX_PLY - 2}, got {self.depth}"
+        )
         cli.require(self.positions >= 1, f"--positions must be at least 1, got {self.positions}")
         cli.require(4 <= self.tt_bits <= 28, f"--tt-bits must be in 4..28, got {self.tt_bits}")
         cli.require(self.seed >= 0, f"--seed must be at least 0, got {self.seed}")
@@ -100,9 +109,16 @@ def main(args=None):
     pos = positions(cfg.positions, cfg.seed, min_moves=2 if timed else 1)
 
     def make():
-        return load(name, game="draughts", depth=None if timed else cfg.depth,
-                    time_limit=cfg.time if timed else None, tt_bits=cfg.tt_bits,
-                    use_tt=not cfg.no_tt, seed=0, **opts)
+        return load(
+            name,
+            game="draughts",
+            depth=None if timed else cfg.depth,
+            time_limit=cfg.time if timed else None,
+            tt_bits=cfg.tt_bits,
+            use_tt=not cfg.no_tt,
+            seed=0,
+            **opts,
+        )
 
     warm = make()
     warm.search(pos[0], depth=2)  # warm the JIT up (and the time control's clock)
@@ -124,19 +140,33 @@ def main(args=None):
             depth_sum += info["depth"]
             sel_sum += info["seldepth"]
             bar.update(1)
-    res = {"positions": len(pos), "depth": cfg.depth, "nodes": nodes, "qnodes": qnodes,
-           "time": dt, "nps": nodes / dt if dt > 0 else 0.0, "mean_depth": depth_sum / len(pos),
-           "helper_nodes": helper_nodes, "threads": getattr(warm, "threads", 1)}
+    res = {
+        "positions": len(pos),
+        "depth": cfg.depth,
+        "nodes": nodes,
+        "qnodes": qnodes,
+        "time": dt,
+        "nps": nodes / dt if dt > 0 else 0.0,
+        "mean_depth": depth_sum / len(pos),
+        "helper_nodes": helper_nodes,
+        "threads": getattr(warm, "threads", 1),
+    }
     limit = f"{cfg.time:g} s per position" if timed else f"depth {cfg.depth}"
-    print(f"bench search: {cfg.agent}, {limit}, {len(pos)} positions, "
-          f"TT {'off' if cfg.no_tt else 2**cfg.tt_bits}")
-    print(f"nodes {nodes} ({qnodes} quiescence), mean depth {depth_sum / len(pos):.2f}, "
-          f"mean selective depth {sel_sum / len(pos):.1f}")
+    print(
+        f"bench search: {cfg.agent}, {limit}, {len(pos)} positions, "
+        f"TT {'off' if cfg.no_tt else 2**cfg.tt_bits}"
+    )
+    print(
+        f"nodes {nodes} ({qnodes} quiescence), mean depth {depth_sum / len(pos):.2f}, "
+        f"mean selective depth {sel_sum / len(pos):.1f}"
+    )
     print(f"time  {dt:.2f} s ({dt / len(pos) * 1000:.1f} ms per position)")
     if res["threads"] > 1:
         total = (nodes + helper_nodes) / dt if dt > 0 else 0.0
-        print(f"speed {res['nps'] / 1e6:.2f} M nodes/s (the main thread), {total / 1e6:.2f} M "
-              f"nodes/s (all {res['threads']} threads)")
+        print(
+            f"speed {res['nps'] / 1e6:.2f} M nodes/s (the main thread), {total / 1e6:.2f} M "
+            f"nodes/s (all {res['threads']} threads)"
+        )
     else:
         print(f"speed {res['nps'] / 1e6:.2f} M nodes/s (1 thread)")
     return res

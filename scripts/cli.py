@@ -21,6 +21,7 @@ to see the traceback instead. Ctrl-C exits with 130.
 ``Progress`` is the progress bar of long jobs: rate and ETA on stderr, only when stderr is a
 terminal, so logs and pipes stay clean.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -69,9 +70,13 @@ def field_docs(cls) -> dict:
             continue
         body = tree.body[0].body
         for a, b in zip(body, body[1:]):
-            if (isinstance(a, ast.AnnAssign) and isinstance(a.target, ast.Name)
-                    and isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant)
-                    and isinstance(b.value.value, str)):
+            if (
+                isinstance(a, ast.AnnAssign)
+                and isinstance(a.target, ast.Name)
+                and isinstance(b, ast.Expr)
+                and isinstance(b.value, ast.Constant)
+                and isinstance(b.value.value, str)
+            ):
                 docs[a.target.id] = " ".join(b.value.value.split())
     return docs
 
@@ -94,8 +99,10 @@ def _scalar(tp, flag):
                 value = text
             if value not in choices:
                 raise argparse.ArgumentTypeError(
-                    f"invalid choice {text!r} (choose from {', '.join(map(str, choices))})")
+                    f"invalid choice {text!r} (choose from {', '.join(map(str, choices))})"
+                )
             return value
+
         conv.__name__ = "choice"
         return conv, choices
     if origin in (typing.Union, types.UnionType):
@@ -106,9 +113,11 @@ def _scalar(tp, flag):
 
         def conv(text):
             return None if text.lower() in ("none", "") else inner(text)
+
         conv.__name__ = getattr(inner, "__name__", "value")
         return conv, choices
     if tp is bool:
+
         def conv(text):
             low = text.lower()
             if low in ("1", "true", "yes", "on"):
@@ -116,15 +125,18 @@ def _scalar(tp, flag):
             if low in ("0", "false", "no", "off"):
                 return False
             raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
+
         conv.__name__ = "bool"
         return conv, None
     if tp in (int, float, str):
+
         def conv(text, tp=tp):
             try:
                 return tp(text)
             except ValueError:
                 kind = {int: "an integer", float: "a number"}[tp]
                 raise argparse.ArgumentTypeError(f"expected {kind}, got {text!r}") from None
+
         conv.__name__ = tp.__name__
         return conv, None
     raise TypeError(f"{flag}: unsupported settings type {tp!r}")
@@ -155,12 +167,18 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def build_parser(cls, prog: str | None = None, description: str | None = None) -> argparse.ArgumentParser:
+def build_parser(
+    cls, prog: str | None = None, description: str | None = None
+) -> argparse.ArgumentParser:
     """An argparse parser for the dataclass cls (one flag per field, help from its docstring)."""
     hints = typing.get_type_hints(cls)
     docs = field_docs(cls)
-    p = _Parser(prog=prog, description=description,
-                formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False)
+    p = _Parser(
+        prog=prog,
+        description=description,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        allow_abbrev=False,
+    )
     for f in dataclasses.fields(cls):
         if not f.init:
             continue
@@ -174,8 +192,10 @@ def build_parser(cls, prog: str | None = None, description: str | None = None) -
             default = dataclasses.MISSING
         helptext = docs.get(f.name, "")
         positional = bool(f.metadata.get("positional"))
-        kw = {"help": helptext + ("" if default is dataclasses.MISSING
-                                  else f" (default: {_show_default(default)})")}
+        kw = {
+            "help": helptext
+            + ("" if default is dataclasses.MISSING else f" (default: {_show_default(default)})")
+        }
         origin = typing.get_origin(tp)
         if tp is bool and not positional:
             p.add_argument(flag, action=argparse.BooleanOptionalAction, default=default, **kw)
@@ -195,8 +215,9 @@ def build_parser(cls, prog: str | None = None, description: str | None = None) -
             if default is not dataclasses.MISSING and "nargs" not in kw:
                 kw["nargs"] = "?"
             kw["metavar"] = f.name.upper()
-            p.add_argument(f.name, default=default if default is not dataclasses.MISSING else None,
-                           **kw)
+            p.add_argument(
+                f.name, default=default if default is not dataclasses.MISSING else None, **kw
+            )
         else:
             if default is dataclasses.MISSING:
                 kw["required"] = True
@@ -276,9 +297,12 @@ def run(main_fn, argv=None, prog: str | None = None) -> int:
         if os.environ.get("BOARDGYM_DEBUG"):
             raise
         missing = e.name or _one_line(e)
-        print(f"{prog}: error: this needs {missing!r}, which is not installed "
-              f"(see README: pip install \"boardgym[train]\" for training, "
-              f"\"boardgym[bench]\" for the benchmark peers)", file=sys.stderr)
+        print(
+            f"{prog}: error: this needs {missing!r}, which is not installed "
+            f'(see README: pip install "boardgym[train]" for training, '
+            f'"boardgym[bench]" for the benchmark peers)',
+            file=sys.stderr,
+        )
         return 2
     except (ValueError, TypeError, OSError, LookupError) as e:
         if os.environ.get("BOARDGYM_DEBUG"):
@@ -304,9 +328,13 @@ def script_main(main_fn):
 
 def _usage() -> str:
     width = max(map(len, COMMANDS))
-    lines = ["usage: boardgym <command> [options]   (boardgym <command> --help for its options)",
-             "", "Fast, exact Russian draughts and backgammon: tools for the environments and agents.",
-             "", "commands:"]
+    lines = [
+        "usage: boardgym <command> [options]   (boardgym <command> --help for its options)",
+        "",
+        "Fast, exact Russian draughts and backgammon: tools for the environments and agents.",
+        "",
+        "commands:",
+    ]
     lines += [f"  {name:<{width}}  {summary}" for name, (_, summary) in COMMANDS.items()]
     lines += ["", "  --version   print the version and exit"]
     return "\n".join(lines)
@@ -320,14 +348,17 @@ def main(argv=None) -> int:
         return 0 if argv else 2
     if argv[0] == "--version":
         from boardgym import __version__
+
         print(f"boardgym {__version__}")
         return 0
     name = argv[0]
     if name not in COMMANDS:
         close = [c for c in COMMANDS if c.startswith(name[:3])]
         hint = f"; did you mean {' or '.join(close)}?" if close else ""
-        print(f"boardgym: error: unknown command {name!r}{hint} "
-              f"(commands: {', '.join(COMMANDS)})", file=sys.stderr)
+        print(
+            f"boardgym: error: unknown command {name!r}{hint} (commands: {', '.join(COMMANDS)})",
+            file=sys.stderr,
+        )
         return 2
     module = importlib.import_module(f"boardgym.scripts.{COMMANDS[name][0]}")
     return run(module.main, argv[1:], prog=f"boardgym {name}")
@@ -346,8 +377,15 @@ class Progress:
         for ...: bar.update(1)
     """
 
-    def __init__(self, total: float | None, label: str = "", unit: str = "", stream=None,
-                 enabled: bool | None = None, min_interval: float = 0.2):
+    def __init__(
+        self,
+        total: float | None,
+        label: str = "",
+        unit: str = "",
+        stream=None,
+        enabled: bool | None = None,
+        min_interval: float = 0.2,
+    ):
         self.total, self.label, self.unit = total, label, unit
         self.stream = stream if stream is not None else sys.stderr
         if enabled is None:
@@ -369,8 +407,10 @@ class Progress:
     def update(self, n: float = 1.0):
         self.n += n
         now = time.perf_counter()
-        if self.enabled and (now - self._last >= self._min_interval
-                             or (self.total is not None and self.n >= self.total)):
+        if self.enabled and (
+            now - self._last >= self._min_interval
+            or (self.total is not None and self.n >= self.total)
+        ):
             self._last = now
             self._draw(now)
 
@@ -390,8 +430,10 @@ class Progress:
             full = int(frac * width)
             bar = "#" * full + "-" * (width - full)
             eta = max(self.total - self.n, 0.0) / rate if rate > 0 else float("inf")
-            return (f"{label}[{bar}] {_num(self.n)}/{_num(self.total)}{unit} "
-                    f"{_num(rate)}{unit}/s ETA {_clock(eta)}")
+            return (
+                f"{label}[{bar}] {_num(self.n)}/{_num(self.total)}{unit} "
+                f"{_num(rate)}{unit}/s ETA {_clock(eta)}"
+            )
         return f"{label}{_num(self.n)}{unit} {_num(rate)}{unit}/s {_clock(dt)}"
 
     def _draw(self, now):

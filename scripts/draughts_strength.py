@@ -33,6 +33,7 @@ than every other, that wins material (``>= 1`` man), and that a 3-ply search doe
 It is built by ``--make-tactics N`` with material search only; the learned evaluation is never
 fitted to it.
 """
+
 import dataclasses
 import sys
 import time
@@ -96,17 +97,27 @@ class Settings:
         bad = [p for p in self.parts if p not in PARTS]
         cli.require(not bad, f"--parts must be among {', '.join(PARTS)}, got {', '.join(bad)}")
         cli.require(self.time > 0, f"--time must be positive, got {self.time}")
-        cli.require(self.material_factor > 0,
-                    f"--material-factor must be positive, got {self.material_factor}")
+        cli.require(
+            self.material_factor > 0,
+            f"--material-factor must be positive, got {self.material_factor}",
+        )
         cli.require(1 <= self.pairs <= 150, f"--pairs must be in 1..150, got {self.pairs}")
         cli.require(self.max_moves >= 10, f"--max-moves must be at least 10, got {self.max_moves}")
-        cli.require(self.tactics_time > 0, f"--tactics-time must be positive, got {self.tactics_time}")
-        cli.require(all(b > 0 for b in self.budgets), f"--budgets must be positive, got {self.budgets}")
+        cli.require(
+            self.tactics_time > 0, f"--tactics-time must be positive, got {self.tactics_time}"
+        )
+        cli.require(
+            all(b > 0 for b in self.budgets), f"--budgets must be positive, got {self.budgets}"
+        )
         cli.require(self.positions >= 1, f"--positions must be at least 1, got {self.positions}")
         cli.require(self.seed >= 0, f"--seed must be at least 0, got {self.seed}")
-        cli.require(self.make_tactics >= 0, f"--make-tactics must be 0 or more, got {self.make_tactics}")
-        cli.require(2 <= self.tactics_depth <= 30,
-                    f"--tactics-depth must be in 2..30, got {self.tactics_depth}")
+        cli.require(
+            self.make_tactics >= 0, f"--make-tactics must be 0 or more, got {self.make_tactics}"
+        )
+        cli.require(
+            2 <= self.tactics_depth <= 30,
+            f"--tactics-depth must be in 2..30, got {self.tactics_depth}",
+        )
 
 
 def make_agent(spec, time_limit, seed):
@@ -132,7 +143,7 @@ def read_ballots(path=DATA / "draughts_ballots.tsv"):
 
 def _rows(state):
     buf = np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64)
-    return buf[:game.gen_moves(state, buf)]
+    return buf[: game.gen_moves(state, buf)]
 
 
 def ballot_actions(moves):
@@ -161,23 +172,27 @@ def ballot_match(agent_a, agent_b, ballots, max_moves, progress=None):
             p0 = evaluation.play_game(env, seats, k, opening)
             points[2 * k + seat] = p0 if seat == 0 else -p0
         if progress is not None:
-            progress(points[:2 * k + 2])
+            progress(points[: 2 * k + 2])
     return points
 
 
 def _progress_line(points, total, seconds):
     """One line of a running match: games played, +wins =draws -losses and the score."""
     w, d, l = int((points > 0).sum()), int((points == 0).sum()), int((points < 0).sum())
-    return (f"  {len(points)}/{total} games: +{w} ={d} -{l}, score "
-            f"{100 * (w + 0.5 * d) / len(points):.1f}% ({seconds:.0f} s)")
+    return (
+        f"  {len(points)}/{total} games: +{w} ={d} -{l}, score "
+        f"{100 * (w + 0.5 * d) / len(points):.1f}% ({seconds:.0f} s)"
+    )
 
 
 def _summary_line(label, s, seconds):
     lo, hi = s["elo_interval"]
     slo, shi = s["score_interval"]
-    return (f"{label}: +{s['wins']} ={s['draws']} -{s['losses']} of {s['games']}, score "
-            f"{100 * s['score']:.1f}% [{100 * slo:.1f}, {100 * shi:.1f}], Elo {s['elo']:+.0f} "
-            f"[{lo:+.0f}, {hi:+.0f}] ({seconds:.0f} s)")
+    return (
+        f"{label}: +{s['wins']} ={s['draws']} -{s['losses']} of {s['games']}, score "
+        f"{100 * s['score']:.1f}% [{100 * slo:.1f}, {100 * shi:.1f}], Elo {s['elo']:+.0f} "
+        f"[{lo:+.0f}, {hi:+.0f}] ({seconds:.0f} s)"
+    )
 
 
 # ---------------------------------------------------------------------------- positions
@@ -185,6 +200,7 @@ def timing(cfg, log):
     """{budget: stats of best_move's wall time as fractions of the budget}: over all positions,
     and over those not decided (a search that proves a win or loss returns at once)."""
     from boardgym.agents.draughts_search import WIN_BOUND
+
     agent = make_agent(cfg.current, 0.05, cfg.seed)
     agent.best_move("W:W21-32:B1-12")  # compile
     fens = [api.to_fen(s) for s in greedy_positions(cfg.positions, cfg.seed, read_ballots())]
@@ -201,14 +217,21 @@ def timing(cfg, log):
             decided.append(sc is not None and abs(sc) > WIN_BOUND)
         r = np.array(ts) / budget
         open_ = r[~np.array(decided)]
-        out[budget] = {"mean": float(r.mean()), "median": float(np.median(r)),
-                       "p95": float(np.percentile(r, 95)), "max": float(r.max()), "n": len(ts),
-                       "decided": int(np.sum(decided)),
-                       "mean_open": float(open_.mean()) if open_.size else float("nan")}
-        log(f"timing {budget:g} s: mean {r.mean():.3f}, median {np.median(r):.3f}, p95 "
+        out[budget] = {
+            "mean": float(r.mean()),
+            "median": float(np.median(r)),
+            "p95": float(np.percentile(r, 95)),
+            "max": float(r.max()),
+            "n": len(ts),
+            "decided": int(np.sum(decided)),
+            "mean_open": float(open_.mean()) if open_.size else float("nan"),
+        }
+        log(
+            f"timing {budget:g} s: mean {r.mean():.3f}, median {np.median(r):.3f}, p95 "
             f"{np.percentile(r, 95):.3f}, max {r.max():.3f} of the budget over {len(ts)} positions; "
             f"{int(np.sum(decided))} decided (returned at once), the others mean "
-            f"{out[budget]['mean_open']:.3f}")
+            f"{out[budget]['mean_open']:.3f}"
+        )
     return out
 
 
@@ -243,6 +266,7 @@ def greedy_positions(n, seed, ballots):
     """n positions of one-ply greedy self-play (random tie-breaks) from seeded ballots, after
     4..30 whole moves: near-balanced positions where a deeper shot may exist."""
     from boardgym.agents.draughts_agents import GreedyAgent
+
     rng = np.random.default_rng(seed)
     greedy = GreedyAgent(seed=int(rng.integers(2**31)))
     out = []
@@ -267,14 +291,16 @@ def make_tactics(cfg, log):
     found, tried = [], 0
     seed = cfg.seed
     ballots = read_ballots()
-    head = ["# Draughts tactics (FEN<TAB>best move<TAB>proof): positions of one-ply greedy self-play "
-            "from seeded ballots",
-            f"# where material alpha-beta at depth {cfg.tactics_depth}, searching every move, finds "
-            f"one move at least {GAP / 100:g} man",
-            f"# better than every other and winning >= {WIN_MARGIN / 100:g} man, which a 3-ply "
-            "search does not choose.",
-            "# Built by: python -m boardgym.scripts.draughts_strength --make-tactics N "
-            f"(seed {cfg.seed}); never used to fit an evaluation."]
+    head = [
+        "# Draughts tactics (FEN<TAB>best move<TAB>proof): positions of one-ply greedy self-play "
+        "from seeded ballots",
+        f"# where material alpha-beta at depth {cfg.tactics_depth}, searching every move, finds "
+        f"one move at least {GAP / 100:g} man",
+        f"# better than every other and winning >= {WIN_MARGIN / 100:g} man, which a 3-ply "
+        "search does not choose.",
+        "# Built by: python -m boardgym.scripts.draughts_strength --make-tactics N "
+        f"(seed {cfg.seed}); never used to fit an evaluation.",
+    ]
     while len(found) < cfg.make_tactics:
         for s in greedy_positions(50, seed, ballots):
             tried += 1
@@ -295,12 +321,19 @@ def make_tactics(cfg, log):
             best, v = scores[0]
             if v < WIN_MARGIN or v - scores[1][1] < GAP:
                 continue  # not a unique winning move
-            found.append((fen, best, f"depth {cfg.tactics_depth}: {v / 100:+.2f} vs "
-                                     f"{scores[1][1] / 100:+.2f} ({scores[1][0]})"))
+            found.append(
+                (
+                    fen,
+                    best,
+                    f"depth {cfg.tactics_depth}: {v / 100:+.2f} vs "
+                    f"{scores[1][1] / 100:+.2f} ({scores[1][0]})",
+                )
+            )
             log(f"tactic {len(found)}: {fen} {best} ({found[-1][2]}; {tried} tried)")
             # written as found: a long build can be stopped and keeps what it has
             Path(cfg.tactics_file).write_text(
-                "\n".join(head + ["\t".join(t) for t in found]) + "\n")
+                "\n".join(head + ["\t".join(t) for t in found]) + "\n"
+            )
             if len(found) >= cfg.make_tactics:
                 break
         seed += 1
@@ -323,8 +356,9 @@ def tactics(cfg, log):
 # ---------------------------------------------------------------------------- main
 def main(args=None):
     """Run the chosen parts; return {part: result}."""
-    cfg = cli.settings(Settings, args, prog="python -m boardgym.scripts.draughts_strength",
-                       description=__doc__)
+    cfg = cli.settings(
+        Settings, args, prog="python -m boardgym.scripts.draughts_strength", description=__doc__
+    )
 
     def log(text):
         print(text, flush=True)
@@ -349,14 +383,17 @@ def main(args=None):
             label = f"{cfg.current} vs {cfg.previous}, {cfg.time:g} s each"
         else:
             b = make_agent(cfg.material, cfg.time * cfg.material_factor, cfg.seed + 1)
-            label = (f"{cfg.current} at {cfg.time:g} s vs {cfg.material} at "
-                     f"{cfg.time * cfg.material_factor:g} s")
+            label = (
+                f"{cfg.current} at {cfg.time:g} s vs {cfg.material} at "
+                f"{cfg.time * cfg.material_factor:g} s"
+            )
         t0 = time.perf_counter()
         total = 2 * len(ballots)
 
         def progress(points):  # a line every 20 games (every 10 ballots) and at the end
             if len(points) % 20 == 0 and len(points) < total:
                 log(_progress_line(points, total, time.perf_counter() - t0))
+
         points = ballot_match(a, b, ballots, cfg.max_moves, progress)
         s = evaluation.summarize(points)
         log(_summary_line(label, s, time.perf_counter() - t0))

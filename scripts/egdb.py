@@ -13,6 +13,7 @@ draw / loss and the plies to the next capture or crowning, draw counters at zero
 after each legal move. The values honour the draw rules G.2b-G.2e; what exactly they mean is in
 the docstring of ``boardgym.kernels.draughts.egdb``.
 """
+
 import dataclasses
 import os
 import time
@@ -30,8 +31,7 @@ from boardgym.scripts import cli
 class Settings:
     """What to do with the endgame tables."""
 
-    action: Literal["build", "probe", "info"] = dataclasses.field(
-        metadata={"positional": True})
+    action: Literal["build", "probe", "info"] = dataclasses.field(metadata={"positional": True})
     """build the tables, probe a FEN, or list the tables in the directory"""
     fen: str | None = dataclasses.field(default=None, metadata={"positional": True})
     """probe: the position, a FEN such as W:WK1,K2,K3:BK30"""
@@ -45,10 +45,14 @@ class Settings:
 
     def check(self):
         cli.require(2 <= self.pieces <= 6, f"--pieces must be in 2..6, got {self.pieces}")
-        cli.require(self.action == "probe" or self.fen is None,
-                    f"a FEN is only given to probe, not to {self.action}")
-        cli.require(self.action != "probe" or self.fen is not None,
-                    "probe needs a FEN, e.g. boardgym egdb probe W:WK1,K2,K3:BK30")
+        cli.require(
+            self.action == "probe" or self.fen is None,
+            f"a FEN is only given to probe, not to {self.action}",
+        )
+        cli.require(
+            self.action != "probe" or self.fen is not None,
+            "probe needs a FEN, e.g. boardgym egdb probe W:WK1,K2,K3:BK30",
+        )
 
 
 def _describe(res, t):
@@ -61,12 +65,15 @@ def _build(cfg):
     directory = cfg.dir or draughts_egdb.default_dir()
     groups = draughts_egdb.signatures(cfg.pieces)
     total = sum(int(K.sig_layers(*s)) * int(K.sig_size(*s)) for g in groups for s in g)
-    print(f"building endgame tables of 2..{cfg.pieces} pieces in {directory} "
-          f"({len(groups)} signature groups, {total} entries)")
+    print(
+        f"building endgame tables of 2..{cfg.pieces} pieces in {directory} "
+        f"({len(groups)} signature groups, {total} entries)"
+    )
     t0 = time.perf_counter()
     with cli.Progress(total, label="egdb", unit="entries") as bar:
-        tables = draughts_egdb.build(cfg.pieces, directory, progress=lambda d, n: bar.set(d),
-                                     log=print)
+        tables = draughts_egdb.build(
+            cfg.pieces, directory, progress=lambda d, n: bar.set(d), log=print
+        )
     seconds = time.perf_counter() - t0
     bad = 0
     if cfg.verify:
@@ -80,8 +87,13 @@ def _build(cfg):
         print(f"verified: {bad} mismatches")
     size = sum(os.path.getsize(draughts_egdb.table_path(directory, s)) for g in groups for s in g)
     print(f"done in {seconds:.1f} s; {size / 1e6:.1f} MB in {directory}")
-    return {"directory": directory, "seconds": seconds, "entries": total, "bytes": size,
-            "mismatches": bad}
+    return {
+        "directory": directory,
+        "seconds": seconds,
+        "entries": total,
+        "bytes": size,
+        "mismatches": bad,
+    }
 
 
 def _probe(cfg):
@@ -89,9 +101,11 @@ def _probe(cfg):
     n_pieces = sum(bin(int(x)).count("1") for x in state[:4])
     tables = draughts_egdb.load(cfg.dir)
     if n_pieces > tables.max_pieces:
-        raise ValueError(f"the position has {n_pieces} pieces; the tables in "
-                         f"{cfg.dir or draughts_egdb.default_dir()} go up to "
-                         f"{tables.max_pieces} (boardgym egdb build --pieces {n_pieces})")
+        raise ValueError(
+            f"the position has {n_pieces} pieces; the tables in "
+            f"{cfg.dir or draughts_egdb.default_dir()} go up to "
+            f"{tables.max_pieces} (boardgym egdb build --pieces {n_pieces})"
+        )
     res, t = draughts_egdb.probe_state(tables, state)
     side = "White" if state[4] == 0 else "Black"
     print(f"{api.to_fen(state)}: {side} to move: {_describe(res, t)}")

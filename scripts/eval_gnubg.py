@@ -36,6 +36,7 @@ ones, each with its 95% interval and per-game standard deviation.
 
     boardgym eval-gnubg --agent backgammon-td --opponent gnubg0 --games 1000 --seed 1 --luck gnubg0
 """
+
 import dataclasses
 import time
 from typing import Literal
@@ -44,7 +45,11 @@ import numpy as np
 
 from boardgym.scripts import cli
 
-ENGINES = ("pubeval", "gnubg0", "random")  # also accepted as --agent (e.g. the gnubg0-vs-pubeval anchor)
+ENGINES = (
+    "pubeval",
+    "gnubg0",
+    "random",
+)  # also accepted as --agent (e.g. the gnubg0-vs-pubeval anchor)
 
 
 @dataclasses.dataclass
@@ -71,8 +76,10 @@ class Settings:
 
     def check(self):
         cli.require(self.games > 0, f"--games must be positive, got {self.games}")
-        if ("gnubg0" in (self.agent, self.opponent, self.luck)
-                or "pubeval" in (self.agent, self.opponent)):
+        if "gnubg0" in (self.agent, self.opponent, self.luck) or "pubeval" in (
+            self.agent,
+            self.opponent,
+        ):
             _require_gnubg()
 
 
@@ -82,6 +89,7 @@ def _opponent_play(kind, state, rows, pick, mask):
     from boardgym.kernels.backgammon.game import dice_of
     from boardgym.kernels.backgammon.movegen import do_move
     from boardgym.kernels.backgammon.opponents import random_turn
+
     n = rows.shape[0]
     if kind == "random":
         after = random_turn(state, pick, 0, mask)
@@ -89,7 +97,9 @@ def _opponent_play(kind, state, rows, pick, mask):
         return 0
     else:
         import gnubg_nn
+
         from boardgym.envs import backgammon_notation as notation
+
         d1, d2 = (int(d) for d in dice_of(state))
         board = notation.board_from_state(state)
         if kind == "pubeval":
@@ -103,14 +113,18 @@ def _opponent_play(kind, state, rows, pick, mask):
     k = np.flatnonzero((rows[:, :BOARD_LEN] == after[:BOARD_LEN]).all(axis=1))
     if k.size == 0:
         from boardgym.envs import backgammon_notation as notation
-        raise RuntimeError(f"{kind}'s play for {dice_of(state)} in {notation.position_id(state)} "
-                           "is not one of our legal afterstates (board convention mismatch)")
+
+        raise RuntimeError(
+            f"{kind}'s play for {dice_of(state)} in {notation.position_id(state)} "
+            "is not one of our legal afterstates (board convention mismatch)"
+        )
     return int(k[0])
 
 
 def _engine_chooser(kind, pick):
     """chooser (state, rows) -> index playing engine kind (random: drawing from pick, int64[1])."""
     from boardgym.kernels.backgammon.game import N_ACTIONS
+
     mask = np.zeros(N_ACTIONS, np.int8)
     return lambda state, rows: _opponent_play(kind, state, rows, pick, mask)
 
@@ -120,8 +134,10 @@ def _require_gnubg():
     try:
         import gnubg_nn  # noqa: F401
     except ImportError:
-        raise ValueError("pubeval and gnubg0 need gnubg-nn, which is not installed: "
-                         "pip install gnubg-nn (GPL-3, evaluation only)") from None
+        raise ValueError(
+            "pubeval and gnubg0 need gnubg-nn, which is not installed: "
+            "pip install gnubg-nn (GPL-3, evaluation only)"
+        ) from None
 
 
 def engine_agent(kind, seed=0):
@@ -156,7 +172,9 @@ def engine_agent(kind, seed=0):
 def _gnubg_equity(state):
     """GNU Backgammon 0-ply cubeless money equity of the player on roll of state."""
     import gnubg_nn
+
     from boardgym.envs import backgammon_notation as notation
+
     w, wg, wbg, lg, lbg = gnubg_nn.probabilities(notation.board_from_state(state), 0)
     return 2.0 * w - 1.0 + wg + wbg - lg - lbg
 
@@ -174,6 +192,7 @@ class GnubgJudge:
     def _value(self, after):
         from boardgym.kernels.backgammon import game
         from boardgym.kernels.backgammon.board import OFF_ME, TURN
+
         nxt = game.pass_turn(after)
         if after[OFF_ME] == 15:
             winner, _, pts = game.result(nxt, game.SCORING_GAMMON)
@@ -185,10 +204,12 @@ class GnubgJudge:
 
     def best_values(self, state):
         import gnubg_nn
+
         from boardgym.agents.evaluation import ROLLS
         from boardgym.envs import backgammon_notation as notation
         from boardgym.kernels.backgammon import game
         from boardgym.kernels.backgammon.movegen import do_move
+
         board = notation.board_from_state(state)
         out = np.empty(ROLLS.shape[0])
         for r, (d1, d2) in enumerate(ROLLS):
@@ -205,6 +226,7 @@ def make_judge(kind):
         return None
     if kind == "td":
         from boardgym.agents.evaluation import td_judge
+
         return td_judge()
     if kind == "gnubg0":
         return GnubgJudge()
@@ -229,13 +251,13 @@ def play_games(agent, opponent, n_pairs, seed, progress=None, judge=None):
     With a luck judge (agents.evaluation's interface) also returns the luck of each game
     (agents.evaluation.play_adjusted_match): (points, kinds, luck)."""
     from boardgym.agents.evaluation import play_adjusted_match, play_match
+
     me = engine_agent(agent, seed + 1) if isinstance(agent, str) else agent
     opp = engine_agent(opponent, seed + 2)
     _time_plays(me)
     if judge is None:
         report = None if progress is None else (lambda pts: progress(pts.size // 2, pts))
-        pts = play_match(me, opp, "backgammon", 2 * n_pairs, seed, max_moves=None,
-                         progress=report)
+        pts = play_match(me, opp, "backgammon", 2 * n_pairs, seed, max_moves=None, progress=report)
         return pts, np.abs(pts).astype(np.int64)  # cubeless, gammons counted: |points| = kind
     report = None if progress is None else (lambda pts, luck: progress(pts.size // 2, pts, luck))
     pts, luck = play_adjusted_match(me, opp, judge, 2 * n_pairs, seed, progress=report)
@@ -254,6 +276,7 @@ def _time_plays(agent):
         k = pick(state, rows)
         agent.play_seconds.append(time.perf_counter() - t)
         return k
+
     agent._pick = timed
 
 
@@ -263,18 +286,31 @@ def summarize(pts, kinds, luck=None):
     of all games and per seat of the agent: "all", "seat0", "seat1"); with luck (float per game)
     also stats.luck_summary under "luck"."""
     from boardgym.agents.stats import luck_summary, mean_interval, result_rates, wilson
+
     n = pts.size
     wins = int((pts > 0).sum())
     lo, hi = wilson(wins, n)
     plo, phi = mean_interval(pts, -3.0, 3.0)
-    return {"games": n, "ppg": float(pts.mean()), "ppg_lo": plo, "ppg_hi": phi,
-            "ci95": (phi - plo) / 2, "wins": wins, "win_rate": wins / n, "win_lo": lo, "win_hi": hi,
-            "gammons_won": int(((pts > 0) & (kinds >= 2)).sum()),
-            "gammons_lost": int(((pts < 0) & (kinds >= 2)).sum()),
-            "backgammons": int((kinds == 3).sum()),
-            "rates": {"all": result_rates(pts), "seat0": result_rates(pts[0::2]),
-                      "seat1": result_rates(pts[1::2])},
-            "luck": None if luck is None else luck_summary(pts, luck)}
+    return {
+        "games": n,
+        "ppg": float(pts.mean()),
+        "ppg_lo": plo,
+        "ppg_hi": phi,
+        "ci95": (phi - plo) / 2,
+        "wins": wins,
+        "win_rate": wins / n,
+        "win_lo": lo,
+        "win_hi": hi,
+        "gammons_won": int(((pts > 0) & (kinds >= 2)).sum()),
+        "gammons_lost": int(((pts < 0) & (kinds >= 2)).sum()),
+        "backgammons": int((kinds == 3).sum()),
+        "rates": {
+            "all": result_rates(pts),
+            "seat0": result_rates(pts[0::2]),
+            "seat1": result_rates(pts[1::2]),
+        },
+        "luck": None if luck is None else luck_summary(pts, luck),
+    }
 
 
 def main(args=None):
@@ -284,24 +320,30 @@ def main(args=None):
     from boardgym.agents import load
     from boardgym.agents.backgammon_agents import AfterstateAgent
     from boardgym.agents.registry import parse_spec
+
     if cfg.agent in ENGINES:
-        cli.require(not cfg.weights, f"--weights is for a boardgym agent, not the engine {cfg.agent}")
+        cli.require(
+            not cfg.weights, f"--weights is for a boardgym agent, not the engine {cfg.agent}"
+        )
         agent = cfg.agent
     else:
         name, kwargs = parse_spec(cfg.agent)
         if cfg.weights:
             kwargs["weights"] = cfg.weights
         agent = load(name, game="backgammon", **kwargs)
-        cli.require(isinstance(agent, AfterstateAgent),
-                    f"--agent {cfg.agent} does not rank afterstates (not a backgammon "
-                    "AfterstateAgent: backgammon-td, backgammon-greedy, backgammon-expectimax)")
+        cli.require(
+            isinstance(agent, AfterstateAgent),
+            f"--agent {cfg.agent} does not rank afterstates (not a backgammon "
+            "AfterstateAgent: backgammon-td, backgammon-greedy, backgammon-expectimax)",
+        )
     luck = default_luck() if cfg.luck == "auto" else cfg.luck
     judge = make_judge(luck)
     n_pairs = (cfg.games + 1) // 2
     t0 = time.perf_counter()
     step = max(1, n_pairs // 10)
-    bar = cli.Progress(2 * n_pairs, label="games", unit="games",
-                       enabled=False if cfg.quiet else None)
+    bar = cli.Progress(
+        2 * n_pairs, label="games", unit="games", enabled=False if cfg.quiet else None
+    )
 
     def progress(done, pts, luck=None):
         bar.set(2 * done)
@@ -310,8 +352,10 @@ def main(args=None):
                 bar.stream.write("\r\x1b[K")
             el = time.perf_counter() - t0
             adj = "" if luck is None else f"  adjusted {(pts - luck).mean():+.3f}"
-            print(f"  {2 * done} games  ppg {pts.mean():+.3f}{adj}  {2 * done / el:.1f} games/s",
-                  flush=True)
+            print(
+                f"  {2 * done} games  ppg {pts.mean():+.3f}{adj}  {2 * done / el:.1f} games/s",
+                flush=True,
+            )
 
     if not isinstance(agent, str):
         agent.best_play("4HPwATDgc/ABMA", 3, 1)  # compile before timing
@@ -321,28 +365,39 @@ def main(args=None):
     if not isinstance(agent, str) and agent.play_seconds:
         t = np.array(agent.play_seconds)
         s["play_seconds"] = {"plays": t.size, "mean": float(t.mean()), "max": float(t.max())}
-        print(f"  {cfg.agent}: {t.size} plays, {1e3 * t.mean():.1f} ms per play on average, "
-              f"at most {1e3 * t.max():.1f} ms")
+        print(
+            f"  {cfg.agent}: {t.size} plays, {1e3 * t.mean():.1f} ms per play on average, "
+            f"at most {1e3 * t.max():.1f} ms"
+        )
     info = getattr(agent, "search_info", None)
     if info and info["decisions"] and getattr(agent, "plies", 0) == 2:
         s["search_info"] = dict(info)
-        print(f"  {cfg.agent}: 2-ply searches stopped by the budget ({agent.budget:,} "
-              f"afterstates) {info['stopped']} of {info['decisions']} decisions; "
-              f"{info['afterstates'] / info['decisions']:,.0f} afterstates valued per decision")
-    print(f"{cfg.agent}{' ' + cfg.weights if cfg.weights else ''} vs {cfg.opponent}: "
-          f"{s['games']} games, {s['ppg']:+.3f} points per game (95% [{s['ppg_lo']:+.3f}, "
-          f"{s['ppg_hi']:+.3f}]), "
-          f"wins {s['win_rate']:.1%} [{s['win_lo']:.1%}, {s['win_hi']:.1%}], gammons won "
-          f"{s['gammons_won']} lost {s['gammons_lost']}, backgammons {s['backgammons']}, "
-          f"{time.perf_counter() - t0:.0f} s")
+        print(
+            f"  {cfg.agent}: 2-ply searches stopped by the budget ({agent.budget:,} "
+            f"afterstates) {info['stopped']} of {info['decisions']} decisions; "
+            f"{info['afterstates'] / info['decisions']:,.0f} afterstates valued per decision"
+        )
+    print(
+        f"{cfg.agent}{' ' + cfg.weights if cfg.weights else ''} vs {cfg.opponent}: "
+        f"{s['games']} games, {s['ppg']:+.3f} points per game (95% [{s['ppg_lo']:+.3f}, "
+        f"{s['ppg_hi']:+.3f}]), "
+        f"wins {s['win_rate']:.1%} [{s['win_lo']:.1%}, {s['win_hi']:.1%}], gammons won "
+        f"{s['gammons_won']} lost {s['gammons_lost']}, backgammons {s['backgammons']}, "
+        f"{time.perf_counter() - t0:.0f} s"
+    )
     for side, who in (("won", cfg.agent), ("lost", cfg.opponent)):
         r = s["rates"]
-        print(f"  {who} won: " + ", ".join(
-            f"{word} {r['all'][side][k]:.1%} (agent as player_0 {r['seat0'][side][k]:.1%}, "
-            f"as player_1 {r['seat1'][side][k]:.1%})"
-            for k, word in ((2, "gammons"), (3, "backgammons"))))
+        print(
+            f"  {who} won: "
+            + ", ".join(
+                f"{word} {r['all'][side][k]:.1%} (agent as player_0 {r['seat0'][side][k]:.1%}, "
+                f"as player_1 {r['seat1'][side][k]:.1%})"
+                for k, word in ((2, "gammons"), (3, "backgammons"))
+            )
+        )
     if s["luck"] is not None:
         from boardgym.agents.stats import format_luck
+
         print(format_luck(s["luck"], luck))
     return s
 

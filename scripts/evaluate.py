@@ -62,6 +62,7 @@ opponent, every run's value against training progress with its 95% interval as a
 ci95 = [low, high], or ppg +- ci95 in files from before the interval became a pair; for win_rate
 a Wilson interval when the opponent entry has a ``games`` count, else none).
 """
+
 import dataclasses
 import json
 import math
@@ -74,7 +75,13 @@ import numpy as np
 from boardgym.agents import evaluation, load, registry
 from boardgym.agents.evaluation import GAMES, random_opening, summarize  # noqa: F401 (script API)
 from boardgym.agents.stats import (
-    elo_intervals, format_luck, format_money, luck_summary, result_rates, summarize_money, wilson,
+    elo_intervals,
+    format_luck,
+    format_money,
+    luck_summary,
+    result_rates,
+    summarize_money,
+    wilson,
 )
 from boardgym.scripts import cli
 
@@ -126,28 +133,42 @@ class Settings:
     def check(self):
         """ValueError naming the first bad setting."""
         if self.curve:
-            cli.require(not self.agents, "give agents to play or --curve RUN_DIR ... to plot, "
-                                         "not both")
-            cli.require(self.x in X_LABELS, f"unknown --x {self.x!r}; expected one of "
-                                            f"{sorted(X_LABELS)}")
-            cli.require(self.y in Y_LABELS, f"unknown --y {self.y!r}; expected one of "
-                                            f"{sorted(Y_LABELS)}")
+            cli.require(
+                not self.agents, "give agents to play or --curve RUN_DIR ... to plot, not both"
+            )
+            cli.require(
+                self.x in X_LABELS, f"unknown --x {self.x!r}; expected one of {sorted(X_LABELS)}"
+            )
+            cli.require(
+                self.y in Y_LABELS, f"unknown --y {self.y!r}; expected one of {sorted(Y_LABELS)}"
+            )
             return
-        cli.require(len(self.agents) >= 2, "give at least two agents to play, or --curve "
-                                           "RUN_DIR ... to plot a training run's learning curve")
-        cli.require(self.game in GAMES, f"unknown game {self.game!r}; expected one of "
-                                        f"{sorted(GAMES)}")
+        cli.require(
+            len(self.agents) >= 2,
+            "give at least two agents to play, or --curve "
+            "RUN_DIR ... to plot a training run's learning curve",
+        )
+        cli.require(
+            self.game in GAMES, f"unknown game {self.game!r}; expected one of {sorted(GAMES)}"
+        )
         cli.require(self.games >= 1, f"--games must be positive, got {self.games}")
-        cli.require(0 <= self.opening_min <= self.opening_max,
-                    f"need 0 <= --opening-min <= --opening-max, got {self.opening_min} and "
-                    f"{self.opening_max}")
+        cli.require(
+            0 <= self.opening_min <= self.opening_max,
+            f"need 0 <= --opening-min <= --opening-max, got {self.opening_min} and "
+            f"{self.opening_max}",
+        )
         cli.require(self.max_moves >= 1, f"--max-moves must be positive, got {self.max_moves}")
-        cli.require(self.luck == "none" or self.game == "backgammon",
-                    f"--luck {self.luck} is for backgammon, not {self.game}")
-        cli.require(not self.cube or self.game == "backgammon",
-                    f"--cube is for backgammon, not {self.game}")
-        cli.require(self.luck == "none" or not self.observation_only,
-                    "--luck needs agents that choose whole plays, not --observation-only")
+        cli.require(
+            self.luck == "none" or self.game == "backgammon",
+            f"--luck {self.luck} is for backgammon, not {self.game}",
+        )
+        cli.require(
+            not self.cube or self.game == "backgammon", f"--cube is for backgammon, not {self.game}"
+        )
+        cli.require(
+            self.luck == "none" or not self.observation_only,
+            "--luck needs agents that choose whole plays, not --observation-only",
+        )
         for spec in self.agents:
             make_agent(spec, self.game, 0)  # fails early on a bad name or option
 
@@ -181,6 +202,7 @@ def _external(name, game):
     if game != "backgammon":
         raise ValueError(f"{name} is a backgammon engine, not a {game} agent")
     from boardgym.scripts import eval_gnubg
+
     return eval_gnubg.engine_agent(name)
 
 
@@ -214,19 +236,33 @@ def play_pair(cfg, spec_a, spec_b, pair_seed, log=print, bar=None, judge=None):
         if not cfg.quiet and k % max(1, n_pairs // 5) == 0:
             if bar is not None and bar.enabled:
                 bar.stream.write("\r\x1b[K")
-            score = (f"points/game {points.mean():+.3f}" if cfg.cube
-                     else f"score {summarize(points, cfg.game)['score']:.3f}")
-            log(f"  {spec_a} v {spec_b}: {len(points)} games, {score}, "
-                f"{time.perf_counter() - t0:.1f} s")
+            score = (
+                f"points/game {points.mean():+.3f}"
+                if cfg.cube
+                else f"score {summarize(points, cfg.game)['score']:.3f}"
+            )
+            log(
+                f"  {spec_a} v {spec_b}: {len(points)} games, {score}, "
+                f"{time.perf_counter() - t0:.1f} s"
+            )
 
     if cfg.cube and judge is None:
         return evaluation.play_cube_match(a, b, cfg.games, pair_seed, cfg.max_moves, progress)
     if judge is not None:
-        return evaluation.play_adjusted_match(a, b, judge, cfg.games, pair_seed, cfg.max_moves,
-                                              progress, cube=cfg.cube)
-    return evaluation.play_match(a, b, cfg.game, cfg.games, pair_seed,
-                                 (cfg.opening_min, cfg.opening_max), cfg.max_moves,
-                                 cfg.observation_only, progress)
+        return evaluation.play_adjusted_match(
+            a, b, judge, cfg.games, pair_seed, cfg.max_moves, progress, cube=cfg.cube
+        )
+    return evaluation.play_match(
+        a,
+        b,
+        cfg.game,
+        cfg.games,
+        pair_seed,
+        (cfg.opening_min, cfg.opening_max),
+        cfg.max_moves,
+        cfg.observation_only,
+        progress,
+    )
 
 
 def _fmt_elo(x):
@@ -242,8 +278,11 @@ def format_results(results):
         return ""
     parts = []
     for sign, word in ((1, "wins"), (-1, "losses")):
-        items = [f"{results[v]} {RESULT_NAMES.get(int(abs(v)), f'{abs(v):g}-point')}"
-                 for v in sorted(results, key=abs) if v * sign > 0]
+        items = [
+            f"{results[v]} {RESULT_NAMES.get(int(abs(v)), f'{abs(v):g}-point')}"
+            for v in sorted(results, key=abs)
+            if v * sign > 0
+        ]
         if items:
             parts.append(f"{word} " + ", ".join(items))
     return "  (" + "; ".join(parts) + ")"
@@ -253,11 +292,13 @@ def format_summary(spec_a, spec_b, s):
     lo, hi = s["score_interval"]
     plo, phi = s["ppg_interval"]
     elo_lo, elo_hi = s["elo_interval"]
-    return (f"{spec_a} v {spec_b}: {s['games']} games  +{s['wins']} ={s['draws']} -{s['losses']}"
-            f"{format_results(s['results'])}  "
-            f"points/game {s['points_per_game']:+.3f} [{plo:+.3f}, {phi:+.3f}]  "
-            f"score {s['score']:.3f} [{lo:.3f}, {hi:.3f}]  "
-            f"Elo {_fmt_elo(s['elo'])} [{_fmt_elo(elo_lo)}, {_fmt_elo(elo_hi)}]")
+    return (
+        f"{spec_a} v {spec_b}: {s['games']} games  +{s['wins']} ={s['draws']} -{s['losses']}"
+        f"{format_results(s['results'])}  "
+        f"points/game {s['points_per_game']:+.3f} [{plo:+.3f}, {phi:+.3f}]  "
+        f"score {s['score']:.3f} [{lo:.3f}, {hi:.3f}]  "
+        f"Elo {_fmt_elo(s['elo'])} [{_fmt_elo(elo_lo)}, {_fmt_elo(elo_hi)}]"
+    )
 
 
 def format_rates(spec_a, spec_b, rates):
@@ -268,8 +309,10 @@ def format_rates(spec_a, spec_b, rates):
         parts = []
         for kind, word in ((2, "gammons"), (3, "backgammons")):
             r = {k: v[side][kind] for k, v in rates.items()}
-            parts.append(f"{word} {r['all']:.1%} (A as player_0 {r['seat0']:.1%}, "
-                         f"as player_1 {r['seat1']:.1%})")
+            parts.append(
+                f"{word} {r['all']:.1%} (A as player_0 {r['seat0']:.1%}, "
+                f"as player_1 {r['seat1']:.1%})"
+            )
         lines.append(f"  {label} won: " + ", ".join(parts))
     return "\n".join(lines)
 
@@ -283,8 +326,10 @@ def read_metrics(run_dir):
     """(path, [(line number, record)]) of RUN_DIR/metrics.jsonl; ValueError naming a bad line."""
     path = os.path.join(run_dir, "metrics.jsonl")
     if not os.path.isfile(path):
-        raise ValueError(f"no metrics.jsonl in run directory {run_dir!r} "
-                         "(boardgym train writes one line per evaluation)")
+        raise ValueError(
+            f"no metrics.jsonl in run directory {run_dir!r} "
+            "(boardgym train writes one line per evaluation)"
+        )
     records = []
     with open(path) as f:
         for no, line in enumerate(f, 1):
@@ -295,12 +340,14 @@ def read_metrics(run_dir):
             except json.JSONDecodeError as e:
                 raise ValueError(f"{path}, line {no}: not valid JSON ({e.msg})") from None
             if not isinstance(rec, dict):
-                raise ValueError(f"{path}, line {no}: expected a JSON object, "
-                                 f"got {type(rec).__name__}")
+                raise ValueError(
+                    f"{path}, line {no}: expected a JSON object, got {type(rec).__name__}"
+                )
             records.append((no, rec))
     if not records:
-        raise ValueError(f"{path}: no evaluations yet (a run writes one every --eval-every "
-                         "and at its end)")
+        raise ValueError(
+            f"{path}: no evaluations yet (a run writes one every --eval-every and at its end)"
+        )
     return path, records
 
 
@@ -340,8 +387,9 @@ def curve_series(path, records, x="games", y="ppg"):
             raise ValueError(f"{where}: no opponent entries (objects with ppg, ci95, win_rate)")
         for name, entry in opponents.items():
             if y not in entry:
-                raise ValueError(f"{where}: opponent {name!r} has no {y!r} key "
-                                 f"(it has {sorted(entry)})")
+                raise ValueError(
+                    f"{where}: opponent {name!r} has no {y!r} key (it has {sorted(entry)})"
+                )
             yv = _number(entry[y], f"{where}, {name}.{y}")
             if y == "ppg":
                 if "ci95" not in entry:
@@ -383,6 +431,7 @@ def format_curve(label, path, series, x, y):
 def _figure(width, height):
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+
     fig = Figure(figsize=(width, height), dpi=100)
     FigureCanvasAgg(fig)
     return fig
@@ -410,15 +459,23 @@ def plot_curves(curves, x, y, path):
             ax.plot(a[:, 0], a[:, 1], marker="o", markersize=3, color=colour, label=label)
             if np.isfinite(a[:, 2]).any():
                 ax.fill_between(a[:, 0], a[:, 2], a[:, 3], color=colour, alpha=0.25, linewidth=0)
-                ax.errorbar(a[:, 0], a[:, 1], yerr=[a[:, 1] - a[:, 2], a[:, 3] - a[:, 1]],
-                            fmt="none", ecolor=colour, elinewidth=0.8, capsize=2)
+                ax.errorbar(
+                    a[:, 0],
+                    a[:, 1],
+                    yerr=[a[:, 1] - a[:, 2], a[:, 3] - a[:, 1]],
+                    fmt="none",
+                    ecolor=colour,
+                    elinewidth=0.8,
+                    capsize=2,
+                )
         ax.set_title(f"vs {opp}")
         ax.set_xlabel(X_LABELS[x])
         ax.set_ylabel(f"{Y_LABELS[y]} ({interval})")
         ax.grid(alpha=0.3)
         ax.legend(title="run", fontsize="small")
-    fig.suptitle(f"learning curve: {Y_LABELS[y]} against fixed opponents, runs "
-                 + ", ".join(curves))
+    fig.suptitle(
+        f"learning curve: {Y_LABELS[y]} against fixed opponents, runs " + ", ".join(curves)
+    )
     fig.tight_layout()
     return _save(fig, path)
 
@@ -445,13 +502,21 @@ def plot_pair(spec_a, spec_b, s, title, path):
     fig = _figure(8.0, 2.4)
     ax = fig.subplots()
     lo, hi = s["score_interval"]
-    ax.errorbar([s["score"]], [0], xerr=[[s["score"] - lo], [hi - s["score"]]], fmt="o",
-                color="C0", capsize=6)
+    ax.errorbar(
+        [s["score"]],
+        [0],
+        xerr=[[s["score"] - lo], [hi - s["score"]]],
+        fmt="o",
+        color="C0",
+        capsize=6,
+    )
     ax.axvline(0.5, color="grey", linewidth=0.8, linestyle="--")
     ax.set_xlim(-0.02, 1.02)
     ax.set_yticks([0], [f"{spec_a}\nv {spec_b}"])
-    ax.set_xlabel(f"score of {spec_a} (draws 1/2), 95% Wilson interval; "
-                  f"+{s['wins']} ={s['draws']} -{s['losses']}")
+    ax.set_xlabel(
+        f"score of {spec_a} (draws 1/2), 95% Wilson interval; "
+        f"+{s['wins']} ={s['draws']} -{s['losses']}"
+    )
     ax.set_title(title)
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
@@ -495,12 +560,19 @@ def main(args=None):
     t0 = time.perf_counter()
     judge = evaluation.td_judge() if cfg.luck == "td" else None
     total = k * (k - 1) // 2 * 2 * evaluation.pair_count(cfg.games)
-    with cli.Progress(total, label="games", unit="games",
-                      enabled=False if cfg.quiet else None) as bar:
+    with cli.Progress(
+        total, label="games", unit="games", enabled=False if cfg.quiet else None
+    ) as bar:
         for i in range(k):
             for j in range(i + 1, k):
-                res = play_pair(cfg, cfg.agents[i], cfg.agents[j], cfg.seed + 1000 * (i * k + j),
-                                bar=bar, judge=judge)
+                res = play_pair(
+                    cfg,
+                    cfg.agents[i],
+                    cfg.agents[j],
+                    cfg.seed + 1000 * (i * k + j),
+                    bar=bar,
+                    judge=judge,
+                )
                 if judge is not None:
                     res, luck = res
                 s = summarize_money(res) if cfg.cube else summarize(res, cfg.game)
@@ -519,12 +591,18 @@ def main(args=None):
                 else:
                     print(format_summary(cfg.agents[i], cfg.agents[j], s), flush=True)
                 if cfg.game == "backgammon" and not cfg.cube:
-                    s["rates"] = {"all": result_rates(res), "seat0": result_rates(res[0::2]),
-                                  "seat1": result_rates(res[1::2])}
+                    s["rates"] = {
+                        "all": result_rates(res),
+                        "seat0": result_rates(res[0::2]),
+                        "seat1": result_rates(res[1::2]),
+                    }
                     print(format_rates(cfg.agents[i], cfg.agents[j], s["rates"]), flush=True)
                 if judge is not None and cfg.cube:
-                    print(f"  luck-adjusted (judge {cfg.luck}, luck x cube value): "
-                          f"{format_money(s['luck'])}", flush=True)
+                    print(
+                        f"  luck-adjusted (judge {cfg.luck}, luck x cube value): "
+                        f"{format_money(s['luck'])}",
+                        flush=True,
+                    )
                 elif judge is not None:
                     print(format_luck(s["luck"], cfg.luck), flush=True)
     results = {"pairs": pairs, "time": time.perf_counter() - t0, "plots": []}
@@ -537,15 +615,24 @@ def main(args=None):
         print(f"\nround-robin Elo ({title}; 95% intervals, observed Fisher information):")
         for r in np.argsort(-elo):
             score = points[r].sum() / games[r].sum()
-            print(f"  {elo[r]:+7.0f} [{low[r]:+6.0f}, {high[r]:+6.0f}]  {cfg.agents[r]:<40} "
-                  f"score {score:.3f}")
+            print(
+                f"  {elo[r]:+7.0f} [{low[r]:+6.0f}, {high[r]:+6.0f}]  {cfg.agents[r]:<40} "
+                f"score {score:.3f}"
+            )
         if cfg.plot:
-            results["plots"].append(plot_elo(cfg.agents, elo, low, high,
-                                             f"round-robin Elo: {title}", cfg.plot))
+            results["plots"].append(
+                plot_elo(cfg.agents, elo, low, high, f"round-robin Elo: {title}", cfg.plot)
+            )
     elif cfg.plot:
-        results["plots"].append(plot_pair(cfg.agents[0], cfg.agents[1], pairs[(0, 1)],
-                                          f"match: {cfg.game}, {n_pair} games, seed {cfg.seed}",
-                                          cfg.plot))
+        results["plots"].append(
+            plot_pair(
+                cfg.agents[0],
+                cfg.agents[1],
+                pairs[(0, 1)],
+                f"match: {cfg.game}, {n_pair} games, seed {cfg.seed}",
+                cfg.plot,
+            )
+        )
     for path in results["plots"]:
         print(f"wrote {path}")
     print(f"time {results['time']:.1f} s")

@@ -7,6 +7,7 @@ agent's move, what happened since the last report, the outcome (G.1, G.2a-G.2e; 
 record (PDN, gnubg match text). Settings are duck-typed: any object with the fields of
 ``boardgym play``'s Settings that a function reads.
 """
+
 from __future__ import annotations
 
 import ast
@@ -95,6 +96,7 @@ def _construct(name, factory, opts, seed):
 def load_agent(cfg):
     """The agent of cfg for cfg.game; ValueError naming the problem (other game, bad options)."""
     from boardgym.agents import available, load
+
     opts = agent_options(cfg)
     name = cfg.agent
     other = "backgammon" if cfg.game == "draughts" else "draughts"
@@ -102,28 +104,37 @@ def load_agent(cfg):
         if not Path(name).is_file():
             raise ValueError(f"agent {name}: no policy file there")
         from boardgym.agents.ppo import PPOAgent
+
         agent = _construct(name, lambda **kw: PPOAgent(name, game=cfg.game, **kw), opts, None)
     elif name.endswith(".npz"):
         if not Path(name).is_file():
             raise ValueError(f"agent {name}: no checkpoint file there")
         kind = _npz_game(name)
         if kind is None:
-            raise ValueError(f"agent {name} is neither a draughts evaluation nor a backgammon "
-                             "TD net")
+            raise ValueError(
+                f"agent {name} is neither a draughts evaluation nor a backgammon TD net"
+            )
         if kind != cfg.game:
-            raise ValueError(f"agent {name} is a {kind} checkpoint, not a {cfg.game} agent "
-                             f"(play it in a {kind} game)")
+            raise ValueError(
+                f"agent {name} is a {kind} checkpoint, not a {cfg.game} agent "
+                f"(play it in a {kind} game)"
+            )
         full = "draughts-alphabeta" if kind == "draughts" else "backgammon-td"
         agent = _construct(name, lambda **kw: load(full, weights=name, **kw), opts, cfg.seed)
     else:
-        short = name[len(cfg.game) + 1:] if name.startswith(cfg.game + "-") else name
-        if name.startswith(other + "-") or (short not in available(cfg.game)
-                                            and short in available(other)):
-            raise ValueError(f"agent {name} is a {other} agent, not a {cfg.game} one "
-                             f"(available for {cfg.game}: {', '.join(available(cfg.game))})")
+        short = name[len(cfg.game) + 1 :] if name.startswith(cfg.game + "-") else name
+        if name.startswith(other + "-") or (
+            short not in available(cfg.game) and short in available(other)
+        ):
+            raise ValueError(
+                f"agent {name} is a {other} agent, not a {cfg.game} one "
+                f"(available for {cfg.game}: {', '.join(available(cfg.game))})"
+            )
         if short not in available(cfg.game):
-            raise ValueError(f"unknown {cfg.game} agent {name!r} (available: "
-                             f"{', '.join(available(cfg.game))}, or a checkpoint path)")
+            raise ValueError(
+                f"unknown {cfg.game} agent {name!r} (available: "
+                f"{', '.join(available(cfg.game))}, or a checkpoint path)"
+            )
         agent = _construct(name, lambda **kw: load(short, game=cfg.game, **kw), opts, cfg.seed)
     _check_agent_game(agent, cfg)
     return agent
@@ -136,17 +147,22 @@ def _check_agent_game(agent, cfg):
         raise ValueError(f"agent {cfg.agent} plays {game}, not {cfg.game}")
     model = getattr(agent, "model", None)  # a PPO policy: compare its spaces with the env's
     if hasattr(model, "observation_space"):  # (a TDAgent's model is the name of its inputs)
-        env = (russian_draughts_v0.raw_env() if cfg.game == "draughts"
-               else backgammon_v0.raw_env(cube=cfg.cube))
+        env = (
+            russian_draughts_v0.raw_env()
+            if cfg.game == "draughts"
+            else backgammon_v0.raw_env(cube=cfg.cube)
+        )
         obs = env.observation_space("player_0")["observation"].shape
         n = env.action_space("player_0").n
         p_obs = tuple(getattr(model.observation_space, "shape", ()) or ())
         p_n = getattr(model.action_space, "n", None)
         if p_obs != tuple(obs) or (p_n is not None and int(p_n) != n):
             which = f"{cfg.game}{' with the cube' if cfg.cube else ''}"
-            raise ValueError(f"agent {cfg.agent}: the policy takes observations {p_obs} and "
-                             f"{p_n} actions; {which} has {tuple(obs)} and {n}: it is not a "
-                             f"{which} policy")
+            raise ValueError(
+                f"agent {cfg.agent}: the policy takes observations {p_obs} and "
+                f"{p_n} actions; {which} has {tuple(obs)} and {n}: it is not a "
+                f"{which} policy"
+            )
 
 
 # ----------------------------------------------------------------------------- the two games
@@ -193,8 +209,10 @@ class DraughtsGame:
         for i in range(self.seen, len(self.env.moves)):
             side = (self.first + i) % 2
             if side != me or own:
-                lines.append(f"{self.names[side]} ({'White' if side == 0 else 'Black'}) "
-                             f"played {self.env.moves[i]}" + _note(self.notes, i))
+                lines.append(
+                    f"{self.names[side]} ({'White' if side == 0 else 'Black'}) "
+                    f"played {self.env.moves[i]}" + _note(self.notes, i)
+                )
         self.seen = len(self.env.moves)
         return lines
 
@@ -224,13 +242,13 @@ def _note(notes, index):
 _DRAW_TEXT = {  # outcome codes -> how the draw came
     outcome.DRAW_REPETITION: "draw by repetition: the same position for the third time (G.2a)",
     outcome.DRAW_THREE_KINGS: "draw: three kings against a lone king for 15 moves without "
-                              "taking it (G.2b)",
+    "taking it (G.2b)",
     outcome.DRAW_KINGS_ONLY: "draw: 15 moves of kings only, no man moved and nothing "
-                             "captured (G.2c)",
+    "captured (G.2c)",
     outcome.DRAW_BALANCE: "draw: kings on both sides and no capture or crowning for 30/60 "
-                          "moves (G.2d)",
+    "moves (G.2d)",
     outcome.DRAW_LONG_DIAGONAL: "draw: the lone king held the long diagonal a1-h8 for 5 "
-                                "moves (G.2e)",
+    "moves (G.2e)",
 }
 
 
@@ -271,9 +289,17 @@ class BackgammonGame:
         """The cube decisions open now (C.1-C.2): ['roll', 'double'], ['take', 'drop'] or []."""
         mask = self.env.legal_mask()
         g = bg_core
-        if mask.shape[0] > g.N_ACTIONS and not mask[:g.N_ACTIONS].any():
-            return [w for w, a in (("roll", g.ACTION_ROLL), ("double", g.ACTION_DOUBLE),
-                                   ("take", g.ACTION_TAKE), ("drop", g.ACTION_DROP)) if mask[a]]
+        if mask.shape[0] > g.N_ACTIONS and not mask[: g.N_ACTIONS].any():
+            return [
+                w
+                for w, a in (
+                    ("roll", g.ACTION_ROLL),
+                    ("double", g.ACTION_DOUBLE),
+                    ("take", g.ACTION_TAKE),
+                    ("drop", g.ACTION_DROP),
+                )
+                if mask[a]
+            ]
         return []
 
     def prompt(self, me):
@@ -302,8 +328,12 @@ class BackgammonGame:
     def play_text(self, text):
         choices = self.cube_choices()
         g = bg_core
-        words = {"roll": g.ACTION_ROLL, "double": g.ACTION_DOUBLE, "take": g.ACTION_TAKE,
-                 "drop": g.ACTION_DROP}
+        words = {
+            "roll": g.ACTION_ROLL,
+            "double": g.ACTION_DOUBLE,
+            "take": g.ACTION_TAKE,
+            "drop": g.ACTION_DROP,
+        }
         word = text.strip().lower()
         if choices:
             if word not in choices:
@@ -326,11 +356,14 @@ class BackgammonGame:
     def agent_step(self, agent):
         env, g = self.env, bg_core
         mask = env.legal_mask()
-        if mask.shape[0] > g.N_ACTIONS and not mask[:g.N_ACTIONS].any() and hasattr(
-                agent, "cube_action"):
+        if (
+            mask.shape[0] > g.N_ACTIONS
+            and not mask[: g.N_ACTIONS].any()
+            and hasattr(agent, "cube_action")
+        ):
             # the agent's own cube policy (its ``cube`` option); one without a net never doubles
             action = agent.cube_action(env.state, bool(mask[g.ACTION_TAKE]))
-        elif hasattr(agent, "act_state") and mask[:g.N_ACTIONS].any():
+        elif hasattr(agent, "act_state") and mask[: g.N_ACTIONS].any():
             self.remember()
             action = agent.act_state(env.state)
         else:
@@ -350,16 +383,19 @@ class BackgammonGame:
         d1, d2 = t["dice"]
         if not t["moves"]:
             return f"{who} rolled {d1}-{d2} and cannot move"
-        raw = " ".join(f"{'bar' if a == 25 else a}/{'off' if b == 0 else b}{'*' if hit else ''}"
-                       for a, b, hit in t["moves"])
+        raw = " ".join(
+            f"{'bar' if a == 25 else a}/{'off' if b == 0 else b}{'*' if hit else ''}"
+            for a, b, hit in t["moves"]
+        )
         text = raw
         if k in self.before:
             try:
                 text = bg_api.play_to_str(self.before[k], d1, d2, raw)
             except ValueError:
                 text = raw
-        mine = ("" if me is None or t["player"] == me
-                else f" ({flip_points(text)} in your numbering)")
+        mine = (
+            "" if me is None or t["player"] == me else f" ({flip_points(text)} in your numbering)"
+        )
         return f"{who} rolled {d1}-{d2} and played {text}{mine}"
 
     def news(self, me, own=False):
@@ -368,8 +404,11 @@ class BackgammonGame:
         (me None: a spectator, told everything)."""
         env, lines = self.env, []
         end = len(env.turns)
-        if (not env.is_over and (me is None or env.agent_selection == f"player_{me}")
-                and not self.cube_choices()):
+        if (
+            not env.is_over
+            and (me is None or env.agent_selection == f"player_{me}")
+            and not self.cube_choices()
+        ):
             end -= 1  # the person's (a spectator: the mover's) roll in progress
         for k in range(self.seen, end):
             t = env.turns[k]

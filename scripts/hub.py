@@ -41,6 +41,7 @@ minus 50 ms. ``go ponder`` searches without a deadline until ``ponder-hit`` star
 ``stop``). ``go analyze`` searches a forced move too. Anything the engine cannot use gets one
 line ``error message="..."`` and the engine goes on; it never exits on bad input.
 """
+
 import dataclasses
 import re
 import shlex
@@ -57,7 +58,13 @@ from boardgym.agents.registry import CHECKPOINTS
 from boardgym.envs import draughts as api
 from boardgym.kernels.draughts import game
 from boardgym.kernels.draughts.board import (
-    GHOST_TO_SQ32, M_CAPTURED, M_FROM, M_TO, MAX_MOVES, ROW_LEN, S_SIDE, sq32_to_pdn,
+    GHOST_TO_SQ32,
+    M_CAPTURED,
+    M_FROM,
+    M_TO,
+    MAX_MOVES,
+    ROW_LEN,
+    sq32_to_pdn,
 )
 from boardgym.scripts import cli
 
@@ -90,13 +97,20 @@ class Settings:
     from a1 (pydraughts' Russian board; positions stay standard) (Hub parameter move-numbering)"""
 
     def check(self):
-        cli.require(1 <= self.tt_size <= 4096, f"--tt-size must be in 1..4096 MiB, got {self.tt_size}")
-        cli.require(0 < self.move_time <= 86400,
-                    f"--move-time must be in (0, 86400] seconds, got {self.move_time}")
-        cli.require(0 <= self.depth <= MAX_PLY - 2,
-                    f"--depth must be in 0..{MAX_PLY - 2}, got {self.depth}")
-        cli.require(1 <= self.threads <= MAX_THREADS,
-                    f"--threads must be in 1..{MAX_THREADS}, got {self.threads}")
+        cli.require(
+            1 <= self.tt_size <= 4096, f"--tt-size must be in 1..4096 MiB, got {self.tt_size}"
+        )
+        cli.require(
+            0 < self.move_time <= 86400,
+            f"--move-time must be in (0, 86400] seconds, got {self.move_time}",
+        )
+        cli.require(
+            0 <= self.depth <= MAX_PLY - 2, f"--depth must be in 0..{MAX_PLY - 2}, got {self.depth}"
+        )
+        cli.require(
+            1 <= self.threads <= MAX_THREADS,
+            f"--threads must be in 1..{MAX_THREADS}, got {self.threads}",
+        )
 
 
 class HubError(ValueError):
@@ -294,8 +308,9 @@ def parse_level(args):
     if ("inc" in lv or "moves" in lv) and "time" not in lv:
         raise HubError("level moves= and inc= need time=")
     if not lv:
-        raise HubError(f"level: none of depth, move-time, time, nodes, infinite in "
-                       f"{' '.join(args)}")
+        raise HubError(
+            f"level: none of depth, move-time, time, nodes, infinite in {' '.join(args)}"
+        )
     return lv
 
 
@@ -314,9 +329,15 @@ class HubEngine:
         self.cfg = cfg
         self._write = write
         self._out_lock = threading.Lock()
-        self.params = {"variant": "russian", "tt-size": cfg.tt_size, "move-time": cfg.move_time,
-                       "depth": cfg.depth, "weights": cfg.weights, "threads": cfg.threads,
-                       "move-numbering": cfg.move_numbering}
+        self.params = {
+            "variant": "russian",
+            "tt-size": cfg.tt_size,
+            "move-time": cfg.move_time,
+            "depth": cfg.depth,
+            "weights": cfg.weights,
+            "threads": cfg.threads,
+            "move-numbering": cfg.move_numbering,
+        }
         self.agent = None
         self._agent_key = None
         self.state = api.initial_state()
@@ -370,21 +391,26 @@ class HubEngine:
         except PackageNotFoundError:
             ver = "0"
         p = self.params
-        self.emit(line("id", name="boardgym", version=ver, author="boardgym",
-                       country="none"))
-        self.emit(line("param", name="variant", value=p["variant"], type="enum",
-                       values="russian"))
-        self.emit(line("param", name="tt-size", value=p["tt-size"], type="int", min=1,
-                       max=4096))
-        self.emit(line("param", name="move-time", value=p["move-time"], type="real",
-                       min=0.001, max=86400))
-        self.emit(line("param", name="depth", value=p["depth"], type="int", min=0,
-                       max=MAX_PLY - 2))
+        self.emit(line("id", name="boardgym", version=ver, author="boardgym", country="none"))
+        self.emit(line("param", name="variant", value=p["variant"], type="enum", values="russian"))
+        self.emit(line("param", name="tt-size", value=p["tt-size"], type="int", min=1, max=4096))
+        self.emit(
+            line("param", name="move-time", value=p["move-time"], type="real", min=0.001, max=86400)
+        )
+        self.emit(line("param", name="depth", value=p["depth"], type="int", min=0, max=MAX_PLY - 2))
         self.emit(line("param", name="weights", value=p["weights"], type="string"))
-        self.emit(line("param", name="threads", value=p["threads"], type="int", min=1,
-                       max=MAX_THREADS))
-        self.emit(line("param", name="move-numbering", value=p["move-numbering"], type="enum",
-                       values="b8 a1"))
+        self.emit(
+            line("param", name="threads", value=p["threads"], type="int", min=1, max=MAX_THREADS)
+        )
+        self.emit(
+            line(
+                "param",
+                name="move-numbering",
+                value=p["move-numbering"],
+                type="enum",
+                values="b8 a1",
+            )
+        )
         self.emit("wait")
 
     def _cmd_set_param(self, args):
@@ -400,8 +426,9 @@ class HubEngine:
             if value not in ("b8", "a1"):
                 raise HubError(f"move-numbering must be b8 or a1, got {value!r}")
         elif name in ("tt-size", "depth", "threads"):
-            lo, hi = {"tt-size": (1, 4096), "depth": (0, MAX_PLY - 2),
-                      "threads": (1, MAX_THREADS)}[name]
+            lo, hi = {"tt-size": (1, 4096), "depth": (0, MAX_PLY - 2), "threads": (1, MAX_THREADS)}[
+                name
+            ]
             try:
                 v = int(value)
             except ValueError:
@@ -426,9 +453,15 @@ class HubEngine:
         if self.agent is not None and key == self._agent_key:
             return self.agent
         w = p["weights"]
-        evaluation = (str(CHECKPOINTS / "draughts-alphabeta.npz") if w == "" else w)
-        self.agent = AlphaBetaAgent(depth=None, time_limit=1.0, evaluation=evaluation,
-                                    tt_bits=tt_bits, seed=0, threads=p["threads"])
+        evaluation = str(CHECKPOINTS / "draughts-alphabeta.npz") if w == "" else w
+        self.agent = AlphaBetaAgent(
+            depth=None,
+            time_limit=1.0,
+            evaluation=evaluation,
+            tt_bits=tt_bits,
+            seed=0,
+            threads=p["threads"],
+        )
         self._agent_key = key
         # compile (or load from Numba's cache) before the first timed search
         start = api.initial_state()
@@ -483,17 +516,24 @@ class HubEngine:
         state = self.state.copy()
         self._busy = True
         self._worker = threading.Thread(
-            target=self._search, name="hub-search",
+            target=self._search,
+            name="hub-search",
             args=(state, None if self._pondering else budget, depth, lv.get("nodes")),
-            daemon=True)
+            daemon=True,
+        )
         self._worker.start()
 
     def _search(self, state, budget, depth, nodes):
         agent = self.agent
         try:
-            row, _ = agent.think(state, budget=budget, depth=depth, max_nodes=nodes,
-                                 ponder=self._pondering,
-                                 on_iteration=lambda info: self._info(state, info))
+            row, _ = agent.think(
+                state,
+                budget=budget,
+                depth=depth,
+                max_nodes=nodes,
+                ponder=self._pondering,
+                on_iteration=lambda info: self._info(state, info),
+            )
             pv, _ = agent.principal_variation(state, row, length=2)
             ponder = move_to_hub(pv[1], self._a1()) if len(pv) > 1 else None
             done = line("done", move=move_to_hub(row, self._a1()), ponder=ponder)
@@ -506,10 +546,17 @@ class HubEngine:
     def _info(self, state, info):
         rows, _ = self.agent.principal_variation(state, info["move"])
         t = info["time"]
-        self.emit(line("info", depth=info["depth"], score=score_text(info["score"]),
-                       nodes=info["nodes"], time=f"{t:.3f}",
-                       nps=f"{info['nodes'] / t / 1e6:.2f}" if t > 0 else None,
-                       pv=" ".join(move_to_hub(r, self._a1()) for r in rows)))
+        self.emit(
+            line(
+                "info",
+                depth=info["depth"],
+                score=score_text(info["score"]),
+                nodes=info["nodes"],
+                time=f"{t:.3f}",
+                nps=f"{info['nodes'] / t / 1e6:.2f}" if t > 0 else None,
+                pv=" ".join(move_to_hub(r, self._a1()) for r in rows),
+            )
+        )
 
     def _a1(self):
         return self.params["move-numbering"] == "a1"

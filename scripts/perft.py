@@ -8,6 +8,7 @@ The JIT is warmed up (depth 3) before timing. On a terminal, a progress bar over
 is drawn for ``--divide`` and for any perft of depth 10 or more (then counted as one perft per
 root move: the same total); otherwise nothing goes to stderr.
 """
+
 import dataclasses
 import time
 
@@ -32,8 +33,10 @@ class Settings:
     """threads for the parallel perft (1 = single-threaded)"""
 
     def check(self):
-        cli.require(0 <= self.depth <= draughts.MAX_PERFT_DEPTH,
-                    f"--depth must be in 0..{draughts.MAX_PERFT_DEPTH}, got {self.depth}")
+        cli.require(
+            0 <= self.depth <= draughts.MAX_PERFT_DEPTH,
+            f"--depth must be in 0..{draughts.MAX_PERFT_DEPTH}, got {self.depth}",
+        )
         cli.require(self.threads >= 1, f"--threads must be at least 1, got {self.threads}")
         try:
             draughts.from_fen(self.fen)
@@ -64,7 +67,9 @@ def main(args=None):
             total = 0
             with bar:
                 for move in moves:
-                    total += draughts.perft(draughts.apply(state, move), cfg.depth - 1, threads=cfg.threads)
+                    total += draughts.perft(
+                        draughts.apply(state, move), cfg.depth - 1, threads=cfg.threads
+                    )
                     bar.update(1)
         else:
             total = draughts.perft(state, cfg.depth, threads=cfg.threads)
@@ -72,8 +77,10 @@ def main(args=None):
     print(f"depth  {cfg.depth}")
     print(f"nodes  {total}")
     print(f"time   {dt:.3f} s")
-    print(f"speed  {total / dt / 1e6 if dt > 0 else float('inf'):.2f} M leaves/s "
-          f"({cfg.threads} thread{'s' if cfg.threads != 1 else ''})")
+    print(
+        f"speed  {total / dt / 1e6 if dt > 0 else float('inf'):.2f} M leaves/s "
+        f"({cfg.threads} thread{'s' if cfg.threads != 1 else ''})"
+    )
     return total
 
 

@@ -27,6 +27,7 @@ options: ``--depth``, ``--time-limit`` (the draughts search; ``--depth`` 1 or 2 
 backgammon-expectimax) or any ``--agent-option key=value``. An agent of the other game is refused.
 Input is read line by line from standard input, so a session can be scripted.
 """
+
 from __future__ import annotations
 
 import copy
@@ -39,11 +40,14 @@ from boardgym.envs import backgammon_notation as bg_api
 from boardgym.envs import draughts as dr_api
 from boardgym.scripts import cli
 from boardgym.scripts.game_session import (  # noqa: F401  (the shared game logic, re-exported)
-    BackgammonGame, DraughtsGame, agent_options, load_agent, parse_dice,
-    flip_points as _flip_points,
+    BackgammonGame,
+    DraughtsGame,
+    agent_options,
+    load_agent,
+    parse_dice,
 )
 
-COMMANDS_HELP = ("commands: 'moves' (your legal moves), 'undo', 'save [PATH]', 'help', 'quit'")
+COMMANDS_HELP = "commands: 'moves' (your legal moves), 'undo', 'save [PATH]', 'help', 'quit'"
 
 
 @dataclass
@@ -80,15 +84,24 @@ class Settings:
     backgammon)"""
 
     def check(self):
-        cli.require(self.fen is None or self.game == "draughts",
-                    "--fen is a draughts position; for backgammon use --position-id")
-        cli.require(self.position_id is None and self.dice is None and not self.cube
-                    or self.game == "backgammon",
-                    "--position-id, --dice and --cube are for --game backgammon")
-        cli.require(self.depth is None or self.depth >= 1,
-                    f"--depth must be at least 1, got {self.depth}")
-        cli.require(self.time_limit is None or self.time_limit > 0,
-                    f"--time-limit must be a positive number of seconds, got {self.time_limit}")
+        cli.require(
+            self.fen is None or self.game == "draughts",
+            "--fen is a draughts position; for backgammon use --position-id",
+        )
+        cli.require(
+            self.position_id is None
+            and self.dice is None
+            and not self.cube
+            or self.game == "backgammon",
+            "--position-id, --dice and --cube are for --game backgammon",
+        )
+        cli.require(
+            self.depth is None or self.depth >= 1, f"--depth must be at least 1, got {self.depth}"
+        )
+        cli.require(
+            self.time_limit is None or self.time_limit > 0,
+            f"--time-limit must be a positive number of seconds, got {self.time_limit}",
+        )
         agent_options(self)  # key=value syntax
         if self.fen is not None:
             try:
@@ -101,14 +114,15 @@ class Settings:
             except (ValueError, TypeError) as e:
                 raise cli.UsageError(f"--position-id: {e}") from None
             standard = bg_api.position_id(start) == bg_api.position_id(bg_api.initial_state())
-            cli.require(self.save is None or standard,
-                        "--save writes a gnubg match file, which starts from the standard "
-                        "position: it cannot record a game from --position-id")
+            cli.require(
+                self.save is None or standard,
+                "--save writes a gnubg match file, which starts from the standard "
+                "position: it cannot record a game from --position-id",
+            )
         parse_dice(self.dice)
         if self.save is not None:
             folder = Path(self.save).expanduser().resolve().parent
             cli.require(folder.is_dir(), f"--save: no directory {folder} to write {self.save} in")
-
 
 
 # ----------------------------------------------------------------------------- the session
@@ -139,16 +153,16 @@ def main(args=None, stdin=None, out=None):
     agent = load_agent(cfg)
     me = cfg.seat
     names = ["you", "you"]
-    names[1 - me] = cfg.agent if not cfg.agent.endswith((".zip", ".pt", ".npz")) else Path(
-        cfg.agent).name
+    names[1 - me] = (
+        cfg.agent if not cfg.agent.endswith((".zip", ".pt", ".npz")) else Path(cfg.agent).name
+    )
     game = (DraughtsGame if cfg.game == "draughts" else BackgammonGame)(cfg, tuple(names))
     history = []
 
     def say(text):
         print(text, file=out, flush=True)
 
-    say(f"{cfg.game}: you are player_{me}, {names[1 - me]} is player_{1 - me}. "
-        + COMMANDS_HELP)
+    say(f"{cfg.game}: you are player_{me}, {names[1 - me]} is player_{1 - me}. " + COMMANDS_HELP)
     show = True  # draw the board (and what happened) before the next prompt
     while not game.env.is_over:
         if game.env.agent_selection != f"player_{me}":

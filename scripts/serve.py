@@ -41,6 +41,7 @@ seat, seed, fen, position_id, dice, cube, depth, time_limit, options, agent_sett
 depth, a net's equity) and ``evaluation`` (the last one). A POST from a page of another site
 (its ``Origin`` header) is refused (403): only this server's own page drives its games.
 """
+
 from __future__ import annotations
 
 import copy
@@ -57,8 +58,8 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from boardgym.envs import backgammon_match, backgammon_notation as bg_api
-from boardgym.envs import backgammon_render, draughts_pdn, draughts_render
+from boardgym.envs import backgammon_match, backgammon_render, draughts_pdn, draughts_render
+from boardgym.envs import backgammon_notation as bg_api
 from boardgym.envs import draughts as dr_api
 from boardgym.kernels.backgammon import game as bg_core
 from boardgym.kernels.backgammon.board import CUBE_OWNER, CUBE_VALUE, TURN
@@ -98,8 +99,14 @@ class BadRequest(ValueError):
 
 
 # ----------------------------------------------------------------------------- request fields
-_KIND_NAMES = {int: "an integer", str: "a string", bool: "true or false", list: "a list",
-               (int, float): "a number", (list, str): "a list or a string"}
+_KIND_NAMES = {
+    int: "an integer",
+    str: "a string",
+    bool: "true or false",
+    list: "a list",
+    (int, float): "a number",
+    (list, str): "a list or a string",
+}
 
 
 def _get(body, key, kind, default=None, choices=None):
@@ -132,8 +139,10 @@ def _option_items(value, where):
     elif isinstance(value, list) and all(isinstance(w, str) for w in value):
         items = [w.strip() for w in value if w.strip()]
     else:
-        raise BadRequest(f"{where}'options' must be a string of key=value or a list of them, "
-                         f"got {type(value).__name__}")
+        raise BadRequest(
+            f"{where}'options' must be a string of key=value or a list of them, "
+            f"got {type(value).__name__}"
+        )
     if len(items) > 32:
         raise BadRequest(f"{where}'options': at most 32 options, got {len(items)}")
     out = []
@@ -141,8 +150,9 @@ def _option_items(value, where):
         key, sep, val = item.partition("=")
         key = key.strip().replace("-", "_")
         if not sep or not key.isidentifier() or not val.strip():
-            raise BadRequest(f"{where}'options': expected key=value such as tt_bits=20, "
-                             f"got {item!r}")
+            raise BadRequest(
+                f"{where}'options': expected key=value such as tt_bits=20, got {item!r}"
+            )
         if key in ("depth", "time_limit"):
             raise BadRequest(f"{where}'options': give {key} in its own field, not as an option")
         out.append(f"{key}={val}")
@@ -172,16 +182,26 @@ def _options(body, game, agent, spec=None, where=""):
         dice = [int(m.group(1)), int(m.group(2))] if m else [dice]
     if (pid is not None or body.get("cube") or dice is not None) and game != "backgammon":
         raise BadRequest("'position_id', 'dice' and 'cube' are for backgammon")
-    if dice is not None and (len(dice) != 2 or not all(
-            isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)):
-        raise BadRequest(f"'dice' must be two dice 1..6 such as [6, 4] or \"6-4\" (the first "
-                         f"roll), got {body.get('dice')!r}")
+    if dice is not None and (
+        len(dice) != 2
+        or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)
+    ):
+        raise BadRequest(
+            f"'dice' must be two dice 1..6 such as [6, 4] or \"6-4\" (the first "
+            f"roll), got {body.get('dice')!r}"
+        )
     return SimpleNamespace(
-        game=game, agent=agent, seed=_get(body, "seed", int, 0), fen=fen,
+        game=game,
+        agent=agent,
+        seed=_get(body, "seed", int, 0),
+        fen=fen,
         position_id=pid.strip() if pid else None,
         dice=None if dice is None else f"{dice[0]}-{dice[1]}",
-        cube=_get(body, "cube", bool, False), depth=depth,
-        time_limit=None if limit is None else float(limit), agent_option=items)
+        cube=_get(body, "cube", bool, False),
+        depth=depth,
+        time_limit=None if limit is None else float(limit),
+        agent_option=items,
+    )
 
 
 def _watch_settings(body):
@@ -189,8 +209,9 @@ def _watch_settings(body):
     depth, time_limit, options; null for none) over body's own depth, time_limit, options."""
     per = _get(body, "agent_settings", list, [None, None])
     if len(per) != 2 or not all(x is None or isinstance(x, dict) for x in per):
-        raise BadRequest("'agent_settings' must be two objects (depth, time_limit, options) or "
-                         "null")
+        raise BadRequest(
+            "'agent_settings' must be two objects (depth, time_limit, options) or null"
+        )
     base = {k: body[k] for k in ("depth", "time_limit", "options") if body.get(k) is not None}
     return [{**base, **{k: v for k, v in (x or {}).items() if v is not None}} for x in per]
 
@@ -215,8 +236,10 @@ class Session:
                 raise BadRequest("'agents' must be two agent names")
             self.seat = None
             specs = _watch_settings(body)
-            cfgs = {k: _options(body, self.game_name, pair[k], specs[k],
-                                f"player_{k} ({pair[k]}): ") for k in (0, 1)}
+            cfgs = {
+                k: _options(body, self.game_name, pair[k], specs[k], f"player_{k} ({pair[k]}): ")
+                for k in (0, 1)
+            }
             names = list(pair)
         self.agents = {}
         for k, c in cfgs.items():
@@ -277,7 +300,8 @@ class Session:
         if text is not None:
             self.game.notes[index] = f"{self.names[player]}: {text}"
             self.evaluation = self.game.notes[index] + (
-                " after its play" if self.game_name == "backgammon" else "")
+                " after its play" if self.game_name == "backgammon" else ""
+            )
 
     def _equity(self, agent):
         """The agent's equity of its best play (agents with a net), at the start of its play."""
@@ -318,9 +342,10 @@ class Session:
                 raise BadRequest("draughts has no doubling cube")
             choices = self.game.cube_choices()
             if cube not in choices:
-                raise BadRequest(f"{cube!r} is not a cube decision now"
-                                 + (f" (choose {' or '.join(choices)})" if choices
-                                    else ": play your roll"))
+                raise BadRequest(
+                    f"{cube!r} is not a cube decision now"
+                    + (f" (choose {' or '.join(choices)})" if choices else ": play your roll")
+                )
             self.game.play_text(cube)
         else:
             if "action" not in body:
@@ -379,23 +404,38 @@ class Session:
             return []
         s = env.state
         if self.game_name == "draughts":
-            return [{"action": a, "from": a // 32, "to": a % 32}
-                    for a in dr_api.legal_actions(s)]
-        mask = env.legal_mask()[:bg_core.N_ACTIONS]
+            return [{"action": a, "from": a // 32, "to": a % 32} for a in dr_api.legal_actions(s)]
+        mask = env.legal_mask()[: bg_core.N_ACTIONS]
         out = []
         for a in np.flatnonzero(mask):
             fr, to, die, hit = bg_core.move_of_action(s, int(a))
-            out.append({"action": int(a), "from": int(fr), "to": int(to), "die": int(die),
-                        "hit": bool(hit)})
+            out.append(
+                {
+                    "action": int(a),
+                    "from": int(fr),
+                    "to": int(to),
+                    "die": int(die),
+                    "hit": bool(hit),
+                }
+            )
         return out
 
     def view(self, sid):
         env = self.env
-        view = {"id": sid, "game": self.game_name, "mode": self.mode, "seat": self.seat,
-                "names": self.names, "over": bool(env.is_over), "result": self.over_text,
-                "log": self.log, "acting": None if env.is_over else self._acting(),
-                "legal": self.legal(), "can_undo": bool(self.history),
-                "evaluation": self.evaluation}
+        view = {
+            "id": sid,
+            "game": self.game_name,
+            "mode": self.mode,
+            "seat": self.seat,
+            "names": self.names,
+            "over": bool(env.is_over),
+            "result": self.over_text,
+            "log": self.log,
+            "acting": None if env.is_over else self._acting(),
+            "legal": self.legal(),
+            "can_undo": bool(self.history),
+            "evaluation": self.evaluation,
+        }
         if self.game_name == "draughts":
             view["board"] = draughts_board(env.state)
             view["fen"] = env.fen() if env.state[S_CAP_SQ] < 0 else None  # none mid-chain
@@ -413,18 +453,28 @@ def draughts_board(state):
     the side to move, the capturing piece and the pieces already jumped (sq32)."""
     cap = int(state[S_CAP_SQ])
     jumped = ((int(state[S_CAP_JUMPED]) >> draughts_render.SQ32_TO_GHOST) & 1).astype(bool)
-    return {"pieces": draughts_render.piece_codes(state).tolist(),
-            "side": int(state[S_SIDE]),
-            "capturing": -1 if cap < 0 else int(GHOST_TO_SQ32[cap]),
-            "jumped": np.flatnonzero(jumped).tolist()}
+    return {
+        "pieces": draughts_render.piece_codes(state).tolist(),
+        "side": int(state[S_SIDE]),
+        "capturing": -1 if cap < 0 else int(GHOST_TO_SQ32[cap]),
+        "jumped": np.flatnonzero(jumped).tolist(),
+    }
 
 
 def backgammon_board(state, perspective):
     """The page's backgammon board (backgammon_render.absolute_view as JSON)."""
     v = backgammon_render.absolute_view(state, perspective)
-    return {"x": v["x"].tolist(), "o": v["o"].tolist(), "bar": list(v["bar"]),
-            "off": list(v["off"]), "pips": list(v["pips"]), "turn": v["turn"],
-            "dice": v["dice"], "cube": list(v["cube"]), "perspective": v["perspective"]}
+    return {
+        "x": v["x"].tolist(),
+        "o": v["o"].tolist(),
+        "bar": list(v["bar"]),
+        "off": list(v["off"]),
+        "pips": list(v["pips"]),
+        "turn": v["turn"],
+        "dice": v["dice"],
+        "cube": list(v["cube"]),
+        "perspective": v["perspective"],
+    }
 
 
 # ----------------------------------------------------------------------------- replay
@@ -481,8 +531,10 @@ def _line_turns(line):
         elif segments:
             segments[-1][1].append(text)
         else:
-            raise ValueError(f"cannot read {line.strip()!r} (a roll such as 52: 13/8 13/11, "
-                             "Doubles => 2, Takes, Drops or Wins N points)")
+            raise ValueError(
+                f"cannot read {line.strip()!r} (a roll such as 52: 13/8 13/11, "
+                "Doubles => 2, Takes, Drops or Wins N points)"
+            )
     if len(segments) > 2:
         raise ValueError(f"more than two turns in one line: {line.strip()!r}")
     if len(segments) == 2:
@@ -537,10 +589,18 @@ def _game_frames(number, lines, score, names, match_length):
                 raise ValueError(f"{where}: {e}") from None
             t = turns[0]
             d1, d2 = t["dice"]
-            moves = " ".join(f"{'bar' if a == 25 else a}/{'off' if b == 0 else b}"
-                             f"{'*' if hit else ''}" for a, b, hit in t["moves"]) or "(no move)"
-            frame(f"{who} {max(d1, d2)}{min(d1, d2)}: {moves}", dice=[max(d1, d2), min(d1, d2)],
-                  turn=player)
+            moves = (
+                " ".join(
+                    f"{'bar' if a == 25 else a}/{'off' if b == 0 else b}{'*' if hit else ''}"
+                    for a, b, hit in t["moves"]
+                )
+                or "(no move)"
+            )
+            frame(
+                f"{who} {max(d1, d2)}{min(d1, d2)}: {moves}",
+                dice=[max(d1, d2), min(d1, d2)],
+                turn=player,
+            )
         elif first == "doubles":
             value = int(words[-1]) if words[-1].isdigit() else -1
             if state[TURN] != player:
@@ -549,8 +609,10 @@ def _game_frames(number, lines, score, names, match_length):
             if owner not in (-1, player):
                 raise ValueError(f"{where}: {who} doubles but the cube is the other side's (C.1)")
             if value != 2 * cube:
-                raise ValueError(f"{where}: {who} doubles to {words[-1]} but the cube is at "
-                                 f"{cube} (expected Doubles => {2 * cube})")
+                raise ValueError(
+                    f"{where}: {who} doubles to {words[-1]} but the cube is at "
+                    f"{cube} (expected Doubles => {2 * cube})"
+                )
             offered, doubler = value, player
             frame(f"{who} doubles => {value}", offered=value, turn=player)
         elif first in ("takes", "drops"):
@@ -563,16 +625,23 @@ def _game_frames(number, lines, score, names, match_length):
                 frame(f"{who} takes: the cube is at {offered}, {who}'s (C.2)")
             else:
                 pts = int(state[CUBE_VALUE])
-                frame(f"{who} drops: {names[1 - player]} wins {pts} point"
-                      f"{'s' if pts != 1 else ''} (C.2)", offered=offered)
+                frame(
+                    f"{who} drops: {names[1 - player]} wins {pts} point"
+                    f"{'s' if pts != 1 else ''} (C.2)",
+                    offered=offered,
+                )
                 winner, points, dropped = 1 - player, points or pts, True
             offered = None
         elif first in ("beavers", "raccoons"):
-            raise ValueError(f"{where}: {who} {first}: no beavers in these rules (a double is "
-                             "taken or dropped, C.2)")
+            raise ValueError(
+                f"{where}: {who} {first}: no beavers in these rules (a double is "
+                "taken or dropped, C.2)"
+            )
         else:
-            raise ValueError(f"{where}: cannot read {' '.join(words)!r} (a roll such as 52: 13/8 "
-                             "13/11, Doubles => 2, Takes or Drops)")
+            raise ValueError(
+                f"{where}: cannot read {' '.join(words)!r} (a roll such as 52: 13/8 "
+                "13/11, Doubles => 2, Takes or Drops)"
+            )
     if winner is None or points is None:  # no 'Wins N points': the kernel's result if over
         w, kind, pts = bg_core.result(state, bg_core.SCORING_GAMMON)
         if w >= 0:
@@ -583,8 +652,9 @@ def _game_frames(number, lines, score, names, match_length):
     if winner is not None:
         end[winner] += points
     if winner is not None and not dropped:
-        frames[-1]["caption"] += (f"; {names[winner]} wins {points} point"
-                                  f"{'s' if points != 1 else ''}")
+        frames[-1]["caption"] += (
+            f"; {names[winner]} wins {points} point{'s' if points != 1 else ''}"
+        )
     for f in frames:
         f["game"] = number
         f["score"] = list(score)
@@ -604,14 +674,22 @@ def match_frames(text):
         raise ValueError("no moves found in the match file (lines such as ' 1) 31: 8/5 6/5')")
     frames, out, score, names = [], [], [0, 0], ["player_0", "player_1"]
     for number, lines in games:
-        head = next((m for m in (_SCORE_LINE.match(line) for line in lines if len(line) < 200)
-                     if m), None)
+        head = next(
+            (m for m in (_SCORE_LINE.match(line) for line in lines if len(line) < 200) if m), None
+        )
         if head:
             names = [head.group(1), head.group(3)]
             score = [int(head.group(2)), int(head.group(4))]
         game_frames, after = _game_frames(number, lines, score, names, match_length)
-        out.append({"number": number, "score": list(score), "score_after": after,
-                    "first": len(frames), "last": len(frames) + len(game_frames) - 1})
+        out.append(
+            {
+                "number": number,
+                "score": list(score),
+                "score_after": after,
+                "first": len(frames),
+                "last": len(frames) + len(game_frames) - 1,
+            }
+        )
         frames += game_frames
         score = after
     return frames, {"kind": "match", "games": out, "names": names, "match_length": match_length}
@@ -658,8 +736,16 @@ def pdn_frames(text):
             frames.append({"board": draughts_board(state), "caption": caption})
         if result and result != "*":
             frames[-1]["caption"] += f"  ({result})"
-        games.append({"number": number, "white": white, "black": black, "result": result,
-                      "first": first, "last": len(frames) - 1})
+        games.append(
+            {
+                "number": number,
+                "white": white,
+                "black": black,
+                "result": result,
+                "first": first,
+                "last": len(frames) - 1,
+            }
+        )
     if not frames:
         raise ValueError("no game found in the PDN text")
     return frames, (games if len(games) > 1 else None)
@@ -705,7 +791,7 @@ class Games:
 
 def _short(message, limit=400):
     """message cut to limit characters (an error quoting a huge input stays readable)."""
-    return message if len(message) <= limit else message[:limit - 5] + " ...'"
+    return message if len(message) <= limit else message[: limit - 5] + " ...'"
 
 
 def make_app(max_games=MAX_GAMES):
@@ -752,8 +838,10 @@ def make_app(max_games=MAX_GAMES):
             except (ValueError, TypeError) as e:
                 return JSONResponse({"error": _short(str(e))}, status_code=400)
             except Exception as e:  # never let one request take the server down
-                return JSONResponse({"error": _short(f"internal error: {type(e).__name__}: {e}")},
-                                    status_code=500)
+                return JSONResponse(
+                    {"error": _short(f"internal error: {type(e).__name__}: {e}")}, status_code=500
+                )
+
         return handler
 
     def locked(sid, fn):
@@ -764,6 +852,7 @@ def make_app(max_games=MAX_GAMES):
 
     async def agents(request):
         from boardgym.agents import available
+
         return JSONResponse({g: available(g) for g in ("draughts", "backgammon")})
 
     async def new_game(request):
@@ -793,8 +882,11 @@ def make_app(max_games=MAX_GAMES):
         session = games.get(request.path_params["sid"])
         with session.lock:
             name, text = session.record()
-        return Response(text, media_type="text/plain; charset=utf-8",
-                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+        return Response(
+            text,
+            media_type="text/plain; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
 
     async def replay(request):
         body = await body_of(request)
@@ -811,7 +903,9 @@ def make_app(max_games=MAX_GAMES):
         return FileResponse(WEB / "index.html")
 
     routes = [
-        Route("/", page), Route("/draughts", page), Route("/backgammon", page),
+        Route("/", page),
+        Route("/draughts", page),
+        Route("/backgammon", page),
         Route("/favicon.ico", lambda request: Response(status_code=204)),
         Route("/api/agents", endpoint(agents)),
         Route("/api/games", endpoint(new_game), methods=["POST"]),
@@ -825,8 +919,10 @@ def make_app(max_games=MAX_GAMES):
     ]
 
     async def not_found(request, exc):
-        return JSONResponse({"error": f"no such page: {request.url.path}"},
-                            status_code=getattr(exc, "status_code", 404))
+        return JSONResponse(
+            {"error": f"no such page: {request.url.path}"},
+            status_code=getattr(exc, "status_code", 404),
+        )
 
     return Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found})
 
@@ -844,8 +940,10 @@ def main(args=None):
         with socket.socket() as s:
             s.bind((cfg.host, 0))
             port = s.getsockname()[1]
-    print(f"boardgym serve: http://{cfg.host}:{port}/draughts  and  /backgammon "
-          "(Ctrl-C stops)", flush=True)
+    print(
+        f"boardgym serve: http://{cfg.host}:{port}/draughts  and  /backgammon (Ctrl-C stops)",
+        flush=True,
+    )
     uvicorn.run(app, host=cfg.host, port=port, log_level="warning")
     return app
 

@@ -13,12 +13,19 @@ file (``.mat``). A record is replayed through the rules; ``--ply N`` shows the p
 plies (draughts moves, backgammon turns; the roll of the next turn is drawn when the record has
 it), by default the final one. Without ``--out`` the text board is printed.
 """
+
 import dataclasses
 import os
 import re
 from typing import Literal
 
-from boardgym.envs import backgammon_match, backgammon_render, draughts, draughts_pdn, draughts_render
+from boardgym.envs import (
+    backgammon_match,
+    backgammon_render,
+    draughts,
+    draughts_pdn,
+    draughts_render,
+)
 from boardgym.kernels.backgammon import game
 from boardgym.scripts import cli
 
@@ -53,13 +60,19 @@ class Settings:
     def check(self):
         cli.require(0.1 <= self.scale <= 10, f"--scale must be in 0.1..10, got {self.scale}")
         cli.require(self.ply is None or self.ply >= 0, f"--ply must be 0 or more, got {self.ply}")
-        cli.require(not self.dice or len(self.dice) == 2,
-                    f"--dice takes two dice, got {' '.join(map(str, self.dice))}")
-        cli.require(all(1 <= d <= 6 for d in self.dice),
-                    f"--dice must be two numbers 1..6, got {' '.join(map(str, self.dice))}")
+        cli.require(
+            not self.dice or len(self.dice) == 2,
+            f"--dice takes two dice, got {' '.join(map(str, self.dice))}",
+        )
+        cli.require(
+            all(1 <= d <= 6 for d in self.dice),
+            f"--dice must be two numbers 1..6, got {' '.join(map(str, self.dice))}",
+        )
         if self.out is not None:
-            cli.require(os.path.splitext(self.out)[1].lower() in (".svg", ".png"),
-                        f"--out must end in .svg or .png, got {self.out!r}")
+            cli.require(
+                os.path.splitext(self.out)[1].lower() in (".svg", ".png"),
+                f"--out must end in .svg or .png, got {self.out!r}",
+            )
 
 
 def _record_game(path, text):
@@ -80,7 +93,8 @@ def _position_game(text):
     raise cli.UsageError(
         f"cannot tell which game {text!r} is: expected a draughts FEN (W:W21-32:B1-12), a "
         "backgammon Position ID (14 characters, e.g. 4HPwATDgc/ABMA) or PositionID:MatchID, "
-        "or a .pdn / .mat file (or say --game)")
+        "or a .pdn / .mat file (or say --game)"
+    )
 
 
 def _check_ply(ply, n, what):
@@ -90,14 +104,15 @@ def _check_ply(ply, n, what):
 
 def _draughts_board(cfg, record):
     if record is None:
-        return draughts_render.Board(cfg.position, cell=round(50 * cfg.scale),
-                                     perspective=cfg.perspective)
+        return draughts_render.Board(
+            cfg.position, cell=round(50 * cfg.scale), perspective=cfg.perspective
+        )
     _, fen, moves, _, final = draughts_pdn.read_pdn(record)
     _check_ply(cfg.ply, len(moves), "plies")
     state = final
     if cfg.ply is not None:
         state = draughts.from_fen(fen)
-        for move in moves[:cfg.ply]:
+        for move in moves[: cfg.ply]:
             state = draughts.apply(state, move)
     return draughts_render.Board(state, cell=round(50 * cfg.scale), perspective=cfg.perspective)
 
@@ -105,20 +120,27 @@ def _draughts_board(cfg, record):
 def _backgammon_board(cfg, record):
     dice = tuple(cfg.dice) or None
     if record is None:
-        return backgammon_render.Board(cfg.position, match_id=cfg.match_id, dice=dice,
-                                       perspective=cfg.perspective, scale=cfg.scale)
+        return backgammon_render.Board(
+            cfg.position,
+            match_id=cfg.match_id,
+            dice=dice,
+            perspective=cfg.perspective,
+            scale=cfg.scale,
+        )
     turns, state = backgammon_match.read_match_text(record)
     _check_ply(cfg.ply, len(turns), "turns")
     if cfg.ply is not None and cfg.ply < len(turns):
         _, state = backgammon_match.read_match_text(
-            backgammon_match.game_to_match_text(turns[:cfg.ply], None))
+            backgammon_match.game_to_match_text(turns[: cfg.ply], None)
+        )
         following = turns[cfg.ply]
         if following["player"] != backgammon_render.absolute_view(state)["turn"]:
             state = game.pass_turn(state)  # player_1 opened the game
         if dice is None:
             dice = following["dice"]
-    return backgammon_render.Board(state, match_id=cfg.match_id, dice=dice,
-                                   perspective=cfg.perspective, scale=cfg.scale)
+    return backgammon_render.Board(
+        state, match_id=cfg.match_id, dice=dice, perspective=cfg.perspective, scale=cfg.scale
+    )
 
 
 def main(args=None):
@@ -138,8 +160,10 @@ def main(args=None):
         for flag, value, default in (("--match-id", cfg.match_id, None), ("--dice", cfg.dice, ())):
             cli.require(value == default, f"{flag} is for backgammon positions, not draughts")
     else:
-        cli.require(record is None or cfg.match_id is None,
-                    "--match-id is for a Position ID, not a match file")
+        cli.require(
+            record is None or cfg.match_id is None,
+            "--match-id is for a Position ID, not a match file",
+        )
     if record is None:
         cli.require(cfg.ply is None, "--ply is for a game record file (.pdn / .mat)")
     board = _draughts_board(cfg, record) if game == "draughts" else _backgammon_board(cfg, record)

@@ -92,6 +92,7 @@ and its figures); ``--teacher none`` trains from scratch, and any setting given 
 recipe, e.g. ``--teacher none --net-arch 64,64 --seed 0 --steps 1000000`` (the PPO of earlier
 versions).
 """
+
 import dataclasses
 import importlib.util
 import json
@@ -118,16 +119,38 @@ EVERY = {"td": (5_000, 20_000), "ppo": (500_000, 1_000_000)}
 #: ``draughts-ppo`` and ``backgammon-ppo`` (BENCHMARKS.md). Kickstarted from a search teacher
 #: (cloned from 4,096 / 8,192 of its games), then PPO with the league.
 PPO_RECIPES = {
-    "draughts": {"steps": 35_000_000, "net_arch": "256,256",
-                 "teacher": "draughts-alphabeta:depth=4", "teacher_games": 4096,
-                 "teacher_epochs": 16, "teacher_mix": 0.5, "seed": 1, "eval_games": 200},
-    "backgammon": {"steps": 1_000_000, "net_arch": "256,256",
-                   "teacher": "backgammon-td:plies=0", "teacher_games": 8192,
-                   "teacher_epochs": 20, "teacher_mix": 0.5, "seed": 1, "eval_games": 200},
+    "draughts": {
+        "steps": 35_000_000,
+        "net_arch": "256,256",
+        "teacher": "draughts-alphabeta:depth=4",
+        "teacher_games": 4096,
+        "teacher_epochs": 16,
+        "teacher_mix": 0.5,
+        "seed": 1,
+        "eval_games": 200,
+    },
+    "backgammon": {
+        "steps": 1_000_000,
+        "net_arch": "256,256",
+        "teacher": "backgammon-td:plies=0",
+        "teacher_games": 8192,
+        "teacher_epochs": 20,
+        "teacher_mix": 0.5,
+        "seed": 1,
+        "eval_games": 200,
+    },
 }
 #: the same settings' defaults for --algo td (or where a recipe does not apply)
-PLAIN_DEFAULTS = {"steps": 1_000_000, "net_arch": "64,64", "teacher": "", "teacher_games": 1024,
-                  "teacher_epochs": 10, "teacher_mix": 0.0, "seed": 0, "eval_games": 400}
+PLAIN_DEFAULTS = {
+    "steps": 1_000_000,
+    "net_arch": "64,64",
+    "teacher": "",
+    "teacher_games": 1024,
+    "teacher_epochs": 10,
+    "teacher_mix": 0.0,
+    "seed": 0,
+    "eval_games": 400,
+}
 
 
 @dataclasses.dataclass
@@ -283,50 +306,79 @@ class Settings:
             self.ckpt_every = every[0]
         if self.eval_every is None:
             self.eval_every = every[1]
-        for name in ("games", "hidden", "ckpt_every", "eval_games", "steps", "num_envs",
-                     "snapshot_every", "race_hidden", "pool_size", "rollout", "batch_size",
-                     "epochs", "distill_games", "distill_epochs"):
+        for name in (
+            "games",
+            "hidden",
+            "ckpt_every",
+            "eval_games",
+            "steps",
+            "num_envs",
+            "snapshot_every",
+            "race_hidden",
+            "pool_size",
+            "rollout",
+            "batch_size",
+            "epochs",
+            "distill_games",
+            "distill_epochs",
+        ):
             value = getattr(self, name)
             cli.require(value > 0, f"--{name.replace('_', '-')} must be positive, got {value}")
         cli.require(self.eval_every >= 0, f"--eval-every must be >= 0, got {self.eval_every}")
         cli.require(self.alpha >= 0, f"--alpha must be >= 0, got {self.alpha}")
         cli.require(self.race_alpha >= 0, f"--race-alpha must be >= 0, got {self.race_alpha}")
-        cli.require(self.average_from >= 0,
-                    f"--average-from must be >= 0, got {self.average_from}")
-        cli.require(self.distill_rounds >= 0,
-                    f"--distill-rounds must be >= 0, got {self.distill_rounds}")
-        cli.require(self.distill_alpha > 0,
-                    f"--distill-alpha must be positive, got {self.distill_alpha}")
-        cli.require(0.0 <= self.distill_alt <= 1.0,
-                    f"--distill-alt must be in [0, 1], got {self.distill_alt}")
-        cli.require(self.distill_rounds == 0 or (self.model == "gnubg" and self.algo == "td"),
-                    "--distill-rounds needs --game backgammon --algo td --model gnubg")
-        cli.require(self.model == "tesauro" or (self.game == "backgammon" and self.algo == "td"),
-                    "--model gnubg is for --game backgammon --algo td")
+        cli.require(self.average_from >= 0, f"--average-from must be >= 0, got {self.average_from}")
+        cli.require(
+            self.distill_rounds >= 0, f"--distill-rounds must be >= 0, got {self.distill_rounds}"
+        )
+        cli.require(
+            self.distill_alpha > 0, f"--distill-alpha must be positive, got {self.distill_alpha}"
+        )
+        cli.require(
+            0.0 <= self.distill_alt <= 1.0,
+            f"--distill-alt must be in [0, 1], got {self.distill_alt}",
+        )
+        cli.require(
+            self.distill_rounds == 0 or (self.model == "gnubg" and self.algo == "td"),
+            "--distill-rounds needs --game backgammon --algo td --model gnubg",
+        )
+        cli.require(
+            self.model == "tesauro" or (self.game == "backgammon" and self.algo == "td"),
+            "--model gnubg is for --game backgammon --algo td",
+        )
         cli.require(0.0 <= self.lam <= 1.0, f"--lam must be in [0, 1], got {self.lam}")
         cli.require(0.0 <= self.epsilon <= 1.0, f"--epsilon must be in [0, 1], got {self.epsilon}")
         cli.require(self.init_scale > 0, f"--init-scale must be positive, got {self.init_scale}")
-        cli.require(not (self.resume and self.force),
-                    "--resume continues the run in --ckpt-dir, --force replaces it: not both")
+        cli.require(
+            not (self.resume and self.force),
+            "--resume continues the run in --ckpt-dir, --force replaces it: not both",
+        )
         parse_net_arch(self.net_arch)
         parse_alpha_steps(self.alpha_steps)
         for name in ("teacher_games", "teacher_epochs", "teacher_mix_steps"):
             value = getattr(self, name)
             cli.require(value >= 0, f"--{name.replace('_', '-')} must be >= 0, got {value}")
-        cli.require(0.0 <= self.teacher_explore <= 1.0,
-                    f"--teacher-explore must be in [0, 1], got {self.teacher_explore}")
+        cli.require(
+            0.0 <= self.teacher_explore <= 1.0,
+            f"--teacher-explore must be in [0, 1], got {self.teacher_explore}",
+        )
         cli.require(self.teacher_lr > 0, f"--teacher-lr must be positive, got {self.teacher_lr}")
-        cli.require(self.teacher_value >= 0 and self.teacher_mix >= 0,
-                    "--teacher-value and --teacher-mix must be >= 0")
+        cli.require(
+            self.teacher_value >= 0 and self.teacher_mix >= 0,
+            "--teacher-value and --teacher-mix must be >= 0",
+        )
         cli.require(not self.teacher or self.algo == "ppo", "--teacher is for --algo ppo")
         if self.algo == "ppo":
             missing = [m for m in ("torch", "sb3_contrib") if importlib.util.find_spec(m) is None]
-            cli.require(not missing, f"--algo ppo needs {' and '.join(missing)}: "
-                                     "pip install 'boardgym[train]'")
+            cli.require(
+                not missing,
+                f"--algo ppo needs {' and '.join(missing)}: pip install 'boardgym[train]'",
+            )
 
 
 def _save_atomic(path, **arrays):
     from boardgym.agents.run_log import write_atomically
+
     write_atomically(path, lambda tmp: np.savez(tmp, **arrays), ".npz")
 
 
@@ -378,6 +430,7 @@ def run_td(cfg, game):
     """TD self-play in chunks of --ckpt-every games: evaluations (and one at the end), logs,
     checkpoints, exact resume; returns the final params."""
     from boardgym.agents.run_log import RunLog, format_evaluation, prepare_run_dir
+
     if cfg.alpha == 0:
         cfg.alpha = game.default_alpha
     moved = prepare_run_dir(cfg.ckpt_dir, cfg.resume, cfg.force, TD_RUN_FILES)
@@ -404,8 +457,11 @@ def run_td(cfg, game):
         saved = json.loads(str(z["settings"]))
         for key in game.kept:
             if saved[key] != getattr(cfg, key):
-                _log(cfg, f"resume: keeping the checkpoint's {key}={saved[key]} "
-                          f"(asked {getattr(cfg, key)})")
+                _log(
+                    cfg,
+                    f"resume: keeping the checkpoint's {key}={saved[key]} "
+                    f"(asked {getattr(cfg, key)})",
+                )
                 setattr(cfg, key, saved[key])
         _log(cfg, f"resumed {latest} at {done} games")
     else:
@@ -416,11 +472,18 @@ def run_td(cfg, game):
     t0 = time.perf_counter()
 
     def checkpoint():
-        _save_atomic(latest, **dict(zip(game.names, params)), rng=rng, games=np.int64(done),
-                     rounds=np.int64(rounds), stats=stats, settings=np.array(settings_json),
-                     **({"avg_count": np.int64(n_avg)} if n_avg else {}),
-                     **({"avg_" + k: a for k, a in zip(game.names, mean)} if n_avg else {}),
-                     seconds=np.float64(seconds0 + time.perf_counter() - t0))
+        _save_atomic(
+            latest,
+            **dict(zip(game.names, params)),
+            rng=rng,
+            games=np.int64(done),
+            rounds=np.int64(rounds),
+            stats=stats,
+            settings=np.array(settings_json),
+            **({"avg_count": np.int64(n_avg)} if n_avg else {}),
+            **({"avg_" + k: a for k, a in zip(game.names, mean)} if n_avg else {}),
+            seconds=np.float64(seconds0 + time.perf_counter() - t0),
+        )
 
     def shown():
         """The net an evaluation plays: the mean while averaging, else the weights."""
@@ -432,8 +495,14 @@ def run_td(cfg, game):
         net = shown()
         res = game.evaluate(net, cfg.eval_games, 10_000_000 + done)
         game.save_net(os.path.join(cfg.ckpt_dir, f"games_{done}.npz"), net, done, cfg)
-        run_log.evaluation({"games": done, **(extra or {}),
-                            "seconds": round(seconds0 + time.perf_counter() - t0, 1), **res})
+        run_log.evaluation(
+            {
+                "games": done,
+                **(extra or {}),
+                "seconds": round(seconds0 + time.perf_counter() - t0, 1),
+                **res,
+            }
+        )
         _log(cfg, "eval " + format_evaluation(res), bar)
 
     start = done
@@ -465,19 +534,26 @@ def run_td(cfg, game):
                 text += f"  alpha {now.alpha:g}"
             for key, value in figures.items():
                 run_log.scalar(f"train/{key}", value, done)
-            _log(cfg, f"games {done}/{cfg.games}  {rate:.0f} games/s  ETA {eta / 60:.1f} min  "
-                      f"{text}", bar)
+            _log(
+                cfg,
+                f"games {done}/{cfg.games}  {rate:.0f} games/s  ETA {eta / 60:.1f} min  {text}",
+                bar,
+            )
             if cfg.average_from and done >= cfg.average_from:
                 n_avg += 1
                 if mean is None:
-                    mean = [a.copy() for a in params[:len(game.names)]]
+                    mean = [a.copy() for a in params[: len(game.names)]]
                 for m, a in zip(mean, params):
                     m += (a - m) / n_avg
                 if done == cfg.games:
                     for m, a in zip(mean, params):
                         a[...] = m
-                    _log(cfg, f"the model is now the mean of its weights at {n_avg} checkpoints "
-                              f"from {cfg.average_from} games on", bar)
+                    _log(
+                        cfg,
+                        f"the model is now the mean of its weights at {n_avg} checkpoints "
+                        f"from {cfg.average_from} games on",
+                        bar,
+                    )
             if (cfg.eval_every > 0 and done % cfg.eval_every == 0) or done == cfg.games:
                 # every --eval-every games and at the end; before the checkpoint, so a resumed
                 # run keeps this evaluation line
@@ -489,9 +565,13 @@ def run_td(cfg, game):
             rounds += 1
             done += cfg.distill_games
             run_log.scalar("distill/mse", errors[-1], done)
-            _log(cfg, f"distill round {rounds}/{cfg.distill_rounds}: {n} positions, equity mse "
-                      f"{errors[0]:.5f} -> {errors[-1]:.5f}, "
-                      f"{time.perf_counter() - t1:.0f} s", bar)
+            _log(
+                cfg,
+                f"distill round {rounds}/{cfg.distill_rounds}: {n} positions, equity mse "
+                f"{errors[0]:.5f} -> {errors[-1]:.5f}, "
+                f"{time.perf_counter() - t1:.0f} s",
+                bar,
+            )
             evaluation({"round": rounds, "positions": n})
             checkpoint()
     finally:
@@ -504,6 +584,7 @@ def evaluate_td(params, n_games, seed):
     """The backgammon net (w1, b1, w2, b2) against random and greedy: evaluate_model of its
     model tuple."""
     from boardgym.agents import td_net
+
     return evaluate_model(td_net.as_model(params), n_games, seed)
 
 
@@ -512,20 +593,32 @@ def _backgammon_td_game():
     from boardgym.agents.backgammon_agents import save_weights
 
     def figures(d):
-        f = {"plies_per_game": d[td_net.ST_PLIES] / max(d[td_net.ST_GAMES], 1),
-             "abs_td_error": d[td_net.ST_ABS_DELTA] / max(d[td_net.ST_PLIES], 1),
-             "gammon_rate": d[td_net.ST_GAMMONS] / max(d[td_net.ST_GAMES], 1)}
-        return f, (f"plies/game {f['plies_per_game']:.1f}  |delta win| {f['abs_td_error']:.4f}  "
-                   f"gammons {f['gammon_rate']:.3f}")
+        f = {
+            "plies_per_game": d[td_net.ST_PLIES] / max(d[td_net.ST_GAMES], 1),
+            "abs_td_error": d[td_net.ST_ABS_DELTA] / max(d[td_net.ST_PLIES], 1),
+            "gammon_rate": d[td_net.ST_GAMMONS] / max(d[td_net.ST_GAMES], 1),
+        }
+        return f, (
+            f"plies/game {f['plies_per_game']:.1f}  |delta win| {f['abs_td_error']:.4f}  "
+            f"gammons {f['gammon_rate']:.3f}"
+        )
 
     return TDGame(
-        names=("w1", "b1", "w2", "b2"), n_stats=td_net.N_STATS,
-        init=lambda cfg: (td_net.init_params(cfg.hidden, cfg.seed, cfg.init_scale),
-                          np.array([cfg.seed], dtype=np.int64)),
-        train=lambda p, rng, n, cfg, stats: td_net.train_games(*p, rng, n, cfg.alpha, cfg.lam, stats),
-        figures=figures, evaluate=evaluate_td,
-        save_net=lambda path, p, games, cfg: save_weights(path, p, games=games,
-                                                          settings=dataclasses.asdict(cfg)))
+        names=("w1", "b1", "w2", "b2"),
+        n_stats=td_net.N_STATS,
+        init=lambda cfg: (
+            td_net.init_params(cfg.hidden, cfg.seed, cfg.init_scale),
+            np.array([cfg.seed], dtype=np.int64),
+        ),
+        train=lambda p, rng, n, cfg, stats: td_net.train_games(
+            *p, rng, n, cfg.alpha, cfg.lam, stats
+        ),
+        figures=figures,
+        evaluate=evaluate_td,
+        save_net=lambda path, p, games, cfg: save_weights(
+            path, p, games=games, settings=dataclasses.asdict(cfg)
+        ),
+    )
 
 
 def evaluate_model(params, n_games, seed):
@@ -534,13 +627,14 @@ def evaluate_model(params, n_games, seed):
     from boardgym.agents import td_net
     from boardgym.agents.evaluation import baseline_report
     from boardgym.kernels.players import OPP_GREEDY, OPP_RANDOM
+
     codes = {"random": OPP_RANDOM, "greedy": OPP_GREEDY}
 
     def play(name, n_pairs, s):
         pts = np.zeros(2 * n_pairs)
-        td_net.play_match(params, params, codes[name], np.array([s], dtype=np.int64), n_pairs,
-                          pts)
+        td_net.play_match(params, params, codes[name], np.array([s], dtype=np.int64), n_pairs, pts)
         return pts
+
     return baseline_report(play, n_games, seed, -3.0, 3.0)
 
 
@@ -548,28 +642,44 @@ def _backgammon_gnubg_game():
     """The gnubg-input model (td_net.train_model_games: TD(0) of the contact and race nets)."""
     from boardgym.agents import td_net
     from boardgym.agents.backgammon_agents import MODEL_NAMES, check_params, save_weights
+
     base = _backgammon_td_game()
     return dataclasses.replace(
-        base, names=MODEL_NAMES,
-        init=lambda cfg: (td_net.init_model(cfg.hidden, cfg.seed, cfg.init_scale,
-                                            race_hidden=cfg.race_hidden),
-                          np.array([cfg.seed], dtype=np.int64)),
+        base,
+        names=MODEL_NAMES,
+        init=lambda cfg: (
+            td_net.init_model(cfg.hidden, cfg.seed, cfg.init_scale, race_hidden=cfg.race_hidden),
+            np.array([cfg.seed], dtype=np.int64),
+        ),
         train=lambda p, rng, n, cfg, stats: td_net.train_model_games(
-            p, rng, n, cfg.alpha, cfg.race_alpha or cfg.alpha, cfg.lam, stats),
+            p, rng, n, cfg.alpha, cfg.race_alpha or cfg.alpha, cfg.lam, stats
+        ),
         evaluate=evaluate_model,
-        save_net=lambda path, p, games, cfg: save_weights(path, p, games=games,
-                                                          settings=dataclasses.asdict(cfg)),
+        save_net=lambda path, p, games, cfg: save_weights(
+            path, p, games=games, settings=dataclasses.asdict(cfg)
+        ),
         kept=("hidden", "alpha", "lam", "seed", "model", "race_hidden", "race_alpha"),
-        restore=check_params, distill=_distill_round)
+        restore=check_params,
+        distill=_distill_round,
+    )
 
 
 def _distill_round(params, rng, cfg, seed):
     """One round of agents/td_distill.py on the model tuple (in place)."""
     from boardgym.agents import td_distill
+
     cap = int(td_distill.POSITIONS_PER_GAME * cfg.distill_games * (1 + cfg.distill_alt))
-    return td_distill.distill_round(params, rng, cfg.distill_games, cfg.distill_alt,
-                                    cfg.distill_epochs, cfg.distill_alpha, cfg.distill_alpha,
-                                    cap, seed)
+    return td_distill.distill_round(
+        params,
+        rng,
+        cfg.distill_games,
+        cfg.distill_alt,
+        cfg.distill_epochs,
+        cfg.distill_alpha,
+        cfg.distill_alpha,
+        cap,
+        seed,
+    )
 
 
 def train_backgammon_td(cfg):
@@ -588,13 +698,16 @@ def evaluate_draughts_td(params, n_games, seed):
     from boardgym.agents.evaluation import baseline_report
     from boardgym.kernels.players import OPP_GREEDY, OPP_RANDOM
     from boardgym.kernels.rng import seed_rngs
+
     codes = {"random": OPP_RANDOM, "recapture": OPP_GREEDY}
 
     def play(name, n_pairs, s):
         pts = np.zeros(2 * n_pairs)
-        td_draughts.play_match(*params, codes[name], seed_rngs(s, 1), 2 * n_pairs,
-                               td_draughts.MAX_PLIES, pts)
+        td_draughts.play_match(
+            *params, codes[name], seed_rngs(s, 1), 2 * n_pairs, td_draughts.MAX_PLIES, pts
+        )
         return pts
+
     return baseline_report(play, n_games, seed, -1.0, 1.0, opponents=tuple(codes))
 
 
@@ -604,26 +717,36 @@ def _draughts_td_game():
 
     def figures(d):
         g = max(d[tdd.ST_GAMES], 1)
-        f = {"plies_per_game": d[tdd.ST_PLIES] / g,
-             "abs_td_error": d[tdd.ST_ABS_DELTA] / max(d[tdd.ST_PLIES], 1),
-             "white_win_rate": d[tdd.ST_WHITE_WINS] / g,
-             "draw_rate": 1.0 - (d[tdd.ST_WHITE_WINS] + d[tdd.ST_BLACK_WINS]) / g,
-             "capped_rate": d[tdd.ST_CAPPED] / g}
-        return f, (f"plies/game {f['plies_per_game']:.1f}  |delta| {f['abs_td_error']:.4f}  "
-                   f"white wins {f['white_win_rate']:.3f}  draws {f['draw_rate']:.3f}")
+        f = {
+            "plies_per_game": d[tdd.ST_PLIES] / g,
+            "abs_td_error": d[tdd.ST_ABS_DELTA] / max(d[tdd.ST_PLIES], 1),
+            "white_win_rate": d[tdd.ST_WHITE_WINS] / g,
+            "draw_rate": 1.0 - (d[tdd.ST_WHITE_WINS] + d[tdd.ST_BLACK_WINS]) / g,
+            "capped_rate": d[tdd.ST_CAPPED] / g,
+        }
+        return f, (
+            f"plies/game {f['plies_per_game']:.1f}  |delta| {f['abs_td_error']:.4f}  "
+            f"white wins {f['white_win_rate']:.3f}  draws {f['draw_rate']:.3f}"
+        )
 
     return TDGame(
-        names=("w1", "b1", "w2", "b2"), n_stats=tdd.N_STATS,
-        init=lambda cfg: (tdd.init_params(cfg.hidden, cfg.seed, cfg.init_scale),
-                          seed_rngs(cfg.seed, 1)),
-        train=lambda p, rng, n, cfg, stats: tdd.train_games(*p, rng, n, cfg.alpha, cfg.lam,
-                                                            cfg.epsilon, stats),
-        figures=figures, evaluate=evaluate_draughts_td,
+        names=("w1", "b1", "w2", "b2"),
+        n_stats=tdd.N_STATS,
+        init=lambda cfg: (
+            tdd.init_params(cfg.hidden, cfg.seed, cfg.init_scale),
+            seed_rngs(cfg.seed, 1),
+        ),
+        train=lambda p, rng, n, cfg, stats: tdd.train_games(
+            *p, rng, n, cfg.alpha, cfg.lam, cfg.epsilon, stats
+        ),
+        figures=figures,
+        evaluate=evaluate_draughts_td,
         save_net=lambda path, p, games, cfg: tdd.to_evaluation(p).save(path),
         kept=("hidden", "alpha", "lam", "epsilon", "seed"),
         # the output is linear (no sigmoid to damp the steps); measured: 0.003 gave a better
         # search evaluation than 0.01 (BENCHMARKS.md, TD(lambda) draughts evaluation)
-        default_alpha=0.003)
+        default_alpha=0.003,
+    )
 
 
 def train_draughts_td(cfg):
@@ -635,31 +758,54 @@ def train_draughts_td(cfg):
 def train_ppo(cfg):
     """MaskablePPO self-play on the batched env (boardgym.agents.ppo.train_ppo); returns the model."""
     from boardgym.agents.ppo import train_ppo as run
+
     with _bar(cfg, cfg.steps, f"{cfg.game} ppo", "steps") as bar:
 
         def progress(done, total):
             bar.total = total
             bar.set(done)
-        return run(cfg.game, cfg.steps, cfg.ckpt_dir, num_envs=cfg.num_envs, seed=cfg.seed,
-                   snapshot_every=cfg.snapshot_every, pool_size=cfg.pool_size,
-                   net_arch=parse_net_arch(cfg.net_arch), ckpt_every=cfg.ckpt_every,
-                   eval_every=cfg.eval_every, eval_games=cfg.eval_games, resume=cfg.resume,
-                   force=cfg.force, tensorboard=cfg.tensorboard,
-                   log=lambda text: _log(cfg, text, bar), progress=progress,
-                   n_steps=cfg.rollout, batch_size=cfg.batch_size, n_epochs=cfg.epochs,
-                   league=cfg.league, pfsp=cfg.pfsp, teacher=cfg.teacher or None,
-                   teacher_games=cfg.teacher_games, teacher_epochs=cfg.teacher_epochs,
-                   teacher_explore=cfg.teacher_explore, teacher_lr=cfg.teacher_lr,
-                   teacher_value=cfg.teacher_value, teacher_mix=cfg.teacher_mix,
-                   teacher_mix_steps=cfg.teacher_mix_steps,
-                   openings=ballot_positions() if cfg.game == "draughts"
-                   and cfg.openings == "ballots" else None)
+
+        return run(
+            cfg.game,
+            cfg.steps,
+            cfg.ckpt_dir,
+            num_envs=cfg.num_envs,
+            seed=cfg.seed,
+            snapshot_every=cfg.snapshot_every,
+            pool_size=cfg.pool_size,
+            net_arch=parse_net_arch(cfg.net_arch),
+            ckpt_every=cfg.ckpt_every,
+            eval_every=cfg.eval_every,
+            eval_games=cfg.eval_games,
+            resume=cfg.resume,
+            force=cfg.force,
+            tensorboard=cfg.tensorboard,
+            log=lambda text: _log(cfg, text, bar),
+            progress=progress,
+            n_steps=cfg.rollout,
+            batch_size=cfg.batch_size,
+            n_epochs=cfg.epochs,
+            league=cfg.league,
+            pfsp=cfg.pfsp,
+            teacher=cfg.teacher or None,
+            teacher_games=cfg.teacher_games,
+            teacher_epochs=cfg.teacher_epochs,
+            teacher_explore=cfg.teacher_explore,
+            teacher_lr=cfg.teacher_lr,
+            teacher_value=cfg.teacher_value,
+            teacher_mix=cfg.teacher_mix,
+            teacher_mix_steps=cfg.teacher_mix_steps,
+            openings=ballot_positions()
+            if cfg.game == "draughts" and cfg.openings == "ballots"
+            else None,
+        )
 
 
 def ballot_positions():
     """FENs of the 150 three-move ballots (scripts/data/draughts_ballots.tsv) after their moves."""
     from boardgym.envs import draughts as api
     from boardgym.scripts.draughts_strength import read_ballots
+
     out = []
     for _, moves in read_ballots():
         state = api.initial_state()
@@ -679,11 +825,15 @@ def parse_alpha_steps(text):
             g, a = int(games), float(alpha)
         except ValueError:
             g, a = -1, float("nan")
-        cli.require(sep == ":" and g > 0 and a > 0 and np.isfinite(a),
-                    f"--alpha-steps: {item!r} is not GAMES:ALPHA (games > 0, alpha > 0)")
+        cli.require(
+            sep == ":" and g > 0 and a > 0 and np.isfinite(a),
+            f"--alpha-steps: {item!r} is not GAMES:ALPHA (games > 0, alpha > 0)",
+        )
         if steps:
-            cli.require(g > steps[-1][0], f"--alpha-steps: the game counts must increase, got "
-                                          f"{item!r} after {steps[-1][0]}")
+            cli.require(
+                g > steps[-1][0],
+                f"--alpha-steps: the game counts must increase, got {item!r} after {steps[-1][0]}",
+            )
         steps.append((g, a))
     return steps
 
@@ -708,12 +858,18 @@ def parse_net_arch(text):
     except ValueError:
         sizes = ()
     if not sizes or min(sizes) < 1:
-        raise ValueError(f"--net-arch must be positive layer sizes separated by commas, got {text!r}")
+        raise ValueError(
+            f"--net-arch must be positive layer sizes separated by commas, got {text!r}"
+        )
     return sizes
 
 
-TRAINERS = {("backgammon", "td"): train_backgammon_td, ("draughts", "td"): train_draughts_td,
-            ("draughts", "ppo"): train_ppo, ("backgammon", "ppo"): train_ppo}
+TRAINERS = {
+    ("backgammon", "td"): train_backgammon_td,
+    ("draughts", "td"): train_draughts_td,
+    ("draughts", "ppo"): train_ppo,
+    ("backgammon", "ppo"): train_ppo,
+}
 
 
 def tensorboard_available():
@@ -728,8 +884,11 @@ def main(args=None):
     if not cfg.ckpt_dir:
         cfg.ckpt_dir = os.path.join("runs", f"{cfg.game}-{cfg.algo}")
     if cfg.tensorboard and not tensorboard_available():
-        print("boardgym train: no TensorBoard logs (torch and tensorboard are not installed: "
-              "pip install 'boardgym[train]'); metrics.jsonl is written", file=sys.stderr)
+        print(
+            "boardgym train: no TensorBoard logs (torch and tensorboard are not installed: "
+            "pip install 'boardgym[train]'); metrics.jsonl is written",
+            file=sys.stderr,
+        )
         cfg.tensorboard = False
     return TRAINERS[(cfg.game, cfg.algo)](cfg)
 

@@ -53,6 +53,7 @@ package's own checkpoints (``agents/checkpoints/``) never: to update a shipped e
 write elsewhere, compare, and copy it over by hand. On a terminal progress bars (labelled
 positions, epochs) run on stderr.
 """
+
 import dataclasses
 import os
 import time
@@ -64,14 +65,24 @@ import numpy as np
 
 from boardgym.agents.draughts_agents import AlphaBetaAgent
 from boardgym.agents.draughts_eval import (
-    N_FEATURES, N_WINDOWS, PATTERN_ENTRIES, Evaluation, features_of_obs, pattern_indices_of_obs,
+    N_FEATURES,
+    N_WINDOWS,
+    PATTERN_ENTRIES,
+    Evaluation,
+    features_of_obs,
+    pattern_indices_of_obs,
 )
 from boardgym.agents.draughts_search import WIN_BOUND
 from boardgym.kernels.draughts.board import M_CAPTURED, MAX_MOVES, ROW_LEN, S_SIDE
 from boardgym.kernels.draughts.game import (
-    OBS_LEN, ONGOING, encode_obs, game_status, gen_moves, initial_state, play_move,
+    OBS_LEN,
+    ONGOING,
+    encode_obs,
+    game_status,
+    gen_moves,
+    initial_state,
+    play_move,
 )
-
 from boardgym.scripts import cli
 
 WIN_LABEL = 20.0  # men
@@ -138,45 +149,68 @@ class Settings:
 
     def check(self):
         cli.require(self.positions >= 10, f"--positions must be at least 10, got {self.positions}")
-        cli.require(self.pattern_shrink >= 0 and np.isfinite(self.pattern_shrink),
-                    f"--pattern-shrink must be 0 or more, got {self.pattern_shrink}")
-        for name in ("hidden", "epochs", "batch", "play_depth", "label_depth", "max_plies",
-                     "pattern_sweeps"):
+        cli.require(
+            self.pattern_shrink >= 0 and np.isfinite(self.pattern_shrink),
+            f"--pattern-shrink must be 0 or more, got {self.pattern_shrink}",
+        )
+        for name in (
+            "hidden",
+            "epochs",
+            "batch",
+            "play_depth",
+            "label_depth",
+            "max_plies",
+            "pattern_sweeps",
+        ):
             value = getattr(self, name)
             cli.require(value >= 1, f"--{name.replace('_', '-')} must be at least 1, got {value}")
         for name in ("random_move_prob", "sample_prob"):
             value = getattr(self, name)
-            cli.require(0.0 <= value <= 1.0,
-                        f"--{name.replace('_', '-')} must be in [0, 1], got {value}")
-        cli.require(self.sample_prob > 0, "--sample-prob must be above 0 (no position would "
-                                          "ever be labelled)")
-        cli.require(0.0 <= self.val_fraction < 1.0,
-                    f"--val-fraction must be in [0, 1), got {self.val_fraction}")
+            cli.require(
+                0.0 <= value <= 1.0, f"--{name.replace('_', '-')} must be in [0, 1], got {value}"
+            )
+        cli.require(
+            self.sample_prob > 0,
+            "--sample-prob must be above 0 (no position would ever be labelled)",
+        )
+        cli.require(
+            0.0 <= self.val_fraction < 1.0,
+            f"--val-fraction must be in [0, 1), got {self.val_fraction}",
+        )
         cli.require(self.lr > 0, f"--lr must be positive, got {self.lr}")
         cli.require(self.chunk >= 0, f"--chunk must be 0 or more, got {self.chunk}")
         cli.require(1 <= self.workers <= 256, f"--workers must be in 1..256, got {self.workers}")
-        cli.require(self.workers == 1 or self.chunk > 0,
-                    "--workers above 1 needs --chunk (the chunks are what the workers share)")
+        cli.require(
+            self.workers == 1 or self.chunk > 0,
+            "--workers above 1 needs --chunk (the chunks are what the workers share)",
+        )
         if self.teacher:
             cli.require(os.path.isfile(self.teacher), f"--teacher {self.teacher}: no such file")
             try:
                 Evaluation.load(self.teacher)
             except (OSError, ValueError, KeyError) as exc:
-                raise cli.UsageError(f"--teacher {self.teacher} is not an evaluation file "
-                                     f"written by boardgym train-eval: {exc}") from None
+                raise cli.UsageError(
+                    f"--teacher {self.teacher} is not an evaluation file "
+                    f"written by boardgym train-eval: {exc}"
+                ) from None
         if self.data:
             cli.require(os.path.isfile(self.data), f"--data {self.data}: no such file")
-            cli.require(not self.save_data, "--data reads labelled positions, --save-data writes "
-                                            "new ones: give one of them")
+            cli.require(
+                not self.save_data,
+                "--data reads labelled positions, --save-data writes new ones: give one of them",
+            )
         if self.save_data:
-            cli.require(not os.path.exists(self.save_data) or self.force,
-                        f"--save-data {self.save_data} exists; replace it with --force")
+            cli.require(
+                not os.path.exists(self.save_data) or self.force,
+                f"--save-data {self.save_data} exists; replace it with --force",
+            )
         check_out(self.out, self.force)
 
 
 def shipped_checkpoint(path):
     """Is path one of the package's shipped checkpoints (agents/checkpoints/*)?"""
     from boardgym.agents.registry import CHECKPOINTS
+
     target = Path(path).expanduser().resolve()
     return target.parent == CHECKPOINTS.resolve()
 
@@ -185,13 +219,17 @@ def check_out(path, force=False):
     """UsageError unless path may be written: never a shipped checkpoint, an existing file only
     with force, never a directory."""
     cli.require(bool(path), "--out must name a file")
-    cli.require(not shipped_checkpoint(path),
-                f"--out {path} is inside the package's shipped checkpoints; write the new "
-                "evaluation elsewhere (compare it with boardgym evaluate first)")
+    cli.require(
+        not shipped_checkpoint(path),
+        f"--out {path} is inside the package's shipped checkpoints; write the new "
+        "evaluation elsewhere (compare it with boardgym evaluate first)",
+    )
     cli.require(not os.path.isdir(path), f"--out {path} is a directory; name a .npz file")
     final = path if str(path).endswith(".npz") else f"{path}.npz"  # Evaluation.save's name
-    cli.require(force or not os.path.exists(final),
-                f"--out {final} exists; replace it with --force or give another --out")
+    cli.require(
+        force or not os.path.exists(final),
+        f"--out {final} exists; replace it with --force or give another --out",
+    )
 
 
 def generate(cfg, progress=None):
@@ -199,8 +237,7 @@ def generate(cfg, progress=None):
     (``cfg.chunk`` 0) or chunks of games, labelled by ``cfg.workers`` processes.
     progress(positions labelled so far)."""
     if cfg.chunk <= 0:
-        return _label_games(cfg, cfg.positions, np.random.default_rng(cfg.seed), cfg.seed,
-                            progress)
+        return _label_games(cfg, cfg.positions, np.random.default_rng(cfg.seed), cfg.seed, progress)
     sizes = [min(cfg.chunk, cfg.positions - i) for i in range(0, cfg.positions, cfg.chunk)]
     x = np.zeros((cfg.positions, OBS_LEN), np.float32)
     y = np.zeros(cfg.positions)
@@ -213,14 +250,14 @@ def generate(cfg, progress=None):
         if kept is None:
             todo.append(k)
         else:
-            x[starts[k]:starts[k + 1]], y[starts[k]:starts[k + 1]] = kept
+            x[starts[k] : starts[k + 1]], y[starts[k] : starts[k + 1]] = kept
             done += size
     if progress is not None and done:
         progress(done)
 
     def finished(k, xc, yc):
         nonlocal done
-        x[starts[k]:starts[k + 1]], y[starts[k]:starts[k + 1]] = xc, yc
+        x[starts[k] : starts[k + 1]], y[starts[k] : starts[k + 1]] = xc, yc
         if store is not None:
             _write_chunk(store, k, xc, yc)
         done += sizes[k]
@@ -233,6 +270,7 @@ def generate(cfg, progress=None):
         return x, y
     import concurrent.futures
     import multiprocessing
+
     ctx = multiprocessing.get_context("spawn")  # no fork of a process with Numba threads
     with concurrent.futures.ProcessPoolExecutor(cfg.workers, mp_context=ctx) as pool:
         futures = {pool.submit(_label_chunk, cfg, k, sizes[k]): k for k in todo}
@@ -242,8 +280,16 @@ def generate(cfg, progress=None):
 
 
 #: the settings that decide a chunk's positions and labels (a resumed run must share them)
-CHUNK_SETTINGS = ("seed", "chunk", "label_depth", "play_depth", "random_move_prob", "sample_prob",
-                  "quiet_only", "max_plies")
+CHUNK_SETTINGS = (
+    "seed",
+    "chunk",
+    "label_depth",
+    "play_depth",
+    "random_move_prob",
+    "sample_prob",
+    "quiet_only",
+    "max_plies",
+)
 
 
 def chunk_store(cfg):
@@ -254,10 +300,12 @@ def chunk_store(cfg):
         return None
     import hashlib
     import json
+
     store = Path(cfg.save_data + ".chunks")
     meta = {name: getattr(cfg, name) for name in CHUNK_SETTINGS}
-    meta["teacher_sha256"] = (hashlib.sha256(Path(cfg.teacher).read_bytes()).hexdigest()
-                              if cfg.teacher else "")
+    meta["teacher_sha256"] = (
+        hashlib.sha256(Path(cfg.teacher).read_bytes()).hexdigest() if cfg.teacher else ""
+    )
     info = store / "settings.json"
     if store.exists():
         try:
@@ -267,7 +315,8 @@ def chunk_store(cfg):
         if old != meta:
             raise cli.UsageError(
                 f"{store} holds chunks labelled with other settings (or is not ours); move it "
-                f"away or give another --save-data (this run: {meta})")
+                f"away or give another --save-data (this run: {meta})"
+            )
     else:
         store.mkdir(parents=True)
         info.write_text(json.dumps(meta, indent=1))
@@ -280,8 +329,10 @@ def _chunk_path(store, k, size):
 
 def _write_chunk(store, k, x, y):
     from boardgym.agents.run_log import write_atomically
-    write_atomically(str(_chunk_path(store, k, len(y))),
-                     lambda tmp: np.savez_compressed(tmp, x=x, y=y), ".npz")
+
+    write_atomically(
+        str(_chunk_path(store, k, len(y))), lambda tmp: np.savez_compressed(tmp, x=x, y=y), ".npz"
+    )
 
 
 def _read_chunk(store, k, size):
@@ -299,15 +350,21 @@ def _read_chunk(store, k, size):
 
 def _label_chunk(cfg, k, size):
     """Chunk k of cfg.chunk positions: games of its own, seeded by (cfg.seed, k)."""
-    return _label_games(cfg, size, np.random.default_rng([cfg.seed, k]),
-                        int(np.random.SeedSequence([cfg.seed, k]).generate_state(1)[0]), None)
+    return _label_games(
+        cfg,
+        size,
+        np.random.default_rng([cfg.seed, k]),
+        int(np.random.SeedSequence([cfg.seed, k]).generate_state(1)[0]),
+        None,
+    )
 
 
 def _label_games(cfg, positions, rng, seed, progress):
     buf = np.empty((MAX_MOVES, ROW_LEN), np.int64)
     player = AlphaBetaAgent(depth=cfg.play_depth, seed=seed, tt_bits=12, egdb=False)
-    labeler = AlphaBetaAgent(depth=cfg.label_depth, seed=seed, tt_bits=18, egdb=False,
-                             evaluation=cfg.teacher or None)
+    labeler = AlphaBetaAgent(
+        depth=cfg.label_depth, seed=seed, tt_bits=18, egdb=False, evaluation=cfg.teacher or None
+    )
     x = np.zeros((positions, OBS_LEN), np.float32)
     y = np.zeros(positions)
     n = 0
@@ -342,8 +399,14 @@ def _label_games(cfg, positions, rng, seed, progress):
 def save_data(path, x, y, cfg):
     """Write labelled positions (observations and labels, compressed .npz) atomically."""
     from boardgym.agents.run_log import write_atomically
-    write_atomically(path, lambda tmp: np.savez_compressed(
-        tmp, x=x, y=y, label_depth=cfg.label_depth, teacher=cfg.teacher, seed=cfg.seed), ".npz")
+
+    write_atomically(
+        path,
+        lambda tmp: np.savez_compressed(
+            tmp, x=x, y=y, label_depth=cfg.label_depth, teacher=cfg.teacher, seed=cfg.seed
+        ),
+        ".npz",
+    )
 
 
 def load_data(path):
@@ -354,8 +417,10 @@ def load_data(path):
     except (OSError, ValueError, KeyError) as exc:
         raise cli.UsageError(f"--data {path} is not a file written by --save-data: {exc}") from None
     if x.ndim != 2 or x.shape[1] != OBS_LEN or y.shape != (len(x),) or len(x) < 10:
-        raise cli.UsageError(f"--data {path}: expected x (N, {OBS_LEN}) and y (N,), N >= 10; "
-                             f"got {x.shape} and {y.shape}")
+        raise cli.UsageError(
+            f"--data {path}: expected x (N, {OBS_LEN}) and y (N,), N >= 10; "
+            f"got {x.shape} and {y.shape}"
+        )
     if not (np.isfinite(x).all() and np.isfinite(y).all()):
         raise cli.UsageError(f"--data {path} holds values that are not finite")
     return x, y
@@ -383,7 +448,8 @@ def fit_patterns(idx, residual, shrink, sweeps):
             fit -= tables[k, idx[:, k]]
             rest = np.clip(residual - fit, -PATTERN_CLIP, PATTERN_CLIP)
             tables[k] = np.bincount(idx[:, k], weights=rest, minlength=PATTERN_ENTRIES) / (
-                counts[k] + shrink + 1e-12)
+                counts[k] + shrink + 1e-12
+            )
             fit += tables[k, idx[:, k]]
     return tables
 
@@ -406,8 +472,12 @@ def train(x, y, cfg, log=print, progress=None):
     xv, yv = x[perm[:n_val]].astype(np.float64), y[perm[:n_val]]
     xt, yt = x[perm[n_val:]].astype(np.float64), y[perm[n_val:]]
     h = cfg.hidden
-    params = [rng.normal(0, 1 / np.sqrt(n_in), (h, n_in)), np.zeros(h),
-              rng.normal(0, 1 / np.sqrt(h), h), np.zeros(1)]
+    params = [
+        rng.normal(0, 1 / np.sqrt(n_in), (h, n_in)),
+        np.zeros(h),
+        rng.normal(0, 1 / np.sqrt(h), h),
+        np.zeros(1),
+    ]
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
     b1_, b2_, eps = 0.9, 0.999, 1e-8
@@ -422,7 +492,7 @@ def train(x, y, cfg, log=print, progress=None):
             progress(ep)
         order = rng.permutation(len(xt))
         for i in range(0, len(xt), cfg.batch):
-            idx = order[i:i + cfg.batch]
+            idx = order[i : i + cfg.batch]
             xb, yb = xt[idx], yt[idx]
             p, a = predict(xb)
             g = np.clip(p - yb, -1.0, 1.0) / len(idx)  # Huber gradient
@@ -432,8 +502,8 @@ def train(x, y, cfg, log=print, progress=None):
             for k in range(4):
                 m[k] = b1_ * m[k] + (1 - b1_) * grads[k]
                 v[k] = b2_ * v[k] + (1 - b2_) * grads[k] ** 2
-                mh = m[k] / (1 - b1_ ** step)
-                vh = v[k] / (1 - b2_ ** step)
+                mh = m[k] / (1 - b1_**step)
+                vh = v[k] / (1 - b2_**step)
                 params[k] -= cfg.lr * mh / (np.sqrt(vh) + eps)
         if (ep + 1) % max(1, cfg.epochs // 6) == 0 or ep + 1 == cfg.epochs:
             lt = _huber(predict(xt)[0] - yt)
@@ -448,13 +518,29 @@ def train(x, y, cfg, log=print, progress=None):
         it, iv = windows[perm[n_val:]], windows[perm[:n_val]]
         tables = fit_patterns(it, yt - pt, cfg.pattern_shrink, cfg.pattern_sweeps)
         lt = _huber(pt + tables[np.arange(N_WINDOWS), it].sum(1) - yt)
-        lv0, lv = lv, (_huber(pv + tables[np.arange(N_WINDOWS), iv].sum(1) - yv) if n_val
-                       else float("nan"))
-        log(f"pattern tables: train loss {lt:.4f}  validation loss {lv:.4f} (the network "
-            f"alone: {lv0:.4f})")
+        lv0, lv = (
+            lv,
+            (_huber(pv + tables[np.arange(N_WINDOWS), iv].sum(1) - yv) if n_val else float("nan")),
+        )
+        log(
+            f"pattern tables: train loss {lt:.4f}  validation loss {lv:.4f} (the network "
+            f"alone: {lv0:.4f})"
+        )
     base = _huber(yt - yt.mean())
-    return (Evaluation.mlp(params[0], params[1], params[2], params[3][0], scale=100.0,
-                           features=cfg.features, patterns=tables), lt, lv, base)
+    return (
+        Evaluation.mlp(
+            params[0],
+            params[1],
+            params[2],
+            params[3][0],
+            scale=100.0,
+            features=cfg.features,
+            patterns=tables,
+        ),
+        lt,
+        lv,
+        base,
+    )
 
 
 def main(args=None):
@@ -465,20 +551,26 @@ def main(args=None):
     say = (lambda text: None) if cfg.quiet else print
     if cfg.data:
         x, y = load_data(cfg.data)
-        say(f"{len(x)} positions read from {cfg.data} (label mean {y.mean():+.2f}, "
-            f"sd {y.std():.2f} men)")
+        say(
+            f"{len(x)} positions read from {cfg.data} (label mean {y.mean():+.2f}, "
+            f"sd {y.std():.2f} men)"
+        )
     else:
-        with cli.Progress(cfg.positions, label="labelled positions", unit="positions",
-                          enabled=quiet) as bar:
+        with cli.Progress(
+            cfg.positions, label="labelled positions", unit="positions", enabled=quiet
+        ) as bar:
             x, y = generate(cfg, progress=bar.set)
-        say(f"{len(x)} positions labelled at depth {cfg.label_depth} in "
-            f"{time.perf_counter() - t0:.1f} s (label mean {y.mean():+.2f}, sd {y.std():.2f} men)")
+        say(
+            f"{len(x)} positions labelled at depth {cfg.label_depth} in "
+            f"{time.perf_counter() - t0:.1f} s (label mean {y.mean():+.2f}, sd {y.std():.2f} men)"
+        )
         if cfg.save_data:
             os.makedirs(os.path.dirname(os.path.abspath(cfg.save_data)), exist_ok=True)
             save_data(cfg.save_data, x, y, cfg)
             store = chunk_store(cfg)
             if store is not None:  # our own chunk files, now all in --save-data
                 import shutil
+
                 shutil.rmtree(store)
             say(f"wrote the labelled positions to {cfg.save_data}")
     t1 = time.perf_counter()
@@ -488,16 +580,26 @@ def main(args=None):
             if bar.enabled:
                 bar.stream.write("\r\x1b[K")
             say(text)
+
         ev, lt, lv, base = train(x, y, cfg, log=log, progress=bar.set)
         bar.set(cfg.epochs)
     check_out(cfg.out, cfg.force)  # again: the file may have appeared meanwhile
     folder = os.path.dirname(os.path.abspath(cfg.out))
     os.makedirs(folder, exist_ok=True)
     ev.save(cfg.out)
-    print(f"trained in {time.perf_counter() - t1:.1f} s (loss of the constant mean {base:.4f}); "
-          f"wrote {cfg.out}")
-    return {"evaluation": ev, "train_loss": lt, "val_loss": lv, "baseline_loss": base,
-            "positions": len(x), "label_sd": float(y.std()), "out": cfg.out}
+    print(
+        f"trained in {time.perf_counter() - t1:.1f} s (loss of the constant mean {base:.4f}); "
+        f"wrote {cfg.out}"
+    )
+    return {
+        "evaluation": ev,
+        "train_loss": lt,
+        "val_loss": lv,
+        "baseline_loss": base,
+        "positions": len(x),
+        "label_sd": float(y.std()),
+        "out": cfg.out,
+    }
 
 
 if __name__ == "__main__":

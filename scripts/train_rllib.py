@@ -29,6 +29,7 @@ moves the previous run's files into ``replaced-<time>/`` there; nothing is delet
 cluster (``auto`` or ``HOST:6379``, see README). Prints one line per iteration (and, on a
 terminal, a progress bar on stderr); ``main(args)`` returns a dict with the history.
 """
+
 import dataclasses
 import importlib.util
 import json
@@ -107,24 +108,47 @@ class Settings:
     """no per-iteration lines or progress bar"""
 
     def check(self):
-        for name in ("iterations", "train_batch", "minibatch", "epochs", "hidden", "layers",
-                     "eval_games", "max_league", "num_envs_per_env_runner", "score_window"):
+        for name in (
+            "iterations",
+            "train_batch",
+            "minibatch",
+            "epochs",
+            "hidden",
+            "layers",
+            "eval_games",
+            "max_league",
+            "num_envs_per_env_runner",
+            "score_window",
+        ):
             value = getattr(self, name)
             cli.require(value > 0, f"--{name.replace('_', '-')} must be positive, got {value}")
-        for name in ("num_env_runners", "num_cpus", "eval_every", "checkpoint_every",
-                     "max_length", "min_league_games"):
+        for name in (
+            "num_env_runners",
+            "num_cpus",
+            "eval_every",
+            "checkpoint_every",
+            "max_length",
+            "min_league_games",
+        ):
             value = getattr(self, name)
             cli.require(value >= 0, f"--{name.replace('_', '-')} must be >= 0, got {value}")
-        cli.require(0.0 <= self.self_play_prob <= 1.0,
-                    f"--self-play-prob must be in [0, 1], got {self.self_play_prob}")
-        cli.require(0.0 < self.snapshot_score <= 1.0,
-                    f"--snapshot-score must be in (0, 1], got {self.snapshot_score}")
+        cli.require(
+            0.0 <= self.self_play_prob <= 1.0,
+            f"--self-play-prob must be in [0, 1], got {self.self_play_prob}",
+        )
+        cli.require(
+            0.0 < self.snapshot_score <= 1.0,
+            f"--snapshot-score must be in (0, 1], got {self.snapshot_score}",
+        )
         cli.require(self.lr > 0, f"--lr must be positive, got {self.lr}")
-        cli.require(not (self.restore and self.force),
-                    "--restore continues the run in --checkpoint-dir, --force replaces it: not both")
-        cli.require(importlib.util.find_spec("ray") is not None,
-                    "boardgym train-rllib needs Ray RLlib: pip install 'boardgym[ray]' "
-                    "(in its own venv)")
+        cli.require(
+            not (self.restore and self.force),
+            "--restore continues the run in --checkpoint-dir, --force replaces it: not both",
+        )
+        cli.require(
+            importlib.util.find_spec("ray") is not None,
+            "boardgym train-rllib needs Ray RLlib: pip install 'boardgym[ray]' (in its own venv)",
+        )
 
 
 RUN_FILES = ("algo", "league.json", "league.json.tmp*")  # what a run writes (moved by --force)
@@ -170,6 +194,7 @@ def _env_config(cfg):
 
 def _module_spec(cfg):
     from boardgym.agents.rllib_module import module_spec
+
     env_kw = {k: v for k, v in _env_config(cfg).items() if k != "game"}
     return module_spec(cfg.game, hidden=(cfg.hidden,) * cfg.layers, **env_kw)
 
@@ -192,15 +217,25 @@ def build_config(cfg, league):
     return (
         PPOConfig()
         .environment(f"boardgym/{cfg.game}", env_config=_env_config(cfg))
-        .env_runners(num_env_runners=cfg.num_env_runners,
-                     num_envs_per_env_runner=cfg.num_envs_per_env_runner,
-                     num_cpus_per_env_runner=1, rollout_fragment_length="auto")
+        .env_runners(
+            num_env_runners=cfg.num_env_runners,
+            num_envs_per_env_runner=cfg.num_envs_per_env_runner,
+            num_cpus_per_env_runner=1,
+            rollout_fragment_length="auto",
+        )
         .learners(num_learners=0)
-        .training(train_batch_size_per_learner=cfg.train_batch, minibatch_size=cfg.minibatch,
-                  num_epochs=cfg.epochs, lr=cfg.lr, entropy_coeff=cfg.entropy_coeff)
-        .multi_agent(policies=set(modules),
-                     policy_mapping_fn=LeagueMapping(league, cfg.self_play_prob, cfg.seed),
-                     policies_to_train=["main"])
+        .training(
+            train_batch_size_per_learner=cfg.train_batch,
+            minibatch_size=cfg.minibatch,
+            num_epochs=cfg.epochs,
+            lr=cfg.lr,
+            entropy_coeff=cfg.entropy_coeff,
+        )
+        .multi_agent(
+            policies=set(modules),
+            policy_mapping_fn=LeagueMapping(league, cfg.self_play_prob, cfg.seed),
+            policies_to_train=["main"],
+        )
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={m: spec for m in modules}))
         .callbacks(on_episode_end=on_episode_end)
         .debugging(seed=cfg.seed)
@@ -210,37 +245,52 @@ def build_config(cfg, league):
 def _main_state(algo, module_id="main"):
     """A module's state (weights) from the learner."""
     from ray.rllib.core import COMPONENT_LEARNER, COMPONENT_RL_MODULE
-    state = algo.learner_group.get_state(components=f"{COMPONENT_LEARNER}/{COMPONENT_RL_MODULE}/{module_id}")
+
+    state = algo.learner_group.get_state(
+        components=f"{COMPONENT_LEARNER}/{COMPONENT_RL_MODULE}/{module_id}"
+    )
     return state[COMPONENT_LEARNER][COMPONENT_RL_MODULE][module_id]
 
 
 def _copy_module(algo, src, dst):
     """Set module dst's weights (learners and env runners) to src's."""
     from ray.rllib.core import COMPONENT_LEARNER, COMPONENT_LEARNER_GROUP, COMPONENT_RL_MODULE
-    algo.set_state({COMPONENT_LEARNER_GROUP: {COMPONENT_LEARNER: {COMPONENT_RL_MODULE: {
-        dst: _main_state(algo, src)}}}})
+
+    algo.set_state(
+        {
+            COMPONENT_LEARNER_GROUP: {
+                COMPONENT_LEARNER: {COMPONENT_RL_MODULE: {dst: _main_state(algo, src)}}
+            }
+        }
+    )
 
 
 def add_snapshot(algo, cfg, league, name):
     """Freeze a copy of main as module ``name`` in the league; returns the new league list."""
     league = [*league, name]
-    dropped = league[:-cfg.max_league] if len(league) > cfg.max_league else []
-    league = league[-cfg.max_league:]
+    dropped = league[: -cfg.max_league] if len(league) > cfg.max_league else []
+    league = league[-cfg.max_league :]
     mapping = LeagueMapping(league, cfg.self_play_prob, cfg.seed)
-    algo.add_module(name, _module_spec(cfg), new_agent_to_module_mapping_fn=mapping,
-                    new_should_module_be_updated=["main"])
+    algo.add_module(
+        name,
+        _module_spec(cfg),
+        new_agent_to_module_mapping_fn=mapping,
+        new_should_module_be_updated=["main"],
+    )
     _copy_module(algo, "main", name)
     if digest(_main_state(algo, name)) != digest(_main_state(algo, "main")):
         raise RuntimeError(f"snapshot {name} does not hold main's weights")
     for old in dropped:
-        algo.remove_module(old, new_agent_to_module_mapping_fn=mapping,
-                           new_should_module_be_updated=["main"])
+        algo.remove_module(
+            old, new_agent_to_module_mapping_fn=mapping, new_should_module_be_updated=["main"]
+        )
     return league
 
 
 def digest(module_state):
     """SHA-1 of a module state's tensors (to check copies and restores)."""
     import hashlib
+
     h = hashlib.sha1()
     for key in sorted(module_state):
         h.update(key.encode())
@@ -251,6 +301,7 @@ def digest(module_state):
 def main_agent(algo, cfg):
     """The current main module (learner weights) as a greedy boardgym agent."""
     from boardgym.agents.rllib_module import RLlibAgent
+
     module = _module_spec(cfg).build()
     module.set_state(_main_state(algo))
     module.eval()
@@ -262,24 +313,33 @@ def play_games(agent, opponent, game, n_games, seed=0, env_config=None):
     boardgym.agents.evaluation.play_match (pairs from one start with the seats swapped, both
     seeing observations only), capped as env_config's max_moves / max_turns."""
     from boardgym.agents import evaluation
+
     cfg = dict(env_config or {})
     cap = cfg.get("max_moves" if game == "draughts" else "max_turns")
     if hasattr(opponent, "seed"):
         opponent.seed(seed)
-    points = evaluation.play_match(agent, opponent, game, n_games, seed, max_moves=cap,
-                                   observation_only=True)
+    points = evaluation.play_match(
+        agent, opponent, game, n_games, seed, max_moves=cap, observation_only=True
+    )
     return evaluation.summarize(points, game)["score"]
 
 
 def evaluate(algo, cfg, iteration):
     """Main's score against each baseline: {name: score}."""
     from boardgym.agents import load
+
     agent = main_agent(algo, cfg)
     out = {}
     for name in BASELINES[cfg.game]:
         opp = load(name, game=cfg.game) if name != "random" else load("random")
-        out[name] = play_games(agent, opp, cfg.game, cfg.eval_games,
-                               seed=cfg.seed * 1_000_003 + iteration * 10_007, env_config=_env_config(cfg))
+        out[name] = play_games(
+            agent,
+            opp,
+            cfg.game,
+            cfg.eval_games,
+            seed=cfg.seed * 1_000_003 + iteration * 10_007,
+            env_config=_env_config(cfg),
+        )
     return out
 
 
@@ -289,13 +349,19 @@ def save(algo, cfg, league, iteration, history):
     os.makedirs(d, exist_ok=True)
     algo.save_to_path(os.path.join(d, "algo"))
     from boardgym.agents.run_log import write_file_atomically
-    write_file_atomically(os.path.join(d, "league.json"), json.dumps(
-        {"game": cfg.game, "league": league, "iteration": iteration, "history": history}))
+
+    write_file_atomically(
+        os.path.join(d, "league.json"),
+        json.dumps(
+            {"game": cfg.game, "league": league, "iteration": iteration, "history": history}
+        ),
+    )
     return d
 
 
 def _metric(result, key):
     from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS
+
     return float((result.get(ENV_RUNNER_RESULTS) or {}).get(key, 0.0) or 0.0)
 
 
@@ -305,6 +371,7 @@ def train(cfg):
     import ray
 
     from boardgym.agents.run_log import prepare_run_dir
+
     league, history, start = ["league_0"], [], 0
     state_path = os.path.join(os.path.abspath(cfg.checkpoint_dir), "league.json")
     moved = prepare_run_dir(cfg.checkpoint_dir, cfg.restore, cfg.force, RUN_FILES)
@@ -312,7 +379,9 @@ def train(cfg):
         print(f"--force: the previous run's files are now in {moved}", flush=True)
     if cfg.restore:
         if not os.path.exists(state_path):
-            raise ValueError(f"--restore: no checkpoint in {cfg.checkpoint_dir} (league.json missing)")
+            raise ValueError(
+                f"--restore: no checkpoint in {cfg.checkpoint_dir} (league.json missing)"
+            )
         with open(state_path) as f:
             saved = json.load(f)
         if saved["game"] != cfg.game:
@@ -334,8 +403,9 @@ def train(cfg):
         start_digest = digest(_main_state(algo))
         scores, games = [], 0  # window of main's league results (score sums per iteration)
         ckpt = None
-        bar = cli.Progress(cfg.iterations, label="iterations", unit="it",
-                           enabled=False if cfg.quiet else None)
+        bar = cli.Progress(
+            cfg.iterations, label="iterations", unit="it", enabled=False if cfg.quiet else None
+        )
         for it in range(start + 1, start + cfg.iterations + 1):
             t0 = time.time()
             result = algo.train()
@@ -346,9 +416,13 @@ def train(cfg):
             games = sum(k for _, k in scores)
             score = sum(v for v, _ in scores) / games if games else float("nan")
             steps = int(_metric(result, "num_env_steps_sampled"))
-            row = {"iteration": it, "env_steps": steps, "seconds": round(time.time() - t0, 2),
-                   "league_score": None if games == 0 else round(score, 3),
-                   "league_games": games}
+            row = {
+                "iteration": it,
+                "env_steps": steps,
+                "seconds": round(time.time() - t0, 2),
+                "league_score": None if games == 0 else round(score, 3),
+                "league_games": games,
+            }
             if games >= cfg.min_league_games and score >= cfg.snapshot_score:
                 name = f"league_{int(league[-1].split('_')[1]) + 1}"
                 league = add_snapshot(algo, cfg, league, name)
@@ -367,9 +441,14 @@ def train(cfg):
             if (cfg.checkpoint_every and it % cfg.checkpoint_every == 0) or last:
                 ckpt = save(algo, cfg, league, it, history)
         bar.close()
-        return {"history": history, "league": league, "checkpoint": ckpt,
-                "iteration": start + cfg.iterations, "start_digest": start_digest,
-                "end_digest": digest(_main_state(algo))}
+        return {
+            "history": history,
+            "league": league,
+            "checkpoint": ckpt,
+            "iteration": start + cfg.iterations,
+            "start_digest": start_digest,
+            "end_digest": digest(_main_state(algo)),
+        }
     finally:
         if algo is not None:
             algo.stop()

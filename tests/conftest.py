@@ -1,6 +1,7 @@
 """Make tests/helpers importable from every test folder (shared test-only helpers); give each
 pytest-xdist worker a Numba cache of its own, and keep the tests that share an expensive session
 fixture on one worker."""
+
 import os
 import sys
 import tempfile
@@ -21,7 +22,8 @@ if _worker:
     if "numba" in sys.modules:
         raise RuntimeError("Numba was imported before tests/conftest.py set the worker's cache")
     _base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
-        tempfile.gettempdir(), f"boardgym-tests-numba-{os.getuid()}")
+        tempfile.gettempdir(), f"boardgym-tests-numba-{os.getuid()}"
+    )
     os.environ["NUMBA_CACHE_DIR"] = os.path.join(_base, _worker)
 
 # session fixture -> xdist group. The suite runs on two workers (``-n 2 --dist loadgroup`` in

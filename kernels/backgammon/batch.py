@@ -14,6 +14,7 @@ the mask that tells whether the mover's play goes on is the mask handed out).
 ``batch_step_autoreset`` is ``batch_step`` then ``batch_reset`` of the finished games in one call
 (the vector envs' same-step autoreset), keeping their last observation, reward and end flags.
 """
+
 import numba
 import numpy as np
 from numba import njit, prange
@@ -21,7 +22,13 @@ from numba import njit, prange
 from boardgym.kernels.backgammon.board import TURN
 from boardgym.kernels.backgammon.codec import mask_work
 from boardgym.kernels.backgammon.game import (
-    ROLLED, finish_turn_inplace, is_truncation, legal_mask, result, start, step_masked,
+    ROLLED,
+    finish_turn_inplace,
+    is_truncation,
+    legal_mask,
+    result,
+    start,
+    step_masked,
 )
 from boardgym.kernels.backgammon.observe import encode_obs
 from boardgym.kernels.backgammon.opponents import greedy_turn, random_turn_inplace
@@ -43,19 +50,37 @@ def _opponent_plays(s, status, i, seat, rngs, rolls, opponent, max_turns, scratc
         if opponent == OPP_GREEDY:
             s[:] = greedy_turn(s)
         else:
-            random_turn_inplace(s, rngs[i:i + 1], np.int64(0), scratch, stk)
-        status, rolls[i], _ = finish_turn_inplace(s, rngs[i:i + 1], rolls[i], max_turns, passes)
+            random_turn_inplace(s, rngs[i : i + 1], np.int64(0), scratch, stk)
+        status, rolls[i], _ = finish_turn_inplace(s, rngs[i : i + 1], rolls[i], max_turns, passes)
     return status
 
 
 @njit(cache=True, inline="always")
-def _finish(s, status, k, i, seats, rngs, rolls, opponent, max_turns, scoring, obs, masks,
-            current, rewards, done, passes, stk):
+def _finish(
+    s,
+    status,
+    k,
+    i,
+    seats,
+    rngs,
+    rolls,
+    opponent,
+    max_turns,
+    scoring,
+    obs,
+    masks,
+    current,
+    rewards,
+    done,
+    passes,
+    stk,
+):
     """Let the in-kernel opponent play its turns (on s itself), then fill game i's outputs; k > 0
     says masks[i] already holds the mask of s (a play going on)."""
     if opponent != OPP_NONE and status == ROLLED and s[TURN] != seats[i]:
-        status = _opponent_plays(s, status, i, seats[i], rngs, rolls, opponent, max_turns,
-                                 masks[i], passes, stk)
+        status = _opponent_plays(
+            s, status, i, seats[i], rngs, rolls, opponent, max_turns, masks[i], passes, stk
+        )
         k = 0
     winner, _, pts = result(s, scoring)
     rewards[i, 0] = 0.0
@@ -101,131 +126,495 @@ def snapshot_mask_error(states, done, seats, opponent, masks):
 
 
 @njit(cache=True, inline="always")
-def _step_game(states, i, a, seats, rngs, rolls, opponent, max_turns, scoring, obs, masks,
-               current, rewards, done, passes, stk):
+def _step_game(
+    states,
+    i,
+    a,
+    seats,
+    rngs,
+    rolls,
+    opponent,
+    max_turns,
+    scoring,
+    obs,
+    masks,
+    current,
+    rewards,
+    done,
+    passes,
+    stk,
+):
     """Play action a in game i and continue it until its perspective player must act or it ends."""
     s = states[i]
-    status, rolls[i], _, k = step_masked(s, a, rngs[i:i + 1], rolls[i], max_turns, passes,
-                                         masks[i], stk)
-    _finish(s, status, k, i, seats, rngs, rolls, opponent, max_turns, scoring, obs, masks,
-            current, rewards, done, passes, stk)
+    status, rolls[i], _, k = step_masked(
+        s, a, rngs[i : i + 1], rolls[i], max_turns, passes, masks[i], stk
+    )
+    _finish(
+        s,
+        status,
+        k,
+        i,
+        seats,
+        rngs,
+        rolls,
+        opponent,
+        max_turns,
+        scoring,
+        obs,
+        masks,
+        current,
+        rewards,
+        done,
+        passes,
+        stk,
+    )
 
 
 @njit(cache=True, inline="always")
-def _start_game(states, i, seats, alternate, rngs, rolls, opponent, max_turns, scoring, obs,
-                masks, current, rewards, done, passes, stk):
+def _start_game(
+    states,
+    i,
+    seats,
+    alternate,
+    rngs,
+    rolls,
+    opponent,
+    max_turns,
+    scoring,
+    obs,
+    masks,
+    current,
+    rewards,
+    done,
+    passes,
+    stk,
+):
     """Start a new game i (opening roll from its stream; with alternate the learner changes seat)."""
     if alternate:
         seats[i] = 1 - seats[i]
-    s, status, rolls[i], _ = start(rngs[i:i + 1], max_turns, passes)
+    s, status, rolls[i], _ = start(rngs[i : i + 1], max_turns, passes)
     states[i] = s
-    _finish(states[i], status, 0, i, seats, rngs, rolls, opponent, max_turns, scoring, obs,
-            masks, current, rewards, done, passes, stk)
+    _finish(
+        states[i],
+        status,
+        0,
+        i,
+        seats,
+        rngs,
+        rolls,
+        opponent,
+        max_turns,
+        scoring,
+        obs,
+        masks,
+        current,
+        rewards,
+        done,
+        passes,
+        stk,
+    )
 
 
 @njit(cache=True, inline="always")
-def _step_block(lo, hi, states, actions, seats, rngs, rolls, opponent, max_turns, scoring, obs,
-                masks, current, rewards, done):
+def _step_block(
+    lo,
+    hi,
+    states,
+    actions,
+    seats,
+    rngs,
+    rolls,
+    opponent,
+    max_turns,
+    scoring,
+    obs,
+    masks,
+    current,
+    rewards,
+    done,
+):
     passes, stk = _scratch()
     for i in range(lo, hi):
         if actions[i] < 0:
             continue
-        _step_game(states, i, actions[i], seats, rngs, rolls, opponent, max_turns, scoring, obs,
-                   masks, current, rewards, done, passes, stk)
+        _step_game(
+            states,
+            i,
+            actions[i],
+            seats,
+            rngs,
+            rolls,
+            opponent,
+            max_turns,
+            scoring,
+            obs,
+            masks,
+            current,
+            rewards,
+            done,
+            passes,
+            stk,
+        )
 
 
 @njit(cache=True, inline="always")
-def _reset_block(lo, hi, states, which, seats, alternate, rngs, rolls, opponent, max_turns,
-                 scoring, obs, masks, current, rewards, done):
+def _reset_block(
+    lo,
+    hi,
+    states,
+    which,
+    seats,
+    alternate,
+    rngs,
+    rolls,
+    opponent,
+    max_turns,
+    scoring,
+    obs,
+    masks,
+    current,
+    rewards,
+    done,
+):
     passes, stk = _scratch()
     for i in range(lo, hi):
         if which[i] == 0:
             continue
-        _start_game(states, i, seats, alternate, rngs, rolls, opponent, max_turns, scoring, obs,
-                    masks, current, rewards, done, passes, stk)
+        _start_game(
+            states,
+            i,
+            seats,
+            alternate,
+            rngs,
+            rolls,
+            opponent,
+            max_turns,
+            scoring,
+            obs,
+            masks,
+            current,
+            rewards,
+            done,
+            passes,
+            stk,
+        )
 
 
 @njit(cache=True, inline="always")
-def _autoreset_block(lo, hi, states, actions, seats, alternate, rngs, rolls, opponent, max_turns,
-                     scoring, obs, masks, current, rewards, done, seat_rewards, seat_done,
-                     final_obs):
+def _autoreset_block(
+    lo,
+    hi,
+    states,
+    actions,
+    seats,
+    alternate,
+    rngs,
+    rolls,
+    opponent,
+    max_turns,
+    scoring,
+    obs,
+    masks,
+    current,
+    rewards,
+    done,
+    seat_rewards,
+    seat_done,
+    final_obs,
+):
     passes, stk = _scratch()
     for i in range(lo, hi):
-        _step_game(states, i, actions[i], seats, rngs, rolls, opponent, max_turns, scoring, obs,
-                   masks, current, rewards, done, passes, stk)
+        _step_game(
+            states,
+            i,
+            actions[i],
+            seats,
+            rngs,
+            rolls,
+            opponent,
+            max_turns,
+            scoring,
+            obs,
+            masks,
+            current,
+            rewards,
+            done,
+            passes,
+            stk,
+        )
         seat_rewards[i] = rewards[i, seats[i]]
         seat_done[i, 0] = done[i, 0]
         seat_done[i, 1] = done[i, 1]
         if done[i, 0] == 0 and done[i, 1] == 0:
             continue
         final_obs[i, :] = obs[i, :]
-        _start_game(states, i, seats, alternate, rngs, rolls, opponent, max_turns, scoring, obs,
-                    masks, current, rewards, done, passes, stk)
+        _start_game(
+            states,
+            i,
+            seats,
+            alternate,
+            rngs,
+            rolls,
+            opponent,
+            max_turns,
+            scoring,
+            obs,
+            masks,
+            current,
+            rewards,
+            done,
+            passes,
+            stk,
+        )
 
 
 # Serial (cached) and parallel (one block of games per thread; uncached, prange) builds of the
 # same code; see draughts/batch.py.
 @njit(cache=True)
-def batch_step_serial(states, actions, seats, rngs, rolls, opponent, max_turns, scoring, obs,
-                      masks, current, rewards, done):
+def batch_step_serial(
+    states,
+    actions,
+    seats,
+    rngs,
+    rolls,
+    opponent,
+    max_turns,
+    scoring,
+    obs,
+    masks,
+    current,
+    rewards,
+    done,
+):
     """Apply actions[i] (legal checker moves of the player to act; -1 skips game i) and continue
     each game until its perspective player must act or it ends; fill the outputs."""
-    _step_block(0, states.shape[0], states, actions, seats, rngs, rolls, opponent, max_turns,
-                scoring, obs, masks, current, rewards, done)
+    _step_block(
+        0,
+        states.shape[0],
+        states,
+        actions,
+        seats,
+        rngs,
+        rolls,
+        opponent,
+        max_turns,
+        scoring,
+        obs,
+        masks,
+        current,
+        rewards,
+        done,
+    )
 
 
 @njit(parallel=True)
-def batch_step(states, actions, seats, rngs, rolls, opponent, max_turns, scoring, obs, masks,
-               current, rewards, done):
+def batch_step(
+    states,
+    actions,
+    seats,
+    rngs,
+    rolls,
+    opponent,
+    max_turns,
+    scoring,
+    obs,
+    masks,
+    current,
+    rewards,
+    done,
+):
     """batch_step_serial with one block of games per thread."""
     n = states.shape[0]
     blocks = min(n, numba.get_num_threads())
     for b in prange(blocks):
-        _step_block(b * n // blocks, (b + 1) * n // blocks, states, actions, seats, rngs, rolls,
-                    opponent, max_turns, scoring, obs, masks, current, rewards, done)
+        _step_block(
+            b * n // blocks,
+            (b + 1) * n // blocks,
+            states,
+            actions,
+            seats,
+            rngs,
+            rolls,
+            opponent,
+            max_turns,
+            scoring,
+            obs,
+            masks,
+            current,
+            rewards,
+            done,
+        )
 
 
 @njit(cache=True)
-def batch_reset_serial(states, which, seats, alternate, rngs, rolls, opponent, max_turns, scoring,
-                       obs, masks, current, rewards, done):
+def batch_reset_serial(
+    states,
+    which,
+    seats,
+    alternate,
+    rngs,
+    rolls,
+    opponent,
+    max_turns,
+    scoring,
+    obs,
+    masks,
+    current,
+    rewards,
+    done,
+):
     """Start new games (opening roll from each game's stream) where which[i] != 0."""
-    _reset_block(0, states.shape[0], states, which, seats, alternate, rngs, rolls, opponent,
-                 max_turns, scoring, obs, masks, current, rewards, done)
+    _reset_block(
+        0,
+        states.shape[0],
+        states,
+        which,
+        seats,
+        alternate,
+        rngs,
+        rolls,
+        opponent,
+        max_turns,
+        scoring,
+        obs,
+        masks,
+        current,
+        rewards,
+        done,
+    )
 
 
 @njit(parallel=True)
-def batch_reset(states, which, seats, alternate, rngs, rolls, opponent, max_turns, scoring, obs,
-                masks, current, rewards, done):
+def batch_reset(
+    states,
+    which,
+    seats,
+    alternate,
+    rngs,
+    rolls,
+    opponent,
+    max_turns,
+    scoring,
+    obs,
+    masks,
+    current,
+    rewards,
+    done,
+):
     """batch_reset_serial with one block of games per thread."""
     n = states.shape[0]
     blocks = min(n, numba.get_num_threads())
     for b in prange(blocks):
-        _reset_block(b * n // blocks, (b + 1) * n // blocks, states, which, seats, alternate,
-                     rngs, rolls, opponent, max_turns, scoring, obs, masks, current, rewards, done)
+        _reset_block(
+            b * n // blocks,
+            (b + 1) * n // blocks,
+            states,
+            which,
+            seats,
+            alternate,
+            rngs,
+            rolls,
+            opponent,
+            max_turns,
+            scoring,
+            obs,
+            masks,
+            current,
+            rewards,
+            done,
+        )
 
 
 @njit(cache=True)
-def batch_step_autoreset_serial(states, actions, seats, alternate, rngs, rolls, opponent,
-                                max_turns, scoring, obs, masks, current, rewards, done,
-                                seat_rewards, seat_done, final_obs):
+def batch_step_autoreset_serial(
+    states,
+    actions,
+    seats,
+    alternate,
+    rngs,
+    rolls,
+    opponent,
+    max_turns,
+    scoring,
+    obs,
+    masks,
+    current,
+    rewards,
+    done,
+    seat_rewards,
+    seat_done,
+    final_obs,
+):
     """batch_step for every game, then, in the same call, batch_reset of each game that ended,
     after keeping the reward of the player in seats[i] (seat_rewards float32[N]), the game's end
     (seat_done int8[N, 2]: terminated, truncated) and, for the finished games, the last
     observation (final_obs float32[N, OBS_LEN]). The outputs and streams end as batch_step then
     batch_reset of the finished games leave them."""
-    _autoreset_block(0, states.shape[0], states, actions, seats, alternate, rngs, rolls, opponent,
-                     max_turns, scoring, obs, masks, current, rewards, done, seat_rewards,
-                     seat_done, final_obs)
+    _autoreset_block(
+        0,
+        states.shape[0],
+        states,
+        actions,
+        seats,
+        alternate,
+        rngs,
+        rolls,
+        opponent,
+        max_turns,
+        scoring,
+        obs,
+        masks,
+        current,
+        rewards,
+        done,
+        seat_rewards,
+        seat_done,
+        final_obs,
+    )
 
 
 @njit(parallel=True)
-def batch_step_autoreset(states, actions, seats, alternate, rngs, rolls, opponent, max_turns,
-                         scoring, obs, masks, current, rewards, done, seat_rewards, seat_done,
-                         final_obs):
+def batch_step_autoreset(
+    states,
+    actions,
+    seats,
+    alternate,
+    rngs,
+    rolls,
+    opponent,
+    max_turns,
+    scoring,
+    obs,
+    masks,
+    current,
+    rewards,
+    done,
+    seat_rewards,
+    seat_done,
+    final_obs,
+):
     """batch_step_autoreset_serial with one block of games per thread."""
     n = states.shape[0]
     blocks = min(n, numba.get_num_threads())
     for b in prange(blocks):
-        _autoreset_block(b * n // blocks, (b + 1) * n // blocks, states, actions, seats,
-                         alternate, rngs, rolls, opponent, max_turns, scoring, obs, masks,
-                         current, rewards, done, seat_rewards, seat_done, final_obs)
+        _autoreset_block(
+            b * n // blocks,
+            (b + 1) * n // blocks,
+            states,
+            actions,
+            seats,
+            alternate,
+            rngs,
+            rolls,
+            opponent,
+            max_turns,
+            scoring,
+            obs,
+            masks,
+            current,
+            rewards,
+            done,
+            seat_rewards,
+            seat_done,
+            final_obs,
+        )

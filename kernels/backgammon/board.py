@@ -26,6 +26,7 @@ State layout (one flat ``int64`` vector of length ``STATE_LEN``; a batch is ``(B
     Indices 0 .. BOARD_LEN - 1 are the checker placement; two positions are the same play
     outcome (B.6) exactly when these entries agree.
 """
+
 import numpy as np
 from numba import njit, types
 from numba.core import cgutils
@@ -50,9 +51,9 @@ BB_OPP = 63
 BB_OPP2 = 64
 STATE_LEN = 65
 
-BAR_POINT = 25             # the bar as a move source, in the mover's numbering
-BB_ALL = (1 << 24) - 1     # the 24 points
-BB_HOME = (1 << 6) - 1     # mover's home board, points 1..6 (O.1)
+BAR_POINT = 25  # the bar as a move source, in the mover's numbering
+BB_ALL = (1 << 24) - 1  # the 24 points
+BB_HOME = (1 << 6) - 1  # mover's home board, points 1..6 (O.1)
 BB_OPP_HOME = BB_ALL ^ ((1 << 18) - 1)  # opponent's home board in the mover's frame, 19..24
 
 START_POINTS = ((24, 2), (13, 5), (8, 3), (6, 5))  # standard start, from each player's own view
@@ -228,8 +229,13 @@ def same_board(a, b):
 @intrinsic
 def _memcpy_words(typingctx, dst, doff, src, soff, n):
     """Copy n int64 words from src's flat offset soff to dst's flat offset doff (C-contiguous)."""
-    if not (isinstance(dst, types.Array) and isinstance(src, types.Array)
-            and dst.layout == "C" and src.layout == "C" and dst.dtype == src.dtype == types.int64):
+    if not (
+        isinstance(dst, types.Array)
+        and isinstance(src, types.Array)
+        and dst.layout == "C"
+        and src.layout == "C"
+        and dst.dtype == src.dtype == types.int64
+    ):
         return None
     sig = types.void(dst, types.int64, src, types.int64, types.int64)
 
@@ -253,28 +259,31 @@ def copy_state_to_row(out, n, src, off):
 @overload(copy_state_to_row, inline="always")
 def _copy_state_to_row(out, n, src, off):
     if out.layout == "C" and src.layout == "C":
+
         def impl(out, n, src, off):
             _memcpy_words(out, n * out.shape[1], src, off, STATE_LEN)
+
         return impl
 
     def loop(out, n, src, off):
         for k in range(STATE_LEN):
             out[n, k] = src[off + k]
+
     return loop
 
 
 # state_error codes: what is wrong with a state (the index names the field or point)
 ERR_NONE = 0
-ERR_COUNT = 1       # a checker count (index < BOARD_LEN) outside 0..15
-ERR_TOTAL = 2       # a side (index 0 = mover, 1 = opponent) without exactly 15 checkers
-ERR_SHARED = 3      # both sides on point index + 1 (mover's numbering)
-ERR_BOTH_OFF = 4    # both sides have borne off all 15
-ERR_TURN = 5        # TURN not 0 or 1
-ERR_DICE = 6        # dice of value index + 1 outside 0..4
-ERR_ROLL = 7        # the dice left are no part of one roll
+ERR_COUNT = 1  # a checker count (index < BOARD_LEN) outside 0..15
+ERR_TOTAL = 2  # a side (index 0 = mover, 1 = opponent) without exactly 15 checkers
+ERR_SHARED = 3  # both sides on point index + 1 (mover's numbering)
+ERR_BOTH_OFF = 4  # both sides have borne off all 15
+ERR_TURN = 5  # TURN not 0 or 1
+ERR_DICE = 6  # dice of value index + 1 outside 0..4
+ERR_ROLL = 7  # the dice left are no part of one roll
 ERR_CUBE_VALUE = 8  # not a power of two in 1 .. 2**15
 ERR_CUBE_OWNER = 9  # not -1, 0 or 1
-ERR_MASKS = 10      # occupancy word at index disagrees with the counts
+ERR_MASKS = 10  # occupancy word at index disagrees with the counts
 MAX_CUBE_VALUE = 1 << 15
 
 

@@ -22,14 +22,20 @@ This matches GNU Backgammon's move list (with an opponent blot on point 1 it lis
 view, toggles TURN) once no remaining die can be used — the play is complete or nothing more is
 legal. It trusts the caller to pass a marked action.
 """
+
 import numpy as np
 from numba import njit
 
-from boardgym.kernels.bits import lsb
 from boardgym.kernels.backgammon.board import BAR_ME, DICE, ME, end_turn
 from boardgym.kernels.backgammon.movegen import (
-    _max_dice, do_move, max_dice_work, remaining_dice, source_mask, undo_move,
+    _max_dice,
+    do_move,
+    max_dice_work,
+    remaining_dice,
+    source_mask,
+    undo_move,
 )
+from boardgym.kernels.bits import lsb
 
 N_SOURCES = 25
 SOURCE_BAR = 24
@@ -101,8 +107,11 @@ def mask_work(w, out, stk):
                 srcs &= srcs - 1
                 sp = i + 1
                 ok = True
-                if m == 2 and (safe & ~(np.int64(1) << i)) == 0 and not (
-                        (safe >> i) & 1 and w[ME + i] >= 2):
+                if (
+                    m == 2
+                    and (safe & ~(np.int64(1) << i)) == 0
+                    and not ((safe >> i) & 1 and w[ME + i] >= 2)
+                ):
                     hit = do_move(w, sp, d)
                     ok = source_mask(w, other) != 0
                     undo_move(w, sp, d, hit)

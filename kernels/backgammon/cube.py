@@ -11,6 +11,7 @@ Cube actions extend the checker-move codec (codec.py) with four actions after ``
 ``ACTION_TAKE``, ``ACTION_DROP`` (its opponent, while a double is offered). Whether a double is
 pending is the caller's ``offered`` flag (0/1); the dice are empty during cube decisions.
 """
+
 from numba import njit
 
 from boardgym.kernels.backgammon.board import CUBE_OWNER, CUBE_VALUE, DICE, TURN
@@ -37,8 +38,11 @@ def dice_pending(state):
 def may_double(state):
     """True when the player on roll may double now (before rolling, cube centred or its own)."""
     owner = state[CUBE_OWNER]
-    return (dice_pending(state) and (owner == -1 or owner == state[TURN])
-            and state[CUBE_VALUE] < MAX_CUBE)
+    return (
+        dice_pending(state)
+        and (owner == -1 or owner == state[TURN])
+        and state[CUBE_VALUE] < MAX_CUBE
+    )
 
 
 @njit(cache=True)

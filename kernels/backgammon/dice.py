@@ -5,6 +5,7 @@ int64 array advanced in place). A backgammon RNG state is an ``int64[1]`` array 
 die takes the top 32 bits of the next output and rejects the last 4 values of 2**32, so the six
 faces are exactly equally likely.
 """
+
 import numpy as np
 from numba import njit
 

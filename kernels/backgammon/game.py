@@ -29,43 +29,109 @@ dropped double pays the cube value before doubling to the doubler (``dropped_res
 stopped by ``TURN_LIMIT`` (or a ``DEAD`` position, where no side can ever move) is truncated
 (``is_truncation``), with no reward.
 """
+
 import numpy as np
 from numba import njit
 
 from boardgym.kernels.backgammon.board import (
-    CUBE_VALUE, DICE, OPP, STATE_LEN, TURN, end_turn, end_turn_inplace, full_roll,
-    new_initial_state, set_dice,
+    CUBE_VALUE,
+    DICE,
+    OPP,
+    STATE_LEN,
+    TURN,
+    end_turn,
+    end_turn_inplace,
+    full_roll,
+    new_initial_state,
+    set_dice,
 )
 from boardgym.kernels.backgammon.codec import (
-    N_ACTIONS, apply_action, decode_action, encode_action, has_legal_move, legal_action_mask,
-    mask_work, move_checker,
+    N_ACTIONS,
+    apply_action,
+    decode_action,
+    encode_action,
+    has_legal_move,
+    legal_action_mask,
+    mask_work,
+    move_checker,
 )
 from boardgym.kernels.backgammon.cube import (
-    ACTION_DOUBLE, ACTION_DROP, ACTION_ROLL, ACTION_TAKE, N_ACTIONS_CUBE, cube_action_mask,
+    ACTION_DOUBLE,
+    ACTION_DROP,
+    ACTION_ROLL,
+    ACTION_TAKE,
+    N_ACTIONS_CUBE,
+    cube_action_mask,
     take_double,
 )
 from boardgym.kernels.backgammon.movegen import (
-    MAX_AFTERSTATES, MAX_MOVES, MV_FIELDS, gen_plays, remaining_dice,
+    MAX_AFTERSTATES,
+    MAX_MOVES,
+    MV_FIELDS,
+    gen_plays,
+    remaining_dice,
 )
 from boardgym.kernels.backgammon.outcome import outcome
 from boardgym.kernels.backgammon.turns import (
-    CUBE_DECISION, DEAD, ROLLED, TURN_LIMIT, begin_turn, begin_turn_inplace, opening,
+    CUBE_DECISION,
+    DEAD,
+    ROLLED,
+    TURN_LIMIT,
+    begin_turn,
+    begin_turn_inplace,
+    opening,
 )
 
 __all__ = [
-    "N_ACTIONS", "N_ACTIONS_CUBE", "ACTION_ROLL", "ACTION_DOUBLE", "ACTION_TAKE", "ACTION_DROP",
-    "take_double", "MAX_AFTERSTATES", "MAX_MOVES", "MV_FIELDS", "STATE_LEN",
-    "ROLLED", "CUBE_DECISION", "TURN_LIMIT", "DEAD", "GAME_OVER", "MOVING",
-    "SCORING_SINGLE", "SCORING_GAMMON", "initial_state", "pass_turn", "dice_of", "set_roll",
-    "encode_action", "decode_action", "legal_mask",
-    "move_of_action", "apply", "step", "step_masked", "begin_turn", "finish_turn_inplace", "opening", "plays", "plays_of_roll", "afterstates",
-    "start", "finish_turn", "result", "dropped_result", "is_truncation", "no_passes", "can_move",
+    "N_ACTIONS",
+    "N_ACTIONS_CUBE",
+    "ACTION_ROLL",
+    "ACTION_DOUBLE",
+    "ACTION_TAKE",
+    "ACTION_DROP",
+    "take_double",
+    "MAX_AFTERSTATES",
+    "MAX_MOVES",
+    "MV_FIELDS",
+    "STATE_LEN",
+    "ROLLED",
+    "CUBE_DECISION",
+    "TURN_LIMIT",
+    "DEAD",
+    "GAME_OVER",
+    "MOVING",
+    "SCORING_SINGLE",
+    "SCORING_GAMMON",
+    "initial_state",
+    "pass_turn",
+    "dice_of",
+    "set_roll",
+    "encode_action",
+    "decode_action",
+    "legal_mask",
+    "move_of_action",
+    "apply",
+    "step",
+    "step_masked",
+    "begin_turn",
+    "finish_turn_inplace",
+    "opening",
+    "plays",
+    "plays_of_roll",
+    "afterstates",
+    "start",
+    "finish_turn",
+    "result",
+    "dropped_result",
+    "is_truncation",
+    "no_passes",
+    "can_move",
     "dice_left",
 ]
 
 # statuses besides begin_turn's ROLLED, CUBE_DECISION, TURN_LIMIT, DEAD
-GAME_OVER = 4   # the move or play just made ended the game
-MOVING = 5      # the mover's play goes on (dice left)
+GAME_OVER = 4  # the move or play just made ended the game
+MOVING = 5  # the mover's play goes on (dice left)
 
 SCORING_SINGLE = 0  # every game is worth 1 (times the cube)
 SCORING_GAMMON = 1  # gammons 2, backgammons 3 (O.3)
@@ -139,7 +205,9 @@ def step(state, action, rng, rolls, max_turns, cube, passes):
         return s, MOVING, rolls, 0
     if outcome(s)[0] >= 0:
         return s, GAME_OVER, rolls, 0
-    return begin_turn(s, rng, np.int64(0), np.int64(0), cube, np.bool_(False), rolls, max_turns, passes)
+    return begin_turn(
+        s, rng, np.int64(0), np.int64(0), cube, np.bool_(False), rolls, max_turns, passes
+    )
 
 
 @njit(cache=True, inline="always")
@@ -156,8 +224,17 @@ def step_masked(state, action, rng, rolls, max_turns, passes, mask, stk):
     end_turn_inplace(state)
     if outcome(state)[0] >= 0:
         return GAME_OVER, rolls, 0, 0
-    status, rolls, n = begin_turn_inplace(state, rng, np.int64(0), np.int64(0), np.bool_(False),
-                                          np.bool_(False), rolls, max_turns, passes)
+    status, rolls, n = begin_turn_inplace(
+        state,
+        rng,
+        np.int64(0),
+        np.int64(0),
+        np.bool_(False),
+        np.bool_(False),
+        rolls,
+        max_turns,
+        passes,
+    )
     return status, rolls, n, 0
 
 
@@ -167,8 +244,17 @@ def finish_turn_inplace(afterstate, rng, rolls, max_turns, passes):
     end_turn_inplace(afterstate)
     if outcome(afterstate)[0] >= 0:
         return GAME_OVER, rolls, 0
-    return begin_turn_inplace(afterstate, rng, np.int64(0), np.int64(0), np.bool_(False),
-                              np.bool_(False), rolls, max_turns, passes)
+    return begin_turn_inplace(
+        afterstate,
+        rng,
+        np.int64(0),
+        np.int64(0),
+        np.bool_(False),
+        np.bool_(False),
+        rolls,
+        max_turns,
+        passes,
+    )
 
 
 @njit(cache=True)
@@ -212,7 +298,9 @@ def start(rng, max_turns, passes):
     """A new game: the opening roll (the higher die moves first with both dice) and its first
     turn -> (state on roll with dice, status, rolls made, lost rolls) (see step)."""
     s, hi, lo = opening(rng)
-    return begin_turn(s, rng, hi, lo, np.bool_(False), np.bool_(False), np.int64(0), max_turns, passes)
+    return begin_turn(
+        s, rng, hi, lo, np.bool_(False), np.bool_(False), np.int64(0), max_turns, passes
+    )
 
 
 @njit(cache=True, inline="always")
@@ -223,7 +311,9 @@ def finish_turn(afterstate, rng, rolls, max_turns, passes):
     s = end_turn(afterstate)
     if outcome(s)[0] >= 0:
         return s, GAME_OVER, rolls, 0
-    return begin_turn(s, rng, np.int64(0), np.int64(0), np.bool_(False), np.bool_(False), rolls, max_turns, passes)
+    return begin_turn(
+        s, rng, np.int64(0), np.int64(0), np.bool_(False), np.bool_(False), rolls, max_turns, passes
+    )
 
 
 @njit(cache=True, inline="always")
@@ -263,4 +353,3 @@ def dice_left(state):
     for v in range(6):
         n += state[DICE + v]
     return n
-

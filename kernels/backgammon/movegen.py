@@ -28,15 +28,31 @@ a small hash set. ``gen_plays`` also writes each kept play's route (the moves re
 form notation writes); with ``routes=None`` the route code is not even compiled in
 (``gen_afterstates``), so afterstates alone cost what they did before routes.
 """
+
 import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from boardgym.kernels.bits import lsb, msb, popcount
 from boardgym.kernels.backgammon.board import (
-    BAR_ME, BAR_OPP, BAR_POINT, BB_ALL, BB_HOME, BB_ME, BB_ME2, BB_OPP, BB_OPP2, DICE, ME, OFF_ME, OPP,
-    STATE_LEN, copy_state_to_row, set_me_bits, set_opp_bits,
+    BAR_ME,
+    BAR_OPP,
+    BAR_POINT,
+    BB_ALL,
+    BB_HOME,
+    BB_ME,
+    BB_ME2,
+    BB_OPP,
+    BB_OPP2,
+    DICE,
+    ME,
+    OFF_ME,
+    OPP,
+    STATE_LEN,
+    copy_state_to_row,
+    set_me_bits,
+    set_opp_bits,
 )
+from boardgym.kernels.bits import lsb, msb, popcount
 
 # Safe output buffer size for gen_afterstates: GNU Backgammon bounds a move list by
 # MAX_MOVES = 3060 complete plays (eval.h); 4096 leaves room. Non-doubles never exceed 512.
@@ -262,6 +278,7 @@ def _record_route_impl(routes, n, sc, nmade, a, b, sp, d, hit):
 
     def impl(routes, n, sc, nmade, a, b, sp, d, hit):
         _write_route(routes, n, sc, nmade, a, b, sp, d, hit)
+
     return impl
 
 
@@ -364,7 +381,7 @@ def _search(sc, a, b, nd, out, cap, tmask, mode, prune, routes):
     _MODE_CHAIN (second order, only chains) drops a blot-free P/I2/Q when I1 is open and blot-free
     or a checker stood on I2.
     """
-    w = sc[_SC_W:_SC_W + STATE_LEN]
+    w = sc[_SC_W : _SC_W + STATE_LEN]
     hashed = mode == _MODE_HASH
     depth = 0
     sc[_SC_SRCS] = source_mask(w, a)
@@ -406,7 +423,8 @@ def _search(sc, a, b, nd, out, cap, tmask, mode, prune, routes):
                 if sc[_SC_HITS] == 0:
                     i1 = sc[_SC_SPS] - b
                     if w[ME + sp - 1] >= 2 or (
-                            i1 > 0 and ((w[BB_OPP2] >> (i1 - 1)) & 1) == 0 and w[OPP + i1 - 1] != 1):
+                        i1 > 0 and ((w[BB_OPP2] >> (i1 - 1)) & 1) == 0 and w[OPP + i1 - 1] != 1
+                    ):
                         continue  # the first order has this position
             _leaf(sc, out, 8 * nd, k0, k1, cap, tmask, sp, d, hashed, routes, depth, a, b)
             continue
@@ -447,16 +465,35 @@ def _gen(state, d1, d2, nd, out, sc, cap, t, routes):
     sc[_SC_OVER] = 0
     if d1 == d2:
         _search(sc, d1, d1, nd, out, cap, t - 1, np.int64(_MODE_PLAIN), np.bool_(False), routes)
-    elif state[BAR_ME] == 0 and ((state[BB_ME2] & ~BB_HOME) != 0 or popcount(state[BB_ME] & ~BB_HOME) >= 2):
+    elif state[BAR_ME] == 0 and (
+        (state[BB_ME2] & ~BB_HOME) != 0 or popcount(state[BB_ME] & ~BB_HOME) >= 2
+    ):
         # nobody on the bar and two or more checkers outside home: no bear-off this turn
-        _search(sc, d1, d2, np.int64(2), out, cap, t - 1, np.int64(_MODE_FIRST), np.bool_(False), routes)
-        _search(sc, d2, d1, np.int64(2), out, cap, t - 1, np.int64(_MODE_CHAIN), np.bool_(False), routes)
+        _search(
+            sc, d1, d2, np.int64(2), out, cap, t - 1, np.int64(_MODE_FIRST), np.bool_(False), routes
+        )
+        _search(
+            sc, d2, d1, np.int64(2), out, cap, t - 1, np.int64(_MODE_CHAIN), np.bool_(False), routes
+        )
     else:
         k0, k1 = placement_key(state)
         sc[_SC_K0] = k0
         sc[_SC_K1] = k1
-        _search(sc, d1, d2, np.int64(2), out, cap, t - 1, np.int64(_MODE_HASH), np.bool_(False), routes)
-        _search(sc, d2, d1, np.int64(2), out, cap, t - 1, np.int64(_MODE_HASH), state[BAR_ME] == 0, routes)
+        _search(
+            sc, d1, d2, np.int64(2), out, cap, t - 1, np.int64(_MODE_HASH), np.bool_(False), routes
+        )
+        _search(
+            sc,
+            d2,
+            d1,
+            np.int64(2),
+            out,
+            cap,
+            t - 1,
+            np.int64(_MODE_HASH),
+            state[BAR_ME] == 0,
+            routes,
+        )
     if sc[_SC_OVER] != 0:
         return -1
     return sc[_SC_N]

@@ -14,10 +14,20 @@ not on roll), in the manner of Tesauro's TD-Gammon:
   204, 205   1 when the cube is owned by ``player`` / by the opponent (both 0: centred)
   206        1 while a double is offered and awaits take/drop (``CUBE_OFFERED`` if the layout has it)
 """
+
 from numba import njit
 
 from boardgym.kernels.backgammon.board import (
-    BAR_ME, BAR_OPP, CUBE_OWNER, CUBE_VALUE, DICE, ME, OFF_ME, OFF_OPP, OPP, TURN,
+    BAR_ME,
+    BAR_OPP,
+    CUBE_OWNER,
+    CUBE_VALUE,
+    DICE,
+    ME,
+    OFF_ME,
+    OFF_OPP,
+    OPP,
+    TURN,
 )
 
 OBS_LEN = 207

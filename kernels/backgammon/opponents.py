@@ -10,19 +10,36 @@ It draws nothing at random; ``boardgym.agents`` ``GreedyAgent`` is the same play
 Both return the afterstate (mover's view, before the turn passes, as game.afterstates writes it);
 the caller ends the turn with game.finish_turn.
 """
+
 import numpy as np
 from numba import njit
 
 from boardgym.kernels.backgammon.board import (
-    BAR_ME, BAR_OPP, DICE, ME, OFF_ME, OPP, STATE_LEN,
+    BAR_ME,
+    BAR_OPP,
+    DICE,
+    ME,
+    OFF_ME,
+    OPP,
+    STATE_LEN,
 )
 from boardgym.kernels.backgammon.codec import mask_work, move_checker
 from boardgym.kernels.backgammon.game import MAX_AFTERSTATES, afterstates
 from boardgym.kernels.players import OPP_GREEDY, OPP_NET, OPP_NONE, OPP_RANDOM
 from boardgym.kernels.rng import pick_marked
 
-__all__ = ["OPP_NONE", "OPP_RANDOM", "OPP_GREEDY", "OPP_NET", "greedy_score", "greedy_pick",
-           "greedy_turn", "random_turn", "random_turn_inplace", "opponent_turn"]
+__all__ = [
+    "OPP_NONE",
+    "OPP_RANDOM",
+    "OPP_GREEDY",
+    "OPP_NET",
+    "greedy_score",
+    "greedy_pick",
+    "greedy_turn",
+    "random_turn",
+    "random_turn_inplace",
+    "opponent_turn",
+]
 
 
 @njit(cache=True)

@@ -4,11 +4,21 @@ The first side to bear off all 15 checkers wins: a single game (1) if the loser 
 least one checker, a gammon (2) if none, a backgammon (3) if none and the loser still has a
 checker on the bar or in the winner's home board. The cube multiplies these (``CUBE_VALUE``).
 """
+
 from numba import njit
 
 from boardgym.kernels.backgammon.board import (
-    BAR_ME, BAR_OPP, BB_HOME, BB_ME, BB_OPP, BB_OPP_HOME, CUBE_VALUE, N_CHECKERS, OFF_ME,
-    OFF_OPP, TURN,
+    BAR_ME,
+    BAR_OPP,
+    BB_HOME,
+    BB_ME,
+    BB_OPP,
+    BB_OPP_HOME,
+    CUBE_VALUE,
+    N_CHECKERS,
+    OFF_ME,
+    OFF_OPP,
+    TURN,
 )
 
 SINGLE = 1

@@ -13,25 +13,37 @@ state has TURN 0, no dice, cube 1 centred; checkers missing from a side's 15 are
 Characters are ASCII codes in uint8 arrays (or bytes); the caller turns them into ``str``.
 Encoding needs validated states (counts 0..15: the runs loop over them).
 """
+
 import numpy as np
 from numba import njit
 
-from boardgym.kernels.bits import msb
 from boardgym.kernels.backgammon.board import (
-    BAR_ME, BAR_OPP, CUBE_OWNER, CUBE_VALUE, ERR_NONE, ME, N_CHECKERS, OFF_ME, OFF_OPP, OPP,
-    STATE_LEN, refresh_masks, state_error,
+    BAR_ME,
+    BAR_OPP,
+    CUBE_OWNER,
+    CUBE_VALUE,
+    ERR_NONE,
+    ME,
+    N_CHECKERS,
+    OFF_ME,
+    OFF_OPP,
+    OPP,
+    STATE_LEN,
+    refresh_masks,
+    state_error,
 )
 from boardgym.kernels.backgammon.game import MAX_AFTERSTATES, plays_of_roll
+from boardgym.kernels.bits import msb
 
-ID_LEN = 14       # characters of a Position ID
-KEY_BYTES = 10    # bytes of the key
-SEP = 32          # ASCII space: what follows each ID in encode_ids' and legal_play_ids' output
+ID_LEN = 14  # characters of a Position ID
+KEY_BYTES = 10  # bytes of the key
+SEP = 32  # ASCII space: what follows each ID in encode_ids' and legal_play_ids' output
 
 # decode_id results besides ERR_NONE (the Python side words the message)
-ID_BAD_CHAR = 1   # a character outside base64, or non-zero padding bits
-ID_SHORT = 2      # fewer than 25 runs for a side: too many checkers in the bits
-ID_TOO_MANY = 3   # more than 15 checkers for a side
-ID_TRAILING = 4   # set bits after the two blocks
+ID_BAD_CHAR = 1  # a character outside base64, or non-zero padding bits
+ID_SHORT = 2  # fewer than 25 runs for a side: too many checkers in the bits
+ID_TOO_MANY = 3  # more than 15 checkers for a side
+ID_TRAILING = 4  # set bits after the two blocks
 ID_BAD_STATE = 5  # both sides on a point, or both sides borne off
 
 _ALPHABET = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
@@ -45,10 +57,10 @@ B64_RANKS.setflags(write=False)
 B64_VALUES.setflags(write=False)
 
 # buffer sizes and the work buffer layout of legal_play_ids
-_W_KEYS = 0                               # per afterstate: key words w0, w1, sort keys hi, lo
-_W_PACKED = 4 * MAX_AFTERSTATES           # sort keys packed with the index
-_W_ORDER = 5 * MAX_AFTERSTATES            # the sorted order
-_W_STATE = 6 * MAX_AFTERSTATES            # the decoded position
+_W_KEYS = 0  # per afterstate: key words w0, w1, sort keys hi, lo
+_W_PACKED = 4 * MAX_AFTERSTATES  # sort keys packed with the index
+_W_ORDER = 5 * MAX_AFTERSTATES  # the sorted order
+_W_STATE = 6 * MAX_AFTERSTATES  # the decoded position
 _WORK_WORDS = _W_STATE + STATE_LEN
 _ROWS_WORDS = MAX_AFTERSTATES * STATE_LEN
 BUF_WORDS = _ROWS_WORDS + _WORK_WORDS
@@ -112,8 +124,11 @@ def position_key(state, out):
 def _encode_words(w0, w1, out, off):
     """The 14 base64 characters (ASCII) of key words (w0, w1) into out[off:off + 14]."""
     for g in range(3):  # three groups of 3 bytes -> 4 characters each
-        v = ((_key_byte(w0, w1, 3 * g) << 16) | (_key_byte(w0, w1, 3 * g + 1) << 8)
-             | _key_byte(w0, w1, 3 * g + 2))
+        v = (
+            (_key_byte(w0, w1, 3 * g) << 16)
+            | (_key_byte(w0, w1, 3 * g + 1) << 8)
+            | _key_byte(w0, w1, 3 * g + 2)
+        )
         out[off + 4 * g] = B64_CHARS[(v >> 18) & 63]
         out[off + 4 * g + 1] = B64_CHARS[(v >> 12) & 63]
         out[off + 4 * g + 2] = B64_CHARS[(v >> 6) & 63]
@@ -222,8 +237,11 @@ def _sort_keys(w0, w1):
     hi = np.int64(0)
     lo = np.int64(0)
     for g in range(3):
-        v = ((_key_byte(w0, w1, 3 * g) << 16) | (_key_byte(w0, w1, 3 * g + 1) << 8)
-             | _key_byte(w0, w1, 3 * g + 2))
+        v = (
+            (_key_byte(w0, w1, 3 * g) << 16)
+            | (_key_byte(w0, w1, 3 * g + 1) << 8)
+            | _key_byte(w0, w1, 3 * g + 2)
+        )
         for c in range(4):
             r = B64_RANKS[(v >> (18 - 6 * c)) & 63]
             if 4 * g + c < 10:
@@ -279,7 +297,9 @@ def sorted_order(hi, lo, n, packed, order):
         for k in range(1, n):
             x = order[k]
             j = k - 1
-            while j >= 0 and (hi[x] < hi[order[j]] or (hi[x] == hi[order[j]] and lo[x] < lo[order[j]])):
+            while j >= 0 and (
+                hi[x] < hi[order[j]] or (hi[x] == hi[order[j]] and lo[x] < lo[order[j]])
+            ):
                 order[j + 1] = order[j]
                 j -= 1
             order[j + 1] = x
@@ -297,15 +317,15 @@ def legal_play_ids(chars, d1, d2, buf, out):
     m = MAX_AFTERSTATES
     rows = buf[:_ROWS_WORDS].reshape((m, STATE_LEN))
     work = buf[_ROWS_WORDS:]
-    state = work[_W_STATE:_W_STATE + STATE_LEN]
+    state = work[_W_STATE : _W_STATE + STATE_LEN]
     err = decode_id(chars, state)
     if err != ERR_NONE:
         return -err
     n = plays_of_roll(state, d1, d2, rows, None)
-    w0s = work[_W_KEYS:_W_KEYS + m]
-    w1s = work[_W_KEYS + m:_W_KEYS + 2 * m]
-    his = work[_W_KEYS + 2 * m:_W_KEYS + 3 * m]
-    los = work[_W_KEYS + 3 * m:_W_KEYS + 4 * m]
+    w0s = work[_W_KEYS : _W_KEYS + m]
+    w1s = work[_W_KEYS + m : _W_KEYS + 2 * m]
+    his = work[_W_KEYS + 2 * m : _W_KEYS + 3 * m]
+    los = work[_W_KEYS + 3 * m : _W_KEYS + 4 * m]
     opp0, a0 = _block(state, OPP, BAR_OPP, True)
     for k in range(n):
         r = rows[k]
@@ -318,8 +338,8 @@ def legal_play_ids(chars, d1, d2, buf, out):
         w0s[k] = w0
         w1s[k] = w1
         his[k], los[k] = _sort_keys(w0, w1)
-    order = work[_W_ORDER:_W_ORDER + m]
-    sorted_order(his, los, n, work[_W_PACKED:_W_PACKED + m], order)
+    order = work[_W_ORDER : _W_ORDER + m]
+    sorted_order(his, los, n, work[_W_PACKED : _W_PACKED + m], order)
     for k in range(n):
         i = order[k]
         _encode_words(w0s[i], w1s[i], out, (ID_LEN + 1) * k)

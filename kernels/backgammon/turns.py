@@ -11,10 +11,15 @@ and passes the turn (E.3, E.7). With the cube on, it stops before rolling when t
 may double (cube.py): the caller asks for the decision, then calls again with ``cube_decided``.
 ``max_turns`` (> 0) stops before a roll once that many rolls were made (the caller truncates).
 """
+
 from numba import njit
 
 from boardgym.kernels.backgammon.board import (
-    TURN, end_turn, end_turn_inplace, new_initial_state, set_dice_inplace,
+    TURN,
+    end_turn,
+    end_turn_inplace,
+    new_initial_state,
+    set_dice_inplace,
 )
 from boardgym.kernels.backgammon.codec import has_legal_move
 from boardgym.kernels.backgammon.cube import may_double
@@ -49,8 +54,9 @@ def begin_turn(state, rng, d1, d2, cube, cube_decided, turns, max_turns, passes)
     exists), CUBE_DECISION, TURN_LIMIT or DEAD.
     """
     s = state.copy()
-    status, turns, n = begin_turn_inplace(s, rng, d1, d2, cube, cube_decided, turns, max_turns,
-                                          passes)
+    status, turns, n = begin_turn_inplace(
+        s, rng, d1, d2, cube, cube_decided, turns, max_turns, passes
+    )
     return s, status, turns, n
 
 

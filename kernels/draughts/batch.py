@@ -23,14 +23,23 @@ Speed: positions are stepped in place (game.step_inplace), and one list of legal
 position (game.gen_actions, scratch allocated once per chunk of games) gives the game status
 (G.1), the random player's hop and the mask: no second move search, no state copies.
 """
+
 import numba
 import numpy as np
 from numba import njit, prange
 
 from boardgym.kernels.draughts.board import ROW_LEN, S_CAP_SQ, S_SIDE
 from boardgym.kernels.draughts.game import (
-    MAX_ACTS, MAX_QUIET, apply_action_inplace, encode_obs, gen_actions, mark_actions,
-    result_moves, reward, sort_actions, step_inplace,
+    MAX_ACTS,
+    MAX_QUIET,
+    apply_action_inplace,
+    encode_obs,
+    gen_actions,
+    mark_actions,
+    result_moves,
+    reward,
+    sort_actions,
+    step_inplace,
 )
 from boardgym.kernels.draughts.opponents import recapture_move
 from boardgym.kernels.draughts.outcome import ONGOING
@@ -38,13 +47,15 @@ from boardgym.kernels.players import OPP_GREEDY, OPP_NONE
 from boardgym.kernels.rng import rand_below
 
 
-
 @njit(cache=True)
 def _scratch():
     """(acts, work, quiet): the move-listing scratch (game.gen_actions) of one block of games;
     the batch loops run one block per thread, so the scratch is made once per thread and call."""
-    return (np.empty(MAX_ACTS, dtype=np.int64), np.empty(128, dtype=np.int64),
-            np.empty((MAX_QUIET, ROW_LEN), dtype=np.int64))
+    return (
+        np.empty(MAX_ACTS, dtype=np.int64),
+        np.empty(128, dtype=np.int64),
+        np.empty((MAX_QUIET, ROW_LEN), dtype=np.int64),
+    )
 
 
 @njit(cache=True)
@@ -64,8 +75,23 @@ def _opponent_plays(s, i, seat, rngs, opponent, max_plies, acts, k, work, quiet)
 
 
 @njit(cache=True, inline="always")
-def _finish(s, i, seats, rngs, opponent, play, max_plies, obs, masks, current, rewards, done,
-            acts, work, quiet):
+def _finish(
+    s,
+    i,
+    seats,
+    rngs,
+    opponent,
+    play,
+    max_plies,
+    obs,
+    masks,
+    current,
+    rewards,
+    done,
+    acts,
+    work,
+    quiet,
+):
     """With play, let the opponent move while it is to act (on s itself); then write game i's
     outputs. One list of legal actions per position gives the status (G.1), the opponent's
     choice and the mask."""
@@ -94,26 +120,72 @@ def batch_outputs(states, seats, rngs, opponent, max_plies, obs, masks, current,
     left as it is); the outputs of a core are always these functions of its states and seats."""
     acts, work, quiet = _scratch()
     for i in range(states.shape[0]):
-        _finish(states[i], i, seats, rngs, opponent, False, max_plies, obs, masks, current, rewards,
-                done, acts, work, quiet)
+        _finish(
+            states[i],
+            i,
+            seats,
+            rngs,
+            opponent,
+            False,
+            max_plies,
+            obs,
+            masks,
+            current,
+            rewards,
+            done,
+            acts,
+            work,
+            quiet,
+        )
 
 
 @njit(cache=True, inline="always")
-def _step_block(lo, hi, states, actions, seats, rngs, opponent, max_plies, obs, masks, current,
-                rewards, done):
+def _step_block(
+    lo, hi, states, actions, seats, rngs, opponent, max_plies, obs, masks, current, rewards, done
+):
     acts, work, quiet = _scratch()
     for i in range(lo, hi):
         if actions[i] < 0:
             continue
         s = states[i]
         step_inplace(s, actions[i])
-        _finish(s, i, seats, rngs, opponent, True, max_plies, obs, masks, current, rewards, done,
-                acts, work, quiet)
+        _finish(
+            s,
+            i,
+            seats,
+            rngs,
+            opponent,
+            True,
+            max_plies,
+            obs,
+            masks,
+            current,
+            rewards,
+            done,
+            acts,
+            work,
+            quiet,
+        )
 
 
 @njit(cache=True, inline="always")
-def _reset_block(lo, hi, states, which, starts, seats, alternate, rngs, opponent, max_plies, obs,
-                 masks, current, rewards, done):
+def _reset_block(
+    lo,
+    hi,
+    states,
+    which,
+    starts,
+    seats,
+    alternate,
+    rngs,
+    opponent,
+    max_plies,
+    obs,
+    masks,
+    current,
+    rewards,
+    done,
+):
     acts, work, quiet = _scratch()
     for i in range(lo, hi):
         if which[i] == 0:
@@ -122,8 +194,23 @@ def _reset_block(lo, hi, states, which, starts, seats, alternate, rngs, opponent
             seats[i] = 1 - seats[i]
         s = states[i]
         s[:] = starts[_start_row(starts, rngs, i)]
-        _finish(s, i, seats, rngs, opponent, True, max_plies, obs, masks, current, rewards, done,
-                acts, work, quiet)
+        _finish(
+            s,
+            i,
+            seats,
+            rngs,
+            opponent,
+            True,
+            max_plies,
+            obs,
+            masks,
+            current,
+            rewards,
+            done,
+            acts,
+            work,
+            quiet,
+        )
 
 
 @njit(cache=True, inline="always")
@@ -136,14 +223,47 @@ def _start_row(starts, rngs, i):
 
 
 @njit(cache=True, inline="always")
-def _autoreset_block(lo, hi, states, actions, starts, seats, alternate, rngs, opponent, max_plies,
-                     obs, masks, current, rewards, done, seat_rewards, seat_done, final_obs):
+def _autoreset_block(
+    lo,
+    hi,
+    states,
+    actions,
+    starts,
+    seats,
+    alternate,
+    rngs,
+    opponent,
+    max_plies,
+    obs,
+    masks,
+    current,
+    rewards,
+    done,
+    seat_rewards,
+    seat_done,
+    final_obs,
+):
     acts, work, quiet = _scratch()
     for i in range(lo, hi):
         s = states[i]
         step_inplace(s, actions[i])
-        _finish(s, i, seats, rngs, opponent, True, max_plies, obs, masks, current, rewards, done,
-                acts, work, quiet)
+        _finish(
+            s,
+            i,
+            seats,
+            rngs,
+            opponent,
+            True,
+            max_plies,
+            obs,
+            masks,
+            current,
+            rewards,
+            done,
+            acts,
+            work,
+            quiet,
+        )
         seat_rewards[i] = rewards[i, seats[i]]
         seat_done[i, 0] = done[i, 0]
         seat_done[i, 1] = done[i, 1]
@@ -153,77 +273,241 @@ def _autoreset_block(lo, hi, states, actions, starts, seats, alternate, rngs, op
         if alternate:
             seats[i] = 1 - seats[i]
         s[:] = starts[_start_row(starts, rngs, i)]
-        _finish(s, i, seats, rngs, opponent, True, max_plies, obs, masks, current, rewards, done,
-                acts, work, quiet)
+        _finish(
+            s,
+            i,
+            seats,
+            rngs,
+            opponent,
+            True,
+            max_plies,
+            obs,
+            masks,
+            current,
+            rewards,
+            done,
+            acts,
+            work,
+            quiet,
+        )
 
 
 # Each batch kernel in two builds: serial (cached; faster for small batches or one thread) and
 # parallel (one block of games per thread, each with its own scratch; uncached, as Numba
 # requires for prange).
 @njit(cache=True)
-def batch_step_serial(states, actions, seats, rngs, opponent, max_plies, obs, masks, current,
-                      rewards, done):
+def batch_step_serial(
+    states, actions, seats, rngs, opponent, max_plies, obs, masks, current, rewards, done
+):
     """Apply actions[i] (the acting player's frame; must be legal; -1 skips game i, leaving its
     outputs as they were) to every game, then let the in-kernel opponent reply; fill the output
     buffers. Finished games are left as they ended."""
-    _step_block(0, states.shape[0], states, actions, seats, rngs, opponent, max_plies, obs,
-                masks, current, rewards, done)
+    _step_block(
+        0,
+        states.shape[0],
+        states,
+        actions,
+        seats,
+        rngs,
+        opponent,
+        max_plies,
+        obs,
+        masks,
+        current,
+        rewards,
+        done,
+    )
 
 
 @njit(parallel=True)
-def batch_step(states, actions, seats, rngs, opponent, max_plies, obs, masks, current, rewards,
-               done):
+def batch_step(
+    states, actions, seats, rngs, opponent, max_plies, obs, masks, current, rewards, done
+):
     """batch_step_serial with one block of games per thread."""
     n = states.shape[0]
     blocks = min(n, numba.get_num_threads())
     for b in prange(blocks):
-        _step_block(b * n // blocks, (b + 1) * n // blocks, states, actions, seats, rngs,
-                    opponent, max_plies, obs, masks, current, rewards, done)
+        _step_block(
+            b * n // blocks,
+            (b + 1) * n // blocks,
+            states,
+            actions,
+            seats,
+            rngs,
+            opponent,
+            max_plies,
+            obs,
+            masks,
+            current,
+            rewards,
+            done,
+        )
 
 
 @njit(cache=True)
-def batch_reset_serial(states, which, starts, seats, alternate, rngs, opponent, max_plies, obs,
-                       masks, current, rewards, done):
+def batch_reset_serial(
+    states,
+    which,
+    starts,
+    seats,
+    alternate,
+    rngs,
+    opponent,
+    max_plies,
+    obs,
+    masks,
+    current,
+    rewards,
+    done,
+):
     """Restart the games with which[i] != 0 from a row of starts (int64[K, STATE_LEN]: the only
     one when K = 1, else one drawn uniformly from the game's stream rngs[i]); with alternate, the
     learner changes seat; the opponent opens when it is White. Fills the outputs of those games."""
-    _reset_block(0, states.shape[0], states, which, starts, seats, alternate, rngs, opponent,
-                 max_plies, obs, masks, current, rewards, done)
+    _reset_block(
+        0,
+        states.shape[0],
+        states,
+        which,
+        starts,
+        seats,
+        alternate,
+        rngs,
+        opponent,
+        max_plies,
+        obs,
+        masks,
+        current,
+        rewards,
+        done,
+    )
 
 
 @njit(parallel=True)
-def batch_reset(states, which, starts, seats, alternate, rngs, opponent, max_plies, obs, masks,
-                current, rewards, done):
+def batch_reset(
+    states,
+    which,
+    starts,
+    seats,
+    alternate,
+    rngs,
+    opponent,
+    max_plies,
+    obs,
+    masks,
+    current,
+    rewards,
+    done,
+):
     """batch_reset_serial with one block of games per thread."""
     n = states.shape[0]
     blocks = min(n, numba.get_num_threads())
     for b in prange(blocks):
-        _reset_block(b * n // blocks, (b + 1) * n // blocks, states, which, starts, seats,
-                     alternate, rngs, opponent, max_plies, obs, masks, current, rewards, done)
+        _reset_block(
+            b * n // blocks,
+            (b + 1) * n // blocks,
+            states,
+            which,
+            starts,
+            seats,
+            alternate,
+            rngs,
+            opponent,
+            max_plies,
+            obs,
+            masks,
+            current,
+            rewards,
+            done,
+        )
 
 
 @njit(cache=True)
-def batch_step_autoreset_serial(states, actions, starts, seats, alternate, rngs, opponent,
-                                max_plies, obs, masks, current, rewards, done, seat_rewards,
-                                seat_done, final_obs):
+def batch_step_autoreset_serial(
+    states,
+    actions,
+    starts,
+    seats,
+    alternate,
+    rngs,
+    opponent,
+    max_plies,
+    obs,
+    masks,
+    current,
+    rewards,
+    done,
+    seat_rewards,
+    seat_done,
+    final_obs,
+):
     """batch_step for every game (actions[i] legal for the perspective player), then, in the
     same call, batch_reset of each game that ended: first the reward of the player in seats[i]
     (seat_rewards float32[N]), the game's end (seat_done int8[N, 2]: terminated, truncated) and
     last observation (final_obs float32[N, OBS_LEN], written for the finished games only) are
     kept. The outputs and random streams end as batch_step then batch_reset of the finished
     games leave them."""
-    _autoreset_block(0, states.shape[0], states, actions, starts, seats, alternate, rngs,
-                     opponent, max_plies, obs, masks, current, rewards, done, seat_rewards,
-                     seat_done, final_obs)
+    _autoreset_block(
+        0,
+        states.shape[0],
+        states,
+        actions,
+        starts,
+        seats,
+        alternate,
+        rngs,
+        opponent,
+        max_plies,
+        obs,
+        masks,
+        current,
+        rewards,
+        done,
+        seat_rewards,
+        seat_done,
+        final_obs,
+    )
 
 
 @njit(parallel=True)
-def batch_step_autoreset(states, actions, starts, seats, alternate, rngs, opponent, max_plies,
-                         obs, masks, current, rewards, done, seat_rewards, seat_done, final_obs):
+def batch_step_autoreset(
+    states,
+    actions,
+    starts,
+    seats,
+    alternate,
+    rngs,
+    opponent,
+    max_plies,
+    obs,
+    masks,
+    current,
+    rewards,
+    done,
+    seat_rewards,
+    seat_done,
+    final_obs,
+):
     """batch_step_autoreset_serial with one block of games per thread."""
     n = states.shape[0]
     blocks = min(n, numba.get_num_threads())
     for b in prange(blocks):
-        _autoreset_block(b * n // blocks, (b + 1) * n // blocks, states, actions, starts, seats,
-                         alternate, rngs, opponent, max_plies, obs, masks, current, rewards,
-                         done, seat_rewards, seat_done, final_obs)
+        _autoreset_block(
+            b * n // blocks,
+            (b + 1) * n // blocks,
+            states,
+            actions,
+            starts,
+            seats,
+            alternate,
+            rngs,
+            opponent,
+            max_plies,
+            obs,
+            masks,
+            current,
+            rewards,
+            done,
+            seat_rewards,
+            seat_done,
+            final_obs,
+        )

@@ -39,6 +39,7 @@ During a capture chain that an env plays hop by hop (codec.py), the capturing pi
 stands on ``S_CAP_SQ`` in the bitboards (crowned if it reached the far row), jumped pieces stay
 on the board, and side/counters/hash still describe the position before the chain.
 """
+
 import numpy as np
 
 # ---- geometry -------------------------------------------------------------------------------

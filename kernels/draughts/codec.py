@@ -26,17 +26,39 @@ cannot capture any further. ``apply_action_inplace`` does the same on the positi
 the caller), ``mark_actions`` writes such a list as a mask, ``sort_actions`` puts it in the mask's
 order.
 """
+
 import numpy as np
 from numba import njit
 
 from boardgym.kernels.bits import lsb, pop_lsb
 from boardgym.kernels.draughts.board import (
-    BB_PROMO, BB_SQUARES, GHOST_TO_SQ32, M_FROM, M_TO, N_SQUARES, ROW_LEN, S_BK, S_BM,
-    S_CAP_JUMPED, S_CAP_MAN, S_CAP_SQ, S_CAP_START, S_SIDE, S_WK, S_WM, SQ32_TO_GHOST, STEP,
+    BB_PROMO,
+    BB_SQUARES,
+    GHOST_TO_SQ32,
+    M_FROM,
+    M_TO,
+    N_SQUARES,
+    ROW_LEN,
+    S_BK,
+    S_BM,
+    S_CAP_JUMPED,
+    S_CAP_MAN,
+    S_CAP_SQ,
+    S_CAP_START,
+    S_SIDE,
+    S_WK,
+    S_WM,
+    SQ32_TO_GHOST,
+    STEP,
 )
 from boardgym.kernels.draughts.move import apply_move_parts_inplace
 from boardgym.kernels.draughts.movegen import (
-    can_capture_from, gen_hops, gen_quiet_bb, has_capture_bb, mover_first, mover_view,
+    can_capture_from,
+    gen_hops,
+    gen_quiet_bb,
+    has_capture_bb,
+    mover_first,
+    mover_view,
 )
 
 N_ACTIONS = 1024
@@ -84,8 +106,9 @@ def view_action(side, action):
 
 
 # VIEW_ACTION[side, a] == view_action(side, a), as a table for NumPy indexing.
-VIEW_ACTION = np.stack([np.arange(N_ACTIONS, dtype=np.int64),
-                        N_ACTIONS - 1 - np.arange(N_ACTIONS, dtype=np.int64)])
+VIEW_ACTION = np.stack(
+    [np.arange(N_ACTIONS, dtype=np.int64), N_ACTIONS - 1 - np.arange(N_ACTIONS, dtype=np.int64)]
+)
 VIEW_ACTION.setflags(write=False)
 
 

@@ -82,28 +82,55 @@ same generator (``gen_quiet_bb``: a king's slides are their own reverse, a man's
 step of the opposite colour's man), and kept only when the mover had no capture there (25.1).
 ``verify_table`` checks a finished table against its children by forward generation only.
 """
+
 import numpy as np
 from numba import njit
 
 from boardgym.kernels.bits import lsb, pop_lsb, popcount
 from boardgym.kernels.draughts.board import (
-    BB_SQUARES, GHOST_TO_SQ32, M_CAPTURED, M_FROM, M_PROMOTE, M_TO, MAX_MOVES, ROW_LEN, S_BK,
-    S_BM, S_CAP_SQ, S_KINGS_ONLY, S_LONG_DIAG, S_MATERIAL, S_RULES, S_SIDE, S_WK, S_WM,
+    BB_SQUARES,
+    GHOST_TO_SQ32,
+    M_CAPTURED,
+    M_FROM,
+    M_PROMOTE,
+    M_TO,
+    MAX_MOVES,
+    ROW_LEN,
+    S_BK,
+    S_BM,
+    S_CAP_SQ,
+    S_KINGS_ONLY,
+    S_LONG_DIAG,
+    S_MATERIAL,
+    S_RULES,
+    S_SIDE,
+    S_WK,
+    S_WM,
     SQ32_TO_GHOST,
 )
 from boardgym.kernels.draughts.game import gen_moves, play_move
 from boardgym.kernels.draughts.move import apply_bb
 from boardgym.kernels.draughts.movegen import (
-    WORK_LEN, gen_moves_bb, gen_quiet_bb, has_capture_bb, mover_view,
+    WORK_LEN,
+    gen_moves_bb,
+    gen_quiet_bb,
+    has_capture_bb,
+    mover_view,
 )
 from boardgym.kernels.draughts.outcome import (
-    BALANCE_PLIES_4_5, BALANCE_PLIES_6_7, KINGS_ONLY_PLIES, LONG_DIAG_PLIES, RULES_ALL,
-    THREE_KINGS_PLIES, has_legal_move, long_diag_balance,
+    BALANCE_PLIES_4_5,
+    BALANCE_PLIES_6_7,
+    KINGS_ONLY_PLIES,
+    LONG_DIAG_PLIES,
+    RULES_ALL,
+    THREE_KINGS_PLIES,
+    has_legal_move,
+    long_diag_balance,
 )
 
 ONE = np.int64(1)
 MAX_SIDE = 7  # pieces of one kind in a signature id (ids are base 8)
-N_SIGS = 8 ** 4
+N_SIGS = 8**4
 NO_LIMIT = 1 << 30
 LD_LAYERS = LONG_DIAG_PLIES  # G.2e: S_LONG_DIAG = 0..9 (10 is a draw)
 N_MEN_SQ = 28  # squares a man may stand on (not its promotion row)
@@ -133,8 +160,7 @@ def sig_id(a, b, c, d):
 @njit(cache=True)
 def sig_size(a, b, c, d):
     """Number of index entries of signature (a, b, c, d) (one layer)."""
-    return (BINOM[N_MEN_SQ, a] * BINOM[N_MEN_SQ, c] * BINOM[32 - a - c, b]
-            * BINOM[32 - a - c - b, d])
+    return BINOM[N_MEN_SQ, a] * BINOM[N_MEN_SQ, c] * BINOM[32 - a - c, b] * BINOM[32 - a - c - b, d]
 
 
 @njit(cache=True)
@@ -142,8 +168,11 @@ def sig_layers(a, b, c, d):
     """LD_LAYERS when the G.2e balance can hold in signature (a, b, c, d), else 1."""
     for s in range(2):
         lm, lk, sm, sk = (c, d, a, b) if s == 0 else (a, b, c, d)
-        if lm == 0 and lk == 1 and ((sk == 3 and sm == 0) or (sk == 2 and sm == 1)
-                                    or (sk == 1 and sm == 2)):
+        if (
+            lm == 0
+            and lk == 1
+            and ((sk == 3 and sm == 0) or (sk == 2 and sm == 1) or (sk == 1 and sm == 2))
+        ):
             return LD_LAYERS
     return 1
 
@@ -229,8 +258,9 @@ def index_bb(wm, wk, bm, bk):
     occ = wm32 | bm32
     i_wk = _rank(wk32, occ)
     i_bk = _rank(bk32, occ | wk32)
-    return (((i_wm * BINOM[N_MEN_SQ, c] + i_bm) * BINOM[32 - a - c, b] + i_wk)
-            * BINOM[32 - a - c - b, d] + i_bk)
+    return ((i_wm * BINOM[N_MEN_SQ, c] + i_bm) * BINOM[32 - a - c, b] + i_wk) * BINOM[
+        32 - a - c - b, d
+    ] + i_bk
 
 
 @njit(cache=True)
@@ -406,8 +436,17 @@ def solve_init(sigs, nt, data, offsets, layers, dist, win, cnt, esc):
                 win1 = False
                 count = 0
                 for i in range(n):
-                    cwm, cwk, cbm, cbk = apply_bb(wm, wk, bm, bk, 0, mv[i, M_FROM], mv[i, M_TO],
-                                                  mv[i, M_CAPTURED], mv[i, M_PROMOTE])
+                    cwm, cwk, cbm, cbk = apply_bb(
+                        wm,
+                        wk,
+                        bm,
+                        bk,
+                        0,
+                        mv[i, M_FROM],
+                        mv[i, M_TO],
+                        mv[i, M_CAPTURED],
+                        mv[i, M_PROMOTE],
+                    )
                     if mv[i, M_CAPTURED] != 0 or mv[i, M_PROMOTE] != 0:
                         code = lookup_bb(data, offsets, layers, cwm, cwk, cbm, cbk, 1, 0)
                         if code < 0:
@@ -555,8 +594,17 @@ def verify_table(a, b, c, d, data, offsets, layers, bad):
             all_lose = True
             sat = False  # a child's t was saturated (_code): only a lower bound is known
             for i in range(n):
-                cwm, cwk, cbm, cbk = apply_bb(wm, wk, bm, bk, 0, mv[i, M_FROM], mv[i, M_TO],
-                                              mv[i, M_CAPTURED], mv[i, M_PROMOTE])
+                cwm, cwk, cbm, cbk = apply_bb(
+                    wm,
+                    wk,
+                    bm,
+                    bk,
+                    0,
+                    mv[i, M_FROM],
+                    mv[i, M_TO],
+                    mv[i, M_CAPTURED],
+                    mv[i, M_PROMOTE],
+                )
                 if mv[i, M_CAPTURED] != 0 or mv[i, M_PROMOTE] != 0:
                     code = lookup_bb(data, offsets, layers, cwm, cwk, cbm, cbk, 1, 0)
                     ct = 0

@@ -12,6 +12,7 @@ both give the same position.
 
 Characters are ASCII codes (bytes or uint8).
 """
+
 import numpy as np
 from numba import njit
 

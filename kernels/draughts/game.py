@@ -34,28 +34,79 @@ the interface every env, batch core, trainer, agent and script calls:
 Squares: ghost layout internally (board.py), sq32 a1=0 .. h8=31 for actions and observations,
 PDN 1 = b8 .. 32 = g1 in notation. State layout: board.py (``S_*``, ``STATE_LEN``).
 """
+
 import numpy as np
 from numba import njit
 
 from boardgym.kernels.bits import popcount
 from boardgym.kernels.draughts.board import (
-    BB_PROMO, BB_ROW, BB_SQUARES, GHOST_TO_SQ32, HIST_LEN, M_FROM, M_NHOPS, M_PATH, MAX_HOPS, N_BITS,
-    S_BK, S_BM, S_CAP_JUMPED, S_CAP_MAN, S_CAP_SQ, S_CAP_START, S_HASH, S_HIST, S_HIST_N,
-    S_KINGS_ONLY, S_LONG_DIAG, S_MATERIAL, S_PLY, S_RULES, S_SIDE, S_WK, S_WM, STATE_LEN,
+    BB_PROMO,
+    BB_ROW,
+    BB_SQUARES,
+    GHOST_TO_SQ32,
+    HIST_LEN,
+    M_FROM,
+    M_NHOPS,
+    M_PATH,
+    MAX_HOPS,
+    N_BITS,
+    S_BK,
+    S_BM,
+    S_CAP_JUMPED,
+    S_CAP_MAN,
+    S_CAP_SQ,
+    S_CAP_START,
+    S_HASH,
+    S_HIST,
+    S_HIST_N,
+    S_KINGS_ONLY,
+    S_LONG_DIAG,
+    S_MATERIAL,
+    S_PLY,
+    S_RULES,
+    S_SIDE,
+    S_WK,
+    S_WM,
+    STATE_LEN,
 )
 from boardgym.kernels.draughts.codec import (  # noqa: F401  (the core's encodings)
-    MAX_ACTS, MAX_QUIET, N_ACTIONS, VIEW_ACTION, action_squares, apply_action,
-    apply_action_inplace, chain_origin, decode_action, encode_action, fill_mask, gen_actions,
-    mark_actions, sort_actions, square_action, view_action, view_square,
+    MAX_ACTS,
+    MAX_QUIET,
+    N_ACTIONS,
+    VIEW_ACTION,
+    action_squares,
+    apply_action,
+    apply_action_inplace,
+    chain_origin,
+    decode_action,
+    encode_action,
+    fill_mask,
+    gen_actions,
+    mark_actions,
+    sort_actions,
+    square_action,
+    view_action,
+    view_square,
 )
 from boardgym.kernels.draughts.move import apply_move, set_position
 from boardgym.kernels.draughts.movegen import (  # noqa: F401  (whole moves)
-    can_capture_from, gen_moves, has_capture_bb, mover_first, mover_view,
+    can_capture_from,
+    gen_moves,
+    has_capture_bb,
+    mover_first,
+    mover_view,
 )
 from boardgym.kernels.draughts.observe import OBS_LEN, decode_obs, encode_obs  # noqa: F401
 from boardgym.kernels.draughts.outcome import (  # noqa: F401  (outcome codes)
-    BLACK_WON, ONGOING, RULES_ALL, STATUS_NAMES, WHITE_WON, game_status, game_status_moves,
-    hash_bb, long_diag_balance,
+    BLACK_WON,
+    ONGOING,
+    RULES_ALL,
+    STATUS_NAMES,
+    WHITE_WON,
+    game_status,
+    game_status_moves,
+    hash_bb,
+    long_diag_balance,
 )
 
 ONE = np.int64(1)
@@ -94,8 +145,9 @@ def is_capture(state):
     """True if the player to act captures: a chain is in progress or a capture is due (25.1)."""
     if state[S_CAP_SQ] >= 0:
         return True
-    us_m, us_k, them, empty = mover_view(state[S_WM], state[S_WK], state[S_BM], state[S_BK],
-                                         state[S_SIDE])
+    us_m, us_k, them, empty = mover_view(
+        state[S_WM], state[S_WK], state[S_BM], state[S_BK], state[S_SIDE]
+    )
     return has_capture_bb(us_m, us_k, them, empty)
 
 
@@ -157,8 +209,7 @@ def result(state, max_plies):
     """(status, truncated): the outcome code (outcome.py; ONGOING mid-chain) and whether a game
     still going has reached the cap of max_plies plies (0 = no cap)."""
     code = game_status(state)
-    trunc = (code == ONGOING and state[S_CAP_SQ] < 0 and max_plies > 0
-             and state[S_PLY] >= max_plies)
+    trunc = code == ONGOING and state[S_CAP_SQ] < 0 and max_plies > 0 and state[S_PLY] >= max_plies
     return code, trunc
 
 
@@ -167,8 +218,7 @@ def result_moves(state, can_move, max_plies):
     """result for a position whose legal moves are already known to exist (can_move) or not:
     the same answer without a second move search."""
     code = game_status_moves(state, can_move)
-    trunc = (code == ONGOING and state[S_CAP_SQ] < 0 and max_plies > 0
-             and state[S_PLY] >= max_plies)
+    trunc = code == ONGOING and state[S_CAP_SQ] < 0 and max_plies > 0 and state[S_PLY] >= max_plies
     return code, trunc
 
 
@@ -184,10 +234,33 @@ def reward(status, player):
 
 # ---- content check of position vectors ------------------------------------------------------
 ERR_NONE = 0
-(ERR_BITS_WM, ERR_BITS_WK, ERR_BITS_BM, ERR_BITS_BK, ERR_OVERLAP, ERR_MANY_WHITE, ERR_MANY_BLACK,
- ERR_WHITE_MAN_ROW8, ERR_BLACK_MAN_ROW1, ERR_SIDE, ERR_RULES, ERR_PLY, ERR_KINGS_ONLY,
- ERR_MATERIAL, ERR_LONG_DIAG, ERR_HIST_N, ERR_CHAIN_FIELDS, ERR_CAP_SQ, ERR_CAP_START, ERR_JUMPED,
- ERR_CAP_MAN, ERR_CHAIN_STUCK, ERR_HASH, ERR_HISTORY, ERR_LONG_DIAG_BALANCE) = range(1, 26)
+(
+    ERR_BITS_WM,
+    ERR_BITS_WK,
+    ERR_BITS_BM,
+    ERR_BITS_BK,
+    ERR_OVERLAP,
+    ERR_MANY_WHITE,
+    ERR_MANY_BLACK,
+    ERR_WHITE_MAN_ROW8,
+    ERR_BLACK_MAN_ROW1,
+    ERR_SIDE,
+    ERR_RULES,
+    ERR_PLY,
+    ERR_KINGS_ONLY,
+    ERR_MATERIAL,
+    ERR_LONG_DIAG,
+    ERR_HIST_N,
+    ERR_CHAIN_FIELDS,
+    ERR_CAP_SQ,
+    ERR_CAP_START,
+    ERR_JUMPED,
+    ERR_CAP_MAN,
+    ERR_CHAIN_STUCK,
+    ERR_HASH,
+    ERR_HISTORY,
+    ERR_LONG_DIAG_BALANCE,
+) = range(1, 26)
 STATE_ERRORS = (
     "no error",
     "the White men bitboard (S_WM) has bits outside the 32 dark squares",
@@ -315,11 +388,43 @@ def batch_error(states):
 
 
 __all__ = [
-    "N_ACTIONS", "OBS_LEN", "STATE_LEN", "ROUTE_LEN", "MAX_HOPS", "VIEW_ACTION", "STATUS_NAMES",
-    "ONGOING", "WHITE_WON", "BLACK_WON", "RULES_ALL", "STATE_ERRORS", "initial_state",
-    "legal_mask", "step", "step_inplace", "gen_actions", "mark_actions", "sort_actions",
-    "result_moves", "is_capture", "gen_moves", "play_move", "move_route", "route_actions",
-    "hop_route", "game_status",
-    "result", "reward", "encode_obs", "decode_obs", "square_action", "action_squares",
-    "encode_action", "decode_action", "view_action", "view_square", "state_error", "batch_error",
+    "N_ACTIONS",
+    "OBS_LEN",
+    "STATE_LEN",
+    "ROUTE_LEN",
+    "MAX_HOPS",
+    "VIEW_ACTION",
+    "STATUS_NAMES",
+    "ONGOING",
+    "WHITE_WON",
+    "BLACK_WON",
+    "RULES_ALL",
+    "STATE_ERRORS",
+    "initial_state",
+    "legal_mask",
+    "step",
+    "step_inplace",
+    "gen_actions",
+    "mark_actions",
+    "sort_actions",
+    "result_moves",
+    "is_capture",
+    "gen_moves",
+    "play_move",
+    "move_route",
+    "route_actions",
+    "hop_route",
+    "game_status",
+    "result",
+    "reward",
+    "encode_obs",
+    "decode_obs",
+    "square_action",
+    "action_squares",
+    "encode_action",
+    "decode_action",
+    "view_action",
+    "view_square",
+    "state_error",
+    "batch_error",
 ]

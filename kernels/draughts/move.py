@@ -6,18 +6,42 @@ each counter). A move row (board.M_*) comes from movegen; captured pieces are re
 now, at the end of the move (25.2), and a man that ends its move as a king is crowned
 (M.3 / 25.5 via the row's M_PROMOTE flag).
 """
+
 import numpy as np
 from numba import njit
 
 from boardgym.kernels.bits import lsb, pop_lsb
 from boardgym.kernels.draughts.board import (
-    HIST_LEN, M_CAPTURED, M_FROM, M_PROMOTE, M_TO, S_BK, S_BM, S_CAP_JUMPED, S_CAP_MAN,
-    S_CAP_SQ, S_CAP_START, S_HASH, S_HIST, S_HIST_N, S_KINGS_ONLY, S_LONG_DIAG, S_MATERIAL,
-    S_PLY, S_RULES, S_SIDE, S_WK, S_WM, STATE_LEN,
+    HIST_LEN,
+    M_CAPTURED,
+    M_FROM,
+    M_PROMOTE,
+    M_TO,
+    S_BK,
+    S_BM,
+    S_CAP_JUMPED,
+    S_CAP_MAN,
+    S_CAP_SQ,
+    S_CAP_START,
+    S_HASH,
+    S_HIST,
+    S_HIST_N,
+    S_KINGS_ONLY,
+    S_LONG_DIAG,
+    S_MATERIAL,
+    S_PLY,
+    S_RULES,
+    S_SIDE,
+    S_WK,
+    S_WM,
+    STATE_LEN,
 )
 from boardgym.kernels.draughts.movegen import mover_first
 from boardgym.kernels.draughts.outcome import (
-    ZOBRIST, ZOBRIST_BLACK, hash_bb, long_diag_balance,
+    ZOBRIST,
+    ZOBRIST_BLACK,
+    hash_bb,
+    long_diag_balance,
 )
 
 ONE = np.int64(1)

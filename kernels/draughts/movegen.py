@@ -23,14 +23,33 @@ Numba note: ``_chain`` is recursive. Call it only through the cached wrappers he
 (``gen_captures_bb``, ``gen_moves_bb``, ``gen_moves``...): a new function that calls a cached
 recursive function directly can fail to link it ("Symbol not found: .numba.unresolved$...").
 """
+
 import numpy as np
 from numba import njit
 
 from boardgym.kernels.bits import lsb, pop_lsb, popcount
 from boardgym.kernels.draughts.board import (
-    BB_PROMO, BB_SQUARES, M_CAPTURED, M_FROM, M_NHOPS, M_PATH, M_PROMOTE, M_TO, MAX_HOPS,
-    MAX_MOVES, ROW_LEN, S_BK, S_BM, S_CAP_JUMPED, S_CAP_MAN, S_CAP_SQ, S_CAP_START, S_SIDE,
-    S_WK, S_WM, STEP,
+    BB_PROMO,
+    BB_SQUARES,
+    M_CAPTURED,
+    M_FROM,
+    M_NHOPS,
+    M_PATH,
+    M_PROMOTE,
+    M_TO,
+    MAX_HOPS,
+    MAX_MOVES,
+    ROW_LEN,
+    S_BK,
+    S_BM,
+    S_CAP_JUMPED,
+    S_CAP_MAN,
+    S_CAP_SQ,
+    S_CAP_START,
+    S_SIDE,
+    S_WK,
+    S_WM,
+    STEP,
 )
 
 ONE = np.int64(1)
@@ -175,8 +194,21 @@ def _chain(origin, sq, king, was_man, jumped, them, empty, side, nh, work, out, 
         land = work[base + i]
         work[WORK_PATH + nh] = land
         crowned = king | ((promo >> land) & ONE)  # 25.5: crowned mid-capture, goes on as a king
-        n = _chain(origin, land, crowned, was_man, jumped | (ONE << work[base + 64 + i]), them,
-                   empty, side, nh + 1, work, out, n0, n)
+        n = _chain(
+            origin,
+            land,
+            crowned,
+            was_man,
+            jumped | (ONE << work[base + 64 + i]),
+            them,
+            empty,
+            side,
+            nh + 1,
+            work,
+            out,
+            n0,
+            n,
+        )
     return n
 
 
@@ -201,8 +233,9 @@ def _gen_captures(us_m, us_k, them, empty, side, work, out, merge):
         pieces = pop_lsb(pieces)
         king = (us_k >> p) & ONE
         n0 = n if merge else np.int64(out.shape[0])  # an empty merge window keeps every route
-        n = _chain(p, p, king, ONE - king, ZERO, them, empty | (ONE << p), side, ZERO, work, out,
-                   n0, n)
+        n = _chain(
+            p, p, king, ONE - king, ZERO, them, empty | (ONE << p), side, ZERO, work, out, n0, n
+        )
     return n
 
 
@@ -319,8 +352,12 @@ def _count_single_man_captures(us_m, them, empty, promo):
     l4, l5, lm4, lm5 = j4 << 8, j5 << 10, jm4 >> 8, jm5 >> 10
     if (l4 | l5 | lm4 | lm5) & promo:
         return -1
-    if (l4 & (c4 | c5 | cm5)) | (l5 & (c4 | c5 | cm4)) | (lm4 & (c5 | cm4 | cm5)) \
-            | (lm5 & (c4 | cm4 | cm5)):
+    if (
+        (l4 & (c4 | c5 | cm5))
+        | (l5 & (c4 | c5 | cm4))
+        | (lm4 & (c5 | cm4 | cm5))
+        | (lm5 & (c4 | cm4 | cm5))
+    ):
         return -1
     return popcount(j4) + popcount(j5) + popcount(jm4) + popcount(jm5)
 
@@ -355,11 +392,23 @@ def gen_moves(state, out):
         return gen_moves_bb(wm, wk, bm, bk, side, work, out)
     _, kings, them, empty = mover_view(wm, wk, bm, bk, side)
     king = (kings >> sq) & ONE
-    return _chain(state[S_CAP_START], sq, king, state[S_CAP_MAN], state[S_CAP_JUMPED],
-                  them, empty | (ONE << sq), side, ZERO, work, out, ZERO, ZERO)  # sq: left next hop
+    return _chain(
+        state[S_CAP_START],
+        sq,
+        king,
+        state[S_CAP_MAN],
+        state[S_CAP_JUMPED],
+        them,
+        empty | (ONE << sq),
+        side,
+        ZERO,
+        work,
+        out,
+        ZERO,
+        ZERO,
+    )  # sq: left next hop
 
 
 def new_move_buffer():
     """A caller-owned move buffer, int64[MAX_MOVES, ROW_LEN]."""
     return np.zeros((MAX_MOVES, ROW_LEN), dtype=np.int64)
-

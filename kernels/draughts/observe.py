@@ -26,21 +26,40 @@ the counters beyond their caps, the ply count, and mid-chain the square where th
 and whether the piece was a man then (the chain is taken to begin on the capturing piece's
 square); none of these change the legal moves or the position a chain ends in.
 """
+
 import numpy as np
 from numba import njit
 
 from boardgym.kernels.bits import lsb, pop_lsb, popcount
 from boardgym.kernels.draughts.board import (
-    GHOST_TO_SQ32, HIST_LEN, N_SQUARES, S_BK, S_BM, S_CAP_JUMPED, S_CAP_MAN, S_CAP_SQ,
-    S_CAP_START, S_HASH, S_HIST, S_HIST_N, S_KINGS_ONLY, S_LONG_DIAG, S_MATERIAL, S_PLY, S_SIDE,
-    S_WK, S_WM, SQ32_TO_GHOST,
+    GHOST_TO_SQ32,
+    HIST_LEN,
+    N_SQUARES,
+    S_BK,
+    S_BM,
+    S_CAP_JUMPED,
+    S_CAP_MAN,
+    S_CAP_SQ,
+    S_CAP_START,
+    S_HASH,
+    S_HIST,
+    S_HIST_N,
+    S_KINGS_ONLY,
+    S_LONG_DIAG,
+    S_MATERIAL,
+    S_PLY,
+    S_SIDE,
+    S_WK,
+    S_WM,
+    SQ32_TO_GHOST,
 )
 from boardgym.kernels.draughts.codec import view_square
 from boardgym.kernels.draughts.move import set_position
 from boardgym.kernels.draughts.outcome import repetition_count
 
-PLANE_OWN_MEN, PLANE_OWN_KINGS, PLANE_OPP_MEN, PLANE_OPP_KINGS, PLANE_CAPTURER, PLANE_JUMPED = \
+PLANE_OWN_MEN, PLANE_OWN_KINGS, PLANE_OPP_MEN, PLANE_OPP_KINGS, PLANE_CAPTURER, PLANE_JUMPED = (
     range(6)
+)
 N_PLANES = 6
 OBS_TO_MOVE = N_PLANES * N_SQUARES
 OBS_KINGS_ONLY = OBS_TO_MOVE + 1
@@ -89,9 +108,12 @@ def obs_scalars(state):
     long_diag = 0.0
     if state[S_LONG_DIAG] > 0:
         long_diag = min(1.0, state[S_LONG_DIAG] / LONG_DIAG_SCALE)
-    return (min(1.0, state[S_KINGS_ONLY] / KINGS_ONLY_SCALE),
-            min(1.0, state[S_MATERIAL] / MATERIAL_SCALE), long_diag,
-            min(1.0, repetition_count(state) / REPETITION_SCALE))
+    return (
+        min(1.0, state[S_KINGS_ONLY] / KINGS_ONLY_SCALE),
+        min(1.0, state[S_MATERIAL] / MATERIAL_SCALE),
+        long_diag,
+        min(1.0, repetition_count(state) / REPETITION_SCALE),
+    )
 
 
 @njit(cache=True)

@@ -8,12 +8,21 @@ ties broken at random. It is not boardgym.agents' ``GreedyAgent`` (``load("greed
 game="draughts")``), which scores moves with the search evaluation. Random numbers come from the
 per-game SplitMix64 streams ``rngs[i]`` (boardgym.kernels.rng).
 """
+
 import numpy as np
 from numba import njit
 
 from boardgym.kernels.bits import popcount
 from boardgym.kernels.draughts.board import (
-    M_CAPTURED, MAX_MOVES, ROW_LEN, S_BK, S_BM, S_CAP_SQ, S_SIDE, S_WK, S_WM,
+    M_CAPTURED,
+    MAX_MOVES,
+    ROW_LEN,
+    S_BK,
+    S_BM,
+    S_CAP_SQ,
+    S_SIDE,
+    S_WK,
+    S_WM,
 )
 from boardgym.kernels.draughts.codec import apply_action, legal_action_mask
 from boardgym.kernels.draughts.move import apply_move

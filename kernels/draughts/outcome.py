@@ -24,13 +24,28 @@ Win (G.1) is judged before the draws. While a capture chain is in progress the g
 Zobrist keys come from ``numpy.random.default_rng(20240531)``: 62-bit non-negative ``int64``
 keys per (piece kind, ghost square) and one for Black to move.
 """
+
 import numpy as np
 from numba import njit
 
 from boardgym.kernels.bits import lsb, pop_lsb, popcount
 from boardgym.kernels.draughts.board import (
-    BB_LONG_DIAG, HIST_LEN, N_BITS, S_BK, S_BM, S_CAP_SQ, S_HASH, S_HIST, S_HIST_N,
-    S_KINGS_ONLY, S_LONG_DIAG, S_MATERIAL, S_RULES, S_SIDE, S_WK, S_WM,
+    BB_LONG_DIAG,
+    HIST_LEN,
+    N_BITS,
+    S_BK,
+    S_BM,
+    S_CAP_SQ,
+    S_HASH,
+    S_HIST,
+    S_HIST_N,
+    S_KINGS_ONLY,
+    S_LONG_DIAG,
+    S_MATERIAL,
+    S_RULES,
+    S_SIDE,
+    S_WK,
+    S_WM,
 )
 from boardgym.kernels.draughts.movegen import count_quiet_bb, has_capture_bb, mover_view
 
@@ -55,9 +70,16 @@ DRAW_THREE_KINGS = 4  # G.2b
 DRAW_KINGS_ONLY = 5  # G.2c
 DRAW_BALANCE = 6  # G.2d
 DRAW_LONG_DIAGONAL = 7  # G.2e
-STATUS_NAMES = ("ongoing", "white won", "black won", "draw G.2a repetition",
-                "draw G.2b three kings v lone king", "draw G.2c kings only",
-                "draw G.2d balance unchanged", "draw G.2e lone king on long diagonal")
+STATUS_NAMES = (
+    "ongoing",
+    "white won",
+    "black won",
+    "draw G.2a repetition",
+    "draw G.2b three kings v lone king",
+    "draw G.2c kings only",
+    "draw G.2d balance unchanged",
+    "draw G.2e lone king on long diagonal",
+)
 
 _rng = np.random.default_rng(20240531)
 ZOBRIST = _rng.integers(0, 2**62, size=(4, N_BITS), dtype=np.int64)  # kinds: WM, WK, BM, BK

@@ -1,10 +1,11 @@
 """Janowski's cubeful money equity (agents/backgammon_cube.py) against hand-computed values, the
 decisions at their boundaries, and the janowski cube policy in the env's cube game (C.1-C.2)."""
+
 import numpy as np
 import pytest
 
-from boardgym.agents import evaluation, stats
 from boardgym.agents import backgammon_cube as bc
+from boardgym.agents import evaluation, stats
 from boardgym.agents.backgammon_agents import GreedyAgent, TDAgent, state_from_observation
 from boardgym.envs import backgammon_notation, backgammon_v0
 from boardgym.kernels.backgammon import game
@@ -58,10 +59,11 @@ def test_limits_dead_and_live():
 
 def test_live_equity_by_hand_without_gammons():
     # take point 0.2, cash point 0.8
-    cases = {bc.CENTRED: [(0.1, -1.0), (0.2, -1.0), (0.5, 0.0), (0.65, 0.5), (0.8, 1.0),
-                          (0.9, 1.0)],
-             bc.OWNED: [(0.0, -1.0), (0.5, 0.25), (0.8, 1.0), (0.95, 1.0)],
-             bc.OPP_OWNED: [(0.1, -1.0), (0.2, -1.0), (0.5, -0.25), (1.0, 1.0)]}
+    cases = {
+        bc.CENTRED: [(0.1, -1.0), (0.2, -1.0), (0.5, 0.0), (0.65, 0.5), (0.8, 1.0), (0.9, 1.0)],
+        bc.OWNED: [(0.0, -1.0), (0.5, 0.25), (0.8, 1.0), (0.95, 1.0)],
+        bc.OPP_OWNED: [(0.1, -1.0), (0.2, -1.0), (0.5, -0.25), (1.0, 1.0)],
+    }
     for owner, pts in cases.items():
         for p, e in pts:
             assert bc.live_equity(plain(p), owner) == pytest.approx(e, abs=1e-12), (owner, p)
@@ -98,8 +100,11 @@ def test_decisions_no_double_double_take_double_drop_too_good():
 def test_owning_the_cube_is_worth_more_than_a_centred_one():
     for p in (0.3, 0.5, 0.7):
         y = gammonish(p)
-        assert (bc.janowski_equity(y, 0.68, bc.OWNED) >= bc.janowski_equity(y, 0.68, bc.CENTRED)
-                >= bc.janowski_equity(y, 0.68, bc.OPP_OWNED))
+        assert (
+            bc.janowski_equity(y, 0.68, bc.OWNED)
+            >= bc.janowski_equity(y, 0.68, bc.CENTRED)
+            >= bc.janowski_equity(y, 0.68, bc.OPP_OWNED)
+        )
 
 
 def test_checks():
@@ -110,13 +115,19 @@ def test_checks():
     with pytest.raises(TypeError, match="efficiency"):
         bc.check_efficiency("high")
     assert bc.check_outputs([0.5, 0.1, 0.0, 0.1, 0.0]).dtype == np.float64
-    for bad in ([0.5, 0.1], [0.5, 0.6, 0.0, 0.0, 0.0], [0.5, 0.1, 0.2, 0.0, 0.0],
-                [0.9, 0.1, 0.0, 0.2, 0.0], [np.nan] * 5):
+    for bad in (
+        [0.5, 0.1],
+        [0.5, 0.6, 0.0, 0.0, 0.0],
+        [0.5, 0.1, 0.2, 0.0, 0.0],
+        [0.9, 0.1, 0.0, 0.2, 0.0],
+        [np.nan] * 5,
+    ):
         with pytest.raises(ValueError, match="outputs"):
             bc.check_outputs(bad)
 
 
 # ----------------------------------------------------------------------------- the agents
+
 
 def test_janowski_agent_doubles_a_won_race_and_drops_it():
     agent = TDAgent(cube="janowski")
@@ -164,6 +175,7 @@ def test_cube_games_play_through_with_doubles_takes_and_drops():
 @pytest.mark.parametrize("seed", range(6))
 def test_cube_afterstate_loop_plays_the_env_cube_game(seed):
     from boardgym.agents.backgammon_agents import play_afterstate_game
+
     a, b = TDAgent(cube="janowski"), TDAgent(cube="equity")
     env = evaluation.make_env("backgammon", 400, cube=True)
     for seats in ((a, b), (b, a)):
@@ -184,6 +196,8 @@ def test_cube_luck_counts_the_cube_value():
     evaluation.play_afterstate_game((a, b), 7, rolls=rolls, cube=True)
     values = [int(r[CUBE_VALUE]) for r in rolls]
     assert values == sorted(values)  # the cube only grows
-    total = sum(evaluation.roll_luck(judge, r, opening=i == 0) * r[CUBE_VALUE]
-                * (1 if r[TURN] == 0 else -1) for i, r in enumerate(rolls))
+    total = sum(
+        evaluation.roll_luck(judge, r, opening=i == 0) * r[CUBE_VALUE] * (1 if r[TURN] == 0 else -1)
+        for i, r in enumerate(rolls)
+    )
     assert evaluation.game_luck(judge, rolls) == pytest.approx(total)

@@ -1,4 +1,5 @@
 """Cube decisions of the backgammon agents (C.1-C.2): cubeless by default, by equity on request."""
+
 import numpy as np
 import pytest
 

@@ -1,17 +1,29 @@
 """Play-time search of the backgammon models (agents/backgammon_search.py): 0/1/2-ply with the
 move filter, against brute-force Python references built on the game core."""
+
 import numpy as np
 import pytest
 
-from boardgym.agents import load, td_net
 from boardgym.agents import backgammon_search as bs
+from boardgym.agents import load, td_net
 from boardgym.agents.backgammon_agents import (
-    ExpectimaxAgent, TDAgent, TDSearchAgent, expectimax2, play_afterstate_game,
+    ExpectimaxAgent,
+    TDAgent,
+    TDSearchAgent,
+    expectimax2,
+    play_afterstate_game,
 )
 from boardgym.envs import backgammon_notation as notation
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import (
-    CUBE_OWNER, CUBE_VALUE, ME, OFF_ME, OFF_OPP, OPP, STATE_LEN, refresh_masks,
+    CUBE_OWNER,
+    CUBE_VALUE,
+    ME,
+    OFF_ME,
+    OFF_OPP,
+    OPP,
+    STATE_LEN,
+    refresh_masks,
 )
 
 NET = TDAgent().params
@@ -46,8 +58,9 @@ def _v1(row):
     if row[OFF_ME] == 15:
         return float(game.result(game.pass_turn(row), game.SCORING_GAMMON)[1])
     s = game.pass_turn(row)
-    return -sum(w * _v0(_plays(s, d1, d2)).max()
-                for d1, d2, w in zip(bs.ROLL_D1, bs.ROLL_D2, bs.ROLL_W))
+    return -sum(
+        w * _v0(_plays(s, d1, d2)).max() for d1, d2, w in zip(bs.ROLL_D1, bs.ROLL_D2, bs.ROLL_W)
+    )
 
 
 def _v2(row, thr=bs.THRESHOLD):
@@ -59,7 +72,7 @@ def _v2(row, thr=bs.THRESHOLD):
         rows = _plays(s, d1, d2)
         v = _v0(rows)
         order = np.argsort(-v, kind="stable")
-        keep = [k for k in order[:bs.REPLY_CANDIDATES] if v[k] >= v[order[0]] - thr]
+        keep = [k for k in order[: bs.REPLY_CANDIDATES] if v[k] >= v[order[0]] - thr]
         tot -= w * max(_v1(rows[k]) for k in keep)
     return tot
 
@@ -67,8 +80,7 @@ def _v2(row, thr=bs.THRESHOLD):
 def _search(rows, plies, candidates=bs.CANDIDATES, threshold=bs.THRESHOLD, budget=0, info=None):
     out = np.empty(rows.shape[0])
     info = np.zeros(bs.INFO_LEN, np.int64) if info is None else info
-    k = bs.search_values(NET, rows, rows.shape[0], plies, candidates, threshold, budget, info,
-                         out)
+    k = bs.search_values(NET, rows, rows.shape[0], plies, candidates, threshold, budget, info, out)
     return out, k
 
 
@@ -94,7 +106,7 @@ def test_one_ply_values_the_candidates_by_the_opponents_21_rolls():
     v0 = _v0(rows, exact=False)
     out, k = _search(rows, 1)
     order = np.argsort(-v0, kind="stable")
-    cand = [c for c in order[:bs.CANDIDATES] if v0[c] >= v0[order[0]] - bs.THRESHOLD]
+    cand = [c for c in order[: bs.CANDIDATES] if v0[c] >= v0[order[0]] - bs.THRESHOLD]
     assert k == len(cand) >= 1
     # the old two-ply kernel of the agents (no game can end here) gives the same values
     ref = np.empty(len(cand))
@@ -155,11 +167,11 @@ def _check_two_ply(s, d1, d2):
     out, k = _search(rows, 2)
     v0 = _v0(rows, exact=False)
     order = np.argsort(-v0, kind="stable")
-    cand = [c for c in order[:bs.CANDIDATES] if v0[c] >= v0[order[0]] - bs.THRESHOLD]
+    cand = [c for c in order[: bs.CANDIDATES] if v0[c] >= v0[order[0]] - bs.THRESHOLD]
     v1 = {c: _v1(rows[c]) for c in cand}
     order1 = sorted(cand, key=lambda c: -v1[c])
     top = order1[0]
-    deep = [c for c in order1[:bs.CANDIDATES_2] if v1[c] >= v1[top] - bs.THRESHOLD_2]
+    deep = [c for c in order1[: bs.CANDIDATES_2] if v1[c] >= v1[top] - bs.THRESHOLD_2]
     for c in deep:
         assert out[c] == pytest.approx(_v2(rows[c]), abs=1e-12)
     for c in set(cand) - set(deep):
@@ -182,7 +194,7 @@ def test_info_counts_the_afterstates_valued():
     assert list(info) == [len(rows), 0]
     v0 = _v0(rows, exact=False)
     order = np.argsort(-v0, kind="stable")
-    cand = [c for c in order[:bs.CANDIDATES] if v0[c] >= v0[order[0]] - bs.THRESHOLD]
+    cand = [c for c in order[: bs.CANDIDATES] if v0[c] >= v0[order[0]] - bs.THRESHOLD]
     _search(rows, 1, info=info)
     assert list(info) == [len(rows) + sum(_replies(rows[c]) for c in cand), 0]
 
@@ -197,7 +209,7 @@ def test_a_two_ply_search_over_budget_keeps_the_one_ply_values():
     assert info[1] == 0 and k1 == k2 and not np.array_equal(one, full)
     assert total > len(rows) + 21 * 10  # the 2-ply part valued some afterstates
     # a budget at least the whole count changes nothing
-    for budget in (total, total + 1, 10 ** 9):
+    for budget in (total, total + 1, 10**9):
         out, _ = _search(rows, 2, budget=budget, info=info)
         np.testing.assert_array_equal(out, full)
         assert list(info) == [total, 0]
@@ -236,13 +248,20 @@ def test_search_agent_options_and_checks():
     assert pid in notation.legal_plays(notation.position_id(s), 3, 1)
     a2 = load("backgammon-td", plies=2, candidates=3, threshold=0.1)
     assert a2.best_play(notation.position_id(s), 6, 6) in notation.legal_plays(
-        notation.position_id(s), 6, 6)
-    for bad, match in (({"plies": 3}, "plies"), ({"plies": True}, "plies"),
-                       ({"candidates": 0}, "candidates"), ({"candidates": 2.5}, "candidates"),
-                       ({"threshold": -0.1}, "threshold"),
-                       ({"threshold": float("nan")}, "threshold"),
-                       ({"threshold": "big"}, "threshold"), ({"budget": -1}, "budget"),
-                       ({"budget": 1.5}, "budget"), ({"budget": True}, "budget")):
+        notation.position_id(s), 6, 6
+    )
+    for bad, match in (
+        ({"plies": 3}, "plies"),
+        ({"plies": True}, "plies"),
+        ({"candidates": 0}, "candidates"),
+        ({"candidates": 2.5}, "candidates"),
+        ({"threshold": -0.1}, "threshold"),
+        ({"threshold": float("nan")}, "threshold"),
+        ({"threshold": "big"}, "threshold"),
+        ({"budget": -1}, "budget"),
+        ({"budget": 1.5}, "budget"),
+        ({"budget": True}, "budget"),
+    ):
         with pytest.raises((TypeError, ValueError), match=match):
             load("backgammon-td", **bad)
 

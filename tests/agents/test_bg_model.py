@@ -1,26 +1,38 @@
 """The gnubg-style backgammon model: contact features on hand-built positions with hand-computed
 values, the one-sided bear-off database (hand values and a brute-force recursion), the model tuple
 (old checkpoints unchanged, hard constraints, exact parts), its trainer and checkpoints."""
+
 import hashlib
 import json
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
+from train_runs import killed_and_resumed_td_run
 
 from boardgym.agents import bg_bearoff as bo
 from boardgym.agents import bg_features as F
 from boardgym.agents import td_net
 from boardgym.agents.backgammon_agents import (
-    TDAgent, check_params, load_weights, save_weights,
+    TDAgent,
+    check_params,
+    load_weights,
+    save_weights,
 )
 from boardgym.agents.registry import CHECKPOINTS
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import (
-    BAR_ME, BAR_OPP, ME, OFF_ME, OFF_OPP, OPP, STATE_LEN, flip_into, refresh_masks,
+    BAR_ME,
+    BAR_OPP,
+    ME,
+    OFF_ME,
+    OFF_OPP,
+    OPP,
+    STATE_LEN,
+    flip_into,
+    refresh_masks,
 )
 from boardgym.scripts import train
-from train_runs import killed_and_resumed_td_run
 
 
 def board(me, opp, bar_me=0, bar_opp=0):
@@ -45,6 +57,7 @@ def feats(s):
 
 
 # ----------------------------------------------------------------------------- contact features
+
 
 def test_escapes_by_hand():
     n = 20
@@ -108,8 +121,8 @@ def test_opponent_features_are_mine_on_the_turned_board():
         t = np.empty(STATE_LEN, dtype=np.int64)
         flip_into(rows[r], t)
         g = feats(t)
-        assert np.array_equal(f[F.N_SIDE:], g[:F.N_SIDE])
-        assert np.array_equal(f[:F.N_SIDE], g[F.N_SIDE:])
+        assert np.array_equal(f[F.N_SIDE :], g[: F.N_SIDE])
+        assert np.array_equal(f[: F.N_SIDE], g[F.N_SIDE :])
 
 
 def test_contact_and_bearoff_predicates():
@@ -128,6 +141,7 @@ def test_features_reject_bad_states():
 
 
 # ----------------------------------------------------------------------------- bear-off database
+
 
 @pytest.fixture(scope="module")
 def table():
@@ -151,11 +165,12 @@ def test_bearoff_distributions_by_hand(table):
     # exactly 6 (1-5, 2-4), or 2-2 / 3-3
     t = table[bo.rank(np.array([0, 0, 0, 0, 0, 15]))]
     assert t[bo.N_ROLLS + 1] == pytest.approx(17 / 36)
-    assert np.allclose(table[:, :bo.N_ROLLS].sum(1), 1) and np.allclose(
-        table[:, bo.N_ROLLS:].sum(1), 1)
+    assert np.allclose(table[:, : bo.N_ROLLS].sum(1), 1) and np.allclose(
+        table[:, bo.N_ROLLS :].sum(1), 1
+    )
 
 
-@lru_cache(maxsize=None)
+@cache
 def _brute(counts):
     """Distribution of rolls to bear off (list), by recursion over the game core's plays,
     each roll's play minimising the mean."""
@@ -168,14 +183,24 @@ def _brute(counts):
     for d1 in range(1, 7):
         for d2 in range(d1, 7):
             n = game.plays_of_roll(s, d1, d2, rows, None)
-            best = min((_brute(tuple(int(x) for x in rows[r, :6])) for r in range(n)),
-                       key=lambda d: sum(k * v for k, v in enumerate(d)))
+            best = min(
+                (_brute(tuple(int(x) for x in rows[r, :6])) for r in range(n)),
+                key=lambda d: sum(k * v for k, v in enumerate(d)),
+            )
             dist[1:] += (1 if d1 == d2 else 2) / 36 * np.array(best[:-1])
     return tuple(dist)
 
 
-@pytest.mark.parametrize("counts", [(0, 1, 0, 1, 0, 0), (2, 0, 0, 0, 1, 0), (0, 0, 1, 1, 0, 1),
-                                    (0, 0, 0, 0, 2, 1), (1, 1, 1, 0, 0, 1)])
+@pytest.mark.parametrize(
+    "counts",
+    [
+        (0, 1, 0, 1, 0, 0),
+        (2, 0, 0, 0, 1, 0),
+        (0, 0, 1, 1, 0, 1),
+        (0, 0, 0, 0, 2, 1),
+        (1, 1, 1, 0, 0, 1),
+    ],
+)
 def test_bearoff_matches_brute_force(table, counts):
     assert table[bo.rank(np.array(counts)), :10] == pytest.approx(_brute(counts), abs=1e-12)
 
@@ -193,19 +218,22 @@ def test_bearoff_outputs_by_hand(table):
 
 # ----------------------------------------------------------------------------- the model tuple
 
+
 def _rows(seed=5, games=3):
     rows = np.empty((game.MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
     rng = np.array([seed], np.int64)
     out = []
     from boardgym.agents.backgammon_agents import GreedyAgent
+
     g = GreedyAgent()
     for _ in range(games):
         state, status, rolls, _ = game.start(rng, 0, game.no_passes())
         while status == game.ROLLED:
             n = game.afterstates(state, rows)
             out.append(rows[:n].copy())
-            state, status, rolls, _ = game.finish_turn(rows[g.choose(rows[:n])].copy(), rng,
-                                                       rolls, 0, game.no_passes())
+            state, status, rolls, _ = game.finish_turn(
+                rows[g.choose(rows[:n])].copy(), rng, rolls, 0, game.no_passes()
+            )
     return np.ascontiguousarray(np.concatenate(out))
 
 
@@ -248,8 +276,7 @@ def test_gnubg_model_parts_and_constraints(table):
         bo.bearoff_outputs(table, rows[r], y)
         assert np.array_equal(ys[r], y)
     # the race net values exactly the race positions outside the bear-off
-    race = np.array([not F.is_contact(r) and not F.in_bearoff(r) and r[OFF_ME] < 15
-                     for r in rows])
+    race = np.array([not F.is_contact(r) and not F.in_bearoff(r) and r[OFF_ME] < 15 for r in rows])
     assert race.any()
     other = list(model)
     other[8] = model[8] + 1.0  # race net output biases
@@ -300,17 +327,35 @@ def test_model_training_moves_the_nets_and_chunks_are_one_run():
 # dice state, the stats. Numba compiles for the host CPU and the forward pass is fastmath, so
 # another CPU may round differently: regenerate there with that commit before suspecting the code.
 MODEL_TRAIN_PINS = [
-    (6, 3, 4, 21, 40, "fd4953d5af156f896a04034c13bfc1834e20d7fc056ac2498443d34b9a2b5917",
-     5591932524668855869, [40.0, 1952.0, 28.527739365813954, 17.0, -8.0, 6.0, 1.0]),
-    (8, 0, 7, 24, 60, "06a983ecaa01959ff6924807e0cba402f79f919804bab83ca2a5864977d20ef3",
-     6269817706955863144, [60.0, 4769.0, 54.96469831137439, 29.0, -13.0, 11.0, 8.0]),
+    (
+        6,
+        3,
+        4,
+        21,
+        40,
+        "fd4953d5af156f896a04034c13bfc1834e20d7fc056ac2498443d34b9a2b5917",
+        5591932524668855869,
+        [40.0, 1952.0, 28.527739365813954, 17.0, -8.0, 6.0, 1.0],
+    ),
+    (
+        8,
+        0,
+        7,
+        24,
+        60,
+        "06a983ecaa01959ff6924807e0cba402f79f919804bab83ca2a5864977d20ef3",
+        6269817706955863144,
+        [60.0, 4769.0, 54.96469831137439, 29.0, -13.0, 11.0, 8.0],
+    ),
 ]
 
 
-@pytest.mark.parametrize("hidden, race_hidden, seed, dice, games, digest, rng_after, stats",
-                         MODEL_TRAIN_PINS)
-def test_model_training_is_bit_identical_to_its_own_loop(hidden, race_hidden, seed, dice, games,
-                                                         digest, rng_after, stats):
+@pytest.mark.parametrize(
+    "hidden, race_hidden, seed, dice, games, digest, rng_after, stats", MODEL_TRAIN_PINS
+)
+def test_model_training_is_bit_identical_to_its_own_loop(
+    hidden, race_hidden, seed, dice, games, digest, rng_after, stats
+):
     net = td_net.init_model(hidden, seed, race_hidden=race_hidden)
     st = np.zeros(td_net.N_STATS)
     rng = np.array([dice], np.int64)
@@ -338,11 +383,31 @@ def test_model_td_lambda_only_for_a_contact_net_alone():
 
 
 def test_train_gnubg_resume_after_a_kill_matches_uninterrupted_run(tmp_path, monkeypatch):
-    common = ["--game", "backgammon", "--algo", "td", "--model", "gnubg", "--hidden", "6",
-              "--race-hidden", "3", "--seed", "3", "--ckpt-every", "20", "--eval-every", "40",
-              "--eval-games", "4", "--games", "80", "--quiet", "--no-tensorboard"]
-    full, _ = killed_and_resumed_td_run(train, common, tmp_path, monkeypatch,
-                                        ("random", "greedy"))
+    common = [
+        "--game",
+        "backgammon",
+        "--algo",
+        "td",
+        "--model",
+        "gnubg",
+        "--hidden",
+        "6",
+        "--race-hidden",
+        "3",
+        "--seed",
+        "3",
+        "--ckpt-every",
+        "20",
+        "--eval-every",
+        "40",
+        "--eval-games",
+        "4",
+        "--games",
+        "80",
+        "--quiet",
+        "--no-tensorboard",
+    ]
+    full, _ = killed_and_resumed_td_run(train, common, tmp_path, monkeypatch, ("random", "greedy"))
     assert len(full) == td_net.MODEL_LEN
     agent = TDAgent(tmp_path / "a" / "games_80.npz")
     assert agent.model == "gnubg"
@@ -351,17 +416,42 @@ def test_train_gnubg_resume_after_a_kill_matches_uninterrupted_run(tmp_path, mon
 
 
 #: a tiny gnubg-model run of killed_and_resumed_td_run (80 games, seed 3)
-TINY_GNUBG_RUN = ["--game", "backgammon", "--algo", "td", "--model", "gnubg", "--hidden", "6",
-                  "--race-hidden", "3", "--seed", "3", "--ckpt-every", "20", "--eval-every", "40",
-                  "--eval-games", "4", "--games", "80", "--quiet", "--no-tensorboard"]
+TINY_GNUBG_RUN = [
+    "--game",
+    "backgammon",
+    "--algo",
+    "td",
+    "--model",
+    "gnubg",
+    "--hidden",
+    "6",
+    "--race-hidden",
+    "3",
+    "--seed",
+    "3",
+    "--ckpt-every",
+    "20",
+    "--eval-every",
+    "40",
+    "--eval-games",
+    "4",
+    "--games",
+    "80",
+    "--quiet",
+    "--no-tensorboard",
+]
 
 
 def _killed_run_and_fresh_model(args, tmp_path, monkeypatch):
     """The run's final params (killed and resumed), and the run's fresh model, dice and stats
     to replay it by hand."""
     full, _ = killed_and_resumed_td_run(train, args, tmp_path, monkeypatch, ("random", "greedy"))
-    return (full, td_net.init_model(6, 3, race_hidden=3), np.array([3], np.int64),
-            np.zeros(td_net.N_STATS))
+    return (
+        full,
+        td_net.init_model(6, 3, race_hidden=3),
+        np.array([3], np.int64),
+        np.zeros(td_net.N_STATS),
+    )
 
 
 def test_alpha_steps_change_the_rate_at_their_game_counts_and_resume_exactly(tmp_path, monkeypatch):
@@ -375,8 +465,10 @@ def test_alpha_steps_change_the_rate_at_their_game_counts_and_resume_exactly(tmp
     # a run resumed with a schedule it did not have continues at the new rate
     out = tmp_path / "c"
     train.main(common[:-2] + ["--games", "40", "--ckpt-dir", str(out)])
-    resumed = train.main(common[:-2] + ["--games", "80", "--ckpt-dir", str(out), "--resume",
-                                        "--alpha-steps", "40:0.03"])
+    resumed = train.main(
+        common[:-2]
+        + ["--games", "80", "--ckpt-dir", str(out), "--resume", "--alpha-steps", "40:0.03"]
+    )
     net = td_net.init_model(6, 3, race_hidden=3)
     rng = np.array([3], np.int64)
     for n, a in ((40, 0.1), (40, 0.03)):
@@ -392,10 +484,34 @@ def test_alpha_steps_are_checked(bad):
 
 
 def test_distill_rounds_follow_the_td_games_and_resume_round_by_round(tmp_path):
-    common = ["--game", "backgammon", "--algo", "td", "--model", "gnubg", "--hidden", "6",
-              "--race-hidden", "3", "--seed", "3", "--ckpt-every", "20", "--eval-every", "0",
-              "--eval-games", "4", "--games", "40", "--quiet", "--no-tensorboard",
-              "--distill-games", "3", "--distill-epochs", "2"]
+    common = [
+        "--game",
+        "backgammon",
+        "--algo",
+        "td",
+        "--model",
+        "gnubg",
+        "--hidden",
+        "6",
+        "--race-hidden",
+        "3",
+        "--seed",
+        "3",
+        "--ckpt-every",
+        "20",
+        "--eval-every",
+        "0",
+        "--eval-games",
+        "4",
+        "--games",
+        "40",
+        "--quiet",
+        "--no-tensorboard",
+        "--distill-games",
+        "3",
+        "--distill-epochs",
+        "2",
+    ]
     full = train.main(common + ["--distill-rounds", "2", "--ckpt-dir", str(tmp_path / "a")])
     lines = [json.loads(t) for t in (tmp_path / "a" / "metrics.jsonl").read_text().splitlines()]
     assert [m["games"] for m in lines] == [40, 43, 46]
@@ -415,12 +531,15 @@ def test_distill_rounds_follow_the_td_games_and_resume_round_by_round(tmp_path):
     assert not np.array_equal(td_only[1], full[1])
 
 
-@pytest.mark.parametrize("bad, match", [
-    (["--distill-rounds", "-1"], "--distill-rounds"),
-    (["--distill-rounds", "1"], "--model gnubg"),
-    (["--model", "gnubg", "--distill-alt", "2"], "--distill-alt"),
-    (["--model", "gnubg", "--distill-alpha", "0"], "--distill-alpha"),
-])
+@pytest.mark.parametrize(
+    "bad, match",
+    [
+        (["--distill-rounds", "-1"], "--distill-rounds"),
+        (["--distill-rounds", "1"], "--model gnubg"),
+        (["--model", "gnubg", "--distill-alt", "2"], "--distill-alt"),
+        (["--model", "gnubg", "--distill-alpha", "0"], "--distill-alpha"),
+    ],
+)
 def test_distill_options_are_checked(bad, match):
     with pytest.raises(ValueError, match=match):
         train.main(["--game", "backgammon", "--algo", "td"] + bad)

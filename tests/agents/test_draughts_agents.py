@@ -1,5 +1,6 @@
 """Draughts agents: legal play from either seat, the observation adapter, chains played
 hop by hop, best_move, load() and use as a Gymnasium opponent."""
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -10,7 +11,15 @@ from boardgym.agents.draughts_agents import state_from_observation
 from boardgym.envs import draughts as api
 from boardgym.envs import russian_draughts_v0
 from boardgym.kernels.draughts.board import (
-    S_BK, S_BM, S_CAP_JUMPED, S_CAP_SQ, S_SIDE, S_WK, S_WM, SQ32_TO_GHOST, GHOST_TO_SQ32,
+    GHOST_TO_SQ32,
+    S_BK,
+    S_BM,
+    S_CAP_JUMPED,
+    S_CAP_SQ,
+    S_SIDE,
+    S_WK,
+    S_WM,
+    SQ32_TO_GHOST,
 )
 from boardgym.kernels.draughts.codec import legal_action_mask
 from boardgym.kernels.draughts.game import VIEW_ACTION
@@ -51,8 +60,9 @@ def test_observation_adapter_rebuilds_the_position_and_its_legal_actions():
         own = (S_WM, S_WK) if side == 0 else (S_BM, S_BK)
         opp = (S_BM, S_BK) if side == 0 else (S_WM, S_WK)
         turn = (lambda b: int(b)) if side == 0 else _rotate
-        assert [int(s[i]) for i in (S_WM, S_WK, S_BM, S_BK)] == \
-            [turn(env.state[i]) for i in own + opp]
+        assert [int(s[i]) for i in (S_WM, S_WK, S_BM, S_BK)] == [
+            turn(env.state[i]) for i in own + opp
+        ]
         assert s[S_SIDE] == 0  # the observer is to move and plays White in its own frame
         mask = np.zeros(1024, np.int8)
         legal_action_mask(s, mask)
@@ -67,9 +77,11 @@ def test_observation_adapter_rebuilds_the_position_and_its_legal_actions():
     assert seen["mid"] > 50 and seen["black"] > 1000
 
 
-@pytest.mark.parametrize("make", [lambda: DraughtsGreedyAgent(seed=1),
-                                  lambda: AlphaBetaAgent(depth=2, seed=1, tt_bits=12)],
-                         ids=["greedy", "alphabeta"])
+@pytest.mark.parametrize(
+    "make",
+    [lambda: DraughtsGreedyAgent(seed=1), lambda: AlphaBetaAgent(depth=2, seed=1, tt_bits=12)],
+    ids=["greedy", "alphabeta"],
+)
 def test_agents_play_only_legal_actions_from_either_seat(make):
     by_obs, by_state = make(), make()
     count = {"n": 0, "black": 0}
@@ -97,22 +109,31 @@ def _play_chain(agent, fen, use_state):
     agent.reset()
     while env.agent_selection == mover and not env.is_over:
         obs = env.observe(mover)
-        a = agent.act_state(env.state) if use_state else agent.act(obs["observation"],
-                                                                    obs["action_mask"])
+        a = (
+            agent.act_state(env.state)
+            if use_state
+            else agent.act(obs["observation"], obs["action_mask"])
+        )
         env.step(a)
     return env.moves[-1]
 
 
 @pytest.mark.parametrize("use_state", [False, True])
-@pytest.mark.parametrize("fen", [
-    "W:WK29:B5,19,22",                     # 25.4: a1:e5:g3 / a1:e5:h2
-    "B:W15,17,21,K23,25,26,30:BK32",       # 25.2/25.4 Turkish strike, four chains
-    "W:W22,28:B4,11,17,18",                # 25.2 free choice: c3:a5 or c3:e5:g7
-    "B:W25,26,28:B5,23",                   # 25.5 for Black: e3:c1:a3
-])
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "W:WK29:B5,19,22",  # 25.4: a1:e5:g3 / a1:e5:h2
+        "B:W15,17,21,K23,25,26,30:BK32",  # 25.2/25.4 Turkish strike, four chains
+        "W:W22,28:B4,11,17,18",  # 25.2 free choice: c3:a5 or c3:e5:g7
+        "B:W25,26,28:B5,23",  # 25.5 for Black: e3:c1:a3
+    ],
+)
 def test_a_chosen_chain_is_played_hop_by_hop_as_one_move(fen, use_state):
     for seed in range(3):
-        for agent in (AlphaBetaAgent(depth=4, seed=seed, tt_bits=12), DraughtsGreedyAgent(seed=seed)):
+        for agent in (
+            AlphaBetaAgent(depth=4, seed=seed, tt_bits=12),
+            DraughtsGreedyAgent(seed=seed),
+        ):
             played = _play_chain(agent, fen, use_state)
             assert played in api.legal_moves(fen)
             agent.reset()
@@ -143,8 +164,11 @@ def test_agent_finishes_a_chain_it_did_not_start():
 def test_best_move_gives_a_legal_pdn_move_and_rejects_bad_fens():
     rng = np.random.default_rng(4)
     s = api.initial_state()
-    agents = [DraughtsGreedyAgent(seed=0), AlphaBetaAgent(depth=3, seed=0, tt_bits=12),
-              RandomAgent(seed=0)]  # every draughts agent answers best_move (PPO: tests/agents/test_ppo.py)
+    agents = [
+        DraughtsGreedyAgent(seed=0),
+        AlphaBetaAgent(depth=3, seed=0, tt_bits=12),
+        RandomAgent(seed=0),
+    ]  # every draughts agent answers best_move (PPO: tests/agents/test_ppo.py)
     for _ in range(60):
         if api.game_status(s) != 0:
             s = api.initial_state()
@@ -153,7 +177,7 @@ def test_best_move_gives_a_legal_pdn_move_and_rejects_bad_fens():
             assert agent.best_move(fen) in api.legal_moves(fen)
         s = api.apply(s, str(rng.choice(api.legal_moves(s))))
     with pytest.raises(ValueError, match="over"):
-        agents[1].best_move("W:W:B1")          # G.1: White has no piece
+        agents[1].best_move("W:W:B1")  # G.1: White has no piece
     with pytest.raises(ValueError, match="bad FEN"):
         agents[0].best_move("W:W33:B1")
     for agent in agents[::2]:
@@ -208,8 +232,9 @@ def test_load_names_and_errors():
     with pytest.raises(ValueError, match="not backgammon"):
         load("draughts-greedy", game="backgammon")
     learned = load("draughts-alphabeta", depth=2)
-    assert learned.evaluation.kind == 3 and learned.best_move("W:W21-32:B1-12") in \
-        api.legal_moves("W:W21-32:B1-12")
+    assert learned.evaluation.kind == 3 and learned.best_move("W:W21-32:B1-12") in api.legal_moves(
+        "W:W21-32:B1-12"
+    )
     with pytest.raises(ValueError, match="no evaluation file"):
         load("draughts-alphabeta", weights="/nonexistent/eval.npz")
     td = load("draughts-alphabeta-td", depth=2)  # the shipped TD(lambda) self-play net
@@ -244,13 +269,22 @@ def test_view_action_matches_the_kernel_frame_for_black():
     assert api.action_mask(s)[VIEW_ACTION[1, a]] == 1
 
 
-@pytest.mark.parametrize("make", [lambda: DraughtsGreedyAgent(seed=0),
-                                  lambda: AlphaBetaAgent(depth=2, tt_bits=8)], ids=["greedy", "alphabeta"])
+@pytest.mark.parametrize(
+    "make",
+    [lambda: DraughtsGreedyAgent(seed=0), lambda: AlphaBetaAgent(depth=2, tt_bits=8)],
+    ids=["greedy", "alphabeta"],
+)
 def test_agent_entry_points_check_their_input(make):
     agent = make()
     s = api.initial_state()
-    for bad, exc in ((None, TypeError), ("W:W21-32:B1-12", TypeError), (s.astype(np.int32), TypeError),
-                     (s.astype(bool), TypeError), (np.stack([s, s]), ValueError), (s[:40], ValueError)):
+    for bad, exc in (
+        (None, TypeError),
+        ("W:W21-32:B1-12", TypeError),
+        (s.astype(np.int32), TypeError),
+        (s.astype(bool), TypeError),
+        (np.stack([s, s]), ValueError),
+        (s[:40], ValueError),
+    ):
         with pytest.raises(exc):
             agent.act_state(bad)
         with pytest.raises(exc):
@@ -260,21 +294,36 @@ def test_agent_entry_points_check_their_input(make):
     with pytest.raises(ValueError, match="capture square"):
         agent.act_state(corrupt)
     obs = np.zeros(198, np.float32)
-    for bad, exc in ((None, TypeError), ("obs", TypeError), (obs.astype(bool), TypeError),
-                     (obs[:50], ValueError), (np.full(198, 2.0, np.float32), ValueError)):
+    for bad, exc in (
+        (None, TypeError),
+        ("obs", TypeError),
+        (obs.astype(bool), TypeError),
+        (obs[:50], ValueError),
+        (np.full(198, 2.0, np.float32), ValueError),
+    ):
         with pytest.raises(exc, match="observation"):
             agent.act(bad, None)
     env = russian_draughts_v0.raw_env()
     env.reset(seed=0)
     o = env.observe("player_0")
-    for bad, exc in (("mask", TypeError), (o["action_mask"][:10], ValueError),
-                     (o["action_mask"].astype(float), TypeError)):
+    for bad, exc in (
+        ("mask", TypeError),
+        (o["action_mask"][:10], ValueError),
+        (o["action_mask"].astype(float), TypeError),
+    ):
         with pytest.raises(exc, match="action_mask"):
             agent.act(o["observation"], bad)
-    for bad, exc in ((None, TypeError), (42, TypeError), ("W:W99:B1", ValueError), ("nonsense", ValueError)):
+    for bad, exc in (
+        (None, TypeError),
+        (42, TypeError),
+        ("W:W99:B1", ValueError),
+        ("nonsense", ValueError),
+    ):
         with pytest.raises(exc):
             agent.best_move(bad)
-    assert agent.act(o["observation"], o["action_mask"].astype(bool)) in np.flatnonzero(o["action_mask"])
+    assert agent.act(o["observation"], o["action_mask"].astype(bool)) in np.flatnonzero(
+        o["action_mask"]
+    )
 
 
 def test_search_checks_depth_and_state():

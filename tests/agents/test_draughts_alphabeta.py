@@ -3,21 +3,22 @@ learned-evaluation hook, and strength against RandomAgent / Greedy against Rando
 
 Tactical positions were found by a seeded random-playout search and checked by hand with the
 kernel's legal_moves (lines in the comments)."""
+
 import time
 
 import numpy as np
 import pytest
+from draughts_positions import dense_mlp_score as _dense_mlp_score  # tests/helpers
+from draughts_positions import random_positions as _random_positions
 
 from boardgym.agents import AlphaBetaAgent, Evaluation
 from boardgym.agents.draughts_eval import KING, MAN, evaluate, material_eval
-from boardgym.kernels.bits import popcount
 from boardgym.agents.draughts_search import WIN, WIN_BOUND
 from boardgym.envs import draughts as api
+from boardgym.kernels.bits import popcount
 from boardgym.kernels.draughts.board import S_HASH, S_MATERIAL, S_SIDE
 from boardgym.kernels.draughts.observe import OBS_LEN
 from boardgym.scripts import evaluate as evaluate_script
-from draughts_positions import dense_mlp_score as _dense_mlp_score  # tests/helpers
-from draughts_positions import random_positions as _random_positions
 
 
 def _score(fen_or_state, depth, **kw):
@@ -92,8 +93,10 @@ def test_late_move_reductions_option_and_effect():
     """lmr: on by default only without a depth cap; with it the search reaches deeper on the
     same node budget, still finds the tactics above, and reports what it reduced."""
     assert AlphaBetaAgent(depth=None, time_limit=0.1).lmr
-    assert not AlphaBetaAgent(depth=6).lmr and not AlphaBetaAgent(depth=None, time_limit=1,
-                                                                  lmr=False).lmr
+    assert (
+        not AlphaBetaAgent(depth=6).lmr
+        and not AlphaBetaAgent(depth=None, time_limit=1, lmr=False).lmr
+    )
     assert AlphaBetaAgent(depth=6, lmr=True).lmr
     with pytest.raises(ValueError, match="lmr must be True, False or None"):
         AlphaBetaAgent(depth=6, lmr="yes")
@@ -127,6 +130,7 @@ def test_lazy_smp_threads_share_the_table():
     import os
 
     from boardgym.agents.draughts_agents import MAX_THREADS, default_threads
+
     fen = "W:Wa1,c1,e1,b2,d2,e3,g3,h4:Ba5,c5,e5,f6,h6,c7,g7,h8"
     agent = AlphaBetaAgent(depth=None, time_limit=0.2, threads=2, seed=0)
     assert agent._helpers[0].tt is agent.buffers.tt
@@ -154,6 +158,7 @@ def test_tt_entry_half_written_is_a_miss():
     """Entries are checked word by word: one whose data word another thread has just changed
     (key ^ data ^ move no longer the key) is not read, so the expected line stops there."""
     from boardgym.agents.draughts_search import _tt_entry
+
     agent = AlphaBetaAgent(depth=6, seed=0, tt_bits=16)
     s = api.from_fen("W:Wa1,c1,e1,b2,d2,f2,h2,c3,e3,g3:Ba5,c5,e5,b6,f6,h6,c7,g7,d8")
     i, _ = agent.search(s)
@@ -200,13 +205,19 @@ def test_learned_evaluation_hook(tmp_path):
     obs = np.zeros(OBS_LEN, np.float32)
     for pos in _random_positions(20, seed=2):
         own, opp = (0, 2) if pos[S_SIDE] == 0 else (2, 0)
-        material = (MAN * (popcount(pos[own]) - popcount(pos[opp]))
-                    + KING * (popcount(pos[own + 1]) - popcount(pos[opp + 1])))
+        material = MAN * (popcount(pos[own]) - popcount(pos[opp])) + KING * (
+            popcount(pos[own + 1]) - popcount(pos[opp + 1])
+        )
         assert evaluate(pos, lin.kind, *lin.arrays(), obs) == material
     # MLP: random small network, save/load round trip gives the same search result
     rng = np.random.default_rng(0)
-    mlp = Evaluation.mlp(rng.normal(0, 0.1, (8, OBS_LEN)), rng.normal(0, 0.1, 8),
-                         rng.normal(0, 1, 8), 0.0, scale=100.0)
+    mlp = Evaluation.mlp(
+        rng.normal(0, 0.1, (8, OBS_LEN)),
+        rng.normal(0, 0.1, 8),
+        rng.normal(0, 1, 8),
+        0.0,
+        scale=100.0,
+    )
     path = tmp_path / "mlp.npz"
     mlp.save(path)
     a = AlphaBetaAgent(depth=3, evaluation=mlp, seed=0)
@@ -250,9 +261,15 @@ def test_sparse_mlp_eval_is_the_dense_formula_bit_for_bit():
     that include chains in progress (the chain planes) and draw counters (the scalars)."""
     from boardgym.agents.registry import load
     from boardgym.kernels.draughts.observe import encode_obs
+
     rng = np.random.default_rng(11)
-    random_net = Evaluation.mlp(rng.normal(0, 0.3, (16, OBS_LEN)), rng.normal(0, 0.3, 16),
-                                rng.normal(0, 1, 16), 0.1, scale=250.0)
+    random_net = Evaluation.mlp(
+        rng.normal(0, 0.3, (16, OBS_LEN)),
+        rng.normal(0, 0.3, 16),
+        rng.normal(0, 1, 16),
+        0.1,
+        scale=250.0,
+    )
     shipped = load("draughts-alphabeta").evaluation
     obs, ref_obs = np.zeros(OBS_LEN, np.float32), np.zeros(OBS_LEN, np.float32)
     positions = _random_positions(30, seed=8, max_plies=120)
@@ -289,5 +306,3 @@ def test_greedy_beats_random_clearly():
     cfg = ev.Settings(agents=["greedy", "random"], games=40, seed=4, quiet=True)
     s = ev.summarize(ev.play_pair(cfg, "greedy", "random", pair_seed=4))
     assert s["score_interval"][0] > 0.75
-
-

@@ -2,18 +2,27 @@
 by hand, an independent reference over 8x8 arrays on random positions from both sides' view,
 the same numbers from the position and from its observation (what training reads), the
 network's score against its dense formula, and the Evaluation's checks of the input width."""
+
 import numpy as np
 import pytest
+from draughts_positions import random_positions as _random_positions  # tests/helpers
 
 from boardgym.agents import AlphaBetaAgent
 from boardgym.agents.draughts_eval import (
-    EVAL_MLP, EVAL_MLP_FEATURES, FEATURE_NAMES, FEATURE_SCALES, N_FEATURES, N_INPUTS_FEATURES,
-    Evaluation, evaluate, features_of_obs, side_features,
+    EVAL_MLP,
+    EVAL_MLP_FEATURES,
+    FEATURE_NAMES,
+    FEATURE_SCALES,
+    N_FEATURES,
+    N_INPUTS_FEATURES,
+    Evaluation,
+    evaluate,
+    features_of_obs,
+    side_features,
 )
 from boardgym.envs import draughts as api
 from boardgym.kernels.draughts.board import S_SIDE
 from boardgym.kernels.draughts.observe import OBS_LEN, encode_obs
-from draughts_positions import random_positions as _random_positions  # tests/helpers
 
 
 def _features(fen):
@@ -81,11 +90,16 @@ def _reference(obs):
         for f in range(8):
             for who, men, kings, dr in ((0, om, ok, 1), (1, pm, pk, -1)):
                 if men[r, f]:
-                    men_moves[who] += sum(on(r + dr, f + df) and empty[r + dr, f + df]
-                                          for df in (-1, 1))
+                    men_moves[who] += sum(
+                        on(r + dr, f + df) and empty[r + dr, f + df] for df in (-1, 1)
+                    )
                     enemy = (pm | pk) if who == 0 else (om | ok)
-                    ahead = [(r2, f2) for r2 in range(8) for f2 in range(8)
-                             if (r2 - r) * dr > 0 and abs(f2 - f) <= abs(r2 - r)]
+                    ahead = [
+                        (r2, f2)
+                        for r2 in range(8)
+                        for f2 in range(8)
+                        if (r2 - r) * dr > 0 and abs(f2 - f) <= abs(r2 - r)
+                    ]
                     if not any(enemy[a] for a in ahead):
                         run[who] += 1
                         best[who] = max(best[who], 8 - ((7 - r) if dr == 1 else r))
@@ -98,8 +112,19 @@ def _reference(obs):
             if om[r, f] or ok[r, f]:
                 prise += any(_taken(r, f, a, b, pm, pk, empty) for a, b in diag)
     bal = [abs(int(m[:, :4].sum()) - int(m[:, 4:].sum())) for m in (om, pm)]
-    counts = [men_moves[0], men_moves[1], king_moves[0], king_moves[1], prise, run[0], best[0],
-              run[1], best[1], bal[0], bal[1]]
+    counts = [
+        men_moves[0],
+        men_moves[1],
+        king_moves[0],
+        king_moves[1],
+        prise,
+        run[0],
+        best[0],
+        run[1],
+        best[1],
+        bal[0],
+        bal[1],
+    ]
     return np.array(counts) / FEATURE_SCALES
 
 
@@ -122,8 +147,14 @@ def test_features_match_an_independent_reference_from_both_sides():
 
 def test_feature_network_score_is_its_dense_formula():
     rng = np.random.default_rng(2)
-    net = Evaluation.mlp(rng.normal(0, 0.3, (16, N_INPUTS_FEATURES)), rng.normal(0, 0.3, 16),
-                         rng.normal(0, 1, 16), 0.1, scale=250.0, features=True)
+    net = Evaluation.mlp(
+        rng.normal(0, 0.3, (16, N_INPUTS_FEATURES)),
+        rng.normal(0, 0.3, 16),
+        rng.normal(0, 1, 16),
+        0.1,
+        scale=250.0,
+        features=True,
+    )
     assert net.kind == EVAL_MLP_FEATURES and net.n_inputs == OBS_LEN + N_FEATURES
     obs = np.zeros(OBS_LEN, np.float32)
     extra = np.zeros((1, N_FEATURES), np.float32)
@@ -142,8 +173,14 @@ def test_feature_network_score_is_its_dense_formula():
 
 def test_a_feature_network_is_saved_loaded_and_searched(tmp_path):
     rng = np.random.default_rng(3)
-    net = Evaluation.mlp(rng.normal(0, 0.1, (8, N_INPUTS_FEATURES)), np.zeros(8),
-                         rng.normal(0, 1, 8), 0.0, scale=100.0, features=True)
+    net = Evaluation.mlp(
+        rng.normal(0, 0.1, (8, N_INPUTS_FEATURES)),
+        np.zeros(8),
+        rng.normal(0, 1, 8),
+        0.0,
+        scale=100.0,
+        features=True,
+    )
     net.save(tmp_path / "f.npz")
     back = Evaluation.load(tmp_path / "f.npz")
     assert back.kind == EVAL_MLP_FEATURES and np.array_equal(back.w1, net.w1)

@@ -3,19 +3,28 @@ the 25 windows of 4x4 squares, their base-3 numbers against an independent refer
 arrays from both sides' view, the same numbers from the position and from its observation (what
 training reads), the score against its dense formula, the Evaluation's checks, files with and
 without tables, and a search with them."""
+
 import numpy as np
 import pytest
+from draughts_positions import dense_mlp_score as _dense_mlp_score  # tests/helpers
+from draughts_positions import random_positions as _random_positions
 
 from boardgym.agents import AlphaBetaAgent
 from boardgym.agents.draughts_eval import (
-    EVAL_MATERIAL, EVAL_MLP, N_INPUTS_FEATURES, N_WINDOWS, PATTERN_ENTRIES, WINDOW_SQUARES,
-    Evaluation, evaluate, pattern_indices, pattern_indices_of_obs,
+    EVAL_MATERIAL,
+    EVAL_MLP,
+    N_INPUTS_FEATURES,
+    N_WINDOWS,
+    PATTERN_ENTRIES,
+    WINDOW_SQUARES,
+    Evaluation,
+    evaluate,
+    pattern_indices,
+    pattern_indices_of_obs,
 )
 from boardgym.envs import draughts as api
 from boardgym.kernels.draughts.board import S_SIDE
 from boardgym.kernels.draughts.observe import OBS_LEN, encode_obs
-from draughts_positions import dense_mlp_score as _dense_mlp_score  # tests/helpers
-from draughts_positions import random_positions as _random_positions
 
 
 def _square(sq):
@@ -25,7 +34,7 @@ def _square(sq):
 
 
 def test_the_windows_are_every_4x4_square_of_the_board():
-    assert WINDOW_SQUARES.shape == (25, 8) and PATTERN_ENTRIES == 3 ** 8
+    assert WINDOW_SQUARES.shape == (25, 8) and PATTERN_ENTRIES == 3**8
     corners = set()
     for squares in WINDOW_SQUARES:
         assert list(squares) == sorted(set(squares.tolist()))  # 8 distinct, increasing
@@ -44,8 +53,11 @@ def _reference(obs):
     for r in range(8):
         for j in range(4):
             f = 2 * j + r % 2
-            board[r, f] = 1 if planes[0, r, j] or planes[1, r, j] else (
-                2 if planes[2, r, j] or planes[3, r, j] else 0)
+            board[r, f] = (
+                1
+                if planes[0, r, j] or planes[1, r, j]
+                else (2 if planes[2, r, j] or planes[3, r, j] else 0)
+            )
     out = []
     for r0 in range(5):
         for f0 in range(5):
@@ -84,24 +96,30 @@ def test_window_numbers_counted_by_hand():
     # window k = 5 * r0 + f0 covers rows r0..r0+3 and files f0..f0+3 (a1 is row 0, file 0)
     pattern_indices(api.from_fen("W:Wa1:Bb2"), idx)
     want = [0] * N_WINDOWS
-    want[0] = 1 * 3 ** 7 + 2 * 3 ** 5  # a1, c1, b2, ...: a1 first, b2 third
-    want[1] = 2 * 3 ** 5  # c1, e1, b2, ...
-    want[5] = want[6] = 2 * 3 ** 7  # b2 first
+    want[0] = 1 * 3**7 + 2 * 3**5  # a1, c1, b2, ...: a1 first, b2 third
+    want[1] = 2 * 3**5  # c1, e1, b2, ...
+    want[5] = want[6] = 2 * 3**7  # b2 first
     assert idx.tolist() == want
     pattern_indices(api.from_fen("B:Wa1:Bb2"), idx)  # Black's view, turned: b2 is g7, a1 h8
     want = [0] * N_WINDOWS
-    want[24] = 1 * 3 ** 2 + 2  # e5, g5, f6, h6, e7, g7, f8, h8
+    want[24] = 1 * 3**2 + 2  # e5, g5, f6, h6, e7, g7, f8, h8
     want[18] = want[19] = 1  # g7 last
-    want[23] = 3 ** 2  # e5, g5, d6, f6, e7, g7, d8, f8
+    want[23] = 3**2  # e5, g5, d6, f6, e7, g7, d8, f8
     assert idx.tolist() == want
 
 
 def _net(rng, kind=EVAL_MLP, patterns=True):
     n_in = OBS_LEN if kind == EVAL_MLP else N_INPUTS_FEATURES
     tables = rng.normal(0, 0.2, (N_WINDOWS, PATTERN_ENTRIES)) if patterns else None
-    return Evaluation.mlp(rng.normal(0, 0.3, (16, n_in)), rng.normal(0, 0.3, 16),
-                          rng.normal(0, 1, 16), 0.1, scale=250.0,
-                          features=kind != EVAL_MLP, patterns=tables)
+    return Evaluation.mlp(
+        rng.normal(0, 0.3, (16, n_in)),
+        rng.normal(0, 0.3, 16),
+        rng.normal(0, 1, 16),
+        0.1,
+        scale=250.0,
+        features=kind != EVAL_MLP,
+        patterns=tables,
+    )
 
 
 @pytest.mark.parametrize("features", [False, True])
@@ -118,11 +136,19 @@ def test_pattern_score_is_its_dense_formula(features):
         differ += got != evaluate(s, plain.kind, *plain.arrays(), obs)
     assert differ > 100  # the tables count
     # zero tables are no tables
-    zero = Evaluation.mlp(net.w1, net.b1, net.w2, net.b2[0], 250.0, features=features,
-                          patterns=np.zeros((N_WINDOWS, PATTERN_ENTRIES)))
+    zero = Evaluation.mlp(
+        net.w1,
+        net.b1,
+        net.w2,
+        net.b2[0],
+        250.0,
+        features=features,
+        patterns=np.zeros((N_WINDOWS, PATTERN_ENTRIES)),
+    )
     for s in _random_positions(20, seed=10):
-        assert evaluate(s, zero.kind, *zero.arrays(), obs) == \
-            evaluate(s, plain.kind, *plain.arrays(), obs)
+        assert evaluate(s, zero.kind, *zero.arrays(), obs) == evaluate(
+            s, plain.kind, *plain.arrays(), obs
+        )
 
 
 def test_the_evaluation_checks_its_tables():
@@ -132,9 +158,14 @@ def test_the_evaluation_checks_its_tables():
     for empty in ([], np.zeros(0), np.zeros((0, PATTERN_ENTRIES), np.float32)):  # none
         assert not Evaluation.mlp(net.w1, net.b1, net.w2, 0.0, patterns=empty).has_patterns
     # an empty array of another shape is a mistake (tables with no entries), not "none"
-    for bad in (np.zeros((N_WINDOWS, 10)), np.zeros((3, PATTERN_ENTRIES)),
-                np.zeros(PATTERN_ENTRIES), np.zeros((N_WINDOWS, 0)), np.zeros((0, 10)),
-                np.zeros((0, 0))):
+    for bad in (
+        np.zeros((N_WINDOWS, 10)),
+        np.zeros((3, PATTERN_ENTRIES)),
+        np.zeros(PATTERN_ENTRIES),
+        np.zeros((N_WINDOWS, 0)),
+        np.zeros((0, 10)),
+        np.zeros((0, 0)),
+    ):
         with pytest.raises(ValueError, match=rf"patterns must have shape \({N_WINDOWS}, 6561\)"):
             Evaluation.mlp(net.w1, net.b1, net.w2, 0.0, patterns=bad)
     nan = np.zeros((N_WINDOWS, PATTERN_ENTRIES))
@@ -153,9 +184,14 @@ def test_the_evaluation_checks_its_tables():
 
 def test_tables_are_saved_loaded_and_searched(tmp_path):
     rng = np.random.default_rng(3)
-    net = Evaluation.mlp(rng.normal(0, 0.1, (8, OBS_LEN)), np.zeros(8), rng.normal(0, 1, 8),
-                         0.0, scale=100.0,  # small weights: the shot below wins three men
-                         patterns=rng.normal(0, 0.01, (N_WINDOWS, PATTERN_ENTRIES)))
+    net = Evaluation.mlp(
+        rng.normal(0, 0.1, (8, OBS_LEN)),
+        np.zeros(8),
+        rng.normal(0, 1, 8),
+        0.0,
+        scale=100.0,  # small weights: the shot below wins three men
+        patterns=rng.normal(0, 0.01, (N_WINDOWS, PATTERN_ENTRIES)),
+    )
     net.save(tmp_path / "p.npz")
     back = Evaluation.load(tmp_path / "p.npz")
     assert back.has_patterns and np.array_equal(back.patterns, net.patterns)

@@ -4,6 +4,7 @@ and given a deadline from another thread, the principal variation is a legal lin
 Tolerant statistical checks only (a shared CI machine); the precise figures come from
 ``python -m boardgym.scripts.draughts_strength --parts timing``.
 """
+
 import threading
 import time
 
@@ -151,8 +152,9 @@ def _scripted_search(best_at, step=0.01, score_at=lambda d: 0):
     score_at(depth) as its score."""
     from boardgym.agents.draughts_search import ST_ABORT, ST_ROOT_DONE, ST_STOP
 
-    def search_root(children, n, order, d, tt, killers, history, moves, scratch, work, stats,
-                    *rest):
+    def search_root(
+        children, n, order, d, tt, killers, history, moves, scratch, work, stats, *rest
+    ):
         end = time.perf_counter() + step
         while time.perf_counter() < end:
             if stats[ST_STOP] != 0:
@@ -161,6 +163,7 @@ def _scripted_search(best_at, step=0.01, score_at=lambda d: 0):
                 return order[0], 0
             time.sleep(0.0005)
         return best_at(d) % n, score_at(d)
+
     return search_root
 
 
@@ -225,8 +228,11 @@ def test_adaptive_time_counts_a_falling_score_as_unsettled(monkeypatch):
         return a
 
     a = agent_with_bank()
-    monkeypatch.setattr(da, "search_root", _scripted_search(
-        lambda d: 0, score_at=lambda d: -(da.ADAPT_DROP + 1) * d))
+    monkeypatch.setattr(
+        da,
+        "search_root",
+        _scripted_search(lambda d: 0, score_at=lambda d: -(da.ADAPT_DROP + 1) * d),
+    )
     el = _timed_move(a, FENS[0])
     assert budget + 0.6 * budget < el < 2 * budget + 0.08
     assert a._bank < 0.5 * budget  # spent

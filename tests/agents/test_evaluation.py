@@ -1,6 +1,7 @@
 """agents/evaluation.py: the match harness's conventions (fixed seeds, pairs with the seats
 swapped from one start, shared dice), the batched evaluation against in-kernel players and the
 trainers' report lines."""
+
 import numpy as np
 import pytest
 
@@ -35,22 +36,26 @@ def test_draughts_pairs_start_from_varied_openings(monkeypatch):
         return real(env, seed, n_moves)
 
     monkeypatch.setattr(E, "random_opening", spy)
-    E.play_match(FirstLegal(), FirstLegal(), "draughts", n_games=10, seed=1, opening=(2, 4),
-                 max_moves=30)
+    E.play_match(
+        FirstLegal(), FirstLegal(), "draughts", n_games=10, seed=1, opening=(2, 4), max_moves=30
+    )
     assert len(calls) == 5 and len({s for s, _ in calls}) == 5  # one opening per pair
     assert all(2 <= n <= 4 for _, n in calls)
     openings = {tuple(real(E.make_env("draughts"), s, n)) for s, n in calls}
     assert len(openings) == 5
     calls.clear()
-    E.play_match(FirstLegal(), FirstLegal(), "draughts", n_games=2, seed=1, opening=(0, 0),
-                 max_moves=10)
+    E.play_match(
+        FirstLegal(), FirstLegal(), "draughts", n_games=2, seed=1, opening=(0, 0), max_moves=10
+    )
     assert calls == []
 
 
 def test_fixed_seed_replays_the_match():
     def run(seed):
-        return E.play_match(RandomAgent(1), RandomAgent(2), "draughts", n_games=4, seed=seed,
-                            max_moves=60)
+        return E.play_match(
+            RandomAgent(1), RandomAgent(2), "draughts", n_games=4, seed=seed, max_moves=60
+        )
+
     np.testing.assert_array_equal(run(7), run(7))
     assert E.pair_count(5) == 3 and E.pair_count(6) == 3
     for bad in (0, -2, 2.5, True):
@@ -89,6 +94,7 @@ def test_batched_games_against_an_in_kernel_player(game):
 
 def test_paired_reset_shares_streams_and_swaps_seats():
     from boardgym.envs.batch import BackgammonBatch
+
     core = BackgammonBatch(6, opponent="random")
     core.reset(seed=5, paired=True)
     np.testing.assert_array_equal(core.seats, [0, 1, 0, 1, 0, 1])
@@ -111,12 +117,17 @@ def test_baseline_report_lines():
         E.baseline_report(lambda name, n, s: np.zeros(3), 4, 0, -1.0, 1.0)
 
 
-@pytest.mark.parametrize("names, max_moves", [(("backgammon-greedy", "backgammon-td"), 400),
-                                              (("backgammon-td", "backgammon-greedy"), 12)])
-def test_afterstate_agents_play_the_same_games_through_the_afterstate_loop(names, max_moves, monkeypatch):
+@pytest.mark.parametrize(
+    "names, max_moves",
+    [(("backgammon-greedy", "backgammon-td"), 400), (("backgammon-td", "backgammon-greedy"), 12)],
+)
+def test_afterstate_agents_play_the_same_games_through_the_afterstate_loop(
+    names, max_moves, monkeypatch
+):
     """Two AfterstateAgents go through the game core's afterstate loop; from the same seeds it
     plays exactly the games of the AEC env (truncation included)."""
     from boardgym.agents import load
+
     calls = []
     real = E.play_afterstate_game
 
@@ -125,12 +136,15 @@ def test_afterstate_agents_play_the_same_games_through_the_afterstate_loop(names
         return real(seats, seed, max_turns)
 
     monkeypatch.setattr(E, "play_afterstate_game", spy)
-    a, b = (load(n, plies=1) if n == "backgammon-td" else load(n) for n in names)  # the loop, not the search
+    a, b = (
+        load(n, plies=1) if n == "backgammon-td" else load(n) for n in names
+    )  # the loop, not the search
     fast = E.play_match(a, b, "backgammon", n_games=6, seed=2, max_moves=max_moves)
     assert len(calls) == 6
     calls.clear()
-    slow = E.play_match(a, b, "backgammon", n_games=6, seed=2, max_moves=max_moves,
-                        observation_only=True)  # act(observation, mask) in the AEC env
+    slow = E.play_match(
+        a, b, "backgammon", n_games=6, seed=2, max_moves=max_moves, observation_only=True
+    )  # act(observation, mask) in the AEC env
     assert calls == []
     np.testing.assert_array_equal(fast, slow)
     if max_moves == 12:

@@ -1,6 +1,7 @@
 """The PPO league: PFSP sampling follows the win rates, GreedyAgent's batched kernel picks what
 GreedyAgent picks, snapshots enter and leave, the state round-trips, and a league run resumes
 exactly; LegalActionPolicy is MaskableActorCriticPolicy's distribution."""
+
 import numpy as np
 import pytest
 
@@ -44,7 +45,7 @@ def test_pfsp_weights_follow_the_win_rates():
             league.record([i], [reward])
     s = league.scores()
     n = 30
-    wsum = sum(0.99 ** k for k in range(n))
+    wsum = sum(0.99**k for k in range(n))
     assert s[0] == pytest.approx((wsum + 2) / (wsum + 4))  # prior of 4 games at 1/2
     assert s[1] == pytest.approx(0.5) and s[2] == pytest.approx(2 / (wsum + 4))
     assert np.allclose(league.weights(), pfsp_weights(s, league.floor))
@@ -57,7 +58,9 @@ def test_pfsp_weights_follow_the_win_rates():
     assert np.allclose(freq, league.weights(), atol=0.01) and freq[2] > freq[1] > freq[0]
     assert set(slot_of) == {"random", "recapture", "greedy"}
     table = league.table()
-    assert table["greedy"]["games"] == 30 and table["greedy"]["weight"] == pytest.approx(league.weights()[2])
+    assert table["greedy"]["games"] == 30 and table["greedy"]["weight"] == pytest.approx(
+        league.weights()[2]
+    )
     with pytest.raises(ValueError, match="fixed members"):
         League("backgammon", 4, fixed=("recapture",))
     with pytest.raises(ValueError, match="game must be"):
@@ -71,6 +74,7 @@ def test_greedy_kernel_picks_what_greedy_agent_picks():
     from boardgym.agents.draughts_agents import GreedyAgent
     from boardgym.agents.draughts_search import root_children
     from boardgym.envs.draughts import state_from_observation
+
     obs, _ = _positions(120, seed=11)
     greedy = GreedyBatch()
     actions = greedy.actions(obs, np.arange(len(obs)), seed_rngs(5, len(obs)))
@@ -102,11 +106,17 @@ def test_recapture_member_plays_legal_first_hops():
 def test_league_members_play_legal_actions_and_state_round_trips():
     torch = pytest.importorskip("torch")
     pytest.importorskip("sb3_contrib")
-    from boardgym.agents.ppo import LegalActionPolicy
     from gymnasium import spaces
+
+    from boardgym.agents.ppo import LegalActionPolicy
     from boardgym.kernels.draughts.game import N_ACTIONS, OBS_LEN
-    policy = LegalActionPolicy(spaces.Box(0.0, 1.0, (OBS_LEN,), np.float32), spaces.Discrete(N_ACTIONS),
-                               lambda _: 3e-4, net_arch=[16])
+
+    policy = LegalActionPolicy(
+        spaces.Box(0.0, 1.0, (OBS_LEN,), np.float32),
+        spaces.Discrete(N_ACTIONS),
+        lambda _: 3e-4,
+        net_arch=[16],
+    )
     league = League("draughts", 40, seed=2, pool_size=2)
     for steps in (100, 200, 300):
         league.add_snapshot(policy, f"snap{steps}")
@@ -132,9 +142,15 @@ def test_legal_action_policy_is_the_masked_policy():
     pytest.importorskip("sb3_contrib")
     from gymnasium import spaces
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
     from boardgym.agents.ppo import LegalActionPolicy
     from boardgym.kernels.draughts.game import N_ACTIONS, OBS_LEN
-    args = (spaces.Box(0.0, 1.0, (OBS_LEN,), np.float32), spaces.Discrete(N_ACTIONS), lambda _: 3e-4)
+
+    args = (
+        spaces.Box(0.0, 1.0, (OBS_LEN,), np.float32),
+        spaces.Discrete(N_ACTIONS),
+        lambda _: 3e-4,
+    )
     base = MaskableActorCriticPolicy(*args, net_arch=[32, 32])
     legal = LegalActionPolicy(*args, net_arch=[32, 32])
     legal.load_state_dict(base.state_dict())  # the same parameters
@@ -143,7 +159,11 @@ def test_legal_action_policy_is_the_masked_policy():
     actions = torch.as_tensor(masks.argmax(1))
     v1, l1, e1 = base.evaluate_actions(obs_t, actions, masks_t)
     v2, l2, e2 = legal.evaluate_actions(obs_t, actions, masks_t)
-    assert torch.allclose(v1, v2) and torch.allclose(l1, l2, atol=1e-5) and torch.allclose(e1, e2, atol=1e-5)
+    assert (
+        torch.allclose(v1, v2)
+        and torch.allclose(l1, l2, atol=1e-5)
+        and torch.allclose(e1, e2, atol=1e-5)
+    )
     d1 = base.predict(obs, action_masks=masks.astype(bool), deterministic=True)[0]
     d2 = legal.predict(obs, action_masks=masks.astype(bool), deterministic=True)[0]
     assert np.array_equal(d1, d2)
@@ -155,11 +175,12 @@ def test_legal_action_policy_is_the_masked_policy():
 def test_backgammon_greedy_member_plays_a_best_play_of_the_in_kernel_greedy_player():
     """Move by move (re-choosing among the ways to finish the play), the member ends its turn in
     one of the afterstates the in-kernel greedy player scores best."""
+    from boardgym.agents.league import backgammon_greedy_actions
     from boardgym.envs.batch import BackgammonBatch
     from boardgym.kernels.backgammon import game as bg
     from boardgym.kernels.backgammon.board import TURN
     from boardgym.kernels.backgammon.opponents import greedy_score
-    from boardgym.agents.league import backgammon_greedy_actions
+
     core = BackgammonBatch(24, opponent=None, max_turns=500)
     core.reset(3)
     rng = np.random.default_rng(3)
@@ -192,6 +213,7 @@ def test_batched_opponent_matches_are_paired_and_reproducible(game_name):
     """evaluation.play_vs_batched_opponent: the opponent answers only its own games, each game
     is scored once from the policy's seat, and the same seed replays the match."""
     from boardgym.agents.evaluation import play_vs_batched_opponent
+
     asked = []
 
     def first_legal(obs, masks):
@@ -200,6 +222,7 @@ def test_batched_opponent_matches_are_paired_and_reproducible(game_name):
     def last_legal(obs, masks, games):
         asked.append(np.asarray(games).copy())
         return masks.shape[1] - 1 - masks[:, ::-1].argmax(1)
+
     kw = {"max_moves": 60} if game_name == "draughts" else {"max_turns": 40}
     a = play_vs_batched_opponent(first_legal, last_legal, game_name, 6, seed=2, **kw)
     b = play_vs_batched_opponent(first_legal, last_legal, game_name, 6, seed=2, **kw)

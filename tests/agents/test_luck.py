@@ -2,6 +2,7 @@
 hand in a bear-off race with exact equities, a constant judge adjusts nothing, seat-swapped pairs
 mirror each other, every roll (lost rolls included) is judged, the adjustment cuts the variance,
 and the GPL boundary (no gnubg import under kernels/, envs/, agents/)."""
+
 import ast
 import math
 from pathlib import Path
@@ -15,7 +16,14 @@ from boardgym.agents.backgammon_agents import GreedyAgent, TDAgent, play_afterst
 from boardgym.envs import backgammon_notation as notation
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import (
-    CUBE_OWNER, CUBE_VALUE, ME, OFF_ME, OFF_OPP, OPP, STATE_LEN, refresh_masks,
+    CUBE_OWNER,
+    CUBE_VALUE,
+    ME,
+    OFF_ME,
+    OFF_OPP,
+    OPP,
+    STATE_LEN,
+    refresh_masks,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,7 +50,10 @@ def race_judge(rows):
 def test_rolls_and_weights():
     assert ev.ROLLS.shape == (21, 2) and ev.ROLL_WEIGHTS.sum() == pytest.approx(1.0)
     assert ev.OPENING_WEIGHTS.sum() == pytest.approx(1.0)
-    assert ev.OPENING_WEIGHTS[ev.roll_index(3, 3)] == 0 and ev.ROLL_WEIGHTS[ev.roll_index(3, 3)] == 1 / 36
+    assert (
+        ev.OPENING_WEIGHTS[ev.roll_index(3, 3)] == 0
+        and ev.ROLL_WEIGHTS[ev.roll_index(3, 3)] == 1 / 36
+    )
     assert [ev.roll_index(*r) for r in ev.ROLLS] == list(range(21))
     assert ev.roll_index(6, 5) == ev.roll_index(5, 6)
 
@@ -58,7 +69,9 @@ def test_luck_of_a_roll_by_hand_in_a_bear_off_race():
     for (d1, d2), want in (((6, 5), 0.5), ((1, 2), -1.5), ((1, 1), -1.5), ((2, 2), 0.5)):
         assert ev.roll_luck(race_judge, game.set_roll(s, d1, d2)) == pytest.approx(want)
     # as the opening roll it is measured against the 15 non-doubles (11 of them bear off)
-    assert ev.roll_luck(race_judge, game.set_roll(s, 6, 5), opening=True) == pytest.approx(1 - 7 / 15)
+    assert ev.roll_luck(race_judge, game.set_roll(s, 6, 5), opening=True) == pytest.approx(
+        1 - 7 / 15
+    )
     # the TD judge values the same finished games exactly
     assert ev.best_values(ev.td_judge(), s)[off] == pytest.approx(1.0)
     with pytest.raises(ValueError, match="no whole roll"):
@@ -94,8 +107,9 @@ def test_every_roll_is_recorded_lost_rolls_included():
 
 def test_a_constant_judge_adjusts_nothing():
     a, b = TDAgent(), GreedyAgent()
-    pts, luck = ev.play_adjusted_match(a, b, lambda rows: np.full(rows.shape[0], 0.25), 6, seed=2,
-                                       max_moves=None)
+    pts, luck = ev.play_adjusted_match(
+        a, b, lambda rows: np.full(rows.shape[0], 0.25), 6, seed=2, max_moves=None
+    )
     assert np.array_equal(luck, np.zeros(6))
     assert np.array_equal(pts, ev.play_match(a, b, "backgammon", 6, seed=2, max_moves=None))
     s = stats.luck_summary(pts, luck)
@@ -121,6 +135,7 @@ def test_luck_adjustment_cuts_the_variance_on_a_seeded_match():
 
 def test_play_adjusted_match_refuses_other_agents_and_bad_judges():
     from boardgym.agents.random_agent import RandomAgent
+
     with pytest.raises(TypeError, match="judge"):
         ev.play_adjusted_match(TDAgent(), GreedyAgent(), "gnubg0", 2)
     with pytest.raises(ValueError, match="AfterstateAgents"):
@@ -156,16 +171,25 @@ def test_library_code_never_imports_gnubg():
     for folder in ("kernels", "envs", "agents"):
         for path in (ROOT / folder).rglob("*.py"):
             for node in ast.walk(ast.parse(path.read_text())):
-                names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
-                         [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+                names = (
+                    [a.name for a in node.names]
+                    if isinstance(node, ast.Import)
+                    else [node.module or ""]
+                    if isinstance(node, ast.ImportFrom)
+                    else []
+                )
                 found += [f"{path.relative_to(ROOT)}: {n}" for n in names if "gnubg" in n]
     assert found == []
 
 
-@pytest.mark.parametrize("bad, error", [
-    (np.zeros(3, np.int64), ValueError), ("4HPwATDgc/ABMA", TypeError),
-    (np.full(STATE_LEN, -1, np.int64), ValueError),
-])
+@pytest.mark.parametrize(
+    "bad, error",
+    [
+        (np.zeros(3, np.int64), ValueError),
+        ("4HPwATDgc/ABMA", TypeError),
+        (np.full(STATE_LEN, -1, np.int64), ValueError),
+    ],
+)
 def test_bad_positions_are_refused(bad, error):
     with pytest.raises(error):
         ev.roll_luck(race_judge, bad)

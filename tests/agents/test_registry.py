@@ -1,4 +1,5 @@
 """load(): names, games, and the PPO policies' paths (the loading itself: tests/agents/test_ppo.py)."""
+
 import sys
 
 import pytest
@@ -26,14 +27,18 @@ def test_ppo_without_its_extra_names_what_to_install(monkeypatch, missing):
     # a plain `pip install boardgym` has neither: the name loads nothing and says what to install
     monkeypatch.setitem(sys.modules, missing, None)  # `import missing` raises ImportError
     for game in ("draughts", "backgammon"):
-        with pytest.raises(ValueError, match=rf"{game}-ppo needs torch and sb3-contrib: pip "
-                                             r"install 'boardgym\[train\]'"):
+        with pytest.raises(
+            ValueError,
+            match=rf"{game}-ppo needs torch and sb3-contrib: pip "
+            r"install 'boardgym\[train\]'",
+        ):
             load(f"{game}-ppo")
 
 
 def test_both_games_ship_a_ppo_policy():
     pytest.importorskip("sb3_contrib")
     from boardgym.envs import backgammon_notation as notation
+
     assert (CHECKPOINTS / "backgammon-ppo.pt").is_file()
     agent = load("backgammon-ppo")
     assert agent.game == "backgammon"
@@ -44,7 +49,9 @@ def test_both_games_ship_a_ppo_policy():
 
 def test_ppo_policy_of_the_other_game_is_refused():
     pytest.importorskip("sb3_contrib")
-    with pytest.raises(ValueError, match=r"draughts-ppo.pt is a draughts policy .* not a backgammon one"):
+    with pytest.raises(
+        ValueError, match=r"draughts-ppo.pt is a draughts policy .* not a backgammon one"
+    ):
         load("backgammon-ppo", path=CHECKPOINTS / "draughts-ppo.pt")
     agent = load("draughts-ppo", path=CHECKPOINTS / "draughts-ppo.pt")
     assert agent.game == "draughts"

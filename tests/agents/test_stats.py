@@ -1,5 +1,6 @@
 """agents/stats.py: Wilson scores, points-per-game intervals, Elo of a pair and of a round-robin,
 checked against values worked out by hand and against independent formulas."""
+
 import math
 
 import numpy as np
@@ -15,7 +16,8 @@ def test_wilson_interval_known_values():
     lo, hi = S.wilson(0, 10)  # no successes: [0, z^2 / (n + z^2)]
     assert lo == 0.0 and hi == pytest.approx(1.959964**2 / (10 + 1.959964**2), abs=1e-6)
     assert S.wilson(10, 10)[1] == 1.0 and S.wilson(10, 10)[0] == pytest.approx(
-        10 / (10 + 1.959964**2), abs=1e-6)
+        10 / (10 + 1.959964**2), abs=1e-6
+    )
     lo, hi = S.wilson(81, 100)
     # centre (0.81 + 0.0192) / 1.0384 = 0.7985, half-width 0.0763
     assert lo == pytest.approx(0.7222, abs=1e-4) and hi == pytest.approx(0.8749, abs=1e-4)
@@ -44,9 +46,9 @@ def test_elo_ratings_recover_a_two_player_score_and_a_transitive_table():
     # a perfect score stays finite with the default prior
     elo = S.elo_ratings(np.array([[0, 10], [0, 0]], float), np.array([[0, 10], [10, 0]], float))
     assert np.isfinite(elo).all()
-    assert elo[0] - elo[1] == pytest.approx(S.elo_from_score(10.5 / 11), abs=0.01)  # one virtual draw
-
-
+    assert elo[0] - elo[1] == pytest.approx(
+        S.elo_from_score(10.5 / 11), abs=0.01
+    )  # one virtual draw
 
 
 # ---- Elo intervals ---------------------------------------------------------------------------
@@ -95,10 +97,12 @@ def test_elo_covariance_is_the_inverse_hessian_of_the_likelihood():
     for i in range(k):
         for j in range(k):
             ei, ej = np.eye(k)[i] * h, np.eye(k)[j] * h
-            hess[i, j] = (nll(elo + ei + ej) - nll(elo + ei - ej) - nll(elo - ei + ej)
-                          + nll(elo - ei - ej)) / (4 * h * h)
-    np.testing.assert_allclose(np.linalg.pinv(hess, rtol=1e-6, hermitian=True), cov,
-                               rtol=1e-4, atol=1e-6 * cov.max())
+            hess[i, j] = (
+                nll(elo + ei + ej) - nll(elo + ei - ej) - nll(elo - ei + ej) + nll(elo - ei - ej)
+            ) / (4 * h * h)
+    np.testing.assert_allclose(
+        np.linalg.pinv(hess, rtol=1e-6, hermitian=True), cov, rtol=1e-4, atol=1e-6 * cov.max()
+    )
     # fixing player 0 and centring gives the same covariance as the pseudo-inverse
     v = np.zeros((k, k))
     v[1:, 1:] = np.linalg.inv(hess[1:, 1:])
@@ -122,8 +126,6 @@ def test_elo_intervals_widen_with_fewer_games_and_rank_known_strengths():
     assert widths[1] / widths[0] == pytest.approx(math.sqrt(10), rel=0.05)  # 1/sqrt(n) scaling
 
 
-
-
 # ---- points per game ---------------------------------------------------------------------------
 def agresti_coull(k, n, z=S.Z95):
     """The Agresti-Coull interval of k successes in n trials (by its textbook formula)."""
@@ -137,7 +139,9 @@ def test_mean_interval_of_win_loss_results_is_agresti_coull():
     for k, n in ((7, 10), (0, 5), (50, 100), (1, 1), (3, 4)):
         lo, hi = S.mean_interval([1.0] * k + [-1.0] * (n - k), -1, 1)
         a, b = agresti_coull(k, n)
-        assert lo == pytest.approx(2 * a - 1, abs=1e-12) and hi == pytest.approx(2 * b - 1, abs=1e-12)
+        assert lo == pytest.approx(2 * a - 1, abs=1e-12) and hi == pytest.approx(
+            2 * b - 1, abs=1e-12
+        )
     # by hand, 7 wins 3 losses: n~ = 13.8415, p~ = 8.9207 / 13.8415 = 0.64449, half 0.25222
     lo, hi = S.mean_interval([1] * 7 + [-1] * 3, -1, 1)
     assert lo == pytest.approx(-0.2153, abs=1e-4) and hi == pytest.approx(0.7933, abs=1e-4)
@@ -175,7 +179,9 @@ def test_match_elo_is_the_elo_of_the_score_and_of_the_wilson_ends():
     elo, lo, hi = S.match_elo(76, 100)
     assert elo == pytest.approx(200.24, abs=0.01)
     w = S.wilson(76, 100)
-    assert lo == pytest.approx(S.elo_from_score(w[0])) and hi == pytest.approx(S.elo_from_score(w[1]))
+    assert lo == pytest.approx(S.elo_from_score(w[0])) and hi == pytest.approx(
+        S.elo_from_score(w[1])
+    )
     assert lo == pytest.approx(121.20, abs=0.01) and hi == pytest.approx(279.28, abs=0.01)
     elo, lo, hi = S.match_elo(10, 10)
     assert elo == math.inf and hi == math.inf and math.isfinite(lo) and lo > 0
@@ -194,22 +200,25 @@ def test_summarize_points():
     assert -3 <= s["ppg_interval"][0] < 4 / 6 < s["ppg_interval"][1] <= 3
 
 
-@pytest.mark.parametrize("call, error, message", [
-    (lambda: S.wilson(11, 10), ValueError, "exceeds"),
-    (lambda: S.wilson(-1, 10), ValueError, ">= 0"),
-    (lambda: S.wilson(float("nan"), 10), ValueError, "finite"),
-    (lambda: S.wilson("5", 10), TypeError, "number"),
-    (lambda: S.wilson(5, 10, z=0), ValueError, "z must"),
-    (lambda: S.mean_interval([2], -1, 1), ValueError, r"lie in \[-1, 1\]"),
-    (lambda: S.mean_interval([0.5, float("nan")], -1, 1), ValueError, "NaN"),
-    (lambda: S.mean_interval([[1]], -1, 1), ValueError, "one-dimensional"),
-    (lambda: S.mean_interval([1], 1, -1), ValueError, "low < high"),
-    (lambda: S.mean_interval(["a"], -1, 1), TypeError, "numbers"),
-    (lambda: S.elo_from_score(1.5), ValueError, r"\[0, 1\]"),
-    (lambda: S.elo_ratings(np.zeros((2, 3)), np.zeros((2, 3))), ValueError, "square"),
-    (lambda: S.elo_ratings([[0, 5], [0, 0]], [[0, 4], [4, 0]]), ValueError, "exceed"),
-    (lambda: S.summarize_points([3], -1, 1), ValueError, "lie in"),
-])
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (lambda: S.wilson(11, 10), ValueError, "exceeds"),
+        (lambda: S.wilson(-1, 10), ValueError, ">= 0"),
+        (lambda: S.wilson(float("nan"), 10), ValueError, "finite"),
+        (lambda: S.wilson("5", 10), TypeError, "number"),
+        (lambda: S.wilson(5, 10, z=0), ValueError, "z must"),
+        (lambda: S.mean_interval([2], -1, 1), ValueError, r"lie in \[-1, 1\]"),
+        (lambda: S.mean_interval([0.5, float("nan")], -1, 1), ValueError, "NaN"),
+        (lambda: S.mean_interval([[1]], -1, 1), ValueError, "one-dimensional"),
+        (lambda: S.mean_interval([1], 1, -1), ValueError, "low < high"),
+        (lambda: S.mean_interval(["a"], -1, 1), TypeError, "numbers"),
+        (lambda: S.elo_from_score(1.5), ValueError, r"\[0, 1\]"),
+        (lambda: S.elo_ratings(np.zeros((2, 3)), np.zeros((2, 3))), ValueError, "square"),
+        (lambda: S.elo_ratings([[0, 5], [0, 0]], [[0, 4], [4, 0]]), ValueError, "exceed"),
+        (lambda: S.summarize_points([3], -1, 1), ValueError, "lie in"),
+    ],
+)
 def test_bad_input_is_named(call, error, message):
     with pytest.raises(error, match=message):
         call()

@@ -1,6 +1,7 @@
 """Self-distillation of the backgammon model (agents/td_distill.py): the positions are the model's
 own 0-ply self-play, the targets its 1-ply search values, the fit moves only the net that values
 a position and lowers the error; rounds are reproducible."""
+
 import numpy as np
 
 from boardgym.agents import backgammon_search as bs
@@ -61,7 +62,7 @@ def test_targets_are_the_one_ply_search_values():
     D.targets1(NET, rows, len(rows), t)
     # its equity is the search's 1-ply value (every play searched: no filter)
     v = np.empty(len(rows))
-    bs.search_values(NET, rows, len(rows), 1, 10 ** 6, np.inf, 0, np.zeros(bs.INFO_LEN, np.int64), v)
+    bs.search_values(NET, rows, len(rows), 1, 10**6, np.inf, 0, np.zeros(bs.INFO_LEN, np.int64), v)
     eq = np.array([td_net.equity(y) for y in t])
     assert np.allclose(eq, v, atol=1e-12)
     # cumulative probabilities, constraints of a real outcome
@@ -83,8 +84,15 @@ def test_fit_lowers_the_error_and_moves_only_the_net_that_values_the_rows():
     for part, keep in ((contact, slice(5, 9)), (~contact, slice(1, 5))):
         fresh = _model()
         sub = np.ascontiguousarray(rows[part])
-        D.fit_positions(fresh, sub, np.ascontiguousarray(t[part]), len(sub),
-                        np.arange(len(sub), dtype=np.int64), 0.05, 0.05)
+        D.fit_positions(
+            fresh,
+            sub,
+            np.ascontiguousarray(t[part]),
+            len(sub),
+            np.arange(len(sub), dtype=np.int64),
+            0.05,
+            0.05,
+        )
         untouched = _model()
         for a, b in zip(fresh[keep], untouched[keep]):
             assert np.array_equal(a, b)

@@ -1,23 +1,25 @@
 """Draughts TD(lambda) value net: gradients, TD learning, play against the in-kernel
 players, the exported search evaluation, train.py --game draughts --algo td exact resume."""
+
 import json
 
 import numpy as np
 import pytest
+from train_runs import killed_and_resumed_td_run
 
 from boardgym.agents import load
 from boardgym.agents import td_draughts as tdd
 from boardgym.agents.draughts_eval import EVAL_MLP, Evaluation, net_eval
 from boardgym.envs import russian_draughts_v0
-from boardgym.kernels.draughts.opponents import opponent_move
 from boardgym.kernels.draughts.board import S_SIDE
 from boardgym.kernels.draughts.game import initial_state
-from boardgym.kernels.players import OPP_GREEDY, OPP_RANDOM
 from boardgym.kernels.draughts.observe import OBS_LEN
+from boardgym.kernels.draughts.opponents import opponent_move
 from boardgym.kernels.draughts.outcome import BLACK_WON, ONGOING, WHITE_WON, game_status
+from boardgym.kernels.players import OPP_GREEDY, OPP_RANDOM
 from boardgym.kernels.rng import seed_rngs
 from boardgym.scripts import train
-from train_runs import killed_and_resumed_td_run
+
 
 def _positions(n_games, seed, p_random=0.5):
     """Positions of decided games between two material-greedy players that each play a random
@@ -52,6 +54,7 @@ def _mse(params, states, results):
 
 
 # ----------------------------------------------------------------------------- the net
+
 
 def _some_position():
     s = initial_state()
@@ -153,8 +156,9 @@ def test_short_training_beats_random_and_drives_alphabeta(tmp_path):
     assert (pts > 0).mean() >= 0.8, pts.mean()
     assert (pts[0::2] > 0).mean() >= 0.7 and (pts[1::2] > 0).mean() >= 0.7  # as White and Black
     untrained = np.zeros(100)
-    tdd.play_match(*tdd.init_params(40, seed=0), OPP_RANDOM, seed_rngs(4, 1), 100,
-                   tdd.MAX_PLIES, untrained)
+    tdd.play_match(
+        *tdd.init_params(40, seed=0), OPP_RANDOM, seed_rngs(4, 1), 100, tdd.MAX_PLIES, untrained
+    )
     assert (untrained > 0).mean() < (pts > 0).mean()
     path = tmp_path / "td.npz"
     tdd.to_evaluation(params).save(path)
@@ -190,12 +194,33 @@ def test_play_match_counts_capped_games_as_draws():
 
 # ----------------------------------------------------------------------------- train.py
 
+
 def test_train_resume_after_a_kill_matches_uninterrupted_run(tmp_path, capsys, monkeypatch):
-    common = ["--game", "draughts", "--algo", "td", "--hidden", "8", "--seed", "3",
-              "--alpha", "0.01", "--lam", "0.5", "--ckpt-every", "20", "--eval-every", "40",
-              "--eval-games", "10", "--games", "80"]
-    full, metrics = killed_and_resumed_td_run(train, common, tmp_path, monkeypatch,
-                                              ("random", "recapture"))
+    common = [
+        "--game",
+        "draughts",
+        "--algo",
+        "td",
+        "--hidden",
+        "8",
+        "--seed",
+        "3",
+        "--alpha",
+        "0.01",
+        "--lam",
+        "0.5",
+        "--ckpt-every",
+        "20",
+        "--eval-every",
+        "40",
+        "--eval-games",
+        "10",
+        "--games",
+        "80",
+    ]
+    full, metrics = killed_and_resumed_td_run(
+        train, common, tmp_path, monkeypatch, ("random", "recapture")
+    )
     assert not np.array_equal(full[0], tdd.init_params(8, 3)[0])
     z = np.load(tmp_path / "b" / "latest.npz")
     assert int(z["games"]) == 80 and z["stats"][tdd.ST_GAMES] == 80
@@ -207,9 +232,26 @@ def test_train_resume_after_a_kill_matches_uninterrupted_run(tmp_path, capsys, m
     assert load("draughts-alphabeta", weights=tmp_path / "a" / "games_80.npz", depth=1)
     with pytest.raises(ValueError, match="--epsilon must be in"):
         train.main(common + ["--epsilon", "1.5", "--ckpt-dir", str(tmp_path / "c")])
-    train.main(["--game", "draughts", "--algo", "td", "--hidden", "4", "--games", "2",
-                "--ckpt-every", "2", "--eval-every", "0", "--quiet", "--no-tensorboard",
-                "--ckpt-dir", str(tmp_path / "d")])
+    train.main(
+        [
+            "--game",
+            "draughts",
+            "--algo",
+            "td",
+            "--hidden",
+            "4",
+            "--games",
+            "2",
+            "--ckpt-every",
+            "2",
+            "--eval-every",
+            "0",
+            "--quiet",
+            "--no-tensorboard",
+            "--ckpt-dir",
+            str(tmp_path / "d"),
+        ]
+    )
     saved = json.loads(str(np.load(tmp_path / "d" / "latest.npz")["settings"]))
     assert saved["alpha"] == 0.003 and saved["epsilon"] == 0.05  # the draughts defaults
 

@@ -1,16 +1,21 @@
 """Backgammon afterstate agents: net gradients, TD learning, checkpoints, legal play in the AEC env
 from both seats, best_play in the legal_plays frame, routes to actions, the afterstate game loop,
 the greedy player shared with the kernels, train.py exact resume, eval_gnubg conventions."""
+
 import hashlib
 import json
 
 import numpy as np
 import pytest
+from train_runs import killed_and_resumed_td_run
 
-from boardgym.agents import RandomAgent, load
-from boardgym.agents import td_net
+from boardgym.agents import RandomAgent, load, td_net
 from boardgym.agents.backgammon_agents import (
-    ExpectimaxAgent, GreedyAgent, TDAgent, load_weights, play_afterstate_game,
+    ExpectimaxAgent,
+    GreedyAgent,
+    TDAgent,
+    load_weights,
+    play_afterstate_game,
     state_from_observation,
 )
 from boardgym.agents.registry import CHECKPOINTS
@@ -20,7 +25,6 @@ from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import BOARD_LEN, STATE_LEN
 from boardgym.kernels.players import OPP_RANDOM
 from boardgym.scripts import eval_gnubg, train
-from train_runs import killed_and_resumed_td_run
 
 SHIPPED = CHECKPOINTS / "backgammon-td.npz"
 
@@ -61,6 +65,7 @@ def _log_loss(params, states, results):
 
 
 # ----------------------------------------------------------------------------- the net
+
 
 def test_gradients_match_finite_differences():
     params = td_net.init_params(7, seed=3, scale=0.5)
@@ -124,21 +129,55 @@ def test_trace_path_with_tiny_lambda_equals_td0_path():
 # state, the stats. Numba compiles for the host CPU and the forward pass is fastmath, so another
 # CPU may round differently: regenerate there with that commit before suspecting the code.
 TRAIN_GAMES_PINS = [
-    (6, 1, 11, 40, 0.0, "b861eb788f38ac5ace86b4bc00cc7d815006bad56f3a4c60de5715d43be10a99",
-     -218822894796976819, [40.0, 1863.0, 38.95652523957776, 20.0, -2.0, 2.0, 0.0]),
-    (20, 3, 13, 30, 0.0, "a697b40ea3b5aa704391acd2b1a101cdd0afa9a4b6828261e7cddefaadc2d51f",
-     3826318034415055463, [30.0, 5710.0, 37.96109058288023, 17.0, 5.0, 15.0, 5.0]),
-    (6, 1, 11, 40, 0.7, "e656f356fa58e0c5946196b73d2e0efc8f3badc33046b5f952c6617b67610330",
-     7705224730202708243, [40.0, 1875.0, 38.20263228559958, 23.0, 8.0, 4.0, 0.0]),
-    (20, 1, 11, 40, 0.7, "5ed9247d292c10070f79d84f986eb0a068c412fc0a5f6b703303983c397c92af",
-     108191989200932955, [40.0, 2365.0, 39.64756857706493, 23.0, 6.0, 8.0, 0.0]),
+    (
+        6,
+        1,
+        11,
+        40,
+        0.0,
+        "b861eb788f38ac5ace86b4bc00cc7d815006bad56f3a4c60de5715d43be10a99",
+        -218822894796976819,
+        [40.0, 1863.0, 38.95652523957776, 20.0, -2.0, 2.0, 0.0],
+    ),
+    (
+        20,
+        3,
+        13,
+        30,
+        0.0,
+        "a697b40ea3b5aa704391acd2b1a101cdd0afa9a4b6828261e7cddefaadc2d51f",
+        3826318034415055463,
+        [30.0, 5710.0, 37.96109058288023, 17.0, 5.0, 15.0, 5.0],
+    ),
+    (
+        6,
+        1,
+        11,
+        40,
+        0.7,
+        "e656f356fa58e0c5946196b73d2e0efc8f3badc33046b5f952c6617b67610330",
+        7705224730202708243,
+        [40.0, 1875.0, 38.20263228559958, 23.0, 8.0, 4.0, 0.0],
+    ),
+    (
+        20,
+        1,
+        11,
+        40,
+        0.7,
+        "5ed9247d292c10070f79d84f986eb0a068c412fc0a5f6b703303983c397c92af",
+        108191989200932955,
+        [40.0, 2365.0, 39.64756857706493, 23.0, 6.0, 8.0, 0.0],
+    ),
 ]
 
 
-@pytest.mark.parametrize("hidden, seed, dice, games, lam, digest, rng_after, stats",
-                         TRAIN_GAMES_PINS)
-def test_train_games_is_bit_identical_to_its_own_loop(hidden, seed, dice, games, lam, digest,
-                                                      rng_after, stats):
+@pytest.mark.parametrize(
+    "hidden, seed, dice, games, lam, digest, rng_after, stats", TRAIN_GAMES_PINS
+)
+def test_train_games_is_bit_identical_to_its_own_loop(
+    hidden, seed, dice, games, lam, digest, rng_after, stats
+):
     params = td_net.init_params(hidden, seed)
     st = np.zeros(td_net.N_STATS)
     rng = np.array([dice], dtype=np.int64)
@@ -153,8 +192,9 @@ def test_train_games_rejects_lambda_out_of_range():
     params = td_net.init_params(4, seed=1)
     for lam in (-0.1, 1.5, float("nan")):
         with pytest.raises(ValueError, match="lam"):
-            td_net.train_games(*params, np.array([1], np.int64), 1, 0.1, lam,
-                               np.zeros(td_net.N_STATS))
+            td_net.train_games(
+                *params, np.array([1], np.int64), 1, 0.1, lam, np.zeros(td_net.N_STATS)
+            )
 
 
 @pytest.mark.parametrize("lam, games, drop", [(0.0, 900, 0.02), (0.7, 600, 0.04)])
@@ -173,6 +213,7 @@ def test_td_learning_reduces_outcome_prediction_error(lam, games, drop):
 
 
 # ----------------------------------------------------------------------------- checkpoints
+
 
 def test_weights_round_trip(tmp_path):
     agent = TDAgent(hidden=12, seed=4)
@@ -206,6 +247,7 @@ def test_shipped_checkpoint_loads_by_name():
 
 
 # ----------------------------------------------------------------------------- acting
+
 
 def _play_env(agents, seed, use_state):
     env = backgammon_v0.raw_env(scoring="gammon")
@@ -297,17 +339,25 @@ def _board(mover, opp, bar_me=0, bar_opp=0):
     return api.position_id(api.state_from_board(b))
 
 
-PIDS = ["4HPwATDgc/ABMA",
-        _board({1: 3, 2: 3, 3: 3, 4: 3, 5: 2}, {6: 5, 8: 3, 13: 5, 18: 2}, bar_me=1),  # bar entry
-        _board({1: 2, 3: 4, 5: 1}, {1: 4, 2: 4, 3: 4, 19: 1})]                           # bear-off
+PIDS = [
+    "4HPwATDgc/ABMA",
+    _board({1: 3, 2: 3, 3: 3, 4: 3, 5: 2}, {6: 5, 8: 3, 13: 5, 18: 2}, bar_me=1),  # bar entry
+    _board({1: 2, 3: 4, 5: 1}, {1: 4, 2: 4, 3: 4, 19: 1}),
+]  # bear-off
 
 
 @pytest.mark.parametrize("pid", PIDS)
 def test_best_play_is_one_of_legal_plays(pid):
     td = TDAgent(hidden=8, seed=0)
     from boardgym.agents import RandomAgent
-    agents = [td, GreedyAgent(), ExpectimaxAgent(depth=2, evaluation="greedy", width=3),
-              ExpectimaxAgent(depth=2, evaluation=td, width=2), RandomAgent(seed=0)]
+
+    agents = [
+        td,
+        GreedyAgent(),
+        ExpectimaxAgent(depth=2, evaluation="greedy", width=3),
+        ExpectimaxAgent(depth=2, evaluation=td, width=2),
+        RandomAgent(seed=0),
+    ]
     for d1 in range(1, 7):
         for d2 in (1, 4, 6):
             legal = api.legal_plays(pid, d1, d2)
@@ -328,13 +378,31 @@ def test_td_agent_beats_random():
 
 # ----------------------------------------------------------------------------- scripts
 
+
 def test_train_resume_after_a_kill_matches_uninterrupted_run(tmp_path, capsys, monkeypatch):
     """--resume continues exactly; the logs drop what the killed run wrote after its
     last checkpoint (the evaluation at 80 games came before the checkpoint that never landed)."""
-    common = ["--game", "backgammon", "--algo", "td", "--hidden", "8", "--seed", "3",
-              "--ckpt-every", "20", "--eval-every", "40", "--eval-games", "10", "--games", "80"]
-    full, metrics = killed_and_resumed_td_run(train, common, tmp_path, monkeypatch,
-                                              ("random", "greedy"))
+    common = [
+        "--game",
+        "backgammon",
+        "--algo",
+        "td",
+        "--hidden",
+        "8",
+        "--seed",
+        "3",
+        "--ckpt-every",
+        "20",
+        "--eval-every",
+        "40",
+        "--eval-games",
+        "10",
+        "--games",
+        "80",
+    ]
+    full, metrics = killed_and_resumed_td_run(
+        train, common, tmp_path, monkeypatch, ("random", "greedy")
+    )
     out = capsys.readouterr().out
     assert "games/s" in out and "ETA" in out and "vs random" in out and "resumed" in out
     assert set(metrics("a")[0]["random"]) == {"ppg", "ci95", "win_rate", "games"}
@@ -348,13 +416,34 @@ def test_train_resume_after_a_kill_matches_uninterrupted_run(tmp_path, capsys, m
 
 def test_train_writes_tensorboard_scalars_unless_told_not_to(tmp_path):
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
-    common = ["--game", "backgammon", "--algo", "td", "--hidden", "8", "--games", "40",
-              "--ckpt-every", "20", "--eval-every", "20", "--eval-games", "10", "--quiet"]
+
+    common = [
+        "--game",
+        "backgammon",
+        "--algo",
+        "td",
+        "--hidden",
+        "8",
+        "--games",
+        "40",
+        "--ckpt-every",
+        "20",
+        "--eval-every",
+        "20",
+        "--eval-games",
+        "10",
+        "--quiet",
+    ]
     train.main(common + ["--ckpt-dir", str(tmp_path / "tb_on")])
     acc = EventAccumulator(str(tmp_path / "tb_on" / "tb"))
     acc.Reload()
     tags = acc.Tags()["scalars"]
-    assert {"train/abs_td_error", "train/games_per_s", "eval/random_ppg", "eval/greedy_win_rate"} <= set(tags)
+    assert {
+        "train/abs_td_error",
+        "train/games_per_s",
+        "eval/random_ppg",
+        "eval/greedy_win_rate",
+    } <= set(tags)
     assert [e.step for e in acc.Scalars("eval/random_ppg")] == [20, 40]
     train.main(common + ["--ckpt-dir", str(tmp_path / "tb_off"), "--no-tensorboard"])
     assert not (tmp_path / "tb_off" / "tb").exists()
@@ -365,14 +454,26 @@ def test_train_writes_tensorboard_scalars_unless_told_not_to(tmp_path):
 def test_eval_gnubg_smoke(opponent, capsys):
     pytest.importorskip("gnubg_nn")
     ev = eval_gnubg
-    s = ev.main(["--agent", "backgammon-greedy", "--opponent", opponent, "--games", "6",
-                 "--seed", "1", "--quiet"])
+    s = ev.main(
+        [
+            "--agent",
+            "backgammon-greedy",
+            "--opponent",
+            opponent,
+            "--games",
+            "6",
+            "--seed",
+            "1",
+            "--quiet",
+        ]
+    )
     assert s["games"] == 6 and -3 <= s["ppg"] <= 3
     assert "points per game" in capsys.readouterr().out
 
 
 def test_eval_gnubg_statistics():
     from boardgym.agents.stats import mean_interval, wilson
+
     ev = eval_gnubg
     assert not hasattr(ev, "wilson")  # one statistics module: agents/stats.py
     pts = np.array([1.0, -2.0, 3.0, -1.0])
@@ -386,18 +487,32 @@ def test_eval_gnubg_statistics():
 def test_eval_gnubg_random_opponent_is_the_random_player():
     """--opponent random is OPP_RANDOM (random checker moves), played through the one loop."""
     ev = eval_gnubg
-    s = ev.main(["--agent", "backgammon-greedy", "--opponent", "random", "--games", "20",
-                 "--seed", "3", "--quiet"])
+    s = ev.main(
+        [
+            "--agent",
+            "backgammon-greedy",
+            "--opponent",
+            "random",
+            "--games",
+            "20",
+            "--seed",
+            "3",
+            "--quiet",
+        ]
+    )
     assert s["games"] == 20 and s["ppg"] > 0.5
 
 
 # ----------------------------------------------------------------------------- one player, one loop
 
+
 def test_greedy_agent_and_in_kernel_greedy_choose_the_same_play():
-    """"greedy" is one player: GreedyAgent picks exactly the afterstate of opponents.greedy_turn
+    """ "greedy" is one player: GreedyAgent picks exactly the afterstate of opponents.greedy_turn
     (same score, same tie rule: the first best in generation order, nothing random)."""
     from bg_random_games import random_cases
+
     from boardgym.kernels.backgammon.opponents import greedy_turn
+
     agent = GreedyAgent()
     ties = 0
     for s, d1, d2 in random_cases(600, seed=21):
@@ -406,7 +521,9 @@ def test_greedy_agent_and_in_kernel_greedy_choose_the_same_play():
         scores = agent.scores(rows)
         ties += (scores == scores.max()).sum() > 1
         assert np.array_equal(greedy_turn(rolled)[:BOARD_LEN], rows[agent.choose(rows)][:BOARD_LEN])
-        assert api.position_id(agent.best_afterstate(s, d2, d1)) == api.position_id(greedy_turn(rolled))
+        assert api.position_id(agent.best_afterstate(s, d2, d1)) == api.position_id(
+            greedy_turn(rolled)
+        )
     assert ties > 50  # the tie rule was exercised
 
 
@@ -414,6 +531,7 @@ def test_batch_greedy_opponent_equals_greedy_agent_in_the_aec_env_game_for_game(
     """BackgammonBatch(opponent="greedy") game i == backgammon_v0 seeded S + i with GreedyAgent
     playing player_1 (act_state), the learner's random actions the same in both."""
     from boardgym.envs.batch import BackgammonBatch
+
     n, rng = 3, np.random.default_rng(5)
     core = BackgammonBatch(n, opponent="greedy", learner="player_0", scoring="gammon")
     core.reset(seed=40)
@@ -470,6 +588,7 @@ def test_play_afterstate_game_plays_the_aec_game_of_the_same_seed(max_turns):
 def test_play_match_is_the_afterstate_loop():
     """td_net.play_match (Numba) and play_afterstate_game (Python) play the same games."""
     from boardgym.kernels.players import OPP_GREEDY
+
     td, greedy = TDAgent(hidden=10, seed=1), GreedyAgent()
     pts = np.zeros(8)
     td_net.play_match(td.params, td.params, OPP_GREEDY, np.array([77], np.int64), 4, pts)

@@ -1,4 +1,5 @@
 """Shared check of the batch/single-env equality tests."""
+
 import numpy as np
 
 

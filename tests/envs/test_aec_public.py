@@ -1,5 +1,6 @@
 """TwoPlayerAEC's public read-only views (is_over, legal_mask(), n_legal, cumulative_rewards) and
 end_on_illegal_action(), on both games, raw and wrapped."""
+
 import numpy as np
 import pytest
 
@@ -29,7 +30,10 @@ def test_views_follow_a_random_game(module):
     with pytest.raises(TypeError):
         cum["player_0"] = 99.0  # read-only
     assert sorted(cum.values()) == [-1.0, 1.0]  # decided (random play, this seed)
-    assert dict(before) == {"player_0": 0.0, "player_1": 0.0}  # a copy: the end did not show through
+    assert dict(before) == {
+        "player_0": 0.0,
+        "player_1": 0.0,
+    }  # a copy: the end did not show through
     _, reward, term, trunc, _ = env.last()
     assert reward == env.cumulative_rewards[env.agent_selection] and (term or trunc)
 
@@ -62,6 +66,7 @@ def test_end_on_illegal_action(module):
 
 def _pettingzoo_stack(module):
     from pettingzoo.utils import wrappers
+
     env = wrappers.TerminateIllegalWrapper(module.raw_env(), illegal_reward=-1)
     return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(env))
 

@@ -1,15 +1,16 @@
 """Game API and notation of boardgym.envs.backgammon_notation: Position ID, Match ID, legal_plays,
 gnubg-style play notation, and rejection of malformed input (ValueError with a reason)."""
+
 import base64
 import re
 
 import numpy as np
 import pytest
+from bg_random_games import random_cases
 
 from boardgym.envs import backgammon_notation as bg
 from boardgym.kernels.backgammon import board as B
 from boardgym.kernels.backgammon.movegen import MAX_AFTERSTATES, gen_afterstates
-from bg_random_games import random_cases
 
 START_ID = "4HPwATDgc/ABMA"  # the starting position (gnubg manual)
 
@@ -29,10 +30,11 @@ def runs(counts):
 
 # ----------------------------------------------------------------------------- Position ID
 
+
 def test_initial_position_id():
     assert bg.position_id(bg.initial_state()) == START_ID
     s = bg.position_from_id(START_ID)
-    assert (s[:B.BOARD_LEN] == bg.initial_state()[:B.BOARD_LEN]).all()
+    assert (s[: B.BOARD_LEN] == bg.initial_state()[: B.BOARD_LEN]).all()
 
 
 def test_position_id_block_order_mover_second():
@@ -47,8 +49,8 @@ def test_position_id_round_trip_random_positions():
     for s, _, _ in random_cases(300, seed=3):
         pid = bg.position_id(s)
         t = bg.position_from_id(pid)
-        assert (t[:B.BOARD_LEN] == s[:B.BOARD_LEN]).all()
-        assert (t[B.BB_ME:] == s[B.BB_ME:]).all()
+        assert (t[: B.BOARD_LEN] == s[: B.BOARD_LEN]).all()
+        assert (t[B.BB_ME :] == s[B.BB_ME :]).all()
 
 
 def test_position_id_matches_gnubg():
@@ -62,14 +64,16 @@ def test_position_id_matches_gnubg():
 
 # ----------------------------------------------------------------------------- legal_plays
 
+
 def test_legal_plays_opening():
     assert len(bg.legal_plays(START_ID, 3, 1)) == 16
     assert bg.legal_plays(START_ID, 3, 1) == sorted(bg.legal_plays(START_ID, 1, 3))
 
 
 def test_legal_plays_pass_is_the_unchanged_position():
-    s = bg.state_from_board([[2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 3] + [0] * 12,
-                             [0] * 5 + [14] + [0] * 18 + [1]])
+    s = bg.state_from_board(
+        [[2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 3] + [0] * 12, [0] * 5 + [14] + [0] * 18 + [1]]
+    )
     pid = bg.position_id(s)
     assert bg.legal_plays(pid, 6, 1) == [pid]
 
@@ -79,7 +83,9 @@ def test_legal_plays_match_gnubg():
     for s, d1, d2 in random_cases(400, seed=5):
         pid = bg.position_id(s)
         keys = g.moves(g.board_from_position_id(pid), d1, d2)
-        want = sorted({g.position_id([list(x) for x in g.board_from_position_key(k)]) for k in keys}) or [pid]
+        want = sorted(
+            {g.position_id([list(x) for x in g.board_from_position_key(k)]) for k in keys}
+        ) or [pid]
         assert bg.legal_plays(pid, d1, d2) == want, (pid, d1, d2)
 
 
@@ -92,12 +98,14 @@ def test_legal_plays_are_the_sorted_ids_of_legal_afterstates():
 
 def test_legal_plays_give_the_same_answers_from_several_threads():
     import threading
+
     cases = [(bg.position_id(s), d1, d2) for s, d1, d2 in random_cases(200, seed=8)]
     want = [bg.legal_plays(*c) for c in cases]
     got = {}
 
     def run(t):
         got[t] = [bg.legal_plays(*c) for c in cases]
+
     threads = [threading.Thread(target=run, args=(t,)) for t in range(4)]
     for t in threads:
         t.start()
@@ -136,6 +144,7 @@ def test_position_ids_of_a_batch():
 
 # ----------------------------------------------------------------------------- notation
 
+
 def test_play_notation_round_trip_random_positions():
     out = np.empty((MAX_AFTERSTATES, B.STATE_LEN), dtype=np.int64)
     for s, d1, d2 in random_cases(300, seed=6):
@@ -145,7 +154,7 @@ def test_play_notation_round_trip_random_positions():
             text = bg.play_to_str(s, d1, d2, out[j])
             texts.add(text)
             back = bg.parse_play(s, d1, d2, text)
-            assert (back[:B.BOARD_LEN] == out[j, :B.BOARD_LEN]).all(), (text, d1, d2)
+            assert (back[: B.BOARD_LEN] == out[j, : B.BOARD_LEN]).all(), (text, d1, d2)
         assert len(texts) == k
 
 
@@ -163,8 +172,12 @@ def test_play_notation_forms():
 
 
 def test_play_notation_bar_hit_and_off():
-    s = bg.state_from_board([[0] * 22 + [1, 0, 0] if False else [0, 1] + [0] * 10 + [14] + [0] * 12,
-                             [0] * 5 + [14] + [0] * 18 + [1]])
+    s = bg.state_from_board(
+        [
+            [0] * 22 + [1, 0, 0] if False else [0, 1] + [0] * 10 + [14] + [0] * 12,
+            [0] * 5 + [14] + [0] * 18 + [1],
+        ]
+    )
     # opponent blot on its 2 point = the mover's 23
     t = bg.parse_play(s, 2, 1, "bar/23* 6/5")
     assert t[B.BAR_OPP] == 1 and bg.play_to_str(s, 2, 1, t) == "bar/23* 6/5"
@@ -189,11 +202,14 @@ def test_parse_play_rejects_illegal_and_malformed():
 
 # ----------------------------------------------------------------------------- Match ID
 
+
 def test_match_id_known_gnubg_id():
     # From a GNU Backgammon session posted to bug-gnubg (2009-07): g9vBASSYZ8wBBg:cIkmAQAAAAAA
     d = bg.parse_match_id("cIkmAQAAAAAA")
     assert d["match_length"] == 9 and d["dice"] == (5, 1) and d["cube_value"] == 1
-    assert d["cube_owner"] == -1 and d["dice_owner"] == 1 and d["turn"] == 1 and d["game_state"] == 1
+    assert (
+        d["cube_owner"] == -1 and d["dice_owner"] == 1 and d["turn"] == 1 and d["game_state"] == 1
+    )
     s = bg.initial_state()
     s[B.TURN] = 1
     assert bg.match_id(s, dice=(5, 1), match_length=9) == "cIkmAQAAAAAA"
@@ -206,14 +222,27 @@ def test_match_id_round_trip():
     mid = bg.match_id(s, match_length=7, score=(3, 5), crawford=True)
     assert len(mid) == 12
     d = bg.parse_match_id(mid)
-    assert d == {"cube_value": 8, "cube_owner": 1, "dice_owner": 0, "crawford": True, "game_state": 1,
-                 "turn": 0, "double_offered": False, "resign": 0, "dice": (6, 6), "match_length": 7,
-                 "score": (3, 5)}
+    assert d == {
+        "cube_value": 8,
+        "cube_owner": 1,
+        "dice_owner": 0,
+        "crawford": True,
+        "game_state": 1,
+        "turn": 0,
+        "double_offered": False,
+        "resign": 0,
+        "dice": (6, 6),
+        "match_length": 7,
+        "score": (3, 5),
+    }
 
 
 def test_match_id_rejects_malformed():
-    for mid, why in (("cIkmAQAAAAA", "12 characters"), ("cIkmAQAAAA!A", "base64"),
-                     ("cIkmAQAAAAAg", "beyond bit 66")):
+    for mid, why in (
+        ("cIkmAQAAAAA", "12 characters"),
+        ("cIkmAQAAAA!A", "base64"),
+        ("cIkmAQAAAAAg", "beyond bit 66"),
+    ):
         with pytest.raises(ValueError, match=why):
             bg.parse_match_id(mid)
     bad_owner = bg.match_id(bg.initial_state())
@@ -225,6 +254,7 @@ def test_match_id_rejects_malformed():
 
 
 # ----------------------------------------------------------------------------- invalid input
+
 
 def test_position_id_rejects_malformed():
     with pytest.raises(ValueError, match="14 characters"):
@@ -244,11 +274,20 @@ def test_position_id_rejects_malformed():
 
 
 def test_legal_plays_word_a_bad_id_as_position_from_id_does():
-    bad = ["4HPwATDgc/ABM", "4HPwATDgc/AB-A", START_ID[:-1] + "B", "4HPwATDgc/AB\u00e9A",
-           id_from_bits([1] * 80), id_from_bits(runs([16] + [0] * 24) + runs([15] + [0] * 24)),
-           id_from_bits(runs([2] + [0] * 24) + runs([0] * 23 + [2, 0])),
-           id_from_bits(runs([0] * 25) + runs([0] * 25)), id_from_bits(runs([1] + [0] * 24) * 2 + [1]),
-           12345678901234, None, b"4HPwATDgc/ABMA"]
+    bad = [
+        "4HPwATDgc/ABM",
+        "4HPwATDgc/AB-A",
+        START_ID[:-1] + "B",
+        "4HPwATDgc/AB\u00e9A",
+        id_from_bits([1] * 80),
+        id_from_bits(runs([16] + [0] * 24) + runs([15] + [0] * 24)),
+        id_from_bits(runs([2] + [0] * 24) + runs([0] * 23 + [2, 0])),
+        id_from_bits(runs([0] * 25) + runs([0] * 25)),
+        id_from_bits(runs([1] + [0] * 24) * 2 + [1]),
+        12345678901234,
+        None,
+        b"4HPwATDgc/ABMA",
+    ]
     for pid in bad:
         with pytest.raises((ValueError, TypeError)) as want:
             bg.position_from_id(pid)

@@ -4,6 +4,7 @@ kernel sees it (TypeError for a wrong type, ValueError for a wrong value, naming
 The named regressions are inputs that used to hang or crash the interpreter; they run in a fresh
 interpreter with a time limit, so a hang or a segfault fails the test instead of the runner.
 """
+
 import subprocess
 import sys
 import textwrap
@@ -22,8 +23,12 @@ START_ID = "4HPwATDgc/ABMA"
 
 def run_isolated(code, timeout=120):
     """Run code in a fresh interpreter; return its stdout (fails on a crash, hang or error)."""
-    p = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
-                       text=True, timeout=timeout)
+    p = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
     assert p.returncode == 0, f"exit {p.returncode}\n{p.stdout}\n{p.stderr[-3000:]}"
     return p.stdout
 
@@ -34,8 +39,10 @@ def start():
 
 # ----------------------------------------------------------------------------- named regressions
 
+
 def test_position_id_of_huge_or_random_counts_raises_instead_of_hanging():
-    out = run_isolated("""
+    out = run_isolated(
+        """
         import numpy as np
         from boardgym.envs import backgammon_notation as bg
         s = bg.initial_state()
@@ -45,7 +52,9 @@ def test_position_id_of_huge_or_random_counts_raises_instead_of_hanging():
                 bg.position_id(state)
             except ValueError as e:
                 print("ValueError", e)
-    """, timeout=60)
+    """,
+        timeout=60,
+    )
     assert out.count("ValueError") == 2 and "counts are 0..15" in out
 
 
@@ -65,16 +74,28 @@ def test_notation_on_a_state_of_the_wrong_length_raises_instead_of_crashing():
     assert out.count("ValueError") == 12 and "shape (65,)" in out
 
 
-@pytest.mark.parametrize("state, error", [(None, TypeError), ("4HPwATDgc/ABMA", TypeError),
-                                          (np.zeros((2, 65), np.int64), ValueError),
-                                          (np.zeros((65, 1), np.int64), ValueError),
-                                          (np.zeros(65, np.float64), TypeError),
-                                          (np.zeros(65, bool), TypeError),
-                                          ([[1, 2], [3]], ValueError)])
+@pytest.mark.parametrize(
+    "state, error",
+    [
+        (None, TypeError),
+        ("4HPwATDgc/ABMA", TypeError),
+        (np.zeros((2, 65), np.int64), ValueError),
+        (np.zeros((65, 1), np.int64), ValueError),
+        (np.zeros(65, np.float64), TypeError),
+        (np.zeros(65, bool), TypeError),
+        ([[1, 2], [3]], ValueError),
+    ],
+)
 def test_2d_none_and_wrong_dtype_states_raise_clear_errors(state, error):
-    for call in (bg.position_id, bg.board_from_state, bg.check_state, backgammon_render.render_text,
-                 lambda s: bg.parse_play(s, 3, 1, "8/5 6/5"), lambda s: bg.match_id(s),
-                 lambda s: GreedyAgent().act_state(s)):
+    for call in (
+        bg.position_id,
+        bg.board_from_state,
+        bg.check_state,
+        backgammon_render.render_text,
+        lambda s: bg.parse_play(s, 3, 1, "8/5 6/5"),
+        lambda s: bg.match_id(s),
+        lambda s: GreedyAgent().act_state(s),
+    ):
         with pytest.raises(error):
             call(state)
 
@@ -94,6 +115,7 @@ def test_a_state_with_99_or_negative_checkers_on_a_point_is_rejected(count):
 
 # ----------------------------------------------------------------------------- check_state contents
 
+
 def _bad(**changes):
     s = start()
     for k, v in changes.items():
@@ -101,19 +123,27 @@ def _bad(**changes):
     return s
 
 
-@pytest.mark.parametrize("change, message", [
-    ({f"i{B.ME + 23}": 3}, "player on roll has 16 checkers"),            # 15 a side
-    ({f"i{B.OPP}": 3}, "opponent has 16 checkers"),
-    ({f"i{B.BAR_ME}": 16}, "bar of the player on roll is 16"),           # bar in range
-    ({f"i{B.OFF_OPP}": -1}, "borne off by the opponent is -1"),          # off in range
-    ({f"i{B.TURN}": 2}, "TURN"),
-    ({f"i{B.DICE}": 5}, "5 dice of value 1"),                            # 0..4 copies
-    ({f"i{B.DICE}": 2, f"i{B.DICE + 1}": 1}, "not what is left of one roll"),
-    ({f"i{B.DICE}": 1, f"i{B.DICE + 1}": 1, f"i{B.DICE + 2}": 1}, "not what is left of one roll"),
-    ({f"i{B.CUBE_VALUE}": 3}, "cube value"), ({f"i{B.CUBE_VALUE}": 1 << 16}, "cube value"),
-    ({f"i{B.CUBE_VALUE}": 0}, "cube value"), ({f"i{B.CUBE_OWNER}": 2}, "cube owner"),
-    ({f"i{B.BB_OPP2}": 0}, "BB_OPP2"),                                   # occupancy words
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({f"i{B.ME + 23}": 3}, "player on roll has 16 checkers"),  # 15 a side
+        ({f"i{B.OPP}": 3}, "opponent has 16 checkers"),
+        ({f"i{B.BAR_ME}": 16}, "bar of the player on roll is 16"),  # bar in range
+        ({f"i{B.OFF_OPP}": -1}, "borne off by the opponent is -1"),  # off in range
+        ({f"i{B.TURN}": 2}, "TURN"),
+        ({f"i{B.DICE}": 5}, "5 dice of value 1"),  # 0..4 copies
+        ({f"i{B.DICE}": 2, f"i{B.DICE + 1}": 1}, "not what is left of one roll"),
+        (
+            {f"i{B.DICE}": 1, f"i{B.DICE + 1}": 1, f"i{B.DICE + 2}": 1},
+            "not what is left of one roll",
+        ),
+        ({f"i{B.CUBE_VALUE}": 3}, "cube value"),
+        ({f"i{B.CUBE_VALUE}": 1 << 16}, "cube value"),
+        ({f"i{B.CUBE_VALUE}": 0}, "cube value"),
+        ({f"i{B.CUBE_OWNER}": 2}, "cube owner"),
+        ({f"i{B.BB_OPP2}": 0}, "BB_OPP2"),  # occupancy words
+    ],
+)
 def test_check_state_names_each_impossible_field(change, message):
     with pytest.raises(ValueError, match=message):
         bg.check_state(_bad(**change))
@@ -121,10 +151,10 @@ def test_check_state_names_each_impossible_field(change, message):
 
 def test_check_state_shared_point_both_off_and_valid_states():
     s = start()
-    s[B.ME + 23] -= 1          # a mover checker from its 24 ...
-    s[B.OPP + 0] = 0            # ... and the opponent's two from its 24 (mover's point 1) ...
+    s[B.ME + 23] -= 1  # a mover checker from its 24 ...
+    s[B.OPP + 0] = 0  # ... and the opponent's two from its 24 (mover's point 1) ...
     s[B.OPP + 23] += 2
-    s[B.ME + 0] = 1             # ... leave point 1 to the mover, point 24 shared
+    s[B.ME + 0] = 1  # ... leave point 1 to the mover, point 24 shared
     B.refresh_masks(s)
     with pytest.raises(ValueError, match="both sides have checkers on point 24"):
         bg.check_state(s)
@@ -134,7 +164,7 @@ def test_check_state_shared_point_both_off_and_valid_states():
     with pytest.raises(ValueError, match="both sides have borne off"):
         bg.check_state(done)
     ok = [B.set_dice(start(), 6, 6), B.set_dice(start(), 5, 2), start()]
-    ok[0][B.DICE + 5] = 1      # one six left of a double
+    ok[0][B.DICE + 5] = 1  # one six left of a double
     ok.append(np.array(start().tolist()))
     for s in ok:
         assert bg.check_state(s) is not None
@@ -175,14 +205,23 @@ def test_dice_ids_play_text_and_sequences_are_checked():
 
 def test_match_id_fields_are_checked():
     s = start()
-    for kwargs, error in (({"match_length": -1}, ValueError), ({"match_length": 1 << 15}, ValueError),
-                          ({"match_length": 2.0}, TypeError), ({"score": (1,)}, ValueError),
-                          ({"score": (3, 1), "match_length": 3}, ValueError),
-                          ({"score": "12"}, TypeError), ({"crawford": "yes"}, TypeError),
-                          ({"game_state": 5}, ValueError), ({"resign": 4}, ValueError),
-                          ({"turn": 2}, ValueError), ({"turn": 1.0}, TypeError),
-                          ({"dice": (7, 1)}, ValueError), ({"dice": (1.5, 2)}, TypeError),
-                          ({"dice": 31}, TypeError), ({"dice": (1, 2, 3)}, ValueError)):
+    for kwargs, error in (
+        ({"match_length": -1}, ValueError),
+        ({"match_length": 1 << 15}, ValueError),
+        ({"match_length": 2.0}, TypeError),
+        ({"score": (1,)}, ValueError),
+        ({"score": (3, 1), "match_length": 3}, ValueError),
+        ({"score": "12"}, TypeError),
+        ({"crawford": "yes"}, TypeError),
+        ({"game_state": 5}, ValueError),
+        ({"resign": 4}, ValueError),
+        ({"turn": 2}, ValueError),
+        ({"turn": 1.0}, TypeError),
+        ({"dice": (7, 1)}, ValueError),
+        ({"dice": (1.5, 2)}, TypeError),
+        ({"dice": 31}, TypeError),
+        ({"dice": (1, 2, 3)}, ValueError),
+    ):
         with pytest.raises(error):
             bg.match_id(s, **kwargs)
     assert bg.match_id(s, dice=(0, 0)) == bg.match_id(s)
@@ -208,17 +247,27 @@ def test_env_reset_options_and_batch_constructor_are_checked():
     env = backgammon_v0.raw_env()
     with pytest.raises(ValueError, match="max_turns"):
         backgammon_v0.raw_env(max_turns=2**64)
-    for opts, error in (({"dice": [True, 2]}, TypeError), ({"dice": [True, True]}, TypeError),
-                        ({"dice": [3.0, 1]}, TypeError),
-                        ({"dice": "31"}, TypeError), ({"dice": [3, 1, 2]}, ValueError),
-                        ({"dice": [0, 3]}, ValueError), ({"position_id": None}, TypeError),
-                        ({"position_id": "A" * 14}, ValueError)):
+    for opts, error in (
+        ({"dice": [True, 2]}, TypeError),
+        ({"dice": [True, True]}, TypeError),
+        ({"dice": [3.0, 1]}, TypeError),
+        ({"dice": "31"}, TypeError),
+        ({"dice": [3, 1, 2]}, ValueError),
+        ({"dice": [0, 3]}, ValueError),
+        ({"position_id": None}, TypeError),
+        ({"position_id": "A" * 14}, ValueError),
+    ):
         with pytest.raises(error):
             env.reset(seed=0, options=opts)
-    for kwargs, error in (({"scoring": 1}, TypeError), ({"scoring": "triple"}, ValueError),
-                          ({"max_turns": 2.5}, TypeError), ({"max_turns": 0}, ValueError),
-                          ({"max_turns": True}, TypeError), ({"max_turns": 2**64}, ValueError),
-                          ({"max_turns": float("inf")}, TypeError)):
+    for kwargs, error in (
+        ({"scoring": 1}, TypeError),
+        ({"scoring": "triple"}, ValueError),
+        ({"max_turns": 2.5}, TypeError),
+        ({"max_turns": 0}, ValueError),
+        ({"max_turns": True}, TypeError),
+        ({"max_turns": 2**64}, ValueError),
+        ({"max_turns": float("inf")}, TypeError),
+    ):
         with pytest.raises(error):
             BackgammonBatch(2, **kwargs)
 
@@ -227,10 +276,14 @@ def test_batch_snapshot_with_impossible_positions_or_masks_is_refused():
     core = BackgammonBatch(4, opponent="random")
     core.reset(seed=3)
     for change, message in (
-            (lambda d: d["states"].__setitem__((1, B.ME + 5), 99), r"states\[1\]: checkers of the player"),
-            (lambda d: d["states"].__setitem__((2, B.BB_ME), 0), r"states\[2\]: occupancy word BB_ME"),
-            (lambda d: d["current"].__setitem__(0, 1 - d["current"][0]), "'current' of game 0"),
-            (lambda d: d["masks"].__setitem__((3, slice(None)), 0), "mask of game 3")):
+        (
+            lambda d: d["states"].__setitem__((1, B.ME + 5), 99),
+            r"states\[1\]: checkers of the player",
+        ),
+        (lambda d: d["states"].__setitem__((2, B.BB_ME), 0), r"states\[2\]: occupancy word BB_ME"),
+        (lambda d: d["current"].__setitem__(0, 1 - d["current"][0]), "'current' of game 0"),
+        (lambda d: d["masks"].__setitem__((3, slice(None)), 0), "mask of game 3"),
+    ):
         snap = core.get_state()
         change(snap)
         with pytest.raises(ValueError, match=message):

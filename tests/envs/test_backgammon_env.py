@@ -1,4 +1,5 @@
 """PettingZoo AEC and Gymnasium single-agent backgammon envs."""
+
 import random
 import warnings
 from collections import Counter
@@ -23,7 +24,9 @@ def _random_game(env, seed):
     env.reset(seed=seed)
     rng = random.Random(seed)
     while not env.is_over:
-        env.step(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]).tolist()))
+        env.step(
+            rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]).tolist())
+        )
 
 
 @pytest.mark.parametrize("cube", [False, True])
@@ -114,7 +117,10 @@ def test_cube_double_take_drop():
     assert np.flatnonzero(mask).tolist() == [ACTION_ROLL, ACTION_DOUBLE]
     env.step(ACTION_DOUBLE)
     assert env.agent_selection == "player_1"
-    assert np.flatnonzero(env.observe("player_1")["action_mask"]).tolist() == [ACTION_TAKE, ACTION_DROP]
+    assert np.flatnonzero(env.observe("player_1")["action_mask"]).tolist() == [
+        ACTION_TAKE,
+        ACTION_DROP,
+    ]
     assert env.observe("player_1")["observation"][-1] == 1.0
     env.step(ACTION_TAKE)
     assert env.state[api.B.CUBE_VALUE] == 2 and env.state[api.B.CUBE_OWNER] == 1

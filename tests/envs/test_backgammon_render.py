@@ -1,17 +1,17 @@
 """Backgammon pictures: cube, player on roll, dice, bar and borne-off counts, either player's side."""
+
 import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from png_decode import decode_png
 
 from boardgym.envs import backgammon_notation as bg
 from boardgym.envs import backgammon_render as R
 from boardgym.envs import backgammon_v0
 from boardgym.kernels.backgammon import board as B
-
-from png_decode import decode_png
 
 NS = "{http://www.w3.org/2000/svg}"
 START_ID = "4HPwATDgc/ABMA"
@@ -29,8 +29,10 @@ def race_state():
 
 def parse(svg):
     root = ET.fromstring(svg)
-    circles = [(float(c.get("cx")), float(c.get("cy")), float(c.get("r")), c.get("fill"))
-               for c in root.iter(NS + "circle")]
+    circles = [
+        (float(c.get("cx")), float(c.get("cy")), float(c.get("r")), c.get("fill"))
+        for c in root.iter(NS + "circle")
+    ]
     texts = [(t.text, float(t.get("x")), float(t.get("y"))) for t in root.iter(NS + "text")]
     return circles, texts
 
@@ -60,7 +62,9 @@ def test_text_shows_cube_owner_turn_dice_bar_off_and_pips():
 def test_perspective_renumbers_the_points_and_swaps_the_sides():
     s = bg.initial_state()
     v0, v1 = R.absolute_view(s, 0), R.absolute_view(s, 1)
-    assert np.array_equal(v1["x"][1:], v0["x"][24:0:-1]) and np.array_equal(v1["o"][1:], v0["o"][24:0:-1])
+    assert np.array_equal(v1["x"][1:], v0["x"][24:0:-1]) and np.array_equal(
+        v1["o"][1:], v0["o"][24:0:-1]
+    )
     # player_1's 24 point holds 2 of its checkers: the top right in its own picture
     assert v1["o"][24] == 2 and v0["o"][1] == 2
     t0, t1 = R.render_text(s), R.render_text(s, perspective=1)
@@ -75,12 +79,26 @@ def test_perspective_moves_bar_and_off_checkers_and_the_cube_to_the_owner_side()
     for perspective in (0, 1):
         circles, texts = parse(R.to_svg(s, perspective=perspective))
         mid = R._MID
-        x_bar = [c for c in checkers(circles, WHITE) if R._X0 + 6 * R._PT < c[0] < R._X0 + 6 * R._PT + R._BAR]
-        o_bar = [c for c in checkers(circles, BLACK) if R._X0 + 6 * R._PT < c[0] < R._X0 + 6 * R._PT + R._BAR]
+        x_bar = [
+            c
+            for c in checkers(circles, WHITE)
+            if R._X0 + 6 * R._PT < c[0] < R._X0 + 6 * R._PT + R._BAR
+        ]
+        o_bar = [
+            c
+            for c in checkers(circles, BLACK)
+            if R._X0 + 6 * R._PT < c[0] < R._X0 + 6 * R._PT + R._BAR
+        ]
         assert len(x_bar) == 2 and len(o_bar) == 1
         x_below = all(c[1] > mid for c in x_bar)
-        assert x_below == (perspective == 0) and all((c[1] > mid) == (perspective == 1) for c in o_bar)
-        cube = [t for t in texts if t[0] == "4" and R._X0 + 6 * R._PT < t[1] < R._X0 + 6 * R._PT + R._BAR]
+        assert x_below == (perspective == 0) and all(
+            (c[1] > mid) == (perspective == 1) for c in o_bar
+        )
+        cube = [
+            t
+            for t in texts
+            if t[0] == "4" and R._X0 + 6 * R._PT < t[1] < R._X0 + 6 * R._PT + R._BAR
+        ]
         assert len(cube) == 1 and (cube[0][2] > mid) == (perspective == 0)  # at player_0's edge
         offs = {t[0]: t[2] for t in texts if t[0].endswith(" off")}
         assert set(offs) == {"10 off", "6 off"}
@@ -133,19 +151,26 @@ def test_board_from_position_and_match_id_round_trips():
     assert "match to 7, score 2-5" in R.Board(START_ID, match_id=match).svg()
 
 
-@pytest.mark.parametrize("kwargs, error, match", [
-    ({"position": "nonsense"}, ValueError, "Position ID"),
-    ({"position": 5}, TypeError, "state"),
-    ({"position": START_ID, "match_id": "x"}, ValueError, "Match ID"),
-    ({"position": START_ID + ":cAkAAAAAAAAA", "match_id": "cAkAAAAAAAAA"}, ValueError, "not both"),
-    ({"position": START_ID, "dice": (7, 1)}, ValueError, "1..6"),
-    ({"position": START_ID, "dice": (3,)}, ValueError, "two integers"),
-    ({"position": START_ID, "dice": "31"}, TypeError, "two integers"),
-    ({"position": START_ID, "perspective": 2}, ValueError, "perspective"),
-    ({"position": START_ID, "perspective": "1"}, TypeError, "perspective"),
-    ({"position": START_ID, "perspective": True}, TypeError, "perspective"),
-    ({"position": START_ID, "scale": 0}, ValueError, "scale"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"position": "nonsense"}, ValueError, "Position ID"),
+        ({"position": 5}, TypeError, "state"),
+        ({"position": START_ID, "match_id": "x"}, ValueError, "Match ID"),
+        (
+            {"position": START_ID + ":cAkAAAAAAAAA", "match_id": "cAkAAAAAAAAA"},
+            ValueError,
+            "not both",
+        ),
+        ({"position": START_ID, "dice": (7, 1)}, ValueError, "1..6"),
+        ({"position": START_ID, "dice": (3,)}, ValueError, "two integers"),
+        ({"position": START_ID, "dice": "31"}, TypeError, "two integers"),
+        ({"position": START_ID, "perspective": 2}, ValueError, "perspective"),
+        ({"position": START_ID, "perspective": "1"}, TypeError, "perspective"),
+        ({"position": START_ID, "perspective": True}, TypeError, "perspective"),
+        ({"position": START_ID, "scale": 0}, ValueError, "scale"),
+    ],
+)
 def test_board_rejects_bad_input(kwargs, error, match):
     with pytest.raises(error, match=match):
         R.Board(**kwargs)
@@ -178,15 +203,28 @@ def test_env_pictures_from_either_side():
     assert raw.render_text() == R.render_text(raw.state)
 
 
-_JUNK = st.one_of(st.none(), st.integers(), st.floats(), st.text(max_size=30),
-                  st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/:",
-                          min_size=14, max_size=27),
-                  st.lists(st.integers(-3, 20), max_size=70), st.tuples(st.integers(), st.integers()))
+_JUNK = st.one_of(
+    st.none(),
+    st.integers(),
+    st.floats(),
+    st.text(max_size=30),
+    st.text(
+        alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/:",
+        min_size=14,
+        max_size=27,
+    ),
+    st.lists(st.integers(-3, 20), max_size=70),
+    st.tuples(st.integers(), st.integers()),
+)
 
 
 @settings(max_examples=300, deadline=None)
-@given(position=_JUNK, match=st.one_of(st.none(), _JUNK), dice=st.one_of(st.none(), _JUNK),
-       perspective=st.one_of(st.sampled_from([0, 1]), _JUNK))
+@given(
+    position=_JUNK,
+    match=st.one_of(st.none(), _JUNK),
+    dice=st.one_of(st.none(), _JUNK),
+    perspective=st.one_of(st.sampled_from([0, 1]), _JUNK),
+)
 def test_board_raises_only_clear_errors_on_hostile_input(position, match, dice, perspective):
     try:
         b = R.Board(position, match_id=match, dice=dice, perspective=perspective)

@@ -1,6 +1,7 @@
 """The batched cores' fused step (``step_autoreset``: step, then the restarts, in one kernel
 call) leaves exactly what ``step`` then ``reset_done`` leave, and hands out the finished games'
 last observation, the seat's reward and the end flags; in both builds (serial and parallel)."""
+
 import numba
 import numpy as np
 import pytest
@@ -8,15 +9,22 @@ import pytest
 from boardgym.envs.batch import BackgammonBatch, DraughtsBatch
 from boardgym.kernels.rng import seed_rngs
 
-CASES = [(DraughtsBatch, "random", {}), (DraughtsBatch, "recapture", {}),
-         (DraughtsBatch, "random", {"max_moves": 30}), (DraughtsBatch, None, {}),
-         (BackgammonBatch, "random", {}), (BackgammonBatch, "greedy", {"scoring": "gammon"}),
-         (BackgammonBatch, "random", {"max_turns": 20}), (BackgammonBatch, None, {})]
+CASES = [
+    (DraughtsBatch, "random", {}),
+    (DraughtsBatch, "recapture", {}),
+    (DraughtsBatch, "random", {"max_moves": 30}),
+    (DraughtsBatch, None, {}),
+    (BackgammonBatch, "random", {}),
+    (BackgammonBatch, "greedy", {"scoring": "gammon"}),
+    (BackgammonBatch, "random", {"max_turns": 20}),
+    (BackgammonBatch, None, {}),
+]
 
 
 @pytest.mark.parametrize("n", [7, 300])  # 300 games: the parallel build when threads > 1
-@pytest.mark.parametrize("cls, opponent, kwargs", CASES,
-                         ids=[f"{c.__name__}-{o}-{k}" for c, o, k in CASES])
+@pytest.mark.parametrize(
+    "cls, opponent, kwargs", CASES, ids=[f"{c.__name__}-{o}-{k}" for c, o, k in CASES]
+)
 def test_step_autoreset_is_step_then_reset_done(cls, opponent, kwargs, n):
     a, b = cls(n, opponent=opponent, **kwargs), cls(n, opponent=opponent, **kwargs)
     a.reset(seed=11)

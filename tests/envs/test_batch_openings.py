@@ -1,4 +1,5 @@
 """DraughtsBatch(openings=...): training and evaluation games from varied positions."""
+
 import numpy as np
 import pytest
 
@@ -55,14 +56,17 @@ def test_one_opening_is_the_fen_start_and_draws_nothing():
         assert np.array_equal(getattr(a, name), getattr(b, name)), name
 
 
-@pytest.mark.parametrize("kwargs, error, message", [
-    ({"openings": []}, TypeError, "non-empty sequence"),
-    ({"openings": "W:W21:B1"}, TypeError, "non-empty sequence"),
-    ({"openings": [3]}, TypeError, r"openings\[0\] must be a FEN"),
-    ({"openings": ["W:W21:B1", "W:Wa1:Bb2,c3"]}, ValueError, r"openings\[1\].*no legal move"),
-    ({"openings": ["W:W21:Bzz"]}, ValueError, "unknown square"),
-    ({"openings": ["W:W21:B1"], "fen": "W:W21:B1"}, ValueError, "fen or openings"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        ({"openings": []}, TypeError, "non-empty sequence"),
+        ({"openings": "W:W21:B1"}, TypeError, "non-empty sequence"),
+        ({"openings": [3]}, TypeError, r"openings\[0\] must be a FEN"),
+        ({"openings": ["W:W21:B1", "W:Wa1:Bb2,c3"]}, ValueError, r"openings\[1\].*no legal move"),
+        ({"openings": ["W:W21:Bzz"]}, ValueError, "unknown square"),
+        ({"openings": ["W:W21:B1"], "fen": "W:W21:B1"}, ValueError, "fen or openings"),
+    ],
+)
 def test_bad_openings_are_named(kwargs, error, message):
     with pytest.raises(error, match=message):
         DraughtsBatch(2, **kwargs)

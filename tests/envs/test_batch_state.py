@@ -1,6 +1,7 @@
 """Batched cores: get_state/set_state checkpoints N games in progress (exact resume), and every
 input the cores take — snapshots, constructor arguments, seeds, actions, game indices, random
 streams — is checked before a kernel sees it (ValueError/TypeError naming the problem)."""
+
 import numpy as np
 import pytest
 
@@ -16,8 +17,13 @@ def _play(core, steps):
     return trace
 
 
-@pytest.mark.parametrize("make", [lambda: DraughtsBatch(8, opponent="random", max_moves=60),
-                                  lambda: BackgammonBatch(8, opponent="greedy", max_turns=40)])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: DraughtsBatch(8, opponent="random", max_moves=60),
+        lambda: BackgammonBatch(8, opponent="greedy", max_turns=40),
+    ],
+)
 def test_restored_core_plays_the_same_games(make):
     a = make()
     a.reset(seed=5)
@@ -61,32 +67,52 @@ def _corrupt(snap, name, change):
 def _set(value):
     def change(d, name):
         d[name] = value
+
     return change
 
 
 def _poke(index, value):
     def change(d, name):
         d[name][index] = value
+
     return change
 
 
-@pytest.mark.parametrize("make", [lambda: DraughtsBatch(4, opponent="random", max_moves=60),
-                                  lambda: BackgammonBatch(4, opponent="random", max_turns=40)],
-                         ids=["draughts", "backgammon"])
-@pytest.mark.parametrize("name, change, error, message", [
-    ("obs", _poke((1, 3), np.nan), ValueError, "'obs' holds NaN"),
-    ("rewards", _poke((2, 0), np.inf), ValueError, "'rewards' holds NaN or infinity"),
-    ("masks", _poke((0, 0), 2), ValueError, "'masks' of game 0 is not 0/1"),
-    ("done", _poke((3, 1), -1), ValueError, "'done' of game 3 is not 0/1"),
-    ("current", _poke(1, 2), ValueError, "'current' of game 1"),
-    ("seats", _poke(2, -1), ValueError, "'seats' of game 2"),
-    ("states", lambda d, n: d.__setitem__(n, d[n].astype(np.int32)), ValueError, "'states' must be int64"),
-    ("obs", lambda d, n: d.__setitem__(n, d[n][:, :-1]), ValueError, "'obs' must be float32"),
-    ("rngs", lambda d, n: d.__setitem__(n, d[n].tolist()), ValueError, "'rngs' must be a NumPy array"),
-    ("masks", lambda d, n: d.__setitem__(n, None), ValueError, "'masks' must be a NumPy array"),
-    ("extra", _set(np.zeros(3)), ValueError, r"unexpected key\(s\) \['extra'\]"),
-    ("core", _set("SomethingElse"), ValueError, "snapshot, got 'SomethingElse'"),
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: DraughtsBatch(4, opponent="random", max_moves=60),
+        lambda: BackgammonBatch(4, opponent="random", max_turns=40),
+    ],
+    ids=["draughts", "backgammon"],
+)
+@pytest.mark.parametrize(
+    "name, change, error, message",
+    [
+        ("obs", _poke((1, 3), np.nan), ValueError, "'obs' holds NaN"),
+        ("rewards", _poke((2, 0), np.inf), ValueError, "'rewards' holds NaN or infinity"),
+        ("masks", _poke((0, 0), 2), ValueError, "'masks' of game 0 is not 0/1"),
+        ("done", _poke((3, 1), -1), ValueError, "'done' of game 3 is not 0/1"),
+        ("current", _poke(1, 2), ValueError, "'current' of game 1"),
+        ("seats", _poke(2, -1), ValueError, "'seats' of game 2"),
+        (
+            "states",
+            lambda d, n: d.__setitem__(n, d[n].astype(np.int32)),
+            ValueError,
+            "'states' must be int64",
+        ),
+        ("obs", lambda d, n: d.__setitem__(n, d[n][:, :-1]), ValueError, "'obs' must be float32"),
+        (
+            "rngs",
+            lambda d, n: d.__setitem__(n, d[n].tolist()),
+            ValueError,
+            "'rngs' must be a NumPy array",
+        ),
+        ("masks", lambda d, n: d.__setitem__(n, None), ValueError, "'masks' must be a NumPy array"),
+        ("extra", _set(np.zeros(3)), ValueError, r"unexpected key\(s\) \['extra'\]"),
+        ("core", _set("SomethingElse"), ValueError, "snapshot, got 'SomethingElse'"),
+    ],
+)
 def test_corrupted_snapshots_are_named_and_change_nothing(make, name, change, error, message):
     core = make()
     core.reset(seed=2)
@@ -117,14 +143,24 @@ def test_snapshot_contents_across_fields():
         core.set_state(None)
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"num_envs": 0}, "num_envs"), ({"num_envs": 2.5}, "num_envs"), ({"num_envs": None}, "num_envs"),
-    ({"num_envs": "8"}, "num_envs"), ({"num_envs": True}, "num_envs"), ({"num_envs": 10**12}, "num_envs"),
-    ({"num_envs": 2, "opponent": "smart"}, "opponent"), ({"num_envs": 2, "opponent": ["random"]}, "opponent"),
-    ({"num_envs": 2, "learner": "player_2"}, "learner"), ({"num_envs": 2, "learner": np.zeros(2)}, "learner"),
-    ({"num_envs": 2, "threads": 0}, "threads"), ({"num_envs": 2, "threads": 10**6}, "threads"),
-    ({"num_envs": 2, "threads": "2"}, "threads"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"num_envs": 0}, "num_envs"),
+        ({"num_envs": 2.5}, "num_envs"),
+        ({"num_envs": None}, "num_envs"),
+        ({"num_envs": "8"}, "num_envs"),
+        ({"num_envs": True}, "num_envs"),
+        ({"num_envs": 10**12}, "num_envs"),
+        ({"num_envs": 2, "opponent": "smart"}, "opponent"),
+        ({"num_envs": 2, "opponent": ["random"]}, "opponent"),
+        ({"num_envs": 2, "learner": "player_2"}, "learner"),
+        ({"num_envs": 2, "learner": np.zeros(2)}, "learner"),
+        ({"num_envs": 2, "threads": 0}, "threads"),
+        ({"num_envs": 2, "threads": 10**6}, "threads"),
+        ({"num_envs": 2, "threads": "2"}, "threads"),
+    ],
+)
 def test_bad_constructor_arguments(kwargs, message):
     for cls in (DraughtsBatch, BackgammonBatch):
         with pytest.raises(ValueError, match=message):
@@ -141,22 +177,33 @@ def test_bad_seeds_actions_games_and_streams():
     core.reset(seed=np.int64(3))
     legal = core.random_actions()
     for actions, message in [
-        (legal[:3], "shape"), (legal.astype(float), "integers"), (None, "shape"),
-        (["a"] * 4, "integers"), (np.full(4, 5000), "out of range"), (np.full(4, -1), "out of range"),
-        (np.array([2**63 - 1] * 4, np.uint64) * 2, "out of range"), (legal.reshape(2, 2), "shape"),
+        (legal[:3], "shape"),
+        (legal.astype(float), "integers"),
+        (None, "shape"),
+        (["a"] * 4, "integers"),
+        (np.full(4, 5000), "out of range"),
+        (np.full(4, -1), "out of range"),
+        (np.array([2**63 - 1] * 4, np.uint64) * 2, "out of range"),
+        (legal.reshape(2, 2), "shape"),
     ]:
         with pytest.raises(ValueError, match=message):
             core.step(actions)
     for games, actions, message in [
-        ([0, 0], legal[:2], "distinct"), ([0, 4], legal[:2], r"0\.\.3"), ([-1], legal[:1], r"0\.\.3"),
-        ([[0]], legal[:1], "1-D"), ([0.5], legal[:1], "1-D"), ("ab", legal[:1], "1-D"),
+        ([0, 0], legal[:2], "distinct"),
+        ([0, 4], legal[:2], r"0\.\.3"),
+        ([-1], legal[:1], r"0\.\.3"),
+        ([[0]], legal[:1], "1-D"),
+        ([0.5], legal[:1], "1-D"),
+        ("ab", legal[:1], "1-D"),
         ([0, 1], legal[:1], "shape"),
     ]:
         with pytest.raises(ValueError, match=message):
             core.step_subset(games, actions)
     for rngs, out, message in [
-        (np.zeros(3, np.int64), None, "rngs must be"), (np.zeros(4, np.int32), None, "rngs must be"),
-        (None, np.zeros(5, np.int64), "out must be"), ([1, 2, 3, 4], None, "rngs must be"),
+        (np.zeros(3, np.int64), None, "rngs must be"),
+        (np.zeros(4, np.int32), None, "rngs must be"),
+        (None, np.zeros(5, np.int64), "out must be"),
+        ([1, 2, 3, 4], None, "rngs must be"),
     ]:
         with pytest.raises(ValueError, match=message):
             core.random_actions(rngs, out)
@@ -172,9 +219,12 @@ def test_bad_seeds_actions_games_and_streams():
 
 def test_vector_env_inputs():
     import gymnasium
+
     import boardgym  # noqa: F401  (registers the envs)
-    envs = gymnasium.make_vec("boardgym/RussianDraughts-v0", num_envs=2,
-                              vectorization_mode="vector_entry_point")
+
+    envs = gymnasium.make_vec(
+        "boardgym/RussianDraughts-v0", num_envs=2, vectorization_mode="vector_entry_point"
+    )
     _, info = envs.reset(seed=[4, 5])
     for actions in (np.zeros((2, 1), np.int64), np.zeros(3, np.int64), np.zeros(2)):
         with pytest.raises(ValueError):
@@ -182,6 +232,7 @@ def test_vector_env_inputs():
     with pytest.raises(TypeError, match="seed"):
         envs.reset(seed=["x"])
     from boardgym.envs.vector import make_sb3_vec_env
+
     venv = make_sb3_vec_env("draughts", num_envs=2)
     venv.reset()
     venv.step_async(np.zeros(3, np.int64))
@@ -203,6 +254,7 @@ def test_vector_env_inputs():
 
 def test_one_seed_per_game_follows_gymnasiums_convention():
     from boardgym.envs.vector import BackgammonVectorEnv
+
     envs = BackgammonVectorEnv(num_envs=3)
     obs_int, _ = envs.reset(seed=40)
     obs_int = obs_int.copy()
@@ -216,10 +268,13 @@ def test_one_seed_per_game_follows_gymnasiums_convention():
     assert all(np.array_equal(per_game[i], rows[i]) for i in range(3))
     streams = [envs.reset(seed=[s, 1, 2]) and envs.core.rngs[0] for s in (5, 6)]
     assert streams[0] != streams[1]
-    for bad, err, match in (([1, 2], ValueError, "one per game"), ([1, None, 2], ValueError,
-                                                                   "all integers or all None"),
-                            ([1, 2, -1], ValueError, "seed"), ([1, 2, 1.5], TypeError, "seed"),
-                            (np.zeros((3, 1), int), ValueError, "1-D")):
+    for bad, err, match in (
+        ([1, 2], ValueError, "one per game"),
+        ([1, None, 2], ValueError, "all integers or all None"),
+        ([1, 2, -1], ValueError, "seed"),
+        ([1, 2, 1.5], TypeError, "seed"),
+        (np.zeros((3, 1), int), ValueError, "1-D"),
+    ):
         with pytest.raises(err, match=match):
             envs.reset(seed=bad)
     envs.reset(seed=[None, None, None])  # unseeded

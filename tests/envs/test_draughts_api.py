@@ -1,4 +1,5 @@
 """boardgym.envs.draughts: FEN I/O, move notation, action helpers and input validation."""
+
 import numpy as np
 import pytest
 
@@ -18,13 +19,24 @@ def test_initial_state_fen_and_numbering():
     assert same_position(D.from_fen(numeric), D.initial_state())
     assert same_position(D.from_fen("W:W21-32:B1-12"), D.initial_state())
     assert D.legal_moves(D.initial_state()) == sorted(
-        ["a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4"])
+        ["a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4"]
+    )
 
 
-@pytest.mark.parametrize("fen", [
-    '[FEN "W:W21,22,K5:B1,K30"]', '"W:W21,22,K5:B1,K30"', "W:W21,22,K5:B1,K30.",
-    " W : W21, 22, K5 : B1, K30 ", "W:Wa3,c3,Ka7:Bb8,Kc1", "w:Wa3,c3,Ka7:Bb8,Kc1",
-    "W:B1,K30:W21,22,K5", "W:W21-22,K5:B1,K30", "W:Wa3,22,KA7:B1,kc1"])
+@pytest.mark.parametrize(
+    "fen",
+    [
+        '[FEN "W:W21,22,K5:B1,K30"]',
+        '"W:W21,22,K5:B1,K30"',
+        "W:W21,22,K5:B1,K30.",
+        " W : W21, 22, K5 : B1, K30 ",
+        "W:Wa3,c3,Ka7:Bb8,Kc1",
+        "w:Wa3,c3,Ka7:Bb8,Kc1",
+        "W:B1,K30:W21,22,K5",
+        "W:W21-22,K5:B1,K30",
+        "W:Wa3,22,KA7:B1,kc1",
+    ],
+)
 def test_fen_variants_parse_alike(fen):
     """PDN FEN: numeric and algebraic squares, brackets, quotes, trailing '.', whitespace."""
     assert D.to_fen(D.from_fen(fen)) == "W:Wa3,c3,Ka7:BKc1,b8"
@@ -47,25 +59,28 @@ def test_fen_round_trip_random_positions():
         assert D.legal_moves(t) == D.legal_moves(s)
 
 
-@pytest.mark.parametrize("fen,problem", [
-    ("W:W21,22:B22", "two pieces on square"),
-    ("W:W21,21:B1", "two pieces on square"),
-    ("W:W33:B1", "unknown square"),
-    ("W:W0:B1", "unknown square"),
-    ("W:Wa2:B1", "not a dark"),
-    ("W:Wi1:B1", "unknown square"),
-    ("W:Wb8:B1", "promotion row"),  # White man on row 8
-    ("B:W21:Bc1", "promotion row"),  # Black man on row 1
-    ("W:W1-13:B32", "at most 12"),
-    ("X:W21:B1", "side to move"),
-    ("W:W21", "expected"),
-    ("W:W21:W22", "given twice"),
-    ("W:X21:B1", "must start with W or B"),
-    ("hello", "expected"),
-    ("", "expected"),
-    ("W:W21,,22:B1", "empty entry"),
-    ("W:W5-3:B1", "range"),
-])
+@pytest.mark.parametrize(
+    "fen,problem",
+    [
+        ("W:W21,22:B22", "two pieces on square"),
+        ("W:W21,21:B1", "two pieces on square"),
+        ("W:W33:B1", "unknown square"),
+        ("W:W0:B1", "unknown square"),
+        ("W:Wa2:B1", "not a dark"),
+        ("W:Wi1:B1", "unknown square"),
+        ("W:Wb8:B1", "promotion row"),  # White man on row 8
+        ("B:W21:Bc1", "promotion row"),  # Black man on row 1
+        ("W:W1-13:B32", "at most 12"),
+        ("X:W21:B1", "side to move"),
+        ("W:W21", "expected"),
+        ("W:W21:W22", "given twice"),
+        ("W:X21:B1", "must start with W or B"),
+        ("hello", "expected"),
+        ("", "expected"),
+        ("W:W21,,22:B1", "empty entry"),
+        ("W:W5-3:B1", "range"),
+    ],
+)
 def test_malformed_fen_raises_value_error(fen, problem):
     """Malformed FENs raise ValueError naming the problem."""
     with pytest.raises(ValueError, match=problem):
@@ -92,14 +107,17 @@ def test_apply_accepts_other_routes_and_numeric_notation():
     assert same_position(D.apply("W:W15,28:B4,18", "15x22"), D.apply("W:W15,28:B4,18", "e5:c3"))
 
 
-@pytest.mark.parametrize("move,problem", [
-    ("c3-c4", "unknown square"),
-    ("c3-e5", "illegal move"),
-    ("a1:d4", "illegal move"),  # the chain must go on (25.2)
-    ("a1:c3", "illegal move"),
-    ("c3", "expected squares"),
-    ("zz-b4", "unknown square"),
-])
+@pytest.mark.parametrize(
+    "move,problem",
+    [
+        ("c3-c4", "unknown square"),
+        ("c3-e5", "illegal move"),
+        ("a1:d4", "illegal move"),  # the chain must go on (25.2)
+        ("a1:c3", "illegal move"),
+        ("c3", "expected squares"),
+        ("zz-b4", "unknown square"),
+    ],
+)
 def test_illegal_move_strings_raise(move, problem):
     """Illegal or malformed move strings raise ValueError naming the move."""
     with pytest.raises(ValueError, match=problem):
@@ -147,7 +165,9 @@ def test_mid_chain_via_actions():
     s = D.apply_action(s, D.str_to_action("d8-h4"))
     assert D.to_fen(s) == "B:Wa3,Kh4:Bh8"
     assert D.move_to_actions("W:W9,21:B4,6,11", "b6:d8:h4") == [
-        D.str_to_action("b6-d8"), D.str_to_action("d8-h4")]
+        D.str_to_action("b6-d8"),
+        D.str_to_action("d8-h4"),
+    ]
 
 
 def test_perft_api_threads_and_depths():
@@ -187,8 +207,23 @@ def test_garbage_state_vectors_raise():
 # ---- the validated boundary (check_state, check_batch, check_action and every entry point) ----
 from boardgym.kernels.draughts import game as G  # noqa: E402
 from boardgym.kernels.draughts.board import (  # noqa: E402
-    S_BK, S_BM, S_CAP_JUMPED, S_CAP_MAN, S_CAP_SQ, S_CAP_START, S_HASH, S_HIST, S_HIST_N,
-    S_KINGS_ONLY, S_LONG_DIAG, S_MATERIAL, S_PLY, S_RULES, S_SIDE, S_WK, S_WM, SQ32_TO_GHOST,
+    S_BK,
+    S_BM,
+    S_CAP_JUMPED,
+    S_CAP_MAN,
+    S_CAP_SQ,
+    S_CAP_START,
+    S_HASH,
+    S_HIST_N,
+    S_KINGS_ONLY,
+    S_LONG_DIAG,
+    S_MATERIAL,
+    S_PLY,
+    S_RULES,
+    S_SIDE,
+    S_WK,
+    S_WM,
+    SQ32_TO_GHOST,
 )
 
 
@@ -207,6 +242,7 @@ def _set(field, value, start=None):
         s = (D.initial_state() if start is None else start()).copy()
         s[field] = value
         return s
+
     return make
 
 
@@ -241,48 +277,82 @@ def test_check_state_refuses_ragged_lists_and_accepts_int_lists():
     assert D.check_state(ro).flags.writeable
 
 
-@pytest.mark.parametrize("make,problem", [
-    (_set(S_WM, 1 << 4), "S_WM.*outside the 32 dark squares"),  # a ghost square
-    (_set(S_WK, 1 << 40), "S_WK.*outside"),
-    (_set(S_BM, -1), "S_BM.*outside"),
-    (_set(S_BK, -2**63), "S_BK.*outside"),
-    (_set(S_BM, _bit("a1") | _bit("h8")), "two pieces on one square"),
-    (_set(S_WM, sum(_bit(q) for q in ("a1", "c1", "e1", "g1", "b2", "d2", "f2", "h2", "a3", "c3",
-                                      "e3", "g3", "b4"))), "more than 12 White"),
-    (_set(S_BK, _bit("d4"), lambda: D.from_fen("W:Wa1:B1-12")), "more than 12 Black"),
-    (_set(S_WM, _bit("c3") | _bit("b8"), lambda: D.from_fen("W:Wc3:Bf6")), "White man on row 8"),
-    (_set(S_BM, _bit("f6") | _bit("c1"), lambda: D.from_fen("W:Wc3:Bf6")), "Black man on row 1"),
-    (_set(S_SIDE, 2), "side to move"),
-    (_set(S_SIDE, -1), "side to move"),
-    (_set(S_RULES, 32), "S_RULES"),
-    (_set(S_RULES, -1), "S_RULES"),
-    (_set(S_PLY, -1), "S_PLY"),
-    (_set(S_PLY, 2**40), "S_PLY"),
-    (_set(S_KINGS_ONLY, -3), "S_KINGS_ONLY"),
-    (_set(S_MATERIAL, 2**62), "S_MATERIAL"),
-    (_set(S_LONG_DIAG, -2), "S_LONG_DIAG"),
-    (_set(S_HIST_N, 0), "S_HIST_N"),
-    (_set(S_HIST_N, -2**63), "S_HIST_N"),
-    (_set(S_HIST_N, 2), "history ring"),
-    (_set(S_HASH, 12345), "hash"),
-    (_set(S_LONG_DIAG, 3), "S_LONG_DIAG"),  # the G.2e balance does not hold at the start
-    (_set(S_CAP_START, 9), "capture-chain fields set outside a chain"),
-    (_set(S_CAP_JUMPED, 1), "capture-chain fields set outside a chain"),
-    (_set(S_CAP_MAN, 1), "capture-chain fields set outside a chain"),
-    (_set(S_CAP_SQ, 99, _mid_chain), "capture square"),
-    (_set(S_CAP_SQ, -7, _mid_chain), "capture square"),
-    (_set(S_CAP_SQ, 2**62, _mid_chain), "capture square"),
-    (_set(S_CAP_SQ, 4, _mid_chain), "capture square"),  # a ghost square
-    (_set(S_CAP_SQ, int(SQ32_TO_GHOST[D.parse_square("a1")]), _mid_chain), "capture square"),  # empty
-    (_set(S_CAP_START, 77, _mid_chain), "chain start"),
-    (_set(S_CAP_START, int(SQ32_TO_GHOST[D.parse_square("h2")]), _mid_chain), "chain start"),
-    (_set(S_CAP_JUMPED, 0, _mid_chain), "jumped pieces"),
-    (_set(S_CAP_JUMPED, -1, _mid_chain), "jumped pieces"),
-    (_set(S_CAP_JUMPED, _bit("h2"), _mid_chain), "jumped pieces"),  # White's own man
-    (_set(S_CAP_MAN, 2, _mid_chain), "S_CAP_MAN"),
-    (_set(S_CAP_MAN, 0, _mid_chain), "S_CAP_MAN"),  # a man cannot have begun as a king
-    (_set(S_CAP_JUMPED, _bit("d4") | _bit("f6"), _mid_chain), "cannot go on"),
-])
+@pytest.mark.parametrize(
+    "make,problem",
+    [
+        (_set(S_WM, 1 << 4), "S_WM.*outside the 32 dark squares"),  # a ghost square
+        (_set(S_WK, 1 << 40), "S_WK.*outside"),
+        (_set(S_BM, -1), "S_BM.*outside"),
+        (_set(S_BK, -(2**63)), "S_BK.*outside"),
+        (_set(S_BM, _bit("a1") | _bit("h8")), "two pieces on one square"),
+        (
+            _set(
+                S_WM,
+                sum(
+                    _bit(q)
+                    for q in (
+                        "a1",
+                        "c1",
+                        "e1",
+                        "g1",
+                        "b2",
+                        "d2",
+                        "f2",
+                        "h2",
+                        "a3",
+                        "c3",
+                        "e3",
+                        "g3",
+                        "b4",
+                    )
+                ),
+            ),
+            "more than 12 White",
+        ),
+        (_set(S_BK, _bit("d4"), lambda: D.from_fen("W:Wa1:B1-12")), "more than 12 Black"),
+        (
+            _set(S_WM, _bit("c3") | _bit("b8"), lambda: D.from_fen("W:Wc3:Bf6")),
+            "White man on row 8",
+        ),
+        (
+            _set(S_BM, _bit("f6") | _bit("c1"), lambda: D.from_fen("W:Wc3:Bf6")),
+            "Black man on row 1",
+        ),
+        (_set(S_SIDE, 2), "side to move"),
+        (_set(S_SIDE, -1), "side to move"),
+        (_set(S_RULES, 32), "S_RULES"),
+        (_set(S_RULES, -1), "S_RULES"),
+        (_set(S_PLY, -1), "S_PLY"),
+        (_set(S_PLY, 2**40), "S_PLY"),
+        (_set(S_KINGS_ONLY, -3), "S_KINGS_ONLY"),
+        (_set(S_MATERIAL, 2**62), "S_MATERIAL"),
+        (_set(S_LONG_DIAG, -2), "S_LONG_DIAG"),
+        (_set(S_HIST_N, 0), "S_HIST_N"),
+        (_set(S_HIST_N, -(2**63)), "S_HIST_N"),
+        (_set(S_HIST_N, 2), "history ring"),
+        (_set(S_HASH, 12345), "hash"),
+        (_set(S_LONG_DIAG, 3), "S_LONG_DIAG"),  # the G.2e balance does not hold at the start
+        (_set(S_CAP_START, 9), "capture-chain fields set outside a chain"),
+        (_set(S_CAP_JUMPED, 1), "capture-chain fields set outside a chain"),
+        (_set(S_CAP_MAN, 1), "capture-chain fields set outside a chain"),
+        (_set(S_CAP_SQ, 99, _mid_chain), "capture square"),
+        (_set(S_CAP_SQ, -7, _mid_chain), "capture square"),
+        (_set(S_CAP_SQ, 2**62, _mid_chain), "capture square"),
+        (_set(S_CAP_SQ, 4, _mid_chain), "capture square"),  # a ghost square
+        (
+            _set(S_CAP_SQ, int(SQ32_TO_GHOST[D.parse_square("a1")]), _mid_chain),
+            "capture square",
+        ),  # empty
+        (_set(S_CAP_START, 77, _mid_chain), "chain start"),
+        (_set(S_CAP_START, int(SQ32_TO_GHOST[D.parse_square("h2")]), _mid_chain), "chain start"),
+        (_set(S_CAP_JUMPED, 0, _mid_chain), "jumped pieces"),
+        (_set(S_CAP_JUMPED, -1, _mid_chain), "jumped pieces"),
+        (_set(S_CAP_JUMPED, _bit("h2"), _mid_chain), "jumped pieces"),  # White's own man
+        (_set(S_CAP_MAN, 2, _mid_chain), "S_CAP_MAN"),
+        (_set(S_CAP_MAN, 0, _mid_chain), "S_CAP_MAN"),  # a man cannot have begun as a king
+        (_set(S_CAP_JUMPED, _bit("d4") | _bit("f6"), _mid_chain), "cannot go on"),
+    ],
+)
 def test_check_state_names_each_bad_content(make, problem):
     """Every field of the position vector is checked (game.state_error), before any kernel."""
     s = make()
@@ -332,10 +402,22 @@ def test_check_batch_names_the_bad_game():
     assert D.check_batch(np.zeros((0, 80), np.int64)).shape == (0, 80)
 
 
-@pytest.mark.parametrize("action,exc", [
-    (True, TypeError), (np.bool_(False), TypeError), (3.0, TypeError), (np.float32(2), TypeError),
-    (None, TypeError), ("5", TypeError), (np.array([5]), TypeError), (-1, ValueError),
-    (1024, ValueError), (2**70, ValueError), (np.int64(-2**63), ValueError)])
+@pytest.mark.parametrize(
+    "action,exc",
+    [
+        (True, TypeError),
+        (np.bool_(False), TypeError),
+        (3.0, TypeError),
+        (np.float32(2), TypeError),
+        (None, TypeError),
+        ("5", TypeError),
+        (np.array([5]), TypeError),
+        (-1, ValueError),
+        (1024, ValueError),
+        (2**70, ValueError),
+        (np.int64(-(2**63)), ValueError),
+    ],
+)
 def test_check_action_types_and_range(action, exc):
     with pytest.raises(exc, match="action"):
         D.check_action(action)
@@ -349,7 +431,9 @@ def test_check_action_accepts_numpy_integers():
     a = D.str_to_action("c3-d4")
     for x in (a, np.int64(a), np.int32(a), np.uint16(a)):
         assert D.check_action(x) == a and isinstance(D.check_action(x), int)
-    assert np.array_equal(D.apply_action(D.initial_state(), np.int16(a)), D.apply(D.initial_state(), "c3-d4"))
+    assert np.array_equal(
+        D.apply_action(D.initial_state(), np.int16(a)), D.apply(D.initial_state(), "c3-d4")
+    )
 
 
 def test_api_entry_points_refuse_wrong_types_and_values():
@@ -398,6 +482,7 @@ def test_api_entry_points_refuse_wrong_types_and_values():
 def test_one_move_formatter_and_move_rows():
     """format_move is the one formatter; move_to_str takes only a legal row of the position."""
     from boardgym.kernels.draughts.board import MAX_MOVES, ROW_LEN
+
     assert D.format_move([9, 13], False) == "c3-d4"
     assert D.format_move(np.array([9, 18, 27]), True) == "c3:e5:g7"
     with pytest.raises(ValueError, match="route"):
@@ -429,12 +514,20 @@ def test_one_move_formatter_and_move_rows():
 
 def test_state_from_observation_checks_its_input():
     from boardgym.kernels.draughts.observe import (
-        OBS_LEN, OBS_TO_MOVE, PLANE_CAPTURER, PLANE_JUMPED, PLANE_OPP_MEN, PLANE_OWN_MEN,
+        OBS_LEN,
+        OBS_TO_MOVE,
+        PLANE_CAPTURER,
+        PLANE_JUMPED,
+        PLANE_OPP_MEN,
+        PLANE_OWN_MEN,
     )
+
     obs = np.zeros(OBS_LEN, np.float32)
     G.encode_obs(D.initial_state(), 0, 0, obs)
     assert np.array_equal(D.state_from_observation(obs)[:5], D.initial_state()[:5])
-    assert np.array_equal(D.state_from_observation(obs.astype(np.float64))[:5], D.initial_state()[:5])
+    assert np.array_equal(
+        D.state_from_observation(obs.astype(np.float64))[:5], D.initial_state()[:5]
+    )
     for bad in (None, "obs", 3):
         with pytest.raises(TypeError, match="observation"):
             D.state_from_observation(bad)

@@ -1,16 +1,17 @@
 """Draughts pictures: the side to move, one drawing for SVG and image, PNG files, Board objects."""
+
 import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from png_decode import decode_png
 
 from boardgym.envs import draughts as api
 from boardgym.envs import draughts_render as R
 from boardgym.envs import russian_draughts_v0
 from boardgym.envs._draw import Scene, png_bytes
-from png_decode import decode_png
 
 START = "W:W21-32:B1-12"
 
@@ -60,14 +61,17 @@ def test_board_from_fen_or_state(tmp_path):
     assert np.array_equal(b.state, api.initial_state())
 
 
-@pytest.mark.parametrize("args, error, match", [
-    (("W:W21-32:B1-99",), ValueError, "FEN"),
-    ((None,), TypeError, "FEN"),
-    ((5,), TypeError, "FEN"),
-    ((np.zeros(3, np.int64),), ValueError, "shape"),
-    ((START, 2), ValueError, "cell"),
-    ((START, 5.5), TypeError, "cell"),
-])
+@pytest.mark.parametrize(
+    "args, error, match",
+    [
+        (("W:W21-32:B1-99",), ValueError, "FEN"),
+        ((None,), TypeError, "FEN"),
+        ((5,), TypeError, "FEN"),
+        ((np.zeros(3, np.int64),), ValueError, "shape"),
+        ((START, 2), ValueError, "cell"),
+        ((START, 5.5), TypeError, "cell"),
+    ],
+)
 def test_board_rejects_bad_input(args, error, match):
     with pytest.raises(error, match=match):
         R.Board(*args)
@@ -113,6 +117,7 @@ def test_scene_draws_the_same_shapes_in_both_outputs():
 def test_png_opens_in_pillow():
     image = pytest.importorskip("PIL.Image")
     import io
+
     b = R.Board(START)
     with image.open(io.BytesIO(b.png())) as pic:
         assert pic.size == (450, 450) and pic.mode == "RGB"
@@ -137,11 +142,17 @@ def test_perspective_draws_blacks_side_at_the_bottom():
 
 
 @settings(max_examples=300, deadline=None)
-@given(position=st.one_of(st.none(), st.integers(), st.text(max_size=40),
-                          st.text(alphabet="WBK:,-0123456789abcdefgh", max_size=40),
-                          st.lists(st.integers(-3, 2**40), max_size=90)),
-       cell=st.one_of(st.just(50), st.integers(-5, 2000), st.floats(), st.none()),
-       perspective=st.one_of(st.sampled_from([0, 1]), st.integers(), st.text(max_size=2)))
+@given(
+    position=st.one_of(
+        st.none(),
+        st.integers(),
+        st.text(max_size=40),
+        st.text(alphabet="WBK:,-0123456789abcdefgh", max_size=40),
+        st.lists(st.integers(-3, 2**40), max_size=90),
+    ),
+    cell=st.one_of(st.just(50), st.integers(-5, 2000), st.floats(), st.none()),
+    perspective=st.one_of(st.sampled_from([0, 1]), st.integers(), st.text(max_size=2)),
+)
 def test_board_raises_only_clear_errors_on_hostile_input(position, cell, perspective):
     try:
         b = R.Board(position, cell=cell, perspective=perspective)

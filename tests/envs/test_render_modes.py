@@ -1,4 +1,5 @@
 """Render modes as Gymnasium sees them: gym.make and every gym.make_vec mode accept them."""
+
 import warnings
 
 import gymnasium as gym
@@ -31,8 +32,9 @@ def test_make_accepts_the_modes_without_a_warning(env_id, mode):
 def test_make_vec_renders_one_frame_per_game(env_id, vectorization_mode):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        vec = gym.make_vec(env_id, num_envs=2, vectorization_mode=vectorization_mode,
-                           render_mode="rgb_array")
+        vec = gym.make_vec(
+            env_id, num_envs=2, vectorization_mode=vectorization_mode, render_mode="rgb_array"
+        )
         vec.reset(seed=3)
         frames = vec.render()
     assert isinstance(frames, tuple) and len(frames) == 2
@@ -52,13 +54,21 @@ def test_make_vec_async_accepts_a_render_mode(env_id):
 
 
 def test_vector_env_text_and_human_modes(capsys):
-    vec = gym.make_vec("boardgym/RussianDraughts-v0", num_envs=2,
-                       vectorization_mode="vector_entry_point", render_mode="ansi")
+    vec = gym.make_vec(
+        "boardgym/RussianDraughts-v0",
+        num_envs=2,
+        vectorization_mode="vector_entry_point",
+        render_mode="ansi",
+    )
     vec.reset(seed=0)
     boards = vec.render()
     assert boards == tuple(draughts_render.render_text(s) for s in vec.unwrapped.core.states)
-    human = gym.make_vec("boardgym/Backgammon-v0", num_envs=2,
-                         vectorization_mode="vector_entry_point", render_mode="human")
+    human = gym.make_vec(
+        "boardgym/Backgammon-v0",
+        num_envs=2,
+        vectorization_mode="vector_entry_point",
+        render_mode="human",
+    )
     human.reset(seed=0)
     assert human.render() is None
     out = capsys.readouterr().out
@@ -67,5 +77,9 @@ def test_vector_env_text_and_human_modes(capsys):
 
 def test_vector_env_rejects_an_unknown_render_mode():
     with pytest.raises(ValueError, match="render_mode"):
-        gym.make_vec("boardgym/Backgammon-v0", num_envs=2, vectorization_mode="vector_entry_point",
-                     render_mode="3d")
+        gym.make_vec(
+            "boardgym/Backgammon-v0",
+            num_envs=2,
+            vectorization_mode="vector_entry_point",
+            render_mode="3d",
+        )

@@ -1,4 +1,5 @@
 """PettingZoo AEC and Gymnasium single-agent Russian draughts envs."""
+
 import warnings
 
 import gymnasium as gym
@@ -128,10 +129,14 @@ def test_draw_rule_options_switch_rules():
     """G.2a on: shuttling kings repeat the position and draw; with every draw rule off, play goes on."""
     sq = api.parse_square
     white = [sq("a1") * 32 + sq("b2"), sq("b2") * 32 + sq("a1")]
-    black = [int(VIEW_ACTION[1, sq("h4") * 32 + sq("g5")]), int(VIEW_ACTION[1, sq("g5") * 32 + sq("h4")])]
+    black = [
+        int(VIEW_ACTION[1, sq("h4") * 32 + sq("g5")]),
+        int(VIEW_ACTION[1, sq("g5") * 32 + sq("h4")]),
+    ]
     on = russian_draughts_v0.raw_env()
-    off = russian_draughts_v0.raw_env(repetition=False, three_kings=False, kings_only=False,
-                                      balance=False, long_diagonal=False)
+    off = russian_draughts_v0.raw_env(
+        repetition=False, three_kings=False, kings_only=False, balance=False, long_diagonal=False
+    )
     for env in (on, off):
         env.reset(options={"fen": "W:WKa1:BKh4"})
         for ply in range(40):
@@ -198,6 +203,7 @@ def test_pdn_export_import_round_trip():
     with pytest.raises(ValueError, match="capture_sep"):
         env.pdn(capture_sep="*")
     from boardgym.kernels.draughts.outcome import STATUS_NAMES
+
     assert result == {"white won": "2-0", "black won": "0-2"}.get(STATUS_NAMES[env.status()], "1-1")
 
 
@@ -286,6 +292,7 @@ def test_observation_layout():
 
 def test_gymnasium_search_opponent_gets_the_kernel_state():
     from boardgym.agents import load
+
     seen = []
     agent = load("greedy", game="draughts", seed=0)
     original = agent.act_state
@@ -306,25 +313,35 @@ def test_gymnasium_search_opponent_gets_the_kernel_state():
     assert len(seen) >= 3
 
 
-@pytest.mark.parametrize("options,exc,problem", [
-    ({"fen": None}, TypeError, "FEN must be a string"),
-    ({"fen": 5}, TypeError, "FEN must be a string"),
-    ({"fen": np.zeros(80, np.int64)}, TypeError, "FEN must be a string"),
-    ({"fen": "W:Wb8:B1"}, ValueError, "promotion row"),
-    ({"fen": "W:W1-13:B32"}, ValueError, "at most 12"),
-    ("W:W21:B1", ValueError, "options must be a dict"),
-])
+@pytest.mark.parametrize(
+    "options,exc,problem",
+    [
+        ({"fen": None}, TypeError, "FEN must be a string"),
+        ({"fen": 5}, TypeError, "FEN must be a string"),
+        ({"fen": np.zeros(80, np.int64)}, TypeError, "FEN must be a string"),
+        ({"fen": "W:Wb8:B1"}, ValueError, "promotion row"),
+        ({"fen": "W:W1-13:B32"}, ValueError, "at most 12"),
+        ("W:W21:B1", ValueError, "options must be a dict"),
+    ],
+)
 def test_reset_options_are_checked(options, exc, problem):
     env = russian_draughts_v0.raw_env()
     with pytest.raises(exc, match=problem):
         env.reset(options=options)
 
 
-@pytest.mark.parametrize("kwargs,exc", [
-    ({"max_moves": True}, TypeError), ({"max_moves": 1.5}, TypeError), ({"max_moves": "9"}, TypeError),
-    ({"max_moves": -3}, ValueError), ({"max_moves": 2**70}, ValueError), ({"balance": 1}, TypeError),
-    ({"long_diagonal": None}, TypeError),
-])
+@pytest.mark.parametrize(
+    "kwargs,exc",
+    [
+        ({"max_moves": True}, TypeError),
+        ({"max_moves": 1.5}, TypeError),
+        ({"max_moves": "9"}, TypeError),
+        ({"max_moves": -3}, ValueError),
+        ({"max_moves": 2**70}, ValueError),
+        ({"balance": 1}, TypeError),
+        ({"long_diagonal": None}, TypeError),
+    ],
+)
 def test_constructor_arguments_are_checked(kwargs, exc):
     with pytest.raises(exc, match="max_moves|draw rule"):
         russian_draughts_v0.raw_env(**kwargs)

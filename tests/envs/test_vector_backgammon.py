@@ -1,10 +1,11 @@
 """Batched backgammon: the core, its equality with the single env, the vector adapters."""
+
 import gymnasium as gym
 import numpy as np
 import pytest
+from _batch_equality import play_in_lockstep
 
 import boardgym  # noqa: F401
-from _batch_equality import play_in_lockstep
 from boardgym.envs import backgammon_v0
 from boardgym.envs.batch import BackgammonBatch
 from boardgym.envs.vector import make_sb3_vec_env
@@ -43,8 +44,20 @@ def test_in_kernel_opponents(opponent):
 
 def test_memory_for_65536_games_under_200_mb():
     core = BackgammonBatch(65536)
-    total = sum(x.nbytes for x in (core.states, core.obs, core.masks, core.current, core.rewards,
-                                   core.done, core.seats, core.rngs, core.rolls))
+    total = sum(
+        x.nbytes
+        for x in (
+            core.states,
+            core.obs,
+            core.masks,
+            core.current,
+            core.rewards,
+            core.done,
+            core.seats,
+            core.rngs,
+            core.rolls,
+        )
+    )
     assert total < 200e6, total
 
 
@@ -59,8 +72,12 @@ def test_validation():
 
 
 def test_gymnasium_make_vec_and_sb3():
-    envs = gym.make_vec("boardgym/Backgammon-v0", num_envs=8, vectorization_mode="vector_entry_point",
-                        opponent="greedy")
+    envs = gym.make_vec(
+        "boardgym/Backgammon-v0",
+        num_envs=8,
+        vectorization_mode="vector_entry_point",
+        opponent="greedy",
+    )
     obs, infos = envs.reset(seed=0)
     assert obs.shape == (8, 207) and infos["action_mask"].shape == (8, 150)
     for _ in range(200):
@@ -69,7 +86,14 @@ def test_gymnasium_make_vec_and_sb3():
     torch = pytest.importorskip("torch")
     torch.set_num_threads(1)
     venv = make_sb3_vec_env("backgammon", num_envs=16, opponent="random")
-    model = sb3_contrib.MaskablePPO("MlpPolicy", venv, n_steps=64, batch_size=256, n_epochs=1,
-                                    policy_kwargs={"net_arch": [64]}, seed=0)
+    model = sb3_contrib.MaskablePPO(
+        "MlpPolicy",
+        venv,
+        n_steps=64,
+        batch_size=256,
+        n_epochs=1,
+        policy_kwargs={"net_arch": [64]},
+        seed=0,
+    )
     model.learn(1024)
     assert model.num_timesteps >= 1024

@@ -1,10 +1,11 @@
 """Batched Russian draughts: the core, its equality with the single env, the vector adapters."""
+
 import gymnasium as gym
 import numpy as np
 import pytest
+from _batch_equality import play_in_lockstep
 
 import boardgym  # noqa: F401
-from _batch_equality import play_in_lockstep
 from boardgym.envs import russian_draughts_v0
 from boardgym.envs.batch import DraughtsBatch
 from boardgym.envs.vector import make_sb3_vec_env
@@ -22,6 +23,7 @@ def test_batch_equals_single_env_game_for_game():
 
     def restarted(i):
         np.testing.assert_array_equal(core.obs[i], singles[i].observe("player_0")["observation"])
+
     assert play_in_lockstep(core, singles, 400, rng, restarted) > 5
 
 
@@ -77,14 +79,30 @@ def test_seeded_batches_repeat():
 
 def test_memory_for_65536_games_under_200_mb():
     core = DraughtsBatch(65536)
-    total = sum(x.nbytes for x in (core.states, core.obs, core.masks, core.current, core.rewards,
-                                   core.done, core.seats, core.rngs))
+    total = sum(
+        x.nbytes
+        for x in (
+            core.states,
+            core.obs,
+            core.masks,
+            core.current,
+            core.rewards,
+            core.done,
+            core.seats,
+            core.rngs,
+        )
+    )
     assert total < 200e6, total
 
 
 def test_gymnasium_make_vec_same_step_autoreset():
-    envs = gym.make_vec("boardgym/RussianDraughts-v0", num_envs=16, vectorization_mode="vector_entry_point",
-                        opponent="random", max_moves=40)
+    envs = gym.make_vec(
+        "boardgym/RussianDraughts-v0",
+        num_envs=16,
+        vectorization_mode="vector_entry_point",
+        opponent="random",
+        max_moves=40,
+    )
     assert envs.metadata["autoreset_mode"] == gym.vector.AutoresetMode.SAME_STEP
     obs, infos = envs.reset(seed=0)
     assert obs.shape == (16, 198) and infos["action_mask"].shape == (16, 1024)
@@ -109,8 +127,15 @@ def test_sb3_vec_env_with_maskable_ppo_and_policy_opponent():
     venv = make_sb3_vec_env("draughts", num_envs=16, opponent="recapture", max_moves=100)
     masks = np.stack(venv.env_method("action_masks"))
     assert masks.shape == (16, 1024)
-    model = sb3_contrib.MaskablePPO("MlpPolicy", venv, n_steps=64, batch_size=256, n_epochs=1,
-                                    policy_kwargs={"net_arch": [64]}, seed=0)
+    model = sb3_contrib.MaskablePPO(
+        "MlpPolicy",
+        venv,
+        n_steps=64,
+        batch_size=256,
+        n_epochs=1,
+        policy_kwargs={"net_arch": [64]},
+        seed=0,
+    )
     model.learn(2048)
     assert model.num_timesteps >= 2048
     # A frozen policy as the opponent: the first legal action, batched.
@@ -134,26 +159,41 @@ def test_greedy_is_not_the_in_kernel_player():
     with pytest.raises(ValueError, match="opponent"):
         DraughtsBatch(4, opponent=["random"])
     from boardgym.kernels.players import OPP_GREEDY
+
     assert DraughtsBatch(2, opponent="recapture").opponent == OPP_GREEDY
 
 
-@pytest.mark.parametrize("kwargs,exc,problem", [
-    ({"max_moves": 0}, ValueError, "max_moves"), ({"max_moves": 2.5}, TypeError, "max_moves"),
-    ({"max_moves": True}, TypeError, "max_moves"), ({"fen": 5}, TypeError, "FEN"),
-    ({"fen": "W:W99:B1"}, ValueError, "unknown square"), ({"balance": "no"}, TypeError, "draw rule"),
-    ({"castling": True}, TypeError, "castling"),
-])
+@pytest.mark.parametrize(
+    "kwargs,exc,problem",
+    [
+        ({"max_moves": 0}, ValueError, "max_moves"),
+        ({"max_moves": 2.5}, TypeError, "max_moves"),
+        ({"max_moves": True}, TypeError, "max_moves"),
+        ({"fen": 5}, TypeError, "FEN"),
+        ({"fen": "W:W99:B1"}, ValueError, "unknown square"),
+        ({"balance": "no"}, TypeError, "draw rule"),
+        ({"castling": True}, TypeError, "castling"),
+    ],
+)
 def test_constructor_checks_its_arguments(kwargs, exc, problem):
     with pytest.raises(exc, match=problem):
         DraughtsBatch(4, **kwargs)
 
 
-@pytest.mark.parametrize("actions,problem", [
-    (np.zeros(4), "integers"), (np.ones(4, bool), "integers"), (np.array([None] * 4), "integers"),
-    (np.zeros((4, 1), np.int64), "shape"), (None, "shape"), ("0123", "shape"),
-    (np.full(4, -1), "out of range"), (np.full(4, 2**40), "out of range"),
-    (np.full(4, 2**63, np.uint64), "out of range"),
-])
+@pytest.mark.parametrize(
+    "actions,problem",
+    [
+        (np.zeros(4), "integers"),
+        (np.ones(4, bool), "integers"),
+        (np.array([None] * 4), "integers"),
+        (np.zeros((4, 1), np.int64), "shape"),
+        (None, "shape"),
+        ("0123", "shape"),
+        (np.full(4, -1), "out of range"),
+        (np.full(4, 2**40), "out of range"),
+        (np.full(4, 2**63, np.uint64), "out of range"),
+    ],
+)
 def test_step_refuses_bad_action_arrays(actions, problem):
     core = DraughtsBatch(4)
     core.reset(seed=0)
@@ -168,20 +208,39 @@ def _corrupt(field, fn):
         snap = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in snap.items()}
         fn(snap[field])
         return snap
+
     return make
 
 
-@pytest.mark.parametrize("make,exc,problem", [
-    (_corrupt("states", lambda a: a.__setitem__((2, 0), a[2, 0] | a[2, 2])), ValueError,
-     "game 2: two pieces"),
-    (_corrupt("states", lambda a: a.__setitem__((1, 5), 99)), ValueError, "game 1: capture square"),
-    (_corrupt("states", lambda a: a.__setitem__((0, 9), -4)), ValueError, "game 0: ply"),
-    (_corrupt("masks", lambda a: a.__setitem__((3, 0), 1)), ValueError, "'masks' of game 3"),
-    (_corrupt("obs", lambda a: a.__setitem__((0, 0), 0.5)), ValueError, "'obs' of game 0"),
-    (_corrupt("current", lambda a: a.__setitem__(1, 1 - a[1])), ValueError, "'current' of game 1"),
-    (_corrupt("done", lambda a: a.__setitem__((2, 0), 1)), ValueError, "game 2 is over but its mask"),
-    (_corrupt("seats", lambda a: a.__setitem__(0, 5)), ValueError, "seats"),
-])
+@pytest.mark.parametrize(
+    "make,exc,problem",
+    [
+        (
+            _corrupt("states", lambda a: a.__setitem__((2, 0), a[2, 0] | a[2, 2])),
+            ValueError,
+            "game 2: two pieces",
+        ),
+        (
+            _corrupt("states", lambda a: a.__setitem__((1, 5), 99)),
+            ValueError,
+            "game 1: capture square",
+        ),
+        (_corrupt("states", lambda a: a.__setitem__((0, 9), -4)), ValueError, "game 0: ply"),
+        (_corrupt("masks", lambda a: a.__setitem__((3, 0), 1)), ValueError, "'masks' of game 3"),
+        (_corrupt("obs", lambda a: a.__setitem__((0, 0), 0.5)), ValueError, "'obs' of game 0"),
+        (
+            _corrupt("current", lambda a: a.__setitem__(1, 1 - a[1])),
+            ValueError,
+            "'current' of game 1",
+        ),
+        (
+            _corrupt("done", lambda a: a.__setitem__((2, 0), 1)),
+            ValueError,
+            "game 2 is over but its mask",
+        ),
+        (_corrupt("seats", lambda a: a.__setitem__(0, 5)), ValueError, "seats"),
+    ],
+)
 def test_set_state_checks_the_games_in_the_snapshot(make, exc, problem):
     """A corrupted snapshot is refused naming the game and the field, and changes nothing; the
     masks the step validation trusts always belong to the states."""
@@ -211,8 +270,19 @@ def test_set_state_refuses_a_game_where_the_opponent_is_to_move():
     snap["current"] = two.current.copy()
     snap["masks"] = np.zeros_like(two.masks)
     from boardgym.kernels.draughts.batch import batch_outputs
-    batch_outputs(snap["states"], snap["seats"], snap["rngs"], mine.opponent, mine.max_plies, snap["obs"],
-                  snap["masks"], snap["current"], snap["rewards"], snap["done"])
+
+    batch_outputs(
+        snap["states"],
+        snap["seats"],
+        snap["rngs"],
+        mine.opponent,
+        mine.max_plies,
+        snap["obs"],
+        snap["masks"],
+        snap["current"],
+        snap["rewards"],
+        snap["done"],
+    )
     with pytest.raises(ValueError, match="opponent is to move"):
         mine.set_state(snap)
 
@@ -225,8 +295,10 @@ def test_set_state_takes_snapshots_with_finished_games_in_either_view():
     while not core.done.any():
         core.step(core.random_actions())
     snap = core.get_state()
-    for other in (DraughtsBatch(16, opponent="random", max_moves=30),
-                  DraughtsBatch(16, opponent=None, max_moves=30)):
+    for other in (
+        DraughtsBatch(16, opponent="random", max_moves=30),
+        DraughtsBatch(16, opponent=None, max_moves=30),
+    ):
         other.set_state(snap)
         assert np.array_equal(other.states, core.states) and np.array_equal(other.obs, core.obs)
 
@@ -234,10 +306,19 @@ def test_set_state_takes_snapshots_with_finished_games_in_either_view():
 def test_make_vec_hands_out_its_buffers_until_the_next_step_or_copies():
     """obs and the action mask are the core's buffers (valid until the next step) unless
     copy=True; rewards, ends and final observations are always fresh."""
-    shared = gym.make_vec("boardgym/RussianDraughts-v0", num_envs=4,
-                          vectorization_mode="vector_entry_point", max_moves=6)
-    copied = gym.make_vec("boardgym/RussianDraughts-v0", num_envs=4,
-                          vectorization_mode="vector_entry_point", max_moves=6, copy=True)
+    shared = gym.make_vec(
+        "boardgym/RussianDraughts-v0",
+        num_envs=4,
+        vectorization_mode="vector_entry_point",
+        max_moves=6,
+    )
+    copied = gym.make_vec(
+        "boardgym/RussianDraughts-v0",
+        num_envs=4,
+        vectorization_mode="vector_entry_point",
+        max_moves=6,
+        copy=True,
+    )
     for envs, fresh in ((shared, False), (copied, True)):
         core = envs.unwrapped.core
         obs, infos = envs.reset(seed=0)
@@ -247,11 +328,17 @@ def test_make_vec_hands_out_its_buffers_until_the_next_step_or_copies():
             acts = np.array([np.flatnonzero(m)[0] for m in envs.action_masks()])
             obs, rew, term, trunc, infos = envs.step(acts)
             assert np.shares_memory(obs, core.obs) != fresh
-            assert not any(np.shares_memory(x, core.rewards) or np.shares_memory(x, core.done)
-                           for x in (rew, term, trunc))
+            assert not any(
+                np.shares_memory(x, core.rewards) or np.shares_memory(x, core.done)
+                for x in (rew, term, trunc)
+            )
             for i in np.flatnonzero(infos.get("_final_obs", [])):
                 assert not np.shares_memory(infos["final_obs"][i], core.obs)
         np.testing.assert_array_equal(obs, core.obs)
     with pytest.raises(TypeError, match="copy"):
-        gym.make_vec("boardgym/RussianDraughts-v0", num_envs=2,
-                     vectorization_mode="vector_entry_point", copy="yes")
+        gym.make_vec(
+            "boardgym/RussianDraughts-v0",
+            num_envs=2,
+            vectorization_mode="vector_entry_point",
+            copy="yes",
+        )

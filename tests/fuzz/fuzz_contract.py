@@ -7,6 +7,7 @@ tests/helpers/isolated_run.py, checks those two). When an argument is certainly 
 checker count of 99, a die of 7, a state of the wrong shape ...), the call must raise: returning
 normally is "accepted invalid input" — a silently wrong answer.
 """
+
 import re
 from dataclasses import dataclass
 

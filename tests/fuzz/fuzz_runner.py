@@ -11,6 +11,7 @@ Environment knobs: ``BOARDGYM_FUZZ_SCALE`` (examples multiplier, default 1),
 a crash, rerun the same target skipping only the crashing call, up to 4 crashes per target:
 used to list every distinct failure, slower).
 """
+
 import json
 import os
 import sys
@@ -48,20 +49,24 @@ def assert_clean(group, name, scale=None):
     """Fail (with every violation and the input that showed it) unless target name of group
     kept the contract; skip when the module does not define it."""
     import pytest
+
     results = run_group(group, scale=scale)
     worker = results.get(f"{group}:<worker>")
     if worker:
-        pytest.fail(f"the {group} fuzz worker failed outside any target:\n{worker['error']}",
-                    pytrace=False)
+        pytest.fail(
+            f"the {group} fuzz worker failed outside any target:\n{worker['error']}", pytrace=False
+        )
     r = results.get(name)
     if r is None:
         pytest.fail(f"{name}: no result (the worker never reached it)", pytrace=False)
     if r["status"] == "absent":
         pytest.skip(f"{name} is not defined by this version of its module")
     if r["status"] != "ok":
-        pytest.fail(f"{name} broke the hostile-input contract (returns, or raises ValueError/"
-                    f"TypeError naming the problem; never crashes or hangs):\n{report(r)}",
-                    pytrace=False)
+        pytest.fail(
+            f"{name} broke the hostile-input contract (returns, or raises ValueError/"
+            f"TypeError naming the problem; never crashes or hangs):\n{report(r)}",
+            pytrace=False,
+        )
 
 
 def _crash(name, run, last_call, note=""):
@@ -70,7 +75,8 @@ def _crash(name, run, last_call, note=""):
         "category": f"{run.status}: {run.detail}{note}",
         "detail": run.output_tail[-2500:],
         "input": (last_call or {}).get("input", "(during the target's setup)"),
-        "count": 1, "where": "",
+        "count": 1,
+        "where": "",
     }
 
 
@@ -88,9 +94,21 @@ def _run(group, scale, only, explore):
     results, crashes = {}, {}
     skip_targets, skip_calls = set(), {}
     for _ in range(200):
-        argv = [str(WORKER), "--group", group, "--scale", str(scale),
-                "--call-limit", str(CALL_LIMIT), "--skip", ",".join(sorted(skip_targets)),
-                "--skip-calls", json.dumps(skip_calls), "--only", ",".join(only)]
+        argv = [
+            str(WORKER),
+            "--group",
+            group,
+            "--scale",
+            str(scale),
+            "--call-limit",
+            str(CALL_LIMIT),
+            "--skip",
+            ",".join(sorted(skip_targets)),
+            "--skip-calls",
+            json.dumps(skip_calls),
+            "--only",
+            ",".join(only),
+        ]
         run = run_child(argv, total_limit=3600 * max(scale, 1.0))
         current, last_call, done = None, None, []
         for ev in run.events:
@@ -110,20 +128,33 @@ def _run(group, scale, only, explore):
             if not any(ev.get("type") == "finished" for ev in run.events) or not done:
                 results[f"{group}:<worker>"] = {"status": "error", "error": run.describe()}
             elif len(only) == 1:  # glibc found the heap corrupted at exit: this target did it
-                culprit = _narrow(group, scale, only[0], results[only[0]].get("seqs")) \
-                    if explore else None
-                crashes.setdefault(only[0], []).append(_crash(
-                    only[0], run, culprit or {"input": (
-                        "(a call of this target wrote out of bounds; glibc noticed when the "
-                        "interpreter exited; BOARDGYM_FUZZ_EXPLORE=1 finds the call)")},
-                    " at exit (heap corruption)"))
+                culprit = (
+                    _narrow(group, scale, only[0], results[only[0]].get("seqs"))
+                    if explore
+                    else None
+                )
+                crashes.setdefault(only[0], []).append(
+                    _crash(
+                        only[0],
+                        run,
+                        culprit
+                        or {
+                            "input": (
+                                "(a call of this target wrote out of bounds; glibc noticed when the "
+                                "interpreter exited; BOARDGYM_FUZZ_EXPLORE=1 finds the call)"
+                            )
+                        },
+                        " at exit (heap corruption)",
+                    )
+                )
             else:
                 _blame(group, scale, done, results)
             break
         if len(only) != 1 and done:  # other targets ran first in this process: confirm alone
             alone = _run(group, scale, (current,), explore)
-            results[current] = alone.get(current, {"target": current, "status": "error",
-                                                   "error": "no result when run alone"})
+            results[current] = alone.get(
+                current, {"target": current, "status": "error", "error": "no result when run alone"}
+            )
             skip_targets.add(current)
             if not _crashed(results[current]):
                 _blame(group, scale, done, results)
@@ -137,8 +168,12 @@ def _run(group, scale, only, explore):
     for name, cs in crashes.items():
         rec = results.get(name)
         if rec is None:
-            rec = results[name] = {"target": name, "status": "violations", "violations": [],
-                                   "calls": None}
+            rec = results[name] = {
+                "target": name,
+                "status": "violations",
+                "violations": [],
+                "calls": None,
+            }
         rec["status"] = "violations"
         rec["violations"] = cs + list(rec.get("violations", []))
     return results
@@ -146,8 +181,21 @@ def _run(group, scale, only, explore):
 
 def _exit_crash(group, scale, name, lo, hi):
     """(crashed?, call events) of a worker running only calls lo <= n < hi of target name."""
-    run = run_child([str(WORKER), "--group", group, "--scale", str(scale), "--only", name,
-                     "--call-limit", str(CALL_LIMIT), "--call-range", f"{lo}:{hi}"])
+    run = run_child(
+        [
+            str(WORKER),
+            "--group",
+            group,
+            "--scale",
+            str(scale),
+            "--only",
+            name,
+            "--call-limit",
+            str(CALL_LIMIT),
+            "--call-range",
+            f"{lo}:{hi}",
+        ]
+    )
     return run.status != "ok", [ev for ev in run.events if ev.get("type") == "call"]
 
 
@@ -168,8 +216,10 @@ def _narrow(group, scale, name, n):
     events = [c for c in calls if c.get("seq") == hi - 1]
     if crashed and events:
         return events[0]
-    return {"input": f"(calls 1..{hi - 1} together corrupt the heap; the last is: "
-                     f"{events[0]['input'] if events else '?'})"}
+    return {
+        "input": f"(calls 1..{hi - 1} together corrupt the heap; the last is: "
+        f"{events[0]['input'] if events else '?'})"
+    }
 
 
 def _blame(group, scale, names, results):
@@ -186,8 +236,10 @@ def report(result):
         return "harness error:\n" + result.get("error", "")
     lines = []
     for v in result.get("violations", []):
-        lines.append(f"- {v['category']}  (x{v['count']}){'  at ' + v['where'] if v['where'] else ''}\n"
-                     f"    message: {v['detail'][:600]}\n    input:   {v['input'][:1500]}")
+        lines.append(
+            f"- {v['category']}  (x{v['count']}){'  at ' + v['where'] if v['where'] else ''}\n"
+            f"    message: {v['detail'][:600]}\n    input:   {v['input'][:1500]}"
+        )
     return "\n".join(lines)
 
 
@@ -200,6 +252,7 @@ def main(argv=None):
     import argparse
 
     import fuzz_targets
+
     p = argparse.ArgumentParser()
     p.add_argument("--groups", default=",".join(g for g in fuzz_targets.GROUPS if g != "selftest"))
     p.add_argument("--scale", type=float, default=SCALE)

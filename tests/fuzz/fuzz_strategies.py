@@ -9,26 +9,49 @@ Validity is decided here by small independent checkers written from the rules' f
 Valid material (positions, FENs, Position IDs, observations, snapshots) comes from pools built
 once per worker by playing random legal games through the public API (``fuzz_targets.pools``).
 """
+
 import math
 import string
 
 import numpy as np
+from fuzz_contract import Arg, describe
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-
-from fuzz_contract import Arg, describe
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 # the values swept through every field of every state (the ones the issue names first)
 SWEEP_INTS = (2**62, -(2**62), -1, 99, -5, INT64_MAX, INT64_MIN, 2**31)
-EXTREME_INTS = SWEEP_INTS + (0, 1, 2, 3, 4, 6, 7, 12, 13, 15, 16, 25, 26, 31, 32, 35, 36, 64,
-                             1023, 1024, 2**32, -(2**31))
+EXTREME_INTS = SWEEP_INTS + (
+    0,
+    1,
+    2,
+    3,
+    4,
+    6,
+    7,
+    12,
+    13,
+    15,
+    16,
+    25,
+    26,
+    31,
+    32,
+    35,
+    36,
+    64,
+    1023,
+    1024,
+    2**32,
+    -(2**31),
+)
 POOL_SIZE = 40
 
 
 def pools():
     """The worker's pools of valid material (built on first use, through the public API)."""
     import fuzz_targets
+
     return fuzz_targets.pools()
 
 
@@ -44,10 +67,16 @@ class Spec:
 
 def optional(spec):
     """spec, with None also valid (a parameter whose default is None)."""
+
     def fix(a):
         return Arg(None, "None") if a.value is None else a
-    return Spec(st.one_of(st.none().map(lambda _: Arg(None, "None")), spec.strategy.map(fix)),
-                spec.default, lambda: [fix(a) for a in spec.sweep()], spec.name)
+
+    return Spec(
+        st.one_of(st.none().map(lambda _: Arg(None, "None")), spec.strategy.map(fix)),
+        spec.default,
+        lambda: [fix(a) for a in spec.sweep()],
+        spec.name,
+    )
 
 
 def arg(value, invalid="", text=None):
@@ -56,38 +85,76 @@ def arg(value, invalid="", text=None):
 
 def from_pool(game, key, make):
     """Strategy of make(item, index) over pools()[game][key] (the pool is read at draw time)."""
+
     def pick(i):
         p = pools()[game][key]
         return make(p[i % len(p)], i % len(p))
+
     return st.integers(0, 2**16).map(pick)
 
 
 # ------------------------------------------------------------------------------ generic junk
 
+
 def _np_scalars():
-    return st.sampled_from([np.float64("nan"), np.float64(3.0), np.int32(3), np.uint64(2**63 + 5),
-                            np.bool_(True), np.int64(-1), np.float32("inf"), np.str_("3")])
+    return st.sampled_from(
+        [
+            np.float64("nan"),
+            np.float64(3.0),
+            np.int32(3),
+            np.uint64(2**63 + 5),
+            np.bool_(True),
+            np.int64(-1),
+            np.float32("inf"),
+            np.str_("3"),
+        ]
+    )
 
 
 def junk_scalars():
     return st.one_of(
-        st.none(), st.booleans(), st.integers(), st.sampled_from(EXTREME_INTS),
-        st.integers(min_value=2**63, max_value=2**200), st.floats(), st.text(max_size=20),
-        st.binary(max_size=20), st.complex_numbers(), st.just(Ellipsis), st.just(object()),
-        _np_scalars())
+        st.none(),
+        st.booleans(),
+        st.integers(),
+        st.sampled_from(EXTREME_INTS),
+        st.integers(min_value=2**63, max_value=2**200),
+        st.floats(),
+        st.text(max_size=20),
+        st.binary(max_size=20),
+        st.complex_numbers(),
+        st.just(Ellipsis),
+        st.just(object()),
+        _np_scalars(),
+    )
 
 
 def junk_values():
     """None, numbers, strings, bytes, lists, dicts, tuples (nested), numpy scalars."""
     return st.recursive(
         junk_scalars(),
-        lambda c: st.one_of(st.lists(c, max_size=6), st.tuples(c, c),
-                            st.dictionaries(st.text(max_size=4), c, max_size=3)),
-        max_leaves=10)
+        lambda c: st.one_of(
+            st.lists(c, max_size=6),
+            st.tuples(c, c),
+            st.dictionaries(st.text(max_size=4), c, max_size=3),
+        ),
+        max_leaves=10,
+    )
 
 
-_DTYPES = ("float64", "float32", "bool", "object", "int32", "uint64", "int8", "U4", "complex128",
-           "int64", "uint8", "int16")
+_DTYPES = (
+    "float64",
+    "float32",
+    "bool",
+    "object",
+    "int32",
+    "uint64",
+    "int8",
+    "U4",
+    "complex128",
+    "int64",
+    "uint8",
+    "int16",
+)
 
 
 def _elements(dtype):
@@ -102,7 +169,9 @@ def _elements(dtype):
         info = np.iinfo(dt)
         ext = [v for v in EXTREME_INTS if info.min <= v <= info.max]
         return st.one_of(st.sampled_from(ext), st.integers(info.min, info.max))
-    if dt.kind == "U":  # NumPy drops NUL characters from str arrays (hypothesis then refuses the element)
+    if (
+        dt.kind == "U"
+    ):  # NumPy drops NUL characters from str arrays (hypothesis then refuses the element)
         return st.text(st.characters(exclude_characters="\x00"), max_size=4)
     return junk_scalars()
 
@@ -110,17 +179,35 @@ def _elements(dtype):
 @st.composite
 def odd_arrays(draw, length):
     """An array of a wrong shape or dtype for a vector of ``length`` (or the right one)."""
-    shape = draw(st.sampled_from([(), (0,), (1,), (length - 1,), (length + 1,), (2, length),
-                                  (length, 1), (1, length), (length,), (3, 2), (length, 2)]))
+    shape = draw(
+        st.sampled_from(
+            [
+                (),
+                (0,),
+                (1,),
+                (length - 1,),
+                (length + 1,),
+                (2, length),
+                (length, 1),
+                (1, length),
+                (length,),
+                (3, 2),
+                (length, 2),
+            ]
+        )
+    )
     dtype = draw(st.sampled_from(_DTYPES))
     return draw(hnp.arrays(np.dtype(dtype), shape, elements=_elements(dtype)))
 
 
 # --------------------------------------------------------------------- vectors and their defects
 
+
 def _int_vector(value, length):
     """(int64 vector, "") when value could be read as ``length`` integers; else (None, why not)."""
-    if value is None or isinstance(value, (str, bytes, bool, int, float, complex, dict, np.generic)):
+    if value is None or isinstance(
+        value, (str, bytes, bool, int, float, complex, dict, np.generic)
+    ):
         return None, f"a {type(value).__name__} is not a state"
     try:
         a = np.asarray(value)
@@ -130,8 +217,12 @@ def _int_vector(value, length):
         return None, f"a state must have shape ({length},), got {a.shape}"
     kind = a.dtype.kind
     if kind == "O":
-        if all(isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
-               and INT64_MIN <= int(x) <= INT64_MAX for x in a):
+        if all(
+            isinstance(x, (int, np.integer))
+            and not isinstance(x, (bool, np.bool_))
+            and INT64_MIN <= int(x) <= INT64_MAX
+            for x in a
+        ):
             return np.array([int(x) for x in a], np.int64), ""
         return None, "an object array is not a state"
     if kind in "bUSVcmM":
@@ -188,10 +279,11 @@ def backgammon_problem(value, layout):
     a, why = _int_vector(value, layout["STATE_LEN"])
     if a is None:
         return why
-    me, opp = a[layout["ME"]:layout["ME"] + 24], a[layout["OPP"]:layout["OPP"] + 24]
+    me, opp = a[layout["ME"] : layout["ME"] + 24], a[layout["OPP"] : layout["OPP"] + 24]
     side_counts = (
         ("player on roll", me, a[layout["BAR_ME"]], a[layout["OFF_ME"]]),
-        ("opponent", opp, a[layout["BAR_OPP"]], a[layout["OFF_OPP"]]))
+        ("opponent", opp, a[layout["BAR_OPP"]], a[layout["OFF_OPP"]]),
+    )
     for name, pts, bar, off in side_counts:
         if (pts < 0).any() or bar < 0 or off < 0:
             return f"negative checker count for the {name}"
@@ -207,7 +299,7 @@ def backgammon_problem(value, layout):
     turn = int(a[layout["TURN"]])
     if turn not in (0, 1):
         return f"turn {turn} is not 0 or 1"
-    dice = a[layout["DICE"]:layout["DICE"] + 6]
+    dice = a[layout["DICE"] : layout["DICE"] + 6]
     if (dice < 0).any() or (dice > 4).any():
         return "a dice count outside 0..4"
     nz = dice[dice > 0]
@@ -226,8 +318,10 @@ PROBLEM = {"draughts": draughts_problem, "backgammon": backgammon_problem}
 
 # --------------------------------------------------------------------------------- states
 
+
 def state_arg(game, value, recipe=None):
     import fuzz_targets
+
     why = PROBLEM[game](value, fuzz_targets.layout(game))
     text = describe(value) if recipe is None else f"{recipe} = {describe(value)}"
     return Arg(value, text, why)
@@ -242,8 +336,15 @@ def _corrupted_state(draw, game):
     changes = []
     for _ in range(n):
         f = draw(st.integers(0, len(s) - 1))
-        v = draw(st.one_of(st.sampled_from(EXTREME_INTS), st.integers(INT64_MIN, INT64_MAX),
-                           st.integers(-3, 20), st.just(int(s[f]) + 1), st.just(int(s[f]) - 1)))
+        v = draw(
+            st.one_of(
+                st.sampled_from(EXTREME_INTS),
+                st.integers(INT64_MIN, INT64_MAX),
+                st.integers(-3, 20),
+                st.just(int(s[f]) + 1),
+                st.just(int(s[f]) - 1),
+            )
+        )
         s[f] = v
         changes.append(f"[{f}]={v}")
     return state_arg(game, s, f"{game} pool state {i} with {', '.join(changes)}")
@@ -252,15 +353,20 @@ def _corrupted_state(draw, game):
 @st.composite
 def _random_state(draw, game):
     import fuzz_targets
+
     n = fuzz_targets.layout(game)["STATE_LEN"]
-    s = draw(hnp.arrays(np.int64, n, elements=st.one_of(st.sampled_from(EXTREME_INTS),
-                                                       st.integers(-2, 16))))
+    s = draw(
+        hnp.arrays(
+            np.int64, n, elements=st.one_of(st.sampled_from(EXTREME_INTS), st.integers(-2, 16))
+        )
+    )
     return state_arg(game, s, "random int64 vector")
 
 
 @st.composite
 def _odd_state(draw, game):
     import fuzz_targets
+
     n = fuzz_targets.layout(game)["STATE_LEN"]
     return state_arg(game, draw(odd_arrays(n)))
 
@@ -271,10 +377,34 @@ def _recast_state(draw, game):
     pool = pools()[game]["states"]
     i = draw(st.integers(0, len(pool) - 1))
     s = pool[i]
-    how = draw(st.sampled_from(["list", "tuple", "2d", "col", "float64", "float32", "int32",
-                                "uint64", "object", "bool", "str", "nan", "inf", "frac",
-                                "noncontig", "readonly", "bigendian", "short", "long", "cut",
-                                "cut", "stack"]))
+    how = draw(
+        st.sampled_from(
+            [
+                "list",
+                "tuple",
+                "2d",
+                "col",
+                "float64",
+                "float32",
+                "int32",
+                "uint64",
+                "object",
+                "bool",
+                "str",
+                "nan",
+                "inf",
+                "frac",
+                "noncontig",
+                "readonly",
+                "bigendian",
+                "short",
+                "long",
+                "cut",
+                "cut",
+                "stack",
+            ]
+        )
+    )
     if how == "list":
         v = s.tolist()
     elif how == "tuple":
@@ -317,12 +447,15 @@ def _recast_state(draw, game):
 
 
 def _valid_state(game):
-    return from_pool(game, "states", lambda s, i: state_arg(game, s.copy(), f"{game} pool state {i}"))
+    return from_pool(
+        game, "states", lambda s, i: state_arg(game, s.copy(), f"{game} pool state {i}")
+    )
 
 
 def _state_sweep(game):
     """Every field of a busy valid state set to each extreme value, then wrong shapes/types."""
     import fuzz_targets
+
     pool = pools()[game]["states"]
     i = pools()[game]["busy"]
     base = pool[i]
@@ -334,17 +467,45 @@ def _state_sweep(game):
             out.append(state_arg(game, s, f"{game} pool state {i} with [{f}]={v}"))
     n = fuzz_targets.layout(game)["STATE_LEN"]
     for k in sorted({1, 2, 10, 24, 30, 48, 52, 58, 60, n // 2, n - 1}):  # cut short: kernels
-        if k < n:                                                       # read/write past the end
+        if k < n:  # read/write past the end
             out.append(state_arg(game, base[:k].copy(), f"{game} pool state {i}[:{k}]"))
     for extra in (1, 15):
-        out.append(state_arg(game, np.append(base, np.zeros(extra, np.int64)),
-                             f"{game} pool state {i} + {extra} zeros"))
-    for v in (None, 0, "", "x", b"\x00" * 8, [], {}, (), [0] * n, [[0] * n], np.zeros(()),
-              np.zeros(0, np.int64), np.zeros(n - 1, np.int64), np.zeros(n + 1, np.int64),
-              np.zeros((2, n), np.int64), base[None, :].copy(), base.astype(np.float64),
-              np.full(n, np.nan), base.astype(bool), base.astype(object), base.astype(np.int32),
-              base.astype(np.uint64), base.astype(str), np.zeros(n, np.int64),
-              np.full(n, -1, np.int64), np.full(n, 2**62, np.int64), np.full(n, 99, np.int64)):
+        out.append(
+            state_arg(
+                game,
+                np.append(base, np.zeros(extra, np.int64)),
+                f"{game} pool state {i} + {extra} zeros",
+            )
+        )
+    for v in (
+        None,
+        0,
+        "",
+        "x",
+        b"\x00" * 8,
+        [],
+        {},
+        (),
+        [0] * n,
+        [[0] * n],
+        np.zeros(()),
+        np.zeros(0, np.int64),
+        np.zeros(n - 1, np.int64),
+        np.zeros(n + 1, np.int64),
+        np.zeros((2, n), np.int64),
+        base[None, :].copy(),
+        base.astype(np.float64),
+        np.full(n, np.nan),
+        base.astype(bool),
+        base.astype(object),
+        base.astype(np.int32),
+        base.astype(np.uint64),
+        base.astype(str),
+        np.zeros(n, np.int64),
+        np.full(n, -1, np.int64),
+        np.full(n, 2**62, np.int64),
+        np.full(n, 99, np.int64),
+    ):
         out.append(state_arg(game, v))
     return out
 
@@ -352,17 +513,27 @@ def _state_sweep(game):
 def states(game):
     """Spec of a position vector of game: valid, corrupted, random, odd shapes/dtypes, junk."""
     strat = st.one_of(
-        _valid_state(game), _corrupted_state(game), _corrupted_state(game), _random_state(game),
-        _odd_state(game), _recast_state(game),
-        junk_values().map(lambda v: state_arg(game, v)))
-    return Spec(strat, lambda: state_arg(game, pools()[game]["states"][0].copy(), f"{game} pool state 0"),
-                lambda: _state_sweep(game), f"{game} state")
+        _valid_state(game),
+        _corrupted_state(game),
+        _corrupted_state(game),
+        _random_state(game),
+        _odd_state(game),
+        _recast_state(game),
+        junk_values().map(lambda v: state_arg(game, v)),
+    )
+    return Spec(
+        strat,
+        lambda: state_arg(game, pools()[game]["states"][0].copy(), f"{game} pool state 0"),
+        lambda: _state_sweep(game),
+        f"{game} state",
+    )
 
 
 @st.composite
 def _batches(draw, game):
     """(B, STATE_LEN) batches of pool states, one row corrupted, or odd shapes."""
     import fuzz_targets
+
     pool = pools()[game]["states"]
     n = fuzz_targets.layout(game)["STATE_LEN"]
     kind = draw(st.sampled_from(["valid", "row", "odd", "junk", "3d", "empty", "float"]))
@@ -391,11 +562,15 @@ def _batches(draw, game):
 
 
 def batches(game):
-    return Spec(_batches(game), lambda: Arg(np.stack(pools()[game]["states"][:3]), "pool rows [0, 1, 2]"),
-                name=f"{game} batch")
+    return Spec(
+        _batches(game),
+        lambda: Arg(np.stack(pools()[game]["states"][:3]), "pool rows [0, 1, 2]"),
+        name=f"{game} batch",
+    )
 
 
 # --------------------------------------------------------------------------- integers, dice
+
 
 def _int_arg(value, lo, hi, what):
     """Arg of an integer parameter valid in lo..hi (inclusive; None = unbounded)."""
@@ -422,23 +597,73 @@ def ints(lo, hi, what, valid=None, sweep_extra=(), sweep_drop=(), wild=None, opt
     wild: the strategy of out-of-the-way integers (for a perft depth, 99 is a real, endless
     computation rather than bad input). optional: None is a valid value too."""
     valid = valid if valid is not None else st.integers(lo, hi if hi is not None else lo + 10)
-    wild = wild if wild is not None else st.one_of(st.sampled_from(EXTREME_INTS),
-                                                   st.integers(INT64_MIN, INT64_MAX))
+    wild = (
+        wild
+        if wild is not None
+        else st.one_of(st.sampled_from(EXTREME_INTS), st.integers(INT64_MIN, INT64_MAX))
+    )
     strat = st.one_of(
-        valid, valid, wild,
+        valid,
+        valid,
+        wild,
         st.integers(min_value=2**64, max_value=2**100),
-        st.sampled_from([3.0, 3.5, float("nan"), float("inf"), -0.0, True, False, "3", "x", None,
-                         b"3", [3], (3,), np.int32(3), np.uint64(3), np.float64(2.0),
-                         np.array(3), np.array([3]), np.array([1, 2]), 1j, {}]),
+        st.sampled_from(
+            [
+                3.0,
+                3.5,
+                float("nan"),
+                float("inf"),
+                -0.0,
+                True,
+                False,
+                "3",
+                "x",
+                None,
+                b"3",
+                [3],
+                (3,),
+                np.int32(3),
+                np.uint64(3),
+                np.float64(2.0),
+                np.array(3),
+                np.array([3]),
+                np.array([1, 2]),
+                1j,
+                {},
+            ]
+        ),
     ).map(lambda v: arg(None) if v is None and optional else _int_arg(v, lo, hi, what))
     default = lo if lo is not None else 0
-    sweep_vals = (default, lo - 1 if lo is not None else -1, 2**62, -(2**62), -1, 99, -5, 3.0,
-                  3.5, float("nan"), True, "3", None, np.array([1, 2]), 2**70) + tuple(sweep_extra)
-    sweep_vals = tuple(v for v in sweep_vals if not any(v is d or (type(v) is type(d) and v == d)
-                                                       for d in sweep_drop))
-    return Spec(strat, lambda: _int_arg(default, lo, hi, what),
-                lambda: [arg(None) if v is None and optional else _int_arg(v, lo, hi, what)
-                         for v in sweep_vals], what)
+    sweep_vals = (
+        default,
+        lo - 1 if lo is not None else -1,
+        2**62,
+        -(2**62),
+        -1,
+        99,
+        -5,
+        3.0,
+        3.5,
+        float("nan"),
+        True,
+        "3",
+        None,
+        np.array([1, 2]),
+        2**70,
+    ) + tuple(sweep_extra)
+    sweep_vals = tuple(
+        v
+        for v in sweep_vals
+        if not any(v is d or (type(v) is type(d) and v == d) for d in sweep_drop)
+    )
+    return Spec(
+        strat,
+        lambda: _int_arg(default, lo, hi, what),
+        lambda: [
+            arg(None) if v is None and optional else _int_arg(v, lo, hi, what) for v in sweep_vals
+        ],
+        what,
+    )
 
 
 def dice_problem(v):
@@ -450,16 +675,42 @@ def dice_problem(v):
 
 def dice():
     """Spec of one die: valid 1..6; the issue's hostile dice 0, 7, -1, 3.0, True, '3', None."""
+
     def die_arg(v):
         return arg(v, dice_problem(v))
-    vals = (3, 0, 7, -1, 3.0, True, "3", None, 2**62, -(2**62), 3.5, float("nan"), np.int64(5),
-            np.float64(2.0), np.array(4), [3], 6, 1)
-    strat = st.one_of(st.integers(1, 6), st.integers(1, 6), st.sampled_from(vals),
-                      st.integers(INT64_MIN, INT64_MAX), junk_scalars()).map(die_arg)
+
+    vals = (
+        3,
+        0,
+        7,
+        -1,
+        3.0,
+        True,
+        "3",
+        None,
+        2**62,
+        -(2**62),
+        3.5,
+        float("nan"),
+        np.int64(5),
+        np.float64(2.0),
+        np.array(4),
+        [3],
+        6,
+        1,
+    )
+    strat = st.one_of(
+        st.integers(1, 6),
+        st.integers(1, 6),
+        st.sampled_from(vals),
+        st.integers(INT64_MIN, INT64_MAX),
+        junk_scalars(),
+    ).map(die_arg)
     return Spec(strat, lambda: die_arg(3), lambda: [die_arg(v) for v in vals], "die")
 
 
 # ------------------------------------------------------------------------------- draughts text
+
 
 def _sq32_to_pdn(s):
     r, c = s // 4, s % 4
@@ -471,10 +722,38 @@ for _s in range(32):
     _r, _f = _s // 4, 2 * (_s % 4) + (_s // 4) % 2
     _ALG["abcdefgh"[_f] + str(_r + 1)] = _s
 _GOOD_SQ = [(str(n), n) for n in range(1, 33)] + [(a, _sq32_to_pdn(s)) for a, s in _ALG.items()]
-_BAD_SQ = ["0", "33", "99", "-1", "a2", "b1", "h1", "i1", "a9", "a0", "z", "1e3", "K",
-           "99999999999999999999999", "3.0", "0x1f", "++", "a", "22a", "c3c3"]
-_ODD_SQ = ["\u0662\u0662", "\uff12\uff12", "\U0001d7d0\U0001d7d0", "C3", " 22 ", "\u00bd",
-           "22\u0301", "\u2167"]  # digits of other scripts: int() reads some of them
+_BAD_SQ = [
+    "0",
+    "33",
+    "99",
+    "-1",
+    "a2",
+    "b1",
+    "h1",
+    "i1",
+    "a9",
+    "a0",
+    "z",
+    "1e3",
+    "K",
+    "99999999999999999999999",
+    "3.0",
+    "0x1f",
+    "++",
+    "a",
+    "22a",
+    "c3c3",
+]
+_ODD_SQ = [
+    "\u0662\u0662",
+    "\uff12\uff12",
+    "\U0001d7d0\U0001d7d0",
+    "C3",
+    " 22 ",
+    "\u00bd",
+    "22\u0301",
+    "\u2167",
+]  # digits of other scripts: int() reads some of them
 
 
 def _pdn_row(n):
@@ -512,13 +791,18 @@ def _grammar_fen(draw):
     side = draw(st.sampled_from(["W", "B", "w", "b", "W", "B", "X", "", "WB", "0", "\u0174"]))
     if side.upper() not in ("W", "B"):
         state["invalid"].append("side to move")
-    colours = draw(st.sampled_from([("W", "B"), ("B", "W"), ("W", "B"), ("W", "W"), ("B",),
-                                    ("W", "B", "W"), ("w", "b")]))
+    colours = draw(
+        st.sampled_from(
+            [("W", "B"), ("B", "W"), ("W", "B"), ("W", "W"), ("B",), ("W", "B", "W"), ("w", "b")]
+        )
+    )
     if sorted(c.upper() for c in colours) != ["B", "W"]:
         state["invalid"].append("colours")
     parts = [side]
     for c in colours:
-        items = draw(st.lists(_fen_piece(c.upper(), state), max_size=draw(st.sampled_from([4, 13]))))
+        items = draw(
+            st.lists(_fen_piece(c.upper(), state), max_size=draw(st.sampled_from([4, 13])))
+        )
         parts.append(c + ",".join(items))
     text = ":".join(parts)
     seen = {}
@@ -526,12 +810,14 @@ def _grammar_fen(draw):
         if n in seen:
             state["invalid"].append("square given twice")
         seen[n] = colour
-        if not king and ((colour == "W" and _pdn_row(n) == 7) or (colour == "B" and _pdn_row(n) == 0)):
+        if not king and (
+            (colour == "W" and _pdn_row(n) == 7) or (colour == "B" and _pdn_row(n) == 0)
+        ):
             state["invalid"].append("man on its promotion row")
     for colour in "WB":
         if sum(1 for n, k, c in state["squares"] if c == colour) > 12:
             state["invalid"].append("more than 12 pieces")
-    wrap = draw(st.sampled_from(["", "", "[FEN \"{}\"]", "\"{}\"", "{}.", " {} ", "[{}]"]))
+    wrap = draw(st.sampled_from(["", "", '[FEN "{}"]', '"{}"', "{}.", " {} ", "[{}]"]))
     if wrap:
         text = wrap.format(text)
     why = state["invalid"][0] if state["invalid"] else ""
@@ -545,6 +831,7 @@ def _fen_text_arg(text):
 def fens():
     """Spec of a draughts FEN: grammar-built (valid or with one bad part), pool FENs mutated,
     random text, unicode, huge numbers, non-strings."""
+
     def pool_fen():
         return from_pool("draughts", "fens", lambda f, i: Arg(f, repr(f)))
 
@@ -553,40 +840,85 @@ def fens():
         p = pools()["draughts"]["fens"]
         t = p[draw(st.integers(0, len(p) - 1))]
         k = draw(st.integers(0, len(t)))
-        ins = draw(st.sampled_from([":", ",", "K", "-", "99", "W", "\u0000", "\U0001f600",
-                                    "9" * 30, "", " "]))
+        ins = draw(
+            st.sampled_from(
+                [":", ",", "K", "-", "99", "W", "\u0000", "\U0001f600", "9" * 30, "", " "]
+            )
+        )
         cut = draw(st.integers(0, 3))
-        return _fen_text_arg(t[:k] + ins + t[k + cut:])
+        return _fen_text_arg(t[:k] + ins + t[k + cut :])
 
-    nonstr = junk_values().filter(lambda v: not isinstance(v, str)).map(
-        lambda v: arg(v, "a FEN must be a string"))
-    strat = st.one_of(pool_fen(), _grammar_fen(), _grammar_fen(), mutated(),
-                      st.text(max_size=40).map(_fen_text_arg),
-                      st.text(alphabet="WBK:,-0123456789abcdefgh x[]\"", max_size=60).map(_fen_text_arg),
-                      nonstr)
-    sweep = ["W:W21,22:B1", "", "W", "W:W:B", "X:W1:B2", "W:W1,1:B2", "W:W1-32:B1", "W:Wa2:B1",
-             "W:W99999999999999999999999:B1", "W:W1-99999999999999999999:B5", "\u0000",
-             "W:W\u0662\u0662:B1", "B:B:W", "W:W:B:", "W:WK:B1", "W:W,:B1", "[FEN \"W:W21:B1\"]",
-             "W:" + ",".join(str(n) for n in range(1, 33)) + ":B"]
-    return Spec(strat, lambda: Arg(pools()["draughts"]["fens"][0], repr(pools()["draughts"]["fens"][0])),
-                lambda: [_fen_text_arg(t) for t in sweep] + [arg(v, "a FEN must be a string")
-                                                             for v in (None, 0, b"W:W21:B1", ["W"])],
-                "FEN")
+    nonstr = (
+        junk_values()
+        .filter(lambda v: not isinstance(v, str))
+        .map(lambda v: arg(v, "a FEN must be a string"))
+    )
+    strat = st.one_of(
+        pool_fen(),
+        _grammar_fen(),
+        _grammar_fen(),
+        mutated(),
+        st.text(max_size=40).map(_fen_text_arg),
+        st.text(alphabet='WBK:,-0123456789abcdefgh x[]"', max_size=60).map(_fen_text_arg),
+        nonstr,
+    )
+    sweep = [
+        "W:W21,22:B1",
+        "",
+        "W",
+        "W:W:B",
+        "X:W1:B2",
+        "W:W1,1:B2",
+        "W:W1-32:B1",
+        "W:Wa2:B1",
+        "W:W99999999999999999999999:B1",
+        "W:W1-99999999999999999999:B5",
+        "\u0000",
+        "W:W\u0662\u0662:B1",
+        "B:B:W",
+        "W:W:B:",
+        "W:WK:B1",
+        "W:W,:B1",
+        '[FEN "W:W21:B1"]',
+        "W:" + ",".join(str(n) for n in range(1, 33)) + ":B",
+    ]
+    return Spec(
+        strat,
+        lambda: Arg(pools()["draughts"]["fens"][0], repr(pools()["draughts"]["fens"][0])),
+        lambda: (
+            [_fen_text_arg(t) for t in sweep]
+            + [arg(v, "a FEN must be a string") for v in (None, 0, b"W:W21:B1", ["W"])]
+        ),
+        "FEN",
+    )
 
 
 def fens_or_states(game="draughts"):
     f, s = fens(), states(game)
-    return Spec(st.one_of(f.strategy, s.strategy), s.default,
-                lambda: s.sweep() + f.sweep(), "FEN or state")
+    return Spec(
+        st.one_of(f.strategy, s.strategy), s.default, lambda: s.sweep() + f.sweep(), "FEN or state"
+    )
 
 
 @st.composite
 def _move_text(draw):
     n = draw(st.integers(1, 5))
-    sqs = draw(st.lists(st.one_of(st.sampled_from([t for t, _ in _GOOD_SQ]),
-                                  st.sampled_from(_BAD_SQ + _ODD_SQ)), min_size=n, max_size=n))
-    seps = draw(st.lists(st.sampled_from(["-", ":", "x", " - ", "X", "/", "--", "\u2013"]),
-                         min_size=n, max_size=n))
+    sqs = draw(
+        st.lists(
+            st.one_of(
+                st.sampled_from([t for t, _ in _GOOD_SQ]), st.sampled_from(_BAD_SQ + _ODD_SQ)
+            ),
+            min_size=n,
+            max_size=n,
+        )
+    )
+    seps = draw(
+        st.lists(
+            st.sampled_from(["-", ":", "x", " - ", "X", "/", "--", "\u2013"]),
+            min_size=n,
+            max_size=n,
+        )
+    )
     text = "".join(s + (seps[i] if i < n - 1 else "") for i, s in enumerate(sqs))
     why = ""
     if n == 1:
@@ -598,6 +930,7 @@ def _move_text(draw):
 
 def moves(one_hop=False):
     """Spec of a draughts move string (or, one_hop, an action string of exactly two squares)."""
+
     def pool_move():
         return from_pool("draughts", "moves", lambda m, i: Arg(m, repr(m)))
 
@@ -608,39 +941,80 @@ def moves(one_hop=False):
                 return Arg(a.value, a.text, "an action is one hop, two squares")
         return a
 
-    nonstr = junk_values().filter(lambda v: not isinstance(v, str)).map(
-        lambda v: arg(v, "a move must be a string"))
-    strat = st.one_of(pool_move(), _move_text(), _move_text(),
-                      st.text(max_size=30).map(_fen_text_arg),
-                      st.sampled_from(["9" * 40 + "-1", "1-" + "9" * 40, "22-18-15-11-8-4-1" * 5,
-                                       "c3-d4" * 50, "\U0001f600-c3"]).map(_fen_text_arg),
-                      nonstr).map(hop_check)
+    nonstr = (
+        junk_values()
+        .filter(lambda v: not isinstance(v, str))
+        .map(lambda v: arg(v, "a move must be a string"))
+    )
+    strat = st.one_of(
+        pool_move(),
+        _move_text(),
+        _move_text(),
+        st.text(max_size=30).map(_fen_text_arg),
+        st.sampled_from(
+            [
+                "9" * 40 + "-1",
+                "1-" + "9" * 40,
+                "22-18-15-11-8-4-1" * 5,
+                "c3-d4" * 50,
+                "\U0001f600-c3",
+            ]
+        ).map(_fen_text_arg),
+        nonstr,
+    ).map(hop_check)
     default = "c3-d4"
-    sweep = ["c3-d4", "22-18", "c3", "", "-", "c3-", "a2-b3", "33-29", "c3:e5:g3:e1:c3:a1:c3",
-             "9" * 40 + "-22", "c3-d4 extra", "\u0662\u0662-\u0661\u0668"]
-    return Spec(strat, lambda: Arg(default, repr(default)),
-                lambda: [hop_check(_fen_text_arg(t)) for t in sweep]
-                + [arg(v, "a move must be a string") for v in (None, 22, b"c3-d4", ["c3", "d4"])],
-                "move")
+    sweep = [
+        "c3-d4",
+        "22-18",
+        "c3",
+        "",
+        "-",
+        "c3-",
+        "a2-b3",
+        "33-29",
+        "c3:e5:g3:e1:c3:a1:c3",
+        "9" * 40 + "-22",
+        "c3-d4 extra",
+        "\u0662\u0662-\u0661\u0668",
+    ]
+    return Spec(
+        strat,
+        lambda: Arg(default, repr(default)),
+        lambda: (
+            [hop_check(_fen_text_arg(t)) for t in sweep]
+            + [arg(v, "a move must be a string") for v in (None, 22, b"c3-d4", ["c3", "d4"])]
+        ),
+        "move",
+    )
 
 
 def square_tokens():
     def tok_arg(t):
         if not isinstance(t, str):
             return arg(t, "a square must be a string")
-        if t.strip().lower() in _ALG or (t.strip().isascii() and t.strip().isdigit()
-                                         and 1 <= int(t.strip()) <= 32):
+        if t.strip().lower() in _ALG or (
+            t.strip().isascii() and t.strip().isdigit() and 1 <= int(t.strip()) <= 32
+        ):
             return Arg(t, repr(t))
         if t in _BAD_SQ:
             return Arg(t, repr(t), "unknown square")
         return Arg(t, repr(t))
-    strat = st.one_of(st.sampled_from([t for t, _ in _GOOD_SQ] + _BAD_SQ + _ODD_SQ),
-                      st.text(max_size=6), junk_values()).map(tok_arg)
-    return Spec(strat, lambda: tok_arg("c3"),
-                lambda: [tok_arg(t) for t in _BAD_SQ + _ODD_SQ + [None, 22, b"c3", 3.0]], "square")
+
+    strat = st.one_of(
+        st.sampled_from([t for t, _ in _GOOD_SQ] + _BAD_SQ + _ODD_SQ),
+        st.text(max_size=6),
+        junk_values(),
+    ).map(tok_arg)
+    return Spec(
+        strat,
+        lambda: tok_arg("c3"),
+        lambda: [tok_arg(t) for t in _BAD_SQ + _ODD_SQ + [None, 22, b"c3", 3.0]],
+        "square",
+    )
 
 
 # ---------------------------------------------------------------------------- backgammon text
+
 
 def _b64_arg(text, n):
     if not isinstance(text, str):
@@ -667,7 +1041,7 @@ def b64_ids(n, pool_key, what):
         k = draw(st.integers(0, len(t) - 1))
         how = draw(st.sampled_from(["swap", "cut", "add", "pad", "lower", "unicode"]))
         if how == "swap":
-            t = t[:k] + draw(st.sampled_from(alphabet)) + t[k + 1:]
+            t = t[:k] + draw(st.sampled_from(alphabet)) + t[k + 1 :]
         elif how == "cut":
             t = t[:k]
         elif how == "add":
@@ -677,17 +1051,38 @@ def b64_ids(n, pool_key, what):
         elif how == "lower":
             t = t.lower()
         else:
-            t = t[:k] + "\u00e9" + t[k + 1:]
+            t = t[:k] + "\u00e9" + t[k + 1 :]
         return _b64_arg(t, n)
 
-    strat = st.one_of(pool_ids(), mutated(), mutated(),
-                      st.text(alphabet=alphabet, min_size=n, max_size=n).map(lambda t: _b64_arg(t, n)),
-                      st.text(max_size=20).map(lambda t: _b64_arg(t, n)),
-                      junk_values().map(lambda v: _b64_arg(v, n)))
-    sweep = ["/" * n, "A" * n, "+" * n, "", "A" * (n - 1), "A" * (n + 1), "=" * n,
-             "\u00e9" * n, "4HPwATDgc/ABMA", "MAEAAAAAAAAA", None, 0, b"4HPwATDgc/ABMA"]
-    return Spec(strat, lambda: Arg(pools()["backgammon"][pool_key][0], repr(pools()["backgammon"][pool_key][0])),
-                lambda: [_b64_arg(t, n) for t in sweep], what)
+    strat = st.one_of(
+        pool_ids(),
+        mutated(),
+        mutated(),
+        st.text(alphabet=alphabet, min_size=n, max_size=n).map(lambda t: _b64_arg(t, n)),
+        st.text(max_size=20).map(lambda t: _b64_arg(t, n)),
+        junk_values().map(lambda v: _b64_arg(v, n)),
+    )
+    sweep = [
+        "/" * n,
+        "A" * n,
+        "+" * n,
+        "",
+        "A" * (n - 1),
+        "A" * (n + 1),
+        "=" * n,
+        "\u00e9" * n,
+        "4HPwATDgc/ABMA",
+        "MAEAAAAAAAAA",
+        None,
+        0,
+        b"4HPwATDgc/ABMA",
+    ]
+    return Spec(
+        strat,
+        lambda: Arg(pools()["backgammon"][pool_key][0], repr(pools()["backgammon"][pool_key][0])),
+        lambda: [_b64_arg(t, n) for t in sweep],
+        what,
+    )
 
 
 _PT = ["bar", "off", "25", "0", "24", "13", "8", "6", "5", "3", "1", "18", "22", "20", "11"]
@@ -700,8 +1095,11 @@ def _play_text(draw):
     toks, why = [], ""
     for _ in range(n):
         k = draw(st.integers(2, 4))
-        pts = draw(st.lists(st.one_of(st.sampled_from(_PT), st.sampled_from(_BAD_PT)),
-                            min_size=k, max_size=k))
+        pts = draw(
+            st.lists(
+                st.one_of(st.sampled_from(_PT), st.sampled_from(_BAD_PT)), min_size=k, max_size=k
+            )
+        )
         if any(p in _BAD_PT for p in pts):
             why = "point out of range or malformed"
         stars = [p + ("*" if draw(st.integers(0, 5)) == 0 else "") for p in pts]
@@ -716,19 +1114,56 @@ def _play_text(draw):
 def play_texts():
     def pool_play():
         return from_pool("backgammon", "plays", lambda p, i: Arg(p[3], repr(p[3])))
-    nonstr = junk_values().filter(lambda v: not isinstance(v, str)).map(
-        lambda v: arg(v, "play text must be a string"))
-    strat = st.one_of(pool_play(), _play_text(), _play_text(), st.text(max_size=30).map(_fen_text_arg),
-                      st.sampled_from(["pass", "-", "\u2014", "", "24/18 13/11", "8/5(2) 6/5(2)",
-                                       "bar/22*", "6/off", "25/0", "99/1",
-                                       "1" * 40 + "/1"]).map(_fen_text_arg),
-                      nonstr)
-    sweep = ["24/18 13/11", "", "pass", "99/1", "25/26", "off/bar", "24/18(99)",
-             "123456789012345678901234567890/1", "bar/22*/off", "\U0001f600", "24/18 " * 30]
-    return Spec(strat, lambda: Arg("8/5 6/5", "'8/5 6/5'"),
-                lambda: [_fen_text_arg(t) for t in sweep] + [arg(v, "play text must be a string")
-                                                             for v in (None, 5, b"24/18")],
-                "play text")
+
+    nonstr = (
+        junk_values()
+        .filter(lambda v: not isinstance(v, str))
+        .map(lambda v: arg(v, "play text must be a string"))
+    )
+    strat = st.one_of(
+        pool_play(),
+        _play_text(),
+        _play_text(),
+        st.text(max_size=30).map(_fen_text_arg),
+        st.sampled_from(
+            [
+                "pass",
+                "-",
+                "\u2014",
+                "",
+                "24/18 13/11",
+                "8/5(2) 6/5(2)",
+                "bar/22*",
+                "6/off",
+                "25/0",
+                "99/1",
+                "1" * 40 + "/1",
+            ]
+        ).map(_fen_text_arg),
+        nonstr,
+    )
+    sweep = [
+        "24/18 13/11",
+        "",
+        "pass",
+        "99/1",
+        "25/26",
+        "off/bar",
+        "24/18(99)",
+        "123456789012345678901234567890/1",
+        "bar/22*/off",
+        "\U0001f600",
+        "24/18 " * 30,
+    ]
+    return Spec(
+        strat,
+        lambda: Arg("8/5 6/5", "'8/5 6/5'"),
+        lambda: (
+            [_fen_text_arg(t) for t in sweep]
+            + [arg(v, "play text must be a string") for v in (None, 5, b"24/18")]
+        ),
+        "play text",
+    )
 
 
 def plays():
@@ -740,43 +1175,65 @@ def plays():
             pairs = [(f, t) for f, t in v]
         except Exception:  # noqa: BLE001
             return arg(v, "not a sequence of (from, to) pairs")
-        bad = [p for p in pairs for x in p
-               if not isinstance(x, (int, np.integer)) or isinstance(x, bool) or not 0 <= x <= 25]
+        bad = [
+            p
+            for p in pairs
+            for x in p
+            if not isinstance(x, (int, np.integer)) or isinstance(x, bool) or not 0 <= x <= 25
+        ]
         return arg(v, "a move point outside 0..25" if bad else "")
 
     def pool_after():
-        return from_pool("backgammon", "plays", lambda p, i: state_arg(
-            "backgammon", p[4].copy(), f"afterstate of play {i}"))
-    moves_ = st.lists(st.tuples(st.one_of(st.integers(-2, 27), st.sampled_from(EXTREME_INTS)),
-                                st.one_of(st.integers(-2, 27), st.sampled_from(EXTREME_INTS))),
-                      max_size=5).map(pairs_arg)
-    strat = st.one_of(pool_after(), st_spec.strategy, moves_,
-                      junk_values().map(pairs_arg))
-    return Spec(strat, lambda: arg([(8, 5), (6, 5)]),
-                lambda: st_spec.sweep() + [pairs_arg(v) for v in ([(99, 1)], [(1,)], "ab", None,
-                                                                  [(24, 18, 1)], [(2**62, 1)])],
-                "play")
+        return from_pool(
+            "backgammon",
+            "plays",
+            lambda p, i: state_arg("backgammon", p[4].copy(), f"afterstate of play {i}"),
+        )
+
+    moves_ = st.lists(
+        st.tuples(
+            st.one_of(st.integers(-2, 27), st.sampled_from(EXTREME_INTS)),
+            st.one_of(st.integers(-2, 27), st.sampled_from(EXTREME_INTS)),
+        ),
+        max_size=5,
+    ).map(pairs_arg)
+    strat = st.one_of(pool_after(), st_spec.strategy, moves_, junk_values().map(pairs_arg))
+    return Spec(
+        strat,
+        lambda: arg([(8, 5), (6, 5)]),
+        lambda: (
+            st_spec.sweep()
+            + [pairs_arg(v) for v in ([(99, 1)], [(1,)], "ab", None, [(24, 18, 1)], [(2**62, 1)])]
+        ),
+        "play",
+    )
 
 
 @st.composite
 def _boards(draw):
     """gnubg boards [opponent 25, mover 25]: from pool states, corrupted, odd shapes."""
     import fuzz_targets
+
     lay = fuzz_targets.layout("backgammon")
     pool = pools()["backgammon"]["states"]
     i = draw(st.integers(0, len(pool) - 1))
     s = pool[i]
     mover = [int(s[lay["ME"] + k]) for k in range(24)] + [int(s[lay["BAR_ME"]])]
     opp = [int(s[lay["OPP"] + 23 - k]) for k in range(24)] + [int(s[lay["BAR_OPP"]])]
-    kind = draw(st.sampled_from(["valid", "corrupt", "corrupt", "array", "float", "odd", "junk",
-                                 "short", "three"]))
+    kind = draw(
+        st.sampled_from(
+            ["valid", "corrupt", "corrupt", "array", "float", "odd", "junk", "short", "three"]
+        )
+    )
     board = [opp, mover]
     if kind == "corrupt":
         side = draw(st.integers(0, 1))
         k = draw(st.integers(0, 24))
         board[side][k] = draw(st.sampled_from(EXTREME_INTS))
     elif kind == "array":
-        board = np.array(board, dtype=draw(st.sampled_from(["int64", "int32", "uint64", "float64"])))
+        board = np.array(
+            board, dtype=draw(st.sampled_from(["int64", "int32", "uint64", "float64"]))
+        )
     elif kind == "float":
         board = [[float(x) + draw(st.sampled_from([0.0, 0.5])) for x in side] for side in board]
     elif kind == "odd":
@@ -818,11 +1275,17 @@ def _board_problem(board):
 
 
 def boards():
-    return Spec(_boards(), lambda: arg([[0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0,
-                                          0, 0, 2, 0]] * 2), name="board")
+    return Spec(
+        _boards(),
+        lambda: arg(
+            [[0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0]] * 2
+        ),
+        name="board",
+    )
 
 
 # ------------------------------------------------------------------------------ observations
+
 
 @st.composite
 def _observations(draw, game):
@@ -830,9 +1293,25 @@ def _observations(draw, game):
     pool = pools()[game]["observations"]
     i = draw(st.integers(0, len(pool) - 1))
     obs, mask = pool[i][0].copy(), pool[i][1].copy()
-    what = draw(st.sampled_from(["valid", "valid", "obs_odd", "obs_nan", "obs_neg", "obs_rand",
-                                 "obs_junk", "mask_odd", "mask_zero", "mask_junk", "mask_other",
-                                 "mask_ones", "both_junk"]))
+    what = draw(
+        st.sampled_from(
+            [
+                "valid",
+                "valid",
+                "obs_odd",
+                "obs_nan",
+                "obs_neg",
+                "obs_rand",
+                "obs_junk",
+                "mask_odd",
+                "mask_zero",
+                "mask_junk",
+                "mask_other",
+                "mask_ones",
+                "both_junk",
+            ]
+        )
+    )
     obs_why = mask_why = ""
     if what == "obs_odd":
         obs = draw(odd_arrays(len(pool[i][0])))
@@ -856,7 +1335,7 @@ def _observations(draw, game):
     elif what == "mask_junk":
         mask = draw(junk_values())
         mask_why = "" if mask is None else "the mask is not an array"  # None: draughts agents
-                                                                      # take no mask
+        # take no mask
     elif what == "mask_other":
         mask = pool[(i + 1) % len(pool)][1].copy()
     elif what == "mask_ones":
@@ -870,6 +1349,7 @@ def _observations(draw, game):
 def observations(game, check_obs=True):
     """Spec of an (observation, mask) pair, spread into act's two arguments. check_obs=False: the
     agent ignores the observation (RandomAgent), so a bad one need not be rejected."""
+
     def default():
         o, m = pools()[game]["observations"][0]
         return (Arg(o.copy(), "pool observation 0"), Arg(m.copy(), "pool mask 0"))
@@ -877,5 +1357,6 @@ def observations(game, check_obs=True):
     def strip(pair):
         o, m = pair
         return (Arg(o.value, o.text), m)
+
     strat = _observations(game) if check_obs else _observations(game).map(strip)
     return Spec(strat, default, name=f"{game} observation")

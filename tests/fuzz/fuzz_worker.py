@@ -13,6 +13,7 @@ deterministic sweeps (every extreme value in every state field, wrong shapes and
 Violations of the contract (fuzz_contract.judge) are collected, one per distinct signature
 with the shortest input that showed it, and reported per target.
 """
+
 import argparse
 import copy
 import ctypes
@@ -23,11 +24,10 @@ import time
 import traceback
 import warnings
 
+from fuzz_contract import Arg, judge, signature
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import strategies as st
-
 from isolated_run import Emitter
-from fuzz_contract import Arg, judge, signature
 
 SETUP_LIMIT = 900.0  # seconds for imports, pools and a target's warm-up (Numba compiles there)
 
@@ -50,6 +50,7 @@ HEAP_PROBE = _heap_probe()
 def _in_fuzz_code(exc):
     """True when the exception was raised by the fuzz code, not by what it called."""
     from fuzz_contract import AcceptedInvalid
+
     if isinstance(exc, AcceptedInvalid):
         return False
     tb = traceback.extract_tb(exc.__traceback__)
@@ -66,7 +67,7 @@ def _where(exc):
     name = f.filename
     for marker in ("/envs/", "/agents/", "/kernels/", "site-packages/"):
         if marker in name:
-            name = name[name.index(marker) + 1:]
+            name = name[name.index(marker) + 1 :]
             break
     return f"{name}:{f.lineno} in {f.name}"
 
@@ -104,8 +105,7 @@ class Runner:
             kwvalues = {k: a.value for k, a in kw.items()}
             must = next((a.invalid for a in list(pos) + list(kw.values()) if a.invalid), "")
         text = self._text(pos, kw)
-        self.em.emit(type="call", seq=seq, input=text[:8000],
-                     limit=limit or self.call_limit)
+        self.em.emit(type="call", seq=seq, input=text[:8000], limit=limit or self.call_limit)
         exc = None
         # the call gets fresh copies, dropped right after it: an out-of-bounds write into an
         # argument is then caught by the checking malloc when the copy is freed, in this call
@@ -121,8 +121,10 @@ class Runner:
         self.calls += 1
         verdict = judge(exc, must)
         if verdict and exc is not None and _in_fuzz_code(exc):
-            verdict = ("harness error (a fault in the fuzz code itself)",
-                       f"{type(exc).__name__}: {exc}")
+            verdict = (
+                "harness error (a fault in the fuzz code itself)",
+                f"{type(exc).__name__}: {exc}",
+            )
         if verdict and self.t.allowed and isinstance(exc, self.t.allowed):
             verdict = None
         if verdict:
@@ -130,9 +132,14 @@ class Runner:
             sig = signature(self.t.name, category, detail)
             rec = self.found.get(sig)
             if rec is None:
-                rec = self.found[sig] = {"signature": sig, "category": category,
-                                         "detail": detail[:1500], "count": 0, "input": text[:4000],
-                                         "where": _where(exc) if exc is not None else ""}
+                rec = self.found[sig] = {
+                    "signature": sig,
+                    "category": category,
+                    "detail": detail[:1500],
+                    "count": 0,
+                    "input": text[:4000],
+                    "where": _where(exc) if exc is not None else "",
+                }
             rec["count"] += 1
             if len(text) < len(rec["input"]):
                 rec["input"] = text[:4000]
@@ -171,8 +178,11 @@ def run_target(t, em, scale, call_limit, skip_calls, budget, call_range=None):
         defaults = [x for spec in t.pos for x in _spread(spec.default())]
         r.call(defaults, {}, limit=SETUP_LIMIT)  # warm-up: compiles what the target uses
         for args, kw in t.warmup:
-            r.call([Arg(_evaluate(a), repr(a)) for a in args],
-                   {k: Arg(_evaluate(v), repr(v)) for k, v in kw.items()}, limit=SETUP_LIMIT)
+            r.call(
+                [Arg(_evaluate(a), repr(a)) for a in args],
+                {k: Arg(_evaluate(v), repr(v)) for k, v in kw.items()},
+                limit=SETUP_LIMIT,
+            )
         for j, spec in enumerate(t.pos):  # deterministic sweeps, one argument at a time
             for a in spec.sweep():
                 args = list(t.pos)
@@ -183,24 +193,45 @@ def run_target(t, em, scale, call_limit, skip_calls, budget, call_range=None):
             for a in spec.sweep():
                 r.call(defaults, {k: a})
 
-        @settings(max_examples=max(1, int(t.examples * scale)), derandomize=True, database=None,
-                  deadline=None, suppress_health_check=list(HealthCheck), phases=[Phase.generate],
-                  verbosity=Verbosity.quiet, print_blob=False)
+        @settings(
+            max_examples=max(1, int(t.examples * scale)),
+            derandomize=True,
+            database=None,
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+            phases=[Phase.generate],
+            verbosity=Verbosity.quiet,
+            print_blob=False,
+        )
         @given(st.data())
         def prop(data):
             pos = [x for spec in t.pos for x in _spread(data.draw(spec.strategy))]
-            kw = {k: data.draw(spec.strategy) for k, spec in t.kw.items() if data.draw(st.booleans())}
+            kw = {
+                k: data.draw(spec.strategy) for k, spec in t.kw.items() if data.draw(st.booleans())
+            }
             r.call(pos, kw)
 
         prop()
     except Exception:  # noqa: BLE001 - a fault of the harness itself, not of the target
-        em.emit(type="result", target=t.name, status="error", calls=r.calls,
-                error=traceback.format_exc()[-3000:])
+        em.emit(
+            type="result",
+            target=t.name,
+            status="error",
+            calls=r.calls,
+            error=traceback.format_exc()[-3000:],
+        )
         return
     found = sorted(r.found.values(), key=lambda v: v["signature"])
-    em.emit(type="result", target=t.name, status="violations" if found else "ok", calls=r.calls,
-            seqs=r.seq,
-            seconds=round(time.monotonic() - start, 2), over_budget=r.over_budget, violations=found)
+    em.emit(
+        type="result",
+        target=t.name,
+        status="violations" if found else "ok",
+        calls=r.calls,
+        seqs=r.seq,
+        seconds=round(time.monotonic() - start, 2),
+        over_budget=r.over_budget,
+        violations=found,
+    )
 
 
 def main(argv=None):
@@ -212,13 +243,19 @@ def main(argv=None):
     p.add_argument("--skip-calls", default="{}", help="JSON {target: [call numbers]}")
     p.add_argument("--call-limit", type=float, default=10.0)
     p.add_argument("--budget", type=float, default=60.0, help="seconds per target (times scale)")
-    p.add_argument("--call-range", default="", help="lo:hi: run only calls lo <= n < hi "
-                   "(and the warm-up call 0); used to find a call that corrupts the heap")
+    p.add_argument(
+        "--call-range",
+        default="",
+        help="lo:hi: run only calls lo <= n < hi "
+        "(and the warm-up call 0); used to find a call that corrupts the heap",
+    )
     a = p.parse_args(argv)
     em = Emitter()
     em.emit(type="start", group=a.group, limit=SETUP_LIMIT)
-    import boardgym  # noqa: F401 - registers the envs
     import fuzz_targets
+
+    import boardgym  # noqa: F401 - registers the envs
+
     fuzz_targets.pools()
     em.emit(type="pools", limit=SETUP_LIMIT)
     only = set(filter(None, a.only.split(",")))
@@ -228,8 +265,9 @@ def main(argv=None):
         if t.name in skip or (only and t.name not in only):
             continue
         rng = tuple(int(x) for x in a.call_range.split(":")) if a.call_range else None
-        run_target(t, em, a.scale, a.call_limit, skip_calls.get(t.name, []), a.budget * a.scale,
-                   rng)
+        run_target(
+            t, em, a.scale, a.call_limit, skip_calls.get(t.name, []), a.budget * a.scale, rng
+        )
     em.emit(type="finished")
 
 

@@ -12,10 +12,10 @@ message that names the problem (no Numba internals); a certainly invalid input m
 Run: ``.venv/bin/python -m pytest tests/fuzz -q`` (about a minute; ``-m slow`` runs 20x the
 examples). Knobs: BOARDGYM_FUZZ_SCALE, BOARDGYM_FUZZ_CALL_LIMIT, BOARDGYM_FUZZ_EXPLORE.
 """
-import pytest
 
 import fuzz_runner
 import fuzz_targets
+import pytest
 
 
 @pytest.mark.parametrize("name", [t.name for t in fuzz_targets.targets_of("draughts_api")])

@@ -4,12 +4,12 @@ When a public function is added or renamed, ``test_every_public_function_has_a_f
 fails until fuzz_targets.API has an entry for it (and ``test_no_stale_entries`` until the old
 name is gone); likewise for registered agents (AGENT_KWARGS / AGENTS_EXCLUDED).
 """
-import inspect
 
-import pytest
+import inspect
 
 import fuzz_runner
 import fuzz_targets
+import pytest
 
 
 def public_functions(mod):
@@ -30,23 +30,30 @@ def test_every_public_function_has_a_fuzz_entry(key):
     missing = [n for n in public_functions(mod) if n not in fuzz_targets.API[key]]
     assert not missing, (
         f"{mod.__name__} has public functions with no fuzz entry: {missing}. Add each to "
-        f"fuzz_targets.API[{key!r}] with its argument specs (fn() if it takes nothing).")
+        f"fuzz_targets.API[{key!r}] with its argument specs (fn() if it takes nothing)."
+    )
 
 
 @pytest.mark.parametrize("key", fuzz_targets.COVERED_MODULES)
 def test_no_stale_entries(key):
     mod = fuzz_targets.module(key)
-    stale = [n for n in fuzz_targets.API[key]
-             if not hasattr(mod, n) and n not in fuzz_targets.EXPECTED_LATER]
+    stale = [
+        n
+        for n in fuzz_targets.API[key]
+        if not hasattr(mod, n) and n not in fuzz_targets.EXPECTED_LATER
+    ]
     assert not stale, f"fuzz_targets.API[{key!r}] names functions {mod.__name__} lacks: {stale}"
 
 
 def test_every_registered_agent_is_fuzzed_or_excluded():
     from boardgym.agents import available
+
     names = set(available())
     missing = sorted(names - set(fuzz_targets.AGENT_KWARGS) - set(fuzz_targets.AGENTS_EXCLUDED))
-    assert not missing, (f"registered agents with no fuzz entry: {missing}; add them to "
-                         "fuzz_targets.AGENT_KWARGS (or AGENTS_EXCLUDED with the reason)")
+    assert not missing, (
+        f"registered agents with no fuzz entry: {missing}; add them to "
+        "fuzz_targets.AGENT_KWARGS (or AGENTS_EXCLUDED with the reason)"
+    )
     gone = sorted(set(fuzz_targets.AGENT_KWARGS) - names)
     assert not gone, f"fuzz_targets.AGENT_KWARGS names agents no longer registered: {gone}"
 
@@ -76,7 +83,9 @@ def test_runner_reports_a_hang_with_its_input(selftest):
 def test_runner_judges_messages_types_and_acceptance(selftest):
     assert any("Numba internals" in c for c in _categories(selftest["selftest.numba_message"]))
     assert any("KeyError" in c for c in _categories(selftest["selftest.wrong_exception"]))
-    assert any("accepted invalid input" in c for c in _categories(selftest["selftest.accepts_invalid"]))
+    assert any(
+        "accepted invalid input" in c for c in _categories(selftest["selftest.accepts_invalid"])
+    )
     assert selftest["selftest.clean"]["status"] == "ok"
 
 

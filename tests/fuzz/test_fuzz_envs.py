@@ -9,10 +9,10 @@
   (keys dropped, arrays reshaped, dtypes changed, values corrupted) followed by steps, and the
   array entry points ``step_subset`` and ``random_actions``.
 """
-import pytest
 
 import fuzz_runner
 import fuzz_targets
+import pytest
 
 
 @pytest.mark.parametrize("name", [t.name for t in fuzz_targets.targets_of("aec")])

@@ -1,11 +1,11 @@
 """The same fuzz with many more examples (``pytest -m slow tests/fuzz``; BOARDGYM_FUZZ_SLOW_SCALE,
 default 20, multiplies every target's number of Hypothesis examples)."""
-import os
 
-import pytest
+import os
 
 import fuzz_runner
 import fuzz_targets
+import pytest
 
 SLOW_SCALE = float(os.environ.get("BOARDGYM_FUZZ_SLOW_SCALE", "20"))
 

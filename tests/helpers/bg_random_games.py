@@ -1,4 +1,5 @@
 """(state, d1, d2) cases from random backgammon games, shared by the kernel and API tests."""
+
 import numpy as np
 
 from boardgym.kernels.backgammon import board as B

@@ -1,9 +1,14 @@
 """Shared by the draughts search and evaluation tests: seeded random positions, and a learned
 evaluation's score by its plain dense formula (the reference for the kernel's sparse sums)."""
+
 import numpy as np
 
 from boardgym.agents.draughts_eval import (
-    EVAL_MLP_FEATURES, N_FEATURES, N_WINDOWS, SCORE_LIMIT, features_of_obs,
+    EVAL_MLP_FEATURES,
+    N_FEATURES,
+    N_WINDOWS,
+    SCORE_LIMIT,
+    features_of_obs,
     pattern_indices_of_obs,
 )
 from boardgym.kernels.draughts.board import MAX_MOVES, ROW_LEN

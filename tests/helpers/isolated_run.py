@@ -11,6 +11,7 @@ the call that did it: the last event received.
 Parent side: ``run_child(argv)`` -> ``ChildRun``; ``run_snippet(setup, call)`` runs one call of
 Python source in a fresh interpreter and says how it ended (``SnippetOutcome``).
 """
+
 import json
 import os
 import signal
@@ -27,8 +28,11 @@ MEMORY_LIMIT = 4 << 30  # bytes of address space a child may map (an allocation 
 HELPERS = Path(__file__).resolve().parent
 # glibc's checking malloc: an out-of-bounds write into a heap block aborts when the block is freed
 # (usually inside the call that wrote it) instead of corrupting the heap silently until exit
-_MALLOC_DEBUG = ("/usr/lib/x86_64-linux-gnu/libc_malloc_debug.so.0",
-                 "/usr/lib/aarch64-linux-gnu/libc_malloc_debug.so.0", "/lib64/libc_malloc_debug.so.0")
+_MALLOC_DEBUG = (
+    "/usr/lib/x86_64-linux-gnu/libc_malloc_debug.so.0",
+    "/usr/lib/aarch64-linux-gnu/libc_malloc_debug.so.0",
+    "/lib64/libc_malloc_debug.so.0",
+)
 
 
 def malloc_check_env(env):
@@ -37,13 +41,15 @@ def malloc_check_env(env):
         if os.path.exists(lib):
             env = dict(env)
             env["LD_PRELOAD"] = " ".join(p for p in (lib, env.get("LD_PRELOAD", "")) if p)
-            env["GLIBC_TUNABLES"] = ":".join(p for p in ("glibc.malloc.check=3",
-                                                          env.get("GLIBC_TUNABLES", "")) if p)
+            env["GLIBC_TUNABLES"] = ":".join(
+                p for p in ("glibc.malloc.check=3", env.get("GLIBC_TUNABLES", "")) if p
+            )
             break
     return env
 
 
 # ---------------------------------------------------------------------------------- child side
+
 
 class Emitter:
     """Child side: writes events (one JSON object per line) to the parent's pipe."""
@@ -62,6 +68,7 @@ class Emitter:
 
 
 # --------------------------------------------------------------------------------- parent side
+
 
 @dataclass
 class ChildRun:
@@ -82,21 +89,34 @@ class ChildRun:
     def describe(self):
         """Human-readable account of a failed run: status, the last call, the child's output."""
         last = json.dumps(self.last_event, indent=1)[:4000] if self.last_event else "none"
-        return (f"child {self.status}: {self.detail}\nlast event before it: {last}\n"
-                f"child output (tail):\n{self.output_tail}")
+        return (
+            f"child {self.status}: {self.detail}\nlast event before it: {last}\n"
+            f"child output (tail):\n{self.output_tail}"
+        )
 
 
 def _set_limits(memory):
     def preexec():
         import resource
+
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         if memory:
             resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
     return preexec
 
 
-def run_child(argv, *, default_limit=600.0, total_limit=1800.0, env=None, cwd=None,
-              memory=MEMORY_LIMIT, malloc_check=True, poll=0.02):
+def run_child(
+    argv,
+    *,
+    default_limit=600.0,
+    total_limit=1800.0,
+    env=None,
+    cwd=None,
+    memory=MEMORY_LIMIT,
+    malloc_check=True,
+    poll=0.02,
+):
     """Run ``[sys.executable, *argv]`` with an event pipe and a watchdog -> ChildRun.
 
     default_limit: seconds allowed between events when the last event set no ``limit``;
@@ -130,10 +150,17 @@ def run_child(argv, *, default_limit=600.0, total_limit=1800.0, env=None, cwd=No
 
     out = tempfile.TemporaryFile()
     start = time.monotonic()
-    proc = subprocess.Popen([sys.executable, *argv], stdin=subprocess.DEVNULL, stdout=out,
-                            stderr=subprocess.STDOUT, env=child_env, cwd=cwd,
-                            pass_fds=(write_fd,), preexec_fn=_set_limits(memory),
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, *argv],
+        stdin=subprocess.DEVNULL,
+        stdout=out,
+        stderr=subprocess.STDOUT,
+        env=child_env,
+        cwd=cwd,
+        pass_fds=(write_fd,),
+        preexec_fn=_set_limits(memory),
+        start_new_session=True,
+    )
     os.close(write_fd)
     t = threading.Thread(target=reader, daemon=True)
     t.start()
@@ -179,7 +206,7 @@ def run_child(argv, *, default_limit=600.0, total_limit=1800.0, env=None, cwd=No
 
 # ------------------------------------------------------------------------------- one snippet
 
-_SNIPPET_CHILD = r'''
+_SNIPPET_CHILD = r"""
 import json, sys
 from isolated_run import Emitter
 em = Emitter()
@@ -198,7 +225,7 @@ for i, call in enumerate(calls):
     else:
         em.emit(type="returned", seq=i, value=repr(ns.get("result"))[:2000])
 em.emit(type="finished")
-'''
+"""
 
 
 @dataclass
@@ -227,8 +254,11 @@ def run_snippets(setup, calls, *, call_limit=10.0, setup_limit=600.0, cwd=None):
     """Run ``setup`` (imports, warm-up: JIT compilation happens here) then each call (source that
     may set ``result``) in one fresh interpreter -> [SnippetOutcome] in the order of calls."""
     calls = list(calls)
-    run = run_child(["-c", _SNIPPET_CHILD, setup, json.dumps(calls), str(call_limit)],
-                    default_limit=setup_limit, cwd=cwd)
+    run = run_child(
+        ["-c", _SNIPPET_CHILD, setup, json.dumps(calls), str(call_limit)],
+        default_limit=setup_limit,
+        cwd=cwd,
+    )
     out = [SnippetOutcome("not run", c, run=run) for c in calls]
     current = None
     for ev in run.events:

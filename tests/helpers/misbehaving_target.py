@@ -6,6 +6,7 @@ def misbehave(x):
     ValueError."""
     if x == 13:
         import ctypes
+
         ctypes.string_at(0)
     if x == 7:
         while True:

@@ -1,4 +1,5 @@
 """Read back the PNG files boardgym writes (test-only): an independent check of the encoder."""
+
 import struct
 import zlib
 
@@ -10,9 +11,9 @@ def decode_png(data):
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     pos, idat, size = 8, b"", None
     while pos < len(data):
-        (n,) = struct.unpack(">I", data[pos:pos + 4])
-        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + n]
-        (crc,) = struct.unpack(">I", data[pos + 8 + n:pos + 12 + n])
+        (n,) = struct.unpack(">I", data[pos : pos + 4])
+        kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + n]
+        (crc,) = struct.unpack(">I", data[pos + 8 + n : pos + 12 + n])
         assert crc == zlib.crc32(kind + body) & 0xFFFFFFFF
         if kind == b"IHDR":
             w, h, depth, colour = struct.unpack(">IIBB", body[:10])

@@ -1,4 +1,5 @@
 """A TD training run killed mid-way and resumed (shared by the TD trainers' tests)."""
+
 import json
 
 import numpy as np
@@ -40,6 +41,7 @@ def killed_and_resumed_td_run(train, args, tmp_path, monkeypatch, opponents):
         for line in lines:
             del line["seconds"]
         return lines
+
     assert [m["games"] for m in metrics("a")] == [40, 80]
     assert metrics("a") == metrics("b")
     assert set(metrics("a")[0]) == {"games", *opponents}

@@ -1,5 +1,6 @@
 """A running web board's HTTP API from a test (urllib, test-only): GET without a body, POST with
 one; the JSON answer, or the text of a ``/record`` download."""
+
 import json
 import urllib.request
 

@@ -10,6 +10,7 @@ The wheel is built from a private copy of the source, not the checkout itself: s
 writes its ``build/`` and ``*.egg-info`` folders next to the source, and two builds in one folder
 at once (two pytest-xdist workers) have failed with "File exists".
 """
+
 import os
 import shutil
 import subprocess
@@ -20,9 +21,19 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 # what the copy of the source leaves out: version control, venvs, build output and caches
-SKIP_IN_COPY = shutil.ignore_patterns(".git", ".venv*", "build", "dist", "*.egg-info",
-                                      "__pycache__", ".pytest_cache", "node_modules", "runs",
-                                      "*.nbi", "*.nbc")
+SKIP_IN_COPY = shutil.ignore_patterns(
+    ".git",
+    ".venv*",
+    "build",
+    "dist",
+    "*.egg-info",
+    "__pycache__",
+    ".pytest_cache",
+    "node_modules",
+    "runs",
+    "*.nbi",
+    "*.nbc",
+)
 
 
 class InstalledWheel:
@@ -36,20 +47,52 @@ class InstalledWheel:
         wheel_dir = self.base / "wheel"
         source = self.base / "source"
         shutil.copytree(ROOT, source, ignore=SKIP_IN_COPY)
-        subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                        "-q", "-w", str(wheel_dir), str(source)], check=True, cwd=self.base,
-                       capture_output=True, text=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "wheel",
+                "--no-deps",
+                "--no-build-isolation",
+                "-q",
+                "-w",
+                str(wheel_dir),
+                str(source),
+            ],
+            check=True,
+            cwd=self.base,
+            capture_output=True,
+            text=True,
+        )
         (self.wheel,) = wheel_dir.glob("boardgym-*.whl")
         venv.EnvBuilder(with_pip=False).create(self.venv)
         self.python = self.venv / "bin" / "python"
-        purelib = subprocess.run([str(self.python), "-c",
-                                  "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                                 check=True, capture_output=True, text=True).stdout.strip()
+        purelib = subprocess.run(
+            [str(self.python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
         here = sysconfig.get_paths()["purelib"]
         Path(purelib, "_test_venv_packages.pth").write_text(here + "\n")
-        subprocess.run([sys.executable, "-m", "pip", "--python", str(self.python), "install",
-                        "-q", "--no-deps", "--no-index", str(self.wheel)], check=True,
-                       capture_output=True, text=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "--python",
+                str(self.python),
+                "install",
+                "-q",
+                "--no-deps",
+                "--no-index",
+                str(self.wheel),
+            ],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
         self.command = self.venv / "bin" / "boardgym"
 
     def env(self):
@@ -61,14 +104,26 @@ class InstalledWheel:
 
     def run(self, *args, input=None, timeout=600, cwd=None):
         """Run ``boardgym *args`` from the installed wheel; a CompletedProcess (text)."""
-        return subprocess.run([str(self.command), *map(str, args)], input=input,
-                              capture_output=True, text=True, timeout=timeout,
-                              cwd=cwd or self.cwd, env=self.env())
+        return subprocess.run(
+            [str(self.command), *map(str, args)],
+            input=input,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            cwd=cwd or self.cwd,
+            env=self.env(),
+        )
 
     def python_code(self, code, timeout=600):
         """Run ``python -c code`` in the wheel's venv."""
-        return subprocess.run([str(self.python), "-c", code], capture_output=True, text=True,
-                              timeout=timeout, cwd=self.cwd, env=self.env())
+        return subprocess.run(
+            [str(self.python), "-c", code],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            cwd=self.cwd,
+            env=self.env(),
+        )
 
 
 def ok(r):

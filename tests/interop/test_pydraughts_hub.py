@@ -6,6 +6,7 @@ pydraughts-based tools run engines. pydraughts and py-draughts both install the 
         pytest-xdist \
         && .venv-pydraughts/bin/python -m pytest tests/interop -m interop
 """
+
 import sys
 import threading
 import time
@@ -40,7 +41,14 @@ def _legal(board):
 
 def test_hub_handshake(engine):
     assert engine.id["name"] == "boardgym"
-    assert {"variant", "tt-size", "move-time", "depth", "weights", "move-numbering"} <= engine.options
+    assert {
+        "variant",
+        "tt-size",
+        "move-time",
+        "depth",
+        "weights",
+        "move-numbering",
+    } <= engine.options
     assert engine.variants == {"russian"}
     engine.ping()
 
@@ -73,8 +81,12 @@ def test_time_controls_depth_and_nodes(engine):
     # algebraic squares: pydraughts reads numbers in a Russian FEN in its own (a1 = 1) numbering
     fen = api.to_fen(api.from_fen("W:W22,25,26,27,28,30,31,32:B2,6,7,9,10,11,12,14"))
     board = Board(variant="russian", fen=fen)
-    for limit in (engine_mod.Limit(time=5, inc=0.1), engine_mod.Limit(time=3),
-                  engine_mod.Limit(depth=4), engine_mod.Limit(nodes=20000)):
+    for limit in (
+        engine_mod.Limit(time=5, inc=0.1),
+        engine_mod.Limit(time=3),
+        engine_mod.Limit(depth=4),
+        engine_mod.Limit(nodes=20000),
+    ):
         res = engine.play(board, limit, ponder=False)
         assert res.move.hub_position_move in _legal(board)
         if limit.depth:
@@ -86,8 +98,9 @@ def test_ponder_then_ponder_hit(engine):
 
     board = Board(variant="russian")
     out = {}
-    th = threading.Thread(target=lambda: out.update(
-        r=engine.play(board, engine_mod.Limit(movetime=0.1), ponder=True)))
+    th = threading.Thread(
+        target=lambda: out.update(r=engine.play(board, engine_mod.Limit(movetime=0.1), ponder=True))
+    )
     th.start()
     time.sleep(0.3)
     engine.ponderhit()

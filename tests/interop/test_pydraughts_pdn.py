@@ -5,6 +5,7 @@ import name ``draughts``, so this runs in its own environment (see README, "Inte
         pytest-xdist \
         && .venv-pydraughts/bin/python -m pytest tests/interop -m interop
 """
+
 import numpy as np
 import pytest
 

@@ -1,4 +1,5 @@
 """The compile notice: a line on stderr while boardgym's Numba functions compile, none from the cache."""
+
 import io
 import os
 import subprocess
@@ -66,12 +67,16 @@ def test_parts_of_boardgym():
     assert compile_notice._part(_fresh_function("boardgym.kernels.rng")) == "shared"
     assert compile_notice._part(_fresh_function("boardgym.agents.td_net")) == "agents.td_net"
     assert compile_notice._part(_fresh_function("numpy")) is None
-    assert CompileNotice._what(["agents.td_net", "backgammon"]) == \
-        "boardgym's Numba functions (agents.td_net, backgammon)"
+    assert (
+        CompileNotice._what(["agents.td_net", "backgammon"])
+        == "boardgym's Numba functions (agents.td_net, backgammon)"
+    )
 
 
-@pytest.mark.parametrize("value, tty, shown", [("1", False, True), ("0", True, False),
-                                               ("", True, True), ("", False, False)])
+@pytest.mark.parametrize(
+    "value, tty, shown",
+    [("1", False, True), ("0", True, False), ("", True, True), ("", False, False)],
+)
 def test_shown_on_a_terminal_or_when_asked(monkeypatch, value, tty, shown):
     monkeypatch.setenv(compile_notice.ENV_VAR, value)
     monkeypatch.delitem(sys.modules, "ipykernel", raising=False)
@@ -82,12 +87,18 @@ def test_shown_on_a_terminal_or_when_asked(monkeypatch, value, tty, shown):
 
 def test_a_fresh_process_says_it_compiles_then_is_silent_with_the_cache(tmp_path):
     """One kernel compiled in a fresh process with an empty cache: the notice; again: nothing."""
-    code = ("import numpy as np\n"
-            "from boardgym.kernels.draughts import game\n"
-            "print(game.legal_mask(game.initial_state(), np.zeros(game.N_ACTIONS, np.int8)))")
+    code = (
+        "import numpy as np\n"
+        "from boardgym.kernels.draughts import game\n"
+        "print(game.legal_mask(game.initial_state(), np.zeros(game.N_ACTIONS, np.int8)))"
+    )
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), BOARDGYM_COMPILE_NOTICE="1")
-    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
-                           timeout=600) for _ in range(2)]
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=600
+        )
+        for _ in range(2)
+    ]
     assert all(r.returncode == 0 for r in runs), runs[0].stderr + runs[1].stderr
     assert "boardgym: compiling the draughts kernels (first use" in runs[0].stderr
     assert runs[1].stderr == "" and runs[1].stdout == runs[0].stdout

@@ -9,6 +9,7 @@ loads compiled callers and never types the callees) and lists every boardgym ker
 a literal argument. The agents' paths (searches, the cube, the TD nets, evaluation with luck
 adjustment) compile for minutes, so their check is opt-in (``-m slow``).
 """
+
 import json
 import os
 import subprocess
@@ -53,19 +54,46 @@ print(json.dumps({"literal": literal, "kinds": sorted(map(str, kinds))}))
 
 
 AGENT_RUNS = [
-    ["evaluate", "backgammon-td:cube=janowski", "backgammon-td:plies=2,candidates=2", "--cube",
-     "--games", "2", "--quiet"],
-    ["evaluate", "backgammon-td:plies=1", "backgammon-expectimax", "--games", "2", "--luck", "td",
-     "--quiet"],
-    ["evaluate", "draughts-alphabeta:depth=3", "draughts-alphabeta-td:depth=2", "draughts-greedy",
-     "--games", "2", "--quiet"],
+    [
+        "evaluate",
+        "backgammon-td:cube=janowski",
+        "backgammon-td:plies=2,candidates=2",
+        "--cube",
+        "--games",
+        "2",
+        "--quiet",
+    ],
+    [
+        "evaluate",
+        "backgammon-td:plies=1",
+        "backgammon-expectimax",
+        "--games",
+        "2",
+        "--luck",
+        "td",
+        "--quiet",
+    ],
+    [
+        "evaluate",
+        "draughts-alphabeta:depth=3",
+        "draughts-alphabeta-td:depth=2",
+        "draughts-greedy",
+        "--games",
+        "2",
+        "--quiet",
+    ],
 ]
 
 
 def _literal_compiles(tmp_path, agent_runs):
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
-    r = subprocess.run([sys.executable, "-c", CHILD, json.dumps(agent_runs), str(HELPERS)],
-                       capture_output=True, text=True, env=env, timeout=1800)
+    r = subprocess.run(
+        [sys.executable, "-c", CHILD, json.dumps(agent_runs), str(HELPERS)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=1800,
+    )
     assert r.returncode == 0, r.stderr[-3000:]
     res = json.loads(r.stdout.strip().splitlines()[-1])
     assert len(res["kinds"]) >= 4, res["kinds"]  # the workload reached the search's modes

@@ -1,5 +1,6 @@
 """kernels/rng.py: seed_rngs reads the whole 64-bit seed; streams of seeds below 2**63 unchanged;
 pick_marked draws what random_masked_action draws."""
+
 import numpy as np
 import pytest
 
@@ -8,7 +9,11 @@ from boardgym.kernels.rng import seed_rngs
 
 def test_streams_of_seeds_below_2_63_are_unchanged():
     # the values of the previous implementation (which read only the low 63 bits)
-    assert seed_rngs(5, 3).tolist() == [1961750202426094747, 6038094601263162090, 3207296026000306913]
+    assert seed_rngs(5, 3).tolist() == [
+        1961750202426094747,
+        6038094601263162090,
+        3207296026000306913,
+    ]
     assert seed_rngs(2**63 - 2, 2).tolist() == [-2714782802276761441, -619036922427500821]
 
 
@@ -24,6 +29,7 @@ def test_every_64_bit_seed_has_its_own_stream():
 @pytest.mark.parametrize("length", [1, 7, 8, 150, 1024])
 def test_pick_marked_draws_what_random_masked_action_draws(length):
     from boardgym.kernels.rng import pick_marked, random_masked_action
+
     gen = np.random.default_rng(length)
     for trial in range(300):
         mask = (gen.random(length) < gen.choice([0.01, 0.1, 0.5, 1.0])).astype(np.int8)

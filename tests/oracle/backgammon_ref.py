@@ -41,7 +41,9 @@ def gnubg_afterstates(pid: str, d1: int, d2: int) -> list[str]:
     keys = gnubg.moves([list(x) for x in board_of(pid)], d1, d2)
     if not keys:
         return [pid]
-    return sorted({gnubg.position_id([list(x) for x in gnubg.board_from_position_key(k)]) for k in keys})
+    return sorted(
+        {gnubg.position_id([list(x) for x in gnubg.board_from_position_key(k)]) for k in keys}
+    )
 
 
 def valid_board(board: Board) -> str | None:
@@ -79,7 +81,9 @@ def single_moves(board: Board, d: int) -> list[Board]:
                 o[23 - dst] = 0
                 o[24] += 1
             out.append((tuple(o), tuple(m)))
-        elif all_home and (dst == -1 or src == highest):  # O.2 exact, or higher die from the highest point
+        elif all_home and (
+            dst == -1 or src == highest
+        ):  # O.2 exact, or higher die from the highest point
             m = list(me)
             m[src] -= 1
             out.append((opp, tuple(m)))
@@ -100,7 +104,7 @@ def naive_plays(board: Board, d1: int, d2: int) -> dict[Board, set[tuple[int, ..
             nxt = single_moves(b, d)
             if nxt:
                 moved = True
-                rest = left[:k] + left[k + 1:]
+                rest = left[:k] + left[k + 1 :]
                 for nb in set(nxt):
                     rec(nb, rest, used + (d,))
         if not moved:
@@ -150,7 +154,9 @@ def classify(pid: str, d1: int, d2: int) -> tuple[set[str], list[str]]:
         tags.add("higher" if most == 1 and d1 != d2 else "both")
     for after in legal:
         hit = after[0][24] > opp[24]
-        if me[24] and hit and any(opp[d - 1] == 1 for d in (d1, d2)):  # entry point d = opponent's point d
+        if (
+            me[24] and hit and any(opp[d - 1] == 1 for d in (d1, d2))
+        ):  # entry point d = opponent's point d
             tags.add("enterhit")
         if d1 == d2 == 2 and hit and sum(after[1]) < sum(me):
             tags.add("hit2bear")

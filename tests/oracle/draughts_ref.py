@@ -123,7 +123,9 @@ def path_captures(fen: str, move: str) -> frozenset:
     occ = {i: (c, k) for i, c, k in pieces}
     sq = [NAME_TO_INDEX[t] for t in re.split(r"[-:]", move)]
     start = sq[0]
-    assert start in occ and occ[start][0] == side, f"{move}: no {side} piece on {SQUARE_NAMES[start]}"
+    assert start in occ and occ[start][0] == side, (
+        f"{move}: no {side} piece on {SQUARE_NAMES[start]}"
+    )
     king = occ[start][1]
     del occ[start]
     if "-" in move:
@@ -134,14 +136,18 @@ def path_captures(fen: str, move: str) -> frozenset:
     for a, b in zip(sq, sq[1:]):
         (ax, ay), (bx, by) = square_xy(a), square_xy(b)
         dx, dy = bx - ax, by - ay
-        assert abs(dx) == abs(dy) and dx != 0, f"{move}: {SQUARE_NAMES[a]}->{SQUARE_NAMES[b]} not diagonal"
+        assert abs(dx) == abs(dy) and dx != 0, (
+            f"{move}: {SQUARE_NAMES[a]}->{SQUARE_NAMES[b]} not diagonal"
+        )
         n = abs(dx)
         assert king or n == 2, f"{move}: man jumps {n} squares"
         sx, sy = dx // n, dy // n
         on_seg = [XY_TO_INDEX[(ax + sx * t, ay + sy * t)] for t in range(1, n)]
         hit = [i for i in on_seg if i in occ]
         assert b not in occ, f"{move}: lands on occupied {SQUARE_NAMES[b]}"
-        assert len(hit) == 1, f"{move}: {len(hit)} pieces between {SQUARE_NAMES[a]} and {SQUARE_NAMES[b]}"
+        assert len(hit) == 1, (
+            f"{move}: {len(hit)} pieces between {SQUARE_NAMES[a]} and {SQUARE_NAMES[b]}"
+        )
         victim = hit[0]
         assert occ[victim][0] != side, f"{move}: jumps own piece on {SQUARE_NAMES[victim]}"
         assert victim not in captured, f"{move}: jumps {SQUARE_NAMES[victim]} twice"
@@ -181,13 +187,17 @@ def features(fen: str) -> set[str]:
             tags.add("long")
         if any(s in promo for s in m.square_list[1:-1]):
             tags.add("promo")
-        groups.setdefault((m.square_list[0], frozenset(m.captured_list)), set()).add(m.square_list[-1])
+        groups.setdefault((m.square_list[0], frozenset(m.captured_list)), set()).add(
+            m.square_list[-1]
+        )
         # Turkish-strike witness: replay with the mover still to move; can the piece capture again?
         b.push(m)
         after = Board.from_fen(ref_fen(b))
         b.pop()
         after.turn = b.turn
-        if any(x.captured_list and x.square_list[0] == m.square_list[-1] for x in after.legal_moves):
+        if any(
+            x.captured_list and x.square_list[0] == m.square_list[-1] for x in after.legal_moves
+        ):
             tags.add("turkish")
     if any(len(ends) > 1 for ends in groups.values()):
         tags.add("kingmulti")

@@ -31,8 +31,17 @@ import backgammon_ref as ref  # noqa: E402
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "data" / "backgammon_oracle_cases.tsv"
 START_PID = "4HPwATDgc/ABMA"
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
-QUOTAS = {"higher": 60, "both": 200, "hit2bear": 30, "closed": 40, "enterhit": 250, "pass": 100,
-          "bar": 500, "bearoff": 500, "other": 700}
+QUOTAS = {
+    "higher": 60,
+    "both": 200,
+    "hit2bear": 30,
+    "closed": 40,
+    "enterhit": 250,
+    "pass": 100,
+    "bar": 500,
+    "bearoff": 500,
+    "other": 700,
+}
 ORDER = list(QUOTAS)
 
 
@@ -76,7 +85,9 @@ def main(argv=None) -> None:
                 checked += 1
                 theirs = ref.gnubg_afterstates(pid, d1, d2)
                 if legal != theirs:
-                    raise SystemExit(f"rules model != gnubg: {pid} {d1}-{d2}\n model {legal}\n gnubg {theirs}")
+                    raise SystemExit(
+                        f"rules model != gnubg: {pid} {d1}-{d2}\n model {legal}\n gnubg {theirs}"
+                    )
                 for k in ORDER:
                     if k in tags or k == "other":
                         if len(buckets[k]) < 3 * QUOTAS[k]:
@@ -84,7 +95,10 @@ def main(argv=None) -> None:
                         break
         if g % 100 == 0:
             print(g, checked, {k: len(v) for k, v in buckets.items()}, file=sys.stderr)
-        if all(len(buckets[k]) >= QUOTAS[k] for k in ORDER) and len(buckets["other"]) >= 3 * QUOTAS["other"]:
+        if (
+            all(len(buckets[k]) >= QUOTAS[k] for k in ORDER)
+            and len(buckets["other"]) >= 3 * QUOTAS["other"]
+        ):
             break
     chosen = []
     for k in ORDER:
@@ -97,7 +111,10 @@ def main(argv=None) -> None:
         for pid, d1, d2, tags in chosen:
             f.write(f"{pid}\t{d1}\t{d2}\t{','.join(sorted(tags))}\n")
     counts = {k: sum(k in c[3] for c in chosen) for k in sorted({t for c in chosen for t in c[3]})}
-    print(f"{checked} cases checked against gnubg; wrote {len(chosen)} to {args.out}: {counts}", file=sys.stderr)
+    print(
+        f"{checked} cases checked against gnubg; wrote {len(chosen)} to {args.out}: {counts}",
+        file=sys.stderr,
+    )
 
 
 if __name__ == "__main__":

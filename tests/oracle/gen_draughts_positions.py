@@ -141,7 +141,9 @@ def main(argv=None) -> None:
     # Perft subsets: prefer positions with captures and kings (the hard part of the rules).
     idx = list(range(len(chosen)))
     rng.shuffle(idx)
-    idx.sort(key=lambda i: -len(chosen[i][1] & {"cap", "kings", "long", "kingmulti", "promo", "turkish"}))
+    idx.sort(
+        key=lambda i: -len(chosen[i][1] & {"cap", "kings", "long", "kingmulti", "promo", "turkish"})
+    )
     perft: dict[int, list[str]] = {}
     for j, i in enumerate(idx[:N_PERFT3]):
         fen = chosen[i][0]
@@ -154,7 +156,9 @@ def main(argv=None) -> None:
     with open(args.out, "w") as f:
         for i, (fen, tags) in enumerate(chosen):
             f.write(f"{fen}\t{','.join(sorted(tags))}\t{' '.join(perft.get(i, []))}\n")
-    counts = {k: sum(k in t for _, t in chosen) for k in sorted({t for _, ts in chosen for t in ts})}
+    counts = {
+        k: sum(k in t for _, t in chosen) for k in sorted({t for _, ts in chosen for t in ts})
+    }
     print(f"wrote {len(chosen)} positions to {args.out}: {counts}", file=sys.stderr)
 
 

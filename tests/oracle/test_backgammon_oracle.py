@@ -16,9 +16,8 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-import pytest
-
 import backgammon_ref as ref
+import pytest
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "backgammon_oracle_cases.tsv"
 
@@ -74,8 +73,16 @@ def test_data_file_is_large_and_varied():
     """>= 2,000 cases, many on the bar and in the bear-off, with every trap represented."""
     assert len(CASES) >= 2000
     tags = Counter(t for *_, ts in CASES for t in ts)
-    for tag, least in {"bar": 600, "bearoff": 400, "both": 150, "higher": 40, "hit2bear": 20,
-                       "enterhit": 200, "pass": 50, "doubles": 300}.items():
+    for tag, least in {
+        "bar": 600,
+        "bearoff": 400,
+        "both": 150,
+        "higher": 40,
+        "hit2bear": 20,
+        "enterhit": 200,
+        "pass": 50,
+        "doubles": 300,
+    }.items():
         assert tags[tag] >= least, (tag, tags)
 
 
@@ -126,8 +133,10 @@ def _check(bg, pid, d1, d2) -> str | None:
     if list(ours) != sorted(set(ours)):
         return f"{pid} {d1}-{d2}: legal_plays not sorted/unique: {ours}"
     if set(ours) != set(theirs):
-        return (f"{pid} {d1}-{d2}: only ours {sorted(set(ours) - set(theirs))}, "
-                f"only gnubg {sorted(set(theirs) - set(ours))} (board {ref.board_of(pid)})")
+        return (
+            f"{pid} {d1}-{d2}: only ours {sorted(set(ours) - set(theirs))}, "
+            f"only gnubg {sorted(set(theirs) - set(ours))} (board {ref.board_of(pid)})"
+        )
     return None
 
 
@@ -143,13 +152,17 @@ def test_dice_order_does_not_matter(bg):
         assert bg.legal_plays(pid, d1, d2) == bg.legal_plays(pid, d2, d1), (pid, d1, d2)
 
 
-@pytest.mark.parametrize("clause,pid,d1,d2", HAND_CASES, ids=[f"{c}-{d1}{d2}" for c, _, d1, d2 in HAND_CASES])
+@pytest.mark.parametrize(
+    "clause,pid,d1,d2", HAND_CASES, ids=[f"{c}-{d1}{d2}" for c, _, d1, d2 in HAND_CASES]
+)
 def test_hand_case_matches_gnubg(bg, clause, pid, d1, d2):
     """Targeted traps (E.3-E.7, O.2, B.5, 2-2 hit then bear off): exactly gnubg's set."""
     assert _check(bg, pid, d1, d2) is None, _check(bg, pid, d1, d2)
 
 
-@pytest.mark.parametrize("tag", ["both", "higher", "hit2bear", "enterhit", "bar", "bearoff", "pass"])
+@pytest.mark.parametrize(
+    "tag", ["both", "higher", "hit2bear", "enterhit", "bar", "bearoff", "pass"]
+)
 def test_trap_class_matches_gnubg(bg, tag):
     """B.5 both dice / higher die, 2-2 hit then bear off (O.2/B.3), entry with a hit (E.5), bar, bear-off."""
     bad = [m for pid, d1, d2, ts in CASES if tag in ts and (m := _check(bg, pid, d1, d2))]
@@ -173,8 +186,10 @@ def test_our_afterstate_ids_decode_in_gnubg(bg):
                 bad.append((pid, d1, d2, after, ref.valid_board(board)))
             elif bg.position_id(bg.position_from_id(after)) != after:
                 bad.append((pid, d1, d2, after, "our round trip"))
-            elif hasattr(bg, "board_from_state") and \
-                    tuple(map(tuple, bg.board_from_state(bg.position_from_id(after)))) != board:
+            elif (
+                hasattr(bg, "board_from_state")
+                and tuple(map(tuple, bg.board_from_state(bg.position_from_id(after)))) != board
+            ):
                 bad.append((pid, d1, d2, after, "our board differs from gnubg's decoding"))
     assert not bad, bad[:20]
 

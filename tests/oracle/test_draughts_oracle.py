@@ -18,9 +18,8 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-import pytest
-
 import draughts_ref as ref
+import pytest
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "draughts_oracle_positions.tsv"
 
@@ -41,7 +40,12 @@ RULES_EXAMPLES = {  # docs/RULES.md "Worked examples" table
     "W:W15,28:B4,18": ["e5:c3"],  # 25.2 men capture backwards
     "W:W22,28:B4,11,17,18": ["c3:a5", "c3:e5:g7"],  # 25.2 free choice, no majority
     "W:WK29:B5,19,22": ["a1:e5:g3", "a1:e5:h2"],  # 25.3/25.4 forced landing
-    "B:W15,17,21,K23,25,26,30:BK32": ["g1:d4:a1", "g1:d4:f6", "g1:d4:g7", "g1:d4:h8"],  # 25.2/25.4 Turkish
+    "B:W15,17,21,K23,25,26,30:BK32": [
+        "g1:d4:a1",
+        "g1:d4:f6",
+        "g1:d4:g7",
+        "g1:d4:h8",
+    ],  # 25.2/25.4 Turkish
     "W:W9,21:B4,6,11": ["b6:d8:g5", "b6:d8:h4"],  # 25.5 crowned mid-capture
     "B:W25,26,28:B5,23": ["e3:c1:a3"],  # 25.5 black
     "W:W6:B4": ["c7-b8", "c7-d8"],  # 25.6 quiet promotion
@@ -61,8 +65,15 @@ def test_data_file_is_large_and_varied():
     assert len(POSITIONS) >= 2000
     assert len({fen for fen, _, _ in POSITIONS}) == len(POSITIONS)
     tags = Counter(t for _, ts, _ in POSITIONS for t in ts)
-    for tag, least in {"cap": 1000, "kings": 800, "long": 300, "kingmulti": 300, "promo": 200,
-                       "turkish": 200, "nomove": 20}.items():
+    for tag, least in {
+        "cap": 1000,
+        "kings": 800,
+        "long": 300,
+        "kingmulti": 300,
+        "promo": 200,
+        "turkish": 200,
+        "nomove": 20,
+    }.items():
         assert tags[tag] >= least, (tag, tags)
     assert sum(bool(p) for _, _, p in POSITIONS) >= 200
 
@@ -120,10 +131,15 @@ def our_outcomes(dr, fen: str) -> dict[tuple[int, int, frozenset], str]:
 def _report(fen, ours, theirs) -> str:
     only_us = sorted(ref.key_str(k) for k in ours.keys() - theirs.keys())
     only_ref = sorted(ref.key_str(k) for k in theirs.keys() - ours.keys())
-    diff_after = sorted(f"{ref.key_str(k)}: ours {ours[k]} / ref {theirs[k]}"
-                        for k in ours.keys() & theirs.keys() if ours[k] != theirs[k])
-    return (f"FEN {fen}\n  ours {sorted(map(ref.key_str, ours))}\n  ref  {sorted(map(ref.key_str, theirs))}\n"
-            f"  only ours {only_us}\n  only ref {only_ref}\n  different after-position {diff_after}")
+    diff_after = sorted(
+        f"{ref.key_str(k)}: ours {ours[k]} / ref {theirs[k]}"
+        for k in ours.keys() & theirs.keys()
+        if ours[k] != theirs[k]
+    )
+    return (
+        f"FEN {fen}\n  ours {sorted(map(ref.key_str, ours))}\n  ref  {sorted(map(ref.key_str, theirs))}\n"
+        f"  only ours {only_us}\n  only ref {only_ref}\n  different after-position {diff_after}"
+    )
 
 
 def test_fen_roundtrip_matches_reference(dr):
@@ -136,8 +152,14 @@ def test_algebraic_fen_gives_the_same_moves(dr):
     """Notation: the algebraic spelling of a position has the same legal moves as the numeric one."""
     for fen, _, _ in POSITIONS[:500]:
         side, pieces = ref.parse_fen(fen)
-        alg = side + "".join(":" + c + ",".join(("K" if k else "") + ref.SQUARE_NAMES[i]
-                                                 for i, cc, k in sorted(pieces) if cc == c) for c in "WB")
+        alg = side + "".join(
+            ":"
+            + c
+            + ",".join(
+                ("K" if k else "") + ref.SQUARE_NAMES[i] for i, cc, k in sorted(pieces) if cc == c
+            )
+            for c in "WB"
+        )
         assert dr.legal_moves(alg) == dr.legal_moves(fen), (fen, alg)
 
 
@@ -187,8 +209,15 @@ class _RefAsBoardgym:
             from draughts.boards._core import CORE_BRAZILIAN
 
             b._legal_moves_from_core(CORE_BRAZILIAN, max_capture=False)  # API check
-            b.__class__ = type("Mutant", (type(b),), {
-                "legal_moves": property(lambda s: s._legal_moves_from_core(CORE_BRAZILIAN, max_capture=False))})
+            b.__class__ = type(
+                "Mutant",
+                (type(b),),
+                {
+                    "legal_moves": property(
+                        lambda s: s._legal_moves_from_core(CORE_BRAZILIAN, max_capture=False)
+                    )
+                },
+            )
         return b
 
     def legal_moves(self, fen):
@@ -237,7 +266,9 @@ def test_fresh_random_sweep_matches_reference(dr):
     start, seen, bad = ref.ref_fen(ref.Board()), set(), []
     while len(seen) < 20000:
         k = len(seen) % 3
-        fen0 = start if k == 0 else gen.random_sparse_fen(rng) if k == 1 else gen.kings_vs_men_fen(rng)
+        fen0 = (
+            start if k == 0 else gen.random_sparse_fen(rng) if k == 1 else gen.kings_vs_men_fen(rng)
+        )
         for fen in gen.playout(rng, fen0, 200 if k == 0 else 12):
             if fen in seen:
                 continue

@@ -3,6 +3,7 @@
 Uses the ``gnubg`` package (GNU Backgammon's own engine; GPL: test-only, never imported by
 library code): ``gnubg.command("import mat FILE")`` then ``gnubg.match()``.
 """
+
 import random
 
 import numpy as np

@@ -2,11 +2,9 @@
 the AEC env), the action-masking RLModule, and 2-runner league self-play smoke runs with
 evaluation, checkpoint and restore (scripts/train_rllib.py). Skipped without Ray:
 ``pip install -e ".[ray]"``."""
-import importlib.util
+
 import json
 import os
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -27,6 +25,7 @@ AEC = {"draughts": russian_draughts_v0, "backgammon": backgammon_v0}
 
 def load_script():
     from boardgym.scripts import train_rllib
+
     return train_rllib
 
 
@@ -34,6 +33,7 @@ def load_script():
 def test_env_passes_rllib_check(game):
     env = rl_env.env_creator({"game": game})
     from ray.rllib.env.multi_agent_env import MultiAgentEnv
+
     assert isinstance(env, MultiAgentEnv)
     check_multiagent_environments(env)  # raises ValueError on a protocol violation
     space = env.observation_spaces["player_0"]
@@ -56,7 +56,7 @@ def test_random_masked_play_matches_the_aec_env(game):
         prev, steps = None, 0
         while True:
             assert len(obs) == 1
-            (agent, o), = obs.items()
+            ((agent, o),) = obs.items()
             assert agent == aec.agent_selection and set(infos) == {agent}
             assert env.observation_spaces[agent].contains(o)
             ref = aec.observe(agent)
@@ -77,7 +77,9 @@ def test_random_masked_play_matches_the_aec_env(game):
         assert rew["player_0"] == -rew["player_1"]
         assert rew == {a: aec.unwrapped.rewards[a] for a in rl_env.AGENTS}
         assert term["__all__"] != trunc["__all__"]
-        assert all(term[a] == term["__all__"] and trunc[a] == trunc["__all__"] for a in rl_env.AGENTS)
+        assert all(
+            term[a] == term["__all__"] and trunc[a] == trunc["__all__"] for a in rl_env.AGENTS
+        )
         assert all(aec.terminations[a] or aec.truncations[a] for a in rl_env.AGENTS)
         with pytest.raises(ValueError, match="ended"):
             env.step({agent: 0})
@@ -88,7 +90,7 @@ def test_random_masked_play_matches_the_aec_env(game):
 def test_bad_actions(game):
     env = rl_env.env_creator({"game": game})
     obs, _ = env.reset(seed=0)
-    (agent, o), = obs.items()
+    ((agent, o),) = obs.items()
     other = next(a for a in rl_env.AGENTS if a != agent)
     legal = int(np.flatnonzero(o["action_mask"])[0])
     with pytest.raises(ValueError, match="is to act"):
@@ -123,9 +125,12 @@ def test_module_only_samples_legal_actions(game):
     masks = np.zeros((64, n), np.int8)
     for row in masks:
         row[rng.choice(n, size=rng.integers(1, 5), replace=False)] = 1
-    obs = {"observations": torch.as_tensor(rng.random((64, space["observations"].shape[0]),
-                                                      dtype=np.float32)),
-           "action_mask": torch.as_tensor(masks)}
+    obs = {
+        "observations": torch.as_tensor(
+            rng.random((64, space["observations"].shape[0]), dtype=np.float32)
+        ),
+        "action_mask": torch.as_tensor(masks),
+    }
     out = module.forward_exploration({Columns.OBS: obs})
     dist = module.get_exploration_action_dist_cls().from_logits(out[Columns.ACTION_DIST_INPUTS])
     for _ in range(20):
@@ -166,12 +171,24 @@ def test_league_mapping_puts_main_on_one_seat():
 
 def test_parse_args_rejects_bad_values():
     from boardgym.scripts import cli
+
     tr = load_script()
-    cfg = cli.parse(tr.Settings, ["--game", "backgammon", "--num-env-runners", "3",
-                                  "--address", "auto", "--restore"])
-    assert (cfg.game, cfg.num_env_runners, cfg.address, cfg.restore) == ("backgammon", 3, "auto", True)
-    for bad in (["--iterations", "0"], ["--game", "chess"], ["--snapshot-score", "1.5"],
-                ["--num-env-runners", "-1"]):
+    cfg = cli.parse(
+        tr.Settings,
+        ["--game", "backgammon", "--num-env-runners", "3", "--address", "auto", "--restore"],
+    )
+    assert (cfg.game, cfg.num_env_runners, cfg.address, cfg.restore) == (
+        "backgammon",
+        3,
+        "auto",
+        True,
+    )
+    for bad in (
+        ["--iterations", "0"],
+        ["--game", "chess"],
+        ["--snapshot-score", "1.5"],
+        ["--num-env-runners", "-1"],
+    ):
         with pytest.raises(ValueError, match=bad[0]):
             cli.parse(tr.Settings, bad)
 
@@ -180,8 +197,9 @@ def test_restore_without_checkpoint_is_refused(tmp_path):
     tr = load_script()
     with pytest.raises(ValueError, match="no checkpoint"):
         tr.main(["--game", "draughts", "--restore", "--checkpoint-dir", str(tmp_path)])
-    (tmp_path / "league.json").write_text(json.dumps({"game": "backgammon", "league": ["league_0"],
-                                                      "iteration": 1, "history": []}))
+    (tmp_path / "league.json").write_text(
+        json.dumps({"game": "backgammon", "league": ["league_0"], "iteration": 1, "history": []})
+    )
     with pytest.raises(ValueError, match="for backgammon, not draughts"):
         tr.main(["--game", "draughts", "--restore", "--checkpoint-dir", str(tmp_path)])
 
@@ -189,6 +207,7 @@ def test_restore_without_checkpoint_is_refused(tmp_path):
 @pytest.fixture(scope="module")
 def local_ray():
     import ray
+
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield
     ray.shutdown()
@@ -198,11 +217,39 @@ def local_ray():
 @pytest.mark.parametrize("game", GAMES)
 def test_two_runner_smoke_train_evaluate_checkpoint_restore(game, tmp_path, local_ray):
     tr = load_script()
-    args = ["--game", game, "--num-env-runners", "2", "--iterations", "2", "--train-batch", "400",
-            "--minibatch", "100", "--epochs", "1", "--hidden", "32", "--max-length", "40",
-            "--eval-every", "2", "--eval-games", "4", "--checkpoint-every", "1",
-            "--checkpoint-dir", str(tmp_path), "--snapshot-score", "0.01",
-            "--min-league-games", "1", "--self-play-prob", "0", "--quiet"]
+    args = [
+        "--game",
+        game,
+        "--num-env-runners",
+        "2",
+        "--iterations",
+        "2",
+        "--train-batch",
+        "400",
+        "--minibatch",
+        "100",
+        "--epochs",
+        "1",
+        "--hidden",
+        "32",
+        "--max-length",
+        "40",
+        "--eval-every",
+        "2",
+        "--eval-games",
+        "4",
+        "--checkpoint-every",
+        "1",
+        "--checkpoint-dir",
+        str(tmp_path),
+        "--snapshot-score",
+        "0.01",
+        "--min-league-games",
+        "1",
+        "--self-play-prob",
+        "0",
+        "--quiet",
+    ]
     first = tr.main(args)
     assert first["iteration"] == 2 and len(first["history"]) == 2
     assert all(row["env_steps"] >= 400 for row in first["history"])
@@ -215,11 +262,15 @@ def test_two_runner_smoke_train_evaluate_checkpoint_restore(game, tmp_path, loca
     assert saved["league"] == first["league"] and saved["iteration"] == 2
     assert os.path.isdir(tmp_path / "algo")
 
-    second = tr.main(args[:args.index("--iterations") + 1] + ["1"]
-                     + args[args.index("--iterations") + 2:] + ["--restore"])
+    second = tr.main(
+        args[: args.index("--iterations") + 1]
+        + ["1"]
+        + args[args.index("--iterations") + 2 :]
+        + ["--restore"]
+    )
     assert second["start_digest"] == first["end_digest"]  # restored main's exact weights
     assert second["iteration"] == 3 and [r["iteration"] for r in second["history"]] == [1, 2, 3]
-    assert second["history"][-1]["league"][:len(first["league"])] == first["league"]
+    assert second["history"][-1]["league"][: len(first["league"])] == first["league"]
     assert "eval" in second["history"][-1]
 
 
@@ -227,7 +278,20 @@ def test_two_runner_smoke_train_evaluate_checkpoint_restore(game, tmp_path, loca
 def test_bench_rllib_smoke(local_ray):
     from boardgym.scripts import bench_rllib as bench
 
-    rows = bench.main(["--game", "backgammon", "--num-env-runners", "0", "1", "--steps", "60",
-                       "--rounds", "1", "--hidden", "16"])
+    rows = bench.main(
+        [
+            "--game",
+            "backgammon",
+            "--num-env-runners",
+            "0",
+            "1",
+            "--steps",
+            "60",
+            "--rounds",
+            "1",
+            "--hidden",
+            "16",
+        ]
+    )
     assert [r.get("env_runners") for r in rows] == [None, 0, 1]
     assert all(r["env_steps_per_s"] > 0 for r in rows)

@@ -1,4 +1,5 @@
 """The RLlib adapter modules import without Ray (Ray is an optional extra) and describe the spaces."""
+
 import importlib.util
 
 import numpy as np
@@ -12,7 +13,10 @@ def test_import_without_ray_and_spaces():
     space = rl_env.obs_space("draughts")
     assert set(space.spaces) == {"observations", "action_mask"}
     assert space["observations"].shape == (198,) and space["action_mask"].dtype == np.int8
-    assert rl_env.action_space("backgammon").n == rl_env.obs_space("backgammon")["action_mask"].shape[0]
+    assert (
+        rl_env.action_space("backgammon").n
+        == rl_env.obs_space("backgammon")["action_mask"].shape[0]
+    )
     with pytest.raises(ValueError, match="unknown game"):
         rl_env.obs_space("chess")
     with pytest.raises(AttributeError):

@@ -1,6 +1,6 @@
 """Fixtures of the script tests: the ``boardgym`` command installed from a wheel."""
-import pytest
 
+import pytest
 from wheel_install import InstalledWheel
 
 

@@ -1,4 +1,5 @@
 """`boardgym bench` (scripts/bench.py): targets, one target with its own options, peers named."""
+
 import pytest
 
 from boardgym.scripts import bench, bench_coldstart, bench_env, bench_movegen, bench_search, cli
@@ -18,6 +19,7 @@ def test_several_targets_take_the_shared_options(monkeypatch, capsys):
         def main(settings):
             seen[name] = settings
             return name
+
         return main
 
     for name, (module, _) in bench.TARGETS.items():
@@ -48,8 +50,10 @@ def test_missing_peers_are_named_with_how_to_install(monkeypatch, capsys):
     assert 'pip install "boardgym[bench]"' in out
 
 
-@pytest.mark.parametrize("args, needle", [(["nope"], "nope"), (["all", "--bogus"], "--bogus"),
-                                          (["--threads", "-1"], "--threads")])
+@pytest.mark.parametrize(
+    "args, needle",
+    [(["nope"], "nope"), (["all", "--bogus"], "--bogus"), (["--threads", "-1"], "--threads")],
+)
 def test_bad_arguments(args, needle):
     with pytest.raises(ValueError, match=needle):
         bench.main(args)

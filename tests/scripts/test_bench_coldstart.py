@@ -1,5 +1,5 @@
 """`boardgym bench coldstart`: fresh processes with an empty Numba cache, per-phase seconds."""
-import json
+
 
 import pytest
 
@@ -21,20 +21,36 @@ def test_phases_notices_and_compiles_are_printed(monkeypatch, capsys):
     assert set(res["cold"]) == {"import", "draughts", "backgammon", "total", "total cpu"}
     assert res["cold"]["draughts"] == 2.0 and res["cold"]["total"] > 0 and res["repeats"] == 2
     assert res["compiles"] == [["draughts.game.legal_mask", 1.5]] and res["first_notice"] > 0
-    for text in ("empty cache s", "cached s", "draughts game", "backgammon game", "total", "total cpu",
-                 "compile notices on stderr (first cold run): 1", "draughts.game.legal_mask"):
+    for text in (
+        "empty cache s",
+        "cached s",
+        "draughts game",
+        "backgammon game",
+        "total",
+        "total cpu",
+        "compile notices on stderr (first cold run): 1",
+        "draughts.game.legal_mask",
+    ):
         assert text in out, text
     assert "draughts.game.step" not in out
 
 
 def test_a_failing_child_is_reported(monkeypatch):
-    monkeypatch.setattr(bench_coldstart, "CHILD", "import sys; print('boom', file=sys.stderr); sys.exit(3)")
+    monkeypatch.setattr(
+        bench_coldstart, "CHILD", "import sys; print('boom', file=sys.stderr); sys.exit(3)"
+    )
     with pytest.raises(RuntimeError, match="boom"):
         bench_coldstart.main(["--game", "draughts"])
 
 
-@pytest.mark.parametrize("args, needle", [(["--repeats", "0"], "--repeats"), (["--kernels", "-1"], "--kernels"),
-                                          (["--full", "--repeats", "2"], "--full")])
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["--repeats", "0"], "--repeats"),
+        (["--kernels", "-1"], "--kernels"),
+        (["--full", "--repeats", "2"], "--full"),
+    ],
+)
 def test_bad_arguments(args, needle):
     with pytest.raises(cli.UsageError, match=needle):
         bench_coldstart.main(args)

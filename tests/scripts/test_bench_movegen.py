@@ -1,5 +1,6 @@
 """Smoke test of `boardgym bench movegen` (scripts/bench_movegen.py) with a tiny budget: every
 row is produced, counts are right, missing peers are named with how to install them."""
+
 import math
 from pathlib import Path
 
@@ -11,9 +12,32 @@ from boardgym.envs import draughts as dr
 from boardgym.scripts import bench_movegen
 from boardgym.scripts.cli import UsageError
 
-TINY = ["--start-depth", "5", "--mid-depth", "3", "--ref-start-depth", "3", "--ref-mid-depth", "2",
-        "--n-mid", "2", "--n-gen", "20", "--gen-reps", "1", "--ref-reps", "1",
-        "--bg-cases", "200", "--bg-reps", "1", "--gym-cases", "50", "--repeats", "1"]
+TINY = [
+    "--start-depth",
+    "5",
+    "--mid-depth",
+    "3",
+    "--ref-start-depth",
+    "3",
+    "--ref-mid-depth",
+    "2",
+    "--n-mid",
+    "2",
+    "--n-gen",
+    "20",
+    "--gen-reps",
+    "1",
+    "--ref-reps",
+    "1",
+    "--bg-cases",
+    "200",
+    "--bg-reps",
+    "1",
+    "--gym-cases",
+    "50",
+    "--repeats",
+    "1",
+]
 ORACLE = Path(__file__).resolve().parents[1] / "data" / "draughts_oracle_positions.tsv"
 
 
@@ -35,7 +59,12 @@ def test_bench_movegen_all_tiny(capsys):
     for fen in mid:
         b = Board.from_fen(fen)
         assert perft(*from_board(b), b.turn == Color.WHITE, 3) == dr.perft(fen, 3)
-    assert {"bg_kernel_vs_gnubg", "bg_par_vs_gnubg", "perft_start_vs_api", "gen_kernel_vs_core"} <= set(res["ratios"])
+    assert {
+        "bg_kernel_vs_gnubg",
+        "bg_par_vs_gnubg",
+        "perft_start_vs_api",
+        "gen_kernel_vs_core",
+    } <= set(res["ratios"])
     assert all(math.isfinite(v) and v > 0 for v in res["ratios"].values())
     assert "gnubg_nn.moves" in out and "leaves/s" in out and "cases/s" in out
     assert "gym-backgammon" in out  # a rate, or "not installed" with how to install it
@@ -82,9 +111,15 @@ def test_missing_peers_are_named_and_boardgym_rows_still_run(monkeypatch, capsys
     assert not any(i.startswith(("py-draughts", "gnubg")) for i in impls)
 
 
-@pytest.mark.parametrize("args, needle", [(["--game", "chess"], "--game"), (["--n-gen", "501"], "--n-gen"),
-                                          (["--start-depth", "0"], "--start-depth"),
-                                          (["--full", "--start-depth", "4"], "--full")])
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["--game", "chess"], "--game"),
+        (["--n-gen", "501"], "--n-gen"),
+        (["--start-depth", "0"], "--start-depth"),
+        (["--full", "--start-depth", "4"], "--full"),
+    ],
+)
 def test_bench_movegen_rejects_bad_settings(args, needle):
     with pytest.raises(UsageError, match=needle):
         bench_movegen.main(args)

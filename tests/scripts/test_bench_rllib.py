@@ -1,5 +1,6 @@
 """`boardgym bench rllib` (scripts/bench_rllib.py): its settings, and without Ray a one-line note
 saying how to install it (the measurement itself: tests/rllib, slow, in the ray venv)."""
+
 import importlib.util
 
 import pytest
@@ -21,10 +22,16 @@ def test_full_budget_and_settings():
     assert bench_rllib.FULL["num_env_runners"] == (1, 2)
 
 
-@pytest.mark.parametrize("args, needle", [(["--game", "chess"], "--game"), (["--steps", "0"], "--steps"),
-                                          (["--num-env-runners", "-1"], "--num-env-runners"),
-                                          (["--envs-per-runner", "0"], "--envs-per-runner"),
-                                          (["--full", "--steps", "5"], "--full")])
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["--game", "chess"], "--game"),
+        (["--steps", "0"], "--steps"),
+        (["--num-env-runners", "-1"], "--num-env-runners"),
+        (["--envs-per-runner", "0"], "--envs-per-runner"),
+        (["--full", "--steps", "5"], "--full"),
+    ],
+)
 def test_bench_rllib_rejects_bad_settings(args, needle):
     with pytest.raises(UsageError, match=needle):
         bench_rllib.main(args)

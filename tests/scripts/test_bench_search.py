@@ -1,4 +1,5 @@
 """Smoke test of `boardgym bench search` (scripts/bench_search.py) with a tiny budget."""
+
 import pytest
 
 from boardgym.scripts import bench_search
@@ -16,8 +17,9 @@ def test_bench_search_reports_nodes_per_second(capsys):
 
 def test_bench_search_learned_agent_by_time(capsys):
     """--agent takes a registry spec (its options too); --time reports the depth reached."""
-    res = bench_search.main(["--agent", "draughts-alphabeta:lmr=True", "--time", "0.02",
-                             "--positions", "2"])
+    res = bench_search.main(
+        ["--agent", "draughts-alphabeta:lmr=True", "--time", "0.02", "--positions", "2"]
+    )
     out = capsys.readouterr().out
     assert "draughts-alphabeta:lmr=True, 0.02 s per position, 2 positions" in out
     assert res["mean_depth"] >= 2 and res["nodes"] > 0 and res["time"] < 2.0
@@ -25,24 +27,32 @@ def test_bench_search_learned_agent_by_time(capsys):
 
 def test_bench_search_counts_every_thread(capsys):
     """With threads=2 the speed line gives the main thread's rate and all threads' together."""
-    res = bench_search.main(["--agent", "draughts-alphabeta:threads=2", "--time", "0.03",
-                             "--positions", "2"])
+    res = bench_search.main(
+        ["--agent", "draughts-alphabeta:threads=2", "--time", "0.03", "--positions", "2"]
+    )
     out = capsys.readouterr().out
     assert res["threads"] == 2 and res["helper_nodes"] > 0
     assert "(the main thread)" in out and "(all 2 threads)" in out and "(1 thread)" not in out
-    one = bench_search.main(["--agent", "draughts-alphabeta:threads=1", "--time", "0.03",
-                             "--positions", "2"])
+    one = bench_search.main(
+        ["--agent", "draughts-alphabeta:threads=1", "--time", "0.03", "--positions", "2"]
+    )
     assert one["threads"] == 1 and one["helper_nodes"] == 0
     assert "(1 thread)" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("args, needle", [(["--depth", "0"], "--depth"), (["--positions", "-1"], "--positions"),
-                                          (["--tt-bits", "40"], "--tt-bits"),
-                                          (["--full", "--depth", "3"], "--full"),
-                                          (["--time", "-1"], "--time"),
-                                          (["--agent", "draughts-greedy"], "--agent"),
-                                          (["--agent", "draughts-alphabeta:depth=3"], "--depth"),
-                                          (["--agent", "draughts-alphabeta:x"], "--agent")])
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["--depth", "0"], "--depth"),
+        (["--positions", "-1"], "--positions"),
+        (["--tt-bits", "40"], "--tt-bits"),
+        (["--full", "--depth", "3"], "--full"),
+        (["--time", "-1"], "--time"),
+        (["--agent", "draughts-greedy"], "--agent"),
+        (["--agent", "draughts-alphabeta:depth=3"], "--depth"),
+        (["--agent", "draughts-alphabeta:x"], "--agent"),
+    ],
+)
 def test_bench_search_rejects_bad_settings(args, needle):
     with pytest.raises(UsageError, match=needle):
         bench_search.main(args)

@@ -1,4 +1,5 @@
 """The one settings -> flags mechanism (boardgym.scripts.cli) and the boardgym dispatcher."""
+
 import dataclasses
 import io
 from typing import Literal
@@ -36,17 +37,52 @@ class Demo:
 def test_defaults_and_every_type():
     cfg = cli.parse(Demo, [])
     assert cfg == Demo()
-    cfg = cli.parse(Demo, ["x", "y", "--count", "7", "--rate", "1e-3", "--name", "n", "--fast",
-                           "--mode", "b", "--limit", "2.5", "--sizes", "4", "5", "6"])
-    assert cfg == Demo(agents=["x", "y"], count=7, rate=1e-3, name="n", fast=True, mode="b",
-                       limit=2.5, sizes=(4, 5, 6))
+    cfg = cli.parse(
+        Demo,
+        [
+            "x",
+            "y",
+            "--count",
+            "7",
+            "--rate",
+            "1e-3",
+            "--name",
+            "n",
+            "--fast",
+            "--mode",
+            "b",
+            "--limit",
+            "2.5",
+            "--sizes",
+            "4",
+            "5",
+            "6",
+        ],
+    )
+    assert cfg == Demo(
+        agents=["x", "y"],
+        count=7,
+        rate=1e-3,
+        name="n",
+        fast=True,
+        mode="b",
+        limit=2.5,
+        sizes=(4, 5, 6),
+    )
     assert cli.parse(Demo, ["--limit", "none", "--no-fast"]).limit is None
 
 
-@pytest.mark.parametrize("argv, needle", [
-    (["--count", "x"], "--count"), (["--count", "-1"], "--count"), (["--mode", "c"], "--mode"),
-    (["--rate", "fast"], "--rate"), (["--bogus"], "--bogus"), (["--cou", "3"], "--cou"),
-])
+@pytest.mark.parametrize(
+    "argv, needle",
+    [
+        (["--count", "x"], "--count"),
+        (["--count", "-1"], "--count"),
+        (["--mode", "c"], "--mode"),
+        (["--rate", "fast"], "--rate"),
+        (["--bogus"], "--bogus"),
+        (["--cou", "3"], "--cou"),
+    ],
+)
 def test_bad_arguments_raise_usage_error_naming_the_flag(argv, needle):
     with pytest.raises(cli.UsageError, match=needle.lstrip("-")):
         cli.parse(Demo, argv)
@@ -57,9 +93,15 @@ def test_help_shows_every_docstring_and_default(capsys):
         cli.parse(Demo, ["--help"], prog="demo")
     assert e.value.code == 0
     out = " ".join(capsys.readouterr().out.split())
-    for text in ("how many (default: 3)", "a rate (default: 0.5)", 'a name (default: "")',
-                 "the mode (default: a)", "optional limit (default: None)", "sizes (default: 1 2)",
-                 "go fast (default: False)"):
+    for text in (
+        "how many (default: 3)",
+        "a rate (default: 0.5)",
+        'a name (default: "")',
+        "the mode (default: a)",
+        "optional limit (default: None)",
+        "sizes (default: 1 2)",
+        "go fast (default: False)",
+    ):
         assert text in out
 
 

@@ -1,5 +1,6 @@
 """Every ``boardgym`` command: its module imports, has documented settings (a docstring per field,
 every flag's help showing its default) and a ``main``, and ``boardgym <cmd> --help`` works."""
+
 import dataclasses
 import importlib
 import re
@@ -29,22 +30,26 @@ TOOLS = _tools()
 def test_tool_has_documented_settings_and_main(name, module_name):
     module = importlib.import_module(module_name)
     assert callable(getattr(module, "main", None)), f"{module_name} has no main"
-    assert module.__doc__ and f"boardgym {name}" in module.__doc__, \
+    assert module.__doc__ and f"boardgym {name}" in module.__doc__, (
         f"{module_name}'s docstring shows no `boardgym {name} ...` example"
+    )
     classes = _settings_classes(module)
     assert classes, f"{module_name} defines no settings dataclass"
     for cls in classes:
         docs = cli.field_docs(cls)
         undocumented = [f.name for f in dataclasses.fields(cls) if f.init and not docs.get(f.name)]
-        assert not undocumented, f"{module_name}.{cls.__name__}: fields without a docstring: {undocumented}"
+        assert not undocumented, (
+            f"{module_name}.{cls.__name__}: fields without a docstring: {undocumented}"
+        )
         parser = cli.build_parser(cls, prog=f"boardgym {name}")
         for action in parser._actions:
             if action.dest == "help":
                 continue
             assert action.help, f"{module_name}: {action.option_strings or action.dest} has no help"
             if not action.required:
-                assert "(default: " in action.help, \
+                assert "(default: " in action.help, (
                     f"{module_name}: {action.option_strings or action.dest} does not show its default"
+                )
 
 
 @pytest.mark.parametrize("name, module_name", TOOLS, ids=[t for t, _ in TOOLS])
@@ -56,7 +61,9 @@ def test_help_works(name, module_name, capsys):
     for cls in _settings_classes(module):
         for f in dataclasses.fields(cls):
             if f.init and not f.metadata.get("positional"):
-                assert re.search(rf"--{f.name.replace('_', '-')}\b", out), f"--help of {name} lacks {f.name}"
+                assert re.search(rf"--{f.name.replace('_', '-')}\b", out), (
+                    f"--help of {name} lacks {f.name}"
+                )
 
 
 def test_top_level_help_lists_every_command(capsys):

@@ -1,5 +1,6 @@
 """scripts/draughts_strength.py: the ballots, the tactics suite's format and proof, and a smoke run
 of every part with a tiny budget."""
+
 import numpy as np
 import pytest
 
@@ -31,16 +32,35 @@ def test_tactics_suite_holds_legal_best_moves():
 
 def test_move_scores_find_the_only_winning_capture():
     from boardgym.agents.draughts_agents import AlphaBetaAgent
+
     # RULES.md 25.2: c3:a5 takes one man, c3:e5:g7 two
-    scores = ds.move_scores(AlphaBetaAgent(depth=2, seed=0), api.from_fen("W:W22,28:B4,11,17,18"), 2)
+    scores = ds.move_scores(
+        AlphaBetaAgent(depth=2, seed=0), api.from_fen("W:W22,28:B4,11,17,18"), 2
+    )
     assert [m for m, _ in scores][0] == "c3:e5:g7"
 
 
 def test_every_part_runs_with_a_tiny_budget(tmp_path, capsys):
     tac = tmp_path / "t.tsv"
     tac.write_text("# a comment\nW:W15,28:B4,18\te5:c3\tdepth 2\n")  # the only move (25.2)
-    out = ds.main(["--positions", "2", "--budgets", "0.02", "--pairs", "1", "--time", "0.01",
-                   "--max-moves", "20", "--tactics-time", "0.02", "--tactics-file", str(tac)])
+    out = ds.main(
+        [
+            "--positions",
+            "2",
+            "--budgets",
+            "0.02",
+            "--pairs",
+            "1",
+            "--time",
+            "0.01",
+            "--max-moves",
+            "20",
+            "--tactics-time",
+            "0.02",
+            "--tactics-file",
+            str(tac),
+        ]
+    )
     assert set(out) == set(ds.PARTS)
     assert out["tactics"] == (1, 1)
     assert out["previous"]["games"] == 2 and out["material"]["games"] == 2
@@ -49,8 +69,16 @@ def test_every_part_runs_with_a_tiny_budget(tmp_path, capsys):
     assert "Elo" in text and "tactics: 1/1" in text and "timing 0.02 s" in text
 
 
-@pytest.mark.parametrize("args", [["--parts", "speed"], ["--time", "0"], ["--pairs", "0"],
-                                  ["--budgets", "-1"], ["--tactics-depth", "1"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--parts", "speed"],
+        ["--time", "0"],
+        ["--pairs", "0"],
+        ["--budgets", "-1"],
+        ["--tactics-depth", "1"],
+    ],
+)
 def test_bad_settings(args):
     with pytest.raises(cli.UsageError):
         ds.main(args)
@@ -58,9 +86,22 @@ def test_bad_settings(args):
 
 def test_a_match_reports_its_progress_every_20_games(capsys):
     """A long match prints a running tally every 10 ballots (20 games), not at the end only."""
-    out = ds.main(["--parts", "previous", "--pairs", "11", "--time", "0.005", "--max-moves", "10",
-                   "--current", "draughts-alphabeta:threads=1",
-                   "--previous", "draughts-alphabeta:threads=1"])
+    out = ds.main(
+        [
+            "--parts",
+            "previous",
+            "--pairs",
+            "11",
+            "--time",
+            "0.005",
+            "--max-moves",
+            "10",
+            "--current",
+            "draughts-alphabeta:threads=1",
+            "--previous",
+            "draughts-alphabeta:threads=1",
+        ]
+    )
     assert out["previous"]["games"] == 22
     text = capsys.readouterr().out
     assert "  20/22 games: +" in text
@@ -78,12 +119,28 @@ def test_the_material_opponent_is_a_spec(capsys, monkeypatch):
     def spy(spec, time_limit, seed):
         made.append((spec, time_limit))
         return real(spec, time_limit, seed)
+
     monkeypatch.setattr(ds, "make_agent", spy)
-    out = ds.main(["--parts", "material", "--pairs", "1", "--time", "0.005", "--max-moves", "10",
-                   "--current", "draughts-alphabeta:threads=1",
-                   "--material", "draughts-alphabeta-material:threads=1"])
+    out = ds.main(
+        [
+            "--parts",
+            "material",
+            "--pairs",
+            "1",
+            "--time",
+            "0.005",
+            "--max-moves",
+            "10",
+            "--current",
+            "draughts-alphabeta:threads=1",
+            "--material",
+            "draughts-alphabeta-material:threads=1",
+        ]
+    )
     assert out["material"]["games"] == 2
-    assert made == [("draughts-alphabeta:threads=1", 0.005),
-                    ("draughts-alphabeta-material:threads=1", 0.02)]
+    assert made == [
+        ("draughts-alphabeta:threads=1", 0.005),
+        ("draughts-alphabeta-material:threads=1", 0.02),
+    ]
     assert "vs draughts-alphabeta-material:threads=1 at 0.02 s" in capsys.readouterr().out
     assert ds.Settings().material == "draughts-alphabeta-material"

@@ -1,4 +1,5 @@
 """`boardgym egdb`: build (resumable), probe and info in-process, and its errors."""
+
 import pytest
 
 from boardgym.scripts import cli, egdb
@@ -28,13 +29,16 @@ def test_probe_from_the_environment_directory(tmp_path, monkeypatch, capsys):
     assert egdb.main(["probe", "B:WK29:BK4"])["result"] == "loss"
 
 
-@pytest.mark.parametrize("args, needle", [
-    (["probe"], "probe needs a FEN"),
-    (["build", "W:WK1:BK30"], "a FEN is only given to probe"),
-    (["build", "--pieces", "9"], "--pieces must be in 2..6"),
-    (["solve"], "invalid choice"),
-    (["probe", "W:WK1:BK33"], "bad FEN"),
-])
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["probe"], "probe needs a FEN"),
+        (["build", "W:WK1:BK30"], "a FEN is only given to probe"),
+        (["build", "--pieces", "9"], "--pieces must be in 2..6"),
+        (["solve"], "invalid choice"),
+        (["probe", "W:WK1:BK33"], "bad FEN"),
+    ],
+)
 def test_bad_arguments_are_one_line_and_exit_2(args, needle, capsys, tmp_path):
     assert cli.run(egdb.main, [*args, "--dir", str(tmp_path)], prog="boardgym egdb") == 2
     err = capsys.readouterr().err.strip().splitlines()

@@ -1,5 +1,6 @@
 """boardgym evaluate for backgammon: --cube money games (agents' own cube policies) and the
 gammon / backgammon rates of both sides, per seat."""
+
 import numpy as np
 import pytest
 
@@ -9,28 +10,52 @@ from boardgym.scripts import evaluate as ev
 
 
 def test_cube_pair_prints_money_points_with_an_interval(capsys):
-    res = ev.main(["backgammon-td:cube=janowski,plies=0", "backgammon-td:plies=0", "--cube",
-                   "--games", "4", "--seed", "3", "--quiet"])
+    res = ev.main(
+        [
+            "backgammon-td:cube=janowski,plies=0",
+            "backgammon-td:plies=0",
+            "--cube",
+            "--games",
+            "4",
+            "--seed",
+            "3",
+            "--quiet",
+        ]
+    )
     out = capsys.readouterr().out
     s = res["pairs"][(0, 1)]
     assert s["games"] == 4 and "ppg_interval" in s and "sd" in s
-    assert ("backgammon-td:cube=janowski,plies=0 v backgammon-td:plies=0: cubeful money: 4 games"
-            in out)
+    assert (
+        "backgammon-td:cube=janowski,plies=0 v backgammon-td:plies=0: cubeful money: 4 games" in out
+    )
     lo, hi = s["ppg_interval"]
     assert lo <= s["points_per_game"] <= hi
 
 
 def test_cube_pair_with_luck(capsys):
-    res = ev.main(["backgammon-td:cube=janowski,plies=0", "backgammon-td:plies=0", "--cube",
-                   "--luck", "td", "--games", "4", "--seed", "3", "--quiet"])
+    res = ev.main(
+        [
+            "backgammon-td:cube=janowski,plies=0",
+            "backgammon-td:plies=0",
+            "--cube",
+            "--luck",
+            "td",
+            "--games",
+            "4",
+            "--seed",
+            "3",
+            "--quiet",
+        ]
+    )
     out = capsys.readouterr().out
     s = res["pairs"][(0, 1)]
     assert s["luck"]["games"] == 4 and "luck-adjusted (judge td, luck x cube value)" in out
 
 
 def test_backgammon_pairs_report_gammon_rates_per_seat(capsys):
-    res = ev.main(["backgammon-td:plies=0", "backgammon-greedy", "--games", "8", "--seed", "1",
-                   "--quiet"])
+    res = ev.main(
+        ["backgammon-td:plies=0", "backgammon-greedy", "--games", "8", "--seed", "1", "--quiet"]
+    )
     out = capsys.readouterr().out
     rates = res["pairs"][(0, 1)]["rates"]
     assert set(rates) == {"all", "seat0", "seat1"}
@@ -38,7 +63,8 @@ def test_backgammon_pairs_report_gammon_rates_per_seat(capsys):
     for side in ("won", "lost"):
         for kind in (1, 2, 3):
             assert rates["all"][side][kind] == pytest.approx(
-                (rates["seat0"][side][kind] + rates["seat1"][side][kind]) / 2)
+                (rates["seat0"][side][kind] + rates["seat1"][side][kind]) / 2
+            )
 
 
 def test_result_rates_and_money_summary():
@@ -54,11 +80,16 @@ def test_result_rates_and_money_summary():
         stats.summarize_money([1, float("nan")])
 
 
-@pytest.mark.parametrize("args, words", [
-    (["draughts-greedy", "random", "--cube"], "--cube is for backgammon"),
-    (["backgammon-td", "random", "--game", "backgammon", "--cube", "--luck", "td"],
-     "AfterstateAgents"),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["draughts-greedy", "random", "--cube"], "--cube is for backgammon"),
+        (
+            ["backgammon-td", "random", "--game", "backgammon", "--cube", "--luck", "td"],
+            "AfterstateAgents",
+        ),
+    ],
+)
 def test_cube_errors(args, words):
     with pytest.raises((cli.UsageError, ValueError), match=words):
         ev.main(args)
@@ -66,8 +97,20 @@ def test_cube_errors(args, words):
 
 def test_eval_gnubg_reports_rates_per_seat(capsys):
     from boardgym.scripts import eval_gnubg
-    s = eval_gnubg.main(["--agent", "backgammon-greedy", "--opponent", "random", "--games", "6",
-                         "--luck", "none", "--quiet"])
+
+    s = eval_gnubg.main(
+        [
+            "--agent",
+            "backgammon-greedy",
+            "--opponent",
+            "random",
+            "--games",
+            "6",
+            "--luck",
+            "none",
+            "--quiet",
+        ]
+    )
     out = capsys.readouterr().out
     assert "backgammon-greedy won: gammons" in out and "random won: gammons" in out
     r = s["rates"]

@@ -1,6 +1,6 @@
 """boardgym evaluate (scripts/evaluate.py): summaries of synthetic results, option parsing, smoke runs, learning curves
 from metrics.jsonl, Elo intervals and plots (the statistics themselves: tests/agents/test_stats.py)."""
-import math
+
 from pathlib import Path
 
 import numpy as np
@@ -28,17 +28,26 @@ def test_summary_counts_and_intervals():
     assert f"points/game +1.000 [{lo:+.3f}, +1.000]" in ev.format_summary("a", "b", s)
     with pytest.raises(ValueError, match="lie in"):
         ev.summarize([2, -1])  # a draughts game scores at most one point
-    s = ev.summarize([2, -1, 3, 0, 2, -2], "backgammon")  # backgammon points: gammons and backgammons
+    s = ev.summarize(
+        [2, -1, 3, 0, 2, -2], "backgammon"
+    )  # backgammon points: gammons and backgammons
     assert s["points_per_game"] == pytest.approx(4 / 6) and s["wins"] == 3
     assert s["results"] == {-2.0: 1, -1.0: 1, 0.0: 1, 2.0: 2, 3.0: 1}
-    assert ev.format_results(s["results"]) == "  (wins 2 gammon, 1 backgammon; losses 1 single, 1 gammon)"
+    assert (
+        ev.format_results(s["results"])
+        == "  (wins 2 gammon, 1 backgammon; losses 1 single, 1 gammon)"
+    )
 
 
 def test_parse_spec():
     assert ev.parse_spec("alphabeta-material:depth=4,time_limit=0.5") == (
-        "alphabeta-material", {"depth": 4, "time_limit": 0.5})
+        "alphabeta-material",
+        {"depth": 4, "time_limit": 0.5},
+    )
     assert ev.parse_spec("draughts-alphabeta:weights=w.npz") == (
-        "draughts-alphabeta", {"weights": "w.npz"})
+        "draughts-alphabeta",
+        {"weights": "w.npz"},
+    )
     assert ev.parse_spec("random") == ("random", {})
     with pytest.raises(ValueError, match="key=value"):
         ev.parse_spec("greedy:depth")
@@ -49,8 +58,15 @@ def test_smoke_match_and_round_robin(capsys):
     out = capsys.readouterr().out
     assert "greedy v random: 4 games" in out and "Elo" in out
     assert res["pairs"][(0, 1)]["games"] == 4
-    res = ev.main(ev.Settings(agents=["alphabeta-material:depth=2", "greedy", "random"], games=2,
-                              seed=2, quiet=True, observation_only=True))
+    res = ev.main(
+        ev.Settings(
+            agents=["alphabeta-material:depth=2", "greedy", "random"],
+            games=2,
+            seed=2,
+            quiet=True,
+            observation_only=True,
+        )
+    )
     out = capsys.readouterr().out
     assert "round-robin Elo" in out and len(res["elo"]) == 3
     assert len(res["pairs"]) == 3
@@ -66,7 +82,9 @@ def test_same_opening_for_both_colour_orders():
 
 
 def test_backgammon_pair_runs_with_random_agents():
-    res = ev.main(["random", "random", "--game", "backgammon", "--games", "2", "--max-moves", "400"])
+    res = ev.main(
+        ["random", "random", "--game", "backgammon", "--games", "2", "--max-moves", "400"]
+    )
     s = res["pairs"][(0, 1)]
     assert s["games"] == 2 and s["wins"] + s["losses"] + s["draws"] == 2
 
@@ -74,7 +92,9 @@ def test_backgammon_pair_runs_with_random_agents():
 def test_external_backgammon_engines_play_through_the_env():
     """GNU Backgammon (gnubg-nn, GPL: via scripts/eval_gnubg.py) as an evaluate.py opponent."""
     pytest.importorskip("gnubg_nn")
-    res = ev.main(["gnubg0", "random", "pubeval", "--game", "backgammon", "--games", "4", "--quiet"])
+    res = ev.main(
+        ["gnubg0", "random", "pubeval", "--game", "backgammon", "--games", "4", "--quiet"]
+    )
     assert res["pairs"][(0, 1)]["wins"] == 4  # gnubg0 v random
     assert res["pairs"][(1, 2)]["losses"] == 4  # random v pubeval
     with pytest.raises(ValueError, match="backgammon engine"):
@@ -101,6 +121,7 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 def write_run(folder, lines):
     """A run directory holding metrics.jsonl with the given lines (dicts, or raw strings)."""
     import json
+
     folder.mkdir(parents=True, exist_ok=True)
     text = "".join((ln if isinstance(ln, str) else json.dumps(ln)) + "\n" for ln in lines)
     (folder / "metrics.jsonl").write_text(text)
@@ -114,8 +135,12 @@ def synthetic_lines(n, slope, with_steps=True):
         ln = {"games": 1000 * i, "seconds": 12.5 * i}
         if with_steps:
             ln["steps"] = 60_000 * i
-        ln["random"] = {"ppg": 0.5 + slope * i, "ci95": 0.1,
-                        "win_rate": min(0.6 + 0.03 * i, 1.0), "games": 400}
+        ln["random"] = {
+            "ppg": 0.5 + slope * i,
+            "ci95": 0.1,
+            "win_rate": min(0.6 + 0.03 * i, 1.0),
+            "games": 400,
+        }
         ln["greedy"] = {"ppg": -0.8 + slope * i, "ci95": 0.15, "win_rate": 0.3 + 0.02 * i}
         lines.append(ln)
     return lines
@@ -123,6 +148,7 @@ def synthetic_lines(n, slope, with_steps=True):
 
 def assert_nontrivial_png(path, min_bytes=10_000):
     import matplotlib.image
+
     data = Path(path).read_bytes()
     assert data[:8] == PNG_SIGNATURE
     assert len(data) > min_bytes
@@ -180,13 +206,16 @@ def test_curve_reads_interval_pairs(tmp_path):
         ev.main(["--curve", write_run(tmp_path / "bad", lines)])
 
 
-@pytest.mark.parametrize("bad, message", [
-    ('{"games": 3000, "random": {"ppg": 0.1, "ci95"', "line 3: not valid JSON"),
-    ("[1, 2, 3]", "line 3: expected a JSON object"),
-    ('{"games": 3000, "seconds": 1.0}', "line 3: no opponent entries"),
-    ('{"games": 3000, "random": {"ppg": 0.1}}', "line 3: opponent 'random' has no 'ci95'"),
-    ('{"games": "many", "random": {"ppg": 0.1, "ci95": 0.1}}', "line 3, 'games'"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ('{"games": 3000, "random": {"ppg": 0.1, "ci95"', "line 3: not valid JSON"),
+        ("[1, 2, 3]", "line 3: expected a JSON object"),
+        ('{"games": 3000, "seconds": 1.0}', "line 3: no opponent entries"),
+        ('{"games": 3000, "random": {"ppg": 0.1}}', "line 3: opponent 'random' has no 'ci95'"),
+        ('{"games": "many", "random": {"ppg": 0.1, "ci95": 0.1}}', "line 3, 'games'"),
+    ],
+)
 def test_malformed_metrics_line_is_named(tmp_path, bad, message):
     lines = synthetic_lines(2, 0.1) + [bad] + synthetic_lines(1, 0.1)
     run = write_run(tmp_path / "run", lines)
@@ -223,8 +252,22 @@ def test_curve_and_agent_argument_errors(tmp_path):
 
 def test_round_robin_with_plot_writes_a_png(tmp_path, capsys):
     out = tmp_path / "elo.png"
-    res = ev.main(["random", "random", "greedy", "--games", "2", "--max-moves", "120", "--quiet",
-                   "--seed", "3", "--plot", str(out)])
+    res = ev.main(
+        [
+            "random",
+            "random",
+            "greedy",
+            "--games",
+            "2",
+            "--max-moves",
+            "120",
+            "--quiet",
+            "--seed",
+            "3",
+            "--plot",
+            str(out),
+        ]
+    )
     assert res["plots"] == [str(out)]
     assert_nontrivial_png(out, min_bytes=5_000)
     low, high = res["elo_interval"]

@@ -1,5 +1,6 @@
 """``boardgym hub``: the Hub protocol engine, a scripted session end to end through a subprocess,
 and the protocol pieces (positions, moves, levels, errors) in process."""
+
 import queue
 import subprocess
 import sys
@@ -10,7 +11,6 @@ import numpy as np
 import pytest
 
 from boardgym.envs import draughts as api
-from boardgym.kernels.draughts.game import play_move
 from boardgym.scripts import cli, hub
 
 START = "W" + "b" * 12 + "e" * 8 + "w" * 12
@@ -20,9 +20,14 @@ class Session:
     """A `boardgym hub` subprocess spoken to line by line (reads time out instead of hanging)."""
 
     def __init__(self, *args):
-        self.p = subprocess.Popen([sys.executable, "-m", "boardgym.scripts.hub", *args],
-                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True, bufsize=1)
+        self.p = subprocess.Popen(
+            [sys.executable, "-m", "boardgym.scripts.hub", *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
         self.lines = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -122,8 +127,16 @@ def test_scripted_session_end_to_end(session):
     s.send("ponder-hit")
     _done_move(s.until("done", timeout=10))
     # bad input: one error line each, the engine goes on
-    for bad in ("pos pos=Wxyz", f'pos pos={START} moves="22-17 22-17"', "level move-time=abc",
-                "level moves=3", "go", "frobnicate", 'pos pos="unclosed', "set-param name=depth value=99"):
+    for bad in (
+        "pos pos=Wxyz",
+        f'pos pos={START} moves="22-17 22-17"',
+        "level move-time=abc",
+        "level moves=3",
+        "go",
+        "frobnicate",
+        'pos pos="unclosed',
+        "set-param name=depth value=99",
+    ):
         s.send(bad)
         if bad == "go":  # the position is still the start position: a search, not an error
             _done_move(s.until("done"))
@@ -143,15 +156,19 @@ def test_end_of_input_quits(session):
 def _rows(state):
     from boardgym.kernels.draughts.board import MAX_MOVES, ROW_LEN
     from boardgym.kernels.draughts.game import gen_moves
+
     buf = np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64)
-    return buf[:gen_moves(state, buf)]
+    return buf[: gen_moves(state, buf)]
 
 
 # ---------------------------------------------------------------------------- in process
 def test_positions_round_trip():
     s = api.from_fen("B:W21,K5,30:B1,K32,12")
     text = hub.position_to_hub(s)
-    assert text == "B" + "b" + "e" * 3 + "W" + "e" * 6 + "b" + "e" * 8 + "w" + "e" * 8 + "w" + "e" + "B"
+    assert (
+        text
+        == "B" + "b" + "e" * 3 + "W" + "e" * 6 + "b" + "e" * 8 + "w" + "e" * 8 + "w" + "e" + "B"
+    )
     assert (hub.position_from_hub(text)[:5] == s[:5]).all()
     assert hub.position_to_hub(api.initial_state()) == START
     for bad in ("W" + "e" * 31, "X" + "e" * 32, "W" + "q" * 32, "W" + "w" * 32):
@@ -166,8 +183,12 @@ def test_moves_in_hub_notation():
     for text in ("22x13x17", "22x13", "22x8x18x11", "22x8x11x18", "c3xa5", "c3xg7"):
         r = hub.move_from_hub(s, text)
         assert hub.move_to_hub(r) in names
-    for bad, why in (("22-18", "illegal"), ("22x8x17", "illegal"), ("99-1", "bad move"),
-                     ("22", "bad move")):
+    for bad, why in (
+        ("22-18", "illegal"),
+        ("22x8x17", "illegal"),
+        ("99-1", "bad move"),
+        ("22", "bad move"),
+    ):
         with pytest.raises(hub.HubError, match=why):
             hub.move_from_hub(s, bad)
 
@@ -183,14 +204,24 @@ def test_scores_and_levels():
     assert hub.budget_of({"time": 0.1, "moves": 1}) <= 0.8 * 0.1
     assert hub.budget_of({"depth": 4}) is None
     assert hub.parse_level({"depth": "5"}) == {"depth": 5}
-    for bad in ({"depth": "x"}, {"depth": "0"}, {"moves": "3"}, {}, {"speed": "1"},
-                {"move-time": "-1"}, {"move-time": "nan"}):
+    for bad in (
+        {"depth": "x"},
+        {"depth": "0"},
+        {"moves": "3"},
+        {},
+        {"speed": "1"},
+        {"move-time": "-1"},
+        {"move-time": "nan"},
+    ):
         with pytest.raises(hub.HubError):
             hub.parse_level(bad)
 
 
 def test_parse_and_write_lines():
-    assert hub.parse_line('pos pos=W moves="22-18 11-15"') == ("pos", {"pos": "W", "moves": "22-18 11-15"})
+    assert hub.parse_line('pos pos=W moves="22-18 11-15"') == (
+        "pos",
+        {"pos": "W", "moves": "22-18 11-15"},
+    )
     assert hub.parse_line("go think") == ("go", {"think": ""})
     assert hub.parse_line("   ") == ("", {})
     with pytest.raises(hub.HubError):
@@ -202,10 +233,20 @@ def test_parse_and_write_lines():
 def test_engine_in_process_errors_never_raise():
     out = []
     e = hub.HubEngine(hub.Settings(tt_size=1), out.append)
-    for text in ("", "go", 'pos moves="22-18"', "set-param name=variant value=killer",
-                 "set-param name=tt-size value=0", "set-param name=move-time value=x",
-                 "set-param value=3", "set-param name=threads value=0", "level", "\x00\x01",
-                 "pos pos=" + "W" + "e" * 32, "go"):
+    for text in (
+        "",
+        "go",
+        'pos moves="22-18"',
+        "set-param name=variant value=killer",
+        "set-param name=tt-size value=0",
+        "set-param name=move-time value=x",
+        "set-param value=3",
+        "set-param name=threads value=0",
+        "level",
+        "\x00\x01",
+        "pos pos=" + "W" + "e" * 32,
+        "go",
+    ):
         e.handle(text)
         e.wait()
     errors = [x for x in out if x.startswith("error")]
@@ -233,8 +274,9 @@ def test_moves_numbered_from_a1():
     e = hub.HubEngine(hub.Settings(tt_size=1, move_numbering="a1"), out.append)
     e.handle(f'pos pos={START} moves="10-13 22-18 13x22x18"')  # c3-b4 d6-c5 b4:d6
     assert out == []
-    assert api.to_fen(e.state) == api.to_fen(api.apply(api.apply(api.apply(
-        api.initial_state(), "c3-b4"), "d6-c5"), "b4:d6"))
+    assert api.to_fen(e.state) == api.to_fen(
+        api.apply(api.apply(api.apply(api.initial_state(), "c3-b4"), "d6-c5"), "b4:d6")
+    )
     e.handle(f'pos pos={START} moves="22-17"')  # standard numbers: b6-a5 for White, illegal
     assert out[-1].startswith('error message="illegal move')
     e.handle("set-param name=move-numbering value=c4")

@@ -1,4 +1,5 @@
 """Smoke test of `boardgym perft` (scripts/perft.py) with a tiny budget."""
+
 import io
 import sys
 
@@ -17,7 +18,9 @@ def test_perft_script_counts_and_divides(capsys):
     assert perft.main(["--depth", "4"]) == 1469
     out = capsys.readouterr().out
     assert "nodes  1469" in out and "leaves/s" in out
-    assert perft.main(["--fen", "W:W21-32:B1-12", "--depth", "3", "--divide", "--threads", "2"]) == 302
+    assert (
+        perft.main(["--fen", "W:W21-32:B1-12", "--depth", "3", "--divide", "--threads", "2"]) == 302
+    )
     out = capsys.readouterr().out
     assert "c3-d4" in out and "nodes  302" in out
     assert perft.main(perft.Settings(fen="W:WK29:B5,19,22", depth=1)) == 2
@@ -40,8 +43,14 @@ def test_not_a_terminal_no_bar(monkeypatch, capsys):
     assert capsys.readouterr().err == ""
 
 
-@pytest.mark.parametrize("args, needle", [(["--threads", "-4"], "--threads"), (["--depth", "99"], "--depth"),
-                                          (["--fen", "nonsense"], "--fen")])
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["--threads", "-4"], "--threads"),
+        (["--depth", "99"], "--depth"),
+        (["--fen", "nonsense"], "--fen"),
+    ],
+)
 def test_perft_rejects_bad_settings(args, needle):
     with pytest.raises(UsageError, match=needle):
         perft.main(args)

@@ -1,4 +1,5 @@
 """Scripted sessions of ``boardgym play`` through its input: both games, both seats."""
+
 import io
 import re
 from pathlib import Path
@@ -32,7 +33,7 @@ class Feeder:
             self.want_moves = False
             return "moves\n"
         self.want_moves = True
-        legal = [ln for ln in last if ln.startswith("legal: ")][-1][len("legal: "):].split(", ")
+        legal = [ln for ln in last if ln.startswith("legal: ")][-1][len("legal: ") :].split(", ")
         return (legal[self.pick] if isinstance(self.pick, int) else self.pick(legal)) + "\n"
 
 
@@ -45,8 +46,10 @@ def _run(args, feeder=None, text=None):
 
 # ----------------------------------------------------------------------------- draughts
 def test_draughts_session_with_illegal_input_moves_and_undo():
-    end, text = _run(["--game", "draughts", "--agent", "greedy", "--seat", "0"],
-                     text="moves\nc3-d5\nundo\nc3-d4\nundo\nc3-d4\nquit\n")
+    end, text = _run(
+        ["--game", "draughts", "--agent", "greedy", "--seat", "0"],
+        text="moves\nc3-d5\nundo\nc3-d4\nundo\nc3-d4\nquit\n",
+    )
     assert "legal: a3-b4, c3-b4, c3-d4, e3-d4, e3-f4, g3-f4, g3-h4" in text
     assert "illegal:" in text and "nothing to take back" in text and "taken back" in text
     assert text.count(BOARD) >= 4
@@ -54,8 +57,9 @@ def test_draughts_session_with_illegal_input_moves_and_undo():
 
 
 def test_draughts_the_agents_move_is_shown_in_notation():
-    end, text = _run(["--game", "draughts", "--agent", "greedy", "--seat", "0"],
-                     text="c3-d4\nquit\n")
+    end, text = _run(
+        ["--game", "draughts", "--agent", "greedy", "--seat", "0"], text="c3-d4\nquit\n"
+    )
     (line,) = [ln for ln in text.splitlines() if ln.startswith("greedy (Black) played ")]
     reply = line.split()[-1]
     assert reply in draughts.legal_moves(draughts.apply(draughts.initial_state(), "c3-d4"))
@@ -64,8 +68,9 @@ def test_draughts_the_agents_move_is_shown_in_notation():
 
 def test_draughts_as_black_whole_game_to_the_end():
     """Seat 1: the agent (White) opens; the person types the first legal move each time."""
-    end, text = _run(["--game", "draughts", "--agent", "greedy", "--seat", "1", "--seed", "3"],
-                     feeder=Feeder)
+    end, text = _run(
+        ["--game", "draughts", "--agent", "greedy", "--seat", "1", "--seed", "3"], feeder=Feeder
+    )
     assert end.over
     assert re.search(r"^greedy \(White\) played [a-h][1-8]", text, re.M)
     assert "game over: " in text
@@ -77,8 +82,9 @@ def test_draughts_as_black_whole_game_to_the_end():
 
 
 def test_draughts_from_a_fen_win_says_how():
-    end, text = _run(["--game", "draughts", "--agent", "greedy", "--fen", "W:W22:B18"],
-                     text="c3:e5\n")
+    end, text = _run(
+        ["--game", "draughts", "--agent", "greedy", "--fen", "W:W22:B18"], text="c3:e5\n"
+    )
     assert end.winner == 0 and end.how == "Black has no pieces left (G.1)"
     assert "game over: you win (player_0): Black has no pieces left (G.1)" in text
     assert '[FEN "W:Wc3:Bd4"]' in end.record and "1. c3:e5 2-0" in end.record
@@ -99,7 +105,7 @@ class SafeKing:
 
     def pick(self, legal):
         replies = re.findall(r"played (\S+)$", self.out.getvalue(), re.M)
-        for mv in replies[self.seen:]:
+        for mv in replies[self.seen :]:
             self.state = draughts.apply(self.state, mv)
         self.seen = len(replies)
         for mv in legal:
@@ -113,8 +119,10 @@ class SafeKing:
 def test_draughts_draw_rule_named():
     """Lone kings that never give a capture away: a draw (G.2c after 15 moves of each side, or
     G.2a if the same position comes up a third time first), named with its rule."""
-    end, text = _run(["--game", "draughts", "--agent", "greedy", "--fen", "W:WK32:BK1",
-                      "--seed", "1"], feeder=SafeKing("W:WK32:BK1"))
+    end, text = _run(
+        ["--game", "draughts", "--agent", "greedy", "--fen", "W:WK32:BK1", "--seed", "1"],
+        feeder=SafeKing("W:WK32:BK1"),
+    )
     assert end.over and end.winner is None
     assert end.how.endswith(("(G.2a)", "(G.2c)")), end.how
     assert f"game over: {end.how}" in text
@@ -124,8 +132,10 @@ def test_draughts_draw_rule_named():
 def test_draughts_save_command_and_save_flag(tmp_path):
     final = tmp_path / "final.pdn"
     mid = tmp_path / "mid.pdn"
-    end, text = _run(["--game", "draughts", "--agent", "greedy", "--save", str(final)],
-                     text=f"c3-d4\nsave {mid}\nsave\nquit\n")
+    end, text = _run(
+        ["--game", "draughts", "--agent", "greedy", "--save", str(final)],
+        text=f"c3-d4\nsave {mid}\nsave\nquit\n",
+    )
     assert f"saved the game to {mid}" in text and text.count(f"saved the game to {final}") == 2
     tags, fen, moves, result, _ = draughts_pdn.read_pdn(mid.read_text())
     assert moves[0] == "c3-d4" and len(moves) == 2 and result == "*"
@@ -138,19 +148,39 @@ def test_backgammon_whole_game_from_stdin_either_seat(seat, tmp_path):
     """The person types the first legal play listed; the game reaches its end, the agent's
     rolls and plays are reported, the record replays."""
     path = tmp_path / "game.mat"
-    end, text = _run(["--game", "backgammon", "--agent", "backgammon-greedy", "--seat", str(seat),
-                      "--seed", "2", "--save", str(path)], feeder=Feeder)
+    end, text = _run(
+        [
+            "--game",
+            "backgammon",
+            "--agent",
+            "backgammon-greedy",
+            "--seat",
+            str(seat),
+            "--seed",
+            "2",
+            "--save",
+            str(path),
+        ],
+        feeder=Feeder,
+    )
     assert end.over and end.winner in (0, 1)
     assert sorted(abs(v) for v in end.rewards.values())[0] >= 1
-    plays = re.findall(r"^backgammon-greedy rolled ([1-6])-([1-6]) and played (.*) \((.*) in your "
-                       r"numbering\)$", text, re.M)
+    plays = re.findall(
+        r"^backgammon-greedy rolled ([1-6])-([1-6]) and played (.*) \((.*) in your "
+        r"numbering\)$",
+        text,
+        re.M,
+    )
     assert plays
     for _, _, own, yours in plays:  # the same play, each point p seen as 25 - p
         assert play._flip_points(own) == yours
     assert re.search(r"^you rolled [1-6]-[1-6]: your play \(your numbering\):$", text, re.M)
     kind = re.escape(end.how)
-    assert re.search(rf"game over: (you win|backgammon-greedy wins) \(player_{end.winner}\): "
-                     rf"{kind}", text)
+    assert re.search(
+        rf"game over: (you win|backgammon-greedy wins) \(player_{end.winner}\): "
+        rf"{kind}",
+        text,
+    )
     assert re.fullmatch(r"a (single game|gammon|backgammon) \(O\.3\): [123] points?", end.how)
     turns, state = backgammon_match.read_match_text(path.read_text())
     assert len(turns) >= 10 and path.read_text() == end.record
@@ -158,13 +188,17 @@ def test_backgammon_whole_game_from_stdin_either_seat(seat, tmp_path):
 
 def test_backgammon_agent_play_text_is_legal_from_its_position():
     """The reported play is the play text of the agent's afterstate (gnubg style)."""
-    end, text = _run(["--game", "backgammon", "--agent", "backgammon-td", "--seat", "0",
-                      "--dice", "3-1"], text="8/5 6/5\nquit\n")
+    end, text = _run(
+        ["--game", "backgammon", "--agent", "backgammon-td", "--seat", "0", "--dice", "3-1"],
+        text="8/5 6/5\nquit\n",
+    )
     (line,) = re.findall(r"^backgammon-td rolled .*$", text, re.M)
-    d1, d2, own = re.match(r"backgammon-td rolled ([1-6])-([1-6]) and played (\S.*?) \(",
-                           line).groups()
+    d1, d2, own = re.match(
+        r"backgammon-td rolled ([1-6])-([1-6]) and played (\S.*?) \(", line
+    ).groups()
     s = backgammon_notation.parse_play(backgammon_notation.initial_state(), 3, 1, "8/5 6/5")
     from boardgym.kernels.backgammon import game
+
     s = game.pass_turn(s)
     assert backgammon_notation.play_to_str(s, int(d1), int(d2), own) == own
     assert "1) 31: 8/5 6/5" in end.record.replace("  ", " ")
@@ -174,12 +208,34 @@ RACE = "23YHAIC27QAAAA"  # on roll: 1, 2, 2, 2, 2, 3 on its points 1-6; the othe
 
 
 def test_backgammon_from_a_position_id_with_dice():
-    end, text = _run(["--game", "backgammon", "--agent", "backgammon-greedy", "--position-id",
-                      "4HPwATDgc/ABMA", "--dice", "6-5"], text="moves\nquit\n")
+    end, text = _run(
+        [
+            "--game",
+            "backgammon",
+            "--agent",
+            "backgammon-greedy",
+            "--position-id",
+            "4HPwATDgc/ABMA",
+            "--dice",
+            "6-5",
+        ],
+        text="moves\nquit\n",
+    )
     assert "you rolled 6-5: your play (your numbering):" in text
     assert "legal: " in text and "24/13" in text
-    end, text = _run(["--game", "backgammon", "--agent", "backgammon-greedy", "--position-id",
-                      RACE, "--dice", "6-5"], text="6/off 5/off\nquit\n")
+    end, text = _run(
+        [
+            "--game",
+            "backgammon",
+            "--agent",
+            "backgammon-greedy",
+            "--position-id",
+            RACE,
+            "--dice",
+            "6-5",
+        ],
+        text="6/off 5/off\nquit\n",
+    )
     assert "backgammon-greedy rolled" in text
     assert end.record is None  # a match file has no set-up position
 
@@ -187,10 +243,24 @@ def test_backgammon_from_a_position_id_with_dice():
 def test_backgammon_cube_double_take_and_record():
     """--cube: the person doubles at the first chance and takes every double; the record holds
     the cube actions; the TD agent answers by its equity."""
-    end, text = _run(["--game", "backgammon", "--agent", "backgammon-td", "--seat", "0",
-                      "--cube", "--dice", "3-1", "--seed", "5"],
-                     feeder=lambda out: Feeder(out, cube={"'roll' or 'double'": "double",
-                                                          "'take' or 'drop'": "take"}))
+    end, text = _run(
+        [
+            "--game",
+            "backgammon",
+            "--agent",
+            "backgammon-td",
+            "--seat",
+            "0",
+            "--cube",
+            "--dice",
+            "3-1",
+            "--seed",
+            "5",
+        ],
+        feeder=lambda out: Feeder(
+            out, cube={"'roll' or 'double'": "double", "'take' or 'drop'": "take"}
+        ),
+    )
     assert end.over
     assert "Doubles => 2" in end.record
     assert re.search(r"^backgammon-td (takes|drops)$", text, re.M)
@@ -202,33 +272,53 @@ def test_backgammon_cube_double_take_and_record():
 
 def test_backgammon_cube_agent_doubles_and_person_drops():
     """A race the agent has all but won: it doubles; the person drops; 1 point to the agent."""
-    state = backgammon_notation.state_from_board([[2, 2, 2, 2, 3, 3] + [0] * 19,
-                                                  [1, 2, 2, 2, 2, 3] + [0] * 19])
+    state = backgammon_notation.state_from_board(
+        [[2, 2, 2, 2, 3, 3] + [0] * 19, [1, 2, 2, 2, 2, 3] + [0] * 19]
+    )
     pid = backgammon_notation.position_id(state)
     assert pid == RACE
-    end, text = _run(["--game", "backgammon", "--agent", "backgammon-td", "--seat", "1",
-                      "--cube", "--position-id", pid], text="drop\n")
+    end, text = _run(
+        [
+            "--game",
+            "backgammon",
+            "--agent",
+            "backgammon-td",
+            "--seat",
+            "1",
+            "--cube",
+            "--position-id",
+            pid,
+        ],
+        text="drop\n",
+    )
     assert "backgammon-td doubles to 2: 'take' or 'drop'?" in text
     assert end.winner == 0 and end.how == "you dropped the double (C.2): 1 point"
     assert end.rewards == {"player_0": 1.0, "player_1": -1.0}
 
 
 def test_cube_words_are_checked():
-    end, text = _run(["--game", "backgammon", "--agent", "backgammon-greedy", "--dice", "3-1"],
-                     text="double\nquit\n")
+    end, text = _run(
+        ["--game", "backgammon", "--agent", "backgammon-greedy", "--dice", "3-1"],
+        text="double\nquit\n",
+    )
     assert "illegal: no cube decision now" in text  # without --cube, or once the dice are out
 
 
 def test_board_is_drawn_from_the_persons_seat():
     """Either game: the board is drawn from the person's side (backgammon: numbered for them)."""
-    end, text = _run(["--game", "backgammon", "--agent", "backgammon-greedy", "--seat", "1",
-                      "--seed", "2"], text="quit\n")
+    end, text = _run(
+        ["--game", "backgammon", "--agent", "backgammon-greedy", "--seat", "1", "--seed", "2"],
+        text="quit\n",
+    )
     assert "points numbered for player_1" in text and "points numbered for player_0" not in text
-    end, text = _run(["--game", "backgammon", "--agent", "backgammon-greedy", "--seat", "0",
-                      "--seed", "2"], text="quit\n")
+    end, text = _run(
+        ["--game", "backgammon", "--agent", "backgammon-greedy", "--seat", "0", "--seed", "2"],
+        text="quit\n",
+    )
     assert "points numbered for player_0" in text
     from boardgym.envs import draughts_render
     from boardgym.kernels.draughts.game import initial_state
+
     end, text = _run(["--game", "draughts", "--agent", "greedy", "--seat", "1"], text="quit\n")
     assert draughts_render.render_text(initial_state(), perspective=1).splitlines()[0] in text
 
@@ -239,39 +329,67 @@ def test_checkpoint_paths_load_the_matching_agent():
     .pt/.zip a PPO policy."""
     from boardgym.agents.backgammon_agents import TDAgent
     from boardgym.agents.draughts_agents import AlphaBetaAgent
+
     cfg = play.Settings(game="draughts", agent=str(CKPT / "draughts-alphabeta.npz"))
     assert isinstance(play.load_agent(cfg), AlphaBetaAgent)
     cfg = play.Settings(game="backgammon", agent=str(CKPT / "backgammon-td.npz"))
     assert isinstance(play.load_agent(cfg), TDAgent)
-    end, text = _run(["--game", "draughts", "--agent", str(CKPT / "draughts-ppo.pt"), "--seat",
-                      "0"], text="c3-d4\nquit\n")
+    end, text = _run(
+        ["--game", "draughts", "--agent", str(CKPT / "draughts-ppo.pt"), "--seat", "0"],
+        text="c3-d4\nquit\n",
+    )
     assert text.count(BOARD) >= 2 and "draughts-ppo.pt (Black) played " in text
 
 
-@pytest.mark.parametrize("game, agent, needle", [
-    ("backgammon", "draughts-greedy", "is a draughts agent, not a backgammon one"),
-    ("draughts", "backgammon-td", "is a backgammon agent, not a draughts one"),
-    ("draughts", "expectimax", "is a backgammon agent, not a draughts one"),
-    ("backgammon", str(CKPT / "draughts-alphabeta.npz"),
-     "is a draughts checkpoint, not a backgammon agent (play it in a draughts game)"),
-    ("draughts", str(CKPT / "backgammon-td.npz"),
-     "is a backgammon checkpoint, not a draughts agent (play it in a backgammon game)"),
-    ("backgammon", str(CKPT / "draughts-ppo.pt"), "is a draughts policy (observation (198,), 1024 actions), not a backgammon one"),
-    ("draughts", "nonsense", "unknown draughts agent 'nonsense'"),
-])
+@pytest.mark.parametrize(
+    "game, agent, needle",
+    [
+        ("backgammon", "draughts-greedy", "is a draughts agent, not a backgammon one"),
+        ("draughts", "backgammon-td", "is a backgammon agent, not a draughts one"),
+        ("draughts", "expectimax", "is a backgammon agent, not a draughts one"),
+        (
+            "backgammon",
+            str(CKPT / "draughts-alphabeta.npz"),
+            "is a draughts checkpoint, not a backgammon agent (play it in a draughts game)",
+        ),
+        (
+            "draughts",
+            str(CKPT / "backgammon-td.npz"),
+            "is a backgammon checkpoint, not a draughts agent (play it in a backgammon game)",
+        ),
+        (
+            "backgammon",
+            str(CKPT / "draughts-ppo.pt"),
+            "is a draughts policy (observation (198,), 1024 actions), not a backgammon one",
+        ),
+        ("draughts", "nonsense", "unknown draughts agent 'nonsense'"),
+    ],
+)
 def test_an_agent_of_the_other_game_is_refused(game, agent, needle):
     with pytest.raises(ValueError, match=re.escape(needle)):
         play.main(["--game", game, "--agent", agent], stdin=io.StringIO(""), out=io.StringIO())
 
 
 def test_agent_options_reach_the_agent():
-    cfg = cli.parse(play.Settings, ["--agent", "draughts-alphabeta-material", "--depth", "3",
-                                    "--time-limit", "0.5", "--agent-option", "tt_bits=12",
-                                    "use_tt=false"])
+    cfg = cli.parse(
+        play.Settings,
+        [
+            "--agent",
+            "draughts-alphabeta-material",
+            "--depth",
+            "3",
+            "--time-limit",
+            "0.5",
+            "--agent-option",
+            "tt_bits=12",
+            "use_tt=false",
+        ],
+    )
     agent = play.load_agent(cfg)
     assert (agent.depth, agent.time_limit, agent.tt_bits, agent.use_tt) == (3, 0.5, 12, False)
-    cfg = cli.parse(play.Settings, ["--game", "backgammon", "--agent", "expectimax",
-                                    "--depth", "1"])
+    cfg = cli.parse(
+        play.Settings, ["--game", "backgammon", "--agent", "expectimax", "--depth", "1"]
+    )
     assert play.load_agent(cfg).depth == 1
     with pytest.raises(cli.UsageError, match="agent greedy takes no option 'depth'"):
         play.load_agent(cli.parse(play.Settings, ["--agent", "greedy", "--depth", "2"]))
@@ -279,19 +397,22 @@ def test_agent_options_reach_the_agent():
     assert "draughts-alphabeta (Black) played " in text
 
 
-@pytest.mark.parametrize("args, needle", [
-    (["--seat", "2"], "--seat"),
-    (["--fen", "W:W99"], "--fen"),
-    (["--game", "backgammon", "--fen", "W:W21:B1"], "--fen"),
-    (["--position-id", "4HPwATDgc/ABMA"], "--position-id"),
-    (["--game", "backgammon", "--position-id", "nonsense"], "--position-id"),
-    (["--game", "backgammon", "--dice", "7-1"], "--dice"),
-    (["--game", "backgammon", "--position-id", RACE, "--save", "x.mat"], "--save"),
-    (["--depth", "0"], "--depth"),
-    (["--save", "/no/such/dir/game.pdn"], "--save"),
-    (["--time-limit", "-1"], "--time-limit"),
-    (["--agent-option", "depth"], "--agent-option"),
-])
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["--seat", "2"], "--seat"),
+        (["--fen", "W:W99"], "--fen"),
+        (["--game", "backgammon", "--fen", "W:W21:B1"], "--fen"),
+        (["--position-id", "4HPwATDgc/ABMA"], "--position-id"),
+        (["--game", "backgammon", "--position-id", "nonsense"], "--position-id"),
+        (["--game", "backgammon", "--dice", "7-1"], "--dice"),
+        (["--game", "backgammon", "--position-id", RACE, "--save", "x.mat"], "--save"),
+        (["--depth", "0"], "--depth"),
+        (["--save", "/no/such/dir/game.pdn"], "--save"),
+        (["--time-limit", "-1"], "--time-limit"),
+        (["--agent-option", "depth"], "--agent-option"),
+    ],
+)
 def test_bad_arguments_name_the_flag(args, needle):
     with pytest.raises(cli.UsageError, match=re.escape(needle)):
         cli.parse(play.Settings, args)

@@ -1,12 +1,17 @@
 """`boardgym show`: FEN, Position ID (with Match ID / dice) and game records to SVG, PNG or text."""
+
 import numpy as np
 import pytest
-
-from boardgym.envs import backgammon_match, backgammon_notation as bg
-from boardgym.envs import backgammon_render, draughts, draughts_pdn, draughts_render
-from boardgym.scripts import cli, show
-
 from png_decode import decode_png
+
+from boardgym.envs import (
+    backgammon_match,
+    draughts,
+    draughts_pdn,
+    draughts_render,
+)
+from boardgym.envs import backgammon_notation as bg
+from boardgym.scripts import cli, show
 
 MATCH = """ 0 point match
 
@@ -71,26 +76,30 @@ def test_match_record_at_a_ply_shows_the_next_roll(tmp_path):
     board = show.main([str(path), "--ply", "2"])  # after 54 and 41: player_1 to play 41
     assert "player_1 (O) to play 4-1" in board.text()
     _, after2 = backgammon_match.read_match_text(
-        backgammon_match.game_to_match_text(turns[:2], None))
+        backgammon_match.game_to_match_text(turns[:2], None)
+    )
     assert board.position_id == bg.position_id(after2)
     assert "player_1 (O) to play 5-4" in show.main([str(path), "--ply", "0"]).text()
 
 
-@pytest.mark.parametrize("args, needle", [
-    (["nonsense"], "cannot tell which game"),
-    (["missing.pdn"], "no such game record file"),
-    (["W:W21-32:B1-12", "--dice", "3", "1"], "--dice is for backgammon"),
-    (["W:W21-32:B1-12", "--match-id", "cAkAAAAAAAAA"], "--match-id is for backgammon"),
-    (["W:W21-32:B1-12", "--ply", "3"], "--ply is for a game record"),
-    (["W:W21-32:B1-12", "--out", "x.jpg"], "--out must end in .svg or .png"),
-    (["W:W21-32:B1-12", "--scale", "0"], "--scale"),
-    (["4HPwATDgc/ABMA", "--dice", "3"], "--dice takes two dice"),
-    (["4HPwATDgc/ABMA", "--dice", "3", "7"], "--dice must be two numbers 1..6"),
-    (["4HPwATDgc/ABMA", "--match-id", "nonsense"], "Match ID"),
-    (["W:W21-32:B1-99"], "bad FEN"),
-    (["W:W21-32:B1-12", "--game", "backgammon"], "Position ID"),
-    (["4HPwATDgc/ABMA", "--perspective", "2"], "--perspective"),
-])
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["nonsense"], "cannot tell which game"),
+        (["missing.pdn"], "no such game record file"),
+        (["W:W21-32:B1-12", "--dice", "3", "1"], "--dice is for backgammon"),
+        (["W:W21-32:B1-12", "--match-id", "cAkAAAAAAAAA"], "--match-id is for backgammon"),
+        (["W:W21-32:B1-12", "--ply", "3"], "--ply is for a game record"),
+        (["W:W21-32:B1-12", "--out", "x.jpg"], "--out must end in .svg or .png"),
+        (["W:W21-32:B1-12", "--scale", "0"], "--scale"),
+        (["4HPwATDgc/ABMA", "--dice", "3"], "--dice takes two dice"),
+        (["4HPwATDgc/ABMA", "--dice", "3", "7"], "--dice must be two numbers 1..6"),
+        (["4HPwATDgc/ABMA", "--match-id", "nonsense"], "Match ID"),
+        (["W:W21-32:B1-99"], "bad FEN"),
+        (["W:W21-32:B1-12", "--game", "backgammon"], "Position ID"),
+        (["4HPwATDgc/ABMA", "--perspective", "2"], "--perspective"),
+    ],
+)
 def test_bad_arguments_are_one_line_and_exit_2(args, needle, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert cli.run(show.main, args, prog="boardgym show") == 2

@@ -1,5 +1,6 @@
 """Smoke test of boardgym train-eval (scripts/train_draughts_eval.py): a tiny run learns, writes
 a loadable evaluation, and never writes over a shipped checkpoint or an existing file unasked."""
+
 import dataclasses
 import math
 
@@ -14,20 +15,43 @@ from boardgym.kernels.draughts.movegen import gen_moves
 from boardgym.scripts import cli, train_draughts_eval
 
 
-
 def test_tiny_training_run_reduces_the_error_and_plays(tmp_path):
     mod = train_draughts_eval
     out = tmp_path / "eval.npz"
-    res = mod.main(["--positions", "400", "--label-depth", "2", "--play-depth", "1",
-                    "--hidden", "8", "--epochs", "40", "--batch", "32", "--seed", "3",
-                    "--out", str(out)])
+    res = mod.main(
+        [
+            "--positions",
+            "400",
+            "--label-depth",
+            "2",
+            "--play-depth",
+            "1",
+            "--hidden",
+            "8",
+            "--epochs",
+            "40",
+            "--batch",
+            "32",
+            "--seed",
+            "3",
+            "--out",
+            str(out),
+        ]
+    )
     assert res["positions"] == 400 and math.isfinite(res["val_loss"])
     assert res["train_loss"] < 0.7 * res["baseline_loss"]  # it learns the labels
     ev = Evaluation.load(out)
     assert ev.kind == EVAL_MLP and ev.w1.shape == (8, 198)
     agent = load("draughts-alphabeta", weights=str(out), depth=2)
-    assert agent.best_move("W:W21-32:B1-12") in ("a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4",
-                                                  "g3-f4", "g3-h4")
+    assert agent.best_move("W:W21-32:B1-12") in (
+        "a3-b4",
+        "c3-b4",
+        "c3-d4",
+        "e3-d4",
+        "e3-f4",
+        "g3-f4",
+        "g3-h4",
+    )
 
 
 def test_quiet_only_labels_only_positions_without_a_capture():
@@ -40,9 +64,12 @@ def test_quiet_only_labels_only_positions_without_a_capture():
     x_all, _ = mod.generate(mod.Settings(**base))
     assert any(gen_moves(state_from_observation(o), buf) and buf[0, M_CAPTURED] for o in x_all)
     # the same games: the quiet positions are a subsequence of all the labelled ones
-    q = [o.tobytes() for o in x_all if gen_moves(state_from_observation(o), buf)
-         and buf[0, M_CAPTURED] == 0]
-    assert [o.tobytes() for o in x[:len(q)]] == q
+    q = [
+        o.tobytes()
+        for o in x_all
+        if gen_moves(state_from_observation(o), buf) and buf[0, M_CAPTURED] == 0
+    ]
+    assert [o.tobytes() for o in x[: len(q)]] == q
 
 
 def test_chunked_labels_do_not_depend_on_the_worker_count():
@@ -62,10 +89,18 @@ def test_a_learned_teacher_labels_with_its_own_search(tmp_path):
     """--teacher: the labels are the learned evaluation's search scores, not material's."""
     from boardgym.agents.draughts_agents import AlphaBetaAgent
     from boardgym.agents.registry import CHECKPOINTS
+
     mod = train_draughts_eval
     teacher = str(CHECKPOINTS / "draughts-alphabeta.npz")
-    cfg = mod.Settings(positions=25, label_depth=2, play_depth=1, chunk=25, seed=6,
-                       quiet_only=True, teacher=teacher)
+    cfg = mod.Settings(
+        positions=25,
+        label_depth=2,
+        play_depth=1,
+        chunk=25,
+        seed=6,
+        quiet_only=True,
+        teacher=teacher,
+    )
     x, y = mod.generate(cfg)
     _, y_material = mod.generate(mod.Settings(**{**dataclasses.asdict(cfg), "teacher": ""}))
     assert not np.array_equal(y, y_material)
@@ -77,8 +112,25 @@ def test_a_learned_teacher_labels_with_its_own_search(tmp_path):
 
 def test_saved_data_train_the_same_net_again(tmp_path):
     mod = train_draughts_eval
-    args = ["--positions", "120", "--label-depth", "2", "--play-depth", "1", "--hidden", "4",
-            "--epochs", "3", "--batch", "16", "--seed", "2", "--chunk", "60", "--quiet"]
+    args = [
+        "--positions",
+        "120",
+        "--label-depth",
+        "2",
+        "--play-depth",
+        "1",
+        "--hidden",
+        "4",
+        "--epochs",
+        "3",
+        "--batch",
+        "16",
+        "--seed",
+        "2",
+        "--chunk",
+        "60",
+        "--quiet",
+    ]
     data = tmp_path / "data.npz"
     first = mod.main(args + ["--save-data", str(data), "--out", str(tmp_path / "a.npz")])
     again = mod.main(args + ["--data", str(data), "--out", str(tmp_path / "b.npz")])
@@ -91,9 +143,25 @@ def test_features_train_a_feature_network_from_the_same_data(tmp_path):
     """--features: the same observations, the evaluation features computed from them, an
     EVAL_MLP_FEATURES network that the search loads and plays."""
     from boardgym.agents.draughts_eval import EVAL_MLP_FEATURES, N_INPUTS_FEATURES
+
     mod = train_draughts_eval
-    args = ["--positions", "120", "--label-depth", "2", "--play-depth", "1", "--hidden", "4",
-            "--epochs", "3", "--batch", "16", "--seed", "2", "--quiet"]
+    args = [
+        "--positions",
+        "120",
+        "--label-depth",
+        "2",
+        "--play-depth",
+        "1",
+        "--hidden",
+        "4",
+        "--epochs",
+        "3",
+        "--batch",
+        "16",
+        "--seed",
+        "2",
+        "--quiet",
+    ]
     data = tmp_path / "data.npz"
     plain = mod.main(args + ["--save-data", str(data), "--out", str(tmp_path / "a.npz")])
     feats = mod.main(args + ["--data", str(data), "--features", "--out", str(tmp_path / "f.npz")])
@@ -102,8 +170,15 @@ def test_features_train_a_feature_network_from_the_same_data(tmp_path):
     assert ev.kind == EVAL_MLP_FEATURES and ev.w1.shape == (4, N_INPUTS_FEATURES)
     assert math.isfinite(feats["val_loss"])
     agent = load("draughts-alphabeta", weights=str(tmp_path / "f.npz"), depth=2)
-    assert agent.best_move("W:W21-32:B1-12") in ("a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4",
-                                                  "g3-f4", "g3-h4")
+    assert agent.best_move("W:W21-32:B1-12") in (
+        "a3-b4",
+        "c3-b4",
+        "c3-d4",
+        "e3-d4",
+        "e3-f4",
+        "g3-f4",
+        "g3-h4",
+    )
 
 
 def test_patterns_fit_tables_to_what_the_network_leaves(tmp_path):
@@ -111,20 +186,53 @@ def test_patterns_fit_tables_to_what_the_network_leaves(tmp_path):
     the tables are the backfit of fit_patterns (checked on a planted pattern); the search loads
     and plays the file."""
     from boardgym.agents.draughts_eval import N_WINDOWS, PATTERN_ENTRIES, pattern_indices_of_obs
+
     mod = train_draughts_eval
-    args = ["--positions", "300", "--label-depth", "2", "--play-depth", "1", "--hidden", "4",
-            "--epochs", "3", "--batch", "16", "--seed", "2", "--quiet"]
+    args = [
+        "--positions",
+        "300",
+        "--label-depth",
+        "2",
+        "--play-depth",
+        "1",
+        "--hidden",
+        "4",
+        "--epochs",
+        "3",
+        "--batch",
+        "16",
+        "--seed",
+        "2",
+        "--quiet",
+    ]
     data = tmp_path / "data.npz"
     plain = mod.main(args + ["--save-data", str(data), "--out", str(tmp_path / "a.npz")])
-    pat = mod.main(args + ["--data", str(data), "--patterns", "--pattern-shrink", "1",
-                           "--out", str(tmp_path / "p.npz")])
+    pat = mod.main(
+        args
+        + [
+            "--data",
+            str(data),
+            "--patterns",
+            "--pattern-shrink",
+            "1",
+            "--out",
+            str(tmp_path / "p.npz"),
+        ]
+    )
     a, p = Evaluation.load(tmp_path / "a.npz"), Evaluation.load(tmp_path / "p.npz")
     assert np.array_equal(a.w1, p.w1) and not a.has_patterns and p.has_patterns
     assert p.patterns.shape == (N_WINDOWS, PATTERN_ENTRIES)
     assert pat["train_loss"] < plain["train_loss"]
     agent = load("draughts-alphabeta", weights=str(tmp_path / "p.npz"), depth=2)
-    assert agent.best_move("W:W21-32:B1-12") in ("a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4",
-                                                  "g3-f4", "g3-h4")
+    assert agent.best_move("W:W21-32:B1-12") in (
+        "a3-b4",
+        "c3-b4",
+        "c3-d4",
+        "e3-d4",
+        "e3-f4",
+        "g3-f4",
+        "g3-h4",
+    )
     # a residual that one window's contents explain is fitted (the windows overlap, so others
     # may carry part of it: the sum is what converges)
     x, _ = mod.load_data(str(data))
@@ -132,8 +240,10 @@ def test_patterns_fit_tables_to_what_the_network_leaves(tmp_path):
     pattern_indices_of_obs(x, idx)
     planted = np.where(idx[:, 7] == idx[0, 7], 1.5, 0.0)
     assert 0 < planted.sum() < 1.5 * len(x)
-    fitted = [mod.fit_patterns(idx, planted, shrink=0.0, sweeps=k)[np.arange(N_WINDOWS), idx]
-              .sum(1) for k in (1, 10)]
+    fitted = [
+        mod.fit_patterns(idx, planted, shrink=0.0, sweeps=k)[np.arange(N_WINDOWS), idx].sum(1)
+        for k in (1, 10)
+    ]
     assert np.abs(fitted[1] - planted).max() < 1e-3
     assert np.abs(fitted[1] - planted).max() < np.abs(fitted[0] - planted).max()
     # shrinkage: after one sweep the first table's entry is its positions' residual sum over
@@ -146,16 +256,19 @@ def test_patterns_fit_tables_to_what_the_network_leaves(tmp_path):
         assert one[0, v] == pytest.approx(clipped.sum() / (rows.sum() + 7.0))
 
 
-@pytest.mark.parametrize("extra, needle", [
-    (["--pattern-shrink", "-1"], "--pattern-shrink"),
-    (["--pattern-sweeps", "0"], "--pattern-sweeps"),
-    (["--workers", "2"], "--chunk"),
-    (["--chunk", "-1"], "--chunk"),
-    (["--workers", "0", "--chunk", "5"], "--workers"),
-    (["--teacher", "no/such/file.npz"], "--teacher"),
-    (["--data", "no/such/file.npz"], "--data"),
-    (["--data", __file__, "--save-data", "new.npz"], "one of them"),
-])
+@pytest.mark.parametrize(
+    "extra, needle",
+    [
+        (["--pattern-shrink", "-1"], "--pattern-shrink"),
+        (["--pattern-sweeps", "0"], "--pattern-sweeps"),
+        (["--workers", "2"], "--chunk"),
+        (["--chunk", "-1"], "--chunk"),
+        (["--workers", "0", "--chunk", "5"], "--workers"),
+        (["--teacher", "no/such/file.npz"], "--teacher"),
+        (["--data", "no/such/file.npz"], "--data"),
+        (["--data", __file__, "--save-data", "new.npz"], "one of them"),
+    ],
+)
 def test_bad_new_options_are_usage_errors(tmp_path, extra, needle):
     mod = train_draughts_eval
     with pytest.raises(cli.UsageError, match=needle):
@@ -168,9 +281,23 @@ def test_a_teacher_or_data_file_that_is_not_ours_is_a_usage_error(tmp_path):
     np.savez(junk, a=np.zeros(3))
     for option in ("--teacher", "--data"):
         with pytest.raises(cli.UsageError, match=option):
-            mod.main(["--positions", "20", "--label-depth", "1", "--play-depth", "1",
-                      "--epochs", "1", "--quiet", "--out", str(tmp_path / "x.npz"),
-                      option, str(junk)])
+            mod.main(
+                [
+                    "--positions",
+                    "20",
+                    "--label-depth",
+                    "1",
+                    "--play-depth",
+                    "1",
+                    "--epochs",
+                    "1",
+                    "--quiet",
+                    "--out",
+                    str(tmp_path / "x.npz"),
+                    option,
+                    str(junk),
+                ]
+            )
 
 
 def test_a_killed_labelling_run_resumes_from_its_finished_chunks(tmp_path, monkeypatch):
@@ -178,17 +305,28 @@ def test_a_killed_labelling_run_resumes_from_its_finished_chunks(tmp_path, monke
     only the missing ones and gives the same data; other settings are refused, never mixed."""
     mod = train_draughts_eval
     data = tmp_path / "data.npz"
-    cfg = mod.Settings(positions=30, label_depth=2, play_depth=1, chunk=10, seed=8,
-                       quiet_only=True, save_data=str(data))
+    cfg = mod.Settings(
+        positions=30,
+        label_depth=2,
+        play_depth=1,
+        chunk=10,
+        seed=8,
+        quiet_only=True,
+        save_data=str(data),
+    )
     x, y = mod.generate(cfg)
     store = tmp_path / "data.npz.chunks"
     assert sorted(p.name for p in store.glob("chunk_*.npz")) == [
-        "chunk_000000_10.npz", "chunk_000001_10.npz", "chunk_000002_10.npz"]
+        "chunk_000000_10.npz",
+        "chunk_000001_10.npz",
+        "chunk_000002_10.npz",
+    ]
     (store / "chunk_000001_10.npz").unlink()  # as if killed before the second chunk was kept
     labelled = []
     real = mod._label_chunk
-    monkeypatch.setattr(mod, "_label_chunk",
-                        lambda c, k, size: labelled.append(k) or real(c, k, size))
+    monkeypatch.setattr(
+        mod, "_label_chunk", lambda c, k, size: labelled.append(k) or real(c, k, size)
+    )
     x2, y2 = mod.generate(cfg)
     assert labelled == [1]
     assert np.array_equal(x, x2) and np.array_equal(y, y2)
@@ -199,9 +337,27 @@ def test_a_killed_labelling_run_resumes_from_its_finished_chunks(tmp_path, monke
 def test_the_chunk_files_go_once_the_data_file_is_written(tmp_path):
     mod = train_draughts_eval
     data = tmp_path / "data.npz"
-    mod.main(["--positions", "20", "--label-depth", "1", "--play-depth", "1", "--chunk", "10",
-              "--hidden", "2", "--epochs", "1", "--quiet", "--save-data", str(data),
-              "--out", str(tmp_path / "e.npz")])
+    mod.main(
+        [
+            "--positions",
+            "20",
+            "--label-depth",
+            "1",
+            "--play-depth",
+            "1",
+            "--chunk",
+            "10",
+            "--hidden",
+            "2",
+            "--epochs",
+            "1",
+            "--quiet",
+            "--save-data",
+            str(data),
+            "--out",
+            str(tmp_path / "e.npz"),
+        ]
+    )
     assert data.exists() and not (tmp_path / "data.npz.chunks").exists()
     x, y = mod.load_data(data)
     assert x.shape == (20, 198) and y.shape == (20,)

@@ -1,6 +1,7 @@
 """boardgym train (scripts/train.py): the run directory is never overwritten unasked, every run
 ends with an evaluation in metrics.jsonl (so ``boardgym evaluate --curve`` works after any run),
 settings errors name the flag, TensorBoard is optional."""
+
 import dataclasses
 import json
 import os
@@ -11,8 +12,20 @@ import pytest
 from boardgym.agents.run_log import prepare_run_dir
 from boardgym.scripts import evaluate, train
 
-TINY = ["--game", "backgammon", "--algo", "td", "--hidden", "4", "--ckpt-every", "2",
-        "--eval-games", "2", "--quiet", "--no-tensorboard"]
+TINY = [
+    "--game",
+    "backgammon",
+    "--algo",
+    "td",
+    "--hidden",
+    "4",
+    "--ckpt-every",
+    "2",
+    "--eval-games",
+    "2",
+    "--quiet",
+    "--no-tensorboard",
+]
 
 
 def metrics_games(run):
@@ -34,8 +47,12 @@ def test_a_new_run_refuses_a_non_empty_directory(tmp_path):
     (run / "notes.txt").write_text("mine")
     train.main(TINY + ["--games", "2", "--eval-every", "0", "--ckpt-dir", str(run), "--force"])
     (old,) = run.glob("replaced-*")
-    assert sorted(p.name for p in old.iterdir()) == ["games_4.npz", "games_6.npz", "latest.npz",
-                                                     "metrics.jsonl"]
+    assert sorted(p.name for p in old.iterdir()) == [
+        "games_4.npz",
+        "games_6.npz",
+        "latest.npz",
+        "metrics.jsonl",
+    ]
     assert metrics_games(old) == [4, 6] and (run / "notes.txt").read_text() == "mine"
     assert metrics_games(run) == [2] and not (run / "games_4.npz").exists()
     # a folder holding only someone else's files is refused too
@@ -66,11 +83,15 @@ def test_every_run_ends_with_an_evaluation_and_draws_a_curve(tmp_path, capsys):
 def test_metrics_file_is_there_from_the_start(tmp_path, monkeypatch):
     """A run killed before its first evaluation leaves an empty metrics.jsonl, which
     ``boardgym evaluate --curve`` reports as such."""
+
     def killed(*args, **kwargs):
         raise KeyboardInterrupt
-    monkeypatch.setattr(train, "_backgammon_td_game",
-                        lambda real=train._backgammon_td_game: dataclasses.replace(
-                            real(), evaluate=killed))
+
+    monkeypatch.setattr(
+        train,
+        "_backgammon_td_game",
+        lambda real=train._backgammon_td_game: dataclasses.replace(real(), evaluate=killed),
+    )
     run = tmp_path / "run"
     with pytest.raises(KeyboardInterrupt):
         train.main(TINY + ["--games", "4", "--eval-every", "0", "--ckpt-dir", str(run)])
@@ -80,20 +101,28 @@ def test_metrics_file_is_there_from_the_start(tmp_path, monkeypatch):
 
 
 def test_settings_errors_name_the_flag(tmp_path, monkeypatch):
-    for args, message in ((["--games", "0"], "--games must be positive"),
-                          (["--lam", "2"], "--lam must be in"),
-                          (["--resume", "--force"], "not both"),
-                          (["--net-arch", "64,,3"], "--net-arch"),
-                          (["--algo", "sarsa"], "--algo: invalid choice 'sarsa'")):
+    for args, message in (
+        (["--games", "0"], "--games must be positive"),
+        (["--lam", "2"], "--lam must be in"),
+        (["--resume", "--force"], "not both"),
+        (["--net-arch", "64,,3"], "--net-arch"),
+        (["--algo", "sarsa"], "--algo: invalid choice 'sarsa'"),
+    ):
         with pytest.raises(ValueError, match=message):
             train.main(args + ["--ckpt-dir", str(tmp_path / "x")])
     with pytest.raises(ValueError, match="--resume: no checkpoint"):
         train.main(TINY + ["--ckpt-dir", str(tmp_path / "y"), "--resume"])
     import importlib.util
+
     real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *a: None if name == "sb3_contrib" else real(name, *a))
-    with pytest.raises(ValueError, match=r"--algo ppo needs sb3_contrib: pip install 'boardgym\[train\]'"):
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "sb3_contrib" else real(name, *a),
+    )
+    with pytest.raises(
+        ValueError, match=r"--algo ppo needs sb3_contrib: pip install 'boardgym\[train\]'"
+    ):
         train.main(["--algo", "ppo", "--ckpt-dir", str(tmp_path / "z")])
     assert not any((tmp_path / d).exists() for d in "xyz")  # nothing made on the way
 
@@ -138,19 +167,52 @@ def test_ppo_defaults_are_the_shipped_recipes():
     keeps its own defaults."""
     pytest.importorskip("sb3_contrib")
     from boardgym.scripts import cli
+
     for game in ("draughts", "backgammon"):
         cfg = cli.parse(train.Settings, ["--game", game, "--algo", "ppo"])
         for name, value in train.PPO_RECIPES[game].items():
             assert getattr(cfg, name) == value, (game, name)
         assert (cfg.ckpt_every, cfg.eval_every) == (500_000, 1_000_000)
-    cfg = cli.parse(train.Settings, ["--game", "draughts", "--algo", "ppo", "--teacher", "none",
-                                     "--net-arch", "64,64", "--seed", "0", "--steps", "5000",
-                                     "--teacher-mix", "0"])
+    cfg = cli.parse(
+        train.Settings,
+        [
+            "--game",
+            "draughts",
+            "--algo",
+            "ppo",
+            "--teacher",
+            "none",
+            "--net-arch",
+            "64,64",
+            "--seed",
+            "0",
+            "--steps",
+            "5000",
+            "--teacher-mix",
+            "0",
+        ],
+    )
     assert (cfg.teacher, cfg.net_arch, cfg.seed, cfg.steps, cfg.teacher_mix) == (
-        "", "64,64", 0, 5000, 0.0)
+        "",
+        "64,64",
+        0,
+        5000,
+        0.0,
+    )
     assert cfg.teacher_games == 4096  # the recipe's, unused without a teacher
-    cfg = cli.parse(train.Settings, ["--game", "backgammon", "--algo", "ppo", "--teacher",
-                                     "backgammon-greedy", "--steps", "None"])
+    cfg = cli.parse(
+        train.Settings,
+        [
+            "--game",
+            "backgammon",
+            "--algo",
+            "ppo",
+            "--teacher",
+            "backgammon-greedy",
+            "--steps",
+            "None",
+        ],
+    )
     assert (cfg.teacher, cfg.steps) == ("backgammon-greedy", 1_000_000)
     cfg = cli.parse(train.Settings, ["--game", "backgammon"])
     assert cfg.algo == "td" and cfg.teacher == "" and cfg.seed == 0 and cfg.eval_games == 400

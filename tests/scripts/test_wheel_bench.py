@@ -1,11 +1,17 @@
 """`boardgym bench` from the installed wheel (no checkout on the path), with tiny budgets."""
+
 import pytest
 
 
 def _one_line_error(r, needle):
     lines = r.stderr.strip().splitlines()
-    return (r.returncode == 2 and len(lines) == 1 and needle in lines[0]
-            and lines[0].startswith("boardgym bench: error:") and "Traceback" not in r.stderr)
+    return (
+        r.returncode == 2
+        and len(lines) == 1
+        and needle in lines[0]
+        and lines[0].startswith("boardgym bench: error:")
+        and "Traceback" not in r.stderr
+    )
 
 
 def test_bench_help(wheel_cli):
@@ -21,9 +27,28 @@ def test_bench_help(wheel_cli):
 
 def test_bench_movegen_draughts_from_the_wheel(wheel_cli):
     """The draughts positions ship with the wheel; peers (py-draughts) are listed."""
-    r = wheel_cli.run("bench", "movegen", "--game", "draughts", "--start-depth", "4", "--mid-depth", "3",
-                      "--ref-start-depth", "3", "--ref-mid-depth", "2", "--n-mid", "2", "--n-gen", "10",
-                      "--gen-reps", "1", "--ref-reps", "1")
+    r = wheel_cli.run(
+        "bench",
+        "movegen",
+        "--game",
+        "draughts",
+        "--start-depth",
+        "4",
+        "--mid-depth",
+        "3",
+        "--ref-start-depth",
+        "3",
+        "--ref-mid-depth",
+        "2",
+        "--n-mid",
+        "2",
+        "--n-gen",
+        "10",
+        "--gen-reps",
+        "1",
+        "--ref-reps",
+        "1",
+    )
     assert r.returncode == 0, r.stderr
     assert "[movegen] peers installed:" in r.stdout
     assert "boardgym d4" in r.stdout and "1,469 leaves" in r.stdout and "boardgym d3 x2" in r.stdout
@@ -38,9 +63,14 @@ def test_bench_search_from_the_wheel(wheel_cli):
 
 
 def test_bench_bad_arguments_one_line_exit_2(wheel_cli):
-    for args, needle in ((["nope"], "nope"), (["all", "--bogus"], "--bogus"),
-                         (["movegen", "--n-gen", "900"], "--n-gen"), (["envs", "--seconds", "-1"], "--seconds"),
-                         (["search", "--depth", "x"], "--depth"), (["rllib", "--game", "chess"], "--game")):
+    for args, needle in (
+        (["nope"], "nope"),
+        (["all", "--bogus"], "--bogus"),
+        (["movegen", "--n-gen", "900"], "--n-gen"),
+        (["envs", "--seconds", "-1"], "--seconds"),
+        (["search", "--depth", "x"], "--depth"),
+        (["rllib", "--game", "chess"], "--game"),
+    ):
         r = wheel_cli.run("bench", *args)
         assert _one_line_error(r, needle), (args, r.stdout, r.stderr)
 

@@ -1,4 +1,5 @@
 """`boardgym egdb` from the installed wheel, as its help writes it."""
+
 from wheel_install import ok, one_line_error
 
 
@@ -14,5 +15,6 @@ def test_build_and_probe(wheel_cli):
 def test_errors_one_line_exit_2(wheel_cli):
     one_line_error(wheel_cli.run("egdb", "probe", "--dir", "tables"), "probe needs a FEN")
     one_line_error(wheel_cli.run("egdb", "build", "--pieces", "1"), "--pieces")
-    one_line_error(wheel_cli.run("egdb", "probe", "W:WK1:BK30", "--dir", "nothing-here"),
-                   "boardgym egdb build")
+    one_line_error(
+        wheel_cli.run("egdb", "probe", "W:WK1:BK30", "--dir", "nothing-here"), "boardgym egdb build"
+    )

@@ -20,12 +20,19 @@ def test_perft_from_a_fen(wheel_cli):
 
 
 def test_perft_bad_arguments_one_line_exit_2(wheel_cli):
-    for args, needle in ((["--threads", "-4"], "--threads"), (["--depth", "x"], "--depth"),
-                         (["--fen", "nonsense"], "--fen"), (["--bogus"], "--bogus")):
+    for args, needle in (
+        (["--threads", "-4"], "--threads"),
+        (["--depth", "x"], "--depth"),
+        (["--fen", "nonsense"], "--fen"),
+        (["--bogus"], "--bogus"),
+    ):
         r = wheel_cli.run("perft", *args)
         assert r.returncode == 2, (args, r.stdout, r.stderr)
         lines = r.stderr.strip().splitlines()
-        assert len(lines) == 1 and needle in lines[0] and "Traceback" not in r.stderr, (args, r.stderr)
+        assert len(lines) == 1 and needle in lines[0] and "Traceback" not in r.stderr, (
+            args,
+            r.stderr,
+        )
 
 
 def test_help_and_unknown_command(wheel_cli):

@@ -1,5 +1,6 @@
 """`boardgym serve` from the installed wheel: the page and its static files ship in the wheel and
 a game starts over HTTP on a loopback port; bad flags give one line and exit code 2."""
+
 import json
 import socket
 import subprocess
@@ -21,9 +22,14 @@ def free_port():
 
 def test_serve_from_the_wheel(wheel_cli):
     port = free_port()
-    proc = subprocess.Popen([str(wheel_cli.command), "serve", "--port", str(port)],
-                            cwd=wheel_cli.cwd, env=wheel_cli.env(), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [str(wheel_cli.command), "serve", "--port", str(port)],
+        cwd=wheel_cli.cwd,
+        env=wheel_cli.env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 120
@@ -38,8 +44,9 @@ def test_serve_from_the_wheel(wheel_cli):
         assert "/static/app.js" in page
         for name in ("app.js", "style.css"):
             assert urllib.request.urlopen(f"{url}/static/{name}", timeout=5).status == 200
-        req = urllib.request.Request(f"{url}/api/games", method="POST",
-                                     data=json.dumps({"game": "draughts"}).encode())
+        req = urllib.request.Request(
+            f"{url}/api/games", method="POST", data=json.dumps({"game": "draughts"}).encode()
+        )
         view = json.loads(urllib.request.urlopen(req, timeout=120).read())
         assert len(view["legal"]) == 7 and view["fen"].startswith("W:")
     finally:

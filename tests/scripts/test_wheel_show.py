@@ -1,4 +1,5 @@
 """`boardgym show` from the installed wheel (no checkout on the path), as its help writes it."""
+
 from png_decode import decode_png
 
 PDN = """[GameType "25"]
@@ -33,11 +34,16 @@ def test_pdn_record_at_a_ply(wheel_cli):
 
 
 def test_bad_arguments_one_line_exit_2(wheel_cli):
-    for args, needle in ((["nonsense"], "cannot tell which game"),
-                         (["W:W21-32:B1-12", "--out", "x.jpg"], "--out"),
-                         (["4HPwATDgc/ABMA", "--dice", "3", "9"], "--dice"),
-                         (["missing.mat"], "no such game record file")):
+    for args, needle in (
+        (["nonsense"], "cannot tell which game"),
+        (["W:W21-32:B1-12", "--out", "x.jpg"], "--out"),
+        (["4HPwATDgc/ABMA", "--dice", "3", "9"], "--dice"),
+        (["missing.mat"], "no such game record file"),
+    ):
         r = wheel_cli.run("show", *args)
         assert r.returncode == 2, (args, r.stdout, r.stderr)
         lines = r.stderr.strip().splitlines()
-        assert len(lines) == 1 and needle in lines[0] and "Traceback" not in r.stderr, (args, r.stderr)
+        assert len(lines) == 1 and needle in lines[0] and "Traceback" not in r.stderr, (
+            args,
+            r.stderr,
+        )

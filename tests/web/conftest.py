@@ -1,6 +1,7 @@
 """The web board served on a free loopback port (uvicorn in a thread) and headless Chromium (the
 system's ``chromium``, driven by Playwright for Python; Playwright's own browser download is not
 used)."""
+
 import shutil
 import socket
 import threading
@@ -15,11 +16,13 @@ def server_url():
     """http://127.0.0.1:PORT of boardgym serve's app, for the whole test session."""
     uvicorn = pytest.importorskip("uvicorn")
     from boardgym.scripts import serve
+
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(serve.make_app(), host="127.0.0.1", port=port,
-                                           log_level="warning"))
+    server = uvicorn.Server(
+        uvicorn.Config(serve.make_app(), host="127.0.0.1", port=port, log_level="warning")
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

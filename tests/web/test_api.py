@@ -1,6 +1,7 @@
 """The web board's HTTP API (scripts/serve.py) through Starlette's TestClient: games kept on the
 server, every action checked against the kernels' legal mask, every bad request answered with a
 JSON error (never a crash), many games at once, records and replay."""
+
 import sys
 import warnings
 
@@ -66,13 +67,16 @@ def test_draughts_illegal_and_malformed_actions(client):
     _, v = new(client, game="draughts", agent="greedy")
     legal = {m["action"] for m in v["legal"]}
     assert legal == set(dr_api.legal_actions(dr_api.initial_state()))
-    for body, text in [({"action": 5}, "illegal move"), ({"action": -1}, "illegal move"),
-                       ({"action": 10 ** 30}, "illegal move"),
-                       ({"action": "c3-d4"}, "'action' must be an integer, got str"),
-                       ({"action": True}, "'action' must be an integer, got bool"),
-                       ({"action": 1.5}, "'action' must be an integer, got float"),
-                       ({}, "give 'action'"),
-                       ({"cube": "double"}, "no doubling cube")]:
+    for body, text in [
+        ({"action": 5}, "illegal move"),
+        ({"action": -1}, "illegal move"),
+        ({"action": 10**30}, "illegal move"),
+        ({"action": "c3-d4"}, "'action' must be an integer, got str"),
+        ({"action": True}, "'action' must be an integer, got bool"),
+        ({"action": 1.5}, "'action' must be an integer, got float"),
+        ({}, "give 'action'"),
+        ({"cube": "double"}, "no doubling cube"),
+    ]:
         status, e = act(client, v, **body)
         assert status == 400 and text in e["error"], (body, e)
     for raw in (b"{", b"[1, 2]", b"\xff\xfe", b"null"):
@@ -92,25 +96,28 @@ def test_undo_takes_back_the_move_and_the_reply(client):
     assert client.post(f"/api/games/{v['id']}/undo").json() == {"error": "nothing to take back"}
 
 
-@pytest.mark.parametrize("body, text", [
-    ({"game": "chess"}, "'game' must be one of draughts, backgammon"),
-    ({"game": "draughts", "agent": "backgammon-td"}, "is a backgammon agent"),
-    ({"game": "backgammon", "agent": "alphabeta"}, "is a draughts agent"),
-    ({"game": "draughts", "agent": "nobody"}, "unknown draughts agent"),
-    ({"game": "draughts", "fen": "W:W99:B1"}, "square"),
-    ({"game": "backgammon", "position_id": "!!!"}, "Position ID"),
-    ({"game": "backgammon", "fen": "W:W21:B1"}, "'fen' is a draughts position"),
-    ({"game": "draughts", "cube": True}, "for backgammon"),
-    ({"game": "draughts", "seat": 2}, "'seat' must be one of 0, 1"),
-    ({"game": "draughts", "depth": 0}, "'depth' must be 1..64"),
-    ({"game": "draughts", "agent": "greedy", "depth": 3}, "takes no option 'depth'"),
-    ({"game": "draughts", "time_limit": -1}, "'time_limit'"),
-    ({"game": "draughts", "mode": "watch", "agents": ["greedy"]}, "two agent names"),
-    ({"game": "draughts", "mode": "fly"}, "'mode' must be one of"),
-    ({"game": "draughts", "seed": "x"}, "'seed' must be an integer, got str"),
-    ({"game": "draughts", "time_limit": "1"}, "'time_limit' must be a number, got str"),
-    ({"game": "backgammon", "cube": 1}, "'cube' must be true or false, got int"),
-])
+@pytest.mark.parametrize(
+    "body, text",
+    [
+        ({"game": "chess"}, "'game' must be one of draughts, backgammon"),
+        ({"game": "draughts", "agent": "backgammon-td"}, "is a backgammon agent"),
+        ({"game": "backgammon", "agent": "alphabeta"}, "is a draughts agent"),
+        ({"game": "draughts", "agent": "nobody"}, "unknown draughts agent"),
+        ({"game": "draughts", "fen": "W:W99:B1"}, "square"),
+        ({"game": "backgammon", "position_id": "!!!"}, "Position ID"),
+        ({"game": "backgammon", "fen": "W:W21:B1"}, "'fen' is a draughts position"),
+        ({"game": "draughts", "cube": True}, "for backgammon"),
+        ({"game": "draughts", "seat": 2}, "'seat' must be one of 0, 1"),
+        ({"game": "draughts", "depth": 0}, "'depth' must be 1..64"),
+        ({"game": "draughts", "agent": "greedy", "depth": 3}, "takes no option 'depth'"),
+        ({"game": "draughts", "time_limit": -1}, "'time_limit'"),
+        ({"game": "draughts", "mode": "watch", "agents": ["greedy"]}, "two agent names"),
+        ({"game": "draughts", "mode": "fly"}, "'mode' must be one of"),
+        ({"game": "draughts", "seed": "x"}, "'seed' must be an integer, got str"),
+        ({"game": "draughts", "time_limit": "1"}, "'time_limit' must be a number, got str"),
+        ({"game": "backgammon", "cube": 1}, "'cube' must be true or false, got int"),
+    ],
+)
 def test_bad_new_game_requests(client, body, text):
     status, e = new(client, **body)
     assert status == 400 and text in e["error"], e
@@ -163,6 +170,7 @@ def test_watch_shows_the_equity_of_an_agent_with_a_net(client):
 
 def test_backgammon_from_a_position_id_has_no_match_file(client):
     from boardgym.envs import backgammon_notation as bg_api
+
     pid = bg_api.legal_plays("4HPwATDgc/ABMA", 3, 1)[0]  # after an opening 31
     _, v = new(client, game="backgammon", agent="greedy", position_id=pid)
     assert v["position_id"] and v["legal"]
@@ -202,26 +210,36 @@ def test_replay_records_and_malformed_ones(client):
     data = client.post("/api/replay", json={"text": pdn}).json()
     assert data["game"] == "draughts" and data["frames"][1]["caption"] == "1. b4:d6:f8"
     assert data["frames"][-1]["board"] == v["board"]
-    for text, msg in [("", "paste or upload"), ("1. c3-d9", "cannot read this record"),
-                      ('[GameType "20"]\n1. c3-d4', "not Russian draughts"),
-                      (" 3 point match\n Game 1\n  1) 99: 8/5", "cannot read this record")]:
+    for text, msg in [
+        ("", "paste or upload"),
+        ("1. c3-d9", "cannot read this record"),
+        ('[GameType "20"]\n1. c3-d4', "not Russian draughts"),
+        (" 3 point match\n Game 1\n  1) 99: 8/5", "cannot read this record"),
+    ]:
         r = client.post("/api/replay", json={"text": text})
         assert r.status_code == 400 and msg in r.json()["error"], r.json()
-    assert client.post("/api/replay", json={"text": 5}).json()["error"] == \
-        "'text' must be a string, got int"
+    assert (
+        client.post("/api/replay", json={"text": 5}).json()["error"]
+        == "'text' must be a string, got int"
+    )
 
 
 def test_serve_settings_refuse_bad_ports():
     from boardgym.scripts import cli
+
     with pytest.raises(cli.UsageError, match="--port must be 0..65535"):
         serve.main(["--port", "70000"])
 
 
 # ----------------------------------------------------------------------------- agents' settings
 def test_watch_takes_each_agents_own_settings(client):
-    status, v = new(client, game="draughts", mode="watch", agents=["alphabeta", "greedy"],
-                    agent_settings=[{"depth": 2, "time_limit": 5, "options": "tt_bits=12"},
-                                    None])
+    status, v = new(
+        client,
+        game="draughts",
+        mode="watch",
+        agents=["alphabeta", "greedy"],
+        agent_settings=[{"depth": 2, "time_limit": 5, "options": "tt_bits=12"}, None],
+    )
     assert status == 200, v
     v = client.post(f"/api/games/{v['id']}/step").json()
     assert v["evaluation"].startswith("alphabeta: score ") and "at depth 2" in v["evaluation"]
@@ -251,8 +269,9 @@ def test_a_ppo_agent_without_torch_is_a_clear_refusal(client, monkeypatch):
 def test_a_forced_move_of_a_searching_agent_has_no_score(client):
     # White's only move is the capture c3:e5: the search plays it without searching (score None)
     for agent in ("alphabeta", "draughts-alphabeta"):
-        status, v = new(client, game="draughts", mode="watch", agents=[agent, "greedy"],
-                        fen="W:Wc3:Bd4,h8")
+        status, v = new(
+            client, game="draughts", mode="watch", agents=[agent, "greedy"], fen="W:Wc3:Bd4,h8"
+        )
         assert status == 200, v
         r = client.post(f"/api/games/{v['id']}/step")
         assert r.status_code == 200, r.text
@@ -270,44 +289,76 @@ def test_a_forced_move_of_a_searching_agent_has_no_score(client):
     assert "score" not in v["log"][1] and v["evaluation"] is None
 
 
-@pytest.mark.parametrize("body, text", [
-    ({"agents": ["alphabeta", "greedy"], "agent_settings": [{"depth": 2}, {"depth": 2}]},
-     "player_1 (greedy): agent greedy takes no option 'depth'"),
-    ({"agents": ["alphabeta", "greedy"], "agent_settings": [{"depth": 0}, None]},
-     "player_0 (alphabeta): 'depth' must be 1..64, got 0"),
-    ({"agents": ["alphabeta", "greedy"], "agent_settings": [{"time_limit": 0}, None]},
-     "player_0 (alphabeta): 'time_limit' must be in (0, 600]"),
-    ({"agents": ["alphabeta", "greedy"], "agent_settings": [{"depth": "deep"}, None]},
-     "player_0 (alphabeta): 'depth' must be an integer, got str"),
-    ({"agents": ["alphabeta", "greedy"], "agent_settings": [{"options": "fast"}, None]},
-     "player_0 (alphabeta): 'options': expected key=value"),
-    ({"agents": ["alphabeta", "greedy"], "agent_settings": [{"options": "speed=9"}, None]},
-     "player_0 (alphabeta): agent alphabeta takes no option 'speed'"),
-    ({"agents": ["alphabeta", "greedy"], "agent_settings": [{"options": "depth=3"}, None]},
-     "give depth in its own field"),
-    ({"agents": ["alphabeta", "greedy"], "agent_settings": [{"options": 5}, None]},
-     "'options' must be a string of key=value or a list of them, got int"),
-    ({"agents": ["alphabeta", "greedy"], "agent_settings": [{}]}, "'agent_settings' must be two"),
-    ({"agents": ["alphabeta", "greedy"], "agent_settings": [1, 2]}, "'agent_settings' must be two"),
-    ({"agents": ["alphabeta", "greedy"], "agent_settings": "deep"},
-     "'agent_settings' must be a list, got str"),
-])
+@pytest.mark.parametrize(
+    "body, text",
+    [
+        (
+            {"agents": ["alphabeta", "greedy"], "agent_settings": [{"depth": 2}, {"depth": 2}]},
+            "player_1 (greedy): agent greedy takes no option 'depth'",
+        ),
+        (
+            {"agents": ["alphabeta", "greedy"], "agent_settings": [{"depth": 0}, None]},
+            "player_0 (alphabeta): 'depth' must be 1..64, got 0",
+        ),
+        (
+            {"agents": ["alphabeta", "greedy"], "agent_settings": [{"time_limit": 0}, None]},
+            "player_0 (alphabeta): 'time_limit' must be in (0, 600]",
+        ),
+        (
+            {"agents": ["alphabeta", "greedy"], "agent_settings": [{"depth": "deep"}, None]},
+            "player_0 (alphabeta): 'depth' must be an integer, got str",
+        ),
+        (
+            {"agents": ["alphabeta", "greedy"], "agent_settings": [{"options": "fast"}, None]},
+            "player_0 (alphabeta): 'options': expected key=value",
+        ),
+        (
+            {"agents": ["alphabeta", "greedy"], "agent_settings": [{"options": "speed=9"}, None]},
+            "player_0 (alphabeta): agent alphabeta takes no option 'speed'",
+        ),
+        (
+            {"agents": ["alphabeta", "greedy"], "agent_settings": [{"options": "depth=3"}, None]},
+            "give depth in its own field",
+        ),
+        (
+            {"agents": ["alphabeta", "greedy"], "agent_settings": [{"options": 5}, None]},
+            "'options' must be a string of key=value or a list of them, got int",
+        ),
+        (
+            {"agents": ["alphabeta", "greedy"], "agent_settings": [{}]},
+            "'agent_settings' must be two",
+        ),
+        (
+            {"agents": ["alphabeta", "greedy"], "agent_settings": [1, 2]},
+            "'agent_settings' must be two",
+        ),
+        (
+            {"agents": ["alphabeta", "greedy"], "agent_settings": "deep"},
+            "'agent_settings' must be a list, got str",
+        ),
+    ],
+)
 def test_bad_watch_settings_name_the_agent(client, body, text):
     status, e = new(client, game="draughts", mode="watch", **body)
     assert status == 400 and text in e["error"], e
 
 
 def test_play_takes_other_agent_options(client):
-    status, v = new(client, game="draughts", agent="alphabeta", depth=1,
-                    options="tt_bits=10, use_tt=false", seat=1)
+    status, v = new(
+        client,
+        game="draughts",
+        agent="alphabeta",
+        depth=1,
+        options="tt_bits=10, use_tt=false",
+        seat=1,
+    )
     assert status == 200 and v["log"][0].startswith("alphabeta (White) played"), v
     status, e = new(client, game="draughts", agent="greedy", options=["tt_bits=10"])
     assert status == 400 and e["error"] == "agent greedy takes no option 'tt_bits'"
 
 
 def test_watch_from_a_position_with_the_cube_and_its_record(client):
-    _, v = new(client, game="backgammon", mode="watch", agents=["td", "greedy"], cube=True,
-               seed=3)
+    _, v = new(client, game="backgammon", mode="watch", agents=["td", "greedy"], cube=True, seed=3)
     for _ in range(2000):
         if v["over"]:
             break
@@ -329,6 +380,7 @@ HOME_BOARD = [[0] * 18 + [15] + [0] * 6, [5, 5, 5] + [0] * 22]
 
 def home_id():
     from boardgym.envs import backgammon_notation as bg_api
+
     return bg_api.position_id(bg_api.state_from_board(HOME_BOARD, 0))
 
 
@@ -375,13 +427,15 @@ def test_backgammon_undo_takes_back_the_turn_and_the_double(client):
 
 
 def test_requests_from_another_site_are_refused(client):
-    r = client.post("/api/games", json={"game": "draughts"},
-                    headers={"Origin": "http://evil.example"})
+    r = client.post(
+        "/api/games", json={"game": "draughts"}, headers={"Origin": "http://evil.example"}
+    )
     assert r.status_code == 403 and "another site" in r.json()["error"]
     r = client.post("/api/games", json={"game": "draughts"}, headers={"Origin": "null"})
     assert r.status_code == 403
-    r = client.post("/api/games", json={"game": "draughts"},
-                    headers={"Origin": "http://testserver"})
+    r = client.post(
+        "/api/games", json={"game": "draughts"}, headers={"Origin": "http://testserver"}
+    )
     assert r.status_code == 200
 
 
@@ -401,7 +455,7 @@ def test_replay_a_whole_match_file_with_the_cube():
     assert games[0]["first"] == 0 and games[-1]["last"] == len(frames) - 1
     for g in games:
         assert frames[g["first"]]["caption"].endswith("start")
-        assert all(f["game"] == g["number"] for f in frames[g["first"]:g["last"] + 1])
+        assert all(f["game"] == g["number"] for f in frames[g["first"] : g["last"] + 1])
     caps = [f["caption"] for f in frames]
     k = caps.index("bob doubles => 2")
     assert frames[k]["board"]["offered"] == 2 and frames[k]["board"]["cube"] == [1, -1]
@@ -415,30 +469,47 @@ def test_replay_a_whole_match_file_with_the_cube():
     assert "22: 22/20 20/18 18/16 16/14  Doubles => 2" in text
 
 
-@pytest.mark.parametrize("body, msg", [
-    (" 1) 31: 8/5 6/5                      Doubles => 4", "game 1: b doubles to 4 but "
-     "the cube is at 1 (expected Doubles => 2)"),
-    (" 1) 31: 8/5 6/5                      Takes", "nothing was doubled"),
-    (" 1) 31: 8/5 6/5                      Doubles => 2\n 2) 42: 8/4 6/4",
-     "plays on after a double"),
-    (" 1) 31: 8/5 6/5                      Doubles => 2\n 2) Drops\n 3) 42: 8/4 6/4",
-     "after the double was dropped"),
-    (" 1) 31: 8/5 6/5                      Doubles => 2\n 2) Beavers",
-     "game 1: a beavers: no beavers in these rules (a double is taken or dropped, C.2)"),
-    (" 1) 31: 8/5 6/5                      Doubles => 2\n 2) Drops\n 3) 42: 8/4 6/4",
-     "after the double was dropped"),
-    (" 1) 31: 8/5 6/5                      Doubles => 2\n 2)                       Takes",
-     "b takes its own double"),
-    (" 1) 31: 8/5 6/5  42: 24/20 13/11  65: 24/13", "more than two turns in one line"),
-    (" 1) hello 31: 8/5 6/5", "cannot read"),
-])
+@pytest.mark.parametrize(
+    "body, msg",
+    [
+        (
+            " 1) 31: 8/5 6/5                      Doubles => 4",
+            "game 1: b doubles to 4 but the cube is at 1 (expected Doubles => 2)",
+        ),
+        (" 1) 31: 8/5 6/5                      Takes", "nothing was doubled"),
+        (
+            " 1) 31: 8/5 6/5                      Doubles => 2\n 2) 42: 8/4 6/4",
+            "plays on after a double",
+        ),
+        (
+            " 1) 31: 8/5 6/5                      Doubles => 2\n 2) Drops\n 3) 42: 8/4 6/4",
+            "after the double was dropped",
+        ),
+        (
+            " 1) 31: 8/5 6/5                      Doubles => 2\n 2) Beavers",
+            "game 1: a beavers: no beavers in these rules (a double is taken or dropped, C.2)",
+        ),
+        (
+            " 1) 31: 8/5 6/5                      Doubles => 2\n 2) Drops\n 3) 42: 8/4 6/4",
+            "after the double was dropped",
+        ),
+        (
+            " 1) 31: 8/5 6/5                      Doubles => 2\n 2)                       Takes",
+            "b takes its own double",
+        ),
+        (" 1) 31: 8/5 6/5  42: 24/20 13/11  65: 24/13", "more than two turns in one line"),
+        (" 1) hello 31: 8/5 6/5", "cannot read"),
+    ],
+)
 def test_malformed_match_files_name_the_problem(client, body, msg):
     text = " 5 point match\n\n Game 1\n a : 0                         b : 0\n" + body + "\n"
     r = client.post("/api/replay", json={"text": text})
     assert r.status_code == 400 and msg in r.json()["error"], r.json()
-    second = (" 5 point match\n\n Game 1\n a : 0                         b : 0\n"
-              " 1) 31: 8/5 6/5\n\n Game 2\n a : 0                         b : 0\n"
-              " 1) 31: 8/5 6/9\n")
+    second = (
+        " 5 point match\n\n Game 1\n a : 0                         b : 0\n"
+        " 1) 31: 8/5 6/5\n\n Game 2\n a : 0                         b : 0\n"
+        " 1) 31: 8/5 6/9\n"
+    )
     r = client.post("/api/replay", json={"text": second})
     assert r.status_code == 400 and "game 2:" in r.json()["error"]
 
@@ -446,8 +517,9 @@ def test_malformed_match_files_name_the_problem(client, body, msg):
 def test_replay_a_pdn_file_of_several_games(client):
     texts = []
     for seed, fen in ((1, None), (2, WIN_FEN)):
-        _, v = new(client, game="draughts", mode="watch", agents=["greedy", "random"], seed=seed,
-                   fen=fen)
+        _, v = new(
+            client, game="draughts", mode="watch", agents=["greedy", "random"], seed=seed, fen=fen
+        )
         while not v["over"]:
             v = client.post(f"/api/games/{v['id']}/step").json()
         texts.append(client.get(f"/api/games/{v['id']}/record").text)
@@ -459,20 +531,24 @@ def test_replay_a_pdn_file_of_several_games(client):
     assert data["frames"][games[1]["first"] + 1]["caption"] == "1. b4:d6:f8"
     one = client.post("/api/replay", json={"text": texts[0]}).json()
     assert one["match"] is None and len(one["frames"]) == games[0]["last"] + 1
-    assert one["frames"][1:] == data["frames"][1:games[0]["last"] + 1]
+    assert one["frames"][1:] == data["frames"][1 : games[0]["last"] + 1]
     bad = texts[0] + "\n" + texts[1].replace("b4:d6:f8", "b4:d6:h8")
     r = client.post("/api/replay", json={"text": bad})
     assert r.status_code == 400 and "game 2: PDN move 1 'b4:d6:h8'" in r.json()["error"]
 
 
 def test_the_agent_doubles_and_the_person_drops(client):
-    _, v = new(client, game="backgammon", agent="td", cube=True, position_id="dwMAAMDbAAAAAA",
-               seed=0)
+    _, v = new(
+        client, game="backgammon", agent="td", cube=True, position_id="dwMAAMDbAAAAAA", seed=0
+    )
     for _ in range(4):
         if v["cube_choices"] == ["take", "drop"]:
             break
-        _, v = (act(client, v, cube="roll") if v["cube_choices"]
-                else act(client, v, action=v["legal"][0]["action"]))
+        _, v = (
+            act(client, v, cube="roll")
+            if v["cube_choices"]
+            else act(client, v, action=v["legal"][0]["action"])
+        )
     assert v["cube_choices"] == ["take", "drop"] and v["log"][-1] == "td doubles to 2"
     status, e = act(client, v, cube="double")
     assert status == 400 and "(choose take or drop)" in e["error"]
@@ -480,13 +556,20 @@ def test_the_agent_doubles_and_the_person_drops(client):
     assert v["over"] and "td (player_1) wins: you dropped the double (C.2): 1 point" in v["result"]
 
 
-@pytest.mark.parametrize("text, msg", [
-    ("}" + "{" * 500_000, "a { comment is not closed by }"),
-    (" \n" * 300_000 + "x", "cannot read this record"),  # many blank lines: no quadratic regex scan
-    ("a" * 500_000, "PDN move 1 'aaaa"),
-])
+@pytest.mark.parametrize(
+    "text, msg",
+    [
+        ("}" + "{" * 500_000, "a { comment is not closed by }"),
+        (
+            " \n" * 300_000 + "x",
+            "cannot read this record",
+        ),  # many blank lines: no quadratic regex scan
+        ("a" * 500_000, "PDN move 1 'aaaa"),
+    ],
+)
 def test_hostile_records_are_refused_quickly_with_a_short_message(client, text, msg):
     import time
+
     t0 = time.monotonic()
     r = client.post("/api/replay", json={"text": text})
     assert r.status_code == 400 and msg in r.json()["error"]
@@ -503,12 +586,49 @@ def test_random_match_and_pdn_text_never_breaks_the_reader():
     anything else (the endpoint turns a ValueError into a 400 shown in the page)."""
     hypothesis = pytest.importorskip("hypothesis")
     st = hypothesis.strategies
-    pieces = st.sampled_from([
-        " 5 point match", " 0 point match", " Game 1", " Game 2", " a : 0      b : 0",
-        "  1) ", "  2) ", "31:", "66:", "8/5", "6/5", "25/22", "bar/20", "6/0", "6/off", "13/7*",
-        "Doubles => 2", "Doubles => 4", "Takes", "Drops", "Wins 1 point", "Wins", "Beavers",
-        "\n", " ", "                              ", "[Event \"x\"]", "[FEN \"W:W21:B1\"]",
-        "1.", "c3-d4", "f6-e5", "b4:d6", "2-0", "*", "{", "}", "1)", ":", "=>"])
+    pieces = st.sampled_from(
+        [
+            " 5 point match",
+            " 0 point match",
+            " Game 1",
+            " Game 2",
+            " a : 0      b : 0",
+            "  1) ",
+            "  2) ",
+            "31:",
+            "66:",
+            "8/5",
+            "6/5",
+            "25/22",
+            "bar/20",
+            "6/0",
+            "6/off",
+            "13/7*",
+            "Doubles => 2",
+            "Doubles => 4",
+            "Takes",
+            "Drops",
+            "Wins 1 point",
+            "Wins",
+            "Beavers",
+            "\n",
+            " ",
+            "                              ",
+            '[Event "x"]',
+            '[FEN "W:W21:B1"]',
+            "1.",
+            "c3-d4",
+            "f6-e5",
+            "b4:d6",
+            "2-0",
+            "*",
+            "{",
+            "}",
+            "1)",
+            ":",
+            "=>",
+        ]
+    )
 
     @hypothesis.settings(max_examples=150, deadline=None, derandomize=True)
     @hypothesis.given(st.lists(pieces, max_size=40))

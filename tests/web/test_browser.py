@@ -5,12 +5,12 @@ match file both ways, a malformed upload shown in the page, screenshots of both 
 
 Set BOARDGYM_UPDATE_SCREENSHOTS=1 to also write docs/images/draughts-board.png and
 docs/images/backgammon-board.png (the README's pictures)."""
+
 import io
 import os
 from pathlib import Path
 
 import pytest
-
 from web_api import api
 
 from boardgym.envs import backgammon_match, draughts_pdn
@@ -66,6 +66,7 @@ def click_a_move(page):
 def check_picture(path):
     """The screenshot at path is a picture (many colours, the board not one flat colour)."""
     from PIL import Image
+
     img = Image.open(io.BytesIO(path.read_bytes())).convert("RGB")
     assert img.size[0] > 600 and img.size[1] > 400
     colours = img.getcolors(maxcolors=1 << 20)
@@ -119,8 +120,13 @@ def test_backgammon_lost_rolls_and_bar_entry_by_clicks(page, server_url):
 
 
 def test_backgammon_double_dropped_by_the_agent(page, server_url):
-    start(page, server_url, "backgammon", agent="td", **{"position-id": board_id(WIN_BOARD),
-                                                         "cube": True})
+    start(
+        page,
+        server_url,
+        "backgammon",
+        agent="td",
+        **{"position-id": board_id(WIN_BOARD), "cube": True},
+    )
     assert "roll or double" in page.inner_text("#status")
     assert page.is_enabled("#cube-double") and not page.is_enabled("#cube-take")
     with page.expect_response(lambda r: "/action" in r.url):
@@ -169,8 +175,10 @@ def test_watch_two_agents(page, server_url):
 
 
 def _record(url, game):
-    v = api(f"{url}/api/games", {"game": game, "mode": "watch", "agents": ["greedy", "random"],
-                                 "seed": 2})
+    v = api(
+        f"{url}/api/games",
+        {"game": game, "mode": "watch", "agents": ["greedy", "random"], "seed": 2},
+    )
     while not v["over"]:
         v = api(f"{url}/api/games/{v['id']}/step", {})
     return api(f"{url}/api/games/{v['id']}/record")
@@ -179,8 +187,11 @@ def _record(url, game):
 @pytest.mark.parametrize("game", ["draughts", "backgammon"])
 def test_replay_a_record_both_ways(page, server_url, tmp_path, game):
     text = _record(server_url, game)
-    n = (len(draughts_pdn.read_pdn(text)[2]) if game == "draughts"
-         else len(backgammon_match.read_match_text(text)[0]))
+    n = (
+        len(draughts_pdn.read_pdn(text)[2])
+        if game == "draughts"
+        else len(backgammon_match.read_match_text(text)[0])
+    )
     page.goto(f"{server_url}/{game}")
     page.select_option("#mode", "replay")
     path = tmp_path / ("game.pdn" if game == "draughts" else "game.mat")
@@ -202,13 +213,25 @@ def test_replay_a_record_both_ways(page, server_url, tmp_path, game):
     assert page.locator("#error").is_hidden()
 
 
-@pytest.mark.parametrize("game, name, text, message", [
-    ("draughts", "bad.pdn", '[GameType "25"]\n1. c3-d4 f6-e5 2. zz-qq *\n', "PDN move 3 'zz-qq'"),
-    ("backgammon", "bad.mat", " 3 point match\n\n Game 1\n a : 0                 b : 0\n"
-     "  1) 31: 8/5 6/5                      Doubles => 8\n", "b doubles to 8 but the cube is at 1"),
-])
-def test_a_malformed_upload_shows_its_error(page, server_url, tmp_path, game, name, text,
-                                            message):
+@pytest.mark.parametrize(
+    "game, name, text, message",
+    [
+        (
+            "draughts",
+            "bad.pdn",
+            '[GameType "25"]\n1. c3-d4 f6-e5 2. zz-qq *\n',
+            "PDN move 3 'zz-qq'",
+        ),
+        (
+            "backgammon",
+            "bad.mat",
+            " 3 point match\n\n Game 1\n a : 0                 b : 0\n"
+            "  1) 31: 8/5 6/5                      Doubles => 8\n",
+            "b doubles to 8 but the cube is at 1",
+        ),
+    ],
+)
+def test_a_malformed_upload_shows_its_error(page, server_url, tmp_path, game, name, text, message):
     page.goto(f"{server_url}/{game}")
     page.select_option("#mode", "replay")
     bad = tmp_path / name
@@ -223,8 +246,10 @@ def test_a_malformed_upload_shows_its_error(page, server_url, tmp_path, game, na
 def test_replay_a_pdn_file_of_two_games(page, server_url):
     texts = []
     for seed in (1, 2):
-        v = api(f"{server_url}/api/games", {"game": "draughts", "mode": "watch",
-                                            "agents": ["greedy", "random"], "seed": seed})
+        v = api(
+            f"{server_url}/api/games",
+            {"game": "draughts", "mode": "watch", "agents": ["greedy", "random"], "seed": seed},
+        )
         while not v["over"]:
             v = api(f"{server_url}/api/games/{v['id']}/step", {})
         texts.append(api(f"{server_url}/api/games/{v['id']}/record"))
@@ -286,8 +311,9 @@ def test_two_tabs_play_two_games(browser, server_url):
         assert "you (White) played" in tabs[0].inner_text("#log")
         tabs[1].bring_to_front()
         with tabs[1].expect_response(lambda r: "/api/games/" in r.url):
-            tabs[1].evaluate("api('GET', `/api/games/${view.id}`)"
-                             ".then((v) => { view = v; render(); })")
+            tabs[1].evaluate(
+                "api('GET', `/api/games/${view.id}`).then((v) => { view = v; render(); })"
+            )
         settle(tabs[1])
         assert tabs[1].evaluate("JSON.stringify(view.board)") == before
         assert tabs[1].inner_text("#log") == ""
@@ -310,8 +336,7 @@ def test_watch_with_each_agents_settings_and_its_errors(page, server_url):
     with page.expect_response(lambda r: r.url.endswith("/api/games")):
         page.click("#watch-new")
     settle(page)
-    assert ("player_1 (greedy): agent greedy takes no option 'depth'"
-            in page.inner_text("#error"))
+    assert "player_1 (greedy): agent greedy takes no option 'depth'" in page.inner_text("#error")
     page.fill("#depth1", "")
     with page.expect_response(lambda r: r.url.endswith("/api/games")):
         page.click("#watch-new")
@@ -361,7 +386,8 @@ def test_replay_a_whole_match_with_the_cube_both_ways(page, server_url):
     assert len(games) == 3 and page.locator("#replay-game option").count() == 3
     assert page.inner_text("#replay-pos") == f"position 0 of {n}"
     assert "game 1 (1 of 3) · 7-point match · score alice 0 - 0 bob" in page.inner_text(
-        "#replay-score")
+        "#replay-score"
+    )
     # forwards through game 1 to bob's double and alice's take: the cube follows
     for _ in range(games[0]["last"]):
         if "doubles" in page.inner_text("#status"):
@@ -441,8 +467,14 @@ AGENT_DOUBLES = "dwMAAMDbAAAAAA"  # a race td doubles after the person's first p
 
 
 def test_the_agent_doubles_and_the_person_takes_by_the_button(page, server_url):
-    start(page, server_url, "backgammon", agent="td", cube=True,
-          **{"position-id": AGENT_DOUBLES, "seed": 0})
+    start(
+        page,
+        server_url,
+        "backgammon",
+        agent="td",
+        cube=True,
+        **{"position-id": AGENT_DOUBLES, "seed": 0},
+    )
     for _ in range(4):
         if page.evaluate("view.cube_choices.includes('take') || view.over"):
             break

@@ -1,5 +1,6 @@
 """Dice from an explicit RNG state: reproducible, SplitMix64 reference output, fair faces, and
 set_dice's encoding of a roll (B.4: a double is four moves)."""
+
 import numpy as np
 
 from boardgym.kernels.backgammon import board as B
@@ -33,15 +34,16 @@ def test_faces_are_fair():
 
 def test_set_dice_encodes_doubles_as_four_moves():
     s = B.set_dice(B.new_initial_state(), 4, 4)
-    assert s[B.DICE + 3] == 4 and s[B.DICE:B.DICE + 6].sum() == 4
+    assert s[B.DICE + 3] == 4 and s[B.DICE : B.DICE + 6].sum() == 4
     s = B.set_dice(B.new_initial_state(), 6, 1)
-    assert s[B.DICE + 5] == 1 and s[B.DICE] == 1 and s[B.DICE:B.DICE + 6].sum() == 2
+    assert s[B.DICE + 5] == 1 and s[B.DICE] == 1 and s[B.DICE : B.DICE + 6].sum() == 2
     t = roll_into(B.new_initial_state(), new_rng(3))
-    assert t[B.DICE:B.DICE + 6].sum() in (2, 4)
+    assert t[B.DICE : B.DICE + 6].sum() in (2, 4)
 
 
 def test_full_roll_inverts_set_dice_and_refuses_a_started_turn():
     from boardgym.kernels.backgammon import board as B
+
     s = B.new_initial_state()
     assert B.full_roll(s) == (0, 0)
     for d1 in range(1, 7):

@@ -3,17 +3,18 @@ reference: the key and its base64 characters, decoding (accepting exactly what t
 decoder accepts), the string order of sorted IDs, and the sorted IDs of every roll's plays from
 random positions (the same IDs in the same order as the reference built on game.plays_of_roll).
 """
+
 import base64
 import random
 
 import numpy as np
 import pytest
+from bg_random_games import random_cases
 
 from boardgym.envs import backgammon_notation as bg
 from boardgym.kernels.backgammon import board as B
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon import position_id as P
-from bg_random_games import random_cases
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
@@ -42,7 +43,7 @@ def kernel_plays(pid, d1, d2):
     buf = np.empty(P.BUF_WORDS, dtype=np.int64)
     out = np.empty(P.CHARS_LEN, dtype=np.uint8)
     n = P.legal_play_ids(pid.encode(), d1, d2, buf, out)
-    return n, out[:(P.ID_LEN + 1) * max(n, 0)].tobytes().decode().split()
+    return n, out[: (P.ID_LEN + 1) * max(n, 0)].tobytes().decode().split()
 
 
 def test_key_and_characters_match_the_reference():
@@ -67,10 +68,10 @@ def test_decode_round_trips_random_positions():
     t = np.empty(B.STATE_LEN, dtype=np.int64)
     for s, _, _ in random_cases(500, seed=23):
         assert P.decode_id(ref_id(s).encode(), t) == B.ERR_NONE
-        assert (t[:B.BOARD_LEN] == s[:B.BOARD_LEN]).all()
-        assert (t[B.BB_ME:] == s[B.BB_ME:]).all()
+        assert (t[: B.BOARD_LEN] == s[: B.BOARD_LEN]).all()
+        assert (t[B.BB_ME :] == s[B.BB_ME :]).all()
         assert t[B.TURN] == 0 and t[B.CUBE_VALUE] == 1 and t[B.CUBE_OWNER] == -1
-        assert not t[B.DICE:B.DICE + 6].any()
+        assert not t[B.DICE : B.DICE + 6].any()
 
 
 def _mutations(rng, pids, n):
@@ -107,10 +108,15 @@ def test_decode_accepts_exactly_what_the_python_decoder_accepts():
     assert accepted > 500 and rejected > 500  # both sides of the boundary were exercised
 
 
-@pytest.mark.parametrize("text, code", [
-    ("4HPwATDgc/AB-A", P.ID_BAD_CHAR), ("4HPwATDgc/ABMB", P.ID_BAD_CHAR),
-    ("4HPwATDgc/ABM", P.ID_BAD_CHAR), ("//////////////"[:13] + "w", P.ID_TOO_MANY),
-])
+@pytest.mark.parametrize(
+    "text, code",
+    [
+        ("4HPwATDgc/AB-A", P.ID_BAD_CHAR),
+        ("4HPwATDgc/ABMB", P.ID_BAD_CHAR),
+        ("4HPwATDgc/ABM", P.ID_BAD_CHAR),
+        ("//////////////"[:13] + "w", P.ID_TOO_MANY),
+    ],
+)
 def test_decode_error_codes(text, code):
     assert P.decode_id(text.encode(), np.empty(B.STATE_LEN, dtype=np.int64)) == code
 

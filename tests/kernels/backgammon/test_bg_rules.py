@@ -5,13 +5,18 @@ player on roll ("me") and the opponent, both in the mover's numbering (the mover
 enters on 25 - die); ``bar:n`` puts checkers on the bar; checkers not drawn are borne off.
 Each test asserts the exact set of legal plays in gnubg notation (boardgym.envs.backgammon_notation).
 """
+
 import numpy as np
 import pytest
 
 from boardgym.envs.backgammon_notation import play_to_str
 from boardgym.kernels.backgammon import board as B
 from boardgym.kernels.backgammon.codec import (
-    N_ACTIONS, apply_action, encode_action, has_legal_move, legal_action_mask,
+    N_ACTIONS,
+    apply_action,
+    encode_action,
+    has_legal_move,
+    legal_action_mask,
 )
 from boardgym.kernels.backgammon.movegen import MAX_AFTERSTATES, gen_afterstates
 from boardgym.kernels.backgammon.outcome import BACKGAMMON, GAMMON, SINGLE, game_over, outcome
@@ -27,8 +32,8 @@ def pos(me, opp, turn=0):
                 s[bar] += int(c)
             else:
                 s[base + int(p) - 1] += int(c)
-    s[B.OFF_ME] = 15 - s[B.ME:B.ME + 24].sum() - s[B.BAR_ME]
-    s[B.OFF_OPP] = 15 - s[B.OPP:B.OPP + 24].sum() - s[B.BAR_OPP]
+    s[B.OFF_ME] = 15 - s[B.ME : B.ME + 24].sum() - s[B.BAR_ME]
+    s[B.OFF_OPP] = 15 - s[B.OPP : B.OPP + 24].sum() - s[B.BAR_OPP]
     assert s[B.OFF_ME] >= 0 and s[B.OFF_OPP] >= 0
     s[B.TURN] = turn
     s[B.CUBE_VALUE] = 1
@@ -60,6 +65,7 @@ def mask_moves(s, d1, d2):
 
 
 # ----------------------------------------------------------------------------- B: moves
+
 
 def test_B1_B2_die_moves_one_checker_not_onto_a_blocked_point():
     # 13 - 3 = 10 is blocked (two opponent checkers), so the 3 can only follow the 2.
@@ -112,9 +118,27 @@ def test_B5_doubles_partly_playable_use_as_many_as_possible():
 # Distinct plays from the opening position for each roll, counted with gnubg-nn's ``moves``
 # (GNU Backgammon's move generator) -> board_from_position_key -> position_id, deduplicated.
 OPENING_PLAYS = {
-    "11": 42, "21": 15, "31": 16, "41": 14, "51": 8, "61": 10, "22": 75, "32": 17, "42": 18,
-    "52": 8, "62": 14, "33": 73, "43": 17, "53": 9, "63": 14, "44": 52, "54": 9, "64": 14,
-    "55": 4, "65": 7, "66": 11,
+    "11": 42,
+    "21": 15,
+    "31": 16,
+    "41": 14,
+    "51": 8,
+    "61": 10,
+    "22": 75,
+    "32": 17,
+    "42": 18,
+    "52": 8,
+    "62": 14,
+    "33": 73,
+    "43": 17,
+    "53": 9,
+    "63": 14,
+    "44": 52,
+    "54": 9,
+    "64": 14,
+    "55": 4,
+    "65": 7,
+    "66": 11,
 }
 
 
@@ -123,13 +147,16 @@ def test_B6_opening_rolls_distinct_play_counts(roll):
     hi, lo = int(roll[0]), int(roll[1])
     rows = afterstates(B.new_initial_state(), hi, lo)
     assert len(rows) == OPENING_PLAYS[roll]
-    assert len({r[:B.BOARD_LEN].tobytes() for r in rows}) == len(rows)
+    assert len({r[: B.BOARD_LEN].tobytes() for r in rows}) == len(rows)
     assert len(afterstates(B.new_initial_state(), lo, hi)) == OPENING_PLAYS[roll]
 
 
 def test_B6_routes_through_an_occupied_point_are_one_play():
     # 3-2 from the start: 8/5/3, 8/6/3 and 6/3 8/6 are all the position "8/3".
-    texts = [play_to_str(B.new_initial_state(), 3, 2, r) for r in afterstates(B.new_initial_state(), 3, 2)]
+    texts = [
+        play_to_str(B.new_initial_state(), 3, 2, r)
+        for r in afterstates(B.new_initial_state(), 3, 2)
+    ]
     assert texts.count("8/3") == 1 and len(texts) == len(set(texts))
     # through a blot the routes differ: 13/10*/8 hits; 13/11/8, 11/8 13/11 do not (one play)
     s = pos(me="13:1 11:1", opp="10:1 20:14")
@@ -144,6 +171,7 @@ def test_B6_plays_with_the_same_result_are_one_play():
 
 
 # ----------------------------------------------------------------------------- E: bar entry
+
 
 def test_E1_everything_enters_before_any_other_checker_moves():
     s = pos(me="bar:1 13:14", opp="19:2 1:13")
@@ -163,7 +191,7 @@ def test_E3_neither_die_enters_the_turn_is_lost():
     s = pos(me="bar:1 6:14", opp="19:2 24:2 12:11")
     assert plays(s, 6, 1) == {""}
     rows = afterstates(s, 6, 1)
-    assert len(rows) == 1 and (rows[0][:B.BOARD_LEN] == s[:B.BOARD_LEN]).all()
+    assert len(rows) == 1 and (rows[0][: B.BOARD_LEN] == s[: B.BOARD_LEN]).all()
     assert not has_legal_move(B.set_dice(s, 6, 1))
     assert mask_moves(s, 6, 1) == set()
 
@@ -185,7 +213,12 @@ def test_E5_entering_may_hit_a_blot():
     # seed: 2-1, enter on A2 (mover's 23) hitting the blot there.
     s = pos(me="bar:1 6:14", opp="23:1 12:14")
     rows = afterstates(s, 2, 1)
-    assert {play_to_str(s, 2, 1, r) for r in rows} == {"bar/23* 6/5", "bar/23*/22", "bar/24 6/4", "bar/22"}
+    assert {play_to_str(s, 2, 1, r) for r in rows} == {
+        "bar/23* 6/5",
+        "bar/23*/22",
+        "bar/24 6/4",
+        "bar/22",
+    }
     assert sorted(int(r[B.BAR_OPP]) for r in rows) == [0, 0, 1, 1]
 
 
@@ -207,6 +240,7 @@ def test_E7_six_closed_points_no_entry_with_any_roll():
 
 
 # ----------------------------------------------------------------------------- O: bearing off
+
 
 def test_O1_no_bearing_off_with_a_checker_outside_home():
     # 5/off is impossible while 7 is outside; either die first brings 7 home, then 5 bears off.
@@ -249,6 +283,7 @@ def test_O2_double_twos_hit_then_bear_off_in_the_same_turn():
 
 
 # ----------------------------------------------------------------------------- O.3 scoring
+
 
 def test_O3_single_game_when_the_loser_bore_off_one():
     s = pos(me="", opp="10:14")

@@ -1,4 +1,5 @@
 """Shared fixtures for the draughts kernel tests: seeded random-playout positions."""
+
 import numpy as np
 import pytest
 

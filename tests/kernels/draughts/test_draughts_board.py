@@ -1,4 +1,5 @@
 """Board layout and numbering (docs/RULES.md "Board and start", "Notation")."""
+
 from boardgym.kernels.draughts.board import (
     BB_SQUARES,
     DIR_OFFSETS,
@@ -26,7 +27,9 @@ def test_ghost_layout_offsets():
             on_board = 0 <= r + dr < 8 and 0 <= f + df < 8
             n = g + DIR_OFFSETS[d]
             if on_board:
-                assert STEP[d, g] == n and SQ32_NAMES[GHOST_TO_SQ32[n]] == "abcdefgh"[f + df] + str(r + dr + 1)
+                assert STEP[d, g] == n and SQ32_NAMES[GHOST_TO_SQ32[n]] == "abcdefgh"[f + df] + str(
+                    r + dr + 1
+                )
             else:
                 assert STEP[d, g] == -1
                 assert not (0 <= n < N_BITS) or GHOST_TO_SQ32[n] < 0  # a shift lands off the board

@@ -6,6 +6,7 @@ minimax of the game core (all draw rules G.2a-G.2e on the board, no table) where
 proves a result; and games played out with the game core, the winner moving by the table and the
 loser at random, which must end in the table's result.
 """
+
 from math import comb
 
 import numpy as np
@@ -16,12 +17,22 @@ from boardgym.agents import draughts_egdb as E
 from boardgym.envs import draughts as api
 from boardgym.kernels.draughts import egdb as K
 from boardgym.kernels.draughts.board import (
-    MAX_MOVES, ROW_LEN, S_KINGS_ONLY, SQ32_TO_GHOST, S_LONG_DIAG, S_MATERIAL,
+    MAX_MOVES,
+    ROW_LEN,
+    S_KINGS_ONLY,
+    S_LONG_DIAG,
+    S_MATERIAL,
+    SQ32_TO_GHOST,
 )
 from boardgym.kernels.draughts.game import gen_moves, play_move, reward
 from boardgym.kernels.draughts.move import set_position
 from boardgym.kernels.draughts.outcome import (
-    ONGOING, RULES_ALL, WHITE_WON, BLACK_WON, game_status, long_diag_balance,
+    BLACK_WON,
+    ONGOING,
+    RULES_ALL,
+    WHITE_WON,
+    game_status,
+    long_diag_balance,
 )
 
 
@@ -44,8 +55,9 @@ def _round_trip(a, b, c, d):
         if not ok:
             continue
         used += 1
-        if K.index_bb(wm, wk, bm, bk) != i or (wm & wk) | (wm & bm) | (wm & bk) | (wk & bm) \
-                | (wk & bk) | (bm & bk):
+        if K.index_bb(wm, wk, bm, bk) != i or (wm & wk) | (wm & bm) | (wm & bk) | (wk & bm) | (
+            wk & bk
+        ) | (bm & bk):
             bad += 1
     return bad, used
 
@@ -69,8 +81,11 @@ def test_index_round_trip(sig):
     assert bad == 0
     # used entries = every placement: White men on sq32 0..27 and Black men on 4..31 (x of them
     # on 0..3 and y on 28..31, where only one colour's men may stand), then the kings
-    pairs = sum(comb(4, x) * comb(24, a - x) * comb(4, y) * comb(24 - (a - x), c - y)
-                for x in range(a + 1) for y in range(c + 1))
+    pairs = sum(
+        comb(4, x) * comb(24, a - x) * comb(4, y) * comb(24 - (a - x), c - y)
+        for x in range(a + 1)
+        for y in range(c + 1)
+    )
     assert used == pairs * comb(32 - a - c, b) * comb(32 - a - c - b, d)
 
 
@@ -85,9 +100,10 @@ def test_random_positions_index_and_mirror():
         rest = [s for s in sq if s not in wm_sq]
         bm_sq = [s for s in rest if s >= 4][:c]
         rest = [s for s in rest if s not in bm_sq]
-        wk_sq, bk_sq = rest[:b], rest[b:b + d]
-        bb = [int(sum(1 << int(SQ32_TO_GHOST[s]) for s in xs)) for xs in (wm_sq, wk_sq, bm_sq,
-                                                                           bk_sq)]
+        wk_sq, bk_sq = rest[:b], rest[b : b + d]
+        bb = [
+            int(sum(1 << int(SQ32_TO_GHOST[s]) for s in xs)) for xs in (wm_sq, wk_sq, bm_sq, bk_sq)
+        ]
         i = K.index_bb(*bb)
         assert 0 <= i < K.sig_size(a, b, c, d)
         wm, wk, bm, bk, ok = K.unindex_bb(a, b, c, d, i)
@@ -97,30 +113,42 @@ def test_random_positions_index_and_mirror():
         assert [bin(x).count("1") for x in f] == [c, d, a, b]
 
 
-@pytest.mark.parametrize("sig", _all_sigs(3) + [(0, 3, 0, 1), (0, 1, 0, 3), (2, 1, 0, 1),
-                                                (1, 1, 1, 1), (2, 0, 1, 1), (1, 0, 3, 0)])
+@pytest.mark.parametrize(
+    "sig",
+    _all_sigs(3)
+    + [(0, 3, 0, 1), (0, 1, 0, 3), (2, 1, 0, 1), (1, 1, 1, 1), (2, 0, 1, 1), (1, 0, 3, 0)],
+)
 def test_every_entry_agrees_with_its_children(tables4, sig):
     bad = np.zeros(4, dtype=np.int64)
     assert K.verify_table(*sig, tables4.data, tables4.offsets, tables4.layers, bad) == 0
 
 
-@pytest.mark.parametrize("fen, want", [
-    ("W:WK1,K2,K3:BK30", ("win", 16)),  # three kings beat a lone king off the long diagonal
-    ("W:WK1,K2,K3:BK29", ("draw", None)),  # ... not one holding a1-h8
-    ("W:WK29:BK4", ("loss", 2)),  # a1's one diagonal runs into h8's capture (25.3)
-    ("B:WK29:BK4", ("loss", 2)),  # the same for Black
-    ("W:WK29:BK22", ("win", 1)),  # a1 takes c3 at once (25.3), Black has nothing left
-    ("W:W6:B1,2", ("loss", 0)),  # c7 is blocked by b8 and d8: no legal move (G.1)
-    ("W:W22:B5", ("draw", None)),
-])
+@pytest.mark.parametrize(
+    "fen, want",
+    [
+        ("W:WK1,K2,K3:BK30", ("win", 16)),  # three kings beat a lone king off the long diagonal
+        ("W:WK1,K2,K3:BK29", ("draw", None)),  # ... not one holding a1-h8
+        ("W:WK29:BK4", ("loss", 2)),  # a1's one diagonal runs into h8's capture (25.3)
+        ("B:WK29:BK4", ("loss", 2)),  # the same for Black
+        ("W:WK29:BK22", ("win", 1)),  # a1 takes c3 at once (25.3), Black has nothing left
+        ("W:W6:B1,2", ("loss", 0)),  # c7 is blocked by b8 and d8: no legal move (G.1)
+        ("W:W22:B5", ("draw", None)),
+    ],
+)
 def test_known_positions(tables4, fen, want):
     assert E.probe(tables4, fen) == want
 
 
 def test_table_bytes():
     assert [tuple(K.decode(c)) for c in (0, 1, 2, 3, 4, 254, 255)] == [
-        (K.DRAW, -1), (K.WIN, 1), (K.LOSS, 0), (K.WIN, 2), (K.LOSS, 1), (K.LOSS, 126),
-        (K.WIN, 128)]
+        (K.DRAW, -1),
+        (K.WIN, 1),
+        (K.LOSS, 0),
+        (K.WIN, 2),
+        (K.LOSS, 1),
+        (K.LOSS, 126),
+        (K.WIN, 128),
+    ]
 
 
 def test_colour_mirror_gives_the_same_value(tables4):
@@ -195,8 +223,14 @@ def _exact(s, depth, bufs):
 def test_tables_agree_with_exact_search(tables4):
     rng = np.random.default_rng(11)
     bufs = np.zeros((6, MAX_MOVES, ROW_LEN), dtype=np.int64)
-    sigs = [s for s in _all_sigs(4) if sum(s) <= 3] + [(0, 3, 0, 1), (0, 2, 0, 2), (2, 1, 0, 1),
-                                                      (1, 1, 1, 1), (1, 2, 0, 1), (0, 2, 1, 1)]
+    sigs = [s for s in _all_sigs(4) if sum(s) <= 3] + [
+        (0, 3, 0, 1),
+        (0, 2, 0, 2),
+        (2, 1, 0, 1),
+        (1, 1, 1, 1),
+        (1, 2, 0, 1),
+        (0, 2, 1, 1),
+    ]
     proven = {1: 0, 0: 0, -1: 0}
     checked = 0
     while checked < 400:
@@ -231,8 +265,18 @@ def test_games_end_as_the_tables_say(tables4):
     game core must end the game with the winner's G.1 win, and the table must stay consistent
     with the real draw counters at every ply."""
     rng = np.random.default_rng(3)
-    sigs = [(0, 3, 0, 1), (2, 1, 0, 1), (1, 2, 0, 1), (0, 2, 1, 1), (1, 1, 1, 1), (2, 0, 1, 0),
-            (1, 1, 0, 1), (1, 0, 2, 0), (3, 0, 1, 0), (2, 0, 2, 0)]
+    sigs = [
+        (0, 3, 0, 1),
+        (2, 1, 0, 1),
+        (1, 2, 0, 1),
+        (0, 2, 1, 1),
+        (1, 1, 1, 1),
+        (2, 0, 1, 0),
+        (1, 1, 0, 1),
+        (1, 0, 2, 0),
+        (3, 0, 1, 0),
+        (2, 0, 2, 0),
+    ]
     games = 0
     while games < 60:
         a, b, c, d = sigs[games % len(sigs)]
@@ -307,8 +351,10 @@ def test_boundary_errors(tables4, tmp_path):
     with pytest.raises(ValueError, match="does not fit the data"):
         E.probe(short, "W:WK1:BK30")
     with pytest.raises(TypeError, match="tables.offsets must be"):
-        E.probe(E.Tables(tables4.data, tables4.offsets.astype(np.int32), tables4.layers, 4),
-                "W:WK1:BK30")
+        E.probe(
+            E.Tables(tables4.data, tables4.offsets.astype(np.int32), tables4.layers, 4),
+            "W:WK1:BK30",
+        )
     layers = tables4.layers.copy()
     layers[K.sig_id(0, 3, 0, 1)] = 1
     with pytest.raises(ValueError, match="0301 does not fit"):
@@ -320,8 +366,10 @@ def test_search_score(tables4):
     hit, v = K.search_score(tables4.data, tables4.offsets, tables4.layers, s, 3, 100_000)
     assert hit and v == 100_000 - 200 - 3 - 16
     s = api.from_fen("W:WK1,K2,K3:BK29")
-    assert tuple(K.search_score(tables4.data, tables4.offsets, tables4.layers, s, 3,
-                                100_000)) == (True, 0)
+    assert tuple(K.search_score(tables4.data, tables4.offsets, tables4.layers, s, 3, 100_000)) == (
+        True,
+        0,
+    )
     s = api.initial_state()
     assert not K.search_score(tables4.data, tables4.offsets, tables4.layers, s, 3, 100_000)[0]
 
@@ -329,6 +377,7 @@ def test_search_score(tables4):
 def test_alphabeta_probes_the_tables(tables4, tmp_path, monkeypatch):
     from boardgym.agents.draughts_agents import AlphaBetaAgent
     from boardgym.agents.draughts_search import WIN, WIN_BOUND
+
     fen = "W:WK1,K2,K3:BK30"
     s = api.from_fen(fen)
     agent = AlphaBetaAgent(depth=3, egdb=tables4, seed=0)

@@ -1,6 +1,7 @@
 """The FEN kernel (kernels/draughts/fen.py) gives the position the Python reader gives, or gives
 up: on the oracle positions, their algebraic and range forms, and thousands of mutated texts
 (every text the kernel accepts, the Python reader accepts with the same position)."""
+
 import random
 from pathlib import Path
 
@@ -41,8 +42,15 @@ def agree(text, rules=RULES_ALL):
 
 def test_kernel_reads_the_plain_forms_like_python():
     fens = oracle_fens()
-    more = ["W:W21-32:B1-12", "w:w21-32:b1-12.", "B:BK1-3,5:W29", "W:W:B1", "W:Wa1,C3,kh2:Bb8,KD8",
-            "W:W0021,K007:B1", "B:B13,16:WK10-12"]
+    more = [
+        "W:W21-32:B1-12",
+        "w:w21-32:b1-12.",
+        "B:BK1-3,5:W29",
+        "W:W:B1",
+        "W:Wa1,C3,kh2:Bb8,KD8",
+        "W:W0021,K007:B1",
+        "B:B13,16:WK10-12",
+    ]
     for i, f in enumerate(fens + more):
         assert agree(f, rules=i % (RULES_ALL + 1)), f
     for f in fens[:300]:  # the same positions written algebraically
@@ -50,11 +58,35 @@ def test_kernel_reads_the_plain_forms_like_python():
 
 
 def test_kernel_gives_up_on_errors_and_other_forms():
-    for text in ["", "W", "W:W1", "W:W1:W2", "W:W1:B1", "W:W1:B2:", "X:W1:B2", "W:W1,:B2",
-                 "W:W,1:B2", "W:W33:B1", "W:W0:B1", "W:W3-1:B5", "W:Wa2:B1", "W:Wb8:B1",
-                 "W:W1-13:B20", "W:W1,K1:B5", "W:WKK1:B5", "W:W1 :B2", '[FEN "W:W21:B1"]',
-                 "W:W21:B1..", "W:W21-:B1", "W:W-21:B1", "W:W21:B9999999999999999999999",
-                 "W:Wc3x:B1", "WW:W1:B2", "W:Wi1:B2", "W:W1:B2\u00e9"[:-1] + "x"]:
+    for text in [
+        "",
+        "W",
+        "W:W1",
+        "W:W1:W2",
+        "W:W1:B1",
+        "W:W1:B2:",
+        "X:W1:B2",
+        "W:W1,:B2",
+        "W:W,1:B2",
+        "W:W33:B1",
+        "W:W0:B1",
+        "W:W3-1:B5",
+        "W:Wa2:B1",
+        "W:Wb8:B1",
+        "W:W1-13:B20",
+        "W:W1,K1:B5",
+        "W:WKK1:B5",
+        "W:W1 :B2",
+        '[FEN "W:W21:B1"]',
+        "W:W21:B1..",
+        "W:W21-:B1",
+        "W:W-21:B1",
+        "W:W21:B9999999999999999999999",
+        "W:Wc3x:B1",
+        "WW:W1:B2",
+        "W:Wi1:B2",
+        "W:W1:B2\u00e9"[:-1] + "x",
+    ]:
         assert kernel_fen(text) is None, text
 
 

@@ -1,5 +1,6 @@
 """The game core (kernels/draughts/game.py): the acting player's frame, whole moves with their
 routes, outcome and rewards with truncation, the observation decoder, the content check."""
+
 from pathlib import Path
 
 import numpy as np
@@ -7,7 +8,16 @@ import pytest
 
 from boardgym.kernels.draughts import game
 from boardgym.kernels.draughts.board import (
-    HIST_LEN, M_CAPTURED, MAX_HOPS, MAX_MOVES, ROW_LEN, S_CAP_SQ, S_HIST, S_HIST_N, S_PLY, S_SIDE,
+    HIST_LEN,
+    M_CAPTURED,
+    MAX_HOPS,
+    MAX_MOVES,
+    ROW_LEN,
+    S_CAP_SQ,
+    S_HIST,
+    S_HIST_N,
+    S_PLY,
+    S_SIDE,
     STATE_LEN,
 )
 from boardgym.kernels.draughts.codec import apply_action, legal_action_mask
@@ -16,7 +26,6 @@ from boardgym.kernels.draughts.opponents import material, recapture_move
 from boardgym.kernels.draughts.outcome import BLACK_WON, ONGOING, WHITE_WON
 from boardgym.kernels.rng import seed_rngs
 
-
 DATA = Path(__file__).resolve().parents[2] / "data" / "draughts_oracle_positions.tsv"
 
 
@@ -24,6 +33,7 @@ DATA = Path(__file__).resolve().parents[2] / "data" / "draughts_oracle_positions
 def chain_positions():
     """Oracle-file positions with long chains, king multi-captures or Turkish strikes."""
     from boardgym.envs.draughts import from_fen
+
     out = []
     for line in DATA.read_text().splitlines():
         fen, tags = line.split("\t")[:2]
@@ -56,8 +66,9 @@ def test_initial_state_and_rules():
     assert game.initial_state(3)[13] == 3  # the draw-rule mask (S_RULES)
 
 
-def test_mover_frame_mask_and_step_are_the_kernel_frame_turned_for_black(playout_positions,
-                                                                            chain_positions):
+def test_mover_frame_mask_and_step_are_the_kernel_frame_turned_for_black(
+    playout_positions, chain_positions
+):
     """legal_mask/step in the acting player's frame == the kernel frame through view_action."""
     kernel, mover = np.zeros(1024, np.int8), np.zeros(1024, np.int8)
     for s in _walk_hops(playout_positions + chain_positions):
@@ -154,16 +165,21 @@ def test_state_error_never_crashes_on_random_vectors():
     """The content check is safe on any int64 vector: garbage is refused, never indexed."""
     rng = np.random.default_rng(1)
     base = game.initial_state()
-    extremes = np.array([-2**63, -2**31, -1, 0, 1, 35, 36, 63, 64, 2**31, 2**62, 2**63 - 1])
+    extremes = np.array([-(2**63), -(2**31), -1, 0, 1, 35, 36, 63, 64, 2**31, 2**62, 2**63 - 1])
     for _ in range(3000):
         s = base.copy()
         idx = rng.integers(0, STATE_LEN, int(rng.integers(1, 6)))
-        s[idx] = rng.choice(extremes, idx.size) if rng.random() < 0.5 else rng.integers(
-            -2**63, 2**63 - 1, idx.size, dtype=np.int64, endpoint=True)
+        s[idx] = (
+            rng.choice(extremes, idx.size)
+            if rng.random() < 0.5
+            else rng.integers(-(2**63), 2**63 - 1, idx.size, dtype=np.int64, endpoint=True)
+        )
         code = game.state_error(s)
         assert 0 <= code < len(game.STATE_ERRORS)
-    assert all(game.state_error(rng.integers(-2**63, 2**63 - 1, STATE_LEN, dtype=np.int64)) != 0
-               for _ in range(200))
+    assert all(
+        game.state_error(rng.integers(-(2**63), 2**63 - 1, STATE_LEN, dtype=np.int64)) != 0
+        for _ in range(200)
+    )
 
 
 def test_history_ring_must_end_in_the_position_hash():
@@ -178,6 +194,7 @@ def test_recapture_player_avoids_the_move_that_loses_a_man():
     """The recapture player (OPP_GREEDY): of c3-b4, c3-d4, g3-f4, g3-h4 against a Black man on
     e5, the two that let e5 capture lose a man; it plays one of the other two."""
     from boardgym.envs.draughts import apply, from_fen
+
     s = from_fen("W:Wc3,g3:Be5")
     rngs = seed_rngs(0, 1)
     seen = set()
@@ -189,24 +206,27 @@ def test_recapture_player_avoids_the_move_that_loses_a_man():
 
 
 def test_recapture_player_takes_the_bigger_capture():
-    from boardgym.envs.draughts import apply, from_fen
+    from boardgym.envs.draughts import from_fen
+
     s = from_fen("W:Wc3,g3:Bd4,f4,d6")  # c3:e5:c7 takes two, g3:e5 or c3:e5 one
     t = recapture_move(s, seed_rngs(0, 1), 0)
     assert material(t, 0) - material(s, 0) == 2
 
 
-def test_apply_move_into_writes_apply_moves_position_into_the_given_row(playout_positions,
-                                                                        chain_positions):
+def test_apply_move_into_writes_apply_moves_position_into_the_given_row(
+    playout_positions, chain_positions
+):
     """The search's copy-free child (move.apply_move_into) is apply_move's new position, written
     into a row of the caller's array (counters, hash and history included); the parent is
     untouched."""
     from boardgym.kernels.draughts.move import apply_move, apply_move_into
+
     rows = np.empty((MAX_MOVES, ROW_LEN), np.int64)
     out = np.full((3, STATE_LEN), -7, np.int64)
     checked = 0
     for s in playout_positions + chain_positions:
         before = s.copy()
-        for r in rows[:game.gen_moves(s, rows)]:
+        for r in rows[: game.gen_moves(s, rows)]:
             apply_move_into(s, r, out[1])
             assert np.array_equal(out[1], apply_move(s, r))
             checked += 1

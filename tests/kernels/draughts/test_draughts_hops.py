@@ -3,6 +3,7 @@
 Covers 25.1-25.5 at the hop level: compulsory capture, chains continued hop by hop, Turkish
 strike (jumped pieces block), 25.4 landing squares and crowning mid-capture.
 """
+
 import numpy as np
 
 from boardgym.kernels.draughts.board import (
@@ -53,7 +54,9 @@ def outcomes_by_actions(state):
     mid_chain = []
     walk(state, -1)
     for s in mid_chain:  # gen_moves mid-chain lists the ways to finish the chain
-        assert continuations_by_moves(s) == {(e, c) for _, e, c, _ in outcomes_from(s, side, before)}
+        assert continuations_by_moves(s) == {
+            (e, c) for _, e, c, _ in outcomes_from(s, side, before)
+        }
     return found
 
 
@@ -85,8 +88,15 @@ def continuations_by_moves(state):
 def outcomes_by_moves(state):
     buf = np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64)
     k = gen_moves(state, buf)
-    rows = {(int(GHOST_TO_SQ32[r[M_FROM]]), int(GHOST_TO_SQ32[r[M_TO]]), int(r[M_CAPTURED]),
-             tuple(apply_move(state, r).tolist())) for r in buf[:k]}
+    rows = {
+        (
+            int(GHOST_TO_SQ32[r[M_FROM]]),
+            int(GHOST_TO_SQ32[r[M_TO]]),
+            int(r[M_CAPTURED]),
+            tuple(apply_move(state, r).tolist()),
+        )
+        for r in buf[:k]
+    }
     assert len(rows) == k, "gen_moves produced two rows with the same outcome"
     return rows
 
@@ -105,8 +115,14 @@ def test_hop_sequences_on_rule_examples():
     """25.2-25.5 at the hop level on the docs/RULES.md examples (Turkish strike, 25.4, 25.5)."""
     from boardgym.envs.draughts import from_fen
 
-    for fen in ["W:WK29:B5,19,22", "B:W15,17,21,K23,25,26,30:BK32", "W:W9,21:B4,6,11",
-                "B:W25,26,28:B5,23", "W:Wc3:Bb4,d4,b6,d6", "W:WKa1:Bc3,f6"]:
+    for fen in [
+        "W:WK29:B5,19,22",
+        "B:W15,17,21,K23,25,26,30:BK32",
+        "W:W9,21:B4,6,11",
+        "B:W25,26,28:B5,23",
+        "W:Wc3:Bb4,d4,b6,d6",
+        "W:WKa1:Bc3,f6",
+    ]:
         s = from_fen(fen)
         assert outcomes_by_actions(s) == outcomes_by_moves(s), fen
 

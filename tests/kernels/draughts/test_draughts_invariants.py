@@ -1,4 +1,5 @@
 """Random-playout invariants, hop by hop through the action codec (25.2, G.1, G.2a hashing)."""
+
 import numpy as np
 
 from boardgym.kernels.bits import popcount

@@ -1,4 +1,5 @@
 """End of game: G.1 and each draw rule G.2a-G.2e (kernels/draughts/outcome.py documents the choices)."""
+
 import numpy as np
 import pytest
 
@@ -64,7 +65,9 @@ def test_g2a_threefold_repetition():
     states = play(from_fen(fen, rules=RULE_REPETITION), shuffle("g1", "h2", "b8", "a7", 8))
     assert [game_status(s) for s in states[:7]] == [ONGOING] * 7  # start position seen twice
     assert game_status(states[7]) == DRAW_REPETITION  # third time
-    off = play(from_fen(fen, rules=RULES_ALL & ~RULE_REPETITION), shuffle("g1", "h2", "b8", "a7", 8))
+    off = play(
+        from_fen(fen, rules=RULES_ALL & ~RULE_REPETITION), shuffle("g1", "h2", "b8", "a7", 8)
+    )
     assert game_status(off[-1]) == ONGOING
     assert states[3][S_HASH] == from_fen(fen)[S_HASH]
 
@@ -89,8 +92,12 @@ def test_g2b_three_kings_against_lone_king():
     assert [game_status(s) for s in states[:29]] == [ONGOING] * 29
     assert states[29][S_MATERIAL] == 30
     assert game_status(states[29]) == DRAW_THREE_KINGS
-    assert game_status(from_fen(fen, rules=RULES_ALL & ~RULE_THREE_KINGS & ~RULE_REPETITION
-                                & ~RULE_KINGS_ONLY)) == ONGOING
+    assert (
+        game_status(
+            from_fen(fen, rules=RULES_ALL & ~RULE_THREE_KINGS & ~RULE_REPETITION & ~RULE_KINGS_ONLY)
+        )
+        == ONGOING
+    )
     # Not the balance (two kings only): no G.2b draw however long.
     s = from_fen("W:WKc1,Ke1:BKa7", rules=RULE_THREE_KINGS)
     s[S_MATERIAL] = 100
@@ -114,8 +121,15 @@ def test_g2c_kings_only_fifteen_moves():
     assert states[9][S_KINGS_ONLY] == 10
     s = apply(states[9], "a1-b2")  # a man move resets the count
     assert s[S_KINGS_ONLY] == 0
-    assert game_status(play(from_fen(fen, rules=RULES_ALL & ~RULE_KINGS_ONLY & ~RULE_REPETITION),
-                            shuffle("e1", "f2", "d8", "e7", 30))[-1]) == ONGOING
+    assert (
+        game_status(
+            play(
+                from_fen(fen, rules=RULES_ALL & ~RULE_KINGS_ONLY & ~RULE_REPETITION),
+                shuffle("e1", "f2", "d8", "e7", 30),
+            )[-1]
+        )
+        == ONGOING
+    )
 
 
 def test_g2d_balance_unchanged_4_5_and_6_7_pieces():
@@ -159,8 +173,9 @@ def test_g2e_lone_king_on_long_diagonal():
     assert not long_diag_balance(*from_fen("W:WKc1,Ke1,Kg1:BKa3")[:4])  # off the diagonal
 
 
-@pytest.mark.parametrize("rule", [RULE_REPETITION, RULE_THREE_KINGS, RULE_KINGS_ONLY,
-                                  RULE_BALANCE, RULE_LONG_DIAGONAL])
+@pytest.mark.parametrize(
+    "rule", [RULE_REPETITION, RULE_THREE_KINGS, RULE_KINGS_ONLY, RULE_BALANCE, RULE_LONG_DIAGONAL]
+)
 def test_g2_each_rule_switchable(rule):
     """G.2: every draw rule is an option; all on by default, each can be switched off alone."""
     assert from_fen("W:Wc3:Bf6")[13] == RULES_ALL
@@ -169,9 +184,16 @@ def test_g2_each_rule_switchable(rule):
     s[S_LONG_DIAG] = 50
     code = game_status(s)
     assert code != ONGOING  # some other rule still applies
-    assert code != {RULE_REPETITION: DRAW_REPETITION, RULE_THREE_KINGS: DRAW_THREE_KINGS,
-                    RULE_KINGS_ONLY: DRAW_KINGS_ONLY, RULE_BALANCE: DRAW_BALANCE,
-                    RULE_LONG_DIAGONAL: DRAW_LONG_DIAGONAL}[rule]
+    assert (
+        code
+        != {
+            RULE_REPETITION: DRAW_REPETITION,
+            RULE_THREE_KINGS: DRAW_THREE_KINGS,
+            RULE_KINGS_ONLY: DRAW_KINGS_ONLY,
+            RULE_BALANCE: DRAW_BALANCE,
+            RULE_LONG_DIAGONAL: DRAW_LONG_DIAGONAL,
+        }[rule]
+    )
     assert isinstance(np.int64(code), np.int64)
 
 

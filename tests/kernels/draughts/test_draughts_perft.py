@@ -1,4 +1,5 @@
 """Perft from the initial position against the published Russian draughts table (tests/data)."""
+
 import json
 from pathlib import Path
 
@@ -7,7 +8,13 @@ import pytest
 from numba import njit
 
 from boardgym.kernels.draughts.board import (
-    BB_SQUARES, M_CAPTURED, M_FROM, M_PROMOTE, M_TO, MAX_MOVES, ROW_LEN,
+    BB_SQUARES,
+    M_CAPTURED,
+    M_FROM,
+    M_PROMOTE,
+    M_TO,
+    MAX_MOVES,
+    ROW_LEN,
 )
 from boardgym.kernels.draughts.game import initial_state
 from boardgym.kernels.draughts.move import apply_bb
@@ -37,7 +44,6 @@ def test_perft_parallel_matches_serial():
     assert perft_parallel(s, 7) == perft(s, 7) == PERFT[7]
 
 
-
 @njit
 def _gen_routes(wm, wk, bm, bk, side, work, out):
     """Like gen_moves_bb but keeping every capture route."""
@@ -60,8 +66,17 @@ def _routes(wm, wk, bm, bk, side, depth, bufs, work):
         return n
     t = 0
     for i in range(n):
-        a, b, c, d = apply_bb(wm, wk, bm, bk, side, buf[i, M_FROM], buf[i, M_TO],
-                              buf[i, M_CAPTURED], buf[i, M_PROMOTE])
+        a, b, c, d = apply_bb(
+            wm,
+            wk,
+            bm,
+            bk,
+            side,
+            buf[i, M_FROM],
+            buf[i, M_TO],
+            buf[i, M_CAPTURED],
+            buf[i, M_PROMOTE],
+        )
         t += _routes(a, b, c, d, 1 - side, depth - 1, bufs, work)
     return t
 

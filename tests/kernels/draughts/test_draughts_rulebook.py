@@ -1,4 +1,5 @@
 """Rulebook: one test per clause of docs/RULES.md (M.1-M.3, 25.1-25.7); FEN -> exact legal set."""
+
 import pytest
 
 from boardgym.envs.draughts import apply, legal_moves, to_fen
@@ -7,10 +8,16 @@ from boardgym.envs.draughts import apply, legal_moves, to_fen
 RULES_TABLE = [
     ("25.2 men capture backwards", "W:W15,28:B4,18", ["e5:c3"]),
     ("25.2 free choice, no majority", "W:W22,28:B4,11,17,18", ["c3:a5", "c3:e5:g7"]),
-    ("25.3/25.4 king must land where the capture continues", "W:WK29:B5,19,22",
-     ["a1:e5:g3", "a1:e5:h2"]),
-    ("25.2/25.4 Turkish strike: jumped pieces block", "B:W15,17,21,K23,25,26,30:BK32",
-     ["g1:d4:a1", "g1:d4:f6", "g1:d4:g7", "g1:d4:h8"]),
+    (
+        "25.3/25.4 king must land where the capture continues",
+        "W:WK29:B5,19,22",
+        ["a1:e5:g3", "a1:e5:h2"],
+    ),
+    (
+        "25.2/25.4 Turkish strike: jumped pieces block",
+        "B:W15,17,21,K23,25,26,30:BK32",
+        ["g1:d4:a1", "g1:d4:f6", "g1:d4:g7", "g1:d4:h8"],
+    ),
     ("25.5 crowned mid-capture, continues as king", "W:W9,21:B4,6,11", ["b6:d8:g5", "b6:d8:h4"]),
     ("25.5 the same for Black", "B:W25,26,28:B5,23", ["e3:c1:a3"]),
     ("25.6 quiet promotion, no capture that move", "W:W6:B4", ["c7-b8", "c7-d8"]),
@@ -39,8 +46,21 @@ def test_m1_man_moves_one_square_forward():
 def test_m2_king_moves_any_distance():
     """M.2: a king slides any number of empty squares along each diagonal."""
     assert moves("W:WKd4:Bh8") == sorted(
-        ["d4-a1", "d4-b2", "d4-c3", "d4-a7", "d4-b6", "d4-c5",
-         "d4-e3", "d4-f2", "d4-g1", "d4-e5", "d4-f6", "d4-g7"])
+        [
+            "d4-a1",
+            "d4-b2",
+            "d4-c3",
+            "d4-a7",
+            "d4-b6",
+            "d4-c5",
+            "d4-e3",
+            "d4-f2",
+            "d4-g1",
+            "d4-e5",
+            "d4-f6",
+            "d4-g7",
+        ]
+    )
     assert moves("B:Wh4:BKe1") == sorted(["e1-d2", "e1-c3", "e1-b4", "e1-a5", "e1-f2", "e1-g3"])
 
 
