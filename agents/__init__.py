@@ -6,13 +6,13 @@ position (``env.unwrapped.state``: full repetition history and counters; the act
 side to move's frame, like ``act``), and draughts agents ``best_move(fen) -> str`` (PDN move).
 
 - ``RandomAgent`` (random_agent.py): any game.
-- ``DraughtsGreedyAgent``, ``AlphaBetaAgent`` (draughts_agents.py): Russian draughts; the search
-  kernel is draughts_search.py, the evaluations (material/positional, linear, MLP, MLP with
-  evaluation features) draughts_eval.py;
+- ``DraughtsGreedyAgent``, ``AlphaBetaAgent`` (draughts/agents.py): Russian draughts; the search
+  kernel is draughts/search.py, the evaluations (material/positional, linear, MLP, MLP with
+  evaluation features) draughts/evaluation.py;
   the shipped learned evaluation is checkpoints/draughts-alphabeta.npz
   (scripts/train_draughts_eval.py).
-- ``TDAgent``, ``GreedyAgent``, ``ExpectimaxAgent`` for backgammon (backgammon_agents.py; the TD(lambda)
-  net and its Numba training loop in td_net.py; shipped net checkpoints/backgammon-td.npz).
+- ``TDAgent``, ``GreedyAgent``, ``ExpectimaxAgent`` for backgammon (backgammon/agents.py; the TD(lambda)
+  net and its Numba training loop in backgammon/net.py; shipped net checkpoints/backgammon-td.npz).
 - ``PPOAgent`` (ppo.py): MaskablePPO policies, self-play trainer; shipped checkpoints/draughts-ppo.pt.
 - ``RLlibAgent``, ``MaskedPPOModule`` (rllib_module.py): Ray RLlib action-masking module.
 - ``load(name, game=None, **kwargs)``, ``available(game=None)``, ``register`` (registry.py).
@@ -43,15 +43,15 @@ __all__ = [
 
 def __getattr__(name):
     if name in ("DraughtsGreedyAgent", "AlphaBetaAgent"):
-        from boardgym.agents import draughts_agents
+        from boardgym.agents.draughts import agents as draughts_agents
 
         return getattr(draughts_agents, "GreedyAgent" if name == "DraughtsGreedyAgent" else name)
     if name == "Evaluation":
-        from boardgym.agents.draughts_eval import Evaluation
+        from boardgym.agents.draughts.evaluation import Evaluation
 
         return Evaluation
     if name in ("TDAgent", "BackgammonGreedyAgent", "ExpectimaxAgent"):
-        from boardgym.agents import backgammon_agents
+        from boardgym.agents.backgammon import agents as backgammon_agents
 
         return getattr(
             backgammon_agents, "GreedyAgent" if name == "BackgammonGreedyAgent" else name

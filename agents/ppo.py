@@ -2,7 +2,7 @@
 
 Training (``train_ppo``, used by ``boardgym train --algo ppo``): N games at once through the
 stable-baselines3 VecEnv over the batched core (boardgym.envs.vector), the learner's opponent in
-each game drawn from the league (boardgym.agents.league: random, the in-kernel one-ply player,
+each game drawn from the league (boardgym.agents.training.league: random, the in-kernel one-ply player,
 draughts' GreedyAgent, and the newest ``pool_size`` frozen snapshots of the learner — one joins
 every ``snapshot_every`` steps — sampled per game by prioritized fictitious self-play), or, with
 ``league=False`` (and in runs that began before the league), from the uniform ``OpponentPool``
@@ -27,7 +27,7 @@ torch reads (2 torch threads on a loaded machine were several times slower) and,
 waited for the second core.
 
 With ``teacher`` (an agent spec: ``boardgym train --teacher``) the run begins with a teacher
-phase (boardgym.agents.kickstart): the teacher's labelled games (``teacher/chunk_<k>.npz`` in
+phase (boardgym.agents.training.kickstart): the teacher's labelled games (``teacher/chunk_<k>.npz`` in
 the run directory), behaviour cloning of the policy and value heads on them, an evaluation of
 the cloned policy at step 0, then self-play as above from the cloned weights and optimizer,
 optionally with a decaying cross-entropy term toward the teacher's labels at every rollout
@@ -36,7 +36,7 @@ resume inside the phase exact too.
 
 A run directory holds ``ppo.zip`` (the latest MaskablePPO model, for PPOAgent), ``ppo_<steps>.zip``
 (each evaluated model; the run ends with an evaluation), ``resume.pt`` (all a resumed run
-needs), ``metrics.jsonl`` and TensorBoard logs in ``tb/`` (boardgym.agents.run_log). A new run
+needs), ``metrics.jsonl`` and TensorBoard logs in ``tb/`` (boardgym.agents.training.run_log). A new run
 refuses a directory holding anything unless ``force`` (then the previous run's files move into
 ``replaced-<time>/``: ``run_log.prepare_run_dir``).
 Checkpoints are taken at the start of a rollout, every ``ckpt_every`` steps and at the end, and
@@ -55,13 +55,8 @@ import time
 
 import numpy as np
 
-from boardgym.agents.run_log import (
-    RunLog,
-    format_evaluation,
-    prepare_run_dir,
-    write_atomically,
-    write_file_atomically,
-)
+from boardgym.agents.files import write_atomically, write_file_atomically
+from boardgym.agents.training.run_log import RunLog, format_evaluation, prepare_run_dir
 
 MODEL_FILE = "ppo.zip"
 RESUME_FILE = "resume.pt"
@@ -149,13 +144,13 @@ class PPOAgent:
 
     def best_move(self, fen):
         """Draughts: PDN string of the policy's whole move in a FEN position."""
-        from boardgym.agents.engine_query import best_move
+        from boardgym.agents.arena.engine_query import best_move
 
         return best_move(self, fen)
 
     def best_play(self, position_id, die1, die2):
         """Backgammon: Position ID of the afterstate the policy's checker moves reach."""
-        from boardgym.agents.engine_query import best_play
+        from boardgym.agents.arena.engine_query import best_play
 
         return best_play(self, position_id, die1, die2)
 
@@ -377,9 +372,9 @@ class OpponentPool:
 
 def play_vs_baseline(model, game, opponent="random", n_games=200, seed=0, **core_kwargs):
     """Points of the model's deterministic policy in n_games against an in-kernel opponent
-    ("random" or "greedy"): boardgym.agents.evaluation.play_vs_kernel_opponent (pairs of games
+    ("random" or "greedy"): boardgym.agents.arena.matches.play_vs_kernel_opponent (pairs of games
     on the batched core from one random stream, the learner's seat swapped)."""
-    from boardgym.agents.evaluation import play_vs_kernel_opponent
+    from boardgym.agents.arena.matches import play_vs_kernel_opponent
 
     def policy(obs, masks):
         return model.predict(obs, action_masks=masks.astype(bool), deterministic=True)[0]
@@ -399,8 +394,8 @@ def play_vs_greedy(model, n_games=200, seed=0, evaluation=None, **core_kwargs):
     """Points of the model's deterministic policy in n_games of draughts against boardgym.agents'
     GreedyAgent (league.GreedyBatch: the same choices, ties from per-game streams of seed):
     evaluation.play_vs_batched_opponent, pairs with the seats swapped."""
-    from boardgym.agents.evaluation import play_vs_batched_opponent
-    from boardgym.agents.league import GreedyBatch
+    from boardgym.agents.arena.matches import play_vs_batched_opponent
+    from boardgym.agents.training.league import GreedyBatch
     from boardgym.kernels.rng import seed_rngs
 
     greedy = GreedyBatch(evaluation)
@@ -427,8 +422,8 @@ def evaluate_baselines(model, game, n_games=200, seed=0, greedy=False):
     Draughts games start from positions after 2-4 random moves (evaluation.opening_positions,
     one per pair, seeded by seed), as ``boardgym evaluate``'s do: from the start position alone a
     deterministic policy is measured on a handful of lines."""
-    from boardgym.agents.evaluation import baseline_report, opening_positions
-    from boardgym.agents.stats import summarize_points
+    from boardgym.agents.arena.matches import baseline_report, opening_positions
+    from boardgym.agents.arena.stats import summarize_points
 
     def play(opp, n_pairs, s):
         kw = {"openings": opening_positions(s, n_pairs)} if game == "draughts" else {}
@@ -512,7 +507,7 @@ def train_ppo(
 ):
     """Train a MaskablePPO policy by self-play into run_dir (see the module docstring).
 
-    league: the opponents are a boardgym.agents.league.League (fixed players and snapshots, one
+    league: the opponents are a boardgym.agents.training.league.League (fixed players and snapshots, one
     member per game slot, sampled by prioritized fictitious self-play); False: the uniform
     OpponentPool of earlier runs, one member per rollout; pfsp: the league's weighting ("hard"
     or "var", league.pfsp_weights); openings (draughts): FENs the training games start from, one
@@ -521,12 +516,12 @@ def train_ppo(
     masked policy computed over the legal actions only). The batched core runs on one Numba
     thread and torch on one thread (measured fastest on this 2-core machine: the parallel core
     also resets torch's OpenMP thread count).
-    teacher: an agent spec (boardgym.agents.kickstart.parse_teacher, e.g.
+    teacher: an agent spec (boardgym.agents.training.kickstart.parse_teacher, e.g.
     "draughts-alphabeta:depth=4"): before self-play, behaviour cloning of teacher_games games of
     the teacher (exploration teacher_explore) for teacher_epochs epochs at learning rate
     teacher_lr, the value head on the game results weighted teacher_value; teacher_mix > 0
     keeps a cross-entropy term toward the teacher's labels during PPO, decaying linearly to 0
-    at teacher_mix_steps (boardgym.agents.kickstart). The phase ends with an evaluation at
+    at teacher_mix_steps (boardgym.agents.training.kickstart). The phase ends with an evaluation at
     step 0 (when eval_every > 0).
     Evaluations (every eval_every steps (0: none but the last) and at the end, eval_games
     against the game's in-kernel players and, in draughts, GreedyAgent) are logged, with each
@@ -540,13 +535,13 @@ def train_ppo(
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
 
-    from boardgym.agents.league import League
+    from boardgym.agents.training.league import League
     from boardgym.envs.vector import make_sb3_vec_env
 
     _torch_threads()
     run_dir = str(run_dir)
     if teacher:
-        from boardgym.agents.kickstart import parse_teacher
+        from boardgym.agents.training.kickstart import parse_teacher
 
         parse_teacher(game, teacher)  # ValueError naming a bad spec, before anything is moved
     moved = prepare_run_dir(run_dir, resume, force, RUN_FILES)
@@ -860,7 +855,7 @@ def train_ppo(
     def teacher_phase():
         """Generate the teacher's positions chunk by chunk, then clone them epoch by epoch
         (a checkpoint after each: a resumed run continues where it stopped)."""
-        from boardgym.agents import kickstart as ks
+        from boardgym.agents.training import kickstart as ks
 
         parsed = ks.parse_teacher(game, teach["spec"])
         n_chunks = -(-teach["games"] // ks.CHUNK_GAMES)
@@ -925,7 +920,7 @@ def train_ppo(
 
     def mix_teacher():
         """Cross-entropy minibatches toward the teacher's labels (teacher_mix, decaying)."""
-        from boardgym.agents import kickstart as ks
+        from boardgym.agents.training import kickstart as ks
 
         w = ks.mix_weight(teach["mix"], teach["mix_steps"], counters["steps"])
         if w <= 0 or not bc_data:

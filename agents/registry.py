@@ -21,7 +21,7 @@ features, 128-unit contact net, 64-unit race net, exact bear-off database; or ``
 any model the trainer writes; searched at play time:
 ``plies=2`` by default (with ``budget=100000`` afterstates a decision, past which a decision
 keeps its 1-ply values), ``plies=1``, ``plies=0`` the net alone, with ``candidates=8`` and
-``threshold=0.16``, agents/backgammon_search.py), ``expectimax`` (``depth`` 1-3 in its own
+``threshold=0.16``, agents/backgammon/search.py), ``expectimax`` (``depth`` 1-3 in its own
 counting, ``width``, ``threshold``), ``ppo``
 (the shipped ``agents/checkpoints/backgammon-ppo.pt``, a 256x256 MaskablePPO policy cloned from
 ``backgammon-td`` at 0-ply, then 1M steps of PPO with the league; or ``path=PATH`` to a policy of
@@ -114,13 +114,13 @@ def _random(**kwargs):
 
 
 def _draughts_greedy(**kwargs):
-    from boardgym.agents.draughts_agents import GreedyAgent
+    from boardgym.agents.draughts.agents import GreedyAgent
 
     return GreedyAgent(**kwargs)
 
 
 def _draughts_alphabeta_material(**kwargs):
-    from boardgym.agents.draughts_agents import AlphaBetaAgent
+    from boardgym.agents.draughts.agents import AlphaBetaAgent
 
     if "evaluation" in kwargs:
         raise ValueError(
@@ -135,7 +135,7 @@ def _draughts_alphabeta_learned(name, default_file, trainer):
     """Factory of the alpha-beta search with a learned evaluation (default: a shipped file)."""
 
     def factory(weights=None, **kwargs):
-        from boardgym.agents.draughts_agents import AlphaBetaAgent
+        from boardgym.agents.draughts.agents import AlphaBetaAgent
 
         if "evaluation" in kwargs:
             raise ValueError(f"{name} takes weights=PATH.npz, not evaluation=")
@@ -170,23 +170,23 @@ register(
 )
 
 
-# ---- backgammon agents (agents/backgammon_agents.py) ----
+# ---- backgammon agents (agents/backgammon/agents.py) ----
 
 
 def _backgammon_td(weights=None, **kwargs):
-    from boardgym.agents.backgammon_agents import TDSearchAgent
+    from boardgym.agents.backgammon.agents import TDSearchAgent
 
     return TDSearchAgent(weights=weights, **kwargs)
 
 
 def _backgammon_greedy(**kwargs):
-    from boardgym.agents.backgammon_agents import GreedyAgent
+    from boardgym.agents.backgammon.agents import GreedyAgent
 
     return GreedyAgent(**kwargs)
 
 
 def _backgammon_expectimax(**kwargs):
-    from boardgym.agents.backgammon_agents import ExpectimaxAgent
+    from boardgym.agents.backgammon.agents import ExpectimaxAgent
 
     return ExpectimaxAgent(**kwargs)
 

@@ -42,12 +42,15 @@ COMMANDS = {
     "play": ("play", "play an agent in the terminal (either game, either seat)"),
     "train": ("train", "train an agent by self-play (TD or MaskablePPO, either game)"),
     "evaluate": ("evaluate", "play agents against each other with intervals; learning curves"),
-    "bench": ("bench", "benchmarks: move generation, environments, search, against peers"),
+    "bench": ("bench.command", "benchmarks: move generation, environments, search, against peers"),
     "show": ("show", "render a FEN, Position ID or game record to SVG or PNG"),
     "eval-gnubg": ("eval_gnubg", "backgammon agent against gnubg / pubeval (needs gnubg-nn)"),
     "train-eval": ("train_draughts_eval", "fit the draughts search's learned evaluation"),
     "train-rllib": ("train_rllib", "RLlib PPO self-play with a league (needs ray[rllib])"),
-    "serve": ("serve", "a board in the browser: play, watch and replay either game (needs [web])"),
+    "serve": (
+        "web.app",
+        "a board in the browser: play, watch and replay either game (needs [web])",
+    ),
     "hub": ("hub", "Russian draughts engine over the Hub protocol (GUIs, pydraughts)"),
     "egdb": ("egdb", "Russian draughts endgame tables: build, probe, list"),
 }

@@ -13,7 +13,7 @@ Parts (``--parts``):
   manager: ``start_fraction=0.5, keep_partial=False``), both ``--time`` seconds per move;
 - ``material``: the current engine at ``--time`` against material alpha-beta (``--material``,
   by default ``draughts-alphabeta-material``) at ``--material-factor`` times that;
-- ``tactics``: the share of the tactics suite (scripts/data/draughts_tactics.tsv) solved at
+- ``tactics``: the share of the tactics suite (agents/arena/data/draughts_tactics.tsv) solved at
   ``--tactics-time`` seconds per position;
 - ``timing``: ``best_move`` with ``time_limit`` = each of ``--budgets`` over ``--positions``
   seeded positions (ballots, then 4..30 moves of one-ply greedy self-play; at least two legal
@@ -21,10 +21,10 @@ Parts (``--parts``):
   budget, and the mean over the positions whose search did not prove a win or loss (those
   return as soon as it does).
 
-Matches: each ballot of scripts/data/draughts_ballots.tsv (the 150 three-move ballots of Russian
+Matches: each ballot of agents/arena/data/draughts_ballots.tsv (the 150 three-move ballots of Russian
 draughts; ``--pairs`` of them, seeded) is played twice, each engine White once, through the one
-harness (agents/evaluation.py, ``play_game``), a game capped at ``--max-moves`` plies (a draw);
-results, score and Elo with 95% intervals come from agents/stats.py.
+harness (agents/arena/matches.py, ``play_game``), a game capped at ``--max-moves`` plies (a draw);
+results, score and Elo with 95% intervals come from agents/arena/stats.py.
 
 The tactics suite holds positions of one-ply greedy self-play from seeded ballots (4..30 whole
 moves; near-balanced, the kind of position a shallow player walks into) where a deep material search
@@ -41,15 +41,15 @@ from pathlib import Path
 
 import numpy as np
 
-from boardgym.agents import evaluation
-from boardgym.agents.draughts_agents import AlphaBetaAgent
+from boardgym.agents.arena import matches as evaluation
+from boardgym.agents.arena import openings
+from boardgym.agents.arena.openings import ballot_match, read_ballots, read_tactics
+from boardgym.agents.draughts.agents import AlphaBetaAgent
 from boardgym.agents.registry import load, parse_spec
 from boardgym.envs import draughts as api
 from boardgym.kernels.draughts import game
-from boardgym.kernels.draughts.board import MAX_HOPS, MAX_MOVES, ROW_LEN
 from boardgym.scripts import cli
 
-DATA = Path(__file__).parent / "data"
 PARTS = ("previous", "material", "tactics", "timing")
 #: the time use of the version before the clock-driven time manager
 PREVIOUS = "draughts-alphabeta:start_fraction=0.5,keep_partial=False"
@@ -90,7 +90,7 @@ class Settings:
     """build a tactics suite of this many positions instead (0: measure)"""
     tactics_depth: int = 10
     """--make-tactics: depth of the proving material search"""
-    tactics_file: str = str(DATA / "draughts_tactics.tsv")
+    tactics_file: str = str(openings.TACTICS_FILE)
     """the tactics suite (read, or written by --make-tactics)"""
 
     def check(self):
@@ -129,53 +129,6 @@ def make_agent(spec, time_limit, seed):
     return load(name, game="draughts", **kwargs)
 
 
-# ---------------------------------------------------------------------------- ballots and games
-def read_ballots(path=DATA / "draughts_ballots.tsv"):
-    """[(name, [PDN moves])] of a ballot file."""
-    out = []
-    for ln in Path(path).read_text().splitlines():
-        if not ln.strip() or ln.startswith("#"):
-            continue
-        name, _, moves = ln.partition("\t")
-        out.append((name.strip(), moves.split()))
-    return out
-
-
-def _rows(state):
-    buf = np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64)
-    return buf[: game.gen_moves(state, buf)]
-
-
-def ballot_actions(moves):
-    """The env actions (the acting player's frame, hop by hop) of a ballot's PDN moves."""
-    s = game.initial_state()
-    hops = np.zeros(MAX_HOPS, dtype=np.int64)
-    actions = []
-    for mv in moves:
-        match = [r for r in _rows(s) if api.move_to_str(s, r) == mv]
-        if len(match) != 1:
-            raise ValueError(f"ballot move {mv!r} is not a legal move of {api.to_fen(s)}")
-        n = game.route_actions(s, match[0], hops)
-        actions.extend(int(a) for a in hops[:n])
-        s = game.play_move(s, match[0])
-    return actions
-
-
-def ballot_match(agent_a, agent_b, ballots, max_moves, progress=None):
-    """float64 (2 * len(ballots),): A's points, each ballot played with A White then Black.
-    progress(points so far) after each ballot's two games."""
-    env = evaluation.make_env("draughts", max_moves)
-    points = np.zeros(2 * len(ballots))
-    for k, (_, moves) in enumerate(ballots):
-        opening = ballot_actions(moves)
-        for seat, seats in enumerate(((agent_a, agent_b), (agent_b, agent_a))):
-            p0 = evaluation.play_game(env, seats, k, opening)
-            points[2 * k + seat] = p0 if seat == 0 else -p0
-        if progress is not None:
-            progress(points[: 2 * k + 2])
-    return points
-
-
 def _progress_line(points, total, seconds):
     """One line of a running match: games played, +wins =draws -losses and the score."""
     w, d, l = int((points > 0).sum()), int((points == 0).sum()), int((points < 0).sum())
@@ -199,7 +152,7 @@ def _summary_line(label, s, seconds):
 def timing(cfg, log):
     """{budget: stats of best_move's wall time as fractions of the budget}: over all positions,
     and over those not decided (a search that proves a win or loss returns at once)."""
-    from boardgym.agents.draughts_search import WIN_BOUND
+    from boardgym.agents.draughts.search import WIN_BOUND
 
     agent = make_agent(cfg.current, 0.05, cfg.seed)
     agent.best_move("W:W21-32:B1-12")  # compile
@@ -236,21 +189,10 @@ def timing(cfg, log):
 
 
 # ---------------------------------------------------------------------------- tactics
-def read_tactics(path):
-    """[(FEN, best PDN move, note)] of a tactics file."""
-    out = []
-    for ln in Path(path).read_text().splitlines():
-        if not ln.strip() or ln.startswith("#"):
-            continue
-        fen, best, *note = ln.split("\t")
-        out.append((fen, best, note[0] if note else ""))
-    return out
-
-
 def move_scores(agent, state, depth):
     """[(PDN move, mover's score)] of every legal move, each searched depth - 1 plies after it."""
     out = []
-    for r in _rows(state):
+    for r in openings.legal_rows(state):
         child = game.play_move(state, r)
         status = game.game_status(child)
         if status != game.ONGOING:
@@ -265,7 +207,7 @@ def move_scores(agent, state, depth):
 def greedy_positions(n, seed, ballots):
     """n positions of one-ply greedy self-play (random tie-breaks) from seeded ballots, after
     4..30 whole moves: near-balanced positions where a deeper shot may exist."""
-    from boardgym.agents.draughts_agents import GreedyAgent
+    from boardgym.agents.draughts.agents import GreedyAgent
 
     rng = np.random.default_rng(seed)
     greedy = GreedyAgent(seed=int(rng.integers(2**31)))
@@ -279,7 +221,7 @@ def greedy_positions(n, seed, ballots):
                 break
             row, _ = greedy.choose_move(s)
             s = game.play_move(s, row)
-        if game.game_status(s) == game.ONGOING and len(_rows(s)) >= 2:
+        if game.game_status(s) == game.ONGOING and len(openings.legal_rows(s)) >= 2:
             out.append(s)
     return out
 

@@ -21,7 +21,7 @@ from typing import Literal
 
 import numpy as np
 
-from boardgym.agents import draughts_egdb
+from boardgym.agents.draughts import egdb as draughts_egdb
 from boardgym.envs import draughts as api
 from boardgym.kernels.draughts import egdb as K
 from boardgym.scripts import cli

@@ -143,7 +143,7 @@ def _require_gnubg():
 def engine_agent(kind, seed=0):
     """pubeval / gnubg0 / random as a boardgym agent (``act_state`` and ``act`` in backgammon_v0,
     whole plays from the start of a turn), for ``boardgym evaluate``'s round-robins."""
-    from boardgym.agents.backgammon_agents import AfterstateAgent
+    from boardgym.agents.backgammon.agents import AfterstateAgent
     from boardgym.kernels.rng import seed_rngs
 
     if kind not in ENGINES:
@@ -205,7 +205,7 @@ class GnubgJudge:
     def best_values(self, state):
         import gnubg_nn
 
-        from boardgym.agents.evaluation import ROLLS
+        from boardgym.agents.arena.matches import ROLLS
         from boardgym.envs import backgammon_notation as notation
         from boardgym.kernels.backgammon import game
         from boardgym.kernels.backgammon.movegen import do_move
@@ -225,7 +225,7 @@ def make_judge(kind):
     if kind == "none":
         return None
     if kind == "td":
-        from boardgym.agents.evaluation import td_judge
+        from boardgym.agents.arena.matches import td_judge
 
         return td_judge()
     if kind == "gnubg0":
@@ -245,12 +245,12 @@ def default_luck():
 def play_games(agent, opponent, n_pairs, seed, progress=None, judge=None):
     """Points per game of agent (float64[2 * n_pairs]) and kinds (1 single, 2 gammon, 3
     backgammon) against engine ``opponent``, through the one match harness
-    (boardgym.agents.evaluation.play_match: pairs of games with the same dice, the agent first as
+    (boardgym.agents.arena.matches.play_match: pairs of games with the same dice, the agent first as
     player 0, then as player 1, each game by the game core's afterstate loop). agent: an
     AfterstateAgent or an engine name. progress(pairs done, points so far) after each pair.
     With a luck judge (agents.evaluation's interface) also returns the luck of each game
     (agents.evaluation.play_adjusted_match): (points, kinds, luck)."""
-    from boardgym.agents.evaluation import play_adjusted_match, play_match
+    from boardgym.agents.arena.matches import play_adjusted_match, play_match
 
     me = engine_agent(agent, seed + 1) if isinstance(agent, str) else agent
     opp = engine_agent(opponent, seed + 2)
@@ -285,7 +285,7 @@ def summarize(pts, kinds, luck=None):
     width), wins with the Wilson interval, gammon/backgammon counts, "rates" (stats.result_rates
     of all games and per seat of the agent: "all", "seat0", "seat1"); with luck (float per game)
     also stats.luck_summary under "luck"."""
-    from boardgym.agents.stats import luck_summary, mean_interval, result_rates, wilson
+    from boardgym.agents.arena.stats import luck_summary, mean_interval, result_rates, wilson
 
     n = pts.size
     wins = int((pts > 0).sum())
@@ -318,7 +318,7 @@ def main(args=None):
     dict (``summarize``)."""
     cfg = cli.settings(Settings, args, prog="boardgym eval-gnubg", description=__doc__)
     from boardgym.agents import load
-    from boardgym.agents.backgammon_agents import AfterstateAgent
+    from boardgym.agents.backgammon.agents import AfterstateAgent
     from boardgym.agents.registry import parse_spec
 
     if cfg.agent in ENGINES:
@@ -396,7 +396,7 @@ def main(args=None):
             )
         )
     if s["luck"] is not None:
-        from boardgym.agents.stats import format_luck
+        from boardgym.agents.arena.stats import format_luck
 
         print(format_luck(s["luck"], luck))
     return s

@@ -20,8 +20,8 @@ orders. Agents with ``act_state`` get the env's kernel state (full history); the
 with ``--observation-only``, get ``act(observation, action_mask)``; two backgammon agents that
 choose whole plays (``AfterstateAgent``s, the engines included) play the same games through the
 game core's afterstate loop. A game that reaches ``--max-moves`` (plies for draughts, turns for
-backgammon) is a draw. Matches are played by ``boardgym.agents.evaluation`` and summarised by
-``boardgym.agents.stats``. On a terminal a progress bar (games, rate, ETA) runs on stderr.
+backgammon) is a draw. Matches are played by ``boardgym.agents.arena.matches`` and summarised by
+``boardgym.agents.arena.stats``. On a terminal a progress bar (games, rate, ETA) runs on stderr.
 
 Prints per pair: wins/draws/losses of the first agent, points per game, score with a Wilson 95%
 interval, and the Elo difference (with the interval's Elo bounds); with three or more agents a
@@ -72,9 +72,10 @@ from typing import Literal
 
 import numpy as np
 
-from boardgym.agents import evaluation, load, registry
-from boardgym.agents.evaluation import GAMES, random_opening, summarize  # noqa: F401 (script API)
-from boardgym.agents.stats import (
+from boardgym.agents import load, registry
+from boardgym.agents.arena import matches as evaluation
+from boardgym.agents.arena.matches import GAMES, random_opening, summarize  # noqa: F401 (script API)
+from boardgym.agents.arena.stats import (
     elo_intervals,
     format_luck,
     format_money,
@@ -216,12 +217,12 @@ def make_agent(spec, game, seed):
 
 
 def make_env(cfg):
-    """The raw AEC env of cfg.game capped at cfg.max_moves (boardgym.agents.evaluation.make_env)."""
+    """The raw AEC env of cfg.game capped at cfg.max_moves (boardgym.agents.arena.matches.make_env)."""
     return evaluation.make_env(cfg.game or infer_game(cfg.agents), cfg.max_moves)
 
 
 def play_pair(cfg, spec_a, spec_b, pair_seed, log=print, bar=None, judge=None):
-    """Points of A in each game of A against B (boardgym.agents.evaluation.play_match: each opening
+    """Points of A in each game of A against B (boardgym.agents.arena.matches.play_match: each opening
     with both colour orders), with progress lines unless cfg.quiet; bar: a cli.Progress counting
     games. With a luck judge: (points, luck) of evaluation.play_adjusted_match."""
     a = make_agent(spec_a, cfg.game, pair_seed)

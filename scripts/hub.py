@@ -52,8 +52,8 @@ from typing import Literal
 
 import numpy as np
 
-from boardgym.agents.draughts_agents import MAX_THREADS, AlphaBetaAgent
-from boardgym.agents.draughts_search import MAX_PLY, WIN, WIN_BOUND
+from boardgym.agents.draughts.agents import MAX_THREADS, AlphaBetaAgent
+from boardgym.agents.draughts.search import MAX_PLY, WIN, WIN_BOUND
 from boardgym.agents.registry import CHECKPOINTS
 from boardgym.envs import draughts as api
 from boardgym.kernels.draughts import game

@@ -36,16 +36,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, NamedTuple
 
-from boardgym.envs import backgammon_notation as bg_api
-from boardgym.envs import draughts as dr_api
-from boardgym.scripts import cli
-from boardgym.scripts.game_session import (  # noqa: F401  (the shared game logic, re-exported)
+from boardgym.agents.arena.sessions import (  # noqa: F401  (the shared game logic, re-exported)
     BackgammonGame,
     DraughtsGame,
     agent_options,
     load_agent,
     parse_dice,
 )
+from boardgym.envs import backgammon_notation as bg_api
+from boardgym.envs import draughts as dr_api
+from boardgym.scripts import cli
 
 COMMANDS_HELP = "commands: 'moves' (your legal moves), 'undo', 'save [PATH]', 'help', 'quit'"
 

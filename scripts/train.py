@@ -35,16 +35,16 @@ chunk the weights, the self-play generator's state and the counters go to ``late
 ``--eval-every`` games and at the end the net plays ``--eval-games`` games against the game's
 in-kernel players (boardgym.kernels.players: random and the one-ply heuristic) with its own
 evaluation seed; each evaluated net is also kept as ``games_<N>.npz``.
-  backgammon (boardgym.agents.td_net.train_games): afterstate net, the dice from the generator;
+  backgammon (boardgym.agents.backgammon.net.train_games): afterstate net, the dice from the generator;
   opponents "random" (random checker moves) and "greedy" (the pip count/blots/made points
   heuristic, kernels/backgammon/opponents.py); ``games_<N>.npz`` loads with TDAgent
   (``load("backgammon-td", weights=PATH)``). ``--model gnubg``: the model of
-  td_net.init_model (contact net on raw board + agents/bg_features.py inputs, race net,
+  td_net.init_model (contact net on raw board + agents/backgammon/features.py inputs, race net,
   bear-off database; td_net.train_model_games, TD(0)); the bear-off table is generated at start
   and on resume, never saved. The end of such a run: ``--alpha-steps`` lowers the learning rate
   at given game counts, ``--average-from`` makes the model the mean of its weights over the last
   stretch, and ``--distill-rounds`` then fits it to its own 1-ply values
-  (boardgym.agents.td_distill; the rounds use both cores). The shipped ``backgammon-td``:
+  (boardgym.agents.backgammon.distill; the rounds use both cores). The shipped ``backgammon-td``:
 
     boardgym train --game backgammon --algo td --model gnubg --hidden 128 --race-hidden 64 \
         --alpha 0.1 --games 2405000 --alpha-steps 2055000:0.03,2255000:0.01 \
@@ -53,7 +53,7 @@ evaluation seed; each evaluated net is also kept as ``games_<N>.npz``.
 
   Both cores for the TD games: run two seeds side by side (two commands, two --ckpt-dir) and
   keep the one that wins a validation match (``boardgym evaluate``) on seeds of its own.
-  draughts (boardgym.agents.td_draughts.train_games): value of the position for the side to
+  draughts (boardgym.agents.draughts.td.train_games): value of the position for the side to
   move, epsilon-greedy whole moves (``--epsilon``), games capped at 200 plies (a draw);
   opponents "random" and "recapture" (kernels/draughts/opponents.py), colours
   alternating; ``games_<N>.npz`` is a draughts_eval.Evaluation for
@@ -64,14 +64,14 @@ PPO (boardgym.agents.ppo.train_ppo): ``ppo.zip`` (``load("<game>-ppo", path=PATH
 against the in-kernel players (``ppo.baseline_names``) and, in draughts, GreedyAgent every
 ``--eval-every`` steps and at the end, with the Elo difference to each and its interval
 (TensorBoard ``elo/<opponent>``), each evaluated model kept as ``ppo_<steps>.zip``. The
-opponents come from the league (boardgym.agents.league: random, the in-kernel one-ply player,
+opponents come from the league (boardgym.agents.training.league: random, the in-kernel one-ply player,
 GreedyAgent and ``--pool-size`` snapshots, one per game, drawn by prioritized fictitious
 self-play; TensorBoard ``league/score/<member>`` and ``league/weight/<member>``). Draughts
 games start from the 150 opening ballots (``--openings ballots``; evaluations from 2-4 random
 moves, as ``boardgym evaluate``'s). PPO's
 ``--ckpt-every`` and ``--eval-every`` default to 500,000 and 1,000,000 steps.
 
-Kickstarting (``--teacher``, boardgym.agents.kickstart): before self-play a teacher agent plays
+Kickstarting (``--teacher``, boardgym.agents.training.kickstart): before self-play a teacher agent plays
 ``--teacher-games`` games against itself (10% random steps), every position is labelled with its
 action (each hop of a capture route, each checker step of a play) and the policy is cloned by
 cross-entropy over the legal actions for ``--teacher-epochs``; PPO with the league then goes on
@@ -167,8 +167,8 @@ class Settings:
     """td: hidden units of the value net (backgammon gnubg: of the contact net)"""
     model: Literal["tesauro", "gnubg"] = "tesauro"
     """td backgammon: tesauro (196 raw board inputs, one net) or gnubg (raw board + the
-    hand-crafted contact inputs of agents/bg_features.py, a race net once contact is broken, the
-    exact one-sided bear-off database of agents/bg_bearoff.py when both sides bear off)"""
+    hand-crafted contact inputs of agents/backgammon/features.py, a race net once contact is broken, the
+    exact one-sided bear-off database of agents/backgammon/bearoff.py when both sides bear off)"""
     race_hidden: int = 64
     """td backgammon gnubg: hidden units of the race net"""
     race_alpha: float = 0.0
@@ -189,7 +189,7 @@ class Settings:
     over the last stretch of a run plays better than any one of its nets (BENCHMARKS.md)"""
     distill_rounds: int = 0
     """td backgammon gnubg: rounds of self-distillation after the --games TD games
-    (agents/td_distill.py): each round plays --distill-games games at 0-ply, values their
+    (agents/backgammon/distill.py): each round plays --distill-games games at 0-ply, values their
     positions at 1-ply on both cores and fits the model to those values; each round's games
     count in the run's games, and each round ends with an evaluation and a checkpoint (a run
     that finished its TD games can be resumed with rounds)"""
@@ -242,11 +242,11 @@ class Settings:
     """ppo: passes over each rollout (MaskablePPO n_epochs)"""
     league: bool = True
     """ppo: opponents from the league (fixed players and snapshots per game, sampled by
-    prioritized fictitious self-play: boardgym.agents.league); --no-league: the uniform pool of
+    prioritized fictitious self-play: boardgym.agents.training.league); --no-league: the uniform pool of
     earlier runs (one member per rollout)"""
     openings: Literal["ballots", "start"] = "ballots"
     """ppo draughts: where training games start: 'ballots' (each game from one of the 150
-    three-move opening ballots, scripts/data/draughts_ballots.tsv, drawn at every reset) or
+    three-move opening ballots, agents/arena/data/draughts_ballots.tsv, drawn at every reset) or
     'start' (the initial position: a deterministic policy then learns a few lines)"""
     pfsp: Literal["hard", "var"] = "hard"
     """ppo: league sampling weight of a member the learner scores p against: hard (1-p)^2
@@ -257,7 +257,7 @@ class Settings:
     --teacher-games games against itself (from the --openings in draughts), each position is
     labelled with its action (each hop of its chosen capture route, each checker step of its
     chosen play) and the policy is trained on them by cross-entropy over the legal actions
-    (boardgym.agents.kickstart). A spec 'name:key=value,...': draughts alphabeta,
+    (boardgym.agents.training.kickstart). A spec 'name:key=value,...': draughts alphabeta,
     alphabeta-material, alphabeta-td (e.g. draughts-alphabeta:depth=4), greedy; backgammon td
     (e.g. backgammon-td:plies=0), greedy, expectimax"""
     teacher_games: int | None = None
@@ -377,7 +377,7 @@ class Settings:
 
 
 def _save_atomic(path, **arrays):
-    from boardgym.agents.run_log import write_atomically
+    from boardgym.agents.files import write_atomically
 
     write_atomically(path, lambda tmp: np.savez(tmp, **arrays), ".npz")
 
@@ -429,7 +429,7 @@ class TDGame:
 def run_td(cfg, game):
     """TD self-play in chunks of --ckpt-every games: evaluations (and one at the end), logs,
     checkpoints, exact resume; returns the final params."""
-    from boardgym.agents.run_log import RunLog, format_evaluation, prepare_run_dir
+    from boardgym.agents.training.run_log import RunLog, format_evaluation, prepare_run_dir
 
     if cfg.alpha == 0:
         cfg.alpha = game.default_alpha
@@ -583,14 +583,14 @@ def run_td(cfg, game):
 def evaluate_td(params, n_games, seed):
     """The backgammon net (w1, b1, w2, b2) against random and greedy: evaluate_model of its
     model tuple."""
-    from boardgym.agents import td_net
+    from boardgym.agents.backgammon import net as td_net
 
     return evaluate_model(td_net.as_model(params), n_games, seed)
 
 
 def _backgammon_td_game():
-    from boardgym.agents import td_net
-    from boardgym.agents.backgammon_agents import save_weights
+    from boardgym.agents.backgammon import net as td_net
+    from boardgym.agents.backgammon.agents import save_weights
 
     def figures(d):
         f = {
@@ -624,8 +624,8 @@ def _backgammon_td_game():
 def evaluate_model(params, n_games, seed):
     """A td_net model tuple against random and greedy (td_net.play_match: pairs of games on one
     dice stream, seats swapped; gammons count): {name: points_summary} (run_log format)."""
-    from boardgym.agents import td_net
-    from boardgym.agents.evaluation import baseline_report
+    from boardgym.agents.arena.matches import baseline_report
+    from boardgym.agents.backgammon import net as td_net
     from boardgym.kernels.players import OPP_GREEDY, OPP_RANDOM
 
     codes = {"random": OPP_RANDOM, "greedy": OPP_GREEDY}
@@ -640,8 +640,8 @@ def evaluate_model(params, n_games, seed):
 
 def _backgammon_gnubg_game():
     """The gnubg-input model (td_net.train_model_games: TD(0) of the contact and race nets)."""
-    from boardgym.agents import td_net
-    from boardgym.agents.backgammon_agents import MODEL_NAMES, check_params, save_weights
+    from boardgym.agents.backgammon import net as td_net
+    from boardgym.agents.backgammon.agents import MODEL_NAMES, check_params, save_weights
 
     base = _backgammon_td_game()
     return dataclasses.replace(
@@ -665,8 +665,8 @@ def _backgammon_gnubg_game():
 
 
 def _distill_round(params, rng, cfg, seed):
-    """One round of agents/td_distill.py on the model tuple (in place)."""
-    from boardgym.agents import td_distill
+    """One round of agents/backgammon/distill.py on the model tuple (in place)."""
+    from boardgym.agents.backgammon import distill as td_distill
 
     cap = int(td_distill.POSITIONS_PER_GAME * cfg.distill_games * (1 + cfg.distill_alt))
     return td_distill.distill_round(
@@ -694,8 +694,8 @@ def train_backgammon_td(cfg):
 def evaluate_draughts_td(params, n_games, seed):
     """The draughts net (one ply) against the in-kernel random and recapture players, colours
     alternating (td_draughts.play_match): {name: points_summary} (run_log format)."""
-    from boardgym.agents import td_draughts
-    from boardgym.agents.evaluation import baseline_report
+    from boardgym.agents.arena.matches import baseline_report
+    from boardgym.agents.draughts import td as td_draughts
     from boardgym.kernels.players import OPP_GREEDY, OPP_RANDOM
     from boardgym.kernels.rng import seed_rngs
 
@@ -712,7 +712,7 @@ def evaluate_draughts_td(params, n_games, seed):
 
 
 def _draughts_td_game():
-    from boardgym.agents import td_draughts as tdd
+    from boardgym.agents.draughts import td as tdd
     from boardgym.kernels.rng import seed_rngs
 
     def figures(d):
@@ -802,9 +802,9 @@ def train_ppo(cfg):
 
 
 def ballot_positions():
-    """FENs of the 150 three-move ballots (scripts/data/draughts_ballots.tsv) after their moves."""
+    """FENs of the 150 three-move ballots (agents/arena/data/draughts_ballots.tsv) after their moves."""
+    from boardgym.agents.arena.openings import read_ballots
     from boardgym.envs import draughts as api
-    from boardgym.scripts.draughts_strength import read_ballots
 
     out = []
     for _, moves in read_ballots():

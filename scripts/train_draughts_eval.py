@@ -32,7 +32,7 @@ board, 3^8 entries indexed by which of its 8 squares hold a piece of the side to
 opponent), fitted by backfitting to what the network leaves unexplained on the training part
 (``fit_patterns``: each entry the shrunk mean of its positions' residuals, ``--pattern-shrink``,
 ``--pattern-sweeps``); the search adds them to the network's output. The result is an
-``boardgym.agents.draughts_eval.Evaluation`` (.npz, scale 100) for
+``boardgym.agents.draughts.evaluation.Evaluation`` (.npz, scale 100) for
 ``load("draughts-alphabeta", weights=PATH)``: a depth-d search then sees roughly
 what the material evaluation sees at the label depth. Everything is seeded by ``--seed``.
 
@@ -63,8 +63,8 @@ from pathlib import Path
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np
 
-from boardgym.agents.draughts_agents import AlphaBetaAgent
-from boardgym.agents.draughts_eval import (
+from boardgym.agents.draughts.agents import AlphaBetaAgent
+from boardgym.agents.draughts.evaluation import (
     N_FEATURES,
     N_WINDOWS,
     PATTERN_ENTRIES,
@@ -72,7 +72,7 @@ from boardgym.agents.draughts_eval import (
     features_of_obs,
     pattern_indices_of_obs,
 )
-from boardgym.agents.draughts_search import WIN_BOUND
+from boardgym.agents.draughts.search import WIN_BOUND
 from boardgym.kernels.draughts.board import M_CAPTURED, MAX_MOVES, ROW_LEN, S_SIDE
 from boardgym.kernels.draughts.game import (
     OBS_LEN,
@@ -328,7 +328,7 @@ def _chunk_path(store, k, size):
 
 
 def _write_chunk(store, k, x, y):
-    from boardgym.agents.run_log import write_atomically
+    from boardgym.agents.files import write_atomically
 
     write_atomically(
         str(_chunk_path(store, k, len(y))), lambda tmp: np.savez_compressed(tmp, x=x, y=y), ".npz"
@@ -398,7 +398,7 @@ def _label_games(cfg, positions, rng, seed, progress):
 
 def save_data(path, x, y, cfg):
     """Write labelled positions (observations and labels, compressed .npz) atomically."""
-    from boardgym.agents.run_log import write_atomically
+    from boardgym.agents.files import write_atomically
 
     write_atomically(
         path,

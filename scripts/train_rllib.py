@@ -310,9 +310,9 @@ def main_agent(algo, cfg):
 
 def play_games(agent, opponent, game, n_games, seed=0, env_config=None):
     """Score (win 1, draw 1/2) of agent vs opponent over n_games (rounded up to even) AEC games:
-    boardgym.agents.evaluation.play_match (pairs from one start with the seats swapped, both
+    boardgym.agents.arena.matches.play_match (pairs from one start with the seats swapped, both
     seeing observations only), capped as env_config's max_moves / max_turns."""
-    from boardgym.agents import evaluation
+    from boardgym.agents.arena import matches as evaluation
 
     cfg = dict(env_config or {})
     cap = cfg.get("max_moves" if game == "draughts" else "max_turns")
@@ -348,7 +348,7 @@ def save(algo, cfg, league, iteration, history):
     d = os.path.abspath(cfg.checkpoint_dir)
     os.makedirs(d, exist_ok=True)
     algo.save_to_path(os.path.join(d, "algo"))
-    from boardgym.agents.run_log import write_file_atomically
+    from boardgym.agents.files import write_file_atomically
 
     write_file_atomically(
         os.path.join(d, "league.json"),
@@ -370,7 +370,7 @@ def train(cfg):
     "start_digest", "end_digest"} (digests of main's weights after setup/restore and at the end)."""
     import ray
 
-    from boardgym.agents.run_log import prepare_run_dir
+    from boardgym.agents.training.run_log import prepare_run_dir
 
     league, history, start = ["league_0"], [], 0
     state_path = os.path.join(os.path.abspath(cfg.checkpoint_dir), "league.json")

@@ -1,4 +1,4 @@
-// boardgym board: draws what the server sends and sends it actions (scripts/serve.py).
+// boardgym board: draws what the server sends and sends it actions (scripts/web/app.py).
 "use strict";
 const GAME = location.pathname.indexOf("backgammon") >= 0 ? "backgammon" : "draughts";
 const $ = (id) => document.getElementById(id);

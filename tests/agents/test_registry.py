@@ -1,4 +1,4 @@
-"""load(): names, games, and the PPO policies' paths (the loading itself: tests/agents/test_ppo.py)."""
+"""load(): names, games, and the PPO policies' paths (the loading itself: tests/agents/training/test_ppo.py)."""
 
 import sys
 

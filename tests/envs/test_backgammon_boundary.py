@@ -12,7 +12,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from boardgym.agents.backgammon_agents import GreedyAgent, TDAgent
+from boardgym.agents.backgammon.agents import GreedyAgent, TDAgent
 from boardgym.envs import backgammon_match, backgammon_render, backgammon_v0
 from boardgym.envs import backgammon_notation as bg
 from boardgym.envs.batch import BackgammonBatch

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from boardgym.agents.evaluation import opening_positions
+from boardgym.agents.arena.matches import opening_positions
 from boardgym.envs import draughts as api
 from boardgym.envs.batch import DraughtsBatch
 from boardgym.scripts.train import ballot_positions

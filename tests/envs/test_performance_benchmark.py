@@ -1,7 +1,7 @@
 """PettingZoo's performance_benchmark on both AEC envs, with and without the cube.
 
 It prints turns per second (5 s per env); the assertion is that it runs to the end without error
-through the wrapped envs. Speed targets are checked by scripts/bench_env.py, not here.
+through the wrapped envs. Speed targets are checked by scripts/bench/env.py, not here.
 """
 
 import pytest

@@ -40,7 +40,7 @@ MODULES = {
     "single_agent": ("boardgym.envs.single_agent",),
     "vector": ("boardgym.envs.vector",),
     "batch": ("boardgym.envs.batch",),
-    "engine_query": ("boardgym.agents.engine_query",),
+    "engine_query": ("boardgym.agents.arena.engine_query",),
     "registry": ("boardgym.agents.registry",),
     # the state layouts (index constants) the validity checkers read
     "draughts_layout": ("boardgym.kernels.draughts.board", "boardgym.kernels.draughts.game"),

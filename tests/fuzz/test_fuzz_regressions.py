@@ -347,7 +347,7 @@ def test_random_agent_checks_the_mask(shared_outcomes):
 def test_best_play_after_the_opponents_lost_roll():
     """After the agent's play the opponent's roll may be lost (E.3, E.7): the agent is on roll
     again, and best_play used to play that next turn too and raise RuntimeError."""
-    from boardgym.agents.engine_query import best_play
+    from boardgym.agents.arena.engine_query import best_play
     from boardgym.agents.random_agent import RandomAgent
     from boardgym.envs import backgammon_notation as bg
 

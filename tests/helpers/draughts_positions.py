@@ -3,7 +3,7 @@ evaluation's score by its plain dense formula (the reference for the kernel's sp
 
 import numpy as np
 
-from boardgym.agents.draughts_eval import (
+from boardgym.agents.draughts.evaluation import (
     EVAL_MLP_FEATURES,
     N_FEATURES,
     N_WINDOWS,

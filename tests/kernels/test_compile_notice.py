@@ -65,7 +65,9 @@ def test_other_libraries_compiles_are_not_announced(notice):
 
 def test_parts_of_boardgym():
     assert compile_notice._part(_fresh_function("boardgym.kernels.rng")) == "shared"
-    assert compile_notice._part(_fresh_function("boardgym.agents.td_net")) == "agents.td_net"
+    assert (
+        compile_notice._part(_fresh_function("boardgym.agents.backgammon.net")) == "agents.td_net"
+    )
     assert compile_notice._part(_fresh_function("numpy")) is None
     assert (
         CompileNotice._what(["agents.td_net", "backgammon"])

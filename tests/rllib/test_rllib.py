@@ -276,7 +276,7 @@ def test_two_runner_smoke_train_evaluate_checkpoint_restore(game, tmp_path, loca
 
 @pytest.mark.slow
 def test_bench_rllib_smoke(local_ray):
-    from boardgym.scripts import bench_rllib as bench
+    from boardgym.scripts.bench import rllib as bench
 
     rows = bench.main(
         [

@@ -1,8 +1,13 @@
-"""`boardgym bench` (scripts/bench.py): targets, one target with its own options, peers named."""
+"""`boardgym bench` (scripts/bench/command.py): targets, one target with its own options, peers named."""
 
 import pytest
 
-from boardgym.scripts import bench, bench_coldstart, bench_env, bench_movegen, bench_search, cli
+from boardgym.scripts import cli
+from boardgym.scripts.bench import coldstart as bench_coldstart
+from boardgym.scripts.bench import command as bench
+from boardgym.scripts.bench import env as bench_env
+from boardgym.scripts.bench import movegen as bench_movegen
+from boardgym.scripts.bench import search as bench_search
 
 
 def test_one_target_takes_its_own_options(capsys):

@@ -1,9 +1,9 @@
 """`boardgym bench coldstart`: fresh processes with an empty Numba cache, per-phase seconds."""
 
-
 import pytest
 
-from boardgym.scripts import bench_coldstart, cli
+from boardgym.scripts import cli
+from boardgym.scripts.bench import coldstart as bench_coldstart
 
 FAKE_CHILD = r"""
 import json, sys, time

@@ -1,10 +1,10 @@
-"""Smoke test of `boardgym bench envs` (scripts/bench_env.py) with a tiny budget."""
+"""Smoke test of `boardgym bench envs` (scripts/bench/env.py) with a tiny budget."""
 
 import importlib.util
 
 import pytest
 
-from boardgym.scripts import bench_env
+from boardgym.scripts.bench import env as bench_env
 from boardgym.scripts.cli import UsageError
 
 

@@ -1,4 +1,4 @@
-"""Smoke test of `boardgym bench movegen` (scripts/bench_movegen.py) with a tiny budget: every
+"""Smoke test of `boardgym bench movegen` (scripts/bench/movegen.py) with a tiny budget: every
 row is produced, counts are right, missing peers are named with how to install them."""
 
 import math
@@ -9,7 +9,7 @@ import pytest
 
 from boardgym.envs import backgammon_notation as bgn
 from boardgym.envs import draughts as dr
-from boardgym.scripts import bench_movegen
+from boardgym.scripts.bench import movegen as bench_movegen
 from boardgym.scripts.cli import UsageError
 
 TINY = [

@@ -2,7 +2,9 @@
 
 import pytest
 
-from boardgym.scripts import bench, bench_env, bench_paths
+from boardgym.scripts.bench import command as bench
+from boardgym.scripts.bench import env as bench_env
+from boardgym.scripts.bench import paths as bench_paths
 
 
 def test_rows_peers_goals_and_verdicts(monkeypatch, capsys):

@@ -1,11 +1,11 @@
-"""`boardgym bench rllib` (scripts/bench_rllib.py): its settings, and without Ray a one-line note
+"""`boardgym bench rllib` (scripts/bench/rllib.py): its settings, and without Ray a one-line note
 saying how to install it (the measurement itself: tests/rllib, slow, in the ray venv)."""
 
 import importlib.util
 
 import pytest
 
-from boardgym.scripts import bench_rllib
+from boardgym.scripts.bench import rllib as bench_rllib
 from boardgym.scripts.cli import UsageError
 
 

@@ -1,8 +1,8 @@
-"""Smoke test of `boardgym bench search` (scripts/bench_search.py) with a tiny budget."""
+"""Smoke test of `boardgym bench search` (scripts/bench/search.py) with a tiny budget."""
 
 import pytest
 
-from boardgym.scripts import bench_search
+from boardgym.scripts.bench import search as bench_search
 from boardgym.scripts.cli import UsageError
 
 

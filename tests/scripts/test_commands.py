@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from boardgym.scripts import bench, cli
+from boardgym.scripts import cli
+from boardgym.scripts.bench import command as bench
 
 
 def _settings_classes(module):

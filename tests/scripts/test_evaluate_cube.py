@@ -4,7 +4,7 @@ gammon / backgammon rates of both sides, per seat."""
 import numpy as np
 import pytest
 
-from boardgym.agents import stats
+from boardgym.agents.arena import stats
 from boardgym.scripts import cli
 from boardgym.scripts import evaluate as ev
 

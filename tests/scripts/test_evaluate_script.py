@@ -1,12 +1,12 @@
 """boardgym evaluate (scripts/evaluate.py): summaries of synthetic results, option parsing, smoke runs, learning curves
-from metrics.jsonl, Elo intervals and plots (the statistics themselves: tests/agents/test_stats.py)."""
+from metrics.jsonl, Elo intervals and plots (the statistics themselves: tests/agents/arena/test_stats.py)."""
 
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from boardgym.agents.stats import wilson
+from boardgym.agents.arena.stats import wilson
 from boardgym.scripts import cli
 from boardgym.scripts import evaluate as ev
 

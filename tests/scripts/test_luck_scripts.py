@@ -85,7 +85,7 @@ def test_gnubg_judge_agrees_with_its_own_best_play():
     afterstates of each roll: the same play is best by the same 0-ply values."""
     import numpy as np
 
-    from boardgym.agents import evaluation as ev
+    from boardgym.agents.arena import matches as ev
     from boardgym.kernels.backgammon import game
 
     judge = eval_gnubg.make_judge("gnubg0")

@@ -327,8 +327,8 @@ def test_board_is_drawn_from_the_persons_seat():
 def test_checkpoint_paths_load_the_matching_agent():
     """--agent PATH: .npz is a learned evaluation for draughts and a TD net for backgammon;
     .pt/.zip a PPO policy."""
-    from boardgym.agents.backgammon_agents import TDAgent
-    from boardgym.agents.draughts_agents import AlphaBetaAgent
+    from boardgym.agents.backgammon.agents import TDAgent
+    from boardgym.agents.draughts.agents import AlphaBetaAgent
 
     cfg = play.Settings(game="draughts", agent=str(CKPT / "draughts-alphabeta.npz"))
     assert isinstance(play.load_agent(cfg), AlphaBetaAgent)
@@ -391,7 +391,7 @@ def test_agent_options_reach_the_agent():
         play.Settings, ["--game", "backgammon", "--agent", "expectimax", "--depth", "1"]
     )
     assert play.load_agent(cfg).depth == 1
-    with pytest.raises(cli.UsageError, match="agent greedy takes no option 'depth'"):
+    with pytest.raises(ValueError, match="agent greedy takes no option 'depth'"):
         play.load_agent(cli.parse(play.Settings, ["--agent", "greedy", "--depth", "2"]))
     end, text = _run(["--agent", "draughts-alphabeta", "--depth", "2"], text="c3-d4\nquit\n")
     assert "draughts-alphabeta (Black) played " in text

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from boardgym.agents import load
-from boardgym.agents.draughts_agents import state_from_observation
-from boardgym.agents.draughts_eval import EVAL_MLP, Evaluation
+from boardgym.agents.draughts.agents import state_from_observation
+from boardgym.agents.draughts.evaluation import EVAL_MLP, Evaluation
 from boardgym.kernels.draughts.board import M_CAPTURED, MAX_MOVES, ROW_LEN
 from boardgym.kernels.draughts.movegen import gen_moves
 from boardgym.scripts import cli, train_draughts_eval
@@ -87,7 +87,7 @@ def test_chunked_labels_do_not_depend_on_the_worker_count():
 
 def test_a_learned_teacher_labels_with_its_own_search(tmp_path):
     """--teacher: the labels are the learned evaluation's search scores, not material's."""
-    from boardgym.agents.draughts_agents import AlphaBetaAgent
+    from boardgym.agents.draughts.agents import AlphaBetaAgent
     from boardgym.agents.registry import CHECKPOINTS
 
     mod = train_draughts_eval
@@ -142,7 +142,7 @@ def test_saved_data_train_the_same_net_again(tmp_path):
 def test_features_train_a_feature_network_from_the_same_data(tmp_path):
     """--features: the same observations, the evaluation features computed from them, an
     EVAL_MLP_FEATURES network that the search loads and plays."""
-    from boardgym.agents.draughts_eval import EVAL_MLP_FEATURES, N_INPUTS_FEATURES
+    from boardgym.agents.draughts.evaluation import EVAL_MLP_FEATURES, N_INPUTS_FEATURES
 
     mod = train_draughts_eval
     args = [
@@ -185,7 +185,11 @@ def test_patterns_fit_tables_to_what_the_network_leaves(tmp_path):
     """--patterns: the same network (bit for bit), then tables that lower the training loss;
     the tables are the backfit of fit_patterns (checked on a planted pattern); the search loads
     and plays the file."""
-    from boardgym.agents.draughts_eval import N_WINDOWS, PATTERN_ENTRIES, pattern_indices_of_obs
+    from boardgym.agents.draughts.evaluation import (
+        N_WINDOWS,
+        PATTERN_ENTRIES,
+        pattern_indices_of_obs,
+    )
 
     mod = train_draughts_eval
     args = [

@@ -9,7 +9,7 @@ import os
 import numpy as np
 import pytest
 
-from boardgym.agents.run_log import prepare_run_dir
+from boardgym.agents.training.run_log import prepare_run_dir
 from boardgym.scripts import evaluate, train
 
 TINY = [

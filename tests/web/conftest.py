@@ -15,7 +15,7 @@ from web_api import api
 def server_url():
     """http://127.0.0.1:PORT of boardgym serve's app, for the whole test session."""
     uvicorn = pytest.importorskip("uvicorn")
-    from boardgym.scripts import serve
+    from boardgym.scripts.web import app as serve
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -1,4 +1,4 @@
-"""The web board's HTTP API (scripts/serve.py) through Starlette's TestClient: games kept on the
+"""The web board's HTTP API (scripts/web/app.py) through Starlette's TestClient: games kept on the
 server, every action checked against the kernels' legal mask, every bad request answered with a
 JSON error (never a crash), many games at once, records and replay."""
 
@@ -16,7 +16,7 @@ with warnings.catch_warnings():  # starlette's note about httpx
 
 from boardgym.envs import draughts as dr_api  # noqa: E402
 from boardgym.envs import draughts_pdn  # noqa: E402
-from boardgym.scripts import serve  # noqa: E402
+from boardgym.scripts.web import app as serve  # noqa: E402
 
 WIN_FEN = "W:Wb4,e1,g1:Bc5,e7,h6"  # b4:d6:f8 takes two, crowned on the last row (25.5)
 

@@ -1,4 +1,4 @@
-"""Endgame tables (kernels/draughts/egdb.py, agents/draughts_egdb.py): index, solving, probing.
+"""Endgame tables (kernels/draughts/egdb.py, agents/draughts/egdb.py): index, solving, probing.
 
 The tables are checked three ways: every entry against its children by forward generation
 (``verify_table``); random positions, with draw counters near their limits, against an exact
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from boardgym.agents import draughts_egdb as E
+from boardgym.agents.draughts import egdb as E
 from boardgym.envs import draughts as api
 from boardgym.kernels.draughts import egdb as K
 from boardgym.kernels.draughts.board import (
@@ -375,8 +375,8 @@ def test_search_score(tables4):
 
 
 def test_alphabeta_probes_the_tables(tables4, tmp_path, monkeypatch):
-    from boardgym.agents.draughts_agents import AlphaBetaAgent
-    from boardgym.agents.draughts_search import WIN, WIN_BOUND
+    from boardgym.agents.draughts.agents import AlphaBetaAgent
+    from boardgym.agents.draughts.search import WIN, WIN_BOUND
 
     fen = "W:WK1,K2,K3:BK30"
     s = api.from_fen(fen)

@@ -1,0 +1,550 @@
+"""The one match harness: agents against agents, and trained policies against fixed players.
+
+Every evaluation in boardgym plays through here (scripts/evaluate.py, scripts/eval_gnubg.py, the
+trainers' periodic evaluations in agents/ppo.py and scripts/train.py, the benchmarks) and is
+summarised by ``boardgym.agents.arena.stats``. The conventions, once:
+
+- **Fixed seeds.** A match's seed drives a NumPy generator that draws one seed per pair of games
+  (and, for draughts, the length of the pair's random opening); the same seed replays the match.
+- **Pairs with the seats swapped.** Games come in pairs: the first agent plays ``player_0``
+  (White / the first seat), then ``player_1``, from the same start. Draughts pairs share a random
+  opening of ``opening`` whole moves (``random_opening``); backgammon pairs share ``reset(seed)``,
+  i.e. the same dice for both seat orders.
+- **Results** are the first agent's points per game (draughts -1/0/+1; backgammon with gammons
+  -3..+3, ``GAMES[game].points_range``); ``summarize`` gives wins/draws/losses, points per game,
+  score and Elo with their 95% intervals.
+
+``play_match(a, b, game, n_games, seed)`` plays two agents through the game's AEC env
+(``play_cube_match``: backgammon money games with the doubling cube, ``stats.summarize_money``); an agent
+with ``act_state`` is given the kernel state (full history), others ``act(observation,
+action_mask)``. Two backgammon ``AfterstateAgent``s (which choose whole plays) play through the
+game core's afterstate loop instead (``backgammon_agents.play_afterstate_game``, from the same
+seed: the same dice and the same game as the AEC env, without the per-checker-move steps). ``play_vs_kernel_opponent(policy, game, opponent, n_games, seed)`` plays a batched
+policy ``(obs (N, O), masks (N, A)) -> actions (N,)`` against an in-kernel player on the batched
+core, pairs of games sharing a random stream with the seats swapped. ``baseline_report(play,
+n_games, seed, low, high)`` runs one of those per fixed opponent and returns the
+``{opponent: {"ppg", "ci95", "win_rate", "games"}}`` lines the trainers log (agents/run_log).
+
+**Luck-adjusted backgammon matches** (``play_adjusted_match``, summarised by
+``stats.luck_summary``). A judge is a callable ``judge(rows) -> float64[n]``: the cubeless money
+equity, for the player who just moved, of afterstates ``rows`` (int64[n, STATE_LEN], mover's view
+before the turn passes, as ``game.plays`` gives them); it may also have ``best_values(state) ->
+float64[21]`` (its value after its best play of each of ``ROLLS``) when it can choose faster than
+scoring every afterstate. For every roll, lost rolls included, luck = the judge's value after its
+best play of the roll rolled minus the mean of that value over the 21 distinct rolls (weights
+``ROLL_WEIGHTS``: 1/36 doubles, 2/36 others), from the roller's view; the opening roll, never a
+double, is measured against the 15 non-doubles (``OPENING_WEIGHTS``). The judges given here value
+a play that ends the game exactly (1/2/3 points, O.3: ``exact_values``). A game's adjusted result for the first agent is its
+points minus (the luck of its rolls minus the luck of its opponent's). Each luck term has mean 0
+whatever the judge, so the adjusted mean estimates the same expected points as the raw one; the
+better the judge, the smaller its variance. ``td_judge`` is the library's judge (the TD net); GNU
+Backgammon's (GPL-3) lives in scripts/eval_gnubg.py only.
+"""
+
+import dataclasses
+import importlib
+
+import numpy as np
+from numba import njit
+
+from boardgym.agents.arena.stats import summarize_points
+from boardgym.kernels.backgammon import game as bg_game
+from boardgym.kernels.backgammon.board import CUBE_VALUE, OFF_ME, STATE_LEN, TURN
+
+__all__ = [
+    "GameSpec",
+    "GAMES",
+    "make_env",
+    "random_opening",
+    "play_game",
+    "play_afterstate_game",
+    "play_match",
+    "play_cube_match",
+    "summarize",
+    "play_vs_kernel_opponent",
+    "baseline_report",
+    "pair_count",
+    "ROLLS",
+    "ROLL_WEIGHTS",
+    "OPENING_WEIGHTS",
+    "roll_index",
+    "best_values",
+    "roll_luck",
+    "game_luck",
+    "exact_values",
+    "td_judge",
+    "play_adjusted_match",
+]
+
+
+@dataclasses.dataclass(frozen=True)
+class GameSpec:
+    """How the harness drives one game's AEC env."""
+
+    module: str
+    """the env module (its ``raw_env``)"""
+    cap_option: str
+    """the raw_env keyword of the game-length cap (plies for draughts, turns for backgammon)"""
+    options: tuple
+    """further raw_env keywords, as (name, value) pairs"""
+    random_opening: bool
+    """pairs start from a random opening (draughts) or from the start with shared dice"""
+    points_range: tuple
+    """(lowest, highest) points one game can give"""
+
+
+GAMES = {
+    "draughts": GameSpec("boardgym.envs.russian_draughts_v0", "max_moves", (), True, (-1.0, 1.0)),
+    "backgammon": GameSpec(
+        "boardgym.envs.backgammon_v0", "max_turns", (("scoring", "gammon"),), False, (-3.0, 3.0)
+    ),
+}
+
+
+def _spec(game):
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; expected one of {sorted(GAMES)}")
+    return GAMES[game]
+
+
+def pair_count(n_games):
+    """Pairs of games that cover n_games (n_games rounded up to even); ValueError if n_games < 1."""
+    if isinstance(n_games, bool) or int(n_games) != n_games or n_games < 1:
+        raise ValueError(f"the number of games must be a positive integer, got {n_games!r}")
+    return (int(n_games) + 1) // 2
+
+
+def make_env(game, max_moves=400, cube=False):
+    """The raw AEC env of game with its game-length cap (a capped game is a draw); cube: the
+    backgammon money game with the doubling cube (C.1-C.2)."""
+    spec = _spec(game)
+    module = importlib.import_module(spec.module)
+    options = dict(spec.options)
+    if cube:
+        if game != "backgammon":
+            raise ValueError(f"the doubling cube is backgammon's, not {game}'s")
+        options["cube"] = True
+    return module.raw_env(**{spec.cap_option: max_moves, **options})
+
+
+def random_opening(env, seed, n_moves):
+    """Actions of n_moves random whole moves from the start (a chain's hops are one move)."""
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    actions, moves = [], 0
+    while moves < n_moves and not env.is_over:
+        mover = env.agent_selection
+        a = int(rng.choice(np.flatnonzero(env.legal_mask())))
+        env.step(a)
+        actions.append(a)
+        if env.is_over or env.agent_selection != mover:
+            moves += 1
+    return actions
+
+
+def opening_positions(seed, n, opening=(2, 4)):
+    """FENs of n draughts positions, each reached by a seeded number (opening: fewest, most) of
+    random whole moves from the start (random_opening; positions where the side to move is
+    stuck are skipped): varied starts for the batched cores (``DraughtsBatch(openings=...)``),
+    drawn as ``evaluate``'s openings are."""
+    from boardgym.envs import draughts as api
+
+    lo, hi = opening
+    if not 0 <= lo <= hi:
+        raise ValueError(f"need 0 <= fewest <= most opening moves, got {opening!r}")
+    if not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"n must be a positive integer, got {n!r}")
+    env = make_env("draughts", None)
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < n:
+        pair_seed = int(rng.integers(2**31))
+        random_opening(env, pair_seed, int(rng.integers(lo, hi + 1)))
+        if not env.is_over:
+            out.append(api.to_fen(env.state))
+    return out
+
+
+def _choose(agent, env, obs, observation_only):
+    if not observation_only and hasattr(agent, "act_state") and hasattr(env, "state"):
+        return agent.act_state(env.state)
+    return agent.act(obs["observation"], obs["action_mask"])
+
+
+def play_game(env, seats, seed, opening=(), observation_only=False):
+    """Play one game; seats: (agent of player_0, agent of player_1). Returns player_0's reward."""
+    env.reset(seed=seed)
+    for agent in seats:
+        if hasattr(agent, "reset"):
+            agent.reset()
+    total = {a: 0.0 for a in env.possible_agents}
+    i = 0
+    for name in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        total[name] += reward
+        if term or trunc:
+            env.step(None)
+            continue
+        if i < len(opening):
+            action = opening[i]
+            i += 1
+        else:
+            agent = seats[env.possible_agents.index(name)]
+            action = _choose(agent, env, obs, observation_only)
+        env.step(action)
+    return total[env.possible_agents[0]]
+
+
+def _afterstate_agents(game, seats, observation_only):
+    """Are both seats backgammon AfterstateAgents, to be played by the afterstate loop?"""
+    if game != "backgammon" or observation_only:
+        return False
+    from boardgym.agents.backgammon.agents import AfterstateAgent
+
+    return all(isinstance(agent, AfterstateAgent) for agent in seats)
+
+
+def play_afterstate_game(seats, seed, max_turns=None, rolls=None, cube=False):
+    """player_0's points in one backgammon game of two AfterstateAgents (seats: player_0's,
+    player_1's) through the game core's afterstate loop, with the dice of
+    ``backgammon_v0.reset(seed)`` and gammons counted; a game reaching max_turns rolls is a draw.
+    The harness's one call of ``backgammon_agents.play_afterstate_game``; rolls: None or a list
+    that receives every roll's position (its ``rolls`` argument); cube: the money game with the
+    doubling cube (the agents' cube policies; the same game as the env's ``cube=True``)."""
+    from boardgym.agents.backgammon import agents as backgammon_agents
+
+    for agent in seats:
+        if hasattr(agent, "reset"):
+            agent.reset()
+    result = backgammon_agents.play_afterstate_game(
+        seats[0], seats[1], seed, max_turns=max_turns, scoring="gammon", rolls=rolls, cube=cube
+    )
+    return float(result.points)
+
+
+def play_match(
+    agent_a,
+    agent_b,
+    game="draughts",
+    n_games=100,
+    seed=0,
+    opening=(2, 4),
+    max_moves=400,
+    observation_only=False,
+    progress=None,
+):
+    """float64 (2 * pairs,): A's points in each game of A against B, game 2k with A as player_0
+    and game 2k + 1 with A as player_1 from the same start (see the module docstring).
+
+    opening: (fewest, most) random whole moves before a draughts pair (0, 0: none); max_moves:
+    the game-length cap (plies for draughts, rolls for backgammon; None: none), a capped game is
+    a draw; progress: called as progress(points so far) after each pair."""
+    return _play_pairs(
+        agent_a, agent_b, game, n_games, seed, opening, max_moves, observation_only, progress, None
+    )[0]
+
+
+def play_cube_match(agent_a, agent_b, n_games=100, seed=0, max_moves=400, progress=None):
+    """float64 (2 * pairs,): A's points in each cubeful money game of A against B (the
+    backgammon env with ``cube=True``: gammons count, the cube multiplies, a dropped double pays
+    the cube's value before the double, C.1-C.2), pairs with the seats swapped sharing
+    ``reset(seed)`` as in play_match, each agent answering the cube by its own cube policy. Two
+    AfterstateAgents play through the game core's afterstate loop (the same games), others
+    through the env with ``act(observation, action_mask)``. A game reaching max_moves rolls is
+    a draw (0)."""
+    return _play_pairs(
+        agent_a,
+        agent_b,
+        "backgammon",
+        n_games,
+        seed,
+        (0, 0),
+        max_moves,
+        False,
+        progress,
+        None,
+        cube=True,
+    )[0]
+
+
+def play_adjusted_match(
+    agent_a, agent_b, judge, n_games=100, seed=0, max_moves=None, progress=None, cube=False
+):
+    """(points, luck), each float64 (2 * pairs,): play_match of two backgammon AfterstateAgents
+    (the same games, the same dice) and, per game, the luck of A's rolls minus the luck of B's
+    under judge (module docstring); the adjusted results are points - luck.
+    progress: called as progress(points so far, luck so far) after each pair. cube: cubeful
+    money games (play_cube_match), each roll's luck counted times the cube value it was rolled
+    at (known before the roll, so the adjusted mean still estimates the same expected points)."""
+    if not callable(judge):
+        raise TypeError(f"judge must be a callable rows -> equities, got {type(judge).__name__}")
+    if not _afterstate_agents("backgammon", (agent_a, agent_b), False):
+        raise ValueError(
+            "luck-adjusted matches need two backgammon AfterstateAgents "
+            "(backgammon-td, backgammon-greedy, backgammon-expectimax, the engines)"
+        )
+    return _play_pairs(
+        agent_a,
+        agent_b,
+        "backgammon",
+        n_games,
+        seed,
+        (0, 0),
+        max_moves,
+        False,
+        progress,
+        judge,
+        cube=cube,
+    )
+
+
+def _play_pairs(
+    agent_a,
+    agent_b,
+    game,
+    n_games,
+    seed,
+    opening,
+    max_moves,
+    observation_only,
+    progress,
+    judge,
+    cube=False,
+):
+    spec = _spec(game)
+    n_pairs = pair_count(n_games)
+    lo, hi = opening
+    if not 0 <= lo <= hi:
+        raise ValueError(f"need 0 <= fewest <= most opening moves, got {opening!r}")
+    env = make_env(game, max_moves, cube=cube)
+    afterstate = _afterstate_agents(game, (agent_a, agent_b), observation_only)
+    if cube and not afterstate:
+        observation_only = True  # the cube decisions come through act(observation, action_mask)
+    rng = np.random.default_rng(seed)
+    points = np.zeros(2 * n_pairs)
+    luck = np.zeros(2 * n_pairs)
+    for k in range(n_pairs):
+        pair_seed = int(rng.integers(2**31))
+        moves = []
+        if spec.random_opening and hi > 0:
+            moves = random_opening(env, pair_seed, int(rng.integers(lo, hi + 1)))
+        for seat, seats in enumerate(((agent_a, agent_b), (agent_b, agent_a))):
+            rolls = []
+            cubed = {"cube": True} if cube else {}
+            if afterstate and judge is not None:
+                p0 = play_afterstate_game(seats, pair_seed, max_moves, rolls=rolls, **cubed)
+            elif afterstate:
+                p0 = play_afterstate_game(seats, pair_seed, max_moves, **cubed)
+            else:
+                p0 = play_game(env, seats, pair_seed, moves, observation_only)
+            sign = 1.0 if seat == 0 else -1.0
+            points[2 * k + seat] = sign * p0
+            if judge is not None:
+                luck[2 * k + seat] = sign * game_luck(judge, rolls)
+        if progress is not None:
+            if judge is None:
+                progress(points[: 2 * k + 2])
+            else:
+                progress(points[: 2 * k + 2], luck[: 2 * k + 2])
+    return points, luck
+
+
+def summarize(points, game="draughts"):
+    """boardgym.agents.arena.stats.summarize_points of one player's results in game."""
+    return summarize_points(points, *_spec(game).points_range)
+
+
+def _paired_core(game, n_games, seed, opponent, core_kwargs):
+    """The batched core of game for n_games (pairs: two games per random stream, the seats
+    swapped), reset with seed; core_kwargs over the default caps (draughts max_moves=300,
+    backgammon max_turns=1000)."""
+    from boardgym.envs.batch import BackgammonBatch, DraughtsBatch
+
+    _spec(game)
+    core_cls = DraughtsBatch if game == "draughts" else BackgammonBatch
+    kwargs = {"max_moves": 300} if game == "draughts" else {"max_turns": 1000}
+    kwargs.update(core_kwargs)
+    core = core_cls(2 * pair_count(n_games), opponent=opponent, **kwargs)
+    core.reset(seed=seed, paired=True)
+    return core
+
+
+def play_vs_kernel_opponent(policy, game, opponent="random", n_games=200, seed=0, **core_kwargs):
+    """float64 (2 * pairs,): the points of policy ((obs (N, O) float32, masks (N, A) int8) ->
+    actions (N,)) in each game against the in-kernel player ``opponent`` on the batched core.
+
+    Games 2k and 2k + 1 share one random stream (the same opening dice) with the learner in seat
+    0, then seat 1; every game is played to its end once (a finished slot does not restart).
+    core_kwargs go to the core (default caps: draughts max_moves=300, backgammon max_turns=1000).
+    """
+    core = _paired_core(game, n_games, seed, opponent, core_kwargs)
+    points = np.zeros(core.num_envs)
+    pending = np.ones(core.num_envs, bool)
+    seats = core.seats.copy()
+    while pending.any():
+        live = np.flatnonzero(pending)
+        core.step_subset(live, np.asarray(policy(core.obs[live], core.masks[live]), np.int64))
+        ended = np.flatnonzero(core.done.any(1).astype(bool) & pending)
+        points[ended] = core.rewards[ended, seats[ended]]
+        pending[ended] = False
+    return points
+
+
+def play_vs_batched_opponent(policy, opponent, game, n_games=200, seed=0, **core_kwargs):
+    """float64 (2 * pairs,): the points of policy ((obs (M, O), masks (M, A)) -> actions (M,))
+    in each game against ``opponent((obs (M, O), masks (M, A), games int64 (M,)) -> actions
+    (M,))``, both answering in one call for all the games where their seat is to act (games:
+    the game indices, e.g. for per-game random streams). On the batched core in its two-player
+    view; pairs of games from one random stream with the seats swapped, as
+    play_vs_kernel_opponent (the same caps by default)."""
+    core = _paired_core(game, n_games, seed, None, core_kwargs)
+    seats = core.seats.copy()
+    points = np.zeros(core.num_envs)
+    pending = np.ones(core.num_envs, bool)
+    while pending.any():
+        live = pending & ~core.done.any(1).astype(bool)
+        mine = np.flatnonzero(live & (core.current == seats))
+        theirs = np.flatnonzero(live & (core.current != seats))
+        actions = np.full(core.num_envs, -1, np.int64)
+        if mine.size:
+            actions[mine] = np.asarray(policy(core.obs[mine], core.masks[mine]), np.int64)
+        if theirs.size:
+            actions[theirs] = np.asarray(
+                opponent(core.obs[theirs], core.masks[theirs], theirs), np.int64
+            )
+        moving = np.flatnonzero(actions >= 0)
+        core.step_subset(moving, actions[moving])
+        ended = np.flatnonzero(core.done.any(1).astype(bool) & pending)
+        points[ended] = core.rewards[ended, seats[ended]]
+        pending[ended] = False
+    return points
+
+
+def baseline_report(play, n_games, seed, low, high, opponents=("random", "greedy")):
+    """{opponent: agents.run_log.points_summary} of ``play(opponent, n_pairs, seed) -> points``
+    (float (2 * n_pairs,), each in [low, high]) for each fixed opponent."""
+    from boardgym.agents.training.run_log import points_summary
+
+    n_pairs = pair_count(n_games)
+    out = {}
+    for name in opponents:
+        points = np.asarray(play(name, n_pairs, seed), np.float64)
+        if points.shape != (2 * n_pairs,):
+            raise ValueError(
+                f"play({name!r}, {n_pairs}, ...) returned shape {points.shape}, "
+                f"expected ({2 * n_pairs},)"
+            )
+        out[name] = points_summary(points, low, high)
+    return out
+
+
+# ---- luck (backgammon) ----------------------------------------------------------------------
+ROLLS = np.array([(d1, d2) for d1 in range(1, 7) for d2 in range(d1, 7)], dtype=np.int64)
+"""the 21 distinct rolls (low die, high die), int64[21, 2]"""
+ROLL_WEIGHTS = np.where(ROLLS[:, 0] == ROLLS[:, 1], 1.0, 2.0) / 36.0
+"""probability of each of ROLLS: 1/36 doubles, 2/36 others"""
+OPENING_WEIGHTS = np.where(ROLLS[:, 0] == ROLLS[:, 1], 0.0, 1.0) / 15.0
+"""probability of each of ROLLS as the opening roll (no doubles)"""
+_ROW_CHUNK = 8192
+
+
+def roll_index(d1, d2):
+    """Index in ROLLS of the roll d1-d2 (either order)."""
+    lo, hi = min(int(d1), int(d2)), max(int(d1), int(d2))
+    return (lo - 1) * 6 - (lo - 1) * (lo - 2) // 2 + (hi - lo)
+
+
+@njit(cache=True)
+def _roll_afterstates(state, rolls, out, starts):
+    """The distinct afterstates of each roll of rolls from state, one block after another, into
+    out; starts[r] = first row of roll r, starts[len] = total -> total, -1 if out is too small."""
+    pos = 0
+    for r in range(rolls.shape[0]):
+        starts[r] = pos
+        m = bg_game.plays_of_roll(state, rolls[r, 0], rolls[r, 1], out[pos:], None)
+        if m < 0:
+            return -1
+        pos += m
+    starts[rolls.shape[0]] = pos
+    return pos
+
+
+@njit(cache=True)
+def _exact_values(rows, n, values):
+    """Overwrite values[r] with the exact points (O.3) of each afterstate that ends the game."""
+    for r in range(n):
+        if rows[r, OFF_ME] == 15:
+            winner, kind, pts = bg_game.result(bg_game.pass_turn(rows[r]), bg_game.SCORING_GAMMON)
+            values[r] = pts if winner == rows[r, TURN] else -pts
+
+
+class _Buffers:
+    rows = np.empty((_ROW_CHUNK, STATE_LEN), dtype=np.int64)
+    starts = np.empty(ROLLS.shape[0] + 1, dtype=np.int64)
+
+
+def best_values(judge, state):
+    """float64[21]: the judge's value, for the player on roll of state (mover's view; its dice
+    ignored), after its best play of each of ROLLS: one judge call over all their afterstates
+    (or judge.best_values(state) when the judge has it). ValueError/TypeError on a bad state."""
+    from boardgym.envs.backgammon_notation import check_state
+
+    state = check_state(state)
+    if hasattr(judge, "best_values"):
+        v = np.asarray(judge.best_values(state), dtype=np.float64)
+        if v.shape != (ROLLS.shape[0],) or not np.isfinite(v).all():
+            raise ValueError(f"judge.best_values must return 21 finite values, got {v.shape}")
+        return v
+    while True:
+        n = _roll_afterstates(state, ROLLS, _Buffers.rows, _Buffers.starts)
+        if n >= 0:
+            break
+        _Buffers.rows = np.empty((2 * _Buffers.rows.shape[0], STATE_LEN), dtype=np.int64)
+    rows = _Buffers.rows[:n]
+    values = np.asarray(judge(rows), dtype=np.float64)
+    if values.shape != (n,) or not np.isfinite(values).all():
+        raise ValueError(f"the judge must return {n} finite equities, got shape {values.shape}")
+    return np.maximum.reduceat(values, _Buffers.starts[:-1])
+
+
+def roll_luck(judge, state, opening=False):
+    """Luck of the roll in state (on roll, its whole roll in DICE) for the player on roll: the
+    judge's value after its best play of that roll minus the mean over the 21 rolls (ROLL_WEIGHTS,
+    or OPENING_WEIGHTS for the opening roll)."""
+    from boardgym.envs.backgammon_notation import check_state
+
+    d1, d2 = bg_game.dice_of(check_state(state))
+    if d1 == 0:
+        raise ValueError("the position has no whole roll to play (DICE)")
+    v = best_values(judge, state)
+    weights = OPENING_WEIGHTS if opening else ROLL_WEIGHTS
+    return float(v[roll_index(d1, d2)] - weights @ v)
+
+
+def game_luck(judge, rolls):
+    """Luck of player 0's rolls minus player 1's in one game, each times the cube value it was
+    rolled at (1 in cubeless games); rolls: every roll's position in order
+    (play_afterstate_game's rolls list; the first is the opening roll)."""
+    total = 0.0
+    for i, state in enumerate(rolls):
+        luck = roll_luck(judge, state, opening=i == 0) * int(state[CUBE_VALUE])
+        total += luck if state[TURN] == 0 else -luck
+    return total
+
+
+def exact_values(rows, values):
+    """values (float64[n], a judge's equities of afterstates rows int64[n, STATE_LEN]) with the
+    exact points (O.3: 1/2/3, for the player who moved) of each afterstate that ends the game."""
+    values = np.array(values, dtype=np.float64)
+    _exact_values(rows, rows.shape[0], values)
+    return values
+
+
+def td_judge(weights=None):
+    """The TD net (backgammon_agents.TDAgent; weights: as TDAgent's, None the shipped one) as a
+    luck judge: rows -> cubeless money equities for the player who moved, batched; exact points
+    for the afterstates that end the game (exact_values)."""
+    from boardgym.agents.backgammon.agents import TDAgent
+
+    agent = TDAgent(weights)
+    return lambda rows: exact_values(rows, agent.scores(rows))

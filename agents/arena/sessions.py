@@ -1,0 +1,433 @@
+"""What a game against an agent is, for every front end (``boardgym play``, ``boardgym serve``).
+
+The agent is loaded from a name ``boardgym.agents.load`` knows or a checkpoint path, with its
+options (``depth``, ``time_limit``, ``key=value``); ``DraughtsGame`` / ``BackgammonGame`` hold one
+game in the AEC env (russian_draughts_v0, backgammon_v0): the person's move in notation, the
+agent's move, what happened since the last report, the outcome (G.1, G.2a-G.2e; O.3, C.2) and the
+record (PDN, gnubg match text). Settings are duck-typed: any object with the fields of
+``boardgym play``'s Settings that a function reads.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import numpy as np
+
+from boardgym.envs import backgammon_notation as bg_api
+from boardgym.envs import backgammon_render, backgammon_v0, russian_draughts_v0
+from boardgym.envs import draughts as dr_api
+from boardgym.kernels.backgammon import game as bg_core
+from boardgym.kernels.draughts import game as dr_core
+from boardgym.kernels.draughts import outcome
+from boardgym.kernels.draughts.board import S_BK, S_BM, S_SIDE, S_WK, S_WM
+
+
+def parse_dice(text):
+    """(d1, d2) of '3-1' / '31' / '3 1', or None; UsageError naming --dice if malformed."""
+    if text is None:
+        return None
+    m = re.fullmatch(r"\s*([1-6])\s*[-, ]?\s*([1-6])\s*", text)
+    if not m:
+        raise ValueError(f"--dice: expected two dice 1..6 such as 3-1, got {text!r}")
+    return int(m.group(1)), int(m.group(2))
+
+
+def _value(text):
+    """An option value: a Python literal (number, True/False/None, quoted string) or the text."""
+    low = text.strip().lower()
+    if low in ("none", "true", "false"):
+        return {"none": None, "true": True, "false": False}[low]
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+
+
+def agent_options(cfg):
+    """Keyword options for the agent from --depth, --time-limit and --agent-option key=value."""
+    opts = {}
+    if cfg.depth is not None:
+        opts["depth"] = cfg.depth
+    if cfg.time_limit is not None:
+        opts["time_limit"] = cfg.time_limit
+    for item in cfg.agent_option:
+        key, sep, val = item.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or not key.isidentifier():
+            raise ValueError(f"--agent-option: expected key=value, got {item!r}")
+        opts[key] = _value(val)
+    return opts
+
+
+# ----------------------------------------------------------------------------- the agent
+def _npz_game(path):
+    """'draughts' (a learned evaluation), 'backgammon' (a TD net) or None for a .npz file."""
+    try:
+        with np.load(path) as z:
+            files = set(z.files)
+    except (OSError, ValueError) as e:
+        raise ValueError(f"agent {path}: cannot read it as an .npz checkpoint ({e})") from None
+    if {"kind", "w1", "scale"} <= files:
+        return "draughts"
+    if {"w1", "b1", "w2", "b2"} <= files:
+        return "backgammon"
+    return None
+
+
+def _construct(name, factory, opts, seed):
+    """factory(**opts, seed=seed), without seed if the agent takes none; an option the agent
+    does not take is named (UsageError)."""
+    for kwargs in ({**opts, "seed": seed}, opts):
+        try:
+            return factory(**kwargs)
+        except TypeError as e:
+            bad = re.search(r"unexpected keyword argument '(\w+)'", str(e))
+            if bad is None:
+                raise
+            if bad.group(1) == "seed" and "seed" not in opts and "seed" in kwargs:
+                continue  # this agent draws nothing at random
+            raise ValueError(f"agent {name} takes no option {bad.group(1)!r}") from None
+
+
+def load_agent(cfg):
+    """The agent of cfg for cfg.game; ValueError naming the problem (other game, bad options)."""
+    from boardgym.agents import available, load
+
+    opts = agent_options(cfg)
+    name = cfg.agent
+    other = "backgammon" if cfg.game == "draughts" else "draughts"
+    if name.endswith((".zip", ".pt")):
+        if not Path(name).is_file():
+            raise ValueError(f"agent {name}: no policy file there")
+        from boardgym.agents.ppo import PPOAgent
+
+        agent = _construct(name, lambda **kw: PPOAgent(name, game=cfg.game, **kw), opts, None)
+    elif name.endswith(".npz"):
+        if not Path(name).is_file():
+            raise ValueError(f"agent {name}: no checkpoint file there")
+        kind = _npz_game(name)
+        if kind is None:
+            raise ValueError(
+                f"agent {name} is neither a draughts evaluation nor a backgammon TD net"
+            )
+        if kind != cfg.game:
+            raise ValueError(
+                f"agent {name} is a {kind} checkpoint, not a {cfg.game} agent "
+                f"(play it in a {kind} game)"
+            )
+        full = "draughts-alphabeta" if kind == "draughts" else "backgammon-td"
+        agent = _construct(name, lambda **kw: load(full, weights=name, **kw), opts, cfg.seed)
+    else:
+        short = name[len(cfg.game) + 1 :] if name.startswith(cfg.game + "-") else name
+        if name.startswith(other + "-") or (
+            short not in available(cfg.game) and short in available(other)
+        ):
+            raise ValueError(
+                f"agent {name} is a {other} agent, not a {cfg.game} one "
+                f"(available for {cfg.game}: {', '.join(available(cfg.game))})"
+            )
+        if short not in available(cfg.game):
+            raise ValueError(
+                f"unknown {cfg.game} agent {name!r} (available: "
+                f"{', '.join(available(cfg.game))}, or a checkpoint path)"
+            )
+        agent = _construct(name, lambda **kw: load(short, game=cfg.game, **kw), opts, cfg.seed)
+    _check_agent_game(agent, cfg)
+    return agent
+
+
+def _check_agent_game(agent, cfg):
+    """ValueError if agent plays the other game (or other spaces) than the env of cfg."""
+    game = getattr(agent, "game", None)
+    if game is not None and game != cfg.game:
+        raise ValueError(f"agent {cfg.agent} plays {game}, not {cfg.game}")
+    model = getattr(agent, "model", None)  # a PPO policy: compare its spaces with the env's
+    if hasattr(model, "observation_space"):  # (a TDAgent's model is the name of its inputs)
+        env = (
+            russian_draughts_v0.raw_env()
+            if cfg.game == "draughts"
+            else backgammon_v0.raw_env(cube=cfg.cube)
+        )
+        obs = env.observation_space("player_0")["observation"].shape
+        n = env.action_space("player_0").n
+        p_obs = tuple(getattr(model.observation_space, "shape", ()) or ())
+        p_n = getattr(model.action_space, "n", None)
+        if p_obs != tuple(obs) or (p_n is not None and int(p_n) != n):
+            which = f"{cfg.game}{' with the cube' if cfg.cube else ''}"
+            raise ValueError(
+                f"agent {cfg.agent}: the policy takes observations {p_obs} and "
+                f"{p_n} actions; {which} has {tuple(obs)} and {n}: it is not a "
+                f"{which} policy"
+            )
+
+
+# ----------------------------------------------------------------------------- the two games
+class DraughtsGame:
+    """A draughts game in the AEC env, with what the agent played since the last report."""
+
+    def __init__(self, cfg, names):
+        self.names = names
+        self.env = russian_draughts_v0.raw_env()
+        self.env.reset(seed=cfg.seed, options={"fen": cfg.fen} if cfg.fen else None)
+        self.first = 0 if self.env.start_fen.lstrip("[").upper().startswith("W") else 1
+        self.seen = 0
+        self.notes = {}  # move index -> the agent's evaluation, shown after the move in news
+
+    def board(self, seat):
+        return self.env.render_text(perspective=seat)
+
+    def prompt(self, me):
+        return f"your move ({'White' if me == 0 else 'Black'}):"
+
+    def legal(self):
+        return dr_api.legal_moves(self.env.state)
+
+    def play_text(self, text):
+        """Play the person's move; ValueError if it is not legal."""
+        state = self.env.state
+        side = int(state[S_SIDE])
+        for a in dr_api.move_to_actions(state, text):  # kernel frame -> the mover's frame
+            self.env.step(int(dr_core.VIEW_ACTION[side, a]))
+
+    def agent_step(self, agent):
+        env = self.env
+        if hasattr(agent, "act_state"):
+            action = agent.act_state(env.state)
+        else:
+            obs = env.observe(env.agent_selection)
+            action = agent.act(obs["observation"], obs["action_mask"])
+        env.step(int(action))
+
+    def news(self, me, own=False):
+        """Lines saying what the agent played since the last call (me None or own: both
+        sides)."""
+        lines = []
+        for i in range(self.seen, len(self.env.moves)):
+            side = (self.first + i) % 2
+            if side != me or own:
+                lines.append(
+                    f"{self.names[side]} ({'White' if side == 0 else 'Black'}) "
+                    f"played {self.env.moves[i]}" + _note(self.notes, i)
+                )
+        self.seen = len(self.env.moves)
+        return lines
+
+    def outcome(self):
+        """(winner 0/1 or None, how) of the finished game."""
+        code = self.env.status()
+        if code in (dr_core.WHITE_WON, dr_core.BLACK_WON):
+            winner = 0 if code == dr_core.WHITE_WON else 1
+            s = self.env.state
+            gone = (s[S_BM] | s[S_BK]) == 0 if winner == 0 else (s[S_WM] | s[S_WK]) == 0
+            loser = "Black" if winner == 0 else "White"
+            why = "has no pieces left" if gone else "is blocked: no legal move"
+            return winner, f"{loser} {why} (G.1)"
+        if code in _DRAW_TEXT:
+            return None, _DRAW_TEXT[code]
+        return None, "the game was stopped at the move cap (a truncation, not a result)"
+
+    def record(self):
+        return self.env.pdn(White=self.names[0], Black=self.names[1])
+
+
+def _note(notes, index):
+    """'  [note]' for a move or turn with a note (an agent's evaluation), else ''."""
+    return f"  [{notes[index]}]" if index in notes else ""
+
+
+_DRAW_TEXT = {  # outcome codes -> how the draw came
+    outcome.DRAW_REPETITION: "draw by repetition: the same position for the third time (G.2a)",
+    outcome.DRAW_THREE_KINGS: "draw: three kings against a lone king for 15 moves without "
+    "taking it (G.2b)",
+    outcome.DRAW_KINGS_ONLY: "draw: 15 moves of kings only, no man moved and nothing "
+    "captured (G.2c)",
+    outcome.DRAW_BALANCE: "draw: kings on both sides and no capture or crowning for 30/60 "
+    "moves (G.2d)",
+    outcome.DRAW_LONG_DIAGONAL: "draw: the lone king held the long diagonal a1-h8 for 5 "
+    "moves (G.2e)",
+}
+
+
+def backgammon_board(state, seat):
+    """The text board of a backgammon state from seat's side (its numbering, its home at the
+    bottom right)."""
+    return backgammon_render.render_text(state, perspective=seat)
+
+
+def flip_points(text):
+    """Play text with points renumbered from the other side (p -> 25 - p; bar, off unchanged)."""
+    return re.sub(r"(?<![\d(])(\d{1,2})(?![\d)])", lambda m: str(25 - int(m.group(1))), text)
+
+
+_KINDS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
+
+
+class BackgammonGame:
+    """A backgammon game in the AEC env, with what the agent did since the last report."""
+
+    def __init__(self, cfg, names):
+        self.names = names
+        self.env = backgammon_v0.raw_env(scoring="gammon", cube=cfg.cube)
+        options = {}
+        if cfg.position_id is not None:
+            options["position_id"] = cfg.position_id
+        if cfg.dice is not None:
+            options["dice"] = list(parse_dice(cfg.dice))
+        self.env.reset(seed=cfg.seed, options=options)
+        self.seen = 0
+        self.before = {}  # turn index -> the position its play started from
+        self.notes = {}  # turn index -> the agent's evaluation, shown after the turn in news
+
+    def board(self, seat):
+        return backgammon_board(self.env.state, seat)
+
+    def cube_choices(self):
+        """The cube decisions open now (C.1-C.2): ['roll', 'double'], ['take', 'drop'] or []."""
+        mask = self.env.legal_mask()
+        g = bg_core
+        if mask.shape[0] > g.N_ACTIONS and not mask[: g.N_ACTIONS].any():
+            return [
+                w
+                for w, a in (
+                    ("roll", g.ACTION_ROLL),
+                    ("double", g.ACTION_DOUBLE),
+                    ("take", g.ACTION_TAKE),
+                    ("drop", g.ACTION_DROP),
+                )
+                if mask[a]
+            ]
+        return []
+
+    def prompt(self, me):
+        choices = self.cube_choices()
+        if choices == ["take", "drop"]:
+            value = 2 * int(self.env.state[bg_core.CUBE_VALUE])
+            return f"{self.names[1 - me]} doubles to {value}: 'take' or 'drop'?"
+        if choices:
+            return "before your roll: 'roll' or 'double'?"
+        d1, d2 = self._dice()
+        return f"you rolled {d1}-{d2}: your play (your numbering):"
+
+    def _dice(self):
+        return self.env.infos[self.env.agent_selection]["dice"]
+
+    def legal(self):
+        choices = self.cube_choices()
+        if choices:
+            return choices
+        d1, d2 = self._dice()
+        state = self.env.state
+        rows = np.zeros((bg_core.MAX_AFTERSTATES, state.shape[0]), np.int64)
+        n = bg_core.plays_of_roll(state, d1, d2, rows, None)
+        return sorted(bg_api.play_to_str(state, d1, d2, rows[k]) for k in range(n))
+
+    def play_text(self, text):
+        choices = self.cube_choices()
+        g = bg_core
+        words = {
+            "roll": g.ACTION_ROLL,
+            "double": g.ACTION_DOUBLE,
+            "take": g.ACTION_TAKE,
+            "drop": g.ACTION_DROP,
+        }
+        word = text.strip().lower()
+        if choices:
+            if word not in choices:
+                raise ValueError(f"{text!r} is not a cube decision here")
+            self.env.step(words[word])
+            return
+        if word in words:
+            raise ValueError("no cube decision now: the dice are rolled, play them")
+        d1, d2 = self._dice()
+        self.remember()
+        for a in bg_api.play_actions(self.env.state, d1, d2, text):  # ValueError if illegal
+            self.env.step(a)
+
+    def remember(self):
+        """Keep the position a play starts from (to write the play in notation later)."""
+        env = self.env
+        if env.turns and bg_core.dice_of(env.state)[0] > 0:
+            self.before.setdefault(len(env.turns) - 1, env.state.copy())
+
+    def agent_step(self, agent):
+        env, g = self.env, bg_core
+        mask = env.legal_mask()
+        if (
+            mask.shape[0] > g.N_ACTIONS
+            and not mask[: g.N_ACTIONS].any()
+            and hasattr(agent, "cube_action")
+        ):
+            # the agent's own cube policy (its ``cube`` option); one without a net never doubles
+            action = agent.cube_action(env.state, bool(mask[g.ACTION_TAKE]))
+        elif hasattr(agent, "act_state") and mask[: g.N_ACTIONS].any():
+            self.remember()
+            action = agent.act_state(env.state)
+        else:
+            self.remember()
+            obs = env.observe(env.agent_selection)
+            action = agent.act(obs["observation"], obs["action_mask"])
+        env.step(int(action))
+
+    def _turn_text(self, k, t, me):
+        who = self.names[t["player"]]
+        cube = t.get("cube")
+        s = "" if who == "you" else "s"
+        if cube == "double":
+            return f"{who} double{s} to {t['value']}"
+        if cube in ("take", "drop"):
+            return f"{who} {cube}{s}"
+        d1, d2 = t["dice"]
+        if not t["moves"]:
+            return f"{who} rolled {d1}-{d2} and cannot move"
+        raw = " ".join(
+            f"{'bar' if a == 25 else a}/{'off' if b == 0 else b}{'*' if hit else ''}"
+            for a, b, hit in t["moves"]
+        )
+        text = raw
+        if k in self.before:
+            try:
+                text = bg_api.play_to_str(self.before[k], d1, d2, raw)
+            except ValueError:
+                text = raw
+        mine = (
+            "" if me is None or t["player"] == me else f" ({flip_points(text)} in your numbering)"
+        )
+        return f"{who} rolled {d1}-{d2} and played {text}{mine}"
+
+    def news(self, me, own=False):
+        """Lines saying what happened since the last call but the person's own plays and cube
+        answers (unless own): the agent's rolls, plays and cube actions, the person's lost rolls
+        (me None: a spectator, told everything)."""
+        env, lines = self.env, []
+        end = len(env.turns)
+        if (
+            not env.is_over
+            and (me is None or env.agent_selection == f"player_{me}")
+            and not self.cube_choices()
+        ):
+            end -= 1  # the person's (a spectator: the mover's) roll in progress
+        for k in range(self.seen, end):
+            t = env.turns[k]
+            if not own and t["player"] == me and (t.get("cube") or t["moves"]):
+                continue
+            lines.append(self._turn_text(k, t, me) + _note(self.notes, k))
+        self.seen = max(self.seen, end)
+        return lines
+
+    def outcome(self):
+        result = self.env.result
+        if result is None:
+            return None, "the game was stopped: neither side can ever move again (a truncation)"
+        winner, kind, points = result
+        pts = f"{points} point{'s' if points != 1 else ''}"
+        if kind == 0:
+            return winner, f"{self.names[1 - winner]} dropped the double (C.2): {pts}"
+        value = int(self.env.state[bg_core.CUBE_VALUE])
+        cube = f", cube at {value}" if value > 1 else ""
+        return winner, f"{_KINDS[kind]} (O.3{cube}): {pts}"
+
+    def record(self):
+        return self.env.match_text(names=self.names)

@@ -1,0 +1,907 @@
+"""Backgammon agents that choose whole plays (TDAgent, TDSearchAgent, GreedyAgent,
+ExpectimaxAgent) and the afterstate game loop they play in (``play_afterstate_game``).
+
+All of them rank the distinct afterstates of a roll (``game.plays``; legality comes from the game
+core only, rules B.1-B.6, E.1-E.7, O.1-O.3) and play the chosen one through its route, one
+checker move at a time, as the env asks. One interface, four ways in:
+
+- ``act(observation, action_mask) -> action`` in ``backgammon_v0`` (and the Gymnasium env) for
+  either seat: the position is rebuilt from the 207-float observation (``state_from_observation``;
+  the acting player is the mover, the action is in its frame). With the cube on (C.1-C.2), the
+  agent answers the cube decisions by its ``cube_policy``: ``"cubeless"`` (the default: it never
+  doubles and always takes), ``"equity"`` (``cube_action``: thresholds on its cubeless equity
+  before the roll, ``cube_equity``) or ``"janowski"`` (``cube_analysis``: Janowski's cubeful
+  money equity from the net's five outputs before the roll, agents/backgammon/cube.py); the
+  last two for the agents with a net only.
+- ``act_state(state) -> action`` on the kernel state (``env.unwrapped.state``, mover's view).
+- ``best_play(position_id, die1, die2) -> position_id``: the chosen afterstate, in the frame of
+  ``boardgym.envs.backgammon_notation.legal_plays`` (the mover's, before the turn passes).
+- ``play_afterstate_game(agent0, agent1, rng)``: a whole cubeless game through the game core's
+  afterstate loop (``start`` -> ``afterstates`` -> ``finish_turn``), the one the Numba trainers
+  (td_net) and the evaluation scripts use; seeded like ``backgammon_v0.reset(seed=...)``. With
+  ``cube=True`` the money game with the doubling cube (``game.begin_turn`` stopping at each cube
+  decision, as the env's ``cube=True`` game), the agents answering by ``cube_action``.
+
+At the start of a turn the agent ranks the plays and replays the chosen play's route (the moves
+the game core reports with it) over the next calls while the position is the one it expects;
+asked in the middle of a turn, it ranks the plays that complete the turn from there.
+
+Evaluations: ``TDAgent`` the net of ``td_net`` (weights from ``save_weights`` files; the shipped
+one is ``agents/checkpoints/backgammon-td.npz``, ``registry.CHECKPOINTS``); ``TDSearchAgent``
+the same net searched at play time (agents/backgammon/search.py: 0-, 1- or 2-ply in GNU
+Backgammon's counting with its move filter; ``load("backgammon-td")`` is one at 2-ply with a
+work budget, with the janowski cube policy); ``GreedyAgent`` the one-ply heuristic
+``kernels.backgammon.opponents.greedy_score`` (pip lead, made points, exposed blots, checkers
+off) with its tie rule: it is the in-kernel ``OPP_GREEDY`` player exactly; ``ExpectimaxAgent``
+1-, 2- or 3-ply (its own counting) over the 21 distinct rolls with either of them.
+
+Cube decisions by equity (money play, C.1-C.2; a rule of thumb, not cubeful analysis): with E the
+cubeless equity of the player on roll before its roll (the mean over the 21 rolls of its best
+afterstate's net equity, in points per cube unit), it doubles when ``DOUBLE_FROM <= E <
+TOO_GOOD`` (below: too early; from ``TOO_GOOD`` on it plays on for the gammon) and its opponent
+takes when its own equity -E is at least ``TAKE_FROM`` (-0.5: taking at 2x loses less than the
+1 point a drop gives away).
+"""
+
+import json
+import os
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from boardgym.agents.backgammon import bearoff as bg_bearoff
+from boardgym.agents.backgammon import cube as backgammon_cube
+from boardgym.agents.backgammon import net as td_net
+from boardgym.agents.backgammon.search import (
+    BUDGET_2,
+    CANDIDATES,
+    INFO_LEN,
+    THRESHOLD,
+    check_budget,
+    check_search,
+    preroll_outputs,
+    search_values,
+)
+from boardgym.agents.files import write_atomically
+from boardgym.agents.registry import CHECKPOINTS
+from boardgym.envs import backgammon_notation as notation
+from boardgym.envs.seeding import check_seed
+from boardgym.kernels.backgammon import game
+from boardgym.kernels.backgammon.board import (
+    BAR_ME,
+    BAR_OPP,
+    CUBE_OWNER,
+    CUBE_VALUE,
+    DICE,
+    ME,
+    OFF_ME,
+    OFF_OPP,
+    OPP,
+    STATE_LEN,
+    TURN,
+    refresh_masks,
+)
+from boardgym.kernels.backgammon.movegen import MV_DIE, MV_FROM
+from boardgym.kernels.backgammon.observe import OBS_LEN
+from boardgym.kernels.backgammon.opponents import greedy_score
+from boardgym.kernels.rng import seed_rngs
+
+__all__ = [
+    "TDAgent",
+    "TDSearchAgent",
+    "GreedyAgent",
+    "ExpectimaxAgent",
+    "AfterstateAgent",
+    "CUBE_POLICIES",
+    "save_weights",
+    "load_weights",
+    "check_params",
+    "state_from_observation",
+    "play_afterstate_game",
+    "AfterstateGame",
+]
+
+N_ACTIONS = game.N_ACTIONS
+CUBE_POLICIES = ("cubeless", "equity", "janowski")
+DOUBLE_FROM = 0.4  # cubeless equity of the player on roll from which it doubles
+TOO_GOOD = 1.0  # ... up to which (from here on it plays on for more than the cashed point)
+TAKE_FROM = -0.5  # the taker's cubeless equity from which it takes
+
+
+# ----------------------------------------------------------------------------- weights
+
+#: the arrays of a model tuple saved by name (the bear-off table is generated, never saved)
+MODEL_NAMES = ("hdr", "w1", "b1", "w2", "b2", "rw1", "rb1", "rw2", "rb2")
+TESAURO_NAMES = ("w1", "b1", "w2", "b2")
+
+
+def save_weights(path, params, **meta):
+    """Write a model (a model tuple or a bare (w1, b1, w2, b2)) and JSON metadata to path (.npz),
+    atomically (temp file + rename). A Tesauro net is written as (w1, b1, w2, b2) only, the format
+    every earlier checkpoint has."""
+    model = check_params(params)
+    if model[0][td_net.H_KIND] == td_net.KIND_TESAURO:
+        arrays = dict(zip(TESAURO_NAMES, td_net.main_net(model)))
+    else:
+        arrays = dict(zip(MODEL_NAMES, model))
+    write_atomically(
+        str(path), lambda tmp: np.savez(tmp, **arrays, meta=np.array(json.dumps(meta))), ".npz"
+    )
+
+
+def load_weights(path):
+    """The model tuple (td_net's layout, float64) of a save_weights file or a train.py checkpoint
+    (a gnubg-input model with its race net, or a Tesauro (w1, b1, w2, b2) net); ValueError if bad."""
+    try:
+        z = np.load(str(path))
+    except (OSError, ValueError) as e:
+        raise ValueError(f"cannot read TD weights from {path}: {e}") from None
+    names = MODEL_NAMES if "hdr" in z.files else TESAURO_NAMES
+    missing = [k for k in names if k not in z.files]
+    if missing:
+        raise ValueError(f"{path} is not a TD weights file (missing {missing})")
+    try:
+        return check_params(tuple(z[k] for k in names))
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{path}: {e}") from None
+
+
+def _float_arrays(params, names):
+    arrays = []
+    for name, p in zip(names, params):
+        if not isinstance(p, np.ndarray) or p.dtype.kind not in "fiu":
+            raise TypeError(f"TD weight {name} must be a float array, got {type(p).__name__}")
+        arrays.append(np.ascontiguousarray(p, dtype=np.float64))
+    if not all(np.isfinite(a).all() for a in arrays):
+        raise ValueError("TD weights hold NaN or infinity")
+    return arrays
+
+
+def _check_net(w1, b1, w2, b2, n_inputs, what, allow_empty=False):
+    h = b1.shape[0] if b1.ndim == 1 else -1
+    if (
+        (h < 1 and not (allow_empty and h == 0))
+        or w1.shape != (n_inputs, h)
+        or w2.shape != (h, td_net.N_OUT)
+        or b2.shape != (td_net.N_OUT,)
+    ):
+        raise ValueError(
+            f"inconsistent {what} shapes {w1.shape} {b1.shape} {w2.shape} "
+            f"{b2.shape} (want ({n_inputs}, H) (H,) (H, {td_net.N_OUT}) "
+            f"({td_net.N_OUT},))"
+        )
+
+
+def check_params(params):
+    """The model tuple (td_net's layout: C-contiguous float64 arrays, all finite) of params: a
+    model tuple (the bear-off table may be left out: it is generated) or a bare Tesauro net
+    (w1, b1, w2, b2) (W1 [196, H], b1 [H], W2 [H, 5], b2 [5]); TypeError / ValueError naming the
+    problem."""
+    if not isinstance(params, (tuple, list)) or len(params) not in (
+        4,
+        td_net.MODEL_LEN - 1,
+        td_net.MODEL_LEN,
+    ):
+        raise TypeError("TD weights are a (w1, b1, w2, b2) tuple of arrays or a td_net model tuple")
+    if len(params) == 4:
+        w1, b1, w2, b2 = _float_arrays(params, TESAURO_NAMES)
+        _check_net(w1, b1, w2, b2, td_net.N_INPUTS, "TD weight")
+        return td_net.as_model((w1, b1, w2, b2))
+    arrays = _float_arrays(params[: len(MODEL_NAMES)], MODEL_NAMES)
+    hdr = arrays[0]
+    if hdr.shape != (td_net.HDR_LEN,) or hdr[td_net.H_KIND] not in (
+        td_net.KIND_TESAURO,
+        td_net.KIND_GNUBG,
+    ):
+        raise ValueError(f"bad model header {hdr!r}")
+    gnubg = hdr[td_net.H_KIND] == td_net.KIND_GNUBG
+    _check_net(*arrays[1:5], td_net.N_GNUBG_INPUTS if gnubg else td_net.N_INPUTS, "TD weight")
+    _check_net(*arrays[5:9], td_net.N_RACE_INPUTS, "race net", allow_empty=True)
+    if len(params) == td_net.MODEL_LEN:
+        table = params[9]
+        if not isinstance(table, np.ndarray) or table.ndim != 2:
+            raise TypeError("the bear-off table of a model is a 2-d float array")
+        table = np.ascontiguousarray(table, dtype=np.float64)
+        if table.shape not in ((0, 0), (bg_bearoff.N_POSITIONS, bg_bearoff.TABLE_WIDTH)):
+            raise ValueError(f"bad bear-off table shape {table.shape}")
+    else:
+        table = bg_bearoff.table() if gnubg else np.zeros((0, 0))
+    if not gnubg:
+        table = np.zeros((0, 0))
+    return (*arrays, table)
+
+
+# ----------------------------------------------------------------------------- kernels
+
+
+@njit(cache=True)
+def greedy_scores(rows, n, out):
+    """out[r] = opponents.greedy_score(rows[r]) for r < n (float64)."""
+    for r in range(n):
+        out[r] = greedy_score(rows[r])
+
+
+@njit(cache=True)
+def net_equities(net, rows, n, out):
+    """out[r] = cubeless equity (mover's view) of afterstate rows[r] under the model tuple net."""
+    ys = np.empty((n, td_net.N_OUT))
+    td_net.evaluate_rows(net, rows, n, ys)
+    for r in range(n):
+        out[r] = td_net.equity(ys[r])
+
+
+@njit(cache=True)
+def _score(use_net, net, rows, n, out):
+    if use_net:
+        net_equities(net, rows, n, out)
+    else:
+        greedy_scores(rows, n, out)
+
+
+@njit(cache=True)
+def expectimax2(use_net, net, rows, cand, n_cand, out):
+    """Two-ply values of the afterstates rows[cand[:n_cand]] into out: the mean over the opponent's
+    21 rolls (doubles 1/36, others 2/36) of minus its best one-ply score after its reply."""
+    opp_rows = np.empty((game.MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
+    sc = np.empty(game.MAX_AFTERSTATES)
+    for c in range(n_cand):
+        s = game.pass_turn(rows[cand[c]])
+        tot = 0.0
+        for d1 in range(1, 7):
+            for d2 in range(d1, 7):
+                m = game.plays_of_roll(s, d1, d2, opp_rows, None)
+                _score(use_net, net, opp_rows, m, sc)
+                best = sc[0]
+                for k in range(1, m):
+                    if sc[k] > best:
+                        best = sc[k]
+                tot += (-best) * (1.0 if d1 == d2 else 2.0)
+        out[c] = tot / 36.0
+
+
+# ----------------------------------------------------------------------------- observations
+
+
+def state_from_observation(observation):
+    """Kernel state (int64[STATE_LEN], mover's view, TURN 0) rebuilt from a backgammon_v0
+    observation (float32[207]) of the player on roll; ValueError if it is not one."""
+    if observation is None or isinstance(observation, (str, bytes)):
+        raise TypeError(
+            f"a backgammon observation is float32[{OBS_LEN}], got {type(observation).__name__}"
+        )
+    try:
+        obs = np.asarray(observation, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"a backgammon observation is float32[{OBS_LEN}] numbers") from None
+    if obs.shape != (OBS_LEN,):
+        raise ValueError(f"a backgammon observation is float32[{OBS_LEN}], got shape {obs.shape}")
+    if not np.isfinite(obs).all() or obs.min() < 0.0 or obs.max() > 8.0:
+        raise ValueError("a backgammon observation holds finite numbers in [0, 7.5]")
+    if obs[202] < 0.5:
+        raise ValueError("the observing player is not on roll (observation[202] == 0)")
+    s = np.zeros(STATE_LEN, dtype=np.int64)
+    for side, base in ((ME, 0), (OPP, 96)):
+        u = obs[base : base + 96].reshape(24, 4)
+        n = np.where(u[:, 3] > 0, 3 + np.rint(2 * u[:, 3]), np.rint(u[:, :3].sum(axis=1)))
+        s[side : side + 24] = n.astype(np.int64)
+    s[BAR_ME], s[BAR_OPP] = np.rint(obs[192:194] * 2).astype(np.int64)
+    s[OFF_ME], s[OFF_OPP] = np.rint(obs[194:196] * 15).astype(np.int64)
+    s[DICE : DICE + 6] = np.rint(obs[196:202] * 4).astype(np.int64)
+    for a, b in ((ME, BAR_ME), (OPP, BAR_OPP)):
+        total = s[a : a + 24].sum() + s[b] + s[b + 2]
+        if total != 15:
+            raise ValueError(f"bad observation: a side has {total} checkers, not 15")
+    if (s[ME : ME + 24] * s[OPP : OPP + 24]).any():
+        raise ValueError("bad observation: both sides on one point")
+    s[CUBE_VALUE] = 1 << int(np.rint(obs[203] * 6))
+    s[CUBE_OWNER] = 0 if obs[204] > 0.5 else 1 if obs[205] > 0.5 else -1
+    refresh_masks(s)
+    return notation.check_state(s, "the observed position")
+
+
+def _check_mask(action_mask):
+    if action_mask is None or isinstance(action_mask, (str, bytes)):
+        raise TypeError(f"action_mask must be an int8 array, got {type(action_mask).__name__}")
+    mask = np.asarray(action_mask)
+    if mask.dtype.kind not in "biu":
+        raise TypeError(f"action_mask must hold 0/1 integers, got dtype {mask.dtype}")
+    if mask.shape not in ((N_ACTIONS,), (game.N_ACTIONS_CUBE,)):
+        raise ValueError(
+            f"action_mask must have shape ({N_ACTIONS},) or "
+            f"({game.N_ACTIONS_CUBE},), got {mask.shape}"
+        )
+    return mask
+
+
+def _route_actions(route):
+    """The checker actions of a kernel route (int64[MAX_MOVES, MV_FIELDS])."""
+    return [int((m[MV_FROM] - 1) * 6 + m[MV_DIE] - 1) for m in route if m[MV_FROM] > 0]
+
+
+# ----------------------------------------------------------------------------- agents
+
+
+class AfterstateAgent:
+    """Base: rank afterstates with ``_scores(rows) -> float64[n]`` (higher is better for the mover)
+    and play the best one move by move (the first of the best on ties)."""
+
+    game = "backgammon"
+    cube_policy = "cubeless"
+
+    def __init__(self):
+        self._rows = np.empty((game.MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
+        self._routes = np.empty((game.MAX_AFTERSTATES, game.MAX_MOVES, game.MV_FIELDS), np.int64)
+        self._plan = []  # remaining actions of the current play
+        self._expect = None  # the state the next planned action is for
+
+    # -- evaluation hooks (validated rows, from the game core) --
+    def _scores(self, rows):
+        raise NotImplementedError
+
+    def _choose(self, rows):
+        """Index of the best afterstate of rows; the first one on ties."""
+        return int(np.argmax(self._scores(rows)))
+
+    def _pick(self, state, rows):
+        """Index among rows (the plays of state, on roll with its whole roll) of the chosen play."""
+        return self._choose(rows)
+
+    # -- public queries --
+    def scores(self, rows):
+        """Scores of the afterstates rows (int64[n, STATE_LEN], mover's view) for the mover."""
+        rows = notation.check_batch(rows, "rows")
+        if rows.shape[0] == 0:
+            raise ValueError("rows holds no afterstate")
+        return self._scores(rows)
+
+    def choose(self, rows):
+        """Index of the best afterstate of rows (int64[n, STATE_LEN]); first one on ties."""
+        rows = notation.check_batch(rows, "rows")
+        if rows.shape[0] == 0:
+            raise ValueError("rows holds no afterstate")
+        return self._choose(rows)
+
+    def afterstates(self, state, d1, d2):
+        """The distinct afterstates of roll d1-d2 from state: int64[n, STATE_LEN] (a view)."""
+        s = notation.check_state(state)
+        d1, d2 = notation.check_dice(d1, d2)
+        n = game.plays_of_roll(s, d1, d2, self._rows, self._routes)
+        return self._rows[:n]
+
+    def best_afterstate(self, state, d1, d2):
+        """The chosen afterstate of roll d1-d2 from state (int64[STATE_LEN], mover's view)."""
+        s = notation.check_state(state)
+        d1, d2 = notation.check_dice(d1, d2)
+        rolled = s.copy()
+        rolled[DICE : DICE + 6] = 0
+        rolled[DICE + d1 - 1] += 1
+        rolled[DICE + d2 - 1] += 1 if d1 != d2 else 3
+        rows = self._rows[: game.plays(rolled, self._rows, self._routes)]
+        return rows[self._pick(rolled, rows)].copy()
+
+    def best_play(self, position_id, die1, die2):
+        """Position ID of the chosen afterstate (frame of backgammon_notation.legal_plays)."""
+        d1, d2 = notation.check_dice(die1, die2)
+        s = notation.position_from_id(position_id)
+        return notation.position_id(self.best_afterstate(s, d1, d2))
+
+    def act_state(self, state):
+        """Next checker move (action in the mover's frame) of the chosen play from kernel state
+        (on roll, with dice left and a legal move)."""
+        s = notation.check_state(state)
+        if (
+            self._plan
+            and self._expect is not None
+            and np.array_equal(s[: DICE + 6], self._expect[: DICE + 6])
+        ):
+            return self._next()
+        if game.dice_left(s) == 0:
+            raise ValueError("no dice in this position: the player on roll has not rolled")
+        if not game.can_move(s):
+            raise ValueError("no legal checker move in this position (the roll is lost)")
+        n = game.plays(s, self._rows, self._routes)
+        rows = self._rows[:n]
+        k = self._pick(s, rows) if game.dice_of(s)[0] > 0 else self._choose(rows)
+        self._plan = _route_actions(self._routes[k])
+        self._expect = s.copy()
+        return self._next()
+
+    # -- the cube (C.1-C.2) --
+    def _equity_net(self):
+        """(w1, b1, w2, b2) of the net behind cube_equity, or None (no equity estimate)."""
+        return None
+
+    @property
+    def has_equity(self):
+        """True when the agent estimates equities (cube_equity; the "equity" cube policy)."""
+        return self._equity_net() is not None
+
+    def _set_cube_policy(self, policy):
+        if not isinstance(policy, str) or policy not in CUBE_POLICIES:
+            raise ValueError(f"cube policy must be one of {CUBE_POLICIES}, got {policy!r}")
+        if policy in ("equity", "janowski") and not self.has_equity:
+            raise ValueError(
+                f"{type(self).__name__} has no equity estimate: its cube policy is 'cubeless'"
+            )
+        self.cube_policy = policy
+
+    def cube_equity(self, state):
+        """Cubeless equity (points per cube unit) of the player on roll of state before its roll:
+        the mean over the 21 rolls of its best afterstate's net equity. ValueError without a net."""
+        net = self._equity_net()
+        if net is None:
+            raise ValueError(f"{type(self).__name__} has no equity estimate")
+        s = notation.check_state(state).copy()
+        s[DICE : DICE + 6] = 0
+        row = game.pass_turn(s).reshape(1, STATE_LEN)  # seen by the opponent, as an afterstate
+        out = np.empty(1)
+        expectimax2(True, net, row, np.zeros(1, np.int64), 1, out)
+        return -float(out[0])  # expectimax2 scores it for the opponent
+
+    cube_efficiency = backgammon_cube.X_MONEY
+
+    def cube_analysis(self, state):
+        """Janowski's cube analysis (agents/backgammon/cube.py) for the player on roll of state
+        before its roll, from the net's outputs before the roll (backgammon_search.
+        preroll_outputs) and the agent's ``cube_efficiency``: a dict of outputs (float64[5]),
+        no_double, double_take, double_drop (equities per cube unit, its view), double and
+        take (bools: it should double; its opponent should take). ValueError without a net."""
+        net = self._equity_net()
+        if net is None:
+            raise ValueError(f"{type(self).__name__} has no equity estimate")
+        s = notation.check_state(state).copy()
+        s[DICE : DICE + 6] = 0
+        y = np.empty(td_net.N_OUT)
+        preroll_outputs(net, s, y)
+        owner = s[CUBE_OWNER]
+        where = (
+            backgammon_cube.CENTRED
+            if owner < 0
+            else backgammon_cube.OWNED
+            if owner == s[TURN]
+            else backgammon_cube.OPP_OWNED
+        )
+        nd, dt, dp, double, take = backgammon_cube.cube_decision(y, self.cube_efficiency, where)
+        return {
+            "outputs": y,
+            "no_double": nd,
+            "double_take": dt,
+            "double_drop": dp,
+            "double": bool(double) and where != backgammon_cube.OPP_OWNED,
+            "take": bool(take),
+        }
+
+    def cube_action(self, state, offered, policy=None):
+        """The cube action of the agent (policy: "cubeless", "equity" or "janowski"; default
+        cube_policy).
+
+        offered False: the agent is on roll in state, before its roll -> ACTION_DOUBLE or
+        ACTION_ROLL. offered True: state is the doubler's (on roll, before its roll) and the agent
+        its opponent -> ACTION_TAKE or ACTION_DROP."""
+        if not isinstance(offered, (bool, np.bool_)) and not (
+            notation.is_int(offered) and offered in (0, 1)
+        ):
+            raise TypeError(f"offered must be True or False, got {offered!r}")
+        policy = self.cube_policy if policy is None else policy
+        if not isinstance(policy, str) or policy not in CUBE_POLICIES:
+            raise ValueError(f"cube policy must be one of {CUBE_POLICIES}, got {policy!r}")
+        if policy == "cubeless":
+            return game.ACTION_TAKE if offered else game.ACTION_ROLL
+        if policy == "janowski":
+            d = self.cube_analysis(state)
+            if offered:
+                return game.ACTION_TAKE if d["take"] else game.ACTION_DROP
+            return game.ACTION_DOUBLE if d["double"] else game.ACTION_ROLL
+        e = self.cube_equity(state)
+        if offered:
+            return game.ACTION_TAKE if -e >= TAKE_FROM else game.ACTION_DROP
+        return game.ACTION_DOUBLE if DOUBLE_FROM <= e < TOO_GOOD else game.ACTION_ROLL
+
+    def _next(self):
+        a = self._plan.pop(0)
+        self._expect = game.apply(self._expect, a) if self._plan else None
+        return a
+
+    def act(self, observation, action_mask):
+        """Next checker move for the player on roll of a backgammon_v0 observation (either seat)."""
+        mask = _check_mask(action_mask)
+        if isinstance(observation, dict):
+            observation = observation.get("observation")
+        if mask.shape[0] > N_ACTIONS and not mask[:N_ACTIONS].any():
+            offered = bool(mask[game.ACTION_TAKE])
+            if not offered and not mask[game.ACTION_ROLL]:
+                raise ValueError("the action mask allows no action this agent plays")
+            if self.cube_policy == "cubeless":
+                return self.cube_action(None, offered)
+            obs = np.array(observation, dtype=np.float64)
+            if offered and obs.shape == (OBS_LEN,):
+                obs[202] = 1.0  # the taker's view, read as if on roll; then turned to the doubler
+            s = state_from_observation(obs)
+            return self.cube_action(game.pass_turn(s) if offered else s, offered)
+        s = state_from_observation(observation)
+        a = self.act_state(s)
+        if not mask[a]:
+            raise ValueError("the observation and the action mask disagree")
+        return a
+
+
+class TDAgent(AfterstateAgent):
+    """The TD-Gammon style net (td_net): picks the afterstate of highest cubeless equity."""
+
+    def __init__(
+        self, weights=None, hidden=None, seed=0, cube="cubeless", model="tesauro", race_hidden=0
+    ):
+        """weights: path of a .npz, a model tuple or (w1, b1, w2, b2), or None (the shipped
+        checkpoint; with hidden=H, a fresh random net of H units: model "tesauro" (raw board) or
+        "gnubg" (raw board + bg_features, with a race net of race_hidden units and the bear-off
+        table)); cube: the cube policy ("cubeless" or "equity")."""
+        super().__init__()
+        if model not in ("tesauro", "gnubg"):
+            raise ValueError(f"model must be 'tesauro' or 'gnubg', got {model!r}")
+        if weights is None and hidden is not None:
+            if not notation.is_int(hidden) or not 1 <= hidden <= 4096:
+                raise ValueError(f"hidden must be an integer 1..4096, got {hidden!r}")
+            if not notation.is_int(race_hidden) or not 0 <= race_hidden <= 4096:
+                raise ValueError(f"race_hidden must be an integer 0..4096, got {race_hidden!r}")
+            if model == "tesauro":
+                weights = td_net.init_params(int(hidden), seed)
+            else:
+                weights = td_net.init_model(int(hidden), seed, race_hidden=int(race_hidden))
+        elif weights is None:
+            weights = CHECKPOINTS / "backgammon-td.npz"
+        if isinstance(weights, (str, os.PathLike)):
+            weights = load_weights(weights)
+        self.params = check_params(weights)
+        self._set_cube_policy(cube)
+
+    def _equity_net(self):
+        return self.params
+
+    @property
+    def hidden(self):
+        """Hidden units of the contact (or only) net."""
+        return self.params[2].shape[0]
+
+    @property
+    def model(self):
+        """ "tesauro" (raw board inputs) or "gnubg" (with bg_features, race net, bear-off)."""
+        return "gnubg" if self.params[0][td_net.H_KIND] == td_net.KIND_GNUBG else "tesauro"
+
+    def outputs(self, rows):
+        """Net outputs float64[n, 5] (win, win gammon, win backgammon, lose gammon, lose bg)."""
+        rows = notation.check_batch(rows, "rows")
+        ys = np.empty((rows.shape[0], td_net.N_OUT))
+        td_net.evaluate_rows(self.params, rows, rows.shape[0], ys)
+        return ys
+
+    def _scores(self, rows):
+        out = np.empty(rows.shape[0])
+        net_equities(self.params, rows, rows.shape[0], out)
+        return out
+
+    def save(self, path, **meta):
+        """Write the weights (save_weights)."""
+        save_weights(path, self.params, **meta)
+
+
+class TDSearchAgent(TDAgent):
+    """The TD net with play-time search (agents/backgammon/search.py): plies 0, 1 or 2 (the
+    default of ``load("backgammon-td")``: +0.015 [+0.005, +0.025] points a game against GNU
+    Backgammon 0-ply, luck-adjusted, 107 ms a play, BENCHMARKS.md) in GNU Backgammon's
+    counting, with the move filter (at most
+    ``candidates`` plays within ``threshold`` equity of the best at 0-ply are searched deeper).
+    At plies=0 it is TDAgent exactly. A 2-ply search stops at ``budget`` afterstates valued and
+    keeps its 1-ply values (``BUDGET_2``: a count, so play does not depend on the machine's
+    speed); ``search_info`` counts the decisions searched, the afterstates valued and the
+    2-ply searches stopped."""
+
+    def __init__(
+        self,
+        weights=None,
+        plies=2,
+        candidates=CANDIDATES,
+        threshold=THRESHOLD,
+        cube="janowski",
+        budget=BUDGET_2,
+        **kwargs,
+    ):
+        """weights and the other keywords: as TDAgent's; plies 0/1/2; candidates >= 1;
+        threshold >= 0 (equity); cube: the cube policy (janowski by default: it beat the
+        never-double / always-take policy by +0.40 points/game in cubeful money games);
+        budget: integer >= 0, the afterstates a 2-ply decision may value (0: no limit)."""
+        self.plies, self.candidates, self.threshold = check_search(plies, candidates, threshold)
+        self.budget = check_budget(budget)
+        self._info = np.zeros(INFO_LEN, dtype=np.int64)
+        self.search_info = {"decisions": 0, "afterstates": 0, "stopped": 0}
+        super().__init__(weights=weights, cube=cube, **kwargs)
+
+    def _scores(self, rows):
+        out = np.empty(rows.shape[0])
+        search_values(
+            self._equity_net(),
+            rows,
+            rows.shape[0],
+            self.plies,
+            self.candidates,
+            self.threshold,
+            self.budget,
+            self._info,
+            out,
+        )
+        self.search_info["decisions"] += 1
+        self.search_info["afterstates"] += int(self._info[0])
+        self.search_info["stopped"] += int(self._info[1])
+        return out
+
+
+class GreedyAgent(AfterstateAgent):
+    """One ply: the afterstate with the best pip lead / made points / exposed blots / off score,
+    the first of them on ties (``opponents.greedy_pick``: the in-kernel ``OPP_GREEDY`` player).
+    It draws nothing at random; seed is accepted for the agents' common interface."""
+
+    def __init__(self, seed=None, cube="cubeless"):
+        super().__init__()
+        self._set_cube_policy(cube)
+
+    def _scores(self, rows):
+        out = np.empty(rows.shape[0])
+        greedy_scores(rows, rows.shape[0], out)
+        return out
+
+
+class ExpectimaxAgent(AfterstateAgent):
+    """1-ply, 2-ply or 3-ply expectimax over the 21 distinct rolls with a pluggable evaluation.
+
+    depth counts the plies of the agent's own play too: depth 1 values the plays directly, depth
+    2 / 3 are the 1-ply / 2-ply searches of agents/backgammon/search.py (GNU Backgammon's
+    counting). evaluation: ``"td"`` (the model of the shipped net, ``TDAgent().params``), a
+    TDAgent (its model tuple), a weights path, or ``"greedy"`` (depth 1 or 2 only). The
+    ``width`` best plays by the one-ply evaluation within ``threshold`` of the best are searched
+    deeper (all with width=0; threshold None: no equity limit). A depth-3 search with a net
+    stops at ``budget`` afterstates valued and keeps its depth-2 values, as TDSearchAgent's.
+    """
+
+    def __init__(
+        self,
+        depth=2,
+        evaluation="td",
+        width=8,
+        weights=None,
+        seed=None,
+        cube=None,
+        threshold=None,
+        budget=BUDGET_2,
+    ):
+        """weights: a TD weights path, shorthand for evaluation=weights; cube: the cube policy
+        ("cubeless", or "equity" / "janowski" with a net evaluation; None: janowski with a net,
+        else cubeless); budget: integer >= 0 (0: no limit)."""
+        super().__init__()
+        self.budget = check_budget(budget)
+        if weights is not None:
+            evaluation = weights
+        if depth not in (1, 2, 3) or isinstance(depth, bool):
+            raise ValueError(f"ExpectimaxAgent depth must be 1, 2 or 3, got {depth!r}")
+        if isinstance(width, bool) or not notation.is_int(width) or width < 0:
+            raise ValueError(f"ExpectimaxAgent width must be an integer >= 0, got {width!r}")
+        self.depth = depth
+        self.width = int(width)
+        candidates = self.width if self.width > 0 else game.MAX_AFTERSTATES
+        _, _, self.threshold = check_search(
+            depth - 1, candidates, np.inf if threshold is None else threshold
+        )
+        if isinstance(evaluation, TDAgent):
+            self.use_net, self.params = True, evaluation._equity_net()
+        elif isinstance(evaluation, str) and evaluation == "greedy":
+            if depth == 3:
+                raise ValueError("ExpectimaxAgent with the greedy evaluation searches depth 1 or 2")
+            self.use_net = False
+            self.params = td_net.as_model(td_net.init_params(1, 0))
+        elif isinstance(evaluation, str) and evaluation == "td":
+            self.use_net, self.params = True, TDAgent()._equity_net()
+        elif isinstance(evaluation, (str, os.PathLike)):
+            self.use_net, self.params = True, TDAgent(weights=evaluation)._equity_net()
+        else:
+            raise ValueError(
+                f"unknown evaluation {evaluation!r}: 'td', 'greedy', a path or a TDAgent"
+            )
+        if cube is None:
+            cube = "janowski" if self.use_net else "cubeless"
+        self._set_cube_policy(cube)
+
+    def _equity_net(self):
+        return self.params if self.use_net else None
+
+    def _scores(self, rows):
+        n = rows.shape[0]
+        if self.use_net:
+            out = np.empty(n)
+            search_values(
+                self.params,
+                rows,
+                n,
+                self.depth - 1,
+                self.width if self.width > 0 else max(n, 1),
+                self.threshold,
+                self.budget,
+                np.zeros(INFO_LEN, dtype=np.int64),
+                out,
+            )
+            return out
+        one = np.empty(n)
+        _score(self.use_net, self.params, rows, n, one)
+        if self.depth == 1 or n == 1:
+            return one
+        order = np.argsort(-one, kind="stable")
+        cand = order if self.width <= 0 else order[: self.width]
+        cand = np.ascontiguousarray(cand, dtype=np.int64)
+        two = np.empty(cand.shape[0])
+        expectimax2(self.use_net, self.params, rows, cand, cand.shape[0], two)
+        out = np.full(n, -np.inf)
+        out[cand] = two
+        return out
+
+
+# ----------------------------------------------------------------------------- the game loop
+
+AfterstateGame = namedtuple("AfterstateGame", "winner kind points rolls lost_rolls truncated")
+AfterstateGame.__doc__ = """One game of play_afterstate_game: winner 0/1 (-1 if truncated), kind
+1/2/3 (O.3), points for player 0 (negative when player 1 won; 0 if truncated), rolls made, lost
+rolls (E.3/E.7), truncated (max_turns reached)."""
+
+
+def _chooser(x, name):
+    if isinstance(x, AfterstateAgent):
+        return x._pick
+    if callable(x):
+        return x
+    raise TypeError(
+        f"{name} must be an AfterstateAgent or a callable (state, rows) -> index, "
+        f"got {type(x).__name__}"
+    )
+
+
+def _dice_stream(rng):
+    if isinstance(rng, np.ndarray):
+        if rng.dtype != np.int64 or rng.shape != (1,):
+            raise ValueError(
+                f"rng must be an int64[1] SplitMix64 state, got {rng.dtype} {rng.shape}"
+            )
+        return rng
+    if not notation.is_int(rng):
+        raise TypeError(f"rng must be an integer seed or an int64[1] SplitMix64 state, got {rng!r}")
+    return seed_rngs(check_seed(rng), 1)  # the seeds backgammon_v0.reset takes
+
+
+def play_afterstate_game(
+    choose0, choose1, rng, max_turns=None, scoring="gammon", rolls=None, cube=False
+):
+    """Play one game through the game core's afterstate loop -> AfterstateGame (cubeless, or
+    with cube=True the money game with the doubling cube, C.1-C.2).
+
+    choose0 / choose1 play player 0 / 1: an AfterstateAgent, or a callable
+    ``(state, rows) -> index`` given the position on roll (int64[STATE_LEN], mover's view, its
+    dice set) and the distinct afterstates of its roll (int64[n, STATE_LEN], game.afterstates).
+    rng: an integer seed (the dice of ``backgammon_v0.reset(seed=rng)``) or an int64[1]
+    SplitMix64 state advanced in place. max_turns: rolls before the game is truncated (None: no
+    cap). scoring: "gammon" (1/2/3 points) or "single". rolls: None, or a list to which every
+    roll is appended in order as the position on roll with that roll's dice set (int64[STATE_LEN],
+    mover's view), lost rolls (E.3/E.7) included: what a luck judge needs. cube: before each
+    roll on which the player on roll may double, an AfterstateAgent answers by its
+    ``cube_action`` (its cube policy; a callable never doubles and always takes); the game's
+    points are multiplied by the cube, a dropped double pays the cube's value before the double
+    (kind 0), as in ``backgammon_v0.raw_env(cube=True)`` with the same seed."""
+    choosers = (_chooser(choose0, "choose0"), _chooser(choose1, "choose1"))
+    stream = _dice_stream(rng)
+    cap = notation.check_max_turns(max_turns)
+    code = notation.check_scoring(scoring)
+    rows = np.empty((game.MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
+    passes = game.no_passes() if rolls is None else np.zeros((64, 3), np.int64)
+    if cube:
+        return _play_cube_game((choose0, choose1), choosers, stream, cap, code, rows, passes, rolls)
+    state, status, made, lost = game.start(stream, cap, passes)
+    while status == game.ROLLED:
+        k = _choose(choosers, state, rows, rolls)
+        state, status, made, l = game.finish_turn(rows[k], stream, made, cap, passes)
+        if rolls is not None and l:
+            _record_lost_rolls(rows[k], passes, l, rolls)
+        lost += l
+    return _finished(state, code, made, lost)
+
+
+def _finished(state, code, made, lost):
+    """The AfterstateGame of a game that stopped at state (scoring code): its result, or
+    truncated when no one has won."""
+    winner, kind, points = game.result(state, code)
+    if winner < 0:
+        return AfterstateGame(-1, 0, 0, int(made), int(lost), True)
+    return AfterstateGame(
+        int(winner), int(kind), int(points if winner == 0 else -points), int(made), int(lost), False
+    )
+
+
+def _choose(choosers, state, rows, rolls):
+    """The index of the afterstate (into rows, filled here) the player on roll of state chooses
+    (rolls: a list recording the rolled states, or None); ValueError if the chooser returns
+    anything else."""
+    if rolls is not None:
+        rolls.append(state.copy())
+    n = game.afterstates(state, rows)
+    k = choosers[int(state[TURN])](state, rows[:n])
+    if not notation.is_int(k) or not 0 <= k < n:
+        raise ValueError(
+            f"the chooser of player {int(state[TURN])} returned {k!r}, "
+            f"not an index 0..{n - 1} of the afterstates"
+        )
+    return k
+
+
+def _cube_answer(agent, state, offered):
+    """The cube action of a seat (an AfterstateAgent's cube_action; a callable: cubeless)."""
+    if isinstance(agent, AfterstateAgent):
+        return agent.cube_action(state, offered)
+    return game.ACTION_TAKE if offered else game.ACTION_ROLL
+
+
+def _play_cube_game(seats, choosers, stream, cap, code, rows, passes, rolls):
+    """play_afterstate_game with the doubling cube (the turn sequence of the env's cube game:
+    game.begin_turn stops at CUBE_DECISION, then goes on with cube_decided)."""
+    state, status, made, lost = game.start(stream, cap, passes)
+    while True:
+        if status == game.CUBE_DECISION:
+            mover = int(state[TURN])
+            if _cube_answer(seats[mover], state, False) == game.ACTION_DOUBLE:
+                if _cube_answer(seats[1 - mover], state, True) == game.ACTION_DROP:
+                    winner, _, points = game.dropped_result(state)
+                    return AfterstateGame(
+                        int(winner),
+                        0,
+                        int(points if winner == 0 else -points),
+                        int(made),
+                        int(lost),
+                        False,
+                    )
+                state = game.take_double(state)
+            before = state
+            state, status, made, l = game.begin_turn(
+                state, stream, 0, 0, True, True, made, cap, passes
+            )
+        elif status == game.ROLLED:
+            k = _choose(choosers, state, rows, rolls)
+            before = game.pass_turn(rows[k])
+            if game.result(before, code)[0] >= 0:
+                state = before
+                break
+            state, status, made, l = game.begin_turn(
+                before, stream, 0, 0, True, False, made, cap, passes
+            )
+        else:
+            break
+        if rolls is not None and l:
+            _record_passes(before, passes, l, rolls)
+        lost += l
+    return _finished(state, code, made, lost)
+
+
+def _record_passes(s, passes, n_lost, rolls):
+    """Append the positions of the n_lost lost rolls from s (on roll, before them)."""
+    if n_lost > passes.shape[0]:
+        raise RuntimeError(
+            f"{n_lost} lost rolls in a row: more than the {passes.shape[0]} a roll record holds"
+        )
+    for i in range(n_lost):
+        rolls.append(game.set_roll(s, int(passes[i, 1]), int(passes[i, 2])))
+        s = game.pass_turn(s)
+
+
+def _record_lost_rolls(afterstate, passes, n_lost, rolls):
+    """Append the positions of the n_lost lost rolls that followed afterstate (passes: their
+    player, die, die, as game.begin_turn records them; each lost roll passes the turn, E.3/E.7)."""
+    if n_lost > passes.shape[0]:
+        raise RuntimeError(
+            f"{n_lost} lost rolls in a row: more than the {passes.shape[0]} a roll record holds"
+        )
+    s = game.pass_turn(afterstate)
+    for i in range(n_lost):
+        rolls.append(game.set_roll(s, int(passes[i, 1]), int(passes[i, 2])))
+        s = game.pass_turn(s)

@@ -1,0 +1,157 @@
+"""Self-distillation of a backgammon model tuple: the 0-ply net trained on its own 1-ply values.
+
+A model's 1-ply search (agents/backgammon/search.py) plays better than the model alone; fitting
+the model to the 1-ply values of positions it meets moves the 0-ply net towards its own search
+(the expert-iteration idea; GNU Backgammon's nets were trained on searched and rolled-out
+positions, and its documentation describes that training database; the code here is our own).
+One round (``distill_round``):
+
+1. **Positions** (``sample_positions``): self-play games of the model at 0-ply (the dice from the
+   SplitMix64 stream ``rng``, the game core's afterstate loop), keeping each chosen afterstate
+   the contact or race net values (not finished games, not the exact bear-off), and with
+   probability ``alt`` (drawn from a second stream, so the games do not depend on it) one
+   other play of the same roll among the ``ALT_TOP`` best at 0-ply (the plays the net must
+   rank, not only the ones it already picks).
+2. **Targets** (``targets1``, both cores): the 1-ply outputs of each afterstate for its mover,
+   the mean over the opponent's 21 rolls of the outputs of its best reply at 0-ply
+   (``backgammon_search.preroll_outputs`` of the position after the turn passes), turned round to
+   the mover's view, under a frozen copy of the model (the teacher).
+3. **Fit** (``fit_positions``): ``epochs`` passes of stochastic gradient descent in a random
+   order, each step the squared-error gradient of the net that values the position (contact or
+   race) towards its target, the same update TD(0) makes towards the next afterstate's value.
+
+Every kernel fills caller-owned buffers; the loops over positions, rolls and plays are Numba.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from boardgym.agents.backgammon import net as td_net
+from boardgym.agents.backgammon.search import preroll_outputs
+from boardgym.kernels.backgammon import game
+from boardgym.kernels.backgammon.board import STATE_LEN
+from boardgym.kernels.rng import rand_below
+
+__all__ = [
+    "ALT_TOP",
+    "POSITIONS_PER_GAME",
+    "sample_positions",
+    "targets1",
+    "fit_positions",
+    "distill_round",
+]
+
+ALT_TOP = 4  # the alternative play is drawn among this many best plays of the roll at 0-ply
+#: room for positions per self-play game (a game has about 50 plays, 25 a side: 70 leaves
+#: room; a full buffer ends the round's sampling early)
+POSITIONS_PER_GAME = 70
+
+
+@njit(cache=True)
+def sample_positions(net, rng, n_games, alt, out):
+    """Self-play n_games at 0-ply (dice from rng, int64[1], advanced) and write the afterstates
+    the model's nets value (mover's view) into out (int64[N, STATE_LEN]) until it is full ->
+    count. alt: probability of also keeping another of the ALT_TOP best plays of the roll."""
+    b = td_net.model_buffers(net)
+    rows = np.empty((game.MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
+    eq = np.empty(game.MAX_AFTERSTATES)
+    evs = np.empty(game.MAX_AFTERSTATES, dtype=np.int64)  # which part of the model valued a row
+    y = np.empty(td_net.N_OUT)
+    passes = game.no_passes()
+    pick = np.array([~rng[0]], dtype=np.int64)  # the alternatives' own stream: not the dice
+    cap = out.shape[0]
+    k = 0
+    for _ in range(n_games):
+        state, status, rolls, _ = game.start(rng, np.int64(0), passes)
+        while status == game.ROLLED and k < cap:
+            n = game.afterstates(state, rows)
+            best = 0
+            for r in range(n):
+                evs[r], _ = td_net.model_eval(net, rows[r], b[0], b[1], b[2], b[3], b[4], y)
+                eq[r] = td_net.equity(y)
+                if eq[r] > eq[best]:
+                    best = r
+            if evs[best] != td_net.EV_EXACT:
+                out[k] = rows[best]
+                k += 1
+            if (
+                n > 1
+                and k < cap
+                and rand_below(pick, np.int64(0), np.int64(1 << 20)) < alt * (1 << 20)
+            ):
+                order = np.argsort(-eq[:n])
+                top = min(ALT_TOP, n)
+                other = order[1 + rand_below(pick, np.int64(0), top - 1)]
+                if evs[other] != td_net.EV_EXACT:
+                    out[k] = rows[other]
+                    k += 1
+            state, status, rolls, _ = game.finish_turn(rows[best], rng, rolls, 0, passes)
+        if k >= cap:
+            break
+    return k
+
+
+@njit(parallel=True)
+def targets1(net, rows, n, out):
+    """1-ply outputs (float64[n, 5] into out: win, win gammon, win backgammon, lose gammon, lose
+    backgammon, cumulative) of the afterstates rows[:n] for their movers under net."""
+    for r in prange(n):
+        y = np.empty(td_net.N_OUT)
+        preroll_outputs(net, game.pass_turn(rows[r]), y)
+        out[r, td_net.WIN] = 1.0 - y[td_net.WIN]  # the opponent's outputs, turned round
+        for m in range(1, td_net.N_OUT):
+            out[r, m] = y[td_net.PERM[m]]
+
+
+@njit(cache=True)
+def fit_positions(net, rows, targets, n, order, alpha, race_alpha):
+    """One pass of SGD over rows[order] (order int64[n]: indices into rows[:n]): each step moves
+    the net that values the afterstate (contact: rate alpha, race: race_alpha) towards its target
+    (float64[n, 5], mover's view) -> mean squared error of the equity before the steps."""
+    b = td_net.model_buffers(net)
+    y = np.empty(td_net.N_OUT)
+    coef = np.empty(td_net.N_OUT)
+    nh = net[2].shape[0]
+    nrh = net[6].shape[0]
+    se = 0.0
+    for k in range(n):
+        r = order[k]
+        ev, nnz = td_net.model_eval(net, rows[r], b[0], b[1], b[2], b[3], b[4], y)
+        if ev == td_net.EV_EXACT:
+            continue
+        rate = alpha if ev == td_net.EV_CONTACT else race_alpha
+        for o in range(td_net.N_OUT):
+            coef[o] = rate * (targets[r, o] - y[o])
+        d = td_net.equity(targets[r]) - td_net.equity(y)
+        se += d * d
+        if ev == td_net.EV_CONTACT:
+            w2 = net[3]
+            td_net.add_grad(
+                w2.copy(), b[2][:nh], y, b[0], b[1], nnz, coef, net[1], net[2], w2, net[4]
+            )
+        else:
+            w2 = net[7]
+            td_net.add_grad(
+                w2.copy(), b[2][:nrh], y, b[0], b[1], nnz, coef, net[5], net[6], w2, net[8]
+            )
+    return se / max(n, 1)
+
+
+def distill_round(net, rng, n_games, alt, epochs, alpha, race_alpha, cap, seed):
+    """One round in place on the model tuple net: positions of n_games (at most cap), their 1-ply
+    targets under a frozen copy of net, epochs passes of SGD (order from numpy's generator of
+    seed) -> (positions, [mse before each epoch])."""
+    rows = np.empty((cap, STATE_LEN), dtype=np.int64)
+    n = sample_positions(net, rng, n_games, alt, rows)
+    teacher = tuple(a.copy() for a in net)
+    targets = np.empty((n, td_net.N_OUT))
+    targets1(teacher, rows, n, targets)
+    g = np.random.default_rng(seed)
+    errors = []
+    for _ in range(epochs):
+        errors.append(
+            fit_positions(
+                net, rows, targets, n, g.permutation(n).astype(np.int64), alpha, race_alpha
+            )
+        )
+    return n, errors

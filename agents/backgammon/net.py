@@ -1,0 +1,757 @@
+"""TD-Gammon style afterstate value network for backgammon: encoding, forward, gradients, TD(lambda).
+
+Everything here is a Numba kernel over NumPy arrays (no torch: for a 196-input, one-hidden-layer
+net with sparse inputs, plain loops win). The network of Tesauro's TD-Gammon (Tesauro 1995,
+"Temporal difference learning and TD-Gammon", CACM 38(3)):
+
+Input (``N_INPUTS`` = 196 floats, ``encode_sparse``) of an afterstate s seen by the player who
+just moved (the mover's view, before the turn passes, as ``game.afterstates`` writes it):
+    [0, 96)    own checkers on own points 1..24, four units per point: n >= 1, n >= 2, n >= 3,
+               (n - 3) / 2 when n > 3
+    [96, 192)  opponent checkers on the same points (mover's numbering), same units
+    192, 193   own / opponent checkers on the bar, / 2
+    194, 195   own / opponent checkers borne off, / 15
+The opponent is on roll next, so no side-to-move unit is needed.
+
+Net: ``h = sigmoid(x @ W1 + b1)`` (W1 float64[196, H]), ``y = sigmoid(h @ W2 + b2)``
+(W2 float64[H, 5]). Outputs, from the mover's view (cumulative, as in GNU Backgammon):
+``y[WIN]`` P(win), ``y[WIN_G]`` P(win a gammon or more), ``y[WIN_BG]`` P(win a backgammon),
+``y[LOSE_G]`` P(lose a gammon or more), ``y[LOSE_BG]`` P(lose a backgammon). Cubeless money
+equity ``= 2 y[WIN] - 1 + y[WIN_G] + y[WIN_BG] - y[LOSE_G] - y[LOSE_BG]`` (``equity``).
+
+Training (``train_games``): self-play, each side picks the afterstate of highest equity
+(epsilon 0, exploration comes from the dice). Predictions of consecutive afterstates are compared
+in one fixed frame, player 0's (a player-1 afterstate's outputs are turned round: P0 win =
+1 - y[WIN], P0 win gammon = y[LOSE_G], ...), so a single set of eligibility traces (one per
+output, ``lam``-decayed, reset each game) covers the whole game. After each ply the weights move
+by ``alpha * sum_m delta_m * e_m`` with ``delta = V(s_t+1) - V(s_t)``; the last target is the
+game's real result (win, gammon, backgammon). ``lam == 0`` takes a sparse path without traces.
+Games are played by the game core's afterstate loop (kernels/backgammon/game.py: ``start``,
+``afterstates``, ``finish_turn``): a lost roll (E.3, E.7) is no decision, so no afterstate and no
+update. The dice come from the SplitMix64 generator ``rng`` (int64[1], kernels/rng.py) advanced in
+place, so a run resumes exactly from saved weights and ``rng``.
+
+The model tuple (``MODEL_LEN`` arrays, one fixed layout; see "the model tuple" below) carries
+either that net (``as_model``; evaluated exactly as above) or the gnubg-style model
+(``init_model``): a contact net on the raw board plus the hand-crafted inputs of
+agents/backgammon/features.py (about 128 hidden units), a race net used once contact is broken, and the
+exact one-sided bear-off database of agents/backgammon/bearoff.py when both sides bear off. Every model
+trains by the one self-play loop ``train_model_games`` (``train_games`` is that loop on
+``as_model`` of the bare net): each net moves towards whatever part of the model values the next
+afterstate; TD(lam > 0) only for a model valued by its contact net alone (no race net, no
+bear-off table), TD(0) for any. ``evaluate_rows(net, rows, n, ys)`` and ``equity(y)`` are the
+entry points for every model.
+"""
+
+import numpy as np
+from numba import njit
+from numba.extending import overload
+
+from boardgym.agents.backgammon import bearoff as bg_bearoff
+from boardgym.agents.backgammon.bearoff import bearoff_outputs
+from boardgym.agents.backgammon.features import (
+    N_CONTACT,
+    N_RACE,
+    contact_features,
+    in_bearoff,
+    is_contact,
+    race_features,
+)
+from boardgym.kernels.backgammon.board import (
+    BAR_ME,
+    BAR_OPP,
+    ME,
+    OFF_ME,
+    OFF_OPP,
+    OPP,
+    STATE_LEN,
+    TURN,
+)
+from boardgym.kernels.backgammon.codec import N_ACTIONS
+from boardgym.kernels.backgammon.game import (
+    GAME_OVER,
+    MAX_AFTERSTATES,
+    ROLLED,
+    SCORING_GAMMON,
+    afterstates,
+    finish_turn,
+    no_passes,
+    result,
+    start,
+)
+from boardgym.kernels.backgammon.opponents import greedy_pick, random_turn
+from boardgym.kernels.backgammon.outcome import outcome
+from boardgym.kernels.players import OPP_GREEDY, OPP_NET, OPP_RANDOM  # noqa: F401 (OPP_NET: play_match)
+
+N_INPUTS = 196
+N_OUT = 5
+WIN, WIN_G, WIN_BG, LOSE_G, LOSE_BG = 0, 1, 2, 3, 4
+MAX_NNZ = 112  # 24 points x 2 sides x at most 2 units set + 4 scalars, with room
+# the outputs seen from the other player: index m of the turned-round vector is net output PERM[m]
+PERM = np.array([WIN, LOSE_G, LOSE_BG, WIN_G, WIN_BG], dtype=np.int64)
+
+# train_games / train_model_games statistics (stats float64[N_STATS], accumulated)
+ST_GAMES, ST_PLIES, ST_ABS_DELTA, ST_WINS0, ST_POINTS0, ST_GAMMONS, ST_BACKGAMMONS = range(7)
+N_STATS = 7
+# play_match opponents: OPP_RANDOM, OPP_GREEDY, OPP_NET of boardgym.kernels.players
+
+
+def init_params(hidden, seed, scale=0.1):
+    """Fresh weights (W1 float64[196, H], b1 [H], W2 [H, 5], b2 [5]) from numpy's generator."""
+    g = np.random.default_rng(seed)
+    w1 = g.uniform(-scale, scale, (N_INPUTS, hidden))
+    b1 = np.zeros(hidden)
+    w2 = g.uniform(-scale, scale, (hidden, N_OUT))
+    b2 = np.zeros(N_OUT)
+    return w1, b1, w2, b2
+
+
+@njit(cache=True, inline="always")
+def _units(idx, val, nnz, base, n):
+    if n >= 1:
+        idx[nnz] = base
+        val[nnz] = 1.0
+        nnz += 1
+    if n >= 2:
+        idx[nnz] = base + 1
+        val[nnz] = 1.0
+        nnz += 1
+    if n >= 3:
+        idx[nnz] = base + 2
+        val[nnz] = 1.0
+        nnz += 1
+    if n > 3:
+        idx[nnz] = base + 3
+        val[nnz] = (n - 3) / 2.0
+        nnz += 1
+    return nnz
+
+
+@njit(cache=True)
+def encode_sparse(s, idx, val):
+    """Nonzero inputs of afterstate s (int64[STATE_LEN], mover's view) -> nnz; idx int64, val float64."""
+    nnz = 0
+    for i in range(24):
+        nnz = _units(idx, val, nnz, 4 * i, s[ME + i])
+        nnz = _units(idx, val, nnz, 96 + 4 * i, s[OPP + i])
+    if s[BAR_ME] > 0:
+        idx[nnz] = 192
+        val[nnz] = s[BAR_ME] / 2.0
+        nnz += 1
+    if s[BAR_OPP] > 0:
+        idx[nnz] = 193
+        val[nnz] = s[BAR_OPP] / 2.0
+        nnz += 1
+    if s[OFF_ME] > 0:
+        idx[nnz] = 194
+        val[nnz] = s[OFF_ME] / 15.0
+        nnz += 1
+    if s[OFF_OPP] > 0:
+        idx[nnz] = 195
+        val[nnz] = s[OFF_OPP] / 15.0
+        nnz += 1
+    return nnz
+
+
+@njit(cache=True)
+def encode_dense(s, x):
+    """Dense inputs of afterstate s into x (float64[N_INPUTS])."""
+    idx = np.empty(MAX_NNZ, dtype=np.int64)
+    val = np.empty(MAX_NNZ)
+    x[:] = 0.0
+    nnz = encode_sparse(s, idx, val)
+    for k in range(nnz):
+        x[idx[k]] = val[k]
+
+
+@njit(cache=True, fastmath=True)
+def forward_sparse(w1, b1, w2, b2, idx, val, nnz, h, y):
+    """h (float64[H]) and y (float64[5]) of the sparse input (idx, val, nnz)."""
+    nh = b1.shape[0]
+    for j in range(nh):
+        h[j] = b1[j]
+    for k in range(nnz):
+        i = idx[k]
+        v = val[k]
+        for j in range(nh):
+            h[j] += v * w1[i, j]
+    for j in range(nh):
+        h[j] = 1.0 / (1.0 + np.exp(-h[j]))
+    for o in range(N_OUT):
+        a = b2[o]
+        for j in range(nh):
+            a += h[j] * w2[j, o]
+        y[o] = 1.0 / (1.0 + np.exp(-a))
+
+
+@njit(cache=True)
+def forward_dense(w1, b1, w2, b2, x):
+    """Outputs y (float64[5]) of a dense input x (float64[N_INPUTS]); for tests."""
+    h = b1.copy()
+    for i in range(x.shape[0]):
+        if x[i] != 0.0:
+            for j in range(h.shape[0]):
+                h[j] += x[i] * w1[i, j]
+    h = 1.0 / (1.0 + np.exp(-h))
+    a = b2 + h @ w2
+    return 1.0 / (1.0 + np.exp(-a))
+
+
+@njit(cache=True, inline="always")
+def equity(y):
+    """Cubeless money equity for the mover of the outputs y (float64[5])."""
+    return 2.0 * y[WIN] - 1.0 + y[WIN_G] + y[WIN_BG] - y[LOSE_G] - y[LOSE_BG]
+
+
+def _evaluate_rows(net, rows, n, ys):
+    """Stub: the implementation is chosen by the tuple's length (``_ov_evaluate_rows``)."""
+
+
+@overload(_evaluate_rows, jit_options={"cache": True})
+def _ov_evaluate_rows(net, rows, n, ys):
+    if len(net.types) == 4:
+
+        def impl(net, rows, n, ys):
+            w1, b1, w2, b2 = net[0], net[1], net[2], net[3]
+            idx = np.empty(MAX_NNZ, dtype=np.int64)
+            val = np.empty(MAX_NNZ)
+            h = np.empty(b1.shape[0])
+            for r in range(n):
+                nnz = encode_sparse(rows[r], idx, val)
+                forward_sparse(w1, b1, w2, b2, idx, val, nnz, h, ys[r])
+
+        return impl
+    if len(net.types) == MODEL_LEN:
+
+        def impl(net, rows, n, ys):
+            b = model_buffers(net)
+            for r in range(n):
+                model_eval(net, rows[r], b[0], b[1], b[2], b[3], b[4], ys[r])
+
+        return impl
+    return None
+
+
+@njit(cache=True)
+def evaluate_rows(net, rows, n, ys):
+    """Outputs of the first n afterstates rows (int64[N, STATE_LEN], mover's view) into ys
+    (float64[n, 5]) under net: a model tuple (``MODEL_LEN`` arrays, ``init_model`` /
+    ``as_model``) or the bare Tesauro net ``(w1, b1, w2, b2)``.
+
+    This is the one evaluation entry point of a backgammon model: searches and judges take the
+    model as one tuple and call this, so the model may grow (more arrays in the tuple) without
+    touching them."""
+    _evaluate_rows(net, rows, n, ys)
+
+
+# ----------------------------------------------------------------------------- the model tuple
+#
+# One fixed layout for every model, so the kernels taking it compile once:
+#   (hdr float64[HDR_LEN], w1, b1, w2, b2, rw1, rb1, rw2, rb2, bearoff float64[P, W])
+# hdr[H_KIND]: KIND_TESAURO (w1 [196, H]: the raw board only; the race net and the bear-off
+# table are empty and unused: exactly the net of encode_sparse/forward_sparse) or KIND_GNUBG (w1
+# [196 + N_CONTACT, H]: raw board + bg_features.contact_features; rw1 [196 + N_RACE, HR]: the
+# race net on raw board + bg_features.race_features, used once contact is broken (HR = 0: none);
+# bearoff: bg_bearoff's table, used when both sides are in the bear-off ((0, 0): none); outputs
+# obey the hard constraints: a side that has borne a checker off loses no gammon (O.3), a
+# finished game is its exact result).
+
+MODEL_LEN = 10
+HDR_LEN = 4
+H_KIND = 0
+KIND_TESAURO = 0
+KIND_GNUBG = 1
+N_GNUBG_INPUTS = N_INPUTS + N_CONTACT
+N_RACE_INPUTS = N_INPUTS + N_RACE
+MAX_NNZ_MODEL = MAX_NNZ + N_CONTACT
+# what model_eval used for an afterstate
+EV_EXACT, EV_CONTACT, EV_RACE = 0, 1, 2
+
+
+def init_model(hidden, seed, scale=0.1, race_hidden=0, kind=KIND_GNUBG, bearoff=True):
+    """A fresh model tuple (float64 arrays, the layout above): the contact net of `hidden` units
+    (gnubg inputs for KIND_GNUBG), a race net of `race_hidden` units (0: none), the bear-off
+    table of bg_bearoff when `bearoff` (KIND_GNUBG only)."""
+    g = np.random.default_rng(seed)
+    ni = N_INPUTS if kind == KIND_TESAURO else N_GNUBG_INPUTS
+    hdr = np.zeros(HDR_LEN)
+    hdr[H_KIND] = kind
+    w1 = g.uniform(-scale, scale, (ni, hidden))
+    w2 = g.uniform(-scale, scale, (hidden, N_OUT))
+    rw1 = g.uniform(-scale, scale, (N_RACE_INPUTS, race_hidden))
+    rw2 = g.uniform(-scale, scale, (race_hidden, N_OUT))
+    table = bg_bearoff.table() if (bearoff and kind == KIND_GNUBG) else np.zeros((0, 0))
+    return (
+        hdr,
+        w1,
+        np.zeros(hidden),
+        w2,
+        np.zeros(N_OUT),
+        rw1,
+        np.zeros(race_hidden),
+        rw2,
+        np.zeros(N_OUT),
+        table,
+    )
+
+
+def as_model(params):
+    """The model tuple of a bare Tesauro net (w1, b1, w2, b2) (the same arrays, no copy)."""
+    w1, b1, w2, b2 = params
+    hdr = np.zeros(HDR_LEN)
+    hdr[H_KIND] = KIND_TESAURO
+    return (
+        hdr,
+        w1,
+        b1,
+        w2,
+        b2,
+        np.zeros((N_RACE_INPUTS, 0)),
+        np.zeros(0),
+        np.zeros((0, N_OUT)),
+        np.zeros(N_OUT),
+        np.zeros((0, 0)),
+    )
+
+
+def main_net(model):
+    """(w1, b1, w2, b2) of the contact (or only) net of a model tuple."""
+    return model[1], model[2], model[3], model[4]
+
+
+@njit(cache=True)
+def model_buffers(net):  # noqa: N802 (a constructor-like helper)
+    """Scratch buffers of model_eval: (idx, val, h, feat, scratch)."""
+    nh = net[2].shape[0]
+    if net[6].shape[0] > nh:
+        nh = net[6].shape[0]
+    return (
+        np.empty(MAX_NNZ_MODEL, dtype=np.int64),
+        np.empty(MAX_NNZ_MODEL),
+        np.empty(nh),
+        np.empty(N_CONTACT),
+        np.empty(STATE_LEN, dtype=np.int64),
+    )
+
+
+@njit(cache=True)
+def encode_model(s, idx, val, feat, scratch, race):
+    """Sparse inputs of afterstate s for the gnubg contact net (race False: raw board + contact
+    features at N_INPUTS + k) or the race net (race True: raw board + race features) -> nnz."""
+    nnz = encode_sparse(s, idx, val)
+    if race:
+        race_features(s, feat, scratch)
+        nf = N_RACE
+    else:
+        contact_features(s, feat, scratch)
+        nf = N_CONTACT
+    for k in range(nf):
+        if feat[k] != 0.0:
+            idx[nnz] = N_INPUTS + k
+            val[nnz] = feat[k]
+            nnz += 1
+    return nnz
+
+
+@njit(cache=True, inline="always")
+def _constrain(s, y):
+    """The hard constraints of the outputs (cumulative order; a side that has borne a checker
+    off loses no gammon, O.3)."""
+    if s[OFF_OPP] > 0:
+        y[WIN_G] = 0.0
+        y[WIN_BG] = 0.0
+    if s[OFF_ME] > 0:
+        y[LOSE_G] = 0.0
+        y[LOSE_BG] = 0.0
+    if y[WIN_G] > y[WIN]:
+        y[WIN_G] = y[WIN]
+    if y[WIN_BG] > y[WIN_G]:
+        y[WIN_BG] = y[WIN_G]
+    if y[LOSE_G] > 1.0 - y[WIN]:
+        y[LOSE_G] = 1.0 - y[WIN]
+    if y[LOSE_BG] > y[LOSE_G]:
+        y[LOSE_BG] = y[LOSE_G]
+
+
+@njit(cache=True)
+def model_eval(net, s, idx, val, h, feat, scratch, y):
+    """Outputs y (float64[5]) of afterstate s under the model tuple net -> (EV_* used, nnz): the
+    sparse input (idx, val, nnz) and hidden layer h are left for the gradient of that net."""
+    w1, b1, w2, b2 = net[1], net[2], net[3], net[4]
+    if net[0][H_KIND] == KIND_TESAURO:
+        nnz = encode_sparse(s, idx, val)
+        forward_sparse(w1, b1, w2, b2, idx, val, nnz, h, y)
+        return EV_CONTACT, nnz
+    if s[OFF_ME] == 15:
+        winner, kind = outcome(s)
+        y[WIN] = 1.0
+        y[WIN_G] = 1.0 if kind >= 2 else 0.0
+        y[WIN_BG] = 1.0 if kind >= 3 else 0.0
+        y[LOSE_G] = 0.0
+        y[LOSE_BG] = 0.0
+        return EV_EXACT, 0
+    table = net[9]
+    if table.shape[0] > 0 and in_bearoff(s):
+        bearoff_outputs(table, s, y)
+        return EV_EXACT, 0
+    rb1 = net[6]
+    if rb1.shape[0] > 0 and not is_contact(s):
+        nnz = encode_model(s, idx, val, feat, scratch, np.bool_(True))
+        forward_sparse(net[5], rb1, net[7], net[8], idx, val, nnz, h, y)
+        _constrain(s, y)
+        return EV_RACE, nnz
+    nnz = encode_model(s, idx, val, feat, scratch, np.bool_(False))
+    forward_sparse(w1, b1, w2, b2, idx, val, nnz, h, y)
+    _constrain(s, y)
+    return EV_CONTACT, nnz
+
+
+@njit(cache=True)
+def add_grad(w2, h, y, idx, val, nnz, coef, g1, gb1, g2, gb2):
+    """Add sum_o coef[o] * d y[o] / d params into (g1 [inputs, H], gb1 [H], g2 [H, 5], gb2 [5]);
+    inputs is the net's input count (196 for the Tesauro net, more for the gnubg-style nets).
+
+    h, y: the forward pass of the sparse input (idx, val, nnz) under weights whose W2 is w2.
+    """
+    nh = h.shape[0]
+    back = np.empty(nh)
+    dout = np.empty(N_OUT)
+    for o in range(N_OUT):
+        dout[o] = coef[o] * y[o] * (1.0 - y[o])
+        gb2[o] += dout[o]
+    for j in range(nh):
+        a = 0.0
+        for o in range(N_OUT):
+            g2[j, o] += dout[o] * h[j]
+            a += dout[o] * w2[j, o]
+        back[j] = a * h[j] * (1.0 - h[j])
+        gb1[j] += back[j]
+    for k in range(nnz):
+        i = idx[k]
+        v = val[k]
+        for j in range(nh):
+            g1[i, j] += v * back[j]
+
+
+@njit(cache=True, inline="always")
+def _p0_view(y, turned, v):
+    """v (float64[5]) = the outputs y in player 0's frame (turned: the afterstate is player 1's)."""
+    if turned:
+        v[WIN] = 1.0 - y[WIN]
+        v[WIN_G] = y[LOSE_G]
+        v[WIN_BG] = y[LOSE_BG]
+        v[LOSE_G] = y[WIN_G]
+        v[LOSE_BG] = y[WIN_BG]
+    else:
+        for o in range(N_OUT):
+            v[o] = y[o]
+
+
+@njit(cache=True)
+def result_vector(s, v):
+    """The real outcome of finished position s as outputs in player 0's frame into v (float64[5])
+    -> (winner, kind) (game.result, gammons counted)."""
+    winner, kind, _ = result(s, SCORING_GAMMON)
+    v[:] = 0.0
+    if winner == 0:
+        v[WIN] = 1.0
+        if kind >= 2:
+            v[WIN_G] = 1.0
+        if kind >= 3:
+            v[WIN_BG] = 1.0
+    else:
+        if kind >= 2:
+            v[LOSE_G] = 1.0
+        if kind >= 3:
+            v[LOSE_BG] = 1.0
+    return winner, kind
+
+
+@njit(cache=True, fastmath=True)
+def _trace_step(w1, b1, w2, b2, e1, eb1, e2, eb2, delta, alpha, lam):
+    """w += alpha * sum_m delta_m * e_m, then e *= lam (traces e1 [I, H, 5] of w1 [I, H],
+    eb1 [H, 5], ...)."""
+    ni = w1.shape[0]
+    nh = w1.shape[1]
+    for i in range(ni):
+        for j in range(nh):
+            a = 0.0
+            for m in range(N_OUT):
+                a += delta[m] * e1[i, j, m]
+                e1[i, j, m] *= lam
+            w1[i, j] += alpha * a
+    for j in range(nh):
+        a = 0.0
+        for m in range(N_OUT):
+            a += delta[m] * eb1[j, m]
+            eb1[j, m] *= lam
+        b1[j] += alpha * a
+        for o in range(N_OUT):
+            a = 0.0
+            for m in range(N_OUT):
+                a += delta[m] * e2[j, o, m]
+                e2[j, o, m] *= lam
+            w2[j, o] += alpha * a
+    for o in range(N_OUT):
+        a = 0.0
+        for m in range(N_OUT):
+            a += delta[m] * eb2[o, m]
+            eb2[o, m] *= lam
+        b2[o] += alpha * a
+
+
+@njit(cache=True, fastmath=True)
+def _trace_add(w2, h, y, idx, val, nnz, turned, e1, eb1, e2, eb2):
+    """e_m += d V0_m / d params for the afterstate (h, y) (V0: outputs in player 0's frame)."""
+    nh = h.shape[0]
+    dout = np.empty(N_OUT)
+    for o in range(N_OUT):
+        dout[o] = y[o] * (1.0 - y[o])
+    back = np.empty((nh, N_OUT))
+    for m in range(N_OUT):
+        o = m
+        sign = 1.0
+        if turned:
+            o = PERM[m]
+            if m == WIN:
+                sign = -1.0
+        d = sign * dout[o]
+        eb2[o, m] += d
+        for j in range(nh):
+            e2[j, o, m] += d * h[j]
+            b = d * w2[j, o] * h[j] * (1.0 - h[j])
+            back[j, m] = b
+            eb1[j, m] += b
+    for k in range(nnz):
+        i = idx[k]
+        v = val[k]
+        for j in range(nh):
+            for m in range(N_OUT):
+                e1[i, j, m] += v * back[j, m]
+
+
+@njit(cache=True)
+def _td0_step(w1, b1, w2, b2, h, y, idx, val, nnz, turned, delta, alpha):
+    """lam = 0: w += alpha * sum_m delta_m * grad V0_m of the previous afterstate (sparse)."""
+    coef = np.empty(N_OUT)
+    for m in range(N_OUT):
+        if turned:
+            o = PERM[m]
+            coef[o] = alpha * (-delta[m] if m == WIN else delta[m])
+        else:
+            coef[m] = alpha * delta[m]
+    # add_grad reads w2 before changing it (back is computed from the old w2 first)
+    add_grad(w2.copy(), h, y, idx, val, nnz, coef, w1, b1, w2, b2)
+
+
+@njit(cache=True)
+def model_best_row(net, rows, n, b, y, best_y):
+    """Index of the afterstate of highest equity among rows[:n] under the model tuple net; its
+    outputs into best_y (b: model_buffers(net))."""
+    best = 0
+    best_e = -1e300
+    for r in range(n):
+        model_eval(net, rows[r], b[0], b[1], b[2], b[3], b[4], y)
+        e = equity(y)
+        if e > best_e:
+            best_e = e
+            best = r
+            for o in range(N_OUT):
+                best_y[o] = y[o]
+    return best
+
+
+def train_games(w1, b1, w2, b2, rng, n_games, alpha, lam, stats):
+    """Play n_games self-play games of the bare Tesauro net (w1, b1, w2, b2), updating the weights
+    in place by TD(lam) (``train_model_games`` of ``as_model``, which shares the arrays).
+
+    rng: int64[1] SplitMix64 dice state (advanced). stats: float64[N_STATS] (games, plies,
+    sum |delta[WIN]|, player-0 wins, player-0 points, gammons, backgammons), accumulated.
+    """
+    train_model_games(as_model((w1, b1, w2, b2)), rng, n_games, alpha, alpha, lam, stats)
+
+
+def train_model_games(net, rng, n_games, alpha, race_alpha, lam, stats):
+    """TD(lam) self-play of a model tuple, in place: each side picks the afterstate of highest
+    equity under the whole model; after each ply the net that valued the previous afterstate of
+    the game (contact or race) moves towards the value of the next one, whichever part of the
+    model gives it (contact net, race net, the exact bear-off or the game's result: bootstrapping
+    across the boundaries); exact values are targets, never trained. lam > 0 (eligibility traces)
+    needs a model valued by its contact net alone (no race net, no bear-off table); ValueError
+    otherwise.
+
+    rng: int64[1] dice state (advanced); alpha / race_alpha: the contact / race net's learning
+    rates; lam: float in [0, 1]; stats: float64[N_STATS] as train_games."""
+    if not 0.0 <= lam <= 1.0:
+        raise ValueError(f"lam must be in [0, 1], got {lam}")
+    if lam > 0.0 and (net[6].shape[0] > 0 or net[9].shape[0] > 0):
+        raise ValueError(
+            "TD(lambda > 0) trains a model valued by one net only: this one has a "
+            "race net or a bear-off table (use lam 0)"
+        )
+    _train_model_games(net, rng, n_games, alpha, race_alpha, lam, stats)
+
+
+@njit(cache=True)
+def _train_model_games(net, rng, n_games, alpha, race_alpha, lam, stats):
+    """The self-play loop of train_model_games (lam > 0: traces of the contact net, which then
+    values every afterstate)."""
+    b = model_buffers(net)
+    nh = net[2].shape[0]
+    nrh = net[6].shape[0]
+    rows = np.empty((MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
+    y = np.empty(N_OUT)
+    cur_y = np.empty(N_OUT)
+    prev_idx = np.empty(MAX_NNZ_MODEL, dtype=np.int64)
+    prev_val = np.empty(MAX_NNZ_MODEL)
+    prev_h = np.empty(b[2].shape[0])
+    prev_y = np.empty(N_OUT)
+    prev_v = np.empty(N_OUT)
+    v = np.empty(N_OUT)
+    delta = np.empty(N_OUT)
+    use_traces = lam > 0.0
+    if use_traces:
+        e1 = np.zeros((net[1].shape[0], nh, N_OUT))
+        eb1 = np.zeros((nh, N_OUT))
+        e2 = np.zeros((nh, N_OUT, N_OUT))
+        eb2 = np.zeros((N_OUT, N_OUT))
+    else:
+        e1 = np.zeros((1, 1, 1))
+        eb1 = np.zeros((1, 1))
+        e2 = np.zeros((1, 1, 1))
+        eb2 = np.zeros((1, 1))
+    passes = no_passes()
+    for _ in range(n_games):
+        if use_traces:
+            e1[:] = 0.0
+            eb1[:] = 0.0
+            e2[:] = 0.0
+            eb2[:] = 0.0
+        state, status, rolls, _ = start(rng, np.int64(0), passes)
+        ply = 0
+        prev_turned = np.bool_(False)
+        prev_nnz = np.int64(0)
+        prev_ev = EV_EXACT
+        while True:
+            n = afterstates(state, rows)
+            r = model_best_row(net, rows, n, b, y, cur_y)
+            after = rows[r]
+            turned = after[TURN] == 1
+            state, status, rolls, _ = finish_turn(after, rng, rolls, 0, passes)
+            over = status == GAME_OVER
+            if over:
+                winner, kind = result_vector(after, v)
+            else:
+                _p0_view(cur_y, turned, v)
+            if ply > 0 and prev_ev != EV_EXACT:
+                for m in range(N_OUT):
+                    delta[m] = v[m] - prev_v[m]
+                stats[ST_ABS_DELTA] += abs(delta[WIN])
+                if use_traces:
+                    _trace_step(net[1], net[2], net[3], net[4], e1, eb1, e2, eb2, delta, alpha, lam)
+                elif prev_ev == EV_CONTACT:
+                    _td0_step(
+                        net[1],
+                        net[2],
+                        net[3],
+                        net[4],
+                        prev_h[:nh],
+                        prev_y,
+                        prev_idx,
+                        prev_val,
+                        prev_nnz,
+                        prev_turned,
+                        delta,
+                        alpha,
+                    )
+                else:
+                    _td0_step(
+                        net[5],
+                        net[6],
+                        net[7],
+                        net[8],
+                        prev_h[:nrh],
+                        prev_y,
+                        prev_idx,
+                        prev_val,
+                        prev_nnz,
+                        prev_turned,
+                        delta,
+                        race_alpha,
+                    )
+            ply += 1
+            if over:
+                stats[ST_GAMES] += 1
+                stats[ST_PLIES] += ply
+                if winner == 0:
+                    stats[ST_WINS0] += 1
+                    stats[ST_POINTS0] += kind
+                else:
+                    stats[ST_POINTS0] -= kind
+                if kind == 2:
+                    stats[ST_GAMMONS] += 1
+                elif kind == 3:
+                    stats[ST_BACKGAMMONS] += 1
+                break
+            # the chosen afterstate becomes the previous one: its forward pass is recomputed with
+            # the weights just updated (h and y of the gradient must match the weights they are for)
+            prev_ev, prev_nnz = model_eval(
+                net, after, prev_idx, prev_val, prev_h, b[3], b[4], prev_y
+            )
+            prev_turned = turned
+            _p0_view(prev_y, turned, prev_v)
+            if use_traces:
+                _trace_add(
+                    net[3],
+                    prev_h[:nh],
+                    prev_y,
+                    prev_idx,
+                    prev_val,
+                    prev_nnz,
+                    turned,
+                    e1,
+                    eb1,
+                    e2,
+                    eb2,
+                )
+
+
+@njit(cache=True)
+def play_match(net, onet, opponent, rng, n_pairs, points):
+    """The model tuple net (greedy over afterstates) vs opponent (OPP_RANDOM: random checker
+    moves, OPP_GREEDY: the greedy player, both of kernels/backgammon/opponents.py; OPP_NET: the
+    model onet) for n_pairs pairs of games; each pair replays one dice stream with net as player
+    0, then as player 1 (the random player draws from a second stream). points
+    (float64[2 * n_pairs]) receives net's points per game (gammons count). A bare Tesauro net is
+    ``as_model((w1, b1, w2, b2))``."""
+    rows = np.empty((MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
+    b = model_buffers(net)
+    ob = model_buffers(onet)
+    y = np.empty(N_OUT)
+    by = np.empty(N_OUT)
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    game_rng = np.empty(1, dtype=np.int64)
+    pick_rng = np.empty(1, dtype=np.int64)
+    passes = no_passes()
+    for p in range(n_pairs):
+        seed = rng[0]
+        rng[0] += 1
+        for seat in range(2):
+            game_rng[0] = seed
+            pick_rng[0] = ~seed
+            state, status, rolls, _ = start(game_rng, np.int64(0), passes)
+            while status == ROLLED:
+                if state[TURN] != seat and opponent == OPP_RANDOM:
+                    after = random_turn(state, pick_rng, np.int64(0), mask)
+                else:
+                    n = afterstates(state, rows)
+                    if state[TURN] == seat:
+                        r = model_best_row(net, rows, n, b, y, by)
+                    elif opponent == OPP_GREEDY:
+                        r = greedy_pick(rows, n)
+                    else:
+                        r = model_best_row(onet, rows, n, ob, y, by)
+                    after = rows[r].copy()
+                state, status, rolls, _ = finish_turn(after, game_rng, rolls, 0, passes)
+            winner, kind, _ = result(state, SCORING_GAMMON)
+            points[2 * p + seat] = kind if winner == seat else -kind

@@ -1,0 +1,812 @@
+"""Russian draughts agents that choose whole moves on kernel states: GreedyAgent, AlphaBetaAgent.
+
+One interface, three ways in (all return the move the game core generated; legality is never
+decided here):
+
+- ``act(observation, action_mask) -> action``: the PettingZoo/Gymnasium way, for either seat.
+  The position is rebuilt from the 198-float observation (``state_from_observation``, the
+  observation decoder of boardgym.kernels.draughts.observe); the observation is in the acting
+  player's frame, so the agent plays it as White and its action is already the env action
+  (draughts is symmetric under the 180-degree turn that maps a1-h8 onto itself).
+- ``act_state(state) -> action``: the same from a true position vector (``env.unwrapped.state``),
+  which also carries the game's repetition history and exact draw counters; the action is in the
+  acting player's frame (``game.route_actions``), as the AEC env expects.
+- ``best_move(fen) -> str``: the PDN move string (``c3:e5:g7``) for a FEN, as engines are queried.
+
+A capture chain is one move chosen once; the agent remembers the rest of its route and plays it
+hop by hop on the following calls (checking that the position is the one it expects, otherwise
+it chooses again from the chain in progress).
+
+What ``act(observation, ...)`` cannot know (boardgym.kernels.draughts.observe lists it): the
+earlier positions of the game (a third occurrence of some *other* position reached in the search
+is not seen), the draw counters beyond their caps, the ply count, and, mid-chain, where the chain
+began; none of these change the legal moves or the position a chain ends in.
+Every entry point checks its input (boardgym.envs.draughts: ``check_state``, ``from_fen``,
+``state_from_observation``) and raises TypeError / ValueError naming the problem.
+"""
+
+import os
+import threading
+import time
+
+import numpy as np
+
+from boardgym.agents.draughts import egdb as draughts_egdb
+from boardgym.agents.draughts.evaluation import Evaluation
+from boardgym.agents.draughts.search import (
+    MAX_PLY,
+    ST_ABORT,
+    ST_AGE,
+    ST_LIMIT,
+    ST_LMR,
+    ST_NODES,
+    ST_QNODES,
+    ST_REDUCED,
+    ST_RESEARCHED,
+    ST_ROOT_DONE,
+    ST_SELDEPTH,
+    ST_STOP,
+    ST_TT_HITS,
+    ST_USE_TT,
+    WIN_BOUND,
+    SearchBuffers,
+    principal_variation,
+    root_children,
+    score_children,
+    search_root,
+)
+from boardgym.envs import draughts as api
+from boardgym.envs.checks import is_int
+from boardgym.envs.draughts import state_from_observation
+from boardgym.kernels.draughts import game
+from boardgym.kernels.draughts.board import (
+    MAX_HOPS,
+    ROW_LEN,
+    S_BK,
+    S_BM,
+    S_CAP_JUMPED,
+    S_CAP_SQ,
+    S_SIDE,
+    S_WK,
+    S_WM,
+    STATE_LEN,
+)
+
+#: the most searching threads an AlphaBetaAgent takes
+MAX_THREADS = 64
+# adaptive_time: a move whose best move has not changed for ADAPT_STABLE iterations ends once
+# ADAPT_STOP of its budget is spent; the time saved goes to a bank (at most ADAPT_BANK budgets);
+# a move whose best move changes (or whose score falls by more than ADAPT_DROP) at an iteration
+# gets up to ADAPT_MAX_EXTRA of a budget more from the bank, once
+ADAPT_STABLE, ADAPT_STOP, ADAPT_BANK, ADAPT_MAX_EXTRA, ADAPT_DROP = 3, 0.5, 2.0, 0.9, 30
+
+_search_ready = False  # search_root has run once in this process (compiled or loaded from cache)
+
+
+def _ready_search(evaluation, egdb):
+    """Run the search kernel once, at depth 1 from the initial position, so that its compile (or
+    its load from Numba's cache: seconds) is not taken from a move's time budget: otherwise the
+    clock stops the first timed search of a process before it has searched anything. The FEN
+    reader and the move writer (``best_move``'s way in and out) run once too."""
+    global _search_ready
+    if _search_ready:
+        return
+    b = SearchBuffers(tt_bits=4)
+    b.egdb = egdb
+    s = api.from_fen(api.to_fen(api.initial_state()))
+    n = root_children(s, b.rows, b.children)
+    api.move_to_str(s, b.rows[0])
+    b.stats[ST_LIMIT] = 1 << 62
+    search_root(
+        b.children,
+        n,
+        np.arange(n, dtype=np.int64),
+        1,
+        b.tt,
+        b.killers,
+        b.history,
+        b.moves,
+        b.scratch,
+        b.work,
+        b.stats,
+        evaluation.kind,
+        *evaluation.arrays(),
+        b.obs,
+        b.egdb,
+        np.zeros(n, dtype=np.int64),
+    )
+    _search_ready = True
+
+
+def default_threads():
+    """Searching threads of a timed AlphaBetaAgent by default: two, or one when the process may
+    use only one CPU (Lazy SMP with two threads measured stronger at 100 ms: BENCHMARKS.md)."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    return 2 if cpus >= 2 else 1
+
+
+__all__ = [
+    "DraughtsAgent",
+    "GreedyAgent",
+    "AlphaBetaAgent",
+    "SearchClock",
+    "state_from_observation",
+]
+
+
+def _signature(s):
+    return (
+        int(s[S_WM]),
+        int(s[S_WK]),
+        int(s[S_BM]),
+        int(s[S_BK]),
+        int(s[S_SIDE]),
+        int(s[S_CAP_SQ]),
+        int(s[S_CAP_JUMPED]),
+    )
+
+
+class DraughtsAgent:
+    """Base of the draughts agents that pick whole moves; subclasses implement ``_select``."""
+
+    game = "draughts"
+
+    def __init__(self, seed=None):
+        self.rng = np.random.default_rng(seed)
+        self.buffers = SearchBuffers(tt_bits=self._tt_bits())
+        self._mask = np.zeros(game.N_ACTIONS, dtype=np.int8)
+        self._hops = np.zeros(MAX_HOPS, dtype=np.int64)
+        self._route = []
+        self._expect = None
+        self.last_info = {}
+
+    def _tt_bits(self):
+        return 4
+
+    def seed(self, seed=None):
+        """Re-seed the agent's generator (tie-breaks)."""
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self):
+        """Forget the remembered route (call between games)."""
+        self._route = []
+        self._expect = None
+
+    def _select(self, state, n):
+        """Index of the chosen move among self.buffers.rows[:n] (children in buffers.children)."""
+        raise NotImplementedError
+
+    def choose_move(self, state):
+        """(row int64[ROW_LEN], info dict) of the chosen whole move (or chain completion) of a
+        position vector; ValueError if the game is over there."""
+        return self._choose(_ongoing(api.check_state(state), "choose_move"))
+
+    def _choose(self, state):
+        b = self.buffers
+        n = root_children(state, b.rows, b.children)
+        if n == 0:
+            raise ValueError("no legal move in this position (the game is over)")
+        i = self._select(state, n)
+        return b.rows[i].copy(), dict(self.last_info)
+
+    def _next_action(self, state):
+        """Action (the acting player's frame) of the next hop: from the remembered route or
+        chosen now."""
+        if self._route and state[S_CAP_SQ] >= 0 and _signature(state) == self._expect:
+            a = self._route.pop(0)
+            game.legal_mask(state, self._mask)
+            if self._mask[a]:
+                self._advance_expect(state, a)
+                return a
+        self._route = []
+        row, _ = self._choose(state)
+        n = game.route_actions(state, row, self._hops)
+        actions = self._hops[:n].tolist()
+        self._route = actions[1:]
+        self._advance_expect(state, actions[0])
+        return actions[0]
+
+    def _advance_expect(self, state, a):
+        if self._route:
+            self._expect = _signature(game.step(state, np.int64(a)))
+        else:
+            self._expect = None
+
+    def act_state(self, state):
+        """Env action (the acting player's frame) for a position vector int64[STATE_LEN]."""
+        return int(self._next_action(_ongoing(api.check_state(state), "act_state")))
+
+    def act(self, observation, action_mask=None):
+        """Env action for an observation (float32[198], the acting player's view) and its mask."""
+        s = state_from_observation(observation)
+        if s[S_SIDE] != 0:
+            raise ValueError("act: the observation is not of the player to move")
+        mask = None if action_mask is None else _check_mask(action_mask)
+        a = self._next_action(_ongoing(s, "act"))
+        if mask is not None and not mask[a]:
+            raise ValueError(
+                f"act: the chosen action {a} is not in the action mask "
+                "(does the observation belong to this mask?)"
+            )
+        return int(a)
+
+    def best_move(self, fen):
+        """PDN string of the chosen move in a FEN position (ValueError if malformed or over)."""
+        s = _ongoing(api.from_fen(fen), f"best_move in {fen!r}")
+        row, _ = self._choose(s)
+        return api.move_to_str(s, row)
+
+
+def _ongoing(state, where):
+    """state, or ValueError naming the result if the game is over there."""
+    code = game.game_status(state)
+    if code != game.ONGOING:
+        raise ValueError(f"{where}: the game is over ({game.STATUS_NAMES[code]})")
+    return state
+
+
+def _check_mask(action_mask):
+    """An action mask (int or bool array of N_ACTIONS entries) as a NumPy array."""
+    if (
+        action_mask is None
+        or isinstance(action_mask, (str, bytes))
+        or not isinstance(action_mask, (np.ndarray, list, tuple))
+    ):
+        raise TypeError(
+            f"action_mask must be an array of {game.N_ACTIONS} 0/1 entries, got "
+            f"{type(action_mask).__name__}"
+        )
+    m = np.asarray(action_mask)
+    if m.dtype.kind not in "biu":
+        raise TypeError(f"action_mask must hold integers or booleans, got dtype {m.dtype}")
+    if m.shape != (game.N_ACTIONS,):
+        raise ValueError(f"action_mask must have shape ({game.N_ACTIONS},), got {m.shape}")
+    return m
+
+
+def _evaluation(evaluation):
+    if evaluation is None or evaluation == "material":
+        return Evaluation.material()
+    if isinstance(evaluation, Evaluation):
+        return evaluation
+    if isinstance(evaluation, str):
+        return Evaluation.load(evaluation)
+    raise ValueError(
+        f"evaluation must be None, 'material', an Evaluation or an .npz path, got {evaluation!r}"
+    )
+
+
+class GreedyAgent(DraughtsAgent):
+    """One ply: the move whose position scores best (material man 1 king 3 + small positional
+    terms, draughts/evaluation.py; a win first), ties broken at random with the agent's seed.
+
+    resolve_captures: score a move after the forced captures that follow it (quiescence: the
+    captures are compulsory, so they are part of what the move allows); False scores the
+    position right after the move.
+    """
+
+    def __init__(self, seed=None, evaluation=None, resolve_captures=True):
+        self.evaluation = _evaluation(evaluation)
+        self.resolve_captures = bool(resolve_captures)
+        super().__init__(seed)
+        self._scores = np.zeros(512, dtype=np.int64)
+
+    def _select(self, state, n):
+        b = self.buffers
+        ev = self.evaluation
+        score_children(
+            b.children,
+            n,
+            int(self.resolve_captures),
+            b.tt,
+            b.killers,
+            b.history,
+            b.moves,
+            b.scratch,
+            b.work,
+            b.stats,
+            ev.kind,
+            *ev.arrays(),
+            b.obs,
+            b.egdb,
+            self._scores,
+        )
+        sc = self._scores[:n]
+        best = np.flatnonzero(sc == sc.max())
+        i = int(best[self.rng.integers(best.size)])
+        self.last_info = {"score": int(sc[i]), "depth": 1}
+        return i
+
+
+class SearchClock:
+    """Stops a running search at a deadline from a helper thread (the search kernels release the
+    GIL): at the deadline it sets ``stats[ST_STOP]``. The deadline may be given later or moved
+    while the search runs (``set_deadline``: pondering until the opponent's move is known)."""
+
+    def __init__(self, stats):
+        self._stats = stats
+        self._cond = threading.Condition()
+        self._deadline = None
+        self._done = True
+        self._thread = None
+
+    def start(self, deadline):
+        """Watch the clock (deadline: a time.perf_counter() value, or None: none yet)."""
+        self._deadline = deadline
+        self._done = False
+        self._thread = threading.Thread(target=self._run, name="search-clock", daemon=True)
+        self._thread.start()
+
+    def _run(self):
+        with self._cond:
+            while not self._done:
+                if self._deadline is None:
+                    self._cond.wait()
+                    continue
+                left = self._deadline - time.perf_counter()
+                if left <= 0:
+                    self._stats[ST_STOP] = 1
+                    return
+                self._cond.wait(left)
+
+    def set_deadline(self, deadline):
+        """Move the deadline (a time.perf_counter() value)."""
+        with self._cond:
+            self._deadline = deadline
+            self._cond.notify()
+
+    def finish(self):
+        """Stop watching (the search is over)."""
+        with self._cond:
+            self._done = True
+            self._cond.notify()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+
+
+class AlphaBetaAgent(DraughtsAgent):
+    """Alpha-beta search (draughts/search.py) with iterative deepening from Python.
+
+    depth: maximum depth in plies (None = as deep as time allows, up to MAX_PLY - 2);
+    time_limit: seconds per move (None = no limit); evaluation: None/"material", an
+    Evaluation, or an .npz path (learned); tt_bits: log2 of the transposition-table entries;
+    use_tt: False disables the table; seed: shuffles the initial root order (tie-break);
+    max_nodes: node budget of each iteration (None = none); start_fraction: with a time budget,
+    a new iteration starts only while less than this fraction of it is spent (1.0: while time is
+    left); keep_partial: play the best finished move of an interrupted iteration (False: only
+    finished iterations count). start_fraction=0.5, keep_partial=False is the time use of the
+    version before this one (it spent ~65% of its budget), kept to measure the difference.
+    egdb: endgame tables (draughts_egdb): None loads the complete set in the default directory
+    when there is one, False uses none, a directory loads that one, or a draughts_egdb.Tables.
+    lmr: late-move reductions (draughts_search.LMR_*): True, False, or None (the default): on
+    when the agent has no depth cap (``depth=None``: it searches by time), off with a depth, so
+    that ``depth=N`` stays a full-width search to N plies (the figures, tests and training
+    labels made at a fixed depth keep their meaning) while a timed search reaches deeper.
+    threads: searching threads (Lazy SMP): the extra threads search the same root, every other
+    one a ply deeper, in orders of their own, sharing the transposition table (whose entries are
+    checked word by word, draughts_search), until the main search ends; only the main search
+    picks the move, the others help through the table. More than one thread makes the result
+    depend on timing, like any timed search. None (the default): like lmr, by the depth cap:
+    one thread with a depth (a fixed-depth search stays reproducible), ``default_threads()``
+    (two, or one on a one-core machine) without one.
+    adaptive_time: with a time_limit, share time between moves (each move's budget on average):
+    a move whose best move has stayed the same for ``ADAPT_STABLE`` iterations ends once
+    ``ADAPT_STOP`` of its budget is spent and banks the rest (up to ``ADAPT_BANK`` budgets);
+    a move whose best move changes, or whose score falls by more than ``ADAPT_DROP``, at an
+    iteration gets the bank on top of its budget (at most ``ADAPT_MAX_EXTRA`` budgets more, so
+    never twice its budget), once. Off by default: over 400 games at 0.1 s a move it scored
+    51.6% against the same engine without it (BENCHMARKS.md), no clear gain. ``think`` (a budget
+    of its own: the Hub engine) never shares.
+    ``last_info`` holds depth, score, nodes, qnodes, tt_hits, seldepth, reduced (moves searched
+    reduced), researched (of which searched again at full depth), helper_nodes (the other
+    threads' nodes), time and nodes/s (the main search's).
+
+    Time: with a time_limit the agent uses its whole budget (with adaptive_time, on average over
+    its moves; it starts a new iteration while time is left, and a clock thread stops the
+    search at the deadline, mid-iteration): it plays the
+    best move of the last iteration, or of the current one if that has finished at least the
+    previous best move (root moves are searched previous best first, so a move that beat it at
+    the new depth is better). The clock fires early by the lag measured on the earlier moves (from
+    the deadline to the search's end: thread wake-up on a loaded machine), averaged, so that the
+    move itself takes the budget. A forced move (one legal move) or a decided game (a win or loss
+    found) returns at once. ``think`` searches with a budget of its own and can be stopped or
+    given its deadline from another thread (``request_stop``, ``set_deadline``; the Hub engine).
+    """
+
+    def __init__(
+        self,
+        depth=6,
+        time_limit=None,
+        evaluation=None,
+        tt_bits=18,
+        use_tt=True,
+        seed=None,
+        max_nodes=None,
+        start_fraction=1.0,
+        keep_partial=True,
+        egdb=None,
+        lmr=None,
+        threads=None,
+        adaptive_time=False,
+    ):
+        if not isinstance(adaptive_time, (bool, np.bool_)):
+            raise ValueError(f"adaptive_time must be True or False, got {adaptive_time!r}")
+        self.adaptive_time = bool(adaptive_time)
+        self._bank = 0.0  # seconds saved on earlier moves (adaptive_time)
+        if not (isinstance(start_fraction, (int, float)) and 0 < start_fraction <= 1):
+            raise ValueError(f"start_fraction must be in (0, 1], got {start_fraction!r}")
+        if not isinstance(keep_partial, (bool, np.bool_)):
+            raise ValueError(f"keep_partial must be True or False, got {keep_partial!r}")
+        if lmr is not None and not isinstance(lmr, (bool, np.bool_)):
+            raise ValueError(f"lmr must be True, False or None, got {lmr!r}")
+        if threads is not None and not (is_int(threads) and 1 <= threads <= MAX_THREADS):
+            raise ValueError(
+                f"threads must be None or an integer in 1..{MAX_THREADS}, got {threads!r}"
+            )
+        self.threads = (
+            (default_threads() if depth is None else 1) if threads is None else int(threads)
+        )
+        self.start_fraction = float(start_fraction)
+        self.keep_partial = bool(keep_partial)
+        self.lmr = (depth is None) if lmr is None else bool(lmr)
+        if depth is None and time_limit is None:
+            raise ValueError("give a depth, a time_limit or both")
+        if depth is not None and not (
+            isinstance(depth, (int, np.integer)) and 1 <= depth <= MAX_PLY - 2
+        ):
+            raise ValueError(f"depth must be an integer in 1..{MAX_PLY - 2}, got {depth!r}")
+        if time_limit is not None and not float(time_limit) > 0:
+            raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+        if max_nodes is not None and int(max_nodes) < 1:
+            raise ValueError(f"max_nodes must be positive, got {max_nodes!r}")
+        self.depth = None if depth is None else int(depth)
+        self.time_limit = None if time_limit is None else float(time_limit)
+        self.max_nodes = None if max_nodes is None else int(max_nodes)
+        self.evaluation = _evaluation(evaluation)
+        self.tt_bits = int(tt_bits) if isinstance(tt_bits, (int, np.integer)) else tt_bits
+        self.use_tt = bool(use_tt)
+        self._age = 0
+        self._stop_pending = False
+        self._lag = 0.002  # seconds from the deadline to the search's end (measured, averaged)
+        super().__init__(seed)
+        self._clock = SearchClock(self.buffers.stats)
+        tables = draughts_egdb.tables_option(egdb)
+        if tables is not None:
+            self.buffers.egdb = tables[:3]
+        self.egdb_pieces = 0 if tables is None else tables.max_pieces
+        self._helpers = []
+        for _ in range(self.threads - 1):  # their own buffers, the main table and tables
+            hb = SearchBuffers(tt_bits=4)
+            hb.tt = self.buffers.tt
+            hb.egdb = self.buffers.egdb
+            self._helpers.append(hb)
+        if self.time_limit is not None:  # the first timed move gets its whole budget
+            _ready_search(self.evaluation, self.buffers.egdb)
+
+    def _tt_bits(self):
+        return self.tt_bits
+
+    def _select(self, state, n):
+        self._search(
+            state,
+            n,
+            None,
+            self.time_limit,
+            self.max_nodes,
+            False,
+            None,
+            adaptive=self.adaptive_time and self.time_limit is not None,
+        )
+        return self._best
+
+    def search(self, state, depth=None):
+        """Search a position vector to depth (default self.depth); return (best child index into
+        buffers.rows / buffers.children, score). The score is None when nothing was searched (a
+        forced move with no explicit depth)."""
+        s = _ongoing(api.check_state(state), "search")
+        if depth is not None and not is_int(depth):
+            raise TypeError(f"depth must be an integer, got {depth!r}")
+        if depth is not None and not 1 <= depth <= MAX_PLY - 2:
+            raise ValueError(f"depth must be in 1..{MAX_PLY - 2}, got {depth}")
+        b = self.buffers
+        n = root_children(s, b.rows, b.children)
+        if n == 0:
+            raise ValueError("no legal move in this position (the game is over)")
+        return self._search(
+            s,
+            n,
+            None if depth is None else int(depth),
+            self.time_limit,
+            self.max_nodes,
+            False,
+            None,
+        )
+
+    def think(
+        self, state, budget=None, depth=None, max_nodes=None, ponder=False, on_iteration=None
+    ):
+        """(row int64[ROW_LEN], info dict) of the move chosen in a whole-move position vector,
+        searched with these limits instead of the agent's own: budget seconds (None: none),
+        depth plies (None: MAX_PLY - 2), max_nodes per iteration; ponder: no deadline until
+        ``set_deadline`` (or ``request_stop``) is called from another thread. A forced move is
+        returned at once. on_iteration(info) is called after each finished iteration (info:
+        depth, score, nodes, time, move: the best move's row). Clear a
+        stop left over from an earlier search with ``clear_stop`` before calling."""
+        s = _ongoing(api.check_state(state), "think")
+        if s[S_CAP_SQ] >= 0:
+            raise ValueError("think: the position is in the middle of a capture chain")
+        if budget is not None and not float(budget) > 0:
+            raise ValueError(f"budget must be a positive number of seconds, got {budget!r}")
+        if depth is not None and not (is_int(depth) and 1 <= depth <= MAX_PLY - 2):
+            raise ValueError(f"depth must be an integer in 1..{MAX_PLY - 2}, got {depth!r}")
+        if max_nodes is not None and not (is_int(max_nodes) and max_nodes >= 1):
+            raise ValueError(f"max_nodes must be a positive integer, got {max_nodes!r}")
+        b = self.buffers
+        n = root_children(s, b.rows, b.children)
+        self._search(
+            s,
+            n,
+            None if depth is None else int(depth),
+            budget,
+            max_nodes,
+            bool(ponder),
+            on_iteration,
+            depth_given=depth is not None,
+        )
+        return b.rows[self._best].copy(), dict(self.last_info)
+
+    def request_stop(self):
+        """Stop the running (or the next) search as soon as possible (any thread)."""
+        self._stop_pending = True
+        self.buffers.stats[ST_STOP] = 1
+
+    def clear_stop(self):
+        """Forget a stop requested when no search was running."""
+        self._stop_pending = False
+
+    def set_deadline(self, seconds):
+        """Give the running search ``seconds`` more from now (any thread; ends pondering)."""
+        sec = max(0.0, float(seconds))
+        self._clock.set_deadline(time.perf_counter() + sec - min(self._lag, 0.5 * sec))
+
+    def principal_variation(self, state, row, length=MAX_PLY):
+        """(rows, states) of the expected line after a search of state: its move row (as
+        ``think`` returns it) and then the transposition table's moves (int64[n, ROW_LEN],
+        int64[n, STATE_LEN]: each move and the position it is played in)."""
+        s = _ongoing(api.check_state(state), "principal_variation")
+        r = np.ascontiguousarray(row, dtype=np.int64)
+        if r.shape != (ROW_LEN,):
+            raise ValueError(f"a move row must have shape ({ROW_LEN},), got {r.shape}")
+        api.move_to_str(s, r)  # ValueError unless a legal move of s
+        rows = np.zeros((length, ROW_LEN), dtype=np.int64)
+        states = np.zeros((length, STATE_LEN), dtype=np.int64)
+        n = principal_variation(s, r, self.buffers.tt, rows, states)
+        return rows[:n], states[:n]
+
+    def _helper_run(self, k, hb, n, max_depth, nodes):
+        """Lazy SMP helper k: iterative deepening over the root's children (the main buffers'),
+        in an order of its own, odd helpers a ply ahead, until stopped; nodes[k] += its nodes."""
+        b, ev, st = self.buffers, self.evaluation, hb.stats
+        order = np.random.default_rng(k + 1).permutation(n).astype(np.int64)
+        values = np.zeros(n, dtype=np.int64)
+        for d in range(1 + (k + 1) % 2, max_depth + 1):
+            if st[ST_STOP] != 0:
+                break
+            st[ST_NODES] = 0
+            st[ST_ABORT] = 0
+            st[ST_LIMIT] = 1 << 62
+            search_root(
+                b.children,
+                n,
+                order,
+                d,
+                hb.tt,
+                hb.killers,
+                hb.history,
+                hb.moves,
+                hb.scratch,
+                hb.work,
+                st,
+                ev.kind,
+                *ev.arrays(),
+                hb.obs,
+                hb.egdb,
+                values,
+            )
+            nodes[k] += int(st[ST_NODES])
+            if st[ST_ABORT] != 0:
+                break
+
+    def _start_helpers(self, n, max_depth):
+        """Start the helper threads (none when threads=1); returns (threads, nodes)."""
+        nodes = [0] * len(self._helpers)
+        started = []
+        for k, hb in enumerate(self._helpers):
+            st = hb.stats
+            st[:] = 0
+            st[ST_AGE] = self.buffers.stats[ST_AGE]
+            st[ST_USE_TT] = self.buffers.stats[ST_USE_TT]
+            st[ST_LMR] = self.buffers.stats[ST_LMR]
+            hb.killers[:] = -1
+            hb.history >>= 2
+            t = threading.Thread(
+                target=self._helper_run,
+                args=(k, hb, n, max_depth, nodes),
+                name=f"search-helper-{k + 1}",
+                daemon=True,
+            )
+            t.start()
+            started.append(t)
+        return started, nodes
+
+    def _stop_helpers(self, started):
+        for hb in self._helpers:
+            hb.stats[ST_STOP] = 1
+        for t in started:
+            t.join()
+
+    def _search(
+        self,
+        state,
+        n,
+        depth,
+        budget,
+        max_nodes,
+        ponder,
+        on_iteration,
+        depth_given=None,
+        adaptive=False,
+    ):
+        """search() over the n root moves already in self.buffers (root_children)."""
+        b = self.buffers
+        if depth_given is None:
+            depth_given = depth is not None
+        max_depth = depth if depth is not None else (self.depth or MAX_PLY - 2)
+        order = self.rng.permutation(n).astype(np.int64)
+        values = np.zeros(n, dtype=np.int64)
+        self._age = (self._age + 1) & 0xFFFF
+        st = b.stats
+        st[ST_AGE] = self._age
+        st[ST_USE_TT] = 1 if self.use_tt else 0
+        st[ST_LMR] = 1 if self.lmr else 0
+        st[ST_STOP] = 1 if self._stop_pending else 0
+        b.killers[:] = -1
+        b.history >>= 2
+        ev = self.evaluation
+        if budget is not None or ponder:  # compile before the clock runs, not within the budget
+            _ready_search(ev, b.egdb)
+        t0 = time.perf_counter()
+        # the clock fires early by the lag measured on earlier moves (thread wake-up, a loaded
+        # machine), so that the move is returned at the budget
+        deadline = (
+            None if budget is None else t0 + float(budget) - min(self._lag, 0.5 * float(budget))
+        )
+        best_i, best_score, done, partial = int(order[0]), 0, 0, False
+        total = {
+            "nodes": 0,
+            "qnodes": 0,
+            "tt_hits": 0,
+            "seldepth": 0,
+            "reduced": 0,
+            "researched": 0,
+        }
+        if n == 1 and not depth_given:
+            max_depth = 0  # forced move: nothing to search
+        clock = max_depth > 0 and (deadline is not None or ponder)
+        if clock:
+            self._clock.start(None if ponder else deadline)
+        helpers, helper_nodes = self._start_helpers(n, max_depth) if max_depth > 0 else ([], [])
+        allowed = None if budget is None else float(budget)  # adaptive: may grow once
+        stable_since, extended = 1, False
+        try:
+            for d in range(1, max_depth + 1):
+                if st[ST_STOP] != 0 and done > 0:
+                    break
+                if (
+                    deadline is not None
+                    and done > 0
+                    and (time.perf_counter() - t0 > self.start_fraction * allowed)
+                ):
+                    break
+                st[ST_NODES] = 0
+                st[ST_QNODES] = 0
+                st[ST_TT_HITS] = 0
+                st[ST_SELDEPTH] = 0
+                st[ST_REDUCED] = 0
+                st[ST_RESEARCHED] = 0
+                st[ST_ABORT] = 0
+                st[ST_LIMIT] = 1 << 62 if max_nodes is None else max_nodes
+                if done == 0:
+                    # a stop requested before the search still lets the first iteration run (a
+                    # searched move to play); it applies from the second on
+                    stop, st[ST_STOP] = st[ST_STOP], 0
+                bi, sc = search_root(
+                    b.children,
+                    n,
+                    order,
+                    d,
+                    b.tt,
+                    b.killers,
+                    b.history,
+                    b.moves,
+                    b.scratch,
+                    b.work,
+                    st,
+                    ev.kind,
+                    *ev.arrays(),
+                    b.obs,
+                    b.egdb,
+                    values,
+                )
+                if done == 0 and stop:
+                    st[ST_STOP] = 1
+                total["nodes"] += int(st[ST_NODES])
+                total["qnodes"] += int(st[ST_QNODES])
+                total["tt_hits"] += int(st[ST_TT_HITS])
+                total["seldepth"] = max(total["seldepth"], int(st[ST_SELDEPTH]))
+                total["reduced"] += int(st[ST_REDUCED])
+                total["researched"] += int(st[ST_RESEARCHED])
+                if st[ST_ABORT]:
+                    if st[ST_ROOT_DONE] > 0 and (self.keep_partial or done == 0):
+                        # the previous best was searched at depth d: the best finished move of
+                        # this iteration is at least as good
+                        best_i, best_score, partial = int(bi), int(sc), True
+                    break
+                if adaptive and done > 0:
+                    # best_i, best_score: the previous iteration's
+                    if int(bi) != best_i or int(sc) < best_score - ADAPT_DROP:
+                        stable_since = d
+                        if not extended and self._bank > 0:  # unsettled: spend savings
+                            extra = min(self._bank, ADAPT_MAX_EXTRA * float(budget))
+                            allowed += extra
+                            deadline += extra
+                            self._clock.set_deadline(deadline)
+                            extended = True
+                best_i, best_score, done = int(bi), int(sc), d
+                if on_iteration is not None:
+                    el = time.perf_counter() - t0
+                    on_iteration(
+                        {
+                            "depth": d,
+                            "score": best_score,
+                            "nodes": total["nodes"],
+                            "time": el,
+                            "move": b.rows[best_i].copy(),
+                        }
+                    )
+                if abs(best_score) > WIN_BOUND:
+                    break  # decided: a deeper search finds nothing better than the shortest win
+                if (
+                    adaptive
+                    and d - stable_since >= ADAPT_STABLE
+                    and (self._bank < ADAPT_BANK * float(budget))
+                    and (time.perf_counter() - t0 > ADAPT_STOP * float(budget))
+                ):
+                    break  # settled: save the rest for a harder move (while the bank has room)
+        finally:
+            self._stop_helpers(helpers)
+            if clock:
+                self._clock.finish()
+        end = time.perf_counter()
+        if deadline is not None and clock and not ponder and end >= deadline:
+            self._lag = 0.7 * self._lag + 0.3 * min(end - deadline, float(budget))
+        el = end - t0
+        if adaptive and max_depth > 0:
+            self._bank = min(max(self._bank + float(budget) - el, 0.0), ADAPT_BANK * float(budget))
+        self._best = best_i
+        if done == 0:
+            best_score = None  # a forced move: not searched
+        self.last_info = {
+            "depth": done,
+            "score": best_score,
+            **total,
+            "helper_nodes": sum(helper_nodes),
+            "time": el,
+            "nps": total["nodes"] / el if el > 0 else 0.0,
+            "partial": partial,
+        }
+        return best_i, best_score

@@ -1,0 +1,24 @@
+"""Files the agents write: a checkpoint is written to a temporary name and renamed, so a killed
+writer never leaves half a file (shared by the game rooms and training)."""
+
+import os
+
+
+def write_atomically(path, write, suffix=""):
+    """Call write(tmp) on a temporary file beside path, then rename it to path: a killed writer
+    never leaves half a file. The temporary name is path + ".tmp" + suffix, so writers that
+    append an extension unless the name has one (np.savez ".npz", SB3's save ".zip") find it there."""
+    tmp = f"{path}.tmp{suffix}"
+    write(tmp)
+    os.replace(tmp, path)
+
+
+def write_file_atomically(path, data):
+    """Write data (str or bytes) to path through write_atomically."""
+    mode = "wb" if isinstance(data, bytes) else "w"
+
+    def write(tmp):
+        with open(tmp, mode) as f:
+            f.write(data)
+
+    write_atomically(path, write)

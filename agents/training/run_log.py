@@ -1,0 +1,166 @@
+"""The files of a training run in its run directory: ``metrics.jsonl``, TensorBoard,
+and ``prepare_run_dir`` (a new run never writes
+into another run's files).
+
+``metrics.jsonl`` holds one JSON object per evaluation (what ``boardgym evaluate --curve``
+plots; every run ends with an evaluation, so a finished run always has one)::
+
+    {"games": 40000, "steps": 123456, "seconds": 61.2,
+     "random": {"ppg": 0.91, "ci95": [0.87, 0.94], "win_rate": 0.93, "games": 400},
+     "greedy": {...}}
+
+``games`` counts finished self-play games, ``steps`` (PPO) the learner's env steps; each
+opponent's entry has the learner's points per game, its 95 % interval ``[low, high]``
+(``boardgym.agents.arena.stats.mean_interval``: inside the possible range, never of zero width) and
+the win rate over ``games`` evaluation games. (Files written before the interval became a pair
+hold the interval's half-width as one number; ``boardgym evaluate --curve`` reads both.) TensorBoard event files go to ``<dir>/tb``
+(``tensorboard --logdir <dir>/tb``).
+
+A resumed run opens the log at its checkpoint's step: metrics lines and TensorBoard events from
+after the checkpoint (work the interrupted run lost) are dropped, so the logs of an interrupted
+and resumed run read like those of an uninterrupted one.
+"""
+
+import json
+import os
+import time
+
+import numpy as np
+
+from boardgym.agents.arena.stats import mean_interval
+
+
+def prepare_run_dir(run_dir, resume=False, force=False, owned=()):
+    """Make run_dir ready for a run; returns the folder the previous run's files went to, or None.
+
+    A new run (resume False) refuses a directory that holds anything, with a ValueError naming
+    ``--resume`` and ``--force``. With force, the files a run writes (``owned``: names or glob
+    patterns, e.g. ``("metrics.jsonl", "latest.npz", "games_*.npz", "tb")``) are moved into
+    ``<run_dir>/replaced-<UTC time>/``: nothing is deleted, and the new run's logs and checkpoints
+    never mix with the old ones. Other files are left where they are. A resumed run takes the
+    directory as it is (the trainer checks its checkpoint)."""
+    import glob
+    import shutil
+
+    run_dir = str(run_dir)
+    if os.path.exists(run_dir) and not os.path.isdir(run_dir):
+        raise ValueError(f"run directory {run_dir!r} is a file, not a directory")
+    if resume:
+        return None
+    os.makedirs(run_dir, exist_ok=True)
+    entries = sorted(os.listdir(run_dir))
+    if not entries:
+        return None
+    if not force:
+        shown = ", ".join(entries[:4]) + (", ..." if len(entries) > 4 else "")
+        raise ValueError(
+            f"run directory {run_dir!r} is not empty ({shown}): continue that run "
+            "with --resume, start over there with --force (its files are moved "
+            "to a replaced-<time> folder, nothing is deleted) or give another "
+            "--ckpt-dir"
+        )
+    ours = sorted(
+        {
+            os.path.basename(m)
+            for pattern in owned
+            for m in glob.glob(os.path.join(glob.escape(run_dir), pattern))
+        }
+    )
+    if not ours:
+        return None
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    dest = os.path.join(run_dir, f"replaced-{stamp}")
+    k = 1
+    while os.path.exists(dest):
+        k += 1
+        dest = os.path.join(run_dir, f"replaced-{stamp}-{k}")
+    os.makedirs(dest)
+    for name in ours:
+        shutil.move(os.path.join(run_dir, name), os.path.join(dest, name))
+    return dest
+
+
+class RunLog:
+    """Append-only metrics and scalars of one run; ``step_key`` names the x axis ("games"/"steps")."""
+
+    def __init__(self, run_dir, step_key, resume_step=None, tensorboard=True):
+        self.path = os.path.join(run_dir, "metrics.jsonl")
+        self.step_key = step_key
+        os.makedirs(run_dir, exist_ok=True)
+        if resume_step is None:
+            if os.path.exists(self.path):
+                raise ValueError(
+                    f"{self.path} exists: a new run never appends to another run's "
+                    "log (run_log.prepare_run_dir moves it aside with force)"
+                )
+        else:
+            self._truncate(resume_step)
+        if not os.path.exists(self.path):
+            open(self.path, "a").close()  # there from the start, even before an evaluation
+        self.writer = None
+        if tensorboard:
+            try:
+                from torch.utils.tensorboard import SummaryWriter
+            except ImportError as e:  # torch or tensorboard missing
+                raise ValueError(
+                    "TensorBoard logs need torch and tensorboard "
+                    "(pip install 'boardgym[train]'), or turn them off "
+                    "(boardgym train --no-tensorboard)"
+                ) from e
+            purge = None if resume_step is None else resume_step + 1
+            self.writer = SummaryWriter(os.path.join(run_dir, "tb"), purge_step=purge)
+
+    def _truncate(self, step):
+        """Keep the metrics lines at or before step (written before the checkpoint was)."""
+        if not os.path.exists(self.path):
+            return
+        with open(self.path) as f:
+            lines = [ln for ln in f if ln.strip()]
+        kept = [ln for ln in lines if json.loads(ln)[self.step_key] <= step]
+        write_file_atomically(self.path, "".join(kept))
+
+    def scalar(self, tag, value, step):
+        if self.writer is not None:
+            self.writer.add_scalar(tag, float(value), int(step))
+
+    def evaluation(self, line):
+        """Append one evaluation (a dict as in the module docstring) and chart its figures."""
+        with open(self.path, "a") as f:
+            f.write(json.dumps(line) + "\n")
+        step = line[self.step_key]
+        for name, res in line.items():
+            if isinstance(res, dict):
+                for key in ("ppg", "win_rate"):
+                    self.scalar(f"eval/{name}_{key}", res[key], step)
+        self.flush()
+
+    def flush(self):
+        if self.writer is not None:
+            self.writer.flush()
+
+    def close(self):
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+
+
+def points_summary(points, low, high):
+    """{"ppg", "ci95": [lo, hi], "win_rate", "games"} of the learner's per-game points, each in
+    [low, high] (draughts -1, 1; backgammon counting gammons -3, 3)."""
+    p = np.asarray(points, np.float64)
+    lo, hi = mean_interval(p, low, high)
+    return {
+        "ppg": round(float(p.mean()), 4),
+        "ci95": [round(lo, 4), round(hi, 4)],
+        "win_rate": round(float((p > 0).mean()), 4),
+        "games": int(p.size),
+    }
+
+
+def format_evaluation(results):
+    """One progress-line text of an evaluation {opponent: points_summary}."""
+    return "  ".join(
+        f"vs {k}: {r['ppg']:+.3f} ppg [{r['ci95'][0]:+.3f}, {r['ci95'][1]:+.3f}], "
+        f"wins {r['win_rate']:.1%}"
+        for k, r in results.items()
+    )

@@ -1,0 +1,310 @@
+"""Play-time search of the backgammon models (agents/backgammon/search.py): 0/1/2-ply with the
+move filter, against brute-force Python references built on the game core."""
+
+import numpy as np
+import pytest
+
+from boardgym.agents import load
+from boardgym.agents.backgammon import net as td_net
+from boardgym.agents.backgammon import search as bs
+from boardgym.agents.backgammon.agents import (
+    ExpectimaxAgent,
+    TDAgent,
+    TDSearchAgent,
+    expectimax2,
+    play_afterstate_game,
+)
+from boardgym.envs import backgammon_notation as notation
+from boardgym.kernels.backgammon import game
+from boardgym.kernels.backgammon.board import (
+    CUBE_OWNER,
+    CUBE_VALUE,
+    ME,
+    OFF_ME,
+    OFF_OPP,
+    OPP,
+    STATE_LEN,
+    refresh_masks,
+)
+
+NET = TDAgent().params
+# a late race: player on roll 1, 2, 2, 2, 2, 3 on its points 1-6; the other 2, 2, 2, 2, 3, 3
+RACE = "23YHAIC27QAAAA"
+
+
+def _rolled(state, d1, d2):
+    return game.set_roll(state, d1, d2)
+
+
+def _plays(state, d1, d2):
+    rows = np.empty((game.MAX_AFTERSTATES, STATE_LEN), np.int64)
+    n = game.plays_of_roll(state, d1, d2, rows, None)
+    return rows[:n].copy()
+
+
+def _v0(rows, exact=True):
+    """Python reference: 0-ply equities of rows (exact points for a finished game)."""
+    ys = np.empty((rows.shape[0], 5))
+    td_net.evaluate_rows(NET, rows, rows.shape[0], ys)
+    v = np.array([td_net.equity(y) for y in ys])
+    if exact:
+        for r in range(rows.shape[0]):
+            if rows[r, OFF_ME] == 15:
+                v[r] = game.result(game.pass_turn(rows[r]), game.SCORING_GAMMON)[1]
+    return v
+
+
+def _v1(row):
+    """Python reference of the 1-ply value of an afterstate."""
+    if row[OFF_ME] == 15:
+        return float(game.result(game.pass_turn(row), game.SCORING_GAMMON)[1])
+    s = game.pass_turn(row)
+    return -sum(
+        w * _v0(_plays(s, d1, d2)).max() for d1, d2, w in zip(bs.ROLL_D1, bs.ROLL_D2, bs.ROLL_W)
+    )
+
+
+def _v2(row, thr=bs.THRESHOLD):
+    if row[OFF_ME] == 15:
+        return float(game.result(game.pass_turn(row), game.SCORING_GAMMON)[1])
+    s = game.pass_turn(row)
+    tot = 0.0
+    for d1, d2, w in zip(bs.ROLL_D1, bs.ROLL_D2, bs.ROLL_W):
+        rows = _plays(s, d1, d2)
+        v = _v0(rows)
+        order = np.argsort(-v, kind="stable")
+        keep = [k for k in order[: bs.REPLY_CANDIDATES] if v[k] >= v[order[0]] - thr]
+        tot -= w * max(_v1(rows[k]) for k in keep)
+    return tot
+
+
+def _search(rows, plies, candidates=bs.CANDIDATES, threshold=bs.THRESHOLD, budget=0, info=None):
+    out = np.empty(rows.shape[0])
+    info = np.zeros(bs.INFO_LEN, np.int64) if info is None else info
+    k = bs.search_values(NET, rows, rows.shape[0], plies, candidates, threshold, budget, info, out)
+    return out, k
+
+
+def test_rolls_are_the_21_with_their_probabilities():
+    assert len(bs.ROLL_W) == 21 and abs(bs.ROLL_W.sum() - 1.0) < 1e-12
+    assert (bs.ROLL_D1 <= bs.ROLL_D2).all()
+    assert (bs.ROLL_W[bs.ROLL_D1 == bs.ROLL_D2] == 1 / 36).all()
+
+
+def test_zero_ply_is_the_net_agent_exactly():
+    td, s0 = TDAgent(), TDSearchAgent(plies=0)
+    s = notation.initial_state()
+    for d1, d2 in ((3, 1), (6, 6), (5, 2)):
+        rows = _plays(s, d1, d2)
+        np.testing.assert_array_equal(s0.scores(rows), td.scores(rows))
+    for seed in range(3):
+        assert play_afterstate_game(td, TDAgent(), seed) == play_afterstate_game(s0, td, seed)
+
+
+def test_one_ply_values_the_candidates_by_the_opponents_21_rolls():
+    s = notation.initial_state()
+    rows = _plays(s, 4, 2)
+    v0 = _v0(rows, exact=False)
+    out, k = _search(rows, 1)
+    order = np.argsort(-v0, kind="stable")
+    cand = [c for c in order[: bs.CANDIDATES] if v0[c] >= v0[order[0]] - bs.THRESHOLD]
+    assert k == len(cand) >= 1
+    # the old two-ply kernel of the agents (no game can end here) gives the same values
+    ref = np.empty(len(cand))
+    expectimax2(True, NET, rows, np.array(cand, np.int64), len(cand), ref)
+    np.testing.assert_allclose(out[cand], ref, atol=1e-12)
+    np.testing.assert_allclose(out[cand], [_v1(rows[c]) for c in cand], atol=1e-12)
+    others = np.setdiff1d(np.arange(rows.shape[0]), cand)
+    np.testing.assert_allclose(out[others], v0[others] - bs.FILTERED)
+    assert out[others].max() < out[cand].min()
+
+
+def test_filter_limits():
+    s = notation.initial_state()
+    rows = _plays(s, 6, 5)
+    v0 = _v0(rows, exact=False)
+    out, k = _search(rows, 1, candidates=1)
+    assert k == 1 and np.argmax(out) == np.argmax(v0)  # one candidate: the 0-ply choice
+    out, k = _search(rows, 1, candidates=1000, threshold=np.inf)
+    assert k == rows.shape[0]
+    np.testing.assert_allclose(out, [_v1(r) for r in rows], atol=1e-12)
+    out, k = _search(rows, 1, candidates=1000, threshold=0.0)
+    assert k == (v0 == v0.max()).sum()
+
+
+def _position(me, opp):
+    """Mover's checkers {point: n} and the opponent's (mover's numbering); the rest off."""
+    s = np.zeros(STATE_LEN, np.int64)
+    for p, n in me.items():
+        s[ME + p - 1] = n
+    for p, n in opp.items():
+        s[OPP + p - 1] = n
+    s[OFF_ME], s[OFF_OPP] = 15 - sum(me.values()), 15 - sum(opp.values())
+    s[CUBE_VALUE], s[CUBE_OWNER] = 1, -1
+    refresh_masks(s)
+    return notation.check_state(s)
+
+
+# mover: two checkers on its 1-point, one on its 6-point; the opponent two on its own 2-point
+ENDGAME = _position({1: 2, 6: 1}, {23: 2})
+
+
+def test_exact_points_below_the_root_in_a_bearoff():
+    rows = _plays(ENDGAME, 2, 1)
+    opp = game.pass_turn(rows[0])
+    assert (_plays(opp, 6, 5)[:, OFF_ME] == 15).any()  # the opponent can end the game
+    out, k = _search(rows, 1, candidates=1000, threshold=np.inf)
+    np.testing.assert_allclose(out, [_v1(r) for r in rows], atol=1e-12)
+    assert out.max() < 0.0
+
+
+def test_two_ply_matches_the_python_reference_in_a_bearoff():
+    for s, (d1, d2) in ((ENDGAME, (2, 1)), (notation.position_from_id(RACE), (6, 4))):
+        _check_two_ply(s, d1, d2)
+
+
+def _check_two_ply(s, d1, d2):
+    rows = _plays(s, d1, d2)
+    out, k = _search(rows, 2)
+    v0 = _v0(rows, exact=False)
+    order = np.argsort(-v0, kind="stable")
+    cand = [c for c in order[: bs.CANDIDATES] if v0[c] >= v0[order[0]] - bs.THRESHOLD]
+    v1 = {c: _v1(rows[c]) for c in cand}
+    order1 = sorted(cand, key=lambda c: -v1[c])
+    top = order1[0]
+    deep = [c for c in order1[: bs.CANDIDATES_2] if v1[c] >= v1[top] - bs.THRESHOLD_2]
+    for c in deep:
+        assert out[c] == pytest.approx(_v2(rows[c]), abs=1e-12)
+    for c in set(cand) - set(deep):
+        assert out[c] == pytest.approx(v1[c] - bs.FILTERED, abs=1e-9)
+
+
+def _replies(row):
+    """afterstates the model values to search afterstate row at 1-ply (0 if it ends the game)"""
+    if row[OFF_ME] == 15:
+        return 0
+    s = game.pass_turn(row)
+    return sum(len(_plays(s, d1, d2)) for d1, d2 in zip(bs.ROLL_D1, bs.ROLL_D2))
+
+
+def test_info_counts_the_afterstates_valued():
+    s = notation.initial_state()
+    rows = _plays(s, 4, 2)
+    info = np.full(bs.INFO_LEN, -7, np.int64)
+    _search(rows, 0, info=info)
+    assert list(info) == [len(rows), 0]
+    v0 = _v0(rows, exact=False)
+    order = np.argsort(-v0, kind="stable")
+    cand = [c for c in order[: bs.CANDIDATES] if v0[c] >= v0[order[0]] - bs.THRESHOLD]
+    _search(rows, 1, info=info)
+    assert list(info) == [len(rows) + sum(_replies(rows[c]) for c in cand), 0]
+
+
+def test_a_two_ply_search_over_budget_keeps_the_one_ply_values():
+    s = notation.initial_state()
+    rows = _plays(s, 5, 3)
+    one, k1 = _search(rows, 1)
+    info = np.zeros(bs.INFO_LEN, np.int64)
+    full, k2 = _search(rows, 2, info=info)
+    total = int(info[0])
+    assert info[1] == 0 and k1 == k2 and not np.array_equal(one, full)
+    assert total > len(rows) + 21 * 10  # the 2-ply part valued some afterstates
+    # a budget at least the whole count changes nothing
+    for budget in (total, total + 1, 10**9):
+        out, _ = _search(rows, 2, budget=budget, info=info)
+        np.testing.assert_array_equal(out, full)
+        assert list(info) == [total, 0]
+    # any smaller budget gives exactly the 1-ply values, and stops past the budget
+    for budget in (1, len(rows), total // 3, total - 1):
+        out, k = _search(rows, 2, budget=budget, info=info)
+        if info[1] == 0:  # the last check came before the budget was passed
+            np.testing.assert_array_equal(out, full)
+            assert budget >= total // 3
+            continue
+        np.testing.assert_array_equal(out, one)
+        assert k == k1 and budget < info[0] < total
+    out, _ = _search(rows, 2, budget=1, info=info)
+    assert info[1] == 1
+    # the agents: a tiny budget plays the 1-ply play and counts the stop
+    a1, a2 = TDSearchAgent(plies=1), TDSearchAgent(plies=2, budget=1)
+    np.testing.assert_array_equal(a2.scores(rows), a1.scores(rows))
+    assert a2.search_info["decisions"] == 1 and a2.search_info["stopped"] == 1
+    ex = ExpectimaxAgent(depth=3, width=bs.CANDIDATES, threshold=bs.THRESHOLD, budget=1)
+    np.testing.assert_array_equal(ex.scores(rows), one)
+    a0 = TDSearchAgent(plies=2, budget=0)
+    np.testing.assert_array_equal(a0.scores(rows), full)
+    assert a0.search_info == {"decisions": 1, "afterstates": total, "stopped": 0}
+
+
+def test_search_agent_options_and_checks():
+    agent = load("backgammon-td")
+    assert isinstance(agent, TDSearchAgent) and isinstance(agent, TDAgent)
+    assert (agent.plies, agent.candidates, agent.threshold) == (2, bs.CANDIDATES, bs.THRESHOLD)
+    assert agent.cube_policy == "janowski"
+    assert load("backgammon-td", cube="cubeless").cube_policy == "cubeless"
+    assert ExpectimaxAgent().cube_policy == "janowski"
+    assert ExpectimaxAgent(evaluation="greedy").cube_policy == "cubeless"
+    s = notation.initial_state()
+    pid = agent.best_play(notation.position_id(s), 3, 1)
+    assert pid in notation.legal_plays(notation.position_id(s), 3, 1)
+    a2 = load("backgammon-td", plies=2, candidates=3, threshold=0.1)
+    assert a2.best_play(notation.position_id(s), 6, 6) in notation.legal_plays(
+        notation.position_id(s), 6, 6
+    )
+    for bad, match in (
+        ({"plies": 3}, "plies"),
+        ({"plies": True}, "plies"),
+        ({"candidates": 0}, "candidates"),
+        ({"candidates": 2.5}, "candidates"),
+        ({"threshold": -0.1}, "threshold"),
+        ({"threshold": float("nan")}, "threshold"),
+        ({"threshold": "big"}, "threshold"),
+        ({"budget": -1}, "budget"),
+        ({"budget": 1.5}, "budget"),
+        ({"budget": True}, "budget"),
+    ):
+        with pytest.raises((TypeError, ValueError), match=match):
+            load("backgammon-td", **bad)
+
+
+def test_expectimax_uses_the_same_search():
+    s = notation.initial_state()
+    rows = _plays(s, 5, 3)
+    for depth, plies in ((1, 0), (2, 1), (3, 2)):
+        ex = ExpectimaxAgent(depth=depth, width=8, threshold=0.16)
+        np.testing.assert_array_equal(ex.scores(rows), _search(rows, plies)[0])
+    ex = ExpectimaxAgent(depth=2, width=0)
+    np.testing.assert_allclose(ex.scores(rows), [_v1(r) for r in rows], atol=1e-12)
+    with pytest.raises(ValueError, match="greedy"):
+        ExpectimaxAgent(depth=3, evaluation="greedy")
+    with pytest.raises(ValueError, match="width"):
+        ExpectimaxAgent(width=-1)
+    with pytest.raises(ValueError, match="budget"):
+        ExpectimaxAgent(depth=3, budget="many")
+
+
+def test_preroll_outputs_are_the_mean_of_the_best_plays():
+    s = notation.initial_state()
+    out = np.empty(5)
+    eq = bs.preroll_outputs(NET, s, out)
+    ref_y, ref_e = np.zeros(5), 0.0
+    for d1, d2, w in zip(bs.ROLL_D1, bs.ROLL_D2, bs.ROLL_W):
+        rows = _plays(s, d1, d2)
+        v = _v0(rows)
+        b = int(np.argmax(v))
+        ys = np.empty((rows.shape[0], 5))
+        td_net.evaluate_rows(NET, rows, rows.shape[0], ys)
+        ref_y += w * ys[b]
+        ref_e += w * v[b]
+    np.testing.assert_allclose(out, ref_y, atol=1e-12)
+    assert eq == pytest.approx(ref_e, abs=1e-12)
+    assert eq == pytest.approx(td_net.equity(out), abs=1e-12)
+
+
+def test_a_play_that_wins_is_valued_exactly_by_the_search():
+    # mover: one checker on its 1-point and one on its 2-point; 2-1 bears both off (a single win)
+    s = _position({1: 1, 2: 1}, {23: 2})
+    rows = _plays(s, 2, 1)
+    out, _ = _search(rows, 1)
+    win = np.flatnonzero(rows[:, OFF_ME] == 15)
+    assert win.size == 1 and out[win[0]] == 1.0 and np.argmax(out) == win[0]
