@@ -23,7 +23,7 @@ seed: the same dice and the same game as the AEC env, without the per-checker-mo
 policy ``(obs (N, O), masks (N, A)) -> actions (N,)`` against an in-kernel player on the batched
 core, pairs of games sharing a random stream with the seats swapped. ``baseline_report(play,
 n_games, seed, low, high)`` runs one of those per fixed opponent and returns the
-``{opponent: {"ppg", "ci95", "win_rate", "games"}}`` lines the trainers log (agents/run_log).
+``{opponent: {"ppg", "ci95", "win_rate", "games"}}`` lines the trainers log (agents/training/run_log.py).
 
 **Luck-adjusted backgammon matches** (``play_adjusted_match``, summarised by
 ``stats.luck_summary``). A judge is a callable ``judge(rows) -> float64[n]``: the cubeless money
@@ -421,9 +421,9 @@ def play_vs_batched_opponent(policy, opponent, game, n_games=200, seed=0, **core
 
 
 def baseline_report(play, n_games, seed, low, high, opponents=("random", "greedy")):
-    """{opponent: agents.run_log.points_summary} of ``play(opponent, n_pairs, seed) -> points``
+    """{opponent: stats.points_summary} of ``play(opponent, n_pairs, seed) -> points``
     (float (2 * n_pairs,), each in [low, high]) for each fixed opponent."""
-    from boardgym.agents.training.run_log import points_summary
+    from boardgym.agents.arena.stats import points_summary
 
     n_pairs = pair_count(n_games)
     out = {}

@@ -1,7 +1,7 @@
 """Match statistics: scores, points per game and Elo, each with a 95% interval.
 
 One module for every evaluation in boardgym (scripts/evaluate.py, scripts/eval_gnubg.py, the
-trainers' periodic evaluations through agents/run_log.points_summary, the benchmarks):
+trainers' periodic evaluations through points_summary, the benchmarks):
 
 - ``wilson(k, n)``: Wilson score interval of a score of k points in n games (a win 1, a draw
   1/2, a loss 0). Exact ends at k = 0 and k = n.
@@ -227,6 +227,19 @@ def elo_intervals(points, games, prior=1.0, z=Z95):
     se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
     z = _z(z)
     return elo, elo - z * se, elo + z * se
+
+
+def points_summary(points, low, high):
+    """{"ppg", "ci95": [lo, hi], "win_rate", "games"} of the learner's per-game points, each in
+    [low, high] (draughts -1, 1; backgammon counting gammons -3, 3)."""
+    p = np.asarray(points, np.float64)
+    lo, hi = mean_interval(p, low, high)
+    return {
+        "ppg": round(float(p.mean()), 4),
+        "ci95": [round(lo, 4), round(hi, 4)],
+        "win_rate": round(float((p > 0).mean()), 4),
+        "games": int(p.size),
+    }
 
 
 def summarize_points(points, low=-1.0, high=1.0, z=Z95):

@@ -25,9 +25,7 @@ import json
 import os
 import time
 
-import numpy as np
-
-from boardgym.agents.arena.stats import mean_interval
+from boardgym.agents.files import write_file_atomically
 
 
 def prepare_run_dir(run_dir, resume=False, force=False, owned=()):
@@ -142,19 +140,6 @@ class RunLog:
         if self.writer is not None:
             self.writer.close()
             self.writer = None
-
-
-def points_summary(points, low, high):
-    """{"ppg", "ci95": [lo, hi], "win_rate", "games"} of the learner's per-game points, each in
-    [low, high] (draughts -1, 1; backgammon counting gammons -3, 3)."""
-    p = np.asarray(points, np.float64)
-    lo, hi = mean_interval(p, low, high)
-    return {
-        "ppg": round(float(p.mean()), 4),
-        "ci95": [round(lo, 4), round(hi, 4)],
-        "win_rate": round(float((p > 0).mean()), 4),
-        "games": int(p.size),
-    }
 
 
 def format_evaluation(results):

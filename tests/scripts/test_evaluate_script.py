@@ -193,7 +193,7 @@ def test_curve_without_plot_only_prints(tmp_path, capsys):
 
 
 def test_curve_reads_interval_pairs(tmp_path):
-    """metrics.jsonl entries written by agents/run_log.points_summary: ci95 is [low, high]."""
+    """metrics.jsonl entries written by stats.points_summary: ci95 is [low, high]."""
     lines = synthetic_lines(3, 0.1)
     for ln in lines:
         ln["random"]["ci95"] = [ln["random"]["ppg"] - 0.3, min(ln["random"]["ppg"] + 0.05, 1.0)]
