@@ -2,7 +2,7 @@
 
 Checkers: player_0's are ``X`` (white in pictures), player_1's ``O`` (black). A board is drawn
 from one player's side, ``perspective`` 0 (the default) or 1: points are numbered 1..24 from that
-player's own view (it moves from 24 towards 1; docs/RULES.md B.1), its home board 1..6 at the
+player's own view (it moves from 24 towards 1; boardgym/RULES.md B.1), its home board 1..6 at the
 bottom right and its checkers on the bar in the lower half, its borne-off checkers at the bottom
 of the tray on the right. Every picture shows the bar and borne-off counts of both players, the
 pip counts, the cube (value; centred in the bar, or at its owner's edge), the player on roll and

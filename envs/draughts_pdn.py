@@ -27,7 +27,7 @@ _TAG = re.compile(r'^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
 def game_to_pdn(moves, start_fen=None, result="*", capture_sep=":", **tags):
     """PDN text of a game: tags, optional FEN setup, numbered algebraic moves, result.
 
-    capture_sep is ``":"`` (``c3:e5:g3``, as docs/RULES.md writes captures) or ``"x"``
+    capture_sep is ``":"`` (``c3:e5:g3``, as boardgym/RULES.md writes captures) or ``"x"``
     (``c3xe5xg3``, what pydraughts' move parser takes)."""
     if isinstance(moves, (str, bytes)) or not isinstance(moves, (list, tuple)):
         raise TypeError(f"moves must be a list of PDN move strings, got {type(moves).__name__}")

@@ -26,7 +26,7 @@ ENV_VAR = "BOARDGYM_COMPILE_NOTICE"
 
 
 def _part(dispatcher):
-    """'draughts', 'backgammon', 'agents.td_net', ... for a boardgym function, else None."""
+    """'draughts', 'backgammon', 'agents.backgammon', ... for a boardgym function, else None."""
     module = getattr(getattr(dispatcher, "py_func", None), "__module__", None) or ""
     if not module.startswith("boardgym."):
         return None

@@ -13,7 +13,7 @@ nothing in double quotes). The GUI sends:
 - ``set-param name=N value=V``: parameters (below), usually before ``init``; ``init``: the engine
   loads its evaluation, compiles its search and answers ``ready``;
 - ``pos pos=<side><32 squares> [moves="..."]``: side ``W``/``B``, then squares 1..32 in the
-  standard Russian numbering (1 = b8 .. 32 = g1, docs/RULES.md, Notation), each ``w`` / ``b``
+  standard Russian numbering (1 = b8 .. 32 = g1, boardgym/RULES.md, Notation), each ``w`` / ``b``
   (men), ``W`` / ``B`` (kings) or ``e`` (empty); the moves played since (for G.2a repetitions and
   the G.2 counters) are ``22-17`` or ``from x to x captured x ...`` (every captured square, any
   order: ``22x13x18``); algebraic squares (``c3-d4``) are accepted too;

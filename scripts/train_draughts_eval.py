@@ -3,19 +3,19 @@
     boardgym train-eval --positions 150000 --label-depth 8 --quiet-only --hidden 64 \
         --out runs/draughts-eval/gen1.npz
     boardgym train-eval --positions 180000 --label-depth 10 --quiet-only --hidden 64 --seed 2 \
-        --teacher training/draughts-eval/gen1.npz --chunk 2000 --workers 2 \
+        --teacher agents/training/runs/draughts-eval/gen1.npz --chunk 2000 --workers 2 \
         --save-data runs/draughts-eval/gen2-data.npz --out runs/draughts-eval/gen2.npz
     boardgym train-eval --positions 180000 --label-depth 10 --quiet-only --hidden 64 --seed 3 \
-        --teacher training/draughts-eval/gen2.npz --chunk 2000 --workers 2 \
+        --teacher agents/training/runs/draughts-eval/gen2.npz --chunk 2000 --workers 2 \
         --save-data runs/draughts-eval/gen3-data.npz --out runs/draughts-eval/gen3-plain.npz
     boardgym train-eval --data runs/draughts-eval/gen3-data.npz --features --hidden 64 \
         --epochs 80 --seed 3 --out runs/draughts-eval/draughts-alphabeta.npz
     boardgym evaluate draughts-alphabeta:weights=runs/draughts-eval/draughts-alphabeta.npz \
         draughts-alphabeta --games 200
 
-(the first command made the first-generation net, ``training/draughts-eval/gen1.npz``; the
+(the first command made the first-generation net, ``agents/training/runs/draughts-eval/gen1.npz``; the
 second, labelled by that net's depth-10 search, the second generation,
-``training/draughts-eval/gen2.npz``; the last two, labelled by gen2's depth-10 search and fitted
+``agents/training/runs/draughts-eval/gen2.npz``; the last two, labelled by gen2's depth-10 search and fitted
 with the evaluation features, the shipped ``agents/checkpoints/draughts-alphabeta.npz``).
 
 Supervised on self-play: games are played by a shallow AlphaBetaAgent (``--play-depth``) with

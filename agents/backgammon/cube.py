@@ -1,6 +1,6 @@
 """Cube decisions from a model's cubeless outputs: Janowski's cubeful money equity (C.1-C.2).
 
-Money play as the env's ``cube=True`` game (docs/RULES.md C.1-C.2: no Jacoby rule, no beavers).
+Money play as the env's ``cube=True`` game (boardgym/RULES.md C.1-C.2: no Jacoby rule, no beavers).
 From the five cumulative outputs ``y`` of the player on roll before its roll (``td_net``'s order:
 win, win gammon, win backgammon, lose gammon, lose backgammon; ``backgammon_search.
 preroll_outputs``), with the cube value taken as 1:

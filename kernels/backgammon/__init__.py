@@ -1,4 +1,4 @@
-"""Backgammon kernel (rules B.1-B.6, E.1-E.7, O.1-O.3 of docs/RULES.md).
+"""Backgammon kernel (rules B.1-B.6, E.1-E.7, O.1-O.3 of boardgym/RULES.md).
 
 ``game`` is the game core every adapter, trainer, harness and script calls: initial state, legal
 mask and step by action, whole plays with their routes, the afterstate game loop, result and

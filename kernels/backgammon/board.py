@@ -1,6 +1,6 @@
 """Backgammon state layout, index constants, tables and view flipping.
 
-Rules: docs/RULES.md, backgammon clauses B.1-B.6 (moves), E.1-E.7 (bar entry), O.1-O.3
+Rules: boardgym/RULES.md, backgammon clauses B.1-B.6 (moves), E.1-E.7 (bar entry), O.1-O.3
 (bearing off and scoring).
 
 Board numbering (single frame: the mover's)

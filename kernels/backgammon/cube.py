@@ -1,6 +1,6 @@
 """The doubling cube (money game) for backgammon: which cube decisions are legal, and their effect.
 
-Rules (docs/RULES.md C.1-C.2; money play: no Jacoby rule, no beavers, no Crawford): before
+Rules (boardgym/RULES.md C.1-C.2; money play: no Jacoby rule, no beavers, no Crawford): before
 rolling, the player on roll may double when the cube is centred or its own and the value is
 below ``MAX_CUBE`` (2**15, the largest value a gnubg Match ID holds). The opponent then takes (the cube value
 doubles and the taker owns the cube) or drops (the game ends and the doubler wins the value

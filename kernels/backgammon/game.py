@@ -1,6 +1,6 @@
 """The backgammon game core: every adapter, trainer, harness and script plays through it.
 
-Rules: docs/RULES.md, clauses B.1-B.6 (moves and plays), E.1-E.7 (bar entry and lost
+Rules: boardgym/RULES.md, clauses B.1-B.6 (moves and plays), E.1-E.7 (bar entry and lost
 rolls), O.1-O.3 (bearing off and scoring); the opening roll and the doubling cube as in turns.py
 and cube.py. The pieces live in the modules below; this one is the contract adapters use.
 

@@ -4,7 +4,7 @@ A checker move is (source point sp, die d), sp in 1..24 or ``BAR_POINT`` = 25, l
 sp - d; a landing point <= 0 bears the checker off. One generator serves both players: the
 state is always seen from the mover's side (board.py).
 
-Rules implemented (docs/RULES.md):
+Rules implemented (boardgym/RULES.md):
     B.1/B.2  a die moves one checker d points onto a point without two or more opponent checkers.
     B.3      landing on a single opponent checker (a blot) sends it to the opponent's bar.
     B.4      a double is four moves of that value.

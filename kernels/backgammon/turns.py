@@ -4,7 +4,7 @@ Called through the game core (game.py: step, start, finish_turn) by every adapte
 harness, so a game seeded the same way plays the same in all of them. Dice come from an explicit
 SplitMix64 state (dice.py).
 
-Opening (docs/RULES.md "Opening"): each side rolls one die — player 0 first, then player 1 — ties
+Opening (boardgym/RULES.md "Opening"): each side rolls one die — player 0 first, then player 1 — ties
 are rolled again; the higher die moves first and plays both dice. ``begin_turn`` then rolls for
 the player on roll (or takes given dice) and, while no checker can move, records the lost roll
 and passes the turn (E.3, E.7). With the cube on, it stops before rolling when the player on roll

@@ -1,6 +1,6 @@
 """Russian draughts (русские шашки) rules kernel: Numba bitboards, exact rules, perft.
 
-Rule set (docs/RULES.md): M.1-M.3 moves and crowning, 25.1-25.7 captures (compulsory,
+Rule set (boardgym/RULES.md): M.1-M.3 moves and crowning, 25.1-25.7 captures (compulsory,
 men capture backwards, whole chains, free choice, Turkish strike, flying kings with the 25.4
 landing rule, crowning mid-capture), G.1 loss without a move, G.2a-G.2e draws (switchable).
 ``game`` states this contract once and is what every adapter calls.

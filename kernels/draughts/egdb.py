@@ -25,7 +25,7 @@ crowning (the material changes; both draw counters restart) after which the game
 same side, or a position where the loser has no legal move (G.1). It is not the distance to the
 end of the game: after a conversion the next table takes over with its own ``t``.
 
-With respect to the draw rules (docs/RULES.md G.2, all on: ``RULES_ALL``):
+With respect to the draw rules (boardgym/RULES.md G.2, all on: ``RULES_ALL``):
 
 - **G.2b, G.2d** (plies since the last capture or crowning) and **G.2c** in endings of kings only
   (plies since the last man move or capture; there, both counters restart exactly at the

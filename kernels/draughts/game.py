@@ -1,6 +1,6 @@
 """Russian draughts game core: the one place that says what the game is, for every adapter.
 
-Rules (docs/RULES.md): moves M.1 (a man steps one square diagonally forward), M.2 (a king slides any
+Rules (boardgym/RULES.md): moves M.1 (a man steps one square diagonally forward), M.2 (a king slides any
 distance), M.3 (a man reaching the far row by a quiet move is crowned and the move ends);
 captures 25.1-25.7 (compulsory, men capture backwards, a whole chain is one move, free choice
 among captures, jumped pieces stay until the move ends and are not jumped twice, flying kings

@@ -4,7 +4,7 @@
     boardgym bench movegen --full                # the budget BENCHMARKS.md reports
     boardgym bench movegen --game draughts --start-depth 10 --mid-depth 7
 
-Draughts (Russian, docs/RULES.md clauses M.*): perft leaves/s from the initial position and from
+Draughts (Russian, boardgym/RULES.md clauses M.*): perft leaves/s from the initial position and from
 fixed middlegame positions with kings (boardgym 1 thread and all cores; py-draughts through its
 public API Board.legal_moves/push/pop and through its core generator ``CORE_RUSSIAN.gen_moves``
 driven by a small ghost-bitboard apply written here), and legal-move generation over

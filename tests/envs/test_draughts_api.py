@@ -13,7 +13,7 @@ def same_position(a, b):
 
 
 def test_initial_state_fen_and_numbering():
-    """Board and start (docs/RULES.md): numeric 21-32 / 1-12 is the algebraic start position."""
+    """Board and start (boardgym/RULES.md): numeric 21-32 / 1-12 is the algebraic start position."""
     assert D.to_fen(D.initial_state()) == INITIAL_ALG
     numeric = "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
     assert same_position(D.from_fen(numeric), D.initial_state())

@@ -66,12 +66,13 @@ def test_other_libraries_compiles_are_not_announced(notice):
 def test_parts_of_boardgym():
     assert compile_notice._part(_fresh_function("boardgym.kernels.rng")) == "shared"
     assert (
-        compile_notice._part(_fresh_function("boardgym.agents.backgammon.net")) == "agents.td_net"
+        compile_notice._part(_fresh_function("boardgym.agents.backgammon.net"))
+        == "agents.backgammon"
     )
     assert compile_notice._part(_fresh_function("numpy")) is None
     assert (
-        CompileNotice._what(["agents.td_net", "backgammon"])
-        == "boardgym's Numba functions (agents.td_net, backgammon)"
+        CompileNotice._what(["agents.backgammon", "backgammon"])
+        == "boardgym's Numba functions (agents.backgammon, backgammon)"
     )
 
 

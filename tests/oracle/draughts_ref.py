@@ -2,8 +2,8 @@
 
 py-draughts (import ``draughts``, class ``draughts.boards.russian.Board``) is an independent
 pure-Python Russian draughts implementation. Its square index i (0..31) is square i + 1 of the
-standard numbering of docs/RULES.md (1 = b8, 4 = h8, 29 = a1, 32 = g1). This module turns its
-moves into outcomes keyed by (start, end, captured set) -- the identity docs/RULES.md uses for
+standard numbering of boardgym/RULES.md (1 = b8, 4 = h8, 29 = a1, 32 = g1). This module turns its
+moves into outcomes keyed by (start, end, captured set) -- the identity boardgym/RULES.md uses for
 one legal move -- and normalises FENs from either side into comparable tuples.
 Nothing here imports boardgym: the oracle side must stay independent of the kernel.
 """
@@ -113,7 +113,7 @@ def key_str(key) -> str:
 def path_captures(fen: str, move: str) -> frozenset:
     """Walk a PDN move string ("c3-d4" / "c3:e5:g3") over the position and return the captured set.
 
-    Checks that the printed path is a real route by the rules of docs/RULES.md: each capture segment is a
+    Checks that the printed path is a real route by the rules of boardgym/RULES.md: each capture segment is a
     diagonal with exactly one piece on it, an enemy not jumped before (25.2: jumped pieces block and
     are not jumped twice); the landing square and the rest of the segment are empty; a man moves
     two squares per capture until it reaches its crowning row (25.5), a king any distance (25.3).

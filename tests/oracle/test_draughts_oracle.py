@@ -5,12 +5,12 @@ position after each move. Data: tests/data/draughts_oracle_positions.tsv, made b
 tests/oracle/gen_draughts_positions.py from seeded random playouts driven by py-draughts itself
 (playouts from the start, random sparse positions with kings, kings against many men).
 
-A legal move is identified by (start, end, captured set) as docs/RULES.md says; our printed path is
+A legal move is identified by (start, end, captured set) as boardgym/RULES.md says; our printed path is
 walked square by square (draughts_ref.path_captures) to recover its captured set, so the check
 also proves that the one canonical path we print is a real route.
 
-Exclusions: none. py-draughts agreed with docs/RULES.md on every clause checked here
-(see docs/RULES.md worked examples in test_reference_matches_rules_examples).
+Exclusions: none. py-draughts agreed with boardgym/RULES.md on every clause checked here
+(see boardgym/RULES.md worked examples in test_reference_matches_rules_examples).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def load_positions() -> list[tuple[str, set[str], dict[int, int]]]:
 
 POSITIONS = load_positions()
 
-RULES_EXAMPLES = {  # docs/RULES.md "Worked examples" table
+RULES_EXAMPLES = {  # boardgym/RULES.md "Worked examples" table
     "W:W15,28:B4,18": ["e5:c3"],  # 25.2 men capture backwards
     "W:W22,28:B4,11,17,18": ["c3:a5", "c3:e5:g7"],  # 25.2 free choice, no majority
     "W:WK29:B5,19,22": ["a1:e5:g3", "a1:e5:h2"],  # 25.3/25.4 forced landing
@@ -79,7 +79,7 @@ def test_data_file_is_large_and_varied():
 
 
 def test_reference_matches_rules_examples():
-    """25.2-25.6: py-draughts gives exactly the docs/RULES.md worked-example sets (so it is a fair oracle)."""
+    """25.2-25.6: py-draughts gives exactly the boardgym/RULES.md worked-example sets (so it is a fair oracle)."""
     for fen, expected in RULES_EXAMPLES.items():
         assert sorted(_pdn(m) for m in ref.board(fen).legal_moves) == sorted(expected), fen
 

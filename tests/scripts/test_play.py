@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from boardgym.agents.arena.sessions import flip_points
 from boardgym.envs import backgammon_match, backgammon_notation, draughts, draughts_pdn
 from boardgym.scripts import cli, play
 
@@ -173,7 +174,7 @@ def test_backgammon_whole_game_from_stdin_either_seat(seat, tmp_path):
     )
     assert plays
     for _, _, own, yours in plays:  # the same play, each point p seen as 25 - p
-        assert play._flip_points(own) == yours
+        assert flip_points(own) == yours
     assert re.search(r"^you rolled [1-6]-[1-6]: your play \(your numbering\):$", text, re.M)
     kind = re.escape(end.how)
     assert re.search(

@@ -3,8 +3,8 @@ play draughts to its end by clicks (a capture chain hop by hop that crowns), bac
 a lost roll and bar entry, a double the agent drops, watch two agents, replay a PDN game and a
 match file both ways, a malformed upload shown in the page, screenshots of both boards.
 
-Set BOARDGYM_UPDATE_SCREENSHOTS=1 to also write docs/images/draughts-board.png and
-docs/images/backgammon-board.png (the README's pictures)."""
+Set BOARDGYM_UPDATE_SCREENSHOTS=1 to also write scripts/web/screenshots/draughts-board.png and
+scripts/web/screenshots/backgammon-board.png (the README's pictures)."""
 
 import io
 import os

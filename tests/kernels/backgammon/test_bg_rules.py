@@ -1,4 +1,4 @@
-"""Rulebook tests for the backgammon kernel: one scenario per clause of docs/RULES.md.
+"""Rulebook tests for the backgammon kernel: one scenario per clause of boardgym/RULES.md.
 
 Positions are drawn as ``pos(me="13:1 9:1", opp="7:2 3:2 20:11")``: ``point:count`` pairs for the
 player on roll ("me") and the opponent, both in the mover's numbering (the mover moves 24 -> 1 and

@@ -1,4 +1,4 @@
-"""Board layout and numbering (docs/RULES.md "Board and start", "Notation")."""
+"""Board layout and numbering (boardgym/RULES.md "Board and start", "Notation")."""
 
 from boardgym.kernels.draughts.board import (
     BB_SQUARES,

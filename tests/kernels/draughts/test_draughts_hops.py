@@ -112,7 +112,7 @@ def test_hop_sequences_equal_gen_moves(playout_positions):
 
 
 def test_hop_sequences_on_rule_examples():
-    """25.2-25.5 at the hop level on the docs/RULES.md examples (Turkish strike, 25.4, 25.5)."""
+    """25.2-25.5 at the hop level on the boardgym/RULES.md examples (Turkish strike, 25.4, 25.5)."""
     from boardgym.envs.draughts import from_fen
 
     for fen in [

@@ -1,10 +1,10 @@
-"""Rulebook: one test per clause of docs/RULES.md (M.1-M.3, 25.1-25.7); FEN -> exact legal set."""
+"""Rulebook: one test per clause of boardgym/RULES.md (M.1-M.3, 25.1-25.7); FEN -> exact legal set."""
 
 import pytest
 
 from boardgym.envs.draughts import apply, legal_moves, to_fen
 
-# The worked-examples table of docs/RULES.md, verbatim.
+# The worked-examples table of boardgym/RULES.md, verbatim.
 RULES_TABLE = [
     ("25.2 men capture backwards", "W:W15,28:B4,18", ["e5:c3"]),
     ("25.2 free choice, no majority", "W:W22,28:B4,11,17,18", ["c3:a5", "c3:e5:g7"]),
@@ -26,7 +26,7 @@ RULES_TABLE = [
 
 @pytest.mark.parametrize("clause,fen,expected", RULES_TABLE, ids=[r[0] for r in RULES_TABLE])
 def test_rules_md_worked_examples(clause, fen, expected):
-    """Each row of the docs/RULES.md worked-examples table gives exactly its legal set."""
+    """Each row of the boardgym/RULES.md worked-examples table gives exactly its legal set."""
     assert legal_moves(fen) == sorted(expected)
 
 

@@ -1,0 +1,53 @@
+"""Print the rules boardgym implements: the whole document, one game's part, or one clause.
+
+    boardgym rules
+    boardgym rules --game backgammon
+    boardgym rules --clause 25.2
+
+The text is the rules document shipped in the package (``boardgym/RULES.md``); the kernels'
+docstrings and the tests cite its clause numbers.
+"""
+
+import dataclasses
+from typing import Literal
+
+from boardgym import rules
+from boardgym.scripts import cli
+
+
+@dataclasses.dataclass
+class Settings:
+    """What part of the rules to print."""
+
+    game: Literal["all", "draughts", "backgammon"] = "all"
+    """the game whose rules to print"""
+    clause: str | None = None
+    """print only this clause (a number such as 25.2 or B.5)"""
+    list: bool = False
+    """list the clause numbers instead of the text"""
+
+    def check(self):
+        if self.clause is not None:
+            try:
+                rules.clause(self.clause)
+            except ValueError as e:
+                raise cli.UsageError(f"--clause: {e}") from None
+
+
+def main(args=None):
+    """Print the chosen part of the rules; return the text printed."""
+    cfg = cli.settings(Settings, args, prog="boardgym rules", description=__doc__)
+    if cfg.clause is not None:
+        out = rules.clause(cfg.clause)
+    elif cfg.list:
+        out = " ".join(rules.clauses()) + "\n"
+    elif cfg.game == "all":
+        out = rules.text()
+    else:
+        out = rules.game_text(cfg.game)
+    print(out, end="")
+    return out
+
+
+if __name__ == "__main__":
+    cli.script_main(main)
