@@ -1,13 +1,18 @@
-"""Files the agents write: a checkpoint is written to a temporary name and renamed, so a killed
-writer never leaves half a file (shared by the game rooms and training)."""
+"""Files of the agents (shared by the game rooms, the registry and training): where the shipped
+weights are (``CHECKPOINTS``), and writing a checkpoint to a temporary name then renaming it, so
+a killed writer never leaves half a file."""
 
 import os
+from pathlib import Path
+
+CHECKPOINTS = Path(__file__).parent / "checkpoints"  # the shipped weights
 
 
 def write_atomically(path, write, suffix=""):
     """Call write(tmp) on a temporary file beside path, then rename it to path: a killed writer
     never leaves half a file. The temporary name is path + ".tmp" + suffix, so writers that
-    append an extension unless the name has one (np.savez ".npz", SB3's save ".zip") find it there."""
+    append an extension unless the name has one (np.savez ".npz", SB3's save ".zip") find it
+    there."""
     tmp = f"{path}.tmp{suffix}"
     write(tmp)
     os.replace(tmp, path)

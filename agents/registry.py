@@ -34,8 +34,9 @@ policy of the other game is a ValueError naming the file.
 import ast
 from pathlib import Path
 
+from boardgym.agents.files import CHECKPOINTS
+
 GAMES = ("draughts", "backgammon")
-CHECKPOINTS = Path(__file__).parent / "checkpoints"  # the shipped weights
 _FACTORIES = {}
 
 

@@ -12,8 +12,8 @@ complete (B.4-B.5), then the env rolls for the other.
 
 Dice are rolled from a SplitMix64 stream seeded by ``reset(seed=...)`` (a reset without a seed
 continues the stream; game i of a batch seeded S plays like this env reset with seed S + i, and
-like ``agents.backgammon_agents.play_afterstate_game(..., rng=S)``). The opening: each side rolls
-one die, ties are rolled again, the higher die moves first and plays both dice. A roll with no
+like ``agents.backgammon.game_loop.play_afterstate_game(..., rng=S)``). The opening: each side
+rolls one die, ties are rolled again, the higher die moves first and plays both dice. A roll with no
 legal move passes automatically (E.3, E.7); ``infos[agent]["passes"]`` lists the passes since
 the previous step as ``(agent, (die1, die2))``.
 

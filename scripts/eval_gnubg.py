@@ -19,7 +19,7 @@ that side's own view, bar last (``envs.backgammon_notation.board_from_state``);
 ``((from, to), ...)`` 1-based (bar 25, off 0), one step per die.
 
 Every game is played by the one match harness (``agents.evaluation.play_match``) through the
-game core's afterstate loop (``agents.backgammon_agents.play_afterstate_game``: opening roll,
+game core's afterstate loop (``agents.backgammon.game_loop.play_afterstate_game``: opening roll,
 plays, lost rolls, result). Games come in pairs that replay one dice stream (opening roll
 included) with the agent first as player 0, then as player 1. Gammons and backgammons count (1/2/3 points). Prints the agent's points per
 game with its 95% interval and the win rate with its Wilson interval (``agents.stats``), and
@@ -31,7 +31,7 @@ Luck adjustment (``--luck``; ``agents.evaluation.play_adjusted_match``, ``agents
 every roll's luck is judged by ``gnubg0`` (GNU Backgammon's 0-ply net, ``GnubgJudge``: its best
 play of each roll by ``gnubg_nn.best_move``, valued by ``gnubg_nn.probabilities`` at 0-ply,
 cubeless money equity; what ``auto``, the default, picks when gnubg-nn is installed), ``td`` (the shipped TD net,
-``agents.evaluation.td_judge``) or ``none``. Prints the raw points per game beside the adjusted
+``agents.backgammon.luck.td_judge``) or ``none``. Prints the raw points per game beside the adjusted
 ones, each with its 95% interval and per-game standard deviation.
 
     boardgym eval-gnubg --agent backgammon-td --opponent gnubg0 --games 1000 --seed 1 --luck gnubg0
@@ -205,7 +205,7 @@ class GnubgJudge:
     def best_values(self, state):
         import gnubg_nn
 
-        from boardgym.agents.arena.matches import ROLLS
+        from boardgym.agents.backgammon.luck import ROLLS
         from boardgym.envs import backgammon_notation as notation
         from boardgym.kernels.backgammon import game
         from boardgym.kernels.backgammon.movegen import do_move
@@ -225,7 +225,7 @@ def make_judge(kind):
     if kind == "none":
         return None
     if kind == "td":
-        from boardgym.agents.arena.matches import td_judge
+        from boardgym.agents.backgammon.luck import td_judge
 
         return td_judge()
     if kind == "gnubg0":

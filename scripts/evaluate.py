@@ -84,6 +84,7 @@ from boardgym.agents.arena.stats import (
     summarize_money,
     wilson,
 )
+from boardgym.agents.backgammon.luck import td_judge
 from boardgym.scripts import cli
 
 
@@ -559,7 +560,7 @@ def main(args=None):
     games = np.zeros((k, k))
     pairs = {}
     t0 = time.perf_counter()
-    judge = evaluation.td_judge() if cfg.luck == "td" else None
+    judge = td_judge() if cfg.luck == "td" else None
     total = k * (k - 1) // 2 * 2 * evaluation.pair_count(cfg.games)
     with cli.Progress(
         total, label="games", unit="games", enabled=False if cfg.quiet else None

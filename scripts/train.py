@@ -35,12 +35,12 @@ chunk the weights, the self-play generator's state and the counters go to ``late
 ``--eval-every`` games and at the end the net plays ``--eval-games`` games against the game's
 in-kernel players (boardgym.kernels.players: random and the one-ply heuristic) with its own
 evaluation seed; each evaluated net is also kept as ``games_<N>.npz``.
-  backgammon (boardgym.agents.backgammon.net.train_games): afterstate net, the dice from the generator;
+  backgammon (boardgym.agents.backgammon.td.train_games): afterstate net, the dice from the generator;
   opponents "random" (random checker moves) and "greedy" (the pip count/blots/made points
   heuristic, kernels/backgammon/opponents.py); ``games_<N>.npz`` loads with TDAgent
   (``load("backgammon-td", weights=PATH)``). ``--model gnubg``: the model of
   td_net.init_model (contact net on raw board + agents/backgammon/features.py inputs, race net,
-  bear-off database; td_net.train_model_games, TD(0)); the bear-off table is generated at start
+  bear-off database; td.train_model_games, TD(0)); the bear-off table is generated at start
   and on resume, never saved. The end of such a run: ``--alpha-steps`` lowers the learning rate
   at given game counts, ``--average-from`` makes the model the mean of its weights over the last
   stretch, and ``--distill-rounds`` then fits it to its own 1-ply values
@@ -590,13 +590,14 @@ def evaluate_td(params, n_games, seed):
 
 def _backgammon_td_game():
     from boardgym.agents.backgammon import net as td_net
-    from boardgym.agents.backgammon.agents import save_weights
+    from boardgym.agents.backgammon import td
+    from boardgym.agents.backgammon.weights import save_weights
 
     def figures(d):
         f = {
-            "plies_per_game": d[td_net.ST_PLIES] / max(d[td_net.ST_GAMES], 1),
-            "abs_td_error": d[td_net.ST_ABS_DELTA] / max(d[td_net.ST_PLIES], 1),
-            "gammon_rate": d[td_net.ST_GAMMONS] / max(d[td_net.ST_GAMES], 1),
+            "plies_per_game": d[td.ST_PLIES] / max(d[td.ST_GAMES], 1),
+            "abs_td_error": d[td.ST_ABS_DELTA] / max(d[td.ST_PLIES], 1),
+            "gammon_rate": d[td.ST_GAMMONS] / max(d[td.ST_GAMES], 1),
         }
         return f, (
             f"plies/game {f['plies_per_game']:.1f}  |delta win| {f['abs_td_error']:.4f}  "
@@ -605,14 +606,12 @@ def _backgammon_td_game():
 
     return TDGame(
         names=("w1", "b1", "w2", "b2"),
-        n_stats=td_net.N_STATS,
+        n_stats=td.N_STATS,
         init=lambda cfg: (
             td_net.init_params(cfg.hidden, cfg.seed, cfg.init_scale),
             np.array([cfg.seed], dtype=np.int64),
         ),
-        train=lambda p, rng, n, cfg, stats: td_net.train_games(
-            *p, rng, n, cfg.alpha, cfg.lam, stats
-        ),
+        train=lambda p, rng, n, cfg, stats: td.train_games(*p, rng, n, cfg.alpha, cfg.lam, stats),
         figures=figures,
         evaluate=evaluate_td,
         save_net=lambda path, p, games, cfg: save_weights(
@@ -639,9 +638,10 @@ def evaluate_model(params, n_games, seed):
 
 
 def _backgammon_gnubg_game():
-    """The gnubg-input model (td_net.train_model_games: TD(0) of the contact and race nets)."""
+    """The gnubg-input model (td.train_model_games: TD(0) of the contact and race nets)."""
     from boardgym.agents.backgammon import net as td_net
-    from boardgym.agents.backgammon.agents import MODEL_NAMES, check_params, save_weights
+    from boardgym.agents.backgammon import td
+    from boardgym.agents.backgammon.weights import MODEL_NAMES, check_params, save_weights
 
     base = _backgammon_td_game()
     return dataclasses.replace(
@@ -651,7 +651,7 @@ def _backgammon_gnubg_game():
             td_net.init_model(cfg.hidden, cfg.seed, cfg.init_scale, race_hidden=cfg.race_hidden),
             np.array([cfg.seed], dtype=np.int64),
         ),
-        train=lambda p, rng, n, cfg, stats: td_net.train_model_games(
+        train=lambda p, rng, n, cfg, stats: td.train_model_games(
             p, rng, n, cfg.alpha, cfg.race_alpha or cfg.alpha, cfg.lam, stats
         ),
         evaluate=evaluate_model,

@@ -1,5 +1,5 @@
 """Backgammon agents that choose whole plays (TDAgent, TDSearchAgent, GreedyAgent,
-ExpectimaxAgent) and the afterstate game loop they play in (``play_afterstate_game``).
+ExpectimaxAgent); the afterstate game loop they play in is agents/backgammon/game_loop.py.
 
 All of them rank the distinct afterstates of a roll (``game.plays``; legality comes from the game
 core only, rules B.1-B.6, E.1-E.7, O.1-O.3) and play the chosen one through its route, one
@@ -16,18 +16,15 @@ checker move at a time, as the env asks. One interface, four ways in:
 - ``act_state(state) -> action`` on the kernel state (``env.unwrapped.state``, mover's view).
 - ``best_play(position_id, die1, die2) -> position_id``: the chosen afterstate, in the frame of
   ``boardgym.envs.backgammon_notation.legal_plays`` (the mover's, before the turn passes).
-- ``play_afterstate_game(agent0, agent1, rng)``: a whole cubeless game through the game core's
-  afterstate loop (``start`` -> ``afterstates`` -> ``finish_turn``), the one the Numba trainers
-  (td_net) and the evaluation scripts use; seeded like ``backgammon_v0.reset(seed=...)``. With
-  ``cube=True`` the money game with the doubling cube (``game.begin_turn`` stopping at each cube
-  decision, as the env's ``cube=True`` game), the agents answering by ``cube_action``.
+- ``game_loop.play_afterstate_game(agent0, agent1, rng)``: a whole game through the game core's
+  afterstate loop (agents/backgammon/game_loop.py), cubeless or with the doubling cube.
 
 At the start of a turn the agent ranks the plays and replays the chosen play's route (the moves
 the game core reports with it) over the next calls while the position is the one it expects;
 asked in the middle of a turn, it ranks the plays that complete the turn from there.
 
-Evaluations: ``TDAgent`` the net of ``td_net`` (weights from ``save_weights`` files; the shipped
-one is ``agents/checkpoints/backgammon-td.npz``, ``registry.CHECKPOINTS``); ``TDSearchAgent``
+Evaluations: ``TDAgent`` the net of ``td_net`` (weights from ``weights.save_weights`` files; the
+shipped one is ``agents/checkpoints/backgammon-td.npz``, ``files.CHECKPOINTS``); ``TDSearchAgent``
 the same net searched at play time (agents/backgammon/search.py: 0-, 1- or 2-ply in GNU
 Backgammon's counting with its move filter; ``load("backgammon-td")`` is one at 2-ply with a
 work budget, with the janowski cube policy); ``GreedyAgent`` the one-ply heuristic
@@ -43,14 +40,11 @@ takes when its own equity -E is at least ``TAKE_FROM`` (-0.5: taking at 2x loses
 1 point a drop gives away).
 """
 
-import json
 import os
-from collections import namedtuple
 
 import numpy as np
 from numba import njit
 
-from boardgym.agents.backgammon import bearoff as bg_bearoff
 from boardgym.agents.backgammon import cube as backgammon_cube
 from boardgym.agents.backgammon import net as td_net
 from boardgym.agents.backgammon.search import (
@@ -63,10 +57,9 @@ from boardgym.agents.backgammon.search import (
     preroll_outputs,
     search_values,
 )
-from boardgym.agents.files import write_atomically
-from boardgym.agents.registry import CHECKPOINTS
+from boardgym.agents.backgammon.weights import check_params, load_weights, save_weights
+from boardgym.agents.files import CHECKPOINTS
 from boardgym.envs import backgammon_notation as notation
-from boardgym.envs.seeding import check_seed
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import (
     BAR_ME,
@@ -85,7 +78,6 @@ from boardgym.kernels.backgammon.board import (
 from boardgym.kernels.backgammon.movegen import MV_DIE, MV_FROM
 from boardgym.kernels.backgammon.observe import OBS_LEN
 from boardgym.kernels.backgammon.opponents import greedy_score
-from boardgym.kernels.rng import seed_rngs
 
 __all__ = [
     "TDAgent",
@@ -94,12 +86,7 @@ __all__ = [
     "ExpectimaxAgent",
     "AfterstateAgent",
     "CUBE_POLICIES",
-    "save_weights",
-    "load_weights",
-    "check_params",
     "state_from_observation",
-    "play_afterstate_game",
-    "AfterstateGame",
 ]
 
 N_ACTIONS = game.N_ACTIONS
@@ -107,109 +94,6 @@ CUBE_POLICIES = ("cubeless", "equity", "janowski")
 DOUBLE_FROM = 0.4  # cubeless equity of the player on roll from which it doubles
 TOO_GOOD = 1.0  # ... up to which (from here on it plays on for more than the cashed point)
 TAKE_FROM = -0.5  # the taker's cubeless equity from which it takes
-
-
-# ----------------------------------------------------------------------------- weights
-
-#: the arrays of a model tuple saved by name (the bear-off table is generated, never saved)
-MODEL_NAMES = ("hdr", "w1", "b1", "w2", "b2", "rw1", "rb1", "rw2", "rb2")
-TESAURO_NAMES = ("w1", "b1", "w2", "b2")
-
-
-def save_weights(path, params, **meta):
-    """Write a model (a model tuple or a bare (w1, b1, w2, b2)) and JSON metadata to path (.npz),
-    atomically (temp file + rename). A Tesauro net is written as (w1, b1, w2, b2) only, the format
-    every earlier checkpoint has."""
-    model = check_params(params)
-    if model[0][td_net.H_KIND] == td_net.KIND_TESAURO:
-        arrays = dict(zip(TESAURO_NAMES, td_net.main_net(model)))
-    else:
-        arrays = dict(zip(MODEL_NAMES, model))
-    write_atomically(
-        str(path), lambda tmp: np.savez(tmp, **arrays, meta=np.array(json.dumps(meta))), ".npz"
-    )
-
-
-def load_weights(path):
-    """The model tuple (td_net's layout, float64) of a save_weights file or a train.py checkpoint
-    (a gnubg-input model with its race net, or a Tesauro (w1, b1, w2, b2) net); ValueError if bad."""
-    try:
-        z = np.load(str(path))
-    except (OSError, ValueError) as e:
-        raise ValueError(f"cannot read TD weights from {path}: {e}") from None
-    names = MODEL_NAMES if "hdr" in z.files else TESAURO_NAMES
-    missing = [k for k in names if k not in z.files]
-    if missing:
-        raise ValueError(f"{path} is not a TD weights file (missing {missing})")
-    try:
-        return check_params(tuple(z[k] for k in names))
-    except (TypeError, ValueError) as e:
-        raise ValueError(f"{path}: {e}") from None
-
-
-def _float_arrays(params, names):
-    arrays = []
-    for name, p in zip(names, params):
-        if not isinstance(p, np.ndarray) or p.dtype.kind not in "fiu":
-            raise TypeError(f"TD weight {name} must be a float array, got {type(p).__name__}")
-        arrays.append(np.ascontiguousarray(p, dtype=np.float64))
-    if not all(np.isfinite(a).all() for a in arrays):
-        raise ValueError("TD weights hold NaN or infinity")
-    return arrays
-
-
-def _check_net(w1, b1, w2, b2, n_inputs, what, allow_empty=False):
-    h = b1.shape[0] if b1.ndim == 1 else -1
-    if (
-        (h < 1 and not (allow_empty and h == 0))
-        or w1.shape != (n_inputs, h)
-        or w2.shape != (h, td_net.N_OUT)
-        or b2.shape != (td_net.N_OUT,)
-    ):
-        raise ValueError(
-            f"inconsistent {what} shapes {w1.shape} {b1.shape} {w2.shape} "
-            f"{b2.shape} (want ({n_inputs}, H) (H,) (H, {td_net.N_OUT}) "
-            f"({td_net.N_OUT},))"
-        )
-
-
-def check_params(params):
-    """The model tuple (td_net's layout: C-contiguous float64 arrays, all finite) of params: a
-    model tuple (the bear-off table may be left out: it is generated) or a bare Tesauro net
-    (w1, b1, w2, b2) (W1 [196, H], b1 [H], W2 [H, 5], b2 [5]); TypeError / ValueError naming the
-    problem."""
-    if not isinstance(params, (tuple, list)) or len(params) not in (
-        4,
-        td_net.MODEL_LEN - 1,
-        td_net.MODEL_LEN,
-    ):
-        raise TypeError("TD weights are a (w1, b1, w2, b2) tuple of arrays or a td_net model tuple")
-    if len(params) == 4:
-        w1, b1, w2, b2 = _float_arrays(params, TESAURO_NAMES)
-        _check_net(w1, b1, w2, b2, td_net.N_INPUTS, "TD weight")
-        return td_net.as_model((w1, b1, w2, b2))
-    arrays = _float_arrays(params[: len(MODEL_NAMES)], MODEL_NAMES)
-    hdr = arrays[0]
-    if hdr.shape != (td_net.HDR_LEN,) or hdr[td_net.H_KIND] not in (
-        td_net.KIND_TESAURO,
-        td_net.KIND_GNUBG,
-    ):
-        raise ValueError(f"bad model header {hdr!r}")
-    gnubg = hdr[td_net.H_KIND] == td_net.KIND_GNUBG
-    _check_net(*arrays[1:5], td_net.N_GNUBG_INPUTS if gnubg else td_net.N_INPUTS, "TD weight")
-    _check_net(*arrays[5:9], td_net.N_RACE_INPUTS, "race net", allow_empty=True)
-    if len(params) == td_net.MODEL_LEN:
-        table = params[9]
-        if not isinstance(table, np.ndarray) or table.ndim != 2:
-            raise TypeError("the bear-off table of a model is a 2-d float array")
-        table = np.ascontiguousarray(table, dtype=np.float64)
-        if table.shape not in ((0, 0), (bg_bearoff.N_POSITIONS, bg_bearoff.TABLE_WIDTH)):
-            raise ValueError(f"bad bear-off table shape {table.shape}")
-    else:
-        table = bg_bearoff.table() if gnubg else np.zeros((0, 0))
-    if not gnubg:
-        table = np.zeros((0, 0))
-    return (*arrays, table)
 
 
 # ----------------------------------------------------------------------------- kernels
@@ -740,168 +624,3 @@ class ExpectimaxAgent(AfterstateAgent):
         out = np.full(n, -np.inf)
         out[cand] = two
         return out
-
-
-# ----------------------------------------------------------------------------- the game loop
-
-AfterstateGame = namedtuple("AfterstateGame", "winner kind points rolls lost_rolls truncated")
-AfterstateGame.__doc__ = """One game of play_afterstate_game: winner 0/1 (-1 if truncated), kind
-1/2/3 (O.3), points for player 0 (negative when player 1 won; 0 if truncated), rolls made, lost
-rolls (E.3/E.7), truncated (max_turns reached)."""
-
-
-def _chooser(x, name):
-    if isinstance(x, AfterstateAgent):
-        return x._pick
-    if callable(x):
-        return x
-    raise TypeError(
-        f"{name} must be an AfterstateAgent or a callable (state, rows) -> index, "
-        f"got {type(x).__name__}"
-    )
-
-
-def _dice_stream(rng):
-    if isinstance(rng, np.ndarray):
-        if rng.dtype != np.int64 or rng.shape != (1,):
-            raise ValueError(
-                f"rng must be an int64[1] SplitMix64 state, got {rng.dtype} {rng.shape}"
-            )
-        return rng
-    if not notation.is_int(rng):
-        raise TypeError(f"rng must be an integer seed or an int64[1] SplitMix64 state, got {rng!r}")
-    return seed_rngs(check_seed(rng), 1)  # the seeds backgammon_v0.reset takes
-
-
-def play_afterstate_game(
-    choose0, choose1, rng, max_turns=None, scoring="gammon", rolls=None, cube=False
-):
-    """Play one game through the game core's afterstate loop -> AfterstateGame (cubeless, or
-    with cube=True the money game with the doubling cube, C.1-C.2).
-
-    choose0 / choose1 play player 0 / 1: an AfterstateAgent, or a callable
-    ``(state, rows) -> index`` given the position on roll (int64[STATE_LEN], mover's view, its
-    dice set) and the distinct afterstates of its roll (int64[n, STATE_LEN], game.afterstates).
-    rng: an integer seed (the dice of ``backgammon_v0.reset(seed=rng)``) or an int64[1]
-    SplitMix64 state advanced in place. max_turns: rolls before the game is truncated (None: no
-    cap). scoring: "gammon" (1/2/3 points) or "single". rolls: None, or a list to which every
-    roll is appended in order as the position on roll with that roll's dice set (int64[STATE_LEN],
-    mover's view), lost rolls (E.3/E.7) included: what a luck judge needs. cube: before each
-    roll on which the player on roll may double, an AfterstateAgent answers by its
-    ``cube_action`` (its cube policy; a callable never doubles and always takes); the game's
-    points are multiplied by the cube, a dropped double pays the cube's value before the double
-    (kind 0), as in ``backgammon_v0.raw_env(cube=True)`` with the same seed."""
-    choosers = (_chooser(choose0, "choose0"), _chooser(choose1, "choose1"))
-    stream = _dice_stream(rng)
-    cap = notation.check_max_turns(max_turns)
-    code = notation.check_scoring(scoring)
-    rows = np.empty((game.MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
-    passes = game.no_passes() if rolls is None else np.zeros((64, 3), np.int64)
-    if cube:
-        return _play_cube_game((choose0, choose1), choosers, stream, cap, code, rows, passes, rolls)
-    state, status, made, lost = game.start(stream, cap, passes)
-    while status == game.ROLLED:
-        k = _choose(choosers, state, rows, rolls)
-        state, status, made, l = game.finish_turn(rows[k], stream, made, cap, passes)
-        if rolls is not None and l:
-            _record_lost_rolls(rows[k], passes, l, rolls)
-        lost += l
-    return _finished(state, code, made, lost)
-
-
-def _finished(state, code, made, lost):
-    """The AfterstateGame of a game that stopped at state (scoring code): its result, or
-    truncated when no one has won."""
-    winner, kind, points = game.result(state, code)
-    if winner < 0:
-        return AfterstateGame(-1, 0, 0, int(made), int(lost), True)
-    return AfterstateGame(
-        int(winner), int(kind), int(points if winner == 0 else -points), int(made), int(lost), False
-    )
-
-
-def _choose(choosers, state, rows, rolls):
-    """The index of the afterstate (into rows, filled here) the player on roll of state chooses
-    (rolls: a list recording the rolled states, or None); ValueError if the chooser returns
-    anything else."""
-    if rolls is not None:
-        rolls.append(state.copy())
-    n = game.afterstates(state, rows)
-    k = choosers[int(state[TURN])](state, rows[:n])
-    if not notation.is_int(k) or not 0 <= k < n:
-        raise ValueError(
-            f"the chooser of player {int(state[TURN])} returned {k!r}, "
-            f"not an index 0..{n - 1} of the afterstates"
-        )
-    return k
-
-
-def _cube_answer(agent, state, offered):
-    """The cube action of a seat (an AfterstateAgent's cube_action; a callable: cubeless)."""
-    if isinstance(agent, AfterstateAgent):
-        return agent.cube_action(state, offered)
-    return game.ACTION_TAKE if offered else game.ACTION_ROLL
-
-
-def _play_cube_game(seats, choosers, stream, cap, code, rows, passes, rolls):
-    """play_afterstate_game with the doubling cube (the turn sequence of the env's cube game:
-    game.begin_turn stops at CUBE_DECISION, then goes on with cube_decided)."""
-    state, status, made, lost = game.start(stream, cap, passes)
-    while True:
-        if status == game.CUBE_DECISION:
-            mover = int(state[TURN])
-            if _cube_answer(seats[mover], state, False) == game.ACTION_DOUBLE:
-                if _cube_answer(seats[1 - mover], state, True) == game.ACTION_DROP:
-                    winner, _, points = game.dropped_result(state)
-                    return AfterstateGame(
-                        int(winner),
-                        0,
-                        int(points if winner == 0 else -points),
-                        int(made),
-                        int(lost),
-                        False,
-                    )
-                state = game.take_double(state)
-            before = state
-            state, status, made, l = game.begin_turn(
-                state, stream, 0, 0, True, True, made, cap, passes
-            )
-        elif status == game.ROLLED:
-            k = _choose(choosers, state, rows, rolls)
-            before = game.pass_turn(rows[k])
-            if game.result(before, code)[0] >= 0:
-                state = before
-                break
-            state, status, made, l = game.begin_turn(
-                before, stream, 0, 0, True, False, made, cap, passes
-            )
-        else:
-            break
-        if rolls is not None and l:
-            _record_passes(before, passes, l, rolls)
-        lost += l
-    return _finished(state, code, made, lost)
-
-
-def _record_passes(s, passes, n_lost, rolls):
-    """Append the positions of the n_lost lost rolls from s (on roll, before them)."""
-    if n_lost > passes.shape[0]:
-        raise RuntimeError(
-            f"{n_lost} lost rolls in a row: more than the {passes.shape[0]} a roll record holds"
-        )
-    for i in range(n_lost):
-        rolls.append(game.set_roll(s, int(passes[i, 1]), int(passes[i, 2])))
-        s = game.pass_turn(s)
-
-
-def _record_lost_rolls(afterstate, passes, n_lost, rolls):
-    """Append the positions of the n_lost lost rolls that followed afterstate (passes: their
-    player, die, die, as game.begin_turn records them; each lost roll passes the turn, E.3/E.7)."""
-    if n_lost > passes.shape[0]:
-        raise RuntimeError(
-            f"{n_lost} lost rolls in a row: more than the {passes.shape[0]} a roll record holds"
-        )
-    s = game.pass_turn(afterstate)
-    for i in range(n_lost):
-        rolls.append(game.set_roll(s, int(passes[i, 1]), int(passes[i, 2])))
-        s = game.pass_turn(s)

@@ -85,13 +85,13 @@ def test_gnubg_judge_agrees_with_its_own_best_play():
     afterstates of each roll: the same play is best by the same 0-ply values."""
     import numpy as np
 
-    from boardgym.agents.arena import matches as ev
+    from boardgym.agents.backgammon import luck as bg_luck
     from boardgym.kernels.backgammon import game
 
     judge = eval_gnubg.make_judge("gnubg0")
     s = game.initial_state()
     fast = judge.best_values(s)
-    slow = ev.best_values(judge.__call__, s)  # a plain callable: every afterstate scored
+    slow = bg_luck.best_values(judge.__call__, s)  # a plain callable: every afterstate scored
     assert np.allclose(fast, slow, atol=1e-6)
     s = eval_gnubg.main(
         ["--agent", "backgammon-td:plies=1", "--opponent", "pubeval", "--games", "4", "--quiet"]

@@ -7,6 +7,7 @@ import pytest
 from boardgym.agents.arena import matches as evaluation
 from boardgym.agents.arena import stats
 from boardgym.agents.backgammon import cube as bc
+from boardgym.agents.backgammon import luck as bg_luck
 from boardgym.agents.backgammon.agents import GreedyAgent, TDAgent, state_from_observation
 from boardgym.envs import backgammon_notation, backgammon_v0
 from boardgym.kernels.backgammon import game
@@ -175,7 +176,7 @@ def test_cube_games_play_through_with_doubles_takes_and_drops():
 
 @pytest.mark.parametrize("seed", range(6))
 def test_cube_afterstate_loop_plays_the_env_cube_game(seed):
-    from boardgym.agents.backgammon.agents import play_afterstate_game
+    from boardgym.agents.backgammon.game_loop import play_afterstate_game
 
     a, b = TDAgent(cube="janowski"), TDAgent(cube="equity")
     env = evaluation.make_env("backgammon", 400, cube=True)
@@ -189,7 +190,7 @@ def test_cube_afterstate_loop_plays_the_env_cube_game(seed):
 
 def test_cube_luck_counts_the_cube_value():
     a, b = TDAgent(cube="janowski"), TDAgent()
-    judge = evaluation.td_judge()
+    judge = bg_luck.td_judge()
     pts, luck = evaluation.play_adjusted_match(a, b, judge, 4, seed=1, cube=True)
     np.testing.assert_array_equal(pts, evaluation.play_cube_match(a, b, 4, seed=1))
     assert np.isfinite(luck).all() and luck.shape == (4,)
@@ -198,7 +199,7 @@ def test_cube_luck_counts_the_cube_value():
     values = [int(r[CUBE_VALUE]) for r in rolls]
     assert values == sorted(values)  # the cube only grows
     total = sum(
-        evaluation.roll_luck(judge, r, opening=i == 0) * r[CUBE_VALUE] * (1 if r[TURN] == 0 else -1)
+        bg_luck.roll_luck(judge, r, opening=i == 0) * r[CUBE_VALUE] * (1 if r[TURN] == 0 else -1)
         for i, r in enumerate(rolls)
     )
-    assert evaluation.game_luck(judge, rolls) == pytest.approx(total)
+    assert bg_luck.game_luck(judge, rolls) == pytest.approx(total)

@@ -1,7 +1,8 @@
-"""Luck-adjusted backgammon matches (agents/arena/matches.py, agents/arena/stats.py): the luck of a roll by
-hand in a bear-off race with exact equities, a constant judge adjusts nothing, seat-swapped pairs
-mirror each other, every roll (lost rolls included) is judged, the adjustment cuts the variance,
-and the GPL boundary (no gnubg import under kernels/, envs/, agents/)."""
+"""The luck of a roll (agents/backgammon/luck.py) and luck-adjusted backgammon matches
+(agents/arena/matches.py, agents/arena/stats.py): the luck of a roll by hand in a bear-off race
+with exact equities, a constant judge adjusts nothing, seat-swapped pairs mirror each other,
+every roll (lost rolls included) is judged, the adjustment cuts the variance, and the GPL
+boundary (no gnubg import under kernels/, envs/, agents/)."""
 
 import ast
 import math
@@ -12,7 +13,9 @@ import pytest
 
 from boardgym.agents.arena import matches as ev
 from boardgym.agents.arena import stats
-from boardgym.agents.backgammon.agents import GreedyAgent, TDAgent, play_afterstate_game
+from boardgym.agents.backgammon import luck as bg_luck
+from boardgym.agents.backgammon.agents import GreedyAgent, TDAgent
+from boardgym.agents.backgammon.game_loop import play_afterstate_game
 from boardgym.envs import backgammon_notation as notation
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import (
@@ -44,38 +47,38 @@ def last_checkers(mover_point):
 def race_judge(rows):
     """Exact in last_checkers positions: a play that bears off wins 1, any other loses 1 (the
     opponent bears off next)."""
-    return ev.exact_values(rows, np.full(rows.shape[0], -1.0))
+    return bg_luck.exact_values(rows, np.full(rows.shape[0], -1.0))
 
 
 def test_rolls_and_weights():
-    assert ev.ROLLS.shape == (21, 2) and ev.ROLL_WEIGHTS.sum() == pytest.approx(1.0)
-    assert ev.OPENING_WEIGHTS.sum() == pytest.approx(1.0)
+    assert bg_luck.ROLLS.shape == (21, 2) and bg_luck.ROLL_WEIGHTS.sum() == pytest.approx(1.0)
+    assert bg_luck.OPENING_WEIGHTS.sum() == pytest.approx(1.0)
     assert (
-        ev.OPENING_WEIGHTS[ev.roll_index(3, 3)] == 0
-        and ev.ROLL_WEIGHTS[ev.roll_index(3, 3)] == 1 / 36
+        bg_luck.OPENING_WEIGHTS[bg_luck.roll_index(3, 3)] == 0
+        and bg_luck.ROLL_WEIGHTS[bg_luck.roll_index(3, 3)] == 1 / 36
     )
-    assert [ev.roll_index(*r) for r in ev.ROLLS] == list(range(21))
-    assert ev.roll_index(6, 5) == ev.roll_index(5, 6)
+    assert [bg_luck.roll_index(*r) for r in bg_luck.ROLLS] == list(range(21))
+    assert bg_luck.roll_index(6, 5) == bg_luck.roll_index(5, 6)
 
 
 def test_luck_of_a_roll_by_hand_in_a_bear_off_race():
     """One checker on the 6-point: 27 of 36 rolls bear it off (all but 1-2, 1-3, 1-4, 2-3 and
     1-1), so the mean value is 27/36 - 9/36 = 0.5, and a roll's luck is +0.5 or -1.5."""
     s = last_checkers(6)
-    v = ev.best_values(race_judge, s)
-    off = np.array([d1 + d2 >= 6 or (d1 == d2 and d1 >= 2) for d1, d2 in ev.ROLLS])
+    v = bg_luck.best_values(race_judge, s)
+    off = np.array([d1 + d2 >= 6 or (d1 == d2 and d1 >= 2) for d1, d2 in bg_luck.ROLLS])
     assert np.array_equal(v, np.where(off, 1.0, -1.0))
-    assert ev.ROLL_WEIGHTS @ v == pytest.approx(0.5)
+    assert bg_luck.ROLL_WEIGHTS @ v == pytest.approx(0.5)
     for (d1, d2), want in (((6, 5), 0.5), ((1, 2), -1.5), ((1, 1), -1.5), ((2, 2), 0.5)):
-        assert ev.roll_luck(race_judge, game.set_roll(s, d1, d2)) == pytest.approx(want)
+        assert bg_luck.roll_luck(race_judge, game.set_roll(s, d1, d2)) == pytest.approx(want)
     # as the opening roll it is measured against the 15 non-doubles (11 of them bear off)
-    assert ev.roll_luck(race_judge, game.set_roll(s, 6, 5), opening=True) == pytest.approx(
+    assert bg_luck.roll_luck(race_judge, game.set_roll(s, 6, 5), opening=True) == pytest.approx(
         1 - 7 / 15
     )
     # the TD judge values the same finished games exactly
-    assert ev.best_values(ev.td_judge(), s)[off] == pytest.approx(1.0)
+    assert bg_luck.best_values(bg_luck.td_judge(), s)[off] == pytest.approx(1.0)
     with pytest.raises(ValueError, match="no whole roll"):
-        ev.roll_luck(race_judge, s)
+        bg_luck.roll_luck(race_judge, s)
 
 
 def test_a_judge_with_best_values_is_used_as_is():
@@ -87,9 +90,9 @@ def test_a_judge_with_best_values_is_used_as_is():
             return np.arange(21, dtype=float)
 
     s = game.set_roll(last_checkers(6), 6, 6)
-    assert ev.roll_luck(Fixed(), s) == pytest.approx(20 - ev.ROLL_WEIGHTS @ np.arange(21))
+    assert bg_luck.roll_luck(Fixed(), s) == pytest.approx(20 - bg_luck.ROLL_WEIGHTS @ np.arange(21))
     with pytest.raises(ValueError, match="judge must return"):
-        ev.best_values(lambda rows: np.zeros(3), s)
+        bg_luck.best_values(lambda rows: np.zeros(3), s)
 
 
 def test_every_roll_is_recorded_lost_rolls_included():
@@ -119,13 +122,13 @@ def test_a_constant_judge_adjusts_nothing():
 def test_seat_swapped_pairs_mirror_each_other():
     """Two copies of one agent play each pair's dice twice with the seats swapped: the same
     game, so the points and the luck of game 2k + 1 are those of game 2k negated."""
-    pts, luck = ev.play_adjusted_match(TDAgent(), TDAgent(), ev.td_judge(), 8, seed=5)
+    pts, luck = ev.play_adjusted_match(TDAgent(), TDAgent(), bg_luck.td_judge(), 8, seed=5)
     assert np.array_equal(pts[1::2], -pts[::2]) and np.allclose(luck[1::2], -luck[::2])
     assert np.abs(luck).max() > 0
 
 
 def test_luck_adjustment_cuts_the_variance_on_a_seeded_match():
-    pts, luck = ev.play_adjusted_match(TDAgent(), GreedyAgent(), ev.td_judge(), 60, seed=1)
+    pts, luck = ev.play_adjusted_match(TDAgent(), GreedyAgent(), bg_luck.td_judge(), 60, seed=1)
     s = stats.luck_summary(pts, luck)
     assert s["games"] == 60 and s["adjusted_sd"] < 0.8 * s["raw_sd"]
     lo, hi = s["adjusted_interval"]
@@ -139,7 +142,7 @@ def test_play_adjusted_match_refuses_other_agents_and_bad_judges():
     with pytest.raises(TypeError, match="judge"):
         ev.play_adjusted_match(TDAgent(), GreedyAgent(), "gnubg0", 2)
     with pytest.raises(ValueError, match="AfterstateAgents"):
-        ev.play_adjusted_match(TDAgent(), RandomAgent(), ev.td_judge(), 2)
+        ev.play_adjusted_match(TDAgent(), RandomAgent(), bg_luck.td_judge(), 2)
 
 
 def test_paired_interval_and_luck_summary():
@@ -192,6 +195,6 @@ def test_library_code_never_imports_gnubg():
 )
 def test_bad_positions_are_refused(bad, error):
     with pytest.raises(error):
-        ev.roll_luck(race_judge, bad)
+        bg_luck.roll_luck(race_judge, bad)
     with pytest.raises(error):
-        ev.best_values(race_judge, bad)
+        bg_luck.best_values(race_judge, bad)

@@ -13,12 +13,9 @@ from train_runs import killed_and_resumed_td_run
 from boardgym.agents.backgammon import bearoff as bo
 from boardgym.agents.backgammon import features as F
 from boardgym.agents.backgammon import net as td_net
-from boardgym.agents.backgammon.agents import (
-    TDAgent,
-    check_params,
-    load_weights,
-    save_weights,
-)
+from boardgym.agents.backgammon import td as bg_td
+from boardgym.agents.backgammon.agents import TDAgent
+from boardgym.agents.backgammon.weights import check_params, load_weights, save_weights
 from boardgym.agents.registry import CHECKPOINTS
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import (
@@ -309,16 +306,16 @@ def test_gnubg_model_save_load_and_play(tmp_path):
 def test_model_training_moves_the_nets_and_chunks_are_one_run():
     a = td_net.init_model(6, 4, race_hidden=3)
     b = tuple(x.copy() for x in a)
-    st = np.zeros(td_net.N_STATS)
-    td_net.train_model_games(a, np.array([9], np.int64), 4, 0.1, 0.1, 0.0, st)
+    st = np.zeros(bg_td.N_STATS)
+    bg_td.train_model_games(a, np.array([9], np.int64), 4, 0.1, 0.1, 0.0, st)
     rng = np.array([9], np.int64)
     for _ in range(2):
-        td_net.train_model_games(b, rng, 2, 0.1, 0.1, 0.0, st)
+        bg_td.train_model_games(b, rng, 2, 0.1, 0.1, 0.0, st)
     for p, q in zip(a, b):
         assert np.array_equal(p, q)
     fresh = td_net.init_model(6, 4, race_hidden=3)
     assert not np.array_equal(a[1], fresh[1]) and not np.array_equal(a[5], fresh[5])
-    assert st[td_net.ST_GAMES] == 8
+    assert st[bg_td.ST_GAMES] == 8
 
 
 # Produced by the code before the merge of train_games' own self-play loop into the one loop of
@@ -357,9 +354,9 @@ def test_model_training_is_bit_identical_to_its_own_loop(
     hidden, race_hidden, seed, dice, games, digest, rng_after, stats
 ):
     net = td_net.init_model(hidden, seed, race_hidden=race_hidden)
-    st = np.zeros(td_net.N_STATS)
+    st = np.zeros(bg_td.N_STATS)
     rng = np.array([dice], np.int64)
-    td_net.train_model_games(net, rng, games, 0.1, 0.05, 0.0, st)
+    bg_td.train_model_games(net, rng, games, 0.1, 0.05, 0.0, st)
     h = hashlib.sha256()
     for a in net[:9]:
         h.update(a.tobytes())
@@ -367,19 +364,19 @@ def test_model_training_is_bit_identical_to_its_own_loop(
 
 
 def test_model_td_lambda_only_for_a_contact_net_alone():
-    st = np.zeros(td_net.N_STATS)
+    st = np.zeros(bg_td.N_STATS)
     for net in (td_net.init_model(4, 1, race_hidden=2, bearoff=False), td_net.init_model(4, 1)):
         with pytest.raises(ValueError, match="race net or a bear-off table"):
-            td_net.train_model_games(net, np.array([1], np.int64), 1, 0.1, 0.1, 0.7, st)
+            bg_td.train_model_games(net, np.array([1], np.int64), 1, 0.1, 0.1, 0.7, st)
     # contact net alone: traces of that net; a tiny lambda is the TD(0) path
     a = td_net.init_model(6, 5, bearoff=False)
     b = tuple(x.copy() for x in a)
-    td_net.train_model_games(a, np.array([9], np.int64), 3, 0.1, 0.1, 0.0, st)
-    td_net.train_model_games(b, np.array([9], np.int64), 3, 0.1, 0.1, 1e-300, st)
+    bg_td.train_model_games(a, np.array([9], np.int64), 3, 0.1, 0.1, 0.0, st)
+    bg_td.train_model_games(b, np.array([9], np.int64), 3, 0.1, 0.1, 1e-300, st)
     for p, q in zip(a, b):
         assert np.allclose(p, q, atol=1e-9)
     assert not np.allclose(a[1], td_net.init_model(6, 5, bearoff=False)[1])
-    assert st[td_net.ST_GAMES] == 6
+    assert st[bg_td.ST_GAMES] == 6
 
 
 def test_train_gnubg_resume_after_a_kill_matches_uninterrupted_run(tmp_path, monkeypatch):
@@ -450,7 +447,7 @@ def _killed_run_and_fresh_model(args, tmp_path, monkeypatch):
         full,
         td_net.init_model(6, 3, race_hidden=3),
         np.array([3], np.int64),
-        np.zeros(td_net.N_STATS),
+        np.zeros(bg_td.N_STATS),
     )
 
 
@@ -459,7 +456,7 @@ def test_alpha_steps_change_the_rate_at_their_game_counts_and_resume_exactly(tmp
     full, net, rng, st = _killed_run_and_fresh_model(common, tmp_path, monkeypatch)
     # the same games by hand: 30 at 0.1, 20 at 0.03, 30 at 0.01
     for n, a in ((30, 0.1), (20, 0.03), (30, 0.01)):
-        td_net.train_model_games(net, rng, n, a, a, 0.0, st)
+        bg_td.train_model_games(net, rng, n, a, a, 0.0, st)
     for p, q in zip(full, net):
         assert np.array_equal(p, q)
     # a run resumed with a schedule it did not have continues at the new rate
@@ -472,7 +469,7 @@ def test_alpha_steps_change_the_rate_at_their_game_counts_and_resume_exactly(tmp
     net = td_net.init_model(6, 3, race_hidden=3)
     rng = np.array([3], np.int64)
     for n, a in ((40, 0.1), (40, 0.03)):
-        td_net.train_model_games(net, rng, n, a, a, 0.0, st)
+        bg_td.train_model_games(net, rng, n, a, a, 0.0, st)
     for p, q in zip(resumed, net):
         assert np.array_equal(p, q)
 
@@ -551,7 +548,7 @@ def test_average_from_makes_the_model_the_mean_of_its_checkpoints(tmp_path, monk
     # by hand: the weights after 40, 60 and 80 games, averaged
     seen = []
     for n in (40, 20, 20):
-        td_net.train_model_games(net, rng, n, 0.1, 0.1, 0.0, st)
+        bg_td.train_model_games(net, rng, n, 0.1, 0.1, 0.0, st)
         seen.append([a.copy() for a in net[:9]])
     for k in range(1, 9):
         mean = (seen[0][k] + seen[1][k] + seen[2][k]) / 3

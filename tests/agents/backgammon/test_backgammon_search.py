@@ -12,8 +12,8 @@ from boardgym.agents.backgammon.agents import (
     TDAgent,
     TDSearchAgent,
     expectimax2,
-    play_afterstate_game,
 )
+from boardgym.agents.backgammon.game_loop import play_afterstate_game
 from boardgym.envs import backgammon_notation as notation
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import (

@@ -11,14 +11,15 @@ from train_runs import killed_and_resumed_td_run
 
 from boardgym.agents import RandomAgent, load
 from boardgym.agents.backgammon import net as td_net
+from boardgym.agents.backgammon import td as bg_td
 from boardgym.agents.backgammon.agents import (
     ExpectimaxAgent,
     GreedyAgent,
     TDAgent,
-    load_weights,
-    play_afterstate_game,
     state_from_observation,
 )
+from boardgym.agents.backgammon.game_loop import play_afterstate_game
+from boardgym.agents.backgammon.weights import load_weights
 from boardgym.agents.registry import CHECKPOINTS
 from boardgym.envs import backgammon_notation as api
 from boardgym.envs import backgammon_v0
@@ -47,7 +48,7 @@ def _positions(n_games, seed):
             if status != game.GAME_OVER:
                 seen.append(after)
         v = np.zeros(td_net.N_OUT)
-        td_net.result_vector(state, v)  # player 0's frame
+        bg_td.result_vector(state, v)  # player 0's frame
         for s in seen:
             states.append(s)
             w = v.copy()
@@ -110,16 +111,16 @@ def test_equity_and_result_vector():
     board[0][5] = 15  # opponent has all 15 on its 6 point, mover bore everything off
     s = api.state_from_board(board, turn=1)
     v = np.zeros(5)
-    assert td_net.result_vector(s, v) == (1, 2)  # player 1 (the mover) wins a gammon
+    assert bg_td.result_vector(s, v) == (1, 2)  # player 1 (the mover) wins a gammon
     assert list(v) == [0, 0, 0, 1, 0]  # player 0's frame: lost a gammon
 
 
 def test_trace_path_with_tiny_lambda_equals_td0_path():
     a = td_net.init_params(10, seed=5)
     b = tuple(p.copy() for p in a)
-    st = np.zeros(td_net.N_STATS)
-    td_net.train_games(*a, np.array([9], dtype=np.int64), 3, 0.1, 0.0, st)
-    td_net.train_games(*b, np.array([9], dtype=np.int64), 3, 0.1, 1e-300, st)
+    st = np.zeros(bg_td.N_STATS)
+    bg_td.train_games(*a, np.array([9], dtype=np.int64), 3, 0.1, 0.0, st)
+    bg_td.train_games(*b, np.array([9], dtype=np.int64), 3, 0.1, 1e-300, st)
     for p, q in zip(a, b):
         assert np.allclose(p, q, atol=1e-9)
     assert not np.allclose(a[0], td_net.init_params(10, seed=5)[0])
@@ -180,9 +181,9 @@ def test_train_games_is_bit_identical_to_its_own_loop(
     hidden, seed, dice, games, lam, digest, rng_after, stats
 ):
     params = td_net.init_params(hidden, seed)
-    st = np.zeros(td_net.N_STATS)
+    st = np.zeros(bg_td.N_STATS)
     rng = np.array([dice], dtype=np.int64)
-    td_net.train_games(*params, rng, games, 0.1, lam, st)
+    bg_td.train_games(*params, rng, games, 0.1, lam, st)
     h = hashlib.sha256()
     for p in params:
         h.update(p.tobytes())
@@ -193,8 +194,8 @@ def test_train_games_rejects_lambda_out_of_range():
     params = td_net.init_params(4, seed=1)
     for lam in (-0.1, 1.5, float("nan")):
         with pytest.raises(ValueError, match="lam"):
-            td_net.train_games(
-                *params, np.array([1], np.int64), 1, 0.1, lam, np.zeros(td_net.N_STATS)
+            bg_td.train_games(
+                *params, np.array([1], np.int64), 1, 0.1, lam, np.zeros(bg_td.N_STATS)
             )
 
 
@@ -203,11 +204,11 @@ def test_td_learning_reduces_outcome_prediction_error(lam, games, drop):
     states, results = _positions(60, seed=11)
     params = td_net.init_params(20, seed=2)
     before = _log_loss(params, states, results)
-    st = np.zeros(td_net.N_STATS)
+    st = np.zeros(bg_td.N_STATS)
     for k in range(games // 300):
-        td_net.train_games(*params, np.array([1 + k], dtype=np.int64), 300, 0.1, lam, st)
+        bg_td.train_games(*params, np.array([1 + k], dtype=np.int64), 300, 0.1, lam, st)
     after = _log_loss(params, states, results)
-    assert st[td_net.ST_GAMES] == games
+    assert st[bg_td.ST_GAMES] == games
     # log loss of P(win) on afterstates of greedy-vs-greedy games (results: their real outcomes);
     # measured: lam 0 0.694 -> 0.653 after 900 games, lam 0.7 0.694 -> 0.639 after 600
     assert after < before - drop, (before, after)
