@@ -44,6 +44,7 @@ import numpy as np
 from boardgym.agents.arena import matches as evaluation
 from boardgym.agents.arena import openings
 from boardgym.agents.arena.openings import ballot_match, read_ballots, read_tactics
+from boardgym.agents.arena.playouts import draughts_positions
 from boardgym.agents.draughts.agents import AlphaBetaAgent
 from boardgym.agents.registry import load, parse_spec
 from boardgym.envs import draughts as api
@@ -149,6 +150,11 @@ def _summary_line(label, s, seconds):
 
 
 # ---------------------------------------------------------------------------- positions
+#: the seeded positions of the timing runs and the tactics search: from a ballot, 4..30 whole
+#: moves of one-ply greedy self-play, the game going on with at least two legal moves
+GREEDY = dict(plies=(4, 30), policy="greedy", min_moves=2)
+
+
 def timing(cfg, log):
     """{budget: stats of best_move's wall time as fractions of the budget}: over all positions,
     and over those not decided (a search that proves a win or loss returns at once)."""
@@ -156,7 +162,10 @@ def timing(cfg, log):
 
     agent = make_agent(cfg.current, 0.05, cfg.seed)
     agent.best_move("W:W21-32:B1-12")  # compile
-    fens = [api.to_fen(s) for s in greedy_positions(cfg.positions, cfg.seed, read_ballots())]
+    fens = [
+        api.to_fen(s)
+        for s in draughts_positions(cfg.positions, cfg.seed, ballots=read_ballots(), **GREEDY)
+    ]
     out = {}
     for budget in cfg.budgets:
         agent.time_limit = float(budget)
@@ -204,28 +213,6 @@ def move_scores(agent, state, depth):
     return sorted(out, key=lambda x: -x[1])
 
 
-def greedy_positions(n, seed, ballots):
-    """n positions of one-ply greedy self-play (random tie-breaks) from seeded ballots, after
-    4..30 whole moves: near-balanced positions where a deeper shot may exist."""
-    from boardgym.agents.draughts.agents import GreedyAgent
-
-    rng = np.random.default_rng(seed)
-    greedy = GreedyAgent(seed=int(rng.integers(2**31)))
-    out = []
-    while len(out) < n:
-        s = game.initial_state()
-        for mv in ballots[int(rng.integers(len(ballots)))][1]:
-            s = api.apply(s, mv)
-        for _ in range(int(rng.integers(4, 31))):
-            if game.game_status(s) != game.ONGOING:
-                break
-            row, _ = greedy.choose_move(s)
-            s = game.play_move(s, row)
-        if game.game_status(s) == game.ONGOING and len(openings.legal_rows(s)) >= 2:
-            out.append(s)
-    return out
-
-
 def make_tactics(cfg, log):
     """Search seeded positions for unique winning shots; write cfg.tactics_file; return them."""
     deep = AlphaBetaAgent(depth=cfg.tactics_depth, seed=0, tt_bits=20)
@@ -244,7 +231,7 @@ def make_tactics(cfg, log):
         f"(seed {cfg.seed}); never used to fit an evaluation.",
     ]
     while len(found) < cfg.make_tactics:
-        for s in greedy_positions(50, seed, ballots):
+        for s in draughts_positions(50, seed, ballots=ballots, **GREEDY):
             tried += 1
             if any(api.to_fen(s) == f for f, _, _ in found):
                 continue

@@ -757,6 +757,7 @@ def train_draughts_td(cfg):
 
 def train_ppo(cfg):
     """MaskablePPO self-play on the batched env (boardgym.agents.ppo.train_ppo); returns the model."""
+    from boardgym.agents.arena.playouts import ballot_positions
     from boardgym.agents.ppo import train_ppo as run
 
     with _bar(cfg, cfg.steps, f"{cfg.game} ppo", "steps") as bar:
@@ -799,20 +800,6 @@ def train_ppo(cfg):
             if cfg.game == "draughts" and cfg.openings == "ballots"
             else None,
         )
-
-
-def ballot_positions():
-    """FENs of the 150 three-move ballots (agents/arena/data/draughts_ballots.tsv) after their moves."""
-    from boardgym.agents.arena.openings import read_ballots
-    from boardgym.envs import draughts as api
-
-    out = []
-    for _, moves in read_ballots():
-        state = api.initial_state()
-        for mv in moves:
-            state = api.apply(state, mv)
-        out.append(api.to_fen(state))
-    return out
 
 
 def parse_alpha_steps(text):

@@ -39,6 +39,7 @@ import importlib
 
 import numpy as np
 
+from boardgym.agents.arena.playouts import opening_positions, random_opening  # noqa: F401
 from boardgym.agents.arena.stats import summarize_points
 from boardgym.agents.backgammon.luck import game_luck
 
@@ -107,44 +108,6 @@ def make_env(game, max_moves=400, cube=False):
             raise ValueError(f"the doubling cube is backgammon's, not {game}'s")
         options["cube"] = True
     return module.raw_env(**{spec.cap_option: max_moves, **options})
-
-
-def random_opening(env, seed, n_moves):
-    """Actions of n_moves random whole moves from the start (a chain's hops are one move)."""
-    rng = np.random.default_rng(seed)
-    env.reset(seed=seed)
-    actions, moves = [], 0
-    while moves < n_moves and not env.is_over:
-        mover = env.agent_selection
-        a = int(rng.choice(np.flatnonzero(env.legal_mask())))
-        env.step(a)
-        actions.append(a)
-        if env.is_over or env.agent_selection != mover:
-            moves += 1
-    return actions
-
-
-def opening_positions(seed, n, opening=(2, 4)):
-    """FENs of n draughts positions, each reached by a seeded number (opening: fewest, most) of
-    random whole moves from the start (random_opening; positions where the side to move is
-    stuck are skipped): varied starts for the batched cores (``DraughtsBatch(openings=...)``),
-    drawn as ``evaluate``'s openings are."""
-    from boardgym.envs import draughts as api
-
-    lo, hi = opening
-    if not 0 <= lo <= hi:
-        raise ValueError(f"need 0 <= fewest <= most opening moves, got {opening!r}")
-    if not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"n must be a positive integer, got {n!r}")
-    env = make_env("draughts", None)
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < n:
-        pair_seed = int(rng.integers(2**31))
-        random_opening(env, pair_seed, int(rng.integers(lo, hi + 1)))
-        if not env.is_over:
-            out.append(api.to_fen(env.state))
-    return out
 
 
 def _choose(agent, env, obs, observation_only):

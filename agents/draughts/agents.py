@@ -25,35 +25,23 @@ Every entry point checks its input (boardgym.envs.draughts: ``check_state``, ``f
 ``state_from_observation``) and raises TypeError / ValueError naming the problem.
 """
 
-import os
-import threading
-import time
-
 import numpy as np
 
 from boardgym.agents.draughts import egdb as draughts_egdb
 from boardgym.agents.draughts.evaluation import Evaluation
 from boardgym.agents.draughts.search import (
     MAX_PLY,
-    ST_ABORT,
-    ST_AGE,
-    ST_LIMIT,
-    ST_LMR,
-    ST_NODES,
-    ST_QNODES,
-    ST_REDUCED,
-    ST_RESEARCHED,
-    ST_ROOT_DONE,
-    ST_SELDEPTH,
-    ST_STOP,
-    ST_TT_HITS,
-    ST_USE_TT,
-    WIN_BOUND,
     SearchBuffers,
     principal_variation,
     root_children,
     score_children,
-    search_root,
+)
+from boardgym.agents.draughts.thinking import (
+    MAX_THREADS,
+    Deepening,
+    SearchClock,
+    _ready_search,
+    default_threads,
 )
 from boardgym.envs import draughts as api
 from boardgym.envs.checks import is_int
@@ -71,62 +59,6 @@ from boardgym.kernels.draughts.board import (
     S_WM,
     STATE_LEN,
 )
-
-#: the most searching threads an AlphaBetaAgent takes
-MAX_THREADS = 64
-# adaptive_time: a move whose best move has not changed for ADAPT_STABLE iterations ends once
-# ADAPT_STOP of its budget is spent; the time saved goes to a bank (at most ADAPT_BANK budgets);
-# a move whose best move changes (or whose score falls by more than ADAPT_DROP) at an iteration
-# gets up to ADAPT_MAX_EXTRA of a budget more from the bank, once
-ADAPT_STABLE, ADAPT_STOP, ADAPT_BANK, ADAPT_MAX_EXTRA, ADAPT_DROP = 3, 0.5, 2.0, 0.9, 30
-
-_search_ready = False  # search_root has run once in this process (compiled or loaded from cache)
-
-
-def _ready_search(evaluation, egdb):
-    """Run the search kernel once, at depth 1 from the initial position, so that its compile (or
-    its load from Numba's cache: seconds) is not taken from a move's time budget: otherwise the
-    clock stops the first timed search of a process before it has searched anything. The FEN
-    reader and the move writer (``best_move``'s way in and out) run once too."""
-    global _search_ready
-    if _search_ready:
-        return
-    b = SearchBuffers(tt_bits=4)
-    b.egdb = egdb
-    s = api.from_fen(api.to_fen(api.initial_state()))
-    n = root_children(s, b.rows, b.children)
-    api.move_to_str(s, b.rows[0])
-    b.stats[ST_LIMIT] = 1 << 62
-    search_root(
-        b.children,
-        n,
-        np.arange(n, dtype=np.int64),
-        1,
-        b.tt,
-        b.killers,
-        b.history,
-        b.moves,
-        b.scratch,
-        b.work,
-        b.stats,
-        evaluation.kind,
-        *evaluation.arrays(),
-        b.obs,
-        b.egdb,
-        np.zeros(n, dtype=np.int64),
-    )
-    _search_ready = True
-
-
-def default_threads():
-    """Searching threads of a timed AlphaBetaAgent by default: two, or one when the process may
-    use only one CPU (Lazy SMP with two threads measured stronger at 100 ms: BENCHMARKS.md)."""
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cpus = os.cpu_count() or 1
-    return 2 if cpus >= 2 else 1
-
 
 __all__ = [
     "DraughtsAgent",
@@ -321,55 +253,8 @@ class GreedyAgent(DraughtsAgent):
         return i
 
 
-class SearchClock:
-    """Stops a running search at a deadline from a helper thread (the search kernels release the
-    GIL): at the deadline it sets ``stats[ST_STOP]``. The deadline may be given later or moved
-    while the search runs (``set_deadline``: pondering until the opponent's move is known)."""
-
-    def __init__(self, stats):
-        self._stats = stats
-        self._cond = threading.Condition()
-        self._deadline = None
-        self._done = True
-        self._thread = None
-
-    def start(self, deadline):
-        """Watch the clock (deadline: a time.perf_counter() value, or None: none yet)."""
-        self._deadline = deadline
-        self._done = False
-        self._thread = threading.Thread(target=self._run, name="search-clock", daemon=True)
-        self._thread.start()
-
-    def _run(self):
-        with self._cond:
-            while not self._done:
-                if self._deadline is None:
-                    self._cond.wait()
-                    continue
-                left = self._deadline - time.perf_counter()
-                if left <= 0:
-                    self._stats[ST_STOP] = 1
-                    return
-                self._cond.wait(left)
-
-    def set_deadline(self, deadline):
-        """Move the deadline (a time.perf_counter() value)."""
-        with self._cond:
-            self._deadline = deadline
-            self._cond.notify()
-
-    def finish(self):
-        """Stop watching (the search is over)."""
-        with self._cond:
-            self._done = True
-            self._cond.notify()
-        if self._thread is not None:
-            self._thread.join()
-            self._thread = None
-
-
-class AlphaBetaAgent(DraughtsAgent):
-    """Alpha-beta search (draughts/search.py) with iterative deepening from Python.
+class AlphaBetaAgent(DraughtsAgent, Deepening):
+    """Alpha-beta search (draughts/search.py) with iterative deepening from Python (thinking.py).
 
     depth: maximum depth in plies (None = as deep as time allows, up to MAX_PLY - 2);
     time_limit: seconds per move (None = no limit); evaluation: None/"material", an
@@ -559,20 +444,6 @@ class AlphaBetaAgent(DraughtsAgent):
         )
         return b.rows[self._best].copy(), dict(self.last_info)
 
-    def request_stop(self):
-        """Stop the running (or the next) search as soon as possible (any thread)."""
-        self._stop_pending = True
-        self.buffers.stats[ST_STOP] = 1
-
-    def clear_stop(self):
-        """Forget a stop requested when no search was running."""
-        self._stop_pending = False
-
-    def set_deadline(self, seconds):
-        """Give the running search ``seconds`` more from now (any thread; ends pondering)."""
-        sec = max(0.0, float(seconds))
-        self._clock.set_deadline(time.perf_counter() + sec - min(self._lag, 0.5 * sec))
-
     def principal_variation(self, state, row, length=MAX_PLY):
         """(rows, states) of the expected line after a search of state: its move row (as
         ``think`` returns it) and then the transposition table's moves (int64[n, ROW_LEN],
@@ -586,227 +457,3 @@ class AlphaBetaAgent(DraughtsAgent):
         states = np.zeros((length, STATE_LEN), dtype=np.int64)
         n = principal_variation(s, r, self.buffers.tt, rows, states)
         return rows[:n], states[:n]
-
-    def _helper_run(self, k, hb, n, max_depth, nodes):
-        """Lazy SMP helper k: iterative deepening over the root's children (the main buffers'),
-        in an order of its own, odd helpers a ply ahead, until stopped; nodes[k] += its nodes."""
-        b, ev, st = self.buffers, self.evaluation, hb.stats
-        order = np.random.default_rng(k + 1).permutation(n).astype(np.int64)
-        values = np.zeros(n, dtype=np.int64)
-        for d in range(1 + (k + 1) % 2, max_depth + 1):
-            if st[ST_STOP] != 0:
-                break
-            st[ST_NODES] = 0
-            st[ST_ABORT] = 0
-            st[ST_LIMIT] = 1 << 62
-            search_root(
-                b.children,
-                n,
-                order,
-                d,
-                hb.tt,
-                hb.killers,
-                hb.history,
-                hb.moves,
-                hb.scratch,
-                hb.work,
-                st,
-                ev.kind,
-                *ev.arrays(),
-                hb.obs,
-                hb.egdb,
-                values,
-            )
-            nodes[k] += int(st[ST_NODES])
-            if st[ST_ABORT] != 0:
-                break
-
-    def _start_helpers(self, n, max_depth):
-        """Start the helper threads (none when threads=1); returns (threads, nodes)."""
-        nodes = [0] * len(self._helpers)
-        started = []
-        for k, hb in enumerate(self._helpers):
-            st = hb.stats
-            st[:] = 0
-            st[ST_AGE] = self.buffers.stats[ST_AGE]
-            st[ST_USE_TT] = self.buffers.stats[ST_USE_TT]
-            st[ST_LMR] = self.buffers.stats[ST_LMR]
-            hb.killers[:] = -1
-            hb.history >>= 2
-            t = threading.Thread(
-                target=self._helper_run,
-                args=(k, hb, n, max_depth, nodes),
-                name=f"search-helper-{k + 1}",
-                daemon=True,
-            )
-            t.start()
-            started.append(t)
-        return started, nodes
-
-    def _stop_helpers(self, started):
-        for hb in self._helpers:
-            hb.stats[ST_STOP] = 1
-        for t in started:
-            t.join()
-
-    def _search(
-        self,
-        state,
-        n,
-        depth,
-        budget,
-        max_nodes,
-        ponder,
-        on_iteration,
-        depth_given=None,
-        adaptive=False,
-    ):
-        """search() over the n root moves already in self.buffers (root_children)."""
-        b = self.buffers
-        if depth_given is None:
-            depth_given = depth is not None
-        max_depth = depth if depth is not None else (self.depth or MAX_PLY - 2)
-        order = self.rng.permutation(n).astype(np.int64)
-        values = np.zeros(n, dtype=np.int64)
-        self._age = (self._age + 1) & 0xFFFF
-        st = b.stats
-        st[ST_AGE] = self._age
-        st[ST_USE_TT] = 1 if self.use_tt else 0
-        st[ST_LMR] = 1 if self.lmr else 0
-        st[ST_STOP] = 1 if self._stop_pending else 0
-        b.killers[:] = -1
-        b.history >>= 2
-        ev = self.evaluation
-        if budget is not None or ponder:  # compile before the clock runs, not within the budget
-            _ready_search(ev, b.egdb)
-        t0 = time.perf_counter()
-        # the clock fires early by the lag measured on earlier moves (thread wake-up, a loaded
-        # machine), so that the move is returned at the budget
-        deadline = (
-            None if budget is None else t0 + float(budget) - min(self._lag, 0.5 * float(budget))
-        )
-        best_i, best_score, done, partial = int(order[0]), 0, 0, False
-        total = {
-            "nodes": 0,
-            "qnodes": 0,
-            "tt_hits": 0,
-            "seldepth": 0,
-            "reduced": 0,
-            "researched": 0,
-        }
-        if n == 1 and not depth_given:
-            max_depth = 0  # forced move: nothing to search
-        clock = max_depth > 0 and (deadline is not None or ponder)
-        if clock:
-            self._clock.start(None if ponder else deadline)
-        helpers, helper_nodes = self._start_helpers(n, max_depth) if max_depth > 0 else ([], [])
-        allowed = None if budget is None else float(budget)  # adaptive: may grow once
-        stable_since, extended = 1, False
-        try:
-            for d in range(1, max_depth + 1):
-                if st[ST_STOP] != 0 and done > 0:
-                    break
-                if (
-                    deadline is not None
-                    and done > 0
-                    and (time.perf_counter() - t0 > self.start_fraction * allowed)
-                ):
-                    break
-                st[ST_NODES] = 0
-                st[ST_QNODES] = 0
-                st[ST_TT_HITS] = 0
-                st[ST_SELDEPTH] = 0
-                st[ST_REDUCED] = 0
-                st[ST_RESEARCHED] = 0
-                st[ST_ABORT] = 0
-                st[ST_LIMIT] = 1 << 62 if max_nodes is None else max_nodes
-                if done == 0:
-                    # a stop requested before the search still lets the first iteration run (a
-                    # searched move to play); it applies from the second on
-                    stop, st[ST_STOP] = st[ST_STOP], 0
-                bi, sc = search_root(
-                    b.children,
-                    n,
-                    order,
-                    d,
-                    b.tt,
-                    b.killers,
-                    b.history,
-                    b.moves,
-                    b.scratch,
-                    b.work,
-                    st,
-                    ev.kind,
-                    *ev.arrays(),
-                    b.obs,
-                    b.egdb,
-                    values,
-                )
-                if done == 0 and stop:
-                    st[ST_STOP] = 1
-                total["nodes"] += int(st[ST_NODES])
-                total["qnodes"] += int(st[ST_QNODES])
-                total["tt_hits"] += int(st[ST_TT_HITS])
-                total["seldepth"] = max(total["seldepth"], int(st[ST_SELDEPTH]))
-                total["reduced"] += int(st[ST_REDUCED])
-                total["researched"] += int(st[ST_RESEARCHED])
-                if st[ST_ABORT]:
-                    if st[ST_ROOT_DONE] > 0 and (self.keep_partial or done == 0):
-                        # the previous best was searched at depth d: the best finished move of
-                        # this iteration is at least as good
-                        best_i, best_score, partial = int(bi), int(sc), True
-                    break
-                if adaptive and done > 0:
-                    # best_i, best_score: the previous iteration's
-                    if int(bi) != best_i or int(sc) < best_score - ADAPT_DROP:
-                        stable_since = d
-                        if not extended and self._bank > 0:  # unsettled: spend savings
-                            extra = min(self._bank, ADAPT_MAX_EXTRA * float(budget))
-                            allowed += extra
-                            deadline += extra
-                            self._clock.set_deadline(deadline)
-                            extended = True
-                best_i, best_score, done = int(bi), int(sc), d
-                if on_iteration is not None:
-                    el = time.perf_counter() - t0
-                    on_iteration(
-                        {
-                            "depth": d,
-                            "score": best_score,
-                            "nodes": total["nodes"],
-                            "time": el,
-                            "move": b.rows[best_i].copy(),
-                        }
-                    )
-                if abs(best_score) > WIN_BOUND:
-                    break  # decided: a deeper search finds nothing better than the shortest win
-                if (
-                    adaptive
-                    and d - stable_since >= ADAPT_STABLE
-                    and (self._bank < ADAPT_BANK * float(budget))
-                    and (time.perf_counter() - t0 > ADAPT_STOP * float(budget))
-                ):
-                    break  # settled: save the rest for a harder move (while the bank has room)
-        finally:
-            self._stop_helpers(helpers)
-            if clock:
-                self._clock.finish()
-        end = time.perf_counter()
-        if deadline is not None and clock and not ponder and end >= deadline:
-            self._lag = 0.7 * self._lag + 0.3 * min(end - deadline, float(budget))
-        el = end - t0
-        if adaptive and max_depth > 0:
-            self._bank = min(max(self._bank + float(budget) - el, 0.0), ADAPT_BANK * float(budget))
-        self._best = best_i
-        if done == 0:
-            best_score = None  # a forced move: not searched
-        self.last_info = {
-            "depth": done,
-            "score": best_score,
-            **total,
-            "helper_nodes": sum(helper_nodes),
-            "time": el,
-            "nps": total["nodes"] / el if el > 0 else 0.0,
-            "partial": partial,
-        }
-        return best_i, best_score

@@ -26,7 +26,7 @@ an entry half written by one thread while another reads it fails the check (a mi
 is replaced when the slot holds another search's entry (age), the same position, or a shallower
 one (replace-by-depth). Win scores are stored relative to the node (mate-distance corrected).
 
-Iterative deepening and time control run in Python (draughts_agents.AlphaBetaAgent): each
+Iterative deepening and time control run in Python (agents/draughts/thinking.py): each
 iteration calls ``search_root`` with a node budget (``stats[ST_LIMIT]``). The kernels release the
 GIL (``nogil``), so another thread can stop a search at any node by setting ``stats[ST_STOP]``
 (the agent's clock does this at the deadline; the Hub engine on ``stop``). A search that runs out

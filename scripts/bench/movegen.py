@@ -34,19 +34,14 @@ from typing import Literal
 
 import numba
 import numpy as np
-from numba import njit, prange
 
-from boardgym.kernels.backgammon.game import (
-    ROLLED,
-    afterstates,
-    dice_of,
-    finish_turn,
-    plays_of_roll,
-    start,
+from boardgym.agents.arena.playouts import backgammon_rolls
+from boardgym.kernels.backgammon.loops import (
+    count_afterstates,
+    count_afterstates_parallel,
+    count_plays,
 )
-from boardgym.kernels.backgammon.movegen import gen_afterstates_scratch
-from boardgym.kernels.draughts.game import gen_moves
-from boardgym.kernels.rng import rand_below
+from boardgym.kernels.draughts.loops import count_moves
 from boardgym.scripts import cli
 
 POSITIONS_FILE = Path(__file__).resolve().parent / "data" / "bench_draughts_positions.tsv"
@@ -308,16 +303,6 @@ def _draughts_sets(n_mid, n_gen):
     return mid, gen
 
 
-@njit(cache=True)
-def _bg_gen_loop(states, reps, out):
-    """Sum of legal-move counts of every state, reps times (boardgym draughts kernel gen_moves)."""
-    total = 0
-    for _ in range(reps):
-        for i in range(states.shape[0]):
-            total += gen_moves(states[i], out)
-    return total
-
-
 def bench_draughts(cfg: Settings, table: Table, threads: int) -> dict:
     """Draughts rows (boardgym always, py-draughts when installed) and their ratios."""
     from boardgym.envs import draughts as dr
@@ -429,11 +414,11 @@ def bench_draughts(cfg: Settings, table: Table, threads: int) -> dict:
     # --- legal-move generation over capture-heavy middlegames
     gstates = np.ascontiguousarray(np.stack([dr.from_fen(f) for f in gen]))
     out = new_move_buffer()
-    _bg_gen_loop(gstates[:2], 1, out)  # warm up
+    count_moves(gstates[:2], 1, out)  # warm up
     for s in gstates[:2]:
         dr.legal_moves(s)
     reps, rr = cfg.gen_reps, cfg.ref_reps
-    n, t = cpu(lambda: _bg_gen_loop(gstates, reps, out))
+    n, t = cpu(lambda: count_moves(gstates, reps, out))
     table.add(
         "draughts",
         "legal moves",
@@ -566,74 +551,6 @@ def bench_draughts(cfg: Settings, table: Table, threads: int) -> dict:
 # ============================================================================ backgammon
 
 
-@njit(cache=True)
-def _bg_random_games(rng, states, dice, out):
-    """Fill states/dice (int64[n, STATE_LEN], int64[n, 2]) with the rolls of random games played
-    through the game core: each turn a uniformly random distinct afterstate (rng: int64[1])."""
-    passes = np.empty((0, 3), dtype=np.int64)
-    k, n = 0, states.shape[0]
-    while k < n:
-        s, status, rolls, _ = start(rng, 0, passes)
-        while status == ROLLED and k < n:
-            states[k] = s
-            dice[k, 0], dice[k, 1] = dice_of(s)
-            k += 1
-            m = afterstates(s, out)
-            s, status, rolls, _ = finish_turn(out[rand_below(rng, 0, m)], rng, rolls, 0, passes)
-    return k
-
-
-def _bg_random_cases(n, seed):
-    """n (position, roll) cases from seeded random games: (states int64[n, STATE_LEN], dice int64[n, 2])."""
-    from boardgym.kernels.backgammon.board import STATE_LEN
-    from boardgym.kernels.backgammon.dice import new_rng
-    from boardgym.kernels.backgammon.movegen import MAX_AFTERSTATES
-
-    states = np.empty((n, STATE_LEN), dtype=np.int64)
-    dice = np.empty((n, 2), dtype=np.int64)
-    _bg_random_games(
-        new_rng(seed), states, dice, np.empty((MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
-    )
-    return states, dice
-
-
-@njit(cache=True)
-def _bg_afterstate_loop(states, dice, reps, out, sc):
-    """Sum of afterstate counts over all cases, reps times, one thread (boardgym kernel)."""
-    total = 0
-    for _ in range(reps):
-        for i in range(states.shape[0]):
-            total += gen_afterstates_scratch(states[i], dice[i, 0], dice[i, 1], out, sc)
-    return total
-
-
-@njit(cache=True)
-def _bg_plays_loop(states, dice, reps, out, routes):
-    """The same with a route per afterstate (the game core's plays_of_roll, what notation and
-    the agents use), one thread."""
-    total = 0
-    for _ in range(reps):
-        for i in range(states.shape[0]):
-            total += plays_of_roll(states[i], dice[i, 0], dice[i, 1], out, routes)
-    return total
-
-
-@njit(parallel=True)
-def _bg_afterstate_prange(states, dice, reps, outs, scs):
-    """The same over all cores: the cases split into one contiguous chunk per thread buffer."""
-    nchunk = outs.shape[0]
-    n = states.shape[0]
-    counts = np.zeros(nchunk, dtype=np.int64)
-    for c in prange(nchunk):
-        lo, hi = c * n // nchunk, (c + 1) * n // nchunk
-        t = 0
-        for _ in range(reps):
-            for i in range(lo, hi):
-                t += gen_afterstates_scratch(states[i], dice[i, 0], dice[i, 1], outs[c], scs[c])
-        counts[c] = t
-    return counts.sum()
-
-
 def _load_gym_backgammon():
     """gym-backgammon's rules class, loaded from its file (its package __init__ needs pyglet/gym)."""
     spec = importlib.util.find_spec("gym_backgammon")
@@ -732,7 +649,7 @@ def bench_backgammon(cfg: Settings, table: Table, threads: int) -> dict:
         "gym-backgammon" if gym else f"gym-backgammon {why}",
     ]
     table.say(f"\nBackgammon (boardgym vs {', '.join(peers)}), {threads} threads for multi-core")
-    states, dice = _bg_random_cases(cfg.bg_cases, cfg.seed)
+    states, dice = backgammon_rolls(cfg.bg_cases, cfg.seed)
     n_cases = len(states)
     n_bar = int((states[:, BAR_ME] > 0).sum())
     n_home = int((states[:, ME + 6 : ME + 24].sum(axis=1) + states[:, BAR_ME] == 0).sum())
@@ -744,11 +661,11 @@ def bench_backgammon(cfg: Settings, table: Table, threads: int) -> dict:
     nchunk = max(threads, 1) * 4
     outs = np.empty((nchunk, MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
     scs = np.empty((nchunk, scratch_size(MAX_AFTERSTATES)), dtype=np.int64)
-    _bg_afterstate_loop(states[:4], dice[:4], 1, out, sc)  # warm up
+    count_afterstates(states[:4], dice[:4], 1, out, sc)  # warm up
     numba.set_num_threads(threads)
-    _bg_afterstate_prange(states[:8], dice[:8], 1, outs, scs)
+    count_afterstates_parallel(states[:8], dice[:8], 1, outs, scs)
     reps, cpu, wall = cfg.bg_reps, table.cpu, table.wall
-    _, t = cpu(lambda: _bg_afterstate_loop(states, dice, reps, out, sc))
+    _, t = cpu(lambda: count_afterstates(states, dice, reps, out, sc))
     table.add(
         "backgammon",
         "afterstates",
@@ -760,8 +677,8 @@ def bench_backgammon(cfg: Settings, table: Table, threads: int) -> dict:
         "cpu",
     )
     routes = np.empty((MAX_AFTERSTATES, MAX_MOVES, MV_FIELDS), dtype=np.int64)
-    _bg_plays_loop(states[:4], dice[:4], 1, out, routes)  # warm up
-    _, t = cpu(lambda: _bg_plays_loop(states, dice, reps, out, routes))
+    count_plays(states[:4], dice[:4], 1, out, routes)  # warm up
+    _, t = cpu(lambda: count_plays(states, dice, reps, out, routes))
     table.add(
         "backgammon",
         "afterstates",
@@ -772,7 +689,7 @@ def bench_backgammon(cfg: Settings, table: Table, threads: int) -> dict:
         t,
         "cpu",
     )
-    _, t = wall(lambda: _bg_afterstate_prange(states, dice, reps, outs, scs))
+    _, t = wall(lambda: count_afterstates_parallel(states, dice, reps, outs, scs))
     table.add(
         "backgammon",
         "afterstates",

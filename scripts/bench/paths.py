@@ -97,9 +97,10 @@ def _cpu_rate(fn, work, seconds):
 
 def legal_plays_rates(cases, seconds, seed):
     """(boardgym legal_plays, gnubg-nn moves + IDs or None) in cases/s, CPU time."""
+    from boardgym.agents.arena.playouts import backgammon_rolls
     from boardgym.envs import backgammon_notation as bgenv
 
-    states, dice = bench_movegen._bg_random_cases(cases, seed)
+    states, dice = backgammon_rolls(cases, seed)
     pids = [bgenv.position_id(x) for x in states]
     rolls = dice.tolist()
     ours = _cpu_rate(

@@ -16,12 +16,9 @@ No peer: the figure is boardgym's own (BENCHMARKS.md compares it across versions
 import dataclasses
 import time
 
-import numpy as np
-
+from boardgym.agents.arena.playouts import draughts_positions
 from boardgym.agents.draughts.search import MAX_PLY
 from boardgym.agents.registry import load, parse_spec
-from boardgym.envs import draughts as api
-from boardgym.kernels.draughts.game import ONGOING
 from boardgym.scripts import cli
 
 #: optional peers (name, module, how to install, game): none, the search is compared with itself
@@ -83,19 +80,9 @@ class Settings:
 FULL = dict(depth=8, positions=50)
 
 
-def positions(n, seed, min_moves=1):
-    """n seeded random-playout positions (game not over, at least min_moves legal moves)."""
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < n:
-        s = api.initial_state()
-        for _ in range(int(rng.integers(10, 41))):
-            if api.game_status(s) != ONGOING:
-                break
-            s = api.apply(s, str(rng.choice(api.legal_moves(s))))
-        if api.game_status(s) == ONGOING and len(api.legal_moves(s)) >= min_moves:
-            out.append(s)
-    return out
+#: the seeded positions: 10..40 random whole moves from the start (drawn from the sorted PDN
+#: strings), the game going on
+PLAYOUTS = dict(plies=(10, 40), order="pdn")
 
 
 def main(args=None):
@@ -106,7 +93,7 @@ def main(args=None):
     name, opts = parse_spec(cfg.agent)
     timed = cfg.time > 0
     # a timed search of a forced move returns at once: those positions are left out
-    pos = positions(cfg.positions, cfg.seed, min_moves=2 if timed else 1)
+    pos = draughts_positions(cfg.positions, cfg.seed, min_moves=2 if timed else 1, **PLAYOUTS)
 
     def make():
         return load(

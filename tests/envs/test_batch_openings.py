@@ -3,10 +3,9 @@
 import numpy as np
 import pytest
 
-from boardgym.agents.arena.matches import opening_positions
+from boardgym.agents.arena.playouts import ballot_positions, opening_positions
 from boardgym.envs import draughts as api
 from boardgym.envs.batch import DraughtsBatch
-from boardgym.scripts.train import ballot_positions
 
 BALLOTS = ballot_positions()
 

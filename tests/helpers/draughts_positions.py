@@ -3,6 +3,7 @@ evaluation's score by its plain dense formula (the reference for the kernel's sp
 
 import numpy as np
 
+from boardgym.agents.arena.playouts import draughts_positions
 from boardgym.agents.draughts.evaluation import (
     EVAL_MLP_FEATURES,
     N_FEATURES,
@@ -11,28 +12,11 @@ from boardgym.agents.draughts.evaluation import (
     features_of_obs,
     pattern_indices_of_obs,
 )
-from boardgym.kernels.draughts.board import MAX_MOVES, ROW_LEN
-from boardgym.kernels.draughts.game import initial_state
-from boardgym.kernels.draughts.move import apply_move
-from boardgym.kernels.draughts.movegen import gen_moves
-from boardgym.kernels.draughts.outcome import game_status
 
 
 def random_positions(n, seed, max_plies=80):
     """n positions (game not over) after up to max_plies random moves from the start."""
-    rng = np.random.default_rng(seed)
-    buf = np.empty((MAX_MOVES, ROW_LEN), np.int64)
-    out = []
-    while len(out) < n:
-        s = initial_state()
-        for _ in range(int(rng.integers(0, max_plies))):
-            k = gen_moves(s, buf)
-            if k == 0:
-                break
-            s = apply_move(s, buf[int(rng.integers(k))])
-        if game_status(s) == 0:
-            out.append(s)
-    return out
+    return draughts_positions(n, seed, (0, max_plies - 1), through_draws=True)
 
 
 def dense_mlp_score(ev, obs):

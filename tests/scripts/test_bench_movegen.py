@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from boardgym.agents.arena.playouts import backgammon_rolls
 from boardgym.envs import backgammon_notation as bgn
 from boardgym.envs import draughts as dr
 from boardgym.scripts.bench import movegen as bench_movegen
@@ -89,9 +90,9 @@ def test_backgammon_cases_are_legal_rolls_gnubg_agrees():
     """The random-game rolls are valid positions with dice; gnubg-nn finds as many distinct
     afterstates as boardgym's legal_plays on each (the two count the same work)."""
     gnubg_nn = pytest.importorskip("gnubg_nn")
-    states, dice = bench_movegen._bg_random_cases(300, seed=7)
+    states, dice = backgammon_rolls(300, seed=7)
     assert states.shape[0] == dice.shape[0] == 300 and ((dice >= 1) & (dice <= 6)).all()
-    again, _ = bench_movegen._bg_random_cases(300, seed=7)
+    again, _ = backgammon_rolls(300, seed=7)
     assert np.array_equal(states, again)
     for s, (d1, d2) in zip(states[:100], dice[:100].tolist()):
         n = len(bgn.legal_plays(bgn.position_id(s), d1, d2))

@@ -9,6 +9,7 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
+from boardgym.agents.arena import playouts  # noqa: E402
 from boardgym.agents.training import kickstart as ks  # noqa: E402
 from boardgym.scripts import train  # noqa: E402
 
@@ -27,7 +28,7 @@ def test_draughts_labels_are_the_teachers_moves_hop_by_hop():
 
     spec = "draughts-alphabeta:depth=2"
     parsed = ks.parse_teacher("draughts", spec)
-    openings = train.ballot_positions()
+    openings = playouts.ballot_positions()
     data = ks.teacher_chunk("draughts", parsed, 3, 1, n_games=6, explore=0.0, openings=openings)
     assert _mask(data, game.N_ACTIONS)[np.arange(len(data["actions"])), data["actions"]].all()
     assert np.array_equal(data["played"], data["actions"])  # explore 0: the teacher plays
@@ -254,7 +255,7 @@ def test_resume_after_kills_in_the_teacher_phase_is_exact(tmp_path):
         n_steps=64,
         batch_size=256,
         tensorboard=False,
-        openings=train.ballot_positions(),
+        openings=playouts.ballot_positions(),
         teacher="greedy",
         teacher_games=80,
         teacher_epochs=3,

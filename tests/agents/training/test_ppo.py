@@ -9,6 +9,7 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
+from boardgym.agents.arena import playouts  # noqa: E402
 from boardgym.agents.ppo import OpponentPool, PPOAgent, play_vs_baseline, train_ppo  # noqa: E402
 from boardgym.envs import backgammon_v0, russian_draughts_v0  # noqa: E402
 from boardgym.scripts import cli, train  # noqa: E402
@@ -208,7 +209,7 @@ def test_train_script_ppo_resume_after_a_kill_is_exact(tmp_path):
             eval_games=4,
             log=kill,
             n_steps=128,
-            openings=train.ballot_positions(),
+            openings=playouts.ballot_positions(),
         )  # as train's default
     assert torch.load(tmp_path / "b" / "resume.pt", weights_only=False)["counters"]["steps"] == 2048
     resumed = train.main(common + ["--ckpt-dir", str(tmp_path / "b"), "--resume", "--quiet"])

@@ -1,5 +1,6 @@
-"""Time management of draughts-alphabeta: the budget is used and honoured, searches can be stopped
-and given a deadline from another thread, the principal variation is a legal line.
+"""Thinking of draughts-alphabeta (agents/draughts/thinking.py): the budget is used and honoured,
+searches can be stopped and given a deadline from another thread, the principal variation is a
+legal line.
 
 Tolerant statistical checks only (a shared CI machine); the precise figures come from
 ``python -m boardgym.scripts.draughts_strength --parts timing``.
@@ -56,9 +57,9 @@ def test_first_timed_move_of_a_process_is_searched(monkeypatch):
     """The search kernel's first run in a process (a compile, or a load from Numba's cache:
     seconds) happens before the clock starts, so the first timed move is searched rather than
     stopped at depth 0. A search kernel that stalls on its first call stands in for the compile."""
-    from boardgym.agents.draughts import agents as draughts_agents
+    from boardgym.agents.draughts import thinking
 
-    real, calls = draughts_agents.search_root, []
+    real, calls = thinking.search_root, []
 
     def stalls_first(*args):
         if not calls:
@@ -66,15 +67,15 @@ def test_first_timed_move_of_a_process_is_searched(monkeypatch):
         calls.append(1)
         return real(*args)
 
-    monkeypatch.setattr(draughts_agents, "_search_ready", False)
-    monkeypatch.setattr(draughts_agents, "search_root", stalls_first)
+    monkeypatch.setattr(thinking, "_search_ready", False)
+    monkeypatch.setattr(thinking, "search_root", stalls_first)
     a = AlphaBetaAgent(depth=None, time_limit=0.05, seed=0, threads=1)  # load() runs it here
     t0 = time.perf_counter()
     move = a.best_move(FENS[0])
     assert time.perf_counter() - t0 < 0.4
     assert a.last_info["depth"] >= 1 and move in api.legal_moves(FENS[0])
     # an agent with a depth (no budget) runs it before its first timed think() instead
-    monkeypatch.setattr(draughts_agents, "_search_ready", False)
+    monkeypatch.setattr(thinking, "_search_ready", False)
     calls.clear()
     b = AlphaBetaAgent(depth=4, seed=0)
     assert not calls
@@ -178,7 +179,7 @@ def test_adaptive_time_saves_on_settled_moves_and_spends_on_unsettled_ones(monke
     is spent and banks the rest; a move whose best move changes gets the bank on top of its
     budget (at most ADAPT_MAX_EXTRA budgets); a full bank (ADAPT_BANK budgets) saves no more.
     A scripted search (10 ms an iteration) stands in for the kernel."""
-    from boardgym.agents.draughts import agents as da
+    from boardgym.agents.draughts import thinking as da
 
     AlphaBetaAgent(depth=1, seed=0).best_move(FENS[0])  # compiled before the clocks run
     monkeypatch.setattr(da, "_search_ready", True)
@@ -216,7 +217,7 @@ def test_adaptive_time_counts_a_falling_score_as_unsettled(monkeypatch):
     """adaptive_time: a best move that stays the same while its score falls by more than
     ADAPT_DROP an iteration is unsettled (the bank is spent on it); a fall of ADAPT_DROP or less,
     or a rise, is settled (the move stops early and banks the rest)."""
-    from boardgym.agents.draughts import agents as da
+    from boardgym.agents.draughts import thinking as da
 
     AlphaBetaAgent(depth=1, seed=0).best_move(FENS[0])  # compiled before the clocks run
     monkeypatch.setattr(da, "_search_ready", True)
