@@ -64,7 +64,6 @@ a Wilson interval when the opponent entry has a ``games`` count, else none).
 """
 
 import dataclasses
-import json
 import math
 import os
 import time
@@ -82,9 +81,9 @@ from boardgym.agents.arena.stats import (
     luck_summary,
     result_rates,
     summarize_money,
-    wilson,
 )
 from boardgym.agents.backgammon.luck import td_judge
+from boardgym.agents.training.run_log import curve_series, read_metrics
 from boardgym.scripts import cli
 
 
@@ -324,88 +323,6 @@ X_LABELS = {"games": "self-play games", "steps": "environment steps", "seconds":
 Y_LABELS = {"ppg": "points per game", "win_rate": "win rate"}
 
 
-def read_metrics(run_dir):
-    """(path, [(line number, record)]) of RUN_DIR/metrics.jsonl; ValueError naming a bad line."""
-    path = os.path.join(run_dir, "metrics.jsonl")
-    if not os.path.isfile(path):
-        raise ValueError(
-            f"no metrics.jsonl in run directory {run_dir!r} "
-            "(boardgym train writes one line per evaluation)"
-        )
-    records = []
-    with open(path) as f:
-        for no, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise ValueError(f"{path}, line {no}: not valid JSON ({e.msg})") from None
-            if not isinstance(rec, dict):
-                raise ValueError(
-                    f"{path}, line {no}: expected a JSON object, got {type(rec).__name__}"
-                )
-            records.append((no, rec))
-    if not records:
-        raise ValueError(
-            f"{path}: no evaluations yet (a run writes one every --eval-every and at its end)"
-        )
-    return path, records
-
-
-def _number(value, where):
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise ValueError(f"{where}: expected a finite number, got {value!r}")
-    return float(value)
-
-
-def _ppg_band(ci95, ppg, where):
-    """(low, high) of a metrics entry's ci95: a [low, high] pair, or (older files) a half-width."""
-    if isinstance(ci95, list):
-        if len(ci95) != 2:
-            raise ValueError(f"{where}: expected [low, high], got {ci95!r}")
-        lo, hi = (_number(v, where) for v in ci95)
-        if not lo <= ppg <= hi:
-            raise ValueError(f"{where}: interval {ci95!r} does not contain ppg {ppg!r}")
-        return lo, hi
-    half = _number(ci95, where)
-    return ppg - half, ppg + half
-
-
-def curve_series(path, records, x="games", y="ppg"):
-    """{opponent: (m, 4) float64 array of rows (x, y, low, high)} sorted by x.
-
-    low/high: the ci95 interval for ppg ([low, high], or y -+ ci95 in older files); for win_rate the Wilson interval when the opponent entry has a
-    'games' count, else NaN (no interval). Opponents are the keys whose values are objects.
-    """
-    series = {}
-    for no, rec in records:
-        where = f"{path}, line {no}"
-        if x not in rec:
-            raise ValueError(f"{where}: no {x!r} key for --x {x} (the line has {sorted(rec)})")
-        xv = _number(rec[x], f"{where}, {x!r}")
-        opponents = {k: v for k, v in rec.items() if isinstance(v, dict)}
-        if not opponents:
-            raise ValueError(f"{where}: no opponent entries (objects with ppg, ci95, win_rate)")
-        for name, entry in opponents.items():
-            if y not in entry:
-                raise ValueError(
-                    f"{where}: opponent {name!r} has no {y!r} key (it has {sorted(entry)})"
-                )
-            yv = _number(entry[y], f"{where}, {name}.{y}")
-            if y == "ppg":
-                if "ci95" not in entry:
-                    raise ValueError(f"{where}: opponent {name!r} has no 'ci95' key")
-                lo, hi = _ppg_band(entry["ci95"], yv, f"{where}, {name}.ci95")
-            elif "games" in entry:
-                n = _number(entry["games"], f"{where}, {name}.games")
-                lo, hi = wilson(yv * n, n)
-            else:
-                lo = hi = math.nan
-            series.setdefault(name, []).append((xv, yv, lo, hi))
-    return {name: np.array(sorted(rows, key=lambda r: r[0])) for name, rows in series.items()}
-
-
 def run_labels(run_dirs):
     """Short legend names of run directories: the last path component, the path if ambiguous."""
     names = [os.path.basename(os.path.normpath(d)) or d for d in run_dirs]
@@ -529,7 +446,7 @@ def run_curves(cfg):
     """Learning-curve mode: read every run, print the summary, draw --plot if given."""
     loaded = [(d, *read_metrics(d)) for d in cfg.curve]
     curves, paths = {}, {}
-    for label, (run_dir, path, records) in zip(run_labels(cfg.curve), loaded):
+    for label, (_run_dir, path, records) in zip(run_labels(cfg.curve), loaded):
         curves[label] = curve_series(path, records, cfg.x, cfg.y)
         paths[label] = path
         print("\n".join(format_curve(label, path, curves[label], cfg.x, cfg.y)))

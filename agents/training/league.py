@@ -6,9 +6,9 @@ draughts ``"recapture"`` (the in-kernel one-ply material player, boardgym.kernel
 opponents) and ``"greedy"`` (boardgym.agents' ``GreedyAgent``: one ply with the search
 evaluation and the forced captures resolved), in backgammon ``"greedy"`` (the in-kernel one-ply
 player of boardgym.kernels.backgammon.opponents, which ``GreedyAgent`` also is) — and the newest
-``pool_size`` frozen snapshots of the learner. Every game slot of the trainer's vector env has one member for the whole game; when
-a game ends its result (the learner's score: win 1, draw 1/2, loss 0) updates that member's
-recent score and the slot draws its next member.
+``pool_size`` frozen snapshots of the learner. Every game slot of the trainer's vector env has
+one member for the whole game; when a game ends its result (the learner's score: win 1, draw
+1/2, loss 0) updates that member's recent score and the slot draws its next member.
 
 Sampling (prioritized fictitious self-play, as in AlphaStar's league): member m is drawn with
 probability proportional to ``f(p_m) = (1 - p_m) ** 2 + floor`` ("hard"; or ``p_m (1 - p_m) +
@@ -18,14 +18,11 @@ recent score against m — an exponentially weighted mean over its games (each n
 member). Members the learner still loses to are played most; beaten ones keep a small share
 (``floor``) so that what was learnt against them is not forgotten.
 
-The draughts fixed players choose from the observations alone (they decode to the position:
-boardgym.kernels.draughts.observe.decode_obs, as ``GreedyAgent.act`` reads them):
-``greedy_actions`` scores every whole move of M positions in one Numba call (no Python loop over
-games or moves), ties broken by per-slot random streams; the backgammon greedy player reads the
-bound core's positions (``backgammon_greedy_actions``, one call). A player whose move takes
-several actions (a draughts capture chain, a backgammon play) chooses its whole move again at
-each of them, among the ways to finish the move under way: the best one stays reachable, so it
-plays one of its best moves. Snapshots answer in one batched forward per member.
+The fixed players are the batched in-process players of the game rooms, one Numba call per
+member: in draughts ``GreedyBatch`` and ``recapture_actions`` (boardgym.agents.draughts.
+batch_players, from the observations), in backgammon ``backgammon_greedy_actions``
+(boardgym.agents.backgammon.batch_players, from the bound core's positions). Snapshots answer in
+one batched forward per member.
 
 The league is the opponent callable of the vector env (boardgym.envs.vector.make_sb3_vec_env
 with ``opponent=league``): ``league(obs (M, O), masks (M, A)) -> actions (M,)`` for the games
@@ -35,221 +32,14 @@ slot assignment, generators) for an exact resume.
 """
 
 import numpy as np
-from numba import njit
 
-from boardgym.agents.draughts.evaluation import Evaluation
-from boardgym.agents.draughts.search import SearchBuffers, root_children, score_children
-from boardgym.kernels.backgammon.codec import encode_action
-from boardgym.kernels.backgammon.game import (
-    MAX_AFTERSTATES as BG_MAX_AFTERSTATES,
-)
-from boardgym.kernels.backgammon.game import (
-    MAX_MOVES as BG_MAX_MOVES,
-)
-from boardgym.kernels.backgammon.game import (
-    MV_FIELDS as BG_MV_FIELDS,
-)
-from boardgym.kernels.backgammon.game import (
-    STATE_LEN as BG_STATE_LEN,
-)
-from boardgym.kernels.backgammon.game import (
-    plays as bg_plays,
-)
-from boardgym.kernels.backgammon.movegen import MV_DIE, MV_FROM
-from boardgym.kernels.backgammon.opponents import greedy_pick
-from boardgym.kernels.draughts.board import MAX_HOPS, MAX_MOVES, ROW_LEN, STATE_LEN
-from boardgym.kernels.draughts.game import RULES_ALL, route_actions
-from boardgym.kernels.draughts.move import apply_move
-from boardgym.kernels.draughts.movegen import gen_moves
-from boardgym.kernels.draughts.observe import decode_obs
-from boardgym.kernels.draughts.opponents import recapture_move
-from boardgym.kernels.rng import rand_below, seed_rngs
+from boardgym.agents.backgammon.batch_players import backgammon_greedy_actions
+from boardgym.agents.draughts.batch_players import GreedyBatch, recapture_actions
+from boardgym.kernels.draughts.board import MAX_MOVES, ROW_LEN
+from boardgym.kernels.rng import seed_rngs
 
 #: the fixed members of each game's league
 FIXED = {"draughts": ("random", "recapture", "greedy"), "backgammon": ("random", "greedy")}
-
-
-@njit(cache=True)
-def greedy_actions(
-    obs,
-    slots,
-    rngs,
-    resolve,
-    kind,
-    w1,
-    b1,
-    w2,
-    b2,
-    scale,
-    pt,
-    rows,
-    children,
-    scores,
-    tt,
-    killers,
-    history,
-    moves,
-    scratch,
-    work,
-    stats,
-    eval_obs,
-    eg,
-    hops,
-    out,
-):
-    """GreedyAgent's first hop in each of M draughts positions: obs float32 (M, OBS_LEN) (the
-    mover's view), slots int64 (M,) (the random stream of each: rngs[slots[k]], for ties),
-    evaluation (kind, w1, b1, w2, b2, scale), the search buffers of draughts_search and its
-    endgame tables eg (none here: GreedyAgent's one-ply scores);
-    out int64 (M,) the action (mover's frame). Returns the number of positions without a move."""
-    bad = 0
-    for k in range(obs.shape[0]):
-        s, code = decode_obs(obs[k], np.int64(RULES_ALL))
-        n = root_children(s, rows, children)
-        if code != 0 or n == 0:
-            out[k] = -1
-            bad += 1
-            continue
-        score_children(
-            children,
-            n,
-            resolve,
-            tt,
-            killers,
-            history,
-            moves,
-            scratch,
-            work,
-            stats,
-            kind,
-            w1,
-            b1,
-            w2,
-            b2,
-            scale,
-            pt,
-            eval_obs,
-            eg,
-            scores,
-        )
-        best, ties = 0, 0
-        for i in range(n):
-            if scores[i] > scores[best]:
-                best, ties = i, 1
-            elif scores[i] == scores[best]:
-                ties += 1
-                if ties > 1 and rand_below(rngs, slots[k], ties) == 0:  # reservoir among equals
-                    best = i
-        route_actions(s, rows[best], hops)
-        out[k] = hops[0]
-    return bad
-
-
-@njit(cache=True)
-def recapture_actions(obs, slots, rngs, rows, out):
-    """The in-kernel recapture player's first hop (mover's frame) in each of M draughts positions
-    (obs float32 (M, OBS_LEN), mover's view; ties from rngs[slots[k]]) into out int64 (M,)."""
-    hops = np.zeros(MAX_HOPS, np.int64)
-    bad = 0
-    for k in range(obs.shape[0]):
-        s, code = decode_obs(obs[k], np.int64(RULES_ALL))
-        n = gen_moves(s, rows)
-        if code != 0 or n == 0:
-            out[k] = -1
-            bad += 1
-            continue
-        after = recapture_move(s, rngs, slots[k])
-        pick = 0
-        for i in range(n):
-            t = apply_move(s, rows[i])
-            same = True
-            for j in range(STATE_LEN):
-                if t[j] != after[j]:
-                    same = False
-                    break
-            if same:
-                pick = i
-                break
-        route_actions(s, rows[pick], hops)
-        out[k] = hops[0]
-    return bad
-
-
-@njit(cache=True)
-def backgammon_greedy_actions(states, out):
-    """The in-kernel backgammon greedy player's next checker move (mover's frame) in each of M
-    positions (states int64 (M, STATE_LEN), the mover on roll or in mid-play) into out int64
-    (M,): the first move of the route of the best-scored play of the dice left
-    (opponents.greedy_pick: the first of the best afterstates). Returns the number of positions
-    without a move."""
-    rows = np.empty((BG_MAX_AFTERSTATES, BG_STATE_LEN), np.int64)
-    routes = np.empty((BG_MAX_AFTERSTATES, BG_MAX_MOVES, BG_MV_FIELDS), np.int64)
-    bad = 0
-    for k in range(states.shape[0]):
-        routes[0, 0, MV_DIE] = 0  # stays 0 if the only play is no move
-        n = bg_plays(states[k], rows, routes)
-        if n <= 0 or routes[0, 0, MV_DIE] <= 0:
-            out[k] = -1
-            bad += 1
-            continue
-        best = greedy_pick(rows, n)
-        out[k] = encode_action(routes[best, 0, MV_FROM], routes[best, 0, MV_DIE])
-    return bad
-
-
-class GreedyBatch:
-    """GreedyAgent for many draughts positions at once: ``actions(obs, slots, rngs)``.
-
-    evaluation: None/"material", an Evaluation or an .npz path (as GreedyAgent);
-    resolve_captures as GreedyAgent."""
-
-    def __init__(self, evaluation=None, resolve_captures=True):
-        if evaluation is None or (isinstance(evaluation, str) and evaluation == "material"):
-            evaluation = Evaluation.material()
-        elif isinstance(evaluation, str):
-            evaluation = Evaluation.load(evaluation)
-        elif not isinstance(evaluation, Evaluation):
-            raise ValueError(
-                f"evaluation must be None, 'material', an Evaluation or an .npz "
-                f"path, got {evaluation!r}"
-            )
-        self.evaluation = evaluation
-        self.resolve = int(bool(resolve_captures))
-        self.buffers = SearchBuffers(tt_bits=4)
-        self.scores = np.zeros(MAX_MOVES, np.int64)
-        self.hops = np.zeros(MAX_HOPS, np.int64)
-
-    def actions(self, obs, slots, rngs):
-        """int64 (M,): the first hop of GreedyAgent's move for each observation (float32 (M,
-        OBS_LEN), the mover's view); ties drawn from rngs[slots[k]] (int64 SplitMix states)."""
-        obs = np.ascontiguousarray(obs, np.float32)
-        out = np.zeros(obs.shape[0], np.int64)
-        b, ev = self.buffers, self.evaluation
-        bad = greedy_actions(
-            obs,
-            np.ascontiguousarray(slots, np.int64),
-            rngs,
-            self.resolve,
-            ev.kind,
-            *ev.arrays(),
-            b.rows,
-            b.children,
-            self.scores,
-            b.tt,
-            b.killers,
-            b.history,
-            b.moves,
-            b.scratch,
-            b.work,
-            b.stats,
-            b.obs,
-            b.egdb,
-            self.hops,
-            out,
-        )
-        if bad:
-            raise ValueError(f"{bad} observation(s) without a legal move for the side to move")
-        return out
 
 
 PFSP = ("hard", "var")

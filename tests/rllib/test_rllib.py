@@ -1,7 +1,7 @@
 """Ray RLlib path: the MultiAgentEnv adapter (RLlib's own env check, random masked play against
 the AEC env), the action-masking RLModule, and 2-runner league self-play smoke runs with
-evaluation, checkpoint and restore (scripts/train_rllib.py). Skipped without Ray:
-``pip install -e ".[ray]"``."""
+evaluation, checkpoint and restore (agents/training/rllib.py, scripts/train_rllib.py). Skipped
+without Ray: ``pip install -e ".[ray]"``."""
 
 import json
 import os
@@ -16,17 +16,13 @@ from ray.rllib.core.columns import Columns  # noqa: E402
 from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa: E402
 
 from boardgym.agents.rllib_module import RLlibAgent, module_spec  # noqa: E402
+from boardgym.agents.training import rllib as rl_train  # noqa: E402
 from boardgym.envs import backgammon_v0, russian_draughts_v0  # noqa: E402
 from boardgym.envs import rllib as rl_env  # noqa: E402
+from boardgym.scripts import train_rllib as tr  # noqa: E402
 
 GAMES = ("draughts", "backgammon")
 AEC = {"draughts": russian_draughts_v0, "backgammon": backgammon_v0}
-
-
-def load_script():
-    from boardgym.scripts import train_rllib
-
-    return train_rllib
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -149,30 +145,9 @@ def test_module_only_samples_legal_actions(game):
         RLlibAgent(module).act(o["observation"], np.zeros_like(o["action_mask"]))
 
 
-def test_league_mapping_puts_main_on_one_seat():
-    tr = load_script()
-
-    class Ep:
-        def __init__(self, i):
-            self.id_ = f"episode-{i}"
-
-    mapping = tr.LeagueMapping(["league_0", "league_1"], self_play_prob=0.25, seed=0)
-    seats, opponents = set(), {}
-    for i in range(400):
-        ep = Ep(i)
-        m = [mapping(a, ep) for a in rl_env.AGENTS]
-        assert "main" in m and m == [mapping(a, ep) for a in rl_env.AGENTS]  # stable per episode
-        seats.add(m.index("main"))
-        opp = m[1 - m.index("main")] if m.count("main") == 1 else "main"
-        opponents[opp] = opponents.get(opp, 0) + 1
-    assert seats == {0, 1} and set(opponents) == {"main", "league_0", "league_1"}
-    assert 50 < opponents["main"] < 150  # ~ 0.25 * 400
-
-
 def test_parse_args_rejects_bad_values():
     from boardgym.scripts import cli
 
-    tr = load_script()
     cfg = cli.parse(
         tr.Settings,
         ["--game", "backgammon", "--num-env-runners", "3", "--address", "auto", "--restore"],
@@ -194,7 +169,6 @@ def test_parse_args_rejects_bad_values():
 
 
 def test_restore_without_checkpoint_is_refused(tmp_path):
-    tr = load_script()
     with pytest.raises(ValueError, match="no checkpoint"):
         tr.main(["--game", "draughts", "--restore", "--checkpoint-dir", str(tmp_path)])
     (tmp_path / "league.json").write_text(
@@ -216,7 +190,6 @@ def local_ray():
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_two_runner_smoke_train_evaluate_checkpoint_restore(game, tmp_path, local_ray):
-    tr = load_script()
     args = [
         "--game",
         game,
@@ -254,7 +227,7 @@ def test_two_runner_smoke_train_evaluate_checkpoint_restore(game, tmp_path, loca
     assert first["iteration"] == 2 and len(first["history"]) == 2
     assert all(row["env_steps"] >= 400 for row in first["history"])
     ev = first["history"][-1]["eval"]
-    assert set(ev) == set(tr.BASELINES[game]) and all(0.0 <= v <= 1.0 for v in ev.values())
+    assert set(ev) == set(rl_train.BASELINES[game]) and all(0.0 <= v <= 1.0 for v in ev.values())
     assert first["start_digest"] != first["end_digest"]  # PPO changed main's weights
     snapshots = [row["snapshot"] for row in first["history"] if "snapshot" in row]
     assert snapshots and first["league"] == ["league_0", *snapshots]

@@ -1,21 +1,18 @@
-"""The PPO league: PFSP sampling follows the win rates, GreedyAgent's batched kernel picks what
-GreedyAgent picks, snapshots enter and leave, the state round-trips, and a league run resumes
-exactly; LegalActionPolicy is MaskableActorCriticPolicy's distribution."""
+"""The PPO league: PFSP sampling follows the win rates, snapshots enter and leave, the members
+play legal actions, the state round-trips; LegalActionPolicy is MaskableActorCriticPolicy's
+distribution; batched-opponent matches are paired and reproducible (the batched players
+themselves: tests/agents/draughts/test_draughts_batch_players.py and
+tests/agents/backgammon/test_backgammon_batch_players.py)."""
 
 import numpy as np
 import pytest
 
 from boardgym.agents.training.league import (
     FIXED,
-    GreedyBatch,
     League,
     pfsp_weights,
-    recapture_actions,
 )
 from boardgym.envs.batch import DraughtsBatch
-from boardgym.kernels.draughts import game
-from boardgym.kernels.draughts.board import MAX_HOPS, MAX_MOVES, ROW_LEN
-from boardgym.kernels.rng import seed_rngs
 
 
 def _positions(n, seed, plies=(4, 40)):
@@ -46,7 +43,9 @@ def test_pfsp_weights_follow_the_win_rates():
     slot_of = {name: np.flatnonzero(league.slot == i) for i, name in enumerate(league.names)}
     # the learner beats random every time, draws recapture, loses to greedy
     for _ in range(30):
-        for i, (name, reward) in enumerate((("random", 1.0), ("recapture", 0.0), ("greedy", -1.0))):
+        for i, (_name, reward) in enumerate(
+            (("random", 1.0), ("recapture", 0.0), ("greedy", -1.0))
+        ):
             league.slot[:3] = [0, 1, 2]
             league.record([i], [reward])
     s = league.scores()
@@ -71,42 +70,6 @@ def test_pfsp_weights_follow_the_win_rates():
         League("backgammon", 4, fixed=("recapture",))
     with pytest.raises(ValueError, match="game must be"):
         League("chess", 4)
-
-
-def test_greedy_kernel_picks_what_greedy_agent_picks():
-    """Random positions, chains in progress included: the kernel's first hop starts one of
-    GreedyAgent's best-scored moves (its random tie-break aside), and the kernel is deterministic
-    given the streams."""
-    from boardgym.agents.draughts.agents import GreedyAgent
-    from boardgym.agents.draughts.search import root_children
-    from boardgym.envs.draughts import state_from_observation
-
-    obs, _ = _positions(120, seed=11)
-    greedy = GreedyBatch()
-    actions = greedy.actions(obs, np.arange(len(obs)), seed_rngs(5, len(obs)))
-    again = greedy.actions(obs, np.arange(len(obs)), seed_rngs(5, len(obs)))
-    assert np.array_equal(actions, again)
-    hops = np.zeros(MAX_HOPS, np.int64)
-    for k in range(len(obs)):
-        s = state_from_observation(obs[k])
-        agent = GreedyAgent(seed=0)
-        agent.choose_move(s)
-        b = agent.buffers
-        n = root_children(s, b.rows, b.children)
-        scores = agent._scores[:n]
-        best = set()
-        for j in np.flatnonzero(scores == scores.max()):
-            game.route_actions(s, b.rows[j], hops)
-            best.add(int(hops[0]))
-        assert int(actions[k]) in best, k
-
-
-def test_recapture_member_plays_legal_first_hops():
-    obs, masks = _positions(60, seed=4)
-    out = np.zeros(len(obs), np.int64)
-    rows = np.zeros((MAX_MOVES, ROW_LEN), np.int64)
-    assert recapture_actions(obs, np.arange(len(obs)), seed_rngs(1, len(obs)), rows, out) == 0
-    assert masks[np.arange(len(obs)), out].all()
 
 
 def test_league_members_play_legal_actions_and_state_round_trips():
@@ -176,42 +139,6 @@ def test_legal_action_policy_is_the_masked_policy():
     torch.manual_seed(1)
     sampled, _, logp = legal(obs_t, action_masks=masks)
     assert masks[np.arange(64), sampled.numpy()].all() and torch.all(logp <= 0)
-
-
-def test_backgammon_greedy_member_plays_a_best_play_of_the_in_kernel_greedy_player():
-    """Move by move (re-choosing among the ways to finish the play), the member ends its turn in
-    one of the afterstates the in-kernel greedy player scores best."""
-    from boardgym.agents.training.league import backgammon_greedy_actions
-    from boardgym.envs.batch import BackgammonBatch
-    from boardgym.kernels.backgammon import game as bg
-    from boardgym.kernels.backgammon.board import TURN
-    from boardgym.kernels.backgammon.opponents import greedy_score
-
-    core = BackgammonBatch(24, opponent=None, max_turns=500)
-    core.reset(3)
-    rng = np.random.default_rng(3)
-    for _ in range(int(rng.integers(10, 30))):
-        core.step(core.random_actions())
-        core.reset_done()
-    rows = np.zeros((bg.MAX_AFTERSTATES, bg.STATE_LEN), np.int64)
-    out = np.zeros(1, np.int64)
-    checked = 0
-    for s0 in core.states[~core.done.any(1).astype(bool)]:
-        if bg.dice_left(s0) == 0 or not bg.can_move(s0):
-            continue
-        n = bg.afterstates(s0, rows)
-        scores = np.array([greedy_score(rows[k]) for k in range(n)])
-        s, mover = s0.copy(), s0[TURN]
-        mask = np.zeros(bg.N_ACTIONS, np.int8)
-        while s[TURN] == mover:
-            assert backgammon_greedy_actions(s[None, :].copy(), out) == 0
-            bg.legal_mask(s, False, False, mask)
-            assert mask[out[0]] == 1
-            s = bg.apply(s, out[0])
-        ends = [k for k in range(n) if np.array_equal(bg.pass_turn(rows[k]), s)]
-        assert ends and max(scores[ends]) == scores.max()
-        checked += 1
-    assert checked >= 5
 
 
 @pytest.mark.parametrize("game_name", ["draughts", "backgammon"])
