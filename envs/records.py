@@ -13,7 +13,10 @@ it), a backgammon one turned to the player of the next roll, with that roll.
 import os
 import re
 
+import numpy as np
+
 from boardgym.envs import backgammon_match, draughts_pdn
+from boardgym.envs.backgammon_checks import check_dice, check_state
 from boardgym.envs.checks import is_int
 from boardgym.kernels.backgammon import game as bg_core
 from boardgym.kernels.backgammon.board import TURN
@@ -79,7 +82,14 @@ def record_frames(text, kind=None):
 
 
 def _first_game(frames):
-    if not isinstance(frames, list) or not frames or not all(isinstance(f, dict) for f in frames):
+    if (
+        not isinstance(frames, list)
+        or not frames
+        or not all(
+            isinstance(f, dict) and is_int(f.get("ply")) and isinstance(f.get("state"), np.ndarray)
+            for f in frames
+        )
+    ):
         raise TypeError("frames must be the non-empty list record_frames returns")
     game = frames[0].get("game")
     return [f for f in frames if f.get("game") == game]
@@ -105,11 +115,17 @@ def position_at(frames, ply=None):
         raise TypeError(f"ply must be an integer, got {type(ply).__name__}")
     if not 0 <= ply <= n:
         raise ValueError(f"ply {ply} is not 0..{n} (the plies of the game)")
-    frame = [f for f in game if f["ply"] == ply][-1]
-    state, dice = frame["state"].copy(), None
+    at = [f for f in game if f["ply"] == ply]
+    if not at:
+        raise ValueError(f"no frame after {ply} plies (frames are record_frames' list)")
+    state, dice = at[-1]["state"].copy(), None
     following = next((f for f in game if f["ply"] == ply + 1), None)
     if following is not None and "dice" in following:  # a backgammon roll
-        if following["turn"] != state[TURN]:
+        state = check_state(state, "the frame's state")
+        dice, turn = following["dice"], following.get("turn")
+        if not isinstance(dice, (list, tuple)) or len(dice) != 2 or turn not in (0, 1):
+            raise ValueError("a roll's frame has two dice and the turn 0 or 1")
+        dice = check_dice(*dice)
+        if turn != state[TURN]:
             state = bg_core.pass_turn(state)  # the other side rolls next (e.g. it opens the game)
-        dice = tuple(following["dice"])
     return state, dice
