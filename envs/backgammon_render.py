@@ -9,16 +9,16 @@ pip counts, the cube (value; centred in the bar, or at its owner's edge), the pl
 the dice still to play (drawn on the mover's half of the board).
 
 ``render_text``, ``render_rgb`` and ``to_svg`` take a state (checked by
-boardgym.envs.backgammon_notation.check_state); ``Board(position_id or state, match_id=...,
+boardgym.envs.backgammon_checks.check_state); ``Board(position_id or state, match_id=...,
 dice=...)`` is the same picture as an object Jupyter displays, with ``svg()``, ``png()``,
 ``save(path)``. The image and the SVG come from one drawing (boardgym.envs._draw.Scene).
 """
 
 import numpy as np
 
-from boardgym.envs import backgammon_notation as notation
+from boardgym.envs import backgammon_ids as ids
 from boardgym.envs._draw import Picture, Scene, check_perspective
-from boardgym.envs.backgammon_notation import check_state
+from boardgym.envs.backgammon_checks import check_dice, check_state
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import (
     BAR_ME,
@@ -41,8 +41,8 @@ _SYM = "XO"
 def absolute_view(state, perspective=0):
     """dict: x[p], o[p] (player_0's and player_1's checkers on point p numbered from player
     ``perspective``'s side; int arrays, index 0 unused), bar, off and pips as (player_0,
-    player_1), the player on roll, the dice left (list of values, highest first), cube (value, owner -1/0/1)
-    and perspective."""
+    player_1), the player on roll, the dice left (list of values, highest first), cube (value,
+    owner -1/0/1) and perspective."""
     s = check_state(state)
     perspective = check_perspective(perspective)
     me, opp = s[ME : ME + 24], s[OPP : OPP + 24]
@@ -130,7 +130,7 @@ def render_text(state, perspective=0):
             f"pips: X {v['pips'][0]}  O {v['pips'][1]}   {_cube_text(v)}",
             f" {_status(v)}",
             f" points numbered for player_{me} ({_SYM[me]}): home 1-6 bottom right; "
-            f"Position ID {notation.position_id(state)}",
+            f"Position ID {ids.position_id(state)}",
         ]
     )
 
@@ -274,7 +274,7 @@ class Board(Picture):
                         "give the Match ID either after the Position ID or as match_id, not both"
                     )
                 match_id = mid
-            state = notation.position_from_id(pid)
+            state = ids.position_from_id(pid)
         elif isinstance(position, (np.ndarray, list, tuple)):
             state = check_state(position).copy()
         else:
@@ -283,7 +283,7 @@ class Board(Picture):
                 f"got {type(position).__name__}"
             )
         if match_id is not None:
-            m = notation.parse_match_id(match_id)
+            m = ids.parse_match_id(match_id)
             state[TURN] = m["dice_owner"]
             state[CUBE_VALUE], state[CUBE_OWNER] = m["cube_value"], m["cube_owner"]
             if m["dice"] != (0, 0) and dice is None:
@@ -299,7 +299,7 @@ class Board(Picture):
                 raise TypeError(f"dice must be two integers 1..6, got {dice!r}")
             if len(dice) != 2:
                 raise ValueError(f"dice must be two integers 1..6, got {dice!r}")
-            d1, d2 = notation.check_dice(*dice)
+            d1, d2 = check_dice(*dice)
             state = game.set_roll(state, d1, d2)
         self._state = state
         self._perspective = check_perspective(perspective)
@@ -314,7 +314,7 @@ class Board(Picture):
     @property
     def position_id(self):
         """The gnubg Position ID (the player on roll's view)."""
-        return notation.position_id(self._state)
+        return ids.position_id(self._state)
 
     def text(self):
         """The text board (render_text)."""

@@ -45,9 +45,10 @@ its board.
 import numpy as np
 from gymnasium import spaces
 
-from boardgym.envs import backgammon_notation as notation
+from boardgym.envs import backgammon_ids as ids
 from boardgym.envs import backgammon_render
 from boardgym.envs._aec import AGENTS, TwoPlayerAEC, warn_unknown_options, wrap_classic
+from boardgym.envs.backgammon_checks import check_dice, check_max_turns, check_scoring
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import CUBE_VALUE, TURN
 from boardgym.kernels.backgammon.observe import OBS_LEN, encode_obs
@@ -68,11 +69,11 @@ class raw_env(TwoPlayerAEC):
     renderer = backgammon_render
 
     def __init__(self, render_mode=None, scoring="single", cube=False, max_turns=None):
-        self._scoring = notation.check_scoring(scoring)
+        self._scoring = check_scoring(scoring)
         if not isinstance(cube, (bool, np.bool_)):
             raise TypeError(f"cube must be True or False, got {cube!r}")
         self.scoring, self.cube = scoring, bool(cube)
-        cap = notation.check_max_turns(max_turns)
+        cap = check_max_turns(max_turns)
         self.max_turns = cap or None
         high = 7.5  # (15 - 3) / 2 is the largest unit value
         n_actions = game.N_ACTIONS_CUBE if self.cube else game.N_ACTIONS
@@ -133,12 +134,10 @@ class raw_env(TwoPlayerAEC):
             if len(dice) != 2:
                 raise ValueError(f"dice must be two integers 1..6, got {dice!r}")
             try:
-                dice = notation.check_dice(*dice)
+                dice = check_dice(*dice)
             except (TypeError, ValueError) as e:
                 raise type(e)(f"reset option dice {dice!r}: {e}") from None
-        start = (
-            notation.position_from_id(options["position_id"]) if "position_id" in options else None
-        )
+        start = ids.position_from_id(options["position_id"]) if "position_id" in options else None
         self.turns = []
         self._rolls = 0
         if start is not None:
@@ -148,7 +147,7 @@ class raw_env(TwoPlayerAEC):
         else:
             self.state, hi, lo = game.opening(self._rng)
             dice = (int(hi), int(lo))
-        self.start_position = (notation.position_id(self.state), int(self.state[TURN]))
+        self.start_position = (ids.position_id(self.state), int(self.state[TURN]))
         self._offered = False
         self._dropped = False
         self._start_turns(dice or (0, 0))
@@ -219,7 +218,7 @@ class raw_env(TwoPlayerAEC):
 
     def _step_infos(self):
         info = {
-            "position_id": notation.position_id(self.state),
+            "position_id": ids.position_id(self.state),
             "dice": self._roll_dice,
             "passes": list(self._passes),
         }
@@ -228,7 +227,7 @@ class raw_env(TwoPlayerAEC):
     def match_id(self):
         """gnubg Match ID of the current position (money game; a pending double included)."""
         turn = int(self.state[TURN])
-        return notation.match_id(
+        return ids.match_id(
             self.state, double_offered=self._offered, turn=(1 - turn) if self._offered else turn
         )
 
@@ -238,7 +237,7 @@ class raw_env(TwoPlayerAEC):
         Only games from the standard start can be written (the format has no set-up position)."""
         from boardgym.envs.backgammon_match import game_to_match_text
 
-        if self.start_position[0] != notation.position_id(game.initial_state()):
+        if self.start_position[0] != ids.position_id(game.initial_state()):
             raise ValueError(
                 "match text needs the standard start; this game began from a Position ID"
             )

@@ -195,8 +195,8 @@ class _BatchCore:
 
     def reset(self, seed=None, paired=False):
         """Start every game afresh; seed (an integer 0..2**64-1, or a sequence of N of them, one
-        per game, or of None; TypeError / ValueError else: envs.seeding) fixes every game's random stream (None: fresh
-        entropy).
+        per game, or of None; TypeError / ValueError else: envs.seeding) fixes every game's random
+        stream (None: fresh entropy).
 
         Game i's stream is stream i of ``seed_rngs(seed, N)`` (with a sequence: stream 0 of
         ``seed_rngs(seed[i], 1)``, so seeds S, S + 1, ... are the integer S); with paired, games
@@ -508,7 +508,7 @@ class BackgammonBatch(_BatchCore):
     """N cubeless backgammon games (actions and observations as in backgammon_v0; game i of a
     batch reset with seed S rolls the same dice as backgammon_v0 reset with seed S + i). Every
     rule goes through the game core (kernels/backgammon/game.py); positions in snapshots are
-    checked by backgammon_notation.check_batch."""
+    checked by backgammon_checks.check_batch."""
 
     _state_fields = _BatchCore._state_fields + ("rolls",)
 
@@ -521,22 +521,22 @@ class BackgammonBatch(_BatchCore):
         max_turns=None,
         threads=None,
     ):
-        from boardgym.envs import backgammon_notation as notation
+        from boardgym.envs import backgammon_checks as checks
         from boardgym.kernels.backgammon import batch as kb
         from boardgym.kernels.backgammon import game
         from boardgym.kernels.backgammon.observe import OBS_LEN
 
         self.state_len, self.n_actions, self.obs_len = game.STATE_LEN, game.N_ACTIONS, OBS_LEN
-        self.scoring = notation.check_scoring(scoring)
-        self.max_turns = notation.check_max_turns(max_turns)
+        self.scoring = checks.check_scoring(scoring)
+        self.max_turns = checks.check_max_turns(max_turns)
         super().__init__(num_envs, opponent, learner, threads)
         self.rolls = np.zeros(self.num_envs, np.int64)
         self._k = kb
-        self._notation = notation
+        self._checks = checks
 
     def _check_states(self, states):
         try:
-            self._notation.check_batch(states, "states")
+            self._checks.check_batch(states, "states")
         except ValueError as e:
             raise ValueError(f"set_state: {e}") from None
 

@@ -5,6 +5,8 @@ reads one back and replays it through the kernel, so every move is checked
 (``ValueError`` names the first illegal or malformed one). Results use the Russian 2-0 / 1-1 /
 0-2 convention as in PDN GameType 25 files; ``1-0``, ``1/2-1/2`` and ``0-1`` are read too.
 Comments ``{...}``, move numbers (``1.``, ``1...``) and NAGs (``$n``, ``!``/``?``) are skipped.
+``pdn_frames(text)`` reads a file of one or more games (a tag line after a game's moves begins
+the next one): every position of every game with the move that led to it.
 """
 
 import re
@@ -21,6 +23,7 @@ _RESULTS = {
     "1/2-1/2": "1-1",
     "*": "*",
 }
+MAX_GAMES = 200  # games in one PDN file
 _TAG = re.compile(r'^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
 
 
@@ -129,3 +132,63 @@ def read_pdn(text):
     if result not in _RESULTS:
         raise ValueError(f"unknown PDN result {result!r}")
     return tags, fen, moves, _RESULTS[result], state
+
+
+def _split_pdn(text):
+    """The games of a PDN file: a tag line after a game's moves begins the next game."""
+    games, lines, moves_seen = [], [], False
+    for line in text.splitlines():
+        tag = line.lstrip().startswith("[")
+        if tag and moves_seen:
+            games.append("\n".join(lines))
+            lines, moves_seen = [], False
+            if len(games) >= MAX_GAMES:
+                raise ValueError(f"more than {MAX_GAMES} games in one PDN file")
+        lines.append(line)
+        moves_seen = moves_seen or (not tag and bool(line.strip()))
+    if any(line.strip() for line in lines):
+        games.append("\n".join(lines))
+    return games
+
+
+def pdn_frames(text):
+    """(frames, games) of a PDN file of one or more games: every position with the move that led
+    to it; a frame is {state (int64[STATE_LEN]), caption, ply (moves played in its game), game};
+    games is None for one game, else [{number, white, black, result, first, last}] (frame
+    indices). TypeError unless text is a string, ValueError naming the first bad move."""
+    if not isinstance(text, str):
+        raise TypeError(f"PDN must be a string, got {type(text).__name__}")
+    if text.rfind("{") > text.rfind("}"):  # (and the comment scan stays linear)
+        raise ValueError("a { comment is not closed by }")
+    texts = _split_pdn(text)
+    frames, games = [], []
+    for number, one in enumerate(texts, 1):
+        try:
+            tags, fen, moves, result, _ = read_pdn(one)
+        except ValueError as e:
+            raise ValueError(f"game {number}: {e}" if len(texts) > 1 else str(e)) from None
+        white, black = tags.get("White", "White"), tags.get("Black", "Black")
+        head = f"game {number}: {white} - {black}: " if len(texts) > 1 else ""
+        first = len(frames)
+        state = api.from_fen(fen)
+        frames.append({"state": state, "caption": f"{head}start: {fen}", "ply": 0, "game": number})
+        for k, move in enumerate(moves):
+            state = api.apply(state, move)
+            number_ = k // 2 + 1
+            caption = f"{number_}. {move}" if k % 2 == 0 else f"{number_}... {move}"
+            frames.append({"state": state, "caption": caption, "ply": k + 1, "game": number})
+        if result and result != "*":
+            frames[-1]["caption"] += f"  ({result})"
+        games.append(
+            {
+                "number": number,
+                "white": white,
+                "black": black,
+                "result": result,
+                "first": first,
+                "last": len(frames) - 1,
+            }
+        )
+    if not frames:
+        raise ValueError("no game found in the PDN text")
+    return frames, (games if len(games) > 1 else None)

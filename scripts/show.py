@@ -9,29 +9,18 @@
 POSITION is a Russian draughts FEN (``W:W21-32:B1-12``, numeric or algebraic squares), a gnubg
 Position ID (14 characters; its player on roll is player_0 unless a Match ID says otherwise), a
 gnubg ID ``PositionID:MatchID``, or a file: a PDN game (``.pdn``) or a Jellyfish / gnubg match
-file (``.mat``). A record is replayed through the rules; ``--ply N`` shows the position after N
-plies (draughts moves, backgammon turns; the roll of the next turn is drawn when the record has
+file (``.mat``). A record is replayed through the rules (envs/records.py; a record of several
+games: its first game); ``--ply N`` shows the position after N plies (draughts moves, backgammon
+turns with the cube actions after them; the roll of the next turn is drawn when the record has
 it), by default the final one. Without ``--out`` the text board is printed.
 """
 
 import dataclasses
 import os
-import re
 from typing import Literal
 
-from boardgym.envs import (
-    backgammon_match,
-    backgammon_render,
-    draughts,
-    draughts_pdn,
-    draughts_render,
-)
-from boardgym.kernels.backgammon import game
+from boardgym.envs import backgammon_render, draughts_render, records
 from boardgym.scripts import cli
-
-_PID = re.compile(r"^[A-Za-z0-9+/]{14}(:[A-Za-z0-9+/]{12})?$")
-_FEN = re.compile(r'^\s*(\[FEN\s+")?\s*[WBwb]\s*:')
-_RECORDS = {".pdn": "draughts", ".mat": "backgammon"}
 
 
 @dataclasses.dataclass
@@ -75,51 +64,18 @@ class Settings:
             )
 
 
-def _record_game(path, text):
-    """'draughts' or 'backgammon' for a record file, from its name, else its text."""
-    kind = _RECORDS.get(os.path.splitext(path)[1].lower())
-    if kind:
-        return kind
-    if re.search(r"point match|^\s*\d+\)\s", text, re.MULTILINE):
-        return "backgammon"
-    return "draughts"
-
-
-def _position_game(text):
-    if _PID.match(text):
-        return "backgammon"
-    if _FEN.match(text):
-        return "draughts"
-    raise cli.UsageError(
-        f"cannot tell which game {text!r} is: expected a draughts FEN (W:W21-32:B1-12), a "
-        "backgammon Position ID (14 characters, e.g. 4HPwATDgc/ABMA) or PositionID:MatchID, "
-        "or a .pdn / .mat file (or say --game)"
-    )
-
-
-def _check_ply(ply, n, what):
-    if ply is not None and ply > n:
-        raise cli.UsageError(f"--ply {ply} is past the end of the game ({n} {what})")
-
-
-def _draughts_board(cfg, record):
-    if record is None:
+def _draughts_board(cfg, replayed):
+    if replayed is None:
         return draughts_render.Board(
             cfg.position, cell=round(50 * cfg.scale), perspective=cfg.perspective
         )
-    _, fen, moves, _, final = draughts_pdn.read_pdn(record)
-    _check_ply(cfg.ply, len(moves), "plies")
-    state = final
-    if cfg.ply is not None:
-        state = draughts.from_fen(fen)
-        for move in moves[: cfg.ply]:
-            state = draughts.apply(state, move)
+    state, _ = replayed
     return draughts_render.Board(state, cell=round(50 * cfg.scale), perspective=cfg.perspective)
 
 
-def _backgammon_board(cfg, record):
+def _backgammon_board(cfg, replayed):
     dice = tuple(cfg.dice) or None
-    if record is None:
+    if replayed is None:
         return backgammon_render.Board(
             cfg.position,
             match_id=cfg.match_id,
@@ -127,20 +83,24 @@ def _backgammon_board(cfg, record):
             perspective=cfg.perspective,
             scale=cfg.scale,
         )
-    turns, state = backgammon_match.read_match_text(record)
-    _check_ply(cfg.ply, len(turns), "turns")
-    if cfg.ply is not None and cfg.ply < len(turns):
-        _, state = backgammon_match.read_match_text(
-            backgammon_match.game_to_match_text(turns[: cfg.ply], None)
-        )
-        following = turns[cfg.ply]
-        if following["player"] != backgammon_render.absolute_view(state)["turn"]:
-            state = game.pass_turn(state)  # player_1 opened the game
-        if dice is None:
-            dice = following["dice"]
+    state, following = replayed
     return backgammon_render.Board(
-        state, match_id=cfg.match_id, dice=dice, perspective=cfg.perspective, scale=cfg.scale
+        state,
+        match_id=cfg.match_id,
+        dice=dice or following,
+        perspective=cfg.perspective,
+        scale=cfg.scale,
     )
+
+
+def _replay(cfg, text, game):
+    """(state, the next roll or None) of the record text at --ply (envs/records.py)."""
+    _, frames, _ = records.record_frames(text, game)
+    n = records.plies(frames)
+    if cfg.ply is not None and cfg.ply > n:
+        what = "plies" if game == "draughts" else "turns"
+        raise cli.UsageError(f"--ply {cfg.ply} is past the end of the game ({n} {what})")
+    return records.position_at(frames, cfg.ply)
 
 
 def main(args=None):
@@ -151,11 +111,17 @@ def main(args=None):
     if os.path.isfile(cfg.position):
         with open(cfg.position, encoding="utf-8") as f:
             record = f.read()
-        game = _record_game(cfg.position, record) if cfg.game == "auto" else cfg.game
-    elif os.path.splitext(cfg.position)[1].lower() in (*_RECORDS, ".txt"):
+        game = records.record_kind(record, cfg.position) if cfg.game == "auto" else cfg.game
+    elif os.path.splitext(cfg.position)[1].lower() in (*records.SUFFIXES, ".txt"):
         raise cli.UsageError(f"no such game record file: {cfg.position}")
     else:
-        game = _position_game(cfg.position) if cfg.game == "auto" else cfg.game
+        game = records.position_kind(cfg.position) if cfg.game == "auto" else cfg.game
+        if game is None:
+            raise cli.UsageError(
+                f"cannot tell which game {cfg.position!r} is: expected a draughts FEN "
+                "(W:W21-32:B1-12), a backgammon Position ID (14 characters, e.g. 4HPwATDgc/ABMA) "
+                "or PositionID:MatchID, or a .pdn / .mat file (or say --game)"
+            )
     if game == "draughts":
         for flag, value, default in (("--match-id", cfg.match_id, None), ("--dice", cfg.dice, ())):
             cli.require(value == default, f"{flag} is for backgammon positions, not draughts")
@@ -166,7 +132,10 @@ def main(args=None):
         )
     if record is None:
         cli.require(cfg.ply is None, "--ply is for a game record file (.pdn / .mat)")
-    board = _draughts_board(cfg, record) if game == "draughts" else _backgammon_board(cfg, record)
+    replayed = None if record is None else _replay(cfg, record, game)
+    board = (
+        _draughts_board(cfg, replayed) if game == "draughts" else _backgammon_board(cfg, replayed)
+    )
     if cfg.out is None:
         print(board.text())
     else:

@@ -16,6 +16,7 @@ from boardgym.envs import backgammon_notation as api
 from boardgym.envs import backgammon_v0
 from boardgym.envs.backgammon_match import read_match_text
 from boardgym.envs.backgammon_render import to_svg
+from boardgym.kernels.backgammon import board as B
 from boardgym.kernels.backgammon.codec import encode_action
 from boardgym.kernels.backgammon.cube import ACTION_DOUBLE, ACTION_DROP, ACTION_ROLL, ACTION_TAKE
 
@@ -123,7 +124,7 @@ def test_cube_double_take_drop():
     ]
     assert env.observe("player_1")["observation"][-1] == 1.0
     env.step(ACTION_TAKE)
-    assert env.state[api.B.CUBE_VALUE] == 2 and env.state[api.B.CUBE_OWNER] == 1
+    assert env.state[B.CUBE_VALUE] == 2 and env.state[B.CUBE_OWNER] == 1
     assert env.agent_selection == "player_0" and env.infos["player_0"]["dice"] is not None
     # player_0 no longer owns the cube: at its next turn it may not double.
     while env.agent_selection == "player_0":

@@ -35,6 +35,7 @@ MODULES = {
     "backgammon": ("boardgym.envs.backgammon_notation",),
     "draughts_pdn": ("boardgym.envs.draughts_pdn",),
     "backgammon_match": ("boardgym.envs.backgammon_match",),
+    "records": ("boardgym.envs.records",),
     "draughts_aec": ("boardgym.envs.russian_draughts_v0",),
     "backgammon_aec": ("boardgym.envs.backgammon_v0",),
     "single_agent": ("boardgym.envs.single_agent",),
@@ -48,6 +49,12 @@ MODULES = {
 }
 # modules whose every public function must have a fuzz entry (test_fuzz_coverage.py)
 COVERED_MODULES = ("draughts", "backgammon")
+# the modules backgammon_notation re-exports: each public function of theirs is in its __all__
+BACKGAMMON_NOTATION_PARTS = (
+    "boardgym.envs.backgammon_checks",
+    "boardgym.envs.backgammon_ids",
+    "boardgym.envs.backgammon_plays",
+)
 # table entries for functions the issue asks for that a module may not define yet
 EXPECTED_LATER = {"check_state", "check_batch"}
 
@@ -395,6 +402,99 @@ _INITIAL_BG_BOARD = [
     [0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0]
 ] * 2
 
+# record texts: hostile text and pieces of the formats
+R_PDN = S.Spec(
+    st.one_of(
+        st.text(max_size=200),
+        st.sampled_from(
+            [
+                '[GameType "25"]\n1. c3-d4 f6-g5 *',
+                '[FEN "W:W21:B1"]\n1. 21-17 *',
+                '[GameType "25"]\n1. c3-d4 99-1 2-0',
+                "1. c3-d4 {x} $1 1/2-1/2",
+                "[Bad",
+            ]
+        ),
+        S.junk_values(),
+    ).map(lambda v: S.arg(v, "" if isinstance(v, str) else "PDN must be a string")),
+    lambda: S.arg("1. c3-d4 *"),
+)
+R_MATCH = S.Spec(
+    st.one_of(
+        st.text(max_size=200),
+        st.sampled_from(
+            [
+                " 1) 31: 8/5 6/5                     42: 24/20 13/11\n",
+                " 1) 77: 8/5\n",
+                " 1) 31: 99/1\n",
+                " 1) 31: 8/5 6/5 6/1\n",
+            ]
+        ),
+    ).map(S.arg),
+    lambda: S.arg(" 1) 31: 8/5 6/5\n"),
+)
+R_RECORD = S.Spec(
+    st.one_of(
+        st.text(max_size=200),
+        st.sampled_from(
+            [
+                '[GameType "25"]\n1. c3-d4 f6-g5 *',
+                " 3 point match\n\n Game 1\n a : 0                         b : 0\n"
+                " 1) 31: 8/5 6/5                      Doubles => 2\n 2) Takes\n",
+                " 1) 31: 8/5 6/5\n\n Game 2\n 1) 42: 8/4 6/4\n",
+            ]
+        ),
+        S.junk_values(),
+    ).map(lambda v: S.arg(v, "" if isinstance(v, str) else "a record is a string")),
+    lambda: S.arg("1. c3-d4 *"),
+)
+R_NAME = S.Spec(
+    st.one_of(st.sampled_from(["game.pdn", "GAME.MAT", "notes.txt", ""]), S.junk_values()).map(
+        lambda v: S.arg(v, "" if isinstance(v, str) else "a name is a string")
+    ),
+    lambda: S.arg("game.pdn"),
+)
+R_POSITION = S.Spec(
+    st.one_of(
+        st.text(max_size=40),
+        st.sampled_from(["W:W21-32:B1-12", "4HPwATDgc/ABMA", "4HPwATDgc/ABMA:cAkAAAAAAAAA"]),
+        S.junk_values(),
+    ).map(lambda v: S.arg(v, "" if isinstance(v, str) else "a position is a string")),
+    lambda: S.arg("W:W21-32:B1-12"),
+)
+R_KIND = S.Spec(
+    st.sampled_from(["draughts", "backgammon", "chess", "", 1]).map(
+        lambda v: S.arg(v, "" if v in ("draughts", "backgammon") else "no such game")
+    ),
+    lambda: S.arg("draughts"),
+)
+R_FRAMES = S.Spec(
+    st.one_of(
+        st.just("one"),
+        st.just("match"),
+        S.junk_values(),
+    ).map(
+        lambda v: S.arg(
+            _record_frames(v) if v in ("one", "match") else v,
+            "" if v in ("one", "match") else "frames are record_frames' list",
+            text=repr(v),
+        )
+    ),
+    lambda: S.arg(_record_frames("one"), text="'one'"),
+)
+
+
+def _record_frames(which):
+    from boardgym.envs import records
+
+    text = (
+        " 1) 31: 8/5 6/5                      42: 13/9 13/11\n"
+        if which == "match"
+        else "1. c3-d4 *"
+    )
+    return records.record_frames(text)[1]
+
+
 API = {
     "draughts": {
         "initial_state": fn(),
@@ -468,24 +568,8 @@ API = {
     },
     # record formats (not required by the coverage test, fuzzed because they parse text)
     "draughts_pdn": {
-        "read_pdn": fn(
-            S.Spec(
-                st.one_of(
-                    st.text(max_size=200),
-                    st.sampled_from(
-                        [
-                            '[GameType "25"]\n1. c3-d4 f6-g5 *',
-                            '[FEN "W:W21:B1"]\n1. 21-17 *',
-                            '[GameType "25"]\n1. c3-d4 99-1 2-0',
-                            "1. c3-d4 {x} $1 1/2-1/2",
-                            "[Bad",
-                        ]
-                    ),
-                    S.junk_values(),
-                ).map(lambda v: S.arg(v, "" if isinstance(v, str) else "PDN must be a string")),
-                lambda: S.arg("1. c3-d4 *"),
-            )
-        ),
+        "read_pdn": fn(R_PDN),
+        "pdn_frames": fn(R_PDN),
         "game_to_pdn": fn(
             S.Spec(
                 st.one_of(
@@ -504,22 +588,17 @@ API = {
     },
     "backgammon_match": {
         "read_match_text": fn(
-            S.Spec(
-                st.one_of(
-                    st.text(max_size=200),
-                    st.sampled_from(
-                        [
-                            " 1) 31: 8/5 6/5                     42: 24/20 13/11\n",
-                            " 1) 77: 8/5\n",
-                            " 1) 31: 99/1\n",
-                            " 1) 31: 8/5 6/5 6/1\n",
-                        ]
-                    ),
-                ).map(S.arg),
-                lambda: S.arg(" 1) 31: 8/5 6/5\n"),
-            ),
+            R_MATCH,
             start_state=S.optional(B_STATE),
         ),
+        "match_frames": fn(R_MATCH),
+    },
+    "records": {
+        "record_kind": fn(R_RECORD, name=S.optional(R_NAME)),
+        "position_kind": fn(R_POSITION),
+        "record_frames": fn(R_RECORD, kind=S.optional(R_KIND)),
+        "plies": fn(R_FRAMES),
+        "position_at": fn(R_FRAMES, S.optional(S.ints(0, None, "ply", valid=st.integers(0, 3)))),
     },
 }
 

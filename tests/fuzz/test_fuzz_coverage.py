@@ -5,6 +5,7 @@ fails until fuzz_targets.API has an entry for it (and ``test_no_stale_entries`` 
 name is gone); likewise for registered agents (AGENT_KWARGS / AGENTS_EXCLUDED).
 """
 
+import importlib
 import inspect
 
 import fuzz_runner
@@ -43,6 +44,18 @@ def test_no_stale_entries(key):
         if not hasattr(mod, n) and n not in fuzz_targets.EXPECTED_LATER
     ]
     assert not stale, f"fuzz_targets.API[{key!r}] names functions {mod.__name__} lacks: {stale}"
+
+
+@pytest.mark.parametrize("name", fuzz_targets.BACKGAMMON_NOTATION_PARTS)
+def test_the_notation_reexports_every_public_function_of_its_parts(name):
+    """backgammon_notation is fuzzed through its __all__: its parts' functions must be in it."""
+    part = importlib.import_module(name)
+    notation = fuzz_targets.module("backgammon")
+    missing = [n for n in public_functions(part) if n not in notation.__all__]
+    assert not missing, (
+        f"{name} has public functions backgammon_notation does not re-export: {missing}"
+    )
+    assert all(getattr(notation, n) is getattr(part, n) for n in public_functions(part))
 
 
 def test_every_registered_agent_is_fuzzed_or_excluded():

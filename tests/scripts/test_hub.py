@@ -1,5 +1,6 @@
 """``boardgym hub``: the Hub protocol engine, a scripted session end to end through a subprocess,
-and the protocol pieces (positions, moves, levels, errors) in process."""
+and the engine's pieces (levels, errors) in process; the protocol's text is in
+tests/envs/test_draughts_hub.py."""
 
 import queue
 import subprocess
@@ -11,6 +12,7 @@ import numpy as np
 import pytest
 
 from boardgym.envs import draughts as api
+from boardgym.envs import draughts_hub
 from boardgym.scripts import cli, hub
 
 START = "W" + "b" * 12 + "e" * 8 + "w" * 12
@@ -65,7 +67,7 @@ def session():
 
 
 def _done_move(lines):
-    cmd, args = hub.parse_line(lines[-1])
+    cmd, args = draughts_hub.parse_line(lines[-1])
     assert cmd == "done"
     return args
 
@@ -75,7 +77,7 @@ def test_scripted_session_end_to_end(session):
     s.send("hub")
     head = s.until("wait")
     assert head[0].startswith("id name=boardgym")
-    names = [hub.parse_line(x)[1]["name"] for x in head if x.startswith("param")]
+    names = [draughts_hub.parse_line(x)[1]["name"] for x in head if x.startswith("param")]
     assert names == list(hub.PARAMS)
     s.send("set-param name=variant value=russian")
     s.send("set-param name=tt-size value=2")
@@ -97,7 +99,7 @@ def test_scripted_session_end_to_end(session):
     # the only legal replies recapture on 11
     assert args["move"] in ("7x16x11", "8x15x11") or args["move"].split("x")[2:] == ["11"]
     assert dt < 5.0
-    infos = [hub.parse_line(x)[1] for x in out if x.startswith("info")]
+    infos = [draughts_hub.parse_line(x)[1] for x in out if x.startswith("info")]
     assert infos and {"depth", "score", "nodes", "time", "nps", "pv"} <= set(infos[-1])
     assert [int(i["depth"]) for i in infos] == list(range(1, len(infos) + 1))
     assert infos[-1]["pv"].split()[0] == args["move"]
@@ -107,7 +109,7 @@ def test_scripted_session_end_to_end(session):
     s.send("level depth=3")
     s.send("go think")
     args = _done_move(s.until("done"))
-    assert args["move"] in {hub.move_to_hub(r) for r in _rows(api.initial_state())}
+    assert args["move"] in {draughts_hub.move_to_hub(r) for r in _rows(api.initial_state())}
     s.send("level time=2 inc=0.05")
     s.send("go think")
     _done_move(s.until("done"))
@@ -162,37 +164,6 @@ def _rows(state):
 
 
 # ---------------------------------------------------------------------------- in process
-def test_positions_round_trip():
-    s = api.from_fen("B:W21,K5,30:B1,K32,12")
-    text = hub.position_to_hub(s)
-    assert (
-        text
-        == "B" + "b" + "e" * 3 + "W" + "e" * 6 + "b" + "e" * 8 + "w" + "e" * 8 + "w" + "e" + "B"
-    )
-    assert (hub.position_from_hub(text)[:5] == s[:5]).all()
-    assert hub.position_to_hub(api.initial_state()) == START
-    for bad in ("W" + "e" * 31, "X" + "e" * 32, "W" + "q" * 32, "W" + "w" * 32):
-        with pytest.raises(hub.HubError, match="bad position"):
-            hub.position_from_hub(bad)
-
-
-def test_moves_in_hub_notation():
-    s = api.from_fen("W:W22,28:B4,11,17,18")  # RULES.md, 25.2: c3:a5, c3:e5:g7
-    names = sorted(hub.move_to_hub(r) for r in _rows(s))
-    assert names == ["22x13x17", "22x8x11x18"]  # c3:a5 takes b4; c3:e5:g7 takes d4 and f6
-    for text in ("22x13x17", "22x13", "22x8x18x11", "22x8x11x18", "c3xa5", "c3xg7"):
-        r = hub.move_from_hub(s, text)
-        assert hub.move_to_hub(r) in names
-    for bad, why in (
-        ("22-18", "illegal"),
-        ("22x8x17", "illegal"),
-        ("99-1", "bad move"),
-        ("22", "bad move"),
-    ):
-        with pytest.raises(hub.HubError, match=why):
-            hub.move_from_hub(s, bad)
-
-
 def test_scores_and_levels():
     assert hub.score_text(150) == "1.50"
     assert hub.score_text(-25) == "-0.25"
@@ -213,21 +184,8 @@ def test_scores_and_levels():
         {"move-time": "-1"},
         {"move-time": "nan"},
     ):
-        with pytest.raises(hub.HubError):
+        with pytest.raises(draughts_hub.HubError):
             hub.parse_level(bad)
-
-
-def test_parse_and_write_lines():
-    assert hub.parse_line('pos pos=W moves="22-18 11-15"') == (
-        "pos",
-        {"pos": "W", "moves": "22-18 11-15"},
-    )
-    assert hub.parse_line("go think") == ("go", {"think": ""})
-    assert hub.parse_line("   ") == ("", {})
-    with pytest.raises(hub.HubError):
-        hub.parse_line('error message="open')
-    assert hub.line("done", move="22-18", ponder=None) == "done move=22-18"
-    assert hub.line("info", pv="22-18 11-15", score="0.10") == 'info pv="22-18 11-15" score=0.10'
 
 
 def test_engine_in_process_errors_never_raise():
@@ -262,14 +220,9 @@ def test_settings_check():
             hub.main(bad)
 
 
-def test_moves_numbered_from_a1():
-    """move-numbering=a1 (pydraughts' Russian board): a1 = 1, c3 = 10, b4 = 13; positions stay
-    standard."""
-    s = api.initial_state()
-    names = sorted(hub.move_to_hub(r, a1=True) for r in _rows(s))
-    assert names == sorted(["9-13", "10-13", "10-14", "11-14", "11-15", "12-15", "12-16"])
-    r = hub.move_from_hub(s, "10-13", a1=True)
-    assert hub.move_to_hub(r) == "22-17"  # c3-b4 in the standard numbering
+def test_moves_numbered_from_a1_in_a_session():
+    """move-numbering=a1: the engine reads and writes moves numbered from a1 (a1 = 1, c3 = 10,
+    b4 = 13); positions stay standard."""
     out = []
     e = hub.HubEngine(hub.Settings(tt_size=1, move_numbering="a1"), out.append)
     e.handle(f'pos pos={START} moves="10-13 22-18 13x22x18"')  # c3-b4 d6-c5 b4:d6

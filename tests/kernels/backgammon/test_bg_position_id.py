@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from bg_random_games import random_cases
 
-from boardgym.envs import backgammon_notation as bg
+from boardgym.envs import backgammon_ids as bg
 from boardgym.kernels.backgammon import board as B
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon import position_id as P

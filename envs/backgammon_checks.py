@@ -1,0 +1,179 @@
+"""Backgammon's validated boundary: the checks of states, batches, dice and options.
+
+Every public function here checks its input before a kernel sees it and raises ``TypeError``
+for a wrong type or ``ValueError`` for a wrong value, naming the problem. The other notation
+modules (backgammon_ids, backgammon_plays) and every adapter check their input here.
+
+State
+    ``int64[STATE_LEN]`` seen from the player on roll (kernels/backgammon/board.py).
+    ``check_state`` accepts exactly the positions the kernels can play from: counts 0..15 with
+    15 checkers a side over points, bar and off; no point held by both sides; not both sides
+    borne off; TURN 0/1; dice 0..4 copies a value, at most two values and then one copy each
+    (a roll, or what is left of one); cube value a power of two up to 2**15, owner -1/0/1; the
+    BB_* occupancy words equal to the counts (``board.refresh_masks`` recomputes them).
+    ``check_batch`` does the same for ``int64[B, STATE_LEN]``, naming the first bad row.
+"""
+
+import numpy as np
+
+from boardgym.envs.checks import is_int
+from boardgym.kernels.backgammon import board as B
+from boardgym.kernels.backgammon import game
+from boardgym.kernels.backgammon.board import batch_state_error, state_error
+
+__all__ = [
+    "is_int",
+    "check_state",
+    "check_batch",
+    "check_dice",
+    "check_scoring",
+    "check_max_turns",
+]
+
+_INT64_MAX = np.iinfo(np.int64).max
+MAX_TURNS = 1 << 62  # the largest turn cap (the kernels count rolls in int64)
+_INT64 = np.dtype(np.int64)
+
+
+def _int_array(x, name, ndim):
+    """x as an int64 NumPy array with ndim dimensions (TypeError / ValueError naming name)."""
+    if (
+        type(x) is np.ndarray
+        and x.dtype == _INT64
+        and x.ndim == ndim
+        and x.shape[-1] == B.STATE_LEN
+        and x.flags.c_contiguous
+    ):
+        return x  # the common case, checked first
+    if x is None or isinstance(x, (str, bytes, dict, set)):
+        raise TypeError(f"{name} must be an integer array, got {type(x).__name__}")
+    if isinstance(x, np.ndarray):
+        a = x
+    else:
+        try:
+            a = np.asarray(x)
+        except (ValueError, TypeError) as e:
+            raise ValueError(f"{name} is not a rectangular array of integers: {e}") from None
+    if a.dtype == np.bool_ or a.dtype.kind not in "iu":
+        raise TypeError(f"{name} must hold integers (int64), got dtype {a.dtype}")
+    if a.ndim != ndim or a.shape[-1] != B.STATE_LEN:
+        want = f"({B.STATE_LEN},)" if ndim == 1 else f"(B, {B.STATE_LEN})"
+        raise ValueError(f"{name} must have shape {want}, got {a.shape}")
+    if a.dtype == np.int64 and a.flags.c_contiguous:
+        return a
+    if a.dtype.kind == "u" and a.dtype.itemsize >= 8 and a.size and int(a.max()) > _INT64_MAX:
+        raise ValueError(f"{name} holds a value above the int64 range")
+    return np.ascontiguousarray(a, dtype=np.int64)
+
+
+def _field(k):
+    if k < B.OPP:
+        return f"checkers of the player on roll on point {k + 1}"
+    if k < B.BAR_ME:
+        return f"opponent's checkers on point {k - B.OPP + 1} (mover's numbering)"
+    return {
+        B.BAR_ME: "bar of the player on roll",
+        B.BAR_OPP: "opponent's bar",
+        B.OFF_ME: "checkers borne off by the player on roll",
+        B.OFF_OPP: "checkers borne off by the opponent",
+    }[k]
+
+
+def _problem(s, code, k):
+    """Text of state_error's (code, k) for state s."""
+    if code == B.ERR_COUNT:
+        return f"{_field(k)} is {int(s[k])} (index {k}): counts are 0..{B.N_CHECKERS}"
+    if code == B.ERR_TOTAL:
+        side, base, bar, off = (
+            ("the player on roll", B.ME, B.BAR_ME, B.OFF_ME)
+            if k == 0
+            else ("the opponent", B.OPP, B.BAR_OPP, B.OFF_OPP)
+        )
+        total = int(s[base : base + 24].sum() + s[bar] + s[off])
+        return f"{side} has {total} checkers on points, bar and off (a side has 15)"
+    if code == B.ERR_SHARED:
+        return f"both sides have checkers on point {k + 1} (mover's numbering)"
+    if code == B.ERR_BOTH_OFF:
+        return "both sides have borne off all 15 checkers"
+    if code == B.ERR_TURN:
+        return f"TURN (index {B.TURN}) is {int(s[B.TURN])}: the player on roll is 0 or 1"
+    if code == B.ERR_DICE:
+        return (
+            f"{int(s[B.DICE + k])} dice of value {k + 1} (index {B.DICE + k}): "
+            "a roll has 0..4 dice of a value"
+        )
+    if code == B.ERR_ROLL:
+        left = s[B.DICE : B.DICE + 6].tolist()
+        return f"dice counts {left} (values 1..6) are not what is left of one roll"
+    if code == B.ERR_CUBE_VALUE:
+        return (
+            f"cube value (index {B.CUBE_VALUE}) is {int(s[B.CUBE_VALUE])}: "
+            f"a power of two 1..{B.MAX_CUBE_VALUE}"
+        )
+    if code == B.ERR_CUBE_OWNER:
+        return f"cube owner (index {B.CUBE_OWNER}) is {int(s[B.CUBE_OWNER])}: -1 (centred), 0 or 1"
+    names = {B.BB_ME: "BB_ME", B.BB_ME2: "BB_ME2", B.BB_OPP: "BB_OPP", B.BB_OPP2: "BB_OPP2"}
+    return (
+        f"occupancy word {names.get(k, k)} (index {k}) disagrees with the checker counts "
+        "(boardgym.kernels.backgammon.board.refresh_masks recomputes it)"
+    )
+
+
+def check_state(state, name="state"):
+    """The validated position (int64[STATE_LEN], C-contiguous; the same array when it already is
+    one); TypeError for a wrong type or dtype, ValueError naming what is wrong with its shape or
+    contents (module docstring)."""
+    s = _int_array(state, name, 1)
+    code, k = state_error(s)
+    if code != B.ERR_NONE:
+        raise ValueError(f"{name}: {_problem(s, code, k)}")
+    return s
+
+
+def check_batch(states, name="states"):
+    """check_state for every row of states (int64[B, STATE_LEN]) -> the validated array;
+    the error names the first bad row."""
+    a = _int_array(states, name, 2)
+    row, code, k = batch_state_error(a)
+    if row >= 0:
+        raise ValueError(f"{name}[{row}]: {_problem(a[row], code, k)}")
+    return a
+
+
+def check_dice(die1, die2):
+    """(die1, die2) as ints 1..6; TypeError unless both are integers (not bool), ValueError if
+    one is outside 1..6."""
+    for d in (die1, die2):
+        if not is_int(d):
+            raise TypeError(f"a die must be an integer 1..6, got {d!r} ({type(d).__name__})")
+        if not 1 <= int(d) <= 6:
+            raise ValueError(f"a die must be 1..6, got {int(d)}")
+    return int(die1), int(die2)
+
+
+def check_scoring(scoring):
+    """game.SCORING_SINGLE / SCORING_GAMMON for "single" / "gammon"."""
+    if not isinstance(scoring, str):
+        raise TypeError(f"scoring must be 'single' or 'gammon', got {type(scoring).__name__}")
+    if scoring not in ("single", "gammon"):
+        raise ValueError(f"scoring must be 'single' or 'gammon', got {scoring!r}")
+    return game.SCORING_SINGLE if scoring == "single" else game.SCORING_GAMMON
+
+
+def check_max_turns(max_turns):
+    """The turn cap as the kernels take it: a positive integer, or 0 for None (no cap)."""
+    if max_turns is None:
+        return 0
+    if not is_int(max_turns):
+        raise TypeError(f"max_turns must be a positive integer or None, got {max_turns!r}")
+    if not 1 <= max_turns <= MAX_TURNS:
+        raise ValueError(f"max_turns must be an integer 1..{MAX_TURNS} or None, got {max_turns}")
+    return int(max_turns)
+
+
+def _check_turn(turn):
+    if not is_int(turn):
+        raise TypeError(f"turn must be 0 or 1, got {turn!r}")
+    if turn not in (0, 1):
+        raise ValueError(f"turn must be 0 or 1, got {turn}")
+    return int(turn)

@@ -1,0 +1,284 @@
+"""A game in the browser on the server: the person's actions, the agents' replies, undo, and the
+games kept at once (the least recently used dropped)."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import secrets
+import threading
+from collections import OrderedDict
+
+import numpy as np
+
+from boardgym.agents.arena.sessions import BackgammonGame, DraughtsGame, load_agent
+from boardgym.envs import backgammon_ids
+from boardgym.envs import draughts as dr_api
+from boardgym.kernels.backgammon import game as bg_core
+from boardgym.kernels.draughts import game as dr_core
+from boardgym.kernels.draughts.board import S_CAP_SQ, S_SIDE
+from boardgym.scripts.web import fields
+from boardgym.scripts.web.boards import backgammon_board, draughts_board
+from boardgym.scripts.web.fields import BadRequest
+
+MAX_GAMES = 256  # games kept at once; the oldest is dropped past this
+MAX_AGENT_STEPS = 10_000  # agent actions in one request (a game always ends well before)
+
+
+class Session:
+    """One game on the server: the game (agents/arena/sessions), its agents, the undo snapshots."""
+
+    def __init__(self, body):
+        self.lock = threading.Lock()
+        self.game_name = fields.get(body, "game", str, "draughts", ("draughts", "backgammon"))
+        self.mode = fields.get(body, "mode", str, "play", ("play", "watch"))
+        if self.mode == "play":
+            name = fields.get(body, "agent", str, "greedy")
+            self.seat = fields.get(body, "seat", int, 0, (0, 1))
+            cfgs = {1 - self.seat: fields.options(body, self.game_name, name)}
+            names = ["you", "you"]
+            names[1 - self.seat] = name
+        else:
+            pair = fields.get(body, "agents", list, ["greedy", "greedy"])
+            if len(pair) != 2 or not all(isinstance(a, str) for a in pair):
+                raise BadRequest("'agents' must be two agent names")
+            self.seat = None
+            specs = fields.watch_settings(body)
+            cfgs = {
+                k: fields.options(
+                    body, self.game_name, pair[k], specs[k], f"player_{k} ({pair[k]}): "
+                )
+                for k in (0, 1)
+            }
+            names = list(pair)
+        self.agents = {}
+        for k, c in cfgs.items():
+            try:
+                self.agents[k] = load_agent(c)
+            except (ValueError, TypeError) as e:
+                where = f"player_{k} ({c.agent}): " if self.mode == "watch" else ""
+                raise BadRequest(f"{where}{e}") from None
+        try:
+            cls = DraughtsGame if self.game_name == "draughts" else BackgammonGame
+            self.game = cls(next(iter(cfgs.values())), tuple(names))
+        except (ValueError, TypeError) as e:
+            raise BadRequest(str(e)) from None
+        self.names = names
+        self.log = []  # what happened, in notation
+        self.history = []  # (game, log length) before each of the person's turns
+        self.over_text = None
+        self.evaluation = None  # the agent's own evaluation of its last move, where it has one
+        self._agents_play()
+
+    # -- the game
+    @property
+    def env(self):
+        return self.game.env
+
+    def _acting(self):
+        return int(self.env.agent_selection[-1])
+
+    def _news(self):
+        self.log += self.game.news(self.seat, own=True)
+        if self.env.is_over and self.over_text is None:
+            winner, how = self.game.outcome()
+            who = "draw" if winner is None else f"{self.names[winner]} (player_{winner}) wins"
+            self.over_text = f"game over: {who}: {how}"
+            self.log.append(self.over_text)
+
+    def _agent_step(self):
+        """One agent action; its evaluation (where it has one) kept for the move list."""
+        player = self._acting()
+        agent = self.agents[player]
+        s = self.env.state
+        if self.game_name == "backgammon":
+            equity = self._equity(agent)
+            index = len(self.env.turns) - 1
+            self.game.agent_step(agent)
+            text = None if equity is None else f"equity {equity:+.3f}"
+        else:
+            first_hop = s[S_CAP_SQ] < 0
+            index = len(self.env.moves)
+            if hasattr(agent, "last_info"):
+                agent.last_info = {}
+            self.game.agent_step(agent)
+            info = getattr(agent, "last_info", None) or {}
+            text = None
+            if first_hop and info.get("score") is not None:  # None: a forced move, not searched
+                depth = f" at depth {info['depth']}" if "depth" in info else ""
+                text = f"score {info['score']:+d}{depth}"
+        if text is not None:
+            self.game.notes[index] = f"{self.names[player]}: {text}"
+            self.evaluation = self.game.notes[index] + (
+                " after its play" if self.game_name == "backgammon" else ""
+            )
+
+    def _equity(self, agent):
+        """The agent's equity of its best play (agents with a net), at the start of its play."""
+        s = self.env.state
+        d1, d2 = bg_core.dice_of(s)
+        if not getattr(agent, "has_equity", False) or d1 == 0 or not bg_core.can_move(s):
+            return None
+        return float(np.max(agent.scores(agent.afterstates(s, d1, d2))))
+
+    def _agents_play(self):
+        """In play mode, the agent's replies until the person is to act or the game ends."""
+        if self.mode == "play":
+            for _ in range(MAX_AGENT_STEPS):
+                if self.env.is_over or self._acting() == self.seat:
+                    break
+                self._agent_step()
+        self._news()
+
+    def _turn_start(self):
+        """Whether the person's next action begins a turn (an undo snapshot is taken)."""
+        s = self.env.state
+        if self.game_name == "draughts":
+            return s[S_CAP_SQ] < 0
+        return bool(self.game.cube_choices()) or bg_core.dice_of(s)[0] > 0
+
+    def act(self, body):
+        """Play the person's action ({"action": int} or {"cube": word}) and the agent's replies."""
+        if self.mode != "play":
+            raise BadRequest("this game is watched: use step, not action")
+        if self.env.is_over:
+            raise BadRequest("the game is over: start a new one (or undo)")
+        if self._acting() != self.seat:
+            raise BadRequest("it is not your turn")
+        before = copy.deepcopy(self.game) if self._turn_start() else None
+        cube = fields.get(body, "cube", str)
+        if cube is not None:
+            if self.game_name != "backgammon":
+                raise BadRequest("draughts has no doubling cube")
+            choices = self.game.cube_choices()
+            if cube not in choices:
+                raise BadRequest(
+                    f"{cube!r} is not a cube decision now"
+                    + (f" (choose {' or '.join(choices)})" if choices else ": play your roll")
+                )
+            self.game.play_text(cube)
+        else:
+            if "action" not in body:
+                raise BadRequest("give 'action' (a legal move of the board) or 'cube'")
+            action = fields.get(body, "action", int)
+            legal = {m["action"] for m in self.legal()}
+            if action not in legal:
+                raise BadRequest(f"illegal move (action {action}): pick a highlighted one")
+            self._play(action)
+        if before is not None:
+            self.history.append((before, len(self.log)))
+        self._agents_play()
+
+    def _play(self, action):
+        """Step the env with a legal action given as legal() lists it."""
+        if self.game_name == "draughts":
+            side = int(self.env.state[S_SIDE])  # kernel frame -> the mover's frame
+            self.env.step(int(dr_core.VIEW_ACTION[side, action]))
+        else:
+            self.game.remember()
+            self.env.step(int(action))
+
+    def step(self):
+        """Watch mode: one agent action (a draughts hop, a checker move or a cube decision)."""
+        if self.mode != "watch":
+            raise BadRequest("step is for watched games")
+        if self.env.is_over:
+            raise BadRequest("the game is over")
+        self._agent_step()
+        self._news()
+
+    def undo(self):
+        if self.mode != "play":
+            raise BadRequest("undo is for games you play")
+        if not self.history:
+            raise BadRequest("nothing to take back")
+        self.game, n = self.history.pop()
+        del self.log[n:]
+        self.over_text = None
+        self.log.append("taken back")
+
+    def record(self):
+        """(file name, text) of the game so far: PDN or a gnubg match file."""
+        try:
+            text = self.game.record()
+        except ValueError as e:
+            raise BadRequest(f"cannot write this game: {e}") from None
+        return ("game.pdn" if self.game_name == "draughts" else "game.mat"), text
+
+    # -- what the page sees
+    def legal(self):
+        """The person's legal actions: [{action, from, to}] (draughts sq32; backgammon points in
+        the mover's numbering, 25 the bar, 0 off)."""
+        env = self.env
+        if env.is_over or self.mode != "play" or self._acting() != self.seat:
+            return []
+        s = env.state
+        if self.game_name == "draughts":
+            return [{"action": a, "from": a // 32, "to": a % 32} for a in dr_api.legal_actions(s)]
+        mask = env.legal_mask()[: bg_core.N_ACTIONS]
+        out = []
+        for a in np.flatnonzero(mask):
+            fr, to, die, hit = bg_core.move_of_action(s, int(a))
+            out.append(
+                {
+                    "action": int(a),
+                    "from": int(fr),
+                    "to": int(to),
+                    "die": int(die),
+                    "hit": bool(hit),
+                }
+            )
+        return out
+
+    def view(self, sid):
+        env = self.env
+        view = {
+            "id": sid,
+            "game": self.game_name,
+            "mode": self.mode,
+            "seat": self.seat,
+            "names": self.names,
+            "over": bool(env.is_over),
+            "result": self.over_text,
+            "log": self.log,
+            "acting": None if env.is_over else self._acting(),
+            "legal": self.legal(),
+            "can_undo": bool(self.history),
+            "evaluation": self.evaluation,
+        }
+        if self.game_name == "draughts":
+            view["board"] = draughts_board(env.state)
+            view["fen"] = env.fen() if env.state[S_CAP_SQ] < 0 else None  # none mid-chain
+        else:
+            view["board"] = backgammon_board(env.state, self.seat or 0)
+            view["cube_choices"] = self.game.cube_choices() if not env.is_over else []
+            view["position_id"] = backgammon_ids.position_id(env.state)
+            dice = None if env.is_over else env.infos[env.agent_selection].get("dice")
+            view["dice"] = list(dice) if dice else []
+        return view
+
+
+class Games:
+    """The games on the server, by id (least recently used dropped past max_games)."""
+
+    def __init__(self, max_games=MAX_GAMES):
+        self.max_games = max_games
+        self.lock = threading.Lock()
+        self.games = OrderedDict()
+        self.counter = itertools.count(1)
+
+    def add(self, session):
+        sid = f"{next(self.counter)}-{secrets.token_hex(4)}"
+        with self.lock:
+            self.games[sid] = session
+            while len(self.games) > self.max_games:
+                self.games.popitem(last=False)
+        return sid
+
+    def get(self, sid):
+        with self.lock:
+            session = self.games.get(sid)
+            if session is None:
+                raise BadRequest(f"no game {sid!r} on this server (start a new game)", 404)
+            self.games.move_to_end(sid)
+            return session
