@@ -6,7 +6,7 @@ of Russian draughts (the engine loop is scripts/hub.py, ``boardgym hub``).
 - A line is ``<command> <arg>=<value> ...``, a value with a space, a ``=`` or nothing in double
   quotes (``parse_line``, ``line``, ``quote``).
 - A position is ``<side><32 squares>``: side ``W``/``B``, then squares 1..32 in the standard
-  Russian numbering (1 = b8 .. 32 = g1, docs/RULES.md, Notation), each ``w`` / ``b`` (men),
+  Russian numbering (1 = b8 .. 32 = g1, boardgym/RULES.md, Notation), each ``w`` / ``b`` (men),
   ``W`` / ``B`` (kings) or ``e`` (empty) (``position_from_hub``, ``position_to_hub``).
 - A move is ``22-17``, or ``from x to x captured x ...`` for a capture (every captured square,
   any order: ``22x13x18``; ``axb`` alone when only one capture goes from a to b); algebraic

@@ -222,7 +222,9 @@ def _allowed(src_module, dst):
             return None
         if src in ("scripts.web", "scripts.bench") and to == src:
             return None
-        return "a command imports no other command (but cli, eval_gnubg, its web/ or bench/ siblings)"
+        return (
+            "a command imports no other command (but cli, eval_gnubg, its web/ or bench/ siblings)"
+        )
     return None
 
 
