@@ -1,4 +1,5 @@
-"""Train an agent by self-play: ``--algo td`` (a TD(lambda) value net) or ``--algo ppo`` (MaskablePPO).
+"""Train an agent by self-play: ``--algo td`` (a TD(lambda) value net) or ``--algo ppo``
+(MaskablePPO).
 
 TD: TD-Gammon style afterstate net for backgammon, position value net for draughts; PPO: on the
 batched env with an opponent pool, both games (needs the ``train`` extra:
@@ -17,26 +18,26 @@ batched env with an opponent pool, both games (needs the ``train`` extra:
     boardgym evaluate --curve runs/td80 --plot curve.png
     tensorboard --logdir runs/td80/tb
 
-Both trainers write into ``--ckpt-dir`` (default ``runs/<game>-<algo>``): checkpoints (written
-to a temporary file, then renamed), ``metrics.jsonl`` (one line per evaluation, and always one
-at the end of the run; ``boardgym evaluate --curve DIR`` draws it) and TensorBoard logs in
-``tb/`` (``--no-tensorboard`` turns them off; without torch and tensorboard installed they are
-skipped with a note). A new run refuses a directory that holds anything: ``--resume``
-continues the run there, ``--force`` starts over and moves the previous run's files into a
-``replaced-<time>/`` folder beside them (nothing is ever deleted). ``--resume`` continues
-exactly where the last checkpoint left off — weights, optimizer, random states, counters and
-(PPO) the games in progress and the opponent pool — so a killed run loses at most the work
-since its last checkpoint, and the logs drop what came after it. On a terminal a progress bar
-(rate, ETA) runs on stderr.
+Both trainers run on one lifecycle (boardgym.agents.training.lifecycle) and write into
+``--ckpt-dir`` (default ``runs/<game>-<algo>``): checkpoints (written to a temporary file, then
+renamed), ``metrics.jsonl`` (one line per evaluation, and always one at the end of the run;
+``boardgym evaluate --curve DIR`` draws it) and TensorBoard logs in ``tb/`` (``--no-tensorboard``
+turns them off; without torch and tensorboard installed they are skipped with a note). A new run
+refuses a directory that holds anything: ``--resume`` continues the run there, ``--force`` starts
+over and moves the previous run's files into a ``replaced-<time>/`` folder beside them (nothing is
+ever deleted). ``--resume`` continues exactly where the last checkpoint left off — weights,
+optimizer, random states, counters and (PPO) the games in progress and the opponent pool — so a
+killed run loses at most the work since its last checkpoint, and the logs drop what came after it.
+On a terminal a progress bar (rate, ETA) runs on stderr.
 
-TD (``run_td``, one loop for both games, ``TDGame`` holds the game's kernels): the games are
-played and learned from entirely inside Numba in chunks of ``--ckpt-every`` games; after each
-chunk the weights, the self-play generator's state and the counters go to ``latest.npz``. Every
-``--eval-every`` games and at the end the net plays ``--eval-games`` games against the game's
-in-kernel players (boardgym.kernels.players: random and the one-ply heuristic) with its own
-evaluation seed; each evaluated net is also kept as ``games_<N>.npz``.
-  backgammon (boardgym.agents.backgammon.td.train_games): afterstate net, the dice from the generator;
-  opponents "random" (random checker moves) and "greedy" (the pip count/blots/made points
+TD (boardgym.agents.training.td: ``run_td``, one loop for both games, ``TDGame`` holds the game's
+kernels): the games are played and learned from entirely inside Numba in chunks of ``--ckpt-every``
+games; after each chunk the weights, the self-play generator's state and the counters go to
+``latest.npz``. Every ``--eval-every`` games and at the end the net plays ``--eval-games`` games
+against the game's in-kernel players (boardgym.kernels.players: random and the one-ply heuristic)
+with its own evaluation seed; each evaluated net is also kept as ``games_<N>.npz``.
+  backgammon (boardgym.agents.backgammon.td.train_games): afterstate net, the dice from the
+  generator; opponents "random" (random checker moves) and "greedy" (the pip count/blots/made points
   heuristic, kernels/backgammon/opponents.py); ``games_<N>.npz`` loads with TDAgent
   (``load("backgammon-td", weights=PATH)``). ``--model gnubg``: the model of
   td_net.init_model (contact net on raw board + agents/backgammon/features.py inputs, race net,
@@ -59,25 +60,25 @@ evaluation seed; each evaluated net is also kept as ``games_<N>.npz``.
   alternating; ``games_<N>.npz`` is a draughts_eval.Evaluation for
   ``load("draughts-alphabeta", weights=PATH)``.
 
-PPO (boardgym.agents.ppo.train_ppo): ``ppo.zip`` (``load("<game>-ppo", path=PATH)``) and
+PPO (boardgym.agents.training.ppo.train_ppo): ``ppo.zip`` (``load("<game>-ppo", path=PATH)``) and
 ``resume.pt`` every ``--ckpt-every`` learner steps (at the next rollout start); evaluations
 against the in-kernel players (``ppo.baseline_names``) and, in draughts, GreedyAgent every
 ``--eval-every`` steps and at the end, with the Elo difference to each and its interval
 (TensorBoard ``elo/<opponent>``), each evaluated model kept as ``ppo_<steps>.zip``. The
-opponents come from the league (boardgym.agents.training.league: random, the in-kernel one-ply player,
-GreedyAgent and ``--pool-size`` snapshots, one per game, drawn by prioritized fictitious
+opponents come from the league (boardgym.agents.training.league: random, the in-kernel one-ply
+player, GreedyAgent and ``--pool-size`` snapshots, one per game, drawn by prioritized fictitious
 self-play; TensorBoard ``league/score/<member>`` and ``league/weight/<member>``). Draughts
 games start from the 150 opening ballots (``--openings ballots``; evaluations from 2-4 random
 moves, as ``boardgym evaluate``'s). PPO's
 ``--ckpt-every`` and ``--eval-every`` default to 500,000 and 1,000,000 steps.
 
-Kickstarting (``--teacher``, boardgym.agents.training.kickstart): before self-play a teacher agent plays
-``--teacher-games`` games against itself (10% random steps), every position is labelled with its
-action (each hop of a capture route, each checker step of a play) and the policy is cloned by
-cross-entropy over the legal actions for ``--teacher-epochs``; PPO with the league then goes on
-from it (``--teacher-mix``: a decaying cross-entropy term toward the labels). The teacher's
-positions are kept in ``teacher/``; ``--resume`` continues exactly inside the teacher phase too.
-The cloned policy is evaluated at step 0 (``ppo_0.zip``).
+Kickstarting (``--teacher``, boardgym.agents.training.kickstart): before self-play a teacher agent
+plays ``--teacher-games`` games against itself (10% random steps), every position is labelled with
+its action (each hop of a capture route, each checker step of a play) and the policy is cloned by
+cross-entropy over the legal actions for ``--teacher-epochs``; PPO with the league then goes on from
+it (``--teacher-mix``: a decaying cross-entropy term toward the labels). The teacher's positions are
+kept in ``teacher/``; ``--resume`` continues exactly inside the teacher phase too. The cloned policy
+is evaluated at step 0 (``ppo_0.zip``).
 
 PPO's defaults are the recipes of the shipped policies (``PPO_RECIPES``): 256x256 MLPs, seed 1,
 the teacher ``draughts-alphabeta:depth=4`` (4,096 games, 16 epochs) or ``backgammon-td:plies=0``
@@ -94,23 +95,14 @@ versions).
 """
 
 import dataclasses
+import functools
 import importlib.util
-import json
 import os
 import sys
-import time
 from typing import Literal
 
-import numpy as np
-
+from boardgym.agents.training import td
 from boardgym.scripts import cli
-
-#: games per TD training call between progress-bar updates (a chunk played in several calls
-#: is the same games: the weights, generator and statistics carry over)
-BAR_GAMES = 250
-#: files a TD run writes into its directory (moved aside by --force)
-TD_RUN_FILES = ("metrics.jsonl", "latest.npz", "latest.npz.tmp*", "games_*.npz", "tb")
-
 
 #: default (--ckpt-every, --eval-every) of each algorithm: TD games, PPO learner steps
 EVERY = {"td": (5_000, 20_000), "ppo": (500_000, 1_000_000)}
@@ -160,15 +152,16 @@ class Settings:
     game: Literal["backgammon", "draughts"] = "backgammon"
     """game to train on"""
     algo: Literal["td", "ppo"] = "td"
-    """learning algorithm: td (a TD(lambda) value net) or ppo (MaskablePPO; needs boardgym[train])"""
+    """learning algorithm: td (a TD(lambda) value net) or ppo (MaskablePPO; needs
+    boardgym[train])"""
     games: int = 100_000
     """td: total self-play games of the run (a resumed run continues up to this total)"""
     hidden: int = 80
     """td: hidden units of the value net (backgammon gnubg: of the contact net)"""
     model: Literal["tesauro", "gnubg"] = "tesauro"
-    """td backgammon: tesauro (196 raw board inputs, one net) or gnubg (raw board + the
-    hand-crafted contact inputs of agents/backgammon/features.py, a race net once contact is broken, the
-    exact one-sided bear-off database of agents/backgammon/bearoff.py when both sides bear off)"""
+    """td backgammon: tesauro (196 raw board inputs, one net) or gnubg (raw board + the hand-crafted
+    contact inputs of agents/backgammon/features.py, a race net once contact is broken, the exact
+    one-sided bear-off database of agents/backgammon/bearoff.py when both sides bear off)"""
     race_hidden: int = 64
     """td backgammon gnubg: hidden units of the race net"""
     race_alpha: float = 0.0
@@ -209,7 +202,8 @@ class Settings:
     seed: int | None = None
     """seed of the initial weights and of self-play (default: td 0, ppo 1 as in PPO_RECIPES)"""
     ckpt_dir: str = ""
-    """run directory: checkpoints, metrics.jsonl, TensorBoard logs (tb/); empty: runs/<game>-<algo>"""
+    """run directory: checkpoints, metrics.jsonl, TensorBoard logs (tb/); empty:
+    runs/<game>-<algo>"""
     ckpt_every: int | None = None
     """games (td; default 5,000) or learner steps (ppo; default 500,000) between checkpoints"""
     eval_every: int | None = None
@@ -235,15 +229,16 @@ class Settings:
     net_arch: str | None = None
     """ppo: hidden layer sizes of the policy and value MLPs (default: the recipe's 256,256)"""
     rollout: int = 64
-    """ppo: steps per game per rollout (MaskablePPO n_steps; a rollout is num_envs x rollout steps)"""
+    """ppo: steps per game per rollout (MaskablePPO n_steps; a rollout is num_envs x rollout
+    steps)"""
     batch_size: int = 2048
     """ppo: minibatch size of the PPO update"""
     epochs: int = 2
     """ppo: passes over each rollout (MaskablePPO n_epochs)"""
     league: bool = True
     """ppo: opponents from the league (fixed players and snapshots per game, sampled by
-    prioritized fictitious self-play: boardgym.agents.training.league); --no-league: the uniform pool of
-    earlier runs (one member per rollout)"""
+    prioritized fictitious self-play: boardgym.agents.training.league); --no-league: the uniform
+    pool of earlier runs (one member per rollout)"""
     openings: Literal["ballots", "start"] = "ballots"
     """ppo draughts: where training games start: 'ballots' (each game from one of the 150
     three-move opening ballots, agents/arena/data/draughts_ballots.tsv, drawn at every reset) or
@@ -252,14 +247,14 @@ class Settings:
     """ppo: league sampling weight of a member the learner scores p against: hard (1-p)^2
     (the members it loses to), var p(1-p) (the ones it beats about half the time)"""
     teacher: str = "recipe"
-    """ppo: kickstart from a teacher agent ('none': no teacher; 'recipe', the default: the
-    game's recipe, draughts-alphabeta:depth=4 or backgammon-td:plies=0): before self-play the teacher plays
+    """ppo: kickstart from a teacher agent ('none': no teacher; 'recipe', the default: the game's
+    recipe, draughts-alphabeta:depth=4 or backgammon-td:plies=0): before self-play the teacher plays
     --teacher-games games against itself (from the --openings in draughts), each position is
-    labelled with its action (each hop of its chosen capture route, each checker step of its
-    chosen play) and the policy is trained on them by cross-entropy over the legal actions
+    labelled with its action (each hop of its chosen capture route, each checker step of its chosen
+    play) and the policy is trained on them by cross-entropy over the legal actions
     (boardgym.agents.training.kickstart). A spec 'name:key=value,...': draughts alphabeta,
-    alphabeta-material, alphabeta-td (e.g. draughts-alphabeta:depth=4), greedy; backgammon td
-    (e.g. backgammon-td:plies=0), greedy, expectimax"""
+    alphabeta-material, alphabeta-td (e.g. draughts-alphabeta:depth=4), greedy; backgammon td (e.g.
+    backgammon-td:plies=0), greedy, expectimax"""
     teacher_games: int | None = None
     """ppo --teacher: games the teacher plays for the cloning positions (chunks of 64; about 60
     positions a draughts game, 120 a backgammon one; default: the recipe's, draughts 4,096,
@@ -353,8 +348,15 @@ class Settings:
             not (self.resume and self.force),
             "--resume continues the run in --ckpt-dir, --force replaces it: not both",
         )
+        cli.require(
+            self.lam == 0.0 or self.model != "gnubg",
+            "--model gnubg trains by TD(0): --lam must be 0",
+        )
         parse_net_arch(self.net_arch)
-        parse_alpha_steps(self.alpha_steps)
+        try:
+            td.parse_alpha_steps(self.alpha_steps)
+        except ValueError as e:
+            raise cli.UsageError(str(e)) from None
         for name in ("teacher_games", "teacher_epochs", "teacher_mix_steps"):
             value = getattr(self, name)
             cli.require(value >= 0, f"--{name.replace('_', '-')} must be >= 0, got {value}")
@@ -376,12 +378,6 @@ class Settings:
             )
 
 
-def _save_atomic(path, **arrays):
-    from boardgym.agents.files import write_atomically
-
-    write_atomically(path, lambda tmp: np.savez(tmp, **arrays), ".npz")
-
-
 def _bar(cfg, total, label, unit):
     """The run's progress bar (drawn on a terminal only, never with --quiet)."""
     return cli.Progress(total, label=label, unit=unit, enabled=False if cfg.quiet else None)
@@ -397,376 +393,40 @@ def _log(cfg, text, bar=None):
     print(text, flush=True)
 
 
-@dataclasses.dataclass
-class TDGame:
-    """What the shared TD loop (``run_td``) needs from one game's TD kernels.
-
-    ``init(cfg) -> (params, rng)``: fresh weights (a tuple of arrays, saved under ``names``) and
-    the self-play generator state (int64[1]); ``train(params, rng, n, cfg, stats)``: n games,
-    in place; ``figures(d) -> (dict, text)``: per-chunk figures (TensorBoard ``train/<key>``)
-    and the progress-line text from the stats accumulated over the chunk; ``evaluate(params,
-    n_games, seed)``: ``{opponent: points_summary}``; ``save_net(path, params, games, cfg)``: the
-    evaluated net as a loadable file; ``kept``: settings a resumed run takes from its checkpoint;
-    ``default_alpha``: the learning rate when ``--alpha`` is 0.
-    """
-
-    names: tuple
-    n_stats: int
-    init: object
-    train: object
-    figures: object
-    evaluate: object
-    save_net: object
-    kept: tuple = ("hidden", "alpha", "lam", "seed")
-    default_alpha: float = 0.1
-    #: params rebuilt from the arrays a checkpoint holds (names): e.g. generated tables appended
-    restore: object = tuple
-    #: ``distill(params, rng, cfg, seed) -> (positions, [mse per epoch])``: one round of
-    #: self-distillation in place (None: the game has none)
-    distill: object = None
-
-
-def run_td(cfg, game):
-    """TD self-play in chunks of --ckpt-every games: evaluations (and one at the end), logs,
-    checkpoints, exact resume; returns the final params."""
-    from boardgym.agents.training.run_log import RunLog, format_evaluation, prepare_run_dir
-
-    if cfg.alpha == 0:
-        cfg.alpha = game.default_alpha
-    moved = prepare_run_dir(cfg.ckpt_dir, cfg.resume, cfg.force, TD_RUN_FILES)
-    if moved:
-        _log(cfg, f"--force: the previous run's files are now in {moved}")
-    latest = os.path.join(cfg.ckpt_dir, "latest.npz")
-    stats = np.zeros(game.n_stats)
-    seconds0 = 0.0
-    rounds = 0
-    n_avg, mean = 0, None  # the running mean of the weights (--average-from) and its count
-    if cfg.resume:
-        if not os.path.exists(latest):
-            raise ValueError(f"--resume: no checkpoint {latest}")
-        z = np.load(latest)
-        params = game.restore(tuple(z[k].copy() for k in game.names))
-        rng = z["rng"].copy()
-        done = int(z["games"])
-        stats[:] = z["stats"]
-        seconds0 = float(z["seconds"]) if "seconds" in z else 0.0
-        rounds = int(z["rounds"]) if "rounds" in z else 0
-        if "avg_count" in z:
-            n_avg = int(z["avg_count"])
-            mean = [z["avg_" + k].copy() for k in game.names]
-        saved = json.loads(str(z["settings"]))
-        for key in game.kept:
-            if saved[key] != getattr(cfg, key):
-                _log(
-                    cfg,
-                    f"resume: keeping the checkpoint's {key}={saved[key]} "
-                    f"(asked {getattr(cfg, key)})",
-                )
-                setattr(cfg, key, saved[key])
-        _log(cfg, f"resumed {latest} at {done} games")
-    else:
-        params, rng = game.init(cfg)
-        done = 0
-    settings_json = json.dumps(dataclasses.asdict(cfg))
-    run_log = RunLog(cfg.ckpt_dir, "games", done if cfg.resume else None, cfg.tensorboard)
-    t0 = time.perf_counter()
-
-    def checkpoint():
-        _save_atomic(
-            latest,
-            **dict(zip(game.names, params)),
-            rng=rng,
-            games=np.int64(done),
-            rounds=np.int64(rounds),
-            stats=stats,
-            settings=np.array(settings_json),
-            **({"avg_count": np.int64(n_avg)} if n_avg else {}),
-            **({"avg_" + k: a for k, a in zip(game.names, mean)} if n_avg else {}),
-            seconds=np.float64(seconds0 + time.perf_counter() - t0),
-        )
-
-    def shown():
-        """The net an evaluation plays: the mean while averaging, else the weights."""
-        if not n_avg or done >= cfg.games:  # at the end the weights are the mean
-            return params
-        return game.restore(tuple(mean))
-
-    def evaluation(extra=None):
-        net = shown()
-        res = game.evaluate(net, cfg.eval_games, 10_000_000 + done)
-        game.save_net(os.path.join(cfg.ckpt_dir, f"games_{done}.npz"), net, done, cfg)
-        run_log.evaluation(
-            {
-                "games": done,
-                **(extra or {}),
-                "seconds": round(seconds0 + time.perf_counter() - t0, 1),
-                **res,
-            }
-        )
-        _log(cfg, "eval " + format_evaluation(res), bar)
-
-    start = done
-    schedule = parse_alpha_steps(cfg.alpha_steps)
-    last_stats = stats.copy()
-    bar = _bar(cfg, max(cfg.games - start, 0), f"{cfg.game} td", "games")
-    try:
-        while done < cfg.games:
-            n = min(cfg.ckpt_every, cfg.games - done)
-            if cfg.eval_every > 0:
-                n = min(n, cfg.eval_every - done % cfg.eval_every)
-            k = 0
-            while k < n:  # calls of BAR_GAMES are the same games as one call (tested); the bar
-                # moves; a call ends where --alpha-steps changes the rate
-                m = min([BAR_GAMES, n - k] + [g - done - k for g, _ in schedule if g > done + k])
-                now = alpha_at(cfg, schedule, done + k)
-                game.train(params, rng, m, now, stats)
-                k += m
-                bar.set(done + k - start)
-            done += n
-            el = time.perf_counter() - t0
-            rate = (done - start) / el if el > 0 else 0.0
-            eta = (cfg.games - done) / rate if rate > 0 else float("nan")
-            figures, text = game.figures(stats - last_stats)
-            last_stats = stats.copy()
-            figures["games_per_s"] = rate
-            if schedule:
-                figures["alpha"] = now.alpha
-                text += f"  alpha {now.alpha:g}"
-            for key, value in figures.items():
-                run_log.scalar(f"train/{key}", value, done)
-            _log(
-                cfg,
-                f"games {done}/{cfg.games}  {rate:.0f} games/s  ETA {eta / 60:.1f} min  {text}",
-                bar,
-            )
-            if cfg.average_from and done >= cfg.average_from:
-                n_avg += 1
-                if mean is None:
-                    mean = [a.copy() for a in params[: len(game.names)]]
-                for m, a in zip(mean, params):
-                    m += (a - m) / n_avg
-                if done == cfg.games:
-                    for m, a in zip(mean, params):
-                        a[...] = m
-                    _log(
-                        cfg,
-                        f"the model is now the mean of its weights at {n_avg} checkpoints "
-                        f"from {cfg.average_from} games on",
-                        bar,
-                    )
-            if (cfg.eval_every > 0 and done % cfg.eval_every == 0) or done == cfg.games:
-                # every --eval-every games and at the end; before the checkpoint, so a resumed
-                # run keeps this evaluation line
-                evaluation()
-            checkpoint()
-        while rounds < cfg.distill_rounds:
-            t1 = time.perf_counter()
-            n, errors = game.distill(params, rng, cfg, cfg.seed * 1_000_003 + rounds)
-            rounds += 1
-            done += cfg.distill_games
-            run_log.scalar("distill/mse", errors[-1], done)
-            _log(
-                cfg,
-                f"distill round {rounds}/{cfg.distill_rounds}: {n} positions, equity mse "
-                f"{errors[0]:.5f} -> {errors[-1]:.5f}, "
-                f"{time.perf_counter() - t1:.0f} s",
-                bar,
-            )
-            evaluation({"round": rounds, "positions": n})
-            checkpoint()
-    finally:
-        bar.close()
-        run_log.close()
-    return params
-
-
-def evaluate_td(params, n_games, seed):
-    """The backgammon net (w1, b1, w2, b2) against random and greedy: evaluate_model of its
-    model tuple."""
-    from boardgym.agents.backgammon import net as td_net
-
-    return evaluate_model(td_net.as_model(params), n_games, seed)
-
-
-def _backgammon_td_game():
-    from boardgym.agents.backgammon import net as td_net
-    from boardgym.agents.backgammon import td
-    from boardgym.agents.backgammon.weights import save_weights
-
-    def figures(d):
-        f = {
-            "plies_per_game": d[td.ST_PLIES] / max(d[td.ST_GAMES], 1),
-            "abs_td_error": d[td.ST_ABS_DELTA] / max(d[td.ST_PLIES], 1),
-            "gammon_rate": d[td.ST_GAMMONS] / max(d[td.ST_GAMES], 1),
-        }
-        return f, (
-            f"plies/game {f['plies_per_game']:.1f}  |delta win| {f['abs_td_error']:.4f}  "
-            f"gammons {f['gammon_rate']:.3f}"
-        )
-
-    return TDGame(
-        names=("w1", "b1", "w2", "b2"),
-        n_stats=td.N_STATS,
-        init=lambda cfg: (
-            td_net.init_params(cfg.hidden, cfg.seed, cfg.init_scale),
-            np.array([cfg.seed], dtype=np.int64),
-        ),
-        train=lambda p, rng, n, cfg, stats: td.train_games(*p, rng, n, cfg.alpha, cfg.lam, stats),
-        figures=figures,
-        evaluate=evaluate_td,
-        save_net=lambda path, p, games, cfg: save_weights(
-            path, p, games=games, settings=dataclasses.asdict(cfg)
-        ),
-    )
-
-
-def evaluate_model(params, n_games, seed):
-    """A td_net model tuple against random and greedy (td_net.play_match: pairs of games on one
-    dice stream, seats swapped; gammons count): {name: points_summary} (run_log format)."""
-    from boardgym.agents.arena.matches import baseline_report
-    from boardgym.agents.backgammon import net as td_net
-    from boardgym.kernels.players import OPP_GREEDY, OPP_RANDOM
-
-    codes = {"random": OPP_RANDOM, "greedy": OPP_GREEDY}
-
-    def play(name, n_pairs, s):
-        pts = np.zeros(2 * n_pairs)
-        td_net.play_match(params, params, codes[name], np.array([s], dtype=np.int64), n_pairs, pts)
-        return pts
-
-    return baseline_report(play, n_games, seed, -3.0, 3.0)
-
-
-def _backgammon_gnubg_game():
-    """The gnubg-input model (td.train_model_games: TD(0) of the contact and race nets)."""
-    from boardgym.agents.backgammon import net as td_net
-    from boardgym.agents.backgammon import td
-    from boardgym.agents.backgammon.weights import MODEL_NAMES, check_params, save_weights
-
-    base = _backgammon_td_game()
-    return dataclasses.replace(
-        base,
-        names=MODEL_NAMES,
-        init=lambda cfg: (
-            td_net.init_model(cfg.hidden, cfg.seed, cfg.init_scale, race_hidden=cfg.race_hidden),
-            np.array([cfg.seed], dtype=np.int64),
-        ),
-        train=lambda p, rng, n, cfg, stats: td.train_model_games(
-            p, rng, n, cfg.alpha, cfg.race_alpha or cfg.alpha, cfg.lam, stats
-        ),
-        evaluate=evaluate_model,
-        save_net=lambda path, p, games, cfg: save_weights(
-            path, p, games=games, settings=dataclasses.asdict(cfg)
-        ),
-        kept=("hidden", "alpha", "lam", "seed", "model", "race_hidden", "race_alpha"),
-        restore=check_params,
-        distill=_distill_round,
-    )
-
-
-def _distill_round(params, rng, cfg, seed):
-    """One round of agents/backgammon/distill.py on the model tuple (in place)."""
-    from boardgym.agents.backgammon import distill as td_distill
-
-    cap = int(td_distill.POSITIONS_PER_GAME * cfg.distill_games * (1 + cfg.distill_alt))
-    return td_distill.distill_round(
-        params,
-        rng,
-        cfg.distill_games,
-        cfg.distill_alt,
-        cfg.distill_epochs,
-        cfg.distill_alpha,
-        cfg.distill_alpha,
-        cap,
-        seed,
-    )
-
-
-def train_backgammon_td(cfg):
-    """TD self-play for backgammon; returns the final params ((w1, b1, w2, b2) for --model
-    tesauro, the td_net model tuple for --model gnubg)."""
-    if cfg.model == "gnubg":
-        cli.require(cfg.lam == 0.0, "--model gnubg trains by TD(0): --lam must be 0")
-        return run_td(cfg, _backgammon_gnubg_game())
-    return run_td(cfg, _backgammon_td_game())
-
-
-def evaluate_draughts_td(params, n_games, seed):
-    """The draughts net (one ply) against the in-kernel random and recapture players, colours
-    alternating (td_draughts.play_match): {name: points_summary} (run_log format)."""
-    from boardgym.agents.arena.matches import baseline_report
-    from boardgym.agents.draughts import td as td_draughts
-    from boardgym.kernels.players import OPP_GREEDY, OPP_RANDOM
-    from boardgym.kernels.rng import seed_rngs
-
-    codes = {"random": OPP_RANDOM, "recapture": OPP_GREEDY}
-
-    def play(name, n_pairs, s):
-        pts = np.zeros(2 * n_pairs)
-        td_draughts.play_match(
-            *params, codes[name], seed_rngs(s, 1), 2 * n_pairs, td_draughts.MAX_PLIES, pts
-        )
-        return pts
-
-    return baseline_report(play, n_games, seed, -1.0, 1.0, opponents=tuple(codes))
-
-
-def _draughts_td_game():
-    from boardgym.agents.draughts import td as tdd
-    from boardgym.kernels.rng import seed_rngs
-
-    def figures(d):
-        g = max(d[tdd.ST_GAMES], 1)
-        f = {
-            "plies_per_game": d[tdd.ST_PLIES] / g,
-            "abs_td_error": d[tdd.ST_ABS_DELTA] / max(d[tdd.ST_PLIES], 1),
-            "white_win_rate": d[tdd.ST_WHITE_WINS] / g,
-            "draw_rate": 1.0 - (d[tdd.ST_WHITE_WINS] + d[tdd.ST_BLACK_WINS]) / g,
-            "capped_rate": d[tdd.ST_CAPPED] / g,
-        }
-        return f, (
-            f"plies/game {f['plies_per_game']:.1f}  |delta| {f['abs_td_error']:.4f}  "
-            f"white wins {f['white_win_rate']:.3f}  draws {f['draw_rate']:.3f}"
-        )
-
-    return TDGame(
-        names=("w1", "b1", "w2", "b2"),
-        n_stats=tdd.N_STATS,
-        init=lambda cfg: (
-            tdd.init_params(cfg.hidden, cfg.seed, cfg.init_scale),
-            seed_rngs(cfg.seed, 1),
-        ),
-        train=lambda p, rng, n, cfg, stats: tdd.train_games(
-            *p, rng, n, cfg.alpha, cfg.lam, cfg.epsilon, stats
-        ),
-        figures=figures,
-        evaluate=evaluate_draughts_td,
-        save_net=lambda path, p, games, cfg: tdd.to_evaluation(p).save(path),
-        kept=("hidden", "alpha", "lam", "epsilon", "seed"),
-        # the output is linear (no sigmoid to damp the steps); measured: 0.003 gave a better
-        # search evaluation than 0.01 (BENCHMARKS.md, TD(lambda) draughts evaluation)
-        default_alpha=0.003,
-    )
-
-
-def train_draughts_td(cfg):
-    """TD(lambda) self-play for Russian draughts; returns the final (w1, b1, w2, b2)
-    (td_draughts layout; ``td_draughts.to_evaluation`` makes the search evaluation)."""
-    return run_td(cfg, _draughts_td_game())
-
-
-def train_ppo(cfg):
-    """MaskablePPO self-play on the batched env (boardgym.agents.ppo.train_ppo); returns the model."""
-    from boardgym.agents.arena.playouts import ballot_positions
-    from boardgym.agents.ppo import train_ppo as run
-
-    with _bar(cfg, cfg.steps, f"{cfg.game} ppo", "steps") as bar:
+def _with_progress(cfg, total, unit, train):
+    """train(log=..., progress=...) with the command's progress lines and bar; its result."""
+    with _bar(cfg, total, f"{cfg.game} {cfg.algo}", unit) as bar:
 
         def progress(done, total):
             bar.total = total
             bar.set(done)
 
-        return run(
+        return train(log=lambda text: _log(cfg, text, bar), progress=progress)
+
+
+def train_backgammon_td(cfg):
+    """TD self-play for backgammon (td.train_backgammon_td); returns the final params."""
+    return _with_progress(cfg, cfg.games, "games", functools.partial(td.train_backgammon_td, cfg))
+
+
+def train_draughts_td(cfg):
+    """TD(lambda) self-play for Russian draughts (td.train_draughts_td); returns the final
+    (w1, b1, w2, b2)."""
+    return _with_progress(cfg, cfg.games, "games", functools.partial(td.train_draughts_td, cfg))
+
+
+def train_ppo(cfg):
+    """MaskablePPO self-play on the batched env (boardgym.agents.training.ppo.train_ppo); returns
+    the model."""
+    from boardgym.agents.arena.playouts import ballot_positions
+    from boardgym.agents.training.ppo import train_ppo as run
+
+    return _with_progress(
+        cfg,
+        cfg.steps,
+        "steps",
+        functools.partial(
+            run,
             cfg.game,
             cfg.steps,
             cfg.ckpt_dir,
@@ -781,8 +441,6 @@ def train_ppo(cfg):
             resume=cfg.resume,
             force=cfg.force,
             tensorboard=cfg.tensorboard,
-            log=lambda text: _log(cfg, text, bar),
-            progress=progress,
             n_steps=cfg.rollout,
             batch_size=cfg.batch_size,
             n_epochs=cfg.epochs,
@@ -799,43 +457,8 @@ def train_ppo(cfg):
             openings=ballot_positions()
             if cfg.game == "draughts" and cfg.openings == "ballots"
             else None,
-        )
-
-
-def parse_alpha_steps(text):
-    """--alpha-steps "G1:A1,G2:A2" -> [(G1, A1), (G2, A2)] (games increasing, rates > 0);
-    ValueError naming the bad entry."""
-    steps = []
-    for item in filter(None, (t.strip() for t in text.split(","))):
-        games, sep, alpha = item.partition(":")
-        try:
-            g, a = int(games), float(alpha)
-        except ValueError:
-            g, a = -1, float("nan")
-        cli.require(
-            sep == ":" and g > 0 and a > 0 and np.isfinite(a),
-            f"--alpha-steps: {item!r} is not GAMES:ALPHA (games > 0, alpha > 0)",
-        )
-        if steps:
-            cli.require(
-                g > steps[-1][0],
-                f"--alpha-steps: the game counts must increase, got {item!r} after {steps[-1][0]}",
-            )
-        steps.append((g, a))
-    return steps
-
-
-def alpha_at(cfg, steps, games):
-    """The settings with the learning rates of --alpha-steps at game count games (cfg itself
-    when no step applies)."""
-    alpha = cfg.alpha
-    for g, a in steps:
-        if games >= g:
-            alpha = a
-    if alpha == cfg.alpha:
-        return cfg
-    race = cfg.race_alpha * alpha / cfg.alpha if cfg.race_alpha else 0.0
-    return dataclasses.replace(cfg, alpha=alpha, race_alpha=race)
+        ),
+    )
 
 
 def parse_net_arch(text):

@@ -1,7 +1,7 @@
 """Kickstarting the PPO learner from a teacher: behaviour cloning before self-play.
 
-``boardgym train --algo ppo --teacher SPEC`` (boardgym.agents.ppo.train_ppo ``teacher=``) runs
-a teacher phase before the league self-play:
+``boardgym train --algo ppo --teacher SPEC`` (boardgym.agents.training.ppo.train_ppo
+``teacher=``) runs a teacher phase before the league self-play:
 
 1. **Positions** (``teacher_chunk``): the teacher plays ``teacher_games`` games against itself
    on the batched core in its two-player view (draughts from the training openings, e.g. the

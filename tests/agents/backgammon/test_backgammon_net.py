@@ -2,6 +2,7 @@
 values, the one-sided bear-off database (hand values and a brute-force recursion), the model tuple
 (old checkpoints unchanged, hard constraints, exact parts), its trainer and checkpoints."""
 
+import dataclasses
 import hashlib
 import json
 from functools import cache
@@ -17,6 +18,7 @@ from boardgym.agents.backgammon import td as bg_td
 from boardgym.agents.backgammon.agents import TDAgent
 from boardgym.agents.backgammon.weights import check_params, load_weights, save_weights
 from boardgym.agents.registry import CHECKPOINTS
+from boardgym.agents.training import td as training_td
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import (
     BAR_ME,
@@ -29,7 +31,6 @@ from boardgym.kernels.backgammon.board import (
     flip_into,
     refresh_masks,
 )
-from boardgym.scripts import train
 
 
 def board(me, opp, bar_me=0, bar_opp=0):
@@ -379,70 +380,40 @@ def test_model_td_lambda_only_for_a_contact_net_alone():
     assert st[bg_td.ST_GAMES] == 6
 
 
+#: a tiny gnubg-model run of killed_and_resumed_td_run (80 games, seed 3)
+TINY_GNUBG_RUN = training_td.TDSettings(
+    model="gnubg",
+    hidden=6,
+    race_hidden=3,
+    seed=3,
+    ckpt_every=20,
+    eval_every=40,
+    eval_games=4,
+    games=80,
+    tensorboard=False,
+)
+
+
+def _quiet(cfg):
+    """The final params of the gnubg-model TD run of settings cfg, its lines unprinted."""
+    return training_td.train_backgammon_td(cfg, log=lambda text: None)
+
+
 def test_train_gnubg_resume_after_a_kill_matches_uninterrupted_run(tmp_path, monkeypatch):
-    common = [
-        "--game",
-        "backgammon",
-        "--algo",
-        "td",
-        "--model",
-        "gnubg",
-        "--hidden",
-        "6",
-        "--race-hidden",
-        "3",
-        "--seed",
-        "3",
-        "--ckpt-every",
-        "20",
-        "--eval-every",
-        "40",
-        "--eval-games",
-        "4",
-        "--games",
-        "80",
-        "--quiet",
-        "--no-tensorboard",
-    ]
-    full, _ = killed_and_resumed_td_run(train, common, tmp_path, monkeypatch, ("random", "greedy"))
+    full, _ = killed_and_resumed_td_run(
+        _quiet, TINY_GNUBG_RUN, tmp_path, monkeypatch, ("random", "greedy")
+    )
     assert len(full) == td_net.MODEL_LEN
     agent = TDAgent(tmp_path / "a" / "games_80.npz")
     assert agent.model == "gnubg"
-    with pytest.raises(ValueError, match="--model gnubg"):
-        train.main(["--game", "draughts", "--model", "gnubg"])
+    with pytest.raises(ValueError, match="--lam must be 0"):
+        _quiet(dataclasses.replace(TINY_GNUBG_RUN, lam=0.5, ckpt_dir=str(tmp_path / "c")))
 
 
-#: a tiny gnubg-model run of killed_and_resumed_td_run (80 games, seed 3)
-TINY_GNUBG_RUN = [
-    "--game",
-    "backgammon",
-    "--algo",
-    "td",
-    "--model",
-    "gnubg",
-    "--hidden",
-    "6",
-    "--race-hidden",
-    "3",
-    "--seed",
-    "3",
-    "--ckpt-every",
-    "20",
-    "--eval-every",
-    "40",
-    "--eval-games",
-    "4",
-    "--games",
-    "80",
-    "--quiet",
-    "--no-tensorboard",
-]
-
-
-def _killed_run_and_fresh_model(args, tmp_path, monkeypatch):
+def _killed_run_and_fresh_model(cfg, tmp_path, monkeypatch):
     """The run's final params (killed and resumed), and the run's fresh model, dice and stats
     to replay it by hand."""
-    full, _ = killed_and_resumed_td_run(train, args, tmp_path, monkeypatch, ("random", "greedy"))
+    full, _ = killed_and_resumed_td_run(_quiet, cfg, tmp_path, monkeypatch, ("random", "greedy"))
     return (
         full,
         td_net.init_model(6, 3, race_hidden=3),
@@ -452,7 +423,7 @@ def _killed_run_and_fresh_model(args, tmp_path, monkeypatch):
 
 
 def test_alpha_steps_change_the_rate_at_their_game_counts_and_resume_exactly(tmp_path, monkeypatch):
-    common = TINY_GNUBG_RUN + ["--alpha-steps", "30:0.03,50:0.01"]
+    common = dataclasses.replace(TINY_GNUBG_RUN, alpha_steps="30:0.03,50:0.01")
     full, net, rng, st = _killed_run_and_fresh_model(common, tmp_path, monkeypatch)
     # the same games by hand: 30 at 0.1, 20 at 0.03, 30 at 0.01
     for n, a in ((30, 0.1), (20, 0.03), (30, 0.01)):
@@ -460,11 +431,12 @@ def test_alpha_steps_change_the_rate_at_their_game_counts_and_resume_exactly(tmp
     for p, q in zip(full, net):
         assert np.array_equal(p, q)
     # a run resumed with a schedule it did not have continues at the new rate
-    out = tmp_path / "c"
-    train.main(common[:-2] + ["--games", "40", "--ckpt-dir", str(out)])
-    resumed = train.main(
-        common[:-2]
-        + ["--games", "80", "--ckpt-dir", str(out), "--resume", "--alpha-steps", "40:0.03"]
+    out = str(tmp_path / "c")
+    _quiet(dataclasses.replace(TINY_GNUBG_RUN, games=40, ckpt_dir=out))
+    resumed = _quiet(
+        dataclasses.replace(
+            TINY_GNUBG_RUN, games=80, ckpt_dir=out, resume=True, alpha_steps="40:0.03"
+        )
     )
     net = td_net.init_model(6, 3, race_hidden=3)
     rng = np.array([3], np.int64)
@@ -477,48 +449,23 @@ def test_alpha_steps_change_the_rate_at_their_game_counts_and_resume_exactly(tmp
 @pytest.mark.parametrize("bad", ["10", "10:0", "x:0.1", "10:0.1,5:0.01", "10:nan", "-3:0.1"])
 def test_alpha_steps_are_checked(bad):
     with pytest.raises(ValueError, match="--alpha-steps"):
-        train.main(["--game", "backgammon", "--algo", "td", "--alpha-steps", bad])
+        training_td.parse_alpha_steps(bad)
 
 
 def test_distill_rounds_follow_the_td_games_and_resume_round_by_round(tmp_path):
-    common = [
-        "--game",
-        "backgammon",
-        "--algo",
-        "td",
-        "--model",
-        "gnubg",
-        "--hidden",
-        "6",
-        "--race-hidden",
-        "3",
-        "--seed",
-        "3",
-        "--ckpt-every",
-        "20",
-        "--eval-every",
-        "0",
-        "--eval-games",
-        "4",
-        "--games",
-        "40",
-        "--quiet",
-        "--no-tensorboard",
-        "--distill-games",
-        "3",
-        "--distill-epochs",
-        "2",
-    ]
-    full = train.main(common + ["--distill-rounds", "2", "--ckpt-dir", str(tmp_path / "a")])
+    common = dataclasses.replace(
+        TINY_GNUBG_RUN, eval_every=0, games=40, distill_games=3, distill_epochs=2
+    )
+    full = _quiet(dataclasses.replace(common, distill_rounds=2, ckpt_dir=str(tmp_path / "a")))
     lines = [json.loads(t) for t in (tmp_path / "a" / "metrics.jsonl").read_text().splitlines()]
     assert [m["games"] for m in lines] == [40, 43, 46]
     assert [m.get("round") for m in lines] == [None, 1, 2] and lines[1]["positions"] > 50
     assert TDAgent(tmp_path / "a" / "games_46.npz").model == "gnubg"
-    # the same run in three commands: the TD games, then one round at a time
+    # the same run in three calls: the TD games, then one round at a time
     b = str(tmp_path / "b")
-    train.main(common + ["--ckpt-dir", b])
-    train.main(common + ["--distill-rounds", "1", "--ckpt-dir", b, "--resume"])
-    resumed = train.main(common + ["--distill-rounds", "2", "--ckpt-dir", b, "--resume"])
+    _quiet(dataclasses.replace(common, ckpt_dir=b))
+    _quiet(dataclasses.replace(common, distill_rounds=1, ckpt_dir=b, resume=True))
+    resumed = _quiet(dataclasses.replace(common, distill_rounds=2, ckpt_dir=b, resume=True))
     for p, q in zip(full, resumed):
         assert np.array_equal(p, q)
     z = np.load(tmp_path / "b" / "latest.npz")
@@ -528,22 +475,8 @@ def test_distill_rounds_follow_the_td_games_and_resume_round_by_round(tmp_path):
     assert not np.array_equal(td_only[1], full[1])
 
 
-@pytest.mark.parametrize(
-    "bad, match",
-    [
-        (["--distill-rounds", "-1"], "--distill-rounds"),
-        (["--distill-rounds", "1"], "--model gnubg"),
-        (["--model", "gnubg", "--distill-alt", "2"], "--distill-alt"),
-        (["--model", "gnubg", "--distill-alpha", "0"], "--distill-alpha"),
-    ],
-)
-def test_distill_options_are_checked(bad, match):
-    with pytest.raises(ValueError, match=match):
-        train.main(["--game", "backgammon", "--algo", "td"] + bad)
-
-
 def test_average_from_makes_the_model_the_mean_of_its_checkpoints(tmp_path, monkeypatch):
-    common = TINY_GNUBG_RUN + ["--average-from", "40"]
+    common = dataclasses.replace(TINY_GNUBG_RUN, average_from=40)
     full, net, rng, st = _killed_run_and_fresh_model(common, tmp_path, monkeypatch)
     # by hand: the weights after 40, 60 and 80 games, averaged
     seen = []

@@ -1,6 +1,6 @@
 """Backgammon afterstate agents: net gradients, TD learning, checkpoints, legal play in the AEC env
 from both seats, best_play in the legal_plays frame, routes to actions, the afterstate game loop,
-the greedy player shared with the kernels, train.py exact resume, eval_gnubg conventions."""
+the greedy player shared with the kernels, the TD trainer's exact resume."""
 
 import hashlib
 import json
@@ -21,12 +21,12 @@ from boardgym.agents.backgammon.agents import (
 from boardgym.agents.backgammon.game_loop import play_afterstate_game
 from boardgym.agents.backgammon.weights import load_weights
 from boardgym.agents.registry import CHECKPOINTS
+from boardgym.agents.training import td as training_td
 from boardgym.envs import backgammon_notation as api
 from boardgym.envs import backgammon_v0
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import BOARD_LEN, STATE_LEN
 from boardgym.kernels.players import OPP_RANDOM
-from boardgym.scripts import eval_gnubg, train
 
 SHIPPED = CHECKPOINTS / "backgammon-td.npz"
 
@@ -99,7 +99,8 @@ def test_gradients_match_finite_differences():
                 down = td_net.forward_dense(*params, x)[o]
                 flat[k] = keep
                 assert abs((up - down) / (2 * eps) - gflat[k]) < 1e-7, (o, p.shape, k)
-    # units set at the start, per side: 2 on the 24 (2), 5 on the 13 (4), 3 on the 8 (3), 5 on the 6 (4)
+    # units set at the start, per side: 2 on the 24 (2), 5 on the 13 (4), 3 on the 8 (3),
+    # 5 on the 6 (4)
     assert nnz == 2 * (2 + 4 + 3 + 4)
     assert x[4 * 12 + 3] == 1.0 and x[96 + 4 * 11 + 3] == 1.0  # (5 - 3) / 2 on own 13, opp's 13
 
@@ -378,65 +379,39 @@ def test_td_agent_beats_random():
     assert (pts > 0).mean() >= 0.9
 
 
-# ----------------------------------------------------------------------------- scripts
+# ----------------------------------------------------------------------------- the TD trainer
 
 
 def test_train_resume_after_a_kill_matches_uninterrupted_run(tmp_path, capsys, monkeypatch):
-    """--resume continues exactly; the logs drop what the killed run wrote after its
+    """A resumed run continues exactly; the logs drop what the killed run wrote after its
     last checkpoint (the evaluation at 80 games came before the checkpoint that never landed)."""
-    common = [
-        "--game",
-        "backgammon",
-        "--algo",
-        "td",
-        "--hidden",
-        "8",
-        "--seed",
-        "3",
-        "--ckpt-every",
-        "20",
-        "--eval-every",
-        "40",
-        "--eval-games",
-        "10",
-        "--games",
-        "80",
-    ]
+    cfg = training_td.TDSettings(
+        hidden=8, seed=3, ckpt_every=20, eval_every=40, eval_games=10, games=80
+    )
     full, metrics = killed_and_resumed_td_run(
-        train, common, tmp_path, monkeypatch, ("random", "greedy")
+        training_td.train_backgammon_td, cfg, tmp_path, monkeypatch, ("random", "greedy")
     )
     out = capsys.readouterr().out
     assert "games/s" in out and "ETA" in out and "vs random" in out and "resumed" in out
     assert set(metrics("a")[0]["random"]) == {"ppg", "ci95", "win_rate", "games"}
     assert list((tmp_path / "a" / "tb").glob("events.out.tfevents.*"))
     assert isinstance(TDAgent(tmp_path / "a" / "games_80.npz"), TDAgent)
-    with pytest.raises(ValueError, match="--game: invalid choice 'chess'"):
-        train.main(["--game", "chess"])
     with pytest.raises(ValueError, match="no checkpoint"):
-        train.main(common + ["--ckpt-dir", str(tmp_path / "c"), "--resume"])
+        training_td.train_backgammon_td(
+            training_td.TDSettings(ckpt_dir=str(tmp_path / "c"), resume=True)
+        )
 
 
 def test_train_writes_tensorboard_scalars_unless_told_not_to(tmp_path):
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
-    common = [
-        "--game",
-        "backgammon",
-        "--algo",
-        "td",
-        "--hidden",
-        "8",
-        "--games",
-        "40",
-        "--ckpt-every",
-        "20",
-        "--eval-every",
-        "20",
-        "--eval-games",
-        "10",
-        "--quiet",
-    ]
-    train.main(common + ["--ckpt-dir", str(tmp_path / "tb_on")])
+    def run(name, **kw):
+        cfg = training_td.TDSettings(
+            hidden=8, games=40, ckpt_every=20, eval_every=20, eval_games=10, **kw
+        )
+        training_td.train_backgammon_td(cfg, log=lambda text: None)
+
+    run("tb_on", ckpt_dir=str(tmp_path / "tb_on"))
     acc = EventAccumulator(str(tmp_path / "tb_on" / "tb"))
     acc.Reload()
     tags = acc.Tags()["scalars"]
@@ -447,62 +422,9 @@ def test_train_writes_tensorboard_scalars_unless_told_not_to(tmp_path):
         "eval/greedy_win_rate",
     } <= set(tags)
     assert [e.step for e in acc.Scalars("eval/random_ppg")] == [20, 40]
-    train.main(common + ["--ckpt-dir", str(tmp_path / "tb_off"), "--no-tensorboard"])
+    run("tb_off", ckpt_dir=str(tmp_path / "tb_off"), tensorboard=False)
     assert not (tmp_path / "tb_off" / "tb").exists()
     assert (tmp_path / "tb_off" / "metrics.jsonl").is_file()
-
-
-@pytest.mark.parametrize("opponent", ["pubeval", "gnubg0"])
-def test_eval_gnubg_smoke(opponent, capsys):
-    pytest.importorskip("gnubg_nn")
-    ev = eval_gnubg
-    s = ev.main(
-        [
-            "--agent",
-            "backgammon-greedy",
-            "--opponent",
-            opponent,
-            "--games",
-            "6",
-            "--seed",
-            "1",
-            "--quiet",
-        ]
-    )
-    assert s["games"] == 6 and -3 <= s["ppg"] <= 3
-    assert "points per game" in capsys.readouterr().out
-
-
-def test_eval_gnubg_statistics():
-    from boardgym.agents.arena.stats import mean_interval, wilson
-
-    ev = eval_gnubg
-    assert not hasattr(ev, "wilson")  # one statistics module: agents/arena/stats.py
-    pts = np.array([1.0, -2.0, 3.0, -1.0])
-    s = ev.summarize(pts, np.array([1, 2, 3, 1]))
-    assert s["ppg"] == pytest.approx(0.25) and s["wins"] == 2
-    assert (s["win_lo"], s["win_hi"]) == wilson(2, 4)
-    assert (s["ppg_lo"], s["ppg_hi"]) == mean_interval(pts, -3, 3)
-    assert s["gammons_won"] == 1 and s["gammons_lost"] == 1 and s["backgammons"] == 1
-
-
-def test_eval_gnubg_random_opponent_is_the_random_player():
-    """--opponent random is OPP_RANDOM (random checker moves), played through the one loop."""
-    ev = eval_gnubg
-    s = ev.main(
-        [
-            "--agent",
-            "backgammon-greedy",
-            "--opponent",
-            "random",
-            "--games",
-            "20",
-            "--seed",
-            "3",
-            "--quiet",
-        ]
-    )
-    assert s["games"] == 20 and s["ppg"] > 0.5
 
 
 # ----------------------------------------------------------------------------- one player, one loop

@@ -1,6 +1,7 @@
 """Draughts TD(lambda) value net: gradients, TD learning, play against the in-kernel
-players, the exported search evaluation, train.py --game draughts --algo td exact resume."""
+players, the exported search evaluation, the TD trainer's exact resume."""
 
+import dataclasses
 import json
 
 import numpy as np
@@ -10,6 +11,7 @@ from train_runs import killed_and_resumed_td_run
 from boardgym.agents import load
 from boardgym.agents.draughts import td as tdd
 from boardgym.agents.draughts.evaluation import EVAL_MLP, Evaluation, net_eval
+from boardgym.agents.training import td as training_td
 from boardgym.envs import russian_draughts_v0
 from boardgym.kernels.draughts.board import S_SIDE
 from boardgym.kernels.draughts.game import initial_state
@@ -18,7 +20,6 @@ from boardgym.kernels.draughts.opponents import opponent_move
 from boardgym.kernels.draughts.outcome import BLACK_WON, ONGOING, WHITE_WON, game_status
 from boardgym.kernels.players import OPP_GREEDY, OPP_RANDOM
 from boardgym.kernels.rng import seed_rngs
-from boardgym.scripts import train
 
 
 def _positions(n_games, seed, p_random=0.5):
@@ -192,34 +193,23 @@ def test_play_match_counts_capped_games_as_draws():
     assert set(pts) <= {-1.0, 0.0, 1.0}
 
 
-# ----------------------------------------------------------------------------- train.py
+# ----------------------------------------------------------------------------- the TD trainer
 
 
 def test_train_resume_after_a_kill_matches_uninterrupted_run(tmp_path, capsys, monkeypatch):
-    common = [
-        "--game",
-        "draughts",
-        "--algo",
-        "td",
-        "--hidden",
-        "8",
-        "--seed",
-        "3",
-        "--alpha",
-        "0.01",
-        "--lam",
-        "0.5",
-        "--ckpt-every",
-        "20",
-        "--eval-every",
-        "40",
-        "--eval-games",
-        "10",
-        "--games",
-        "80",
-    ]
+    common = training_td.TDSettings(
+        game="draughts",
+        hidden=8,
+        seed=3,
+        alpha=0.01,
+        lam=0.5,
+        ckpt_every=20,
+        eval_every=40,
+        eval_games=10,
+        games=80,
+    )
     full, metrics = killed_and_resumed_td_run(
-        train, common, tmp_path, monkeypatch, ("random", "recapture")
+        training_td.train_draughts_td, common, tmp_path, monkeypatch, ("random", "recapture")
     )
     assert not np.array_equal(full[0], tdd.init_params(8, 3)[0])
     z = np.load(tmp_path / "b" / "latest.npz")
@@ -230,30 +220,19 @@ def test_train_resume_after_a_kill_matches_uninterrupted_run(tmp_path, capsys, m
     ev = Evaluation.load(tmp_path / "a" / "games_80.npz")
     assert np.array_equal(ev.w1, full[0].T) and ev.scale == tdd.SCALE
     assert load("draughts-alphabeta", weights=tmp_path / "a" / "games_80.npz", depth=1)
-    with pytest.raises(ValueError, match="--epsilon must be in"):
-        train.main(common + ["--epsilon", "1.5", "--ckpt-dir", str(tmp_path / "c")])
-    train.main(
-        [
-            "--game",
-            "draughts",
-            "--algo",
-            "td",
-            "--hidden",
-            "4",
-            "--games",
-            "2",
-            "--ckpt-every",
-            "2",
-            "--eval-every",
-            "0",
-            "--quiet",
-            "--no-tensorboard",
-            "--ckpt-dir",
-            str(tmp_path / "d"),
-        ]
+    cfg = training_td.TDSettings(
+        game="draughts",
+        hidden=4,
+        games=2,
+        ckpt_every=2,
+        eval_every=0,
+        tensorboard=False,
+        ckpt_dir=str(tmp_path / "d"),
     )
+    training_td.train_draughts_td(cfg, log=lambda text: None)
     saved = json.loads(str(np.load(tmp_path / "d" / "latest.npz")["settings"]))
     assert saved["alpha"] == 0.003 and saved["epsilon"] == 0.05  # the draughts defaults
+    assert dataclasses.asdict(cfg) == saved
 
 
 def test_trainer_kernels_check_their_buffers_first():

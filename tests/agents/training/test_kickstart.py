@@ -1,6 +1,6 @@
-"""Kickstarting (boardgym.agents.training.kickstart): the teacher's labels are its own moves, cloning
-lowers the held-out cross-entropy, masks hold, bad teacher specs are refused by name, and a run
-killed in the teacher phase resumes exactly."""
+"""Kickstarting (boardgym.agents.training.kickstart): the teacher's labels are its own moves,
+cloning lowers the held-out cross-entropy, masks hold, bad teacher specs are refused by name, and
+a run killed in the teacher phase resumes exactly."""
 
 import json
 
@@ -11,7 +11,7 @@ pytest.importorskip("sb3_contrib")
 
 from boardgym.agents.arena import playouts  # noqa: E402
 from boardgym.agents.training import kickstart as ks  # noqa: E402
-from boardgym.scripts import train  # noqa: E402
+from boardgym.agents.training.ppo import train_ppo  # noqa: E402
 
 
 def _mask(data, n_actions):
@@ -135,50 +135,18 @@ def test_a_bad_teacher_spec_is_refused_by_name(spec, match, tmp_path):
     with pytest.raises(ValueError, match=match):
         ks.parse_teacher("draughts", spec)
     with pytest.raises(ValueError, match=match):  # before the run directory is touched
-        train.main(
-            [
-                "--game",
-                "draughts",
-                "--algo",
-                "ppo",
-                "--teacher",
-                spec,
-                "--ckpt-dir",
-                str(tmp_path / "run"),
-                "--quiet",
-            ]
-        )
+        train_ppo("draughts", 1024, tmp_path / "run", teacher=spec, log=lambda text: None)
     assert not (tmp_path / "run").exists()
-    with pytest.raises(ValueError, match="--teacher is for --algo ppo"):
-        train.main(
-            [
-                "--game",
-                "draughts",
-                "--algo",
-                "td",
-                "--teacher",
-                "greedy",
-                "--ckpt-dir",
-                str(tmp_path / "td"),
-                "--quiet",
-            ]
+    with pytest.raises(ValueError, match="teacher_explore must be in"):
+        train_ppo(
+            "draughts",
+            1024,
+            tmp_path / "x",
+            teacher="greedy",
+            teacher_explore=1.5,
+            log=lambda text: None,
         )
-    with pytest.raises(ValueError, match="--teacher-explore must be in"):
-        train.main(
-            [
-                "--game",
-                "draughts",
-                "--algo",
-                "ppo",
-                "--teacher",
-                "greedy",
-                "--teacher-explore",
-                "1.5",
-                "--ckpt-dir",
-                str(tmp_path / "x"),
-                "--quiet",
-            ]
-        )
+    assert not (tmp_path / "x").exists()
 
 
 def test_mix_weight_decays_to_zero():
@@ -191,48 +159,6 @@ def test_resume_after_kills_in_the_teacher_phase_is_exact(tmp_path):
     cloning and resumed once more ends as an uninterrupted run: weights, Adam's moments,
     metrics (the cloned policy's evaluation at step 0 included) and the league."""
     import torch
-
-    from boardgym.agents import ppo
-
-    common = [
-        "--game",
-        "draughts",
-        "--algo",
-        "ppo",
-        "--steps",
-        "1024",
-        "--num-envs",
-        "8",
-        "--eval-every",
-        "1024",
-        "--eval-games",
-        "4",
-        "--snapshot-every",
-        "512",
-        "--ckpt-every",
-        "512",
-        "--net-arch",
-        "16",
-        "--seed",
-        "5",
-        "--rollout",
-        "64",
-        "--teacher",
-        "greedy",
-        "--teacher-games",
-        "80",
-        "--teacher-epochs",
-        "3",
-        "--teacher-mix",
-        "0.5",
-        "--teacher-mix-steps",
-        "1024",
-        "--batch-size",
-        "256",
-        "--quiet",
-        "--no-tensorboard",
-    ]
-    full = train.main(common + ["--ckpt-dir", str(tmp_path / "a")])
 
     class Killed(Exception):
         pass
@@ -262,15 +188,16 @@ def test_resume_after_kills_in_the_teacher_phase_is_exact(tmp_path):
         teacher_mix=0.5,
         teacher_mix_steps=1024,
     )
+    full = train_ppo("draughts", 1024, tmp_path / "a", log=lambda text: None, **kw)
     run_b = tmp_path / "b"
     with pytest.raises(Killed):  # logged chunk 2, not yet checkpointed
-        ppo.train_ppo("draughts", 1024, run_b, log=killer("teacher greedy: chunk 2/2"), **kw)
+        train_ppo("draughts", 1024, run_b, log=killer("teacher greedy: chunk 2/2"), **kw)
     assert torch.load(run_b / "resume.pt", weights_only=False)["counters"]["teacher_chunks"] == 1
     with pytest.raises(Killed):  # logged epoch 2, not yet checkpointed
-        ppo.train_ppo("draughts", 1024, run_b, resume=True, log=killer("teacher: epoch 2/3"), **kw)
+        train_ppo("draughts", 1024, run_b, resume=True, log=killer("teacher: epoch 2/3"), **kw)
     saved = torch.load(run_b / "resume.pt", weights_only=False)
     assert saved["counters"]["teacher_epochs"] == 1 and saved["last_obs"] is None
-    resumed = train.main(common + ["--ckpt-dir", str(run_b), "--resume"])
+    resumed = train_ppo("draughts", 1024, run_b, resume=True, log=lambda text: None, **kw)
     assert resumed.num_timesteps == full.num_timesteps == 1024
     for (name, p), q in zip(full.policy.state_dict().items(), resumed.policy.state_dict().values()):
         assert torch.equal(p, q), name
@@ -294,9 +221,9 @@ def test_resume_after_kills_in_the_teacher_phase_is_exact(tmp_path):
             assert len(z["actions"]) > 0 and z["games"].max() == 15  # 80 games: 64 + 16
     # resuming with other teacher settings keeps the checkpoint's and says which differ
     logs = []
-    ppo.train_ppo("draughts", 1024, run_b, resume=True, log=logs.append, **kw)
+    train_ppo("draughts", 1024, run_b, resume=True, log=logs.append, **kw)
     assert not [t for t in logs if t.startswith("resume: keeping")]
-    ppo.train_ppo(
+    train_ppo(
         "draughts",
         1024,
         run_b,

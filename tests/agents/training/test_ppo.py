@@ -10,9 +10,9 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 from boardgym.agents.arena import playouts  # noqa: E402
-from boardgym.agents.ppo import OpponentPool, PPOAgent, play_vs_baseline, train_ppo  # noqa: E402
+from boardgym.agents.ppo import PPOAgent  # noqa: E402
+from boardgym.agents.training.ppo import OpponentPool, play_vs_baseline, train_ppo  # noqa: E402
 from boardgym.envs import backgammon_v0, russian_draughts_v0  # noqa: E402
-from boardgym.scripts import cli, train  # noqa: E402
 
 
 @pytest.mark.parametrize(
@@ -151,39 +151,24 @@ def test_pool_fixed_members_play_as_the_in_kernel_opponents(game, kwargs, member
     assert any(t.any() for t in obs[0][3::3])  # some game ended on the way
 
 
-def test_train_script_ppo_resume_after_a_kill_is_exact(tmp_path):
+def test_ppo_resume_after_a_kill_is_exact(tmp_path):
     """A run killed between checkpoints and resumed ends with the same weights, games
     and logs as an uninterrupted run (8 games x 128 steps = 1,024 steps per rollout)."""
     import torch
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
-    common = [
-        "--game",
-        "draughts",
-        "--algo",
-        "ppo",
-        "--steps",
-        "4096",
-        "--num-envs",
-        "8",
-        "--eval-every",
-        "1024",
-        "--eval-games",
-        "4",
-        "--snapshot-every",
-        "1024",
-        "--ckpt-every",
-        "2048",
-        "--net-arch",
-        "16",
-        "--seed",
-        "5",
-        "--rollout",
-        "128",
-        "--teacher",
-        "none",
-    ]
-    full = train.main(common + ["--ckpt-dir", str(tmp_path / "a"), "--quiet"])
+    kw = dict(
+        num_envs=8,
+        seed=5,
+        snapshot_every=1024,
+        net_arch=(16,),
+        ckpt_every=2048,
+        eval_every=1024,
+        eval_games=4,
+        n_steps=128,
+        openings=playouts.ballot_positions(),  # as boardgym train's default
+    )
+    full = train_ppo("draughts", 4096, tmp_path / "a", log=lambda text: None, **kw)
 
     class Killed(Exception):
         pass
@@ -192,27 +177,10 @@ def test_train_script_ppo_resume_after_a_kill_is_exact(tmp_path):
         if text.startswith("steps 3072:"):
             raise Killed
 
-    from boardgym.agents import ppo
-
-    cfg = cli.parse(train.Settings, common + ["--ckpt-dir", str(tmp_path / "b")])
     with pytest.raises(Killed):
-        ppo.train_ppo(
-            "draughts",
-            4096,
-            cfg.ckpt_dir,
-            num_envs=8,
-            seed=5,
-            snapshot_every=1024,
-            net_arch=(16,),
-            ckpt_every=2048,
-            eval_every=1024,
-            eval_games=4,
-            log=kill,
-            n_steps=128,
-            openings=playouts.ballot_positions(),
-        )  # as train's default
+        train_ppo("draughts", 4096, tmp_path / "b", log=kill, **kw)
     assert torch.load(tmp_path / "b" / "resume.pt", weights_only=False)["counters"]["steps"] == 2048
-    resumed = train.main(common + ["--ckpt-dir", str(tmp_path / "b"), "--resume", "--quiet"])
+    resumed = train_ppo("draughts", 4096, tmp_path / "b", resume=True, log=lambda t: None, **kw)
     assert resumed.num_timesteps == full.num_timesteps == 4096
     for (name, p), q in zip(full.policy.state_dict().items(), resumed.policy.state_dict().values()):
         assert torch.equal(p, q), name
@@ -250,10 +218,8 @@ def test_train_script_ppo_resume_after_a_kill_is_exact(tmp_path):
         "league/weight/greedy",
         "league/score/snap1024",
     } <= set(acc.Tags()["scalars"])
-    with pytest.raises(ValueError, match="--net-arch must be"):
-        train.main(common[:-4] + ["--net-arch", "64,x", "--ckpt-dir", str(tmp_path / "c")])
     with pytest.raises(ValueError, match="no checkpoint"):
-        train.main(common + ["--ckpt-dir", str(tmp_path / "c"), "--resume", "--quiet"])
+        train_ppo("draughts", 4096, tmp_path / "c", resume=True, **kw)
 
 
 def test_a_run_ends_with_an_evaluation_and_old_greedy_checkpoints_resume(tmp_path):

@@ -1,6 +1,7 @@
 """boardgym train (scripts/train.py): the run directory is never overwritten unasked, every run
 ends with an evaluation in metrics.jsonl (so ``boardgym evaluate --curve`` works after any run),
-settings errors name the flag, TensorBoard is optional."""
+settings errors name the flag, TensorBoard is optional, the PPO recipes are the defaults and the
+TD defaults are the library's."""
 
 import dataclasses
 import json
@@ -9,8 +10,9 @@ import os
 import numpy as np
 import pytest
 
+from boardgym.agents.training import td
 from boardgym.agents.training.run_log import prepare_run_dir
-from boardgym.scripts import evaluate, train
+from boardgym.scripts import cli, evaluate, train
 
 TINY = [
     "--game",
@@ -88,9 +90,9 @@ def test_metrics_file_is_there_from_the_start(tmp_path, monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(
-        train,
+        td,
         "_backgammon_td_game",
-        lambda real=train._backgammon_td_game: dataclasses.replace(real(), evaluate=killed),
+        lambda real=td._backgammon_td_game: dataclasses.replace(real(), evaluate=killed),
     )
     run = tmp_path / "run"
     with pytest.raises(KeyboardInterrupt):
@@ -154,7 +156,7 @@ def test_a_chunk_in_several_calls_is_the_same_games(tmp_path, monkeypatch):
     """The progress bar's sub-chunks (BAR_GAMES) leave the run bit for bit the same."""
     args = TINY + ["--games", "6", "--ckpt-every", "6", "--eval-every", "0"]
     one = train.main(args + ["--ckpt-dir", str(tmp_path / "one")])
-    monkeypatch.setattr(train, "BAR_GAMES", 4)
+    monkeypatch.setattr(td, "BAR_GAMES", 4)
     two = train.main(args + ["--ckpt-dir", str(tmp_path / "two")])
     assert all(np.array_equal(p, q) for p, q in zip(one, two))
     a, b = (np.load(tmp_path / run / "latest.npz") for run in ("one", "two"))
@@ -166,8 +168,6 @@ def test_ppo_defaults_are_the_shipped_recipes():
     policies (PPO_RECIPES); anything given wins, --teacher none turns the teacher off, and td
     keeps its own defaults."""
     pytest.importorskip("sb3_contrib")
-    from boardgym.scripts import cli
-
     for game in ("draughts", "backgammon"):
         cfg = cli.parse(train.Settings, ["--game", game, "--algo", "ppo"])
         for name, value in train.PPO_RECIPES[game].items():
@@ -217,3 +217,47 @@ def test_ppo_defaults_are_the_shipped_recipes():
     cfg = cli.parse(train.Settings, ["--game", "backgammon"])
     assert cfg.algo == "td" and cfg.teacher == "" and cfg.seed == 0 and cfg.eval_games == 400
     assert train.PPO_RECIPES["draughts"]["teacher"] == "draughts-alphabeta:depth=4"
+
+
+def test_the_td_defaults_are_the_library_ones():
+    """td.TDSettings (what the library's TD runs take) has the command's TD defaults."""
+    cfg = cli.parse(train.Settings, ["--algo", "td"])
+    for field in dataclasses.fields(td.TDSettings):
+        assert getattr(cfg, field.name) == field.default, field.name
+
+
+@pytest.mark.parametrize(
+    "args, match",
+    [
+        (["--game", "chess"], "--game: invalid choice 'chess'"),
+        (["--game", "draughts", "--model", "gnubg"], "--model gnubg"),
+        (["--model", "gnubg", "--lam", "0.5"], "--model gnubg trains by TD.0.: --lam must be 0"),
+        (["--game", "draughts", "--epsilon", "1.5"], "--epsilon must be in"),
+        (["--distill-rounds", "-1"], "--distill-rounds"),
+        (["--distill-rounds", "1"], "--model gnubg"),
+        (["--model", "gnubg", "--distill-alt", "2"], "--distill-alt"),
+        (["--model", "gnubg", "--distill-alpha", "0"], "--distill-alpha"),
+        (["--teacher", "greedy"], "--teacher is for --algo ppo"),
+        (["--algo", "ppo", "--teacher", "greedy", "--teacher-explore", "1.5"], "--teacher-explore"),
+        (["--algo", "ppo", "--net-arch", "64,x"], "--net-arch must be"),
+    ]
+    + [
+        (["--alpha-steps", bad], "--alpha-steps")
+        for bad in ("10", "10:0", "x:0.1", "10:0.1,5:0.01", "10:nan", "-3:0.1")
+    ],
+)
+def test_bad_flags_are_usage_errors_naming_the_flag(args, match, tmp_path):
+    if "ppo" in args:
+        pytest.importorskip("sb3_contrib")
+    with pytest.raises(cli.UsageError, match=match):
+        train.main(args + ["--ckpt-dir", str(tmp_path / "run"), "--quiet"])
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_bad_teacher_spec_is_refused_before_the_run_directory_is_made(tmp_path):
+    pytest.importorskip("sb3_contrib")
+    run = tmp_path / "run"
+    args = ["--game", "draughts", "--algo", "ppo", "--teacher", "draughts-nonsense"]
+    with pytest.raises(ValueError, match="'draughts-nonsense' is not a draughts teacher"):
+        train.main(args + ["--ckpt-dir", str(run), "--quiet"])
+    assert not run.exists()
