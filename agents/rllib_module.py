@@ -15,7 +15,12 @@ Ray and torch are imported on first use: ``MaskedPPOModule`` is built when first
 
 import numpy as np
 
-__all__ = ["MaskedPPOModule", "module_spec", "RLlibAgent", "masked_logits"]
+__all__ = [
+    "MaskedPPOModule",  # noqa: F822 (built on first access by the module __getattr__)
+    "module_spec",
+    "RLlibAgent",
+    "masked_logits",
+]
 
 _CLASS = None
 

@@ -40,7 +40,7 @@ ENV_NAMES = {game: f"boardgym/{game}" for game in GAMES}
 AGENTS = ("player_0", "player_1")
 
 __all__ = [
-    "BoardgymMultiAgentEnv",
+    "BoardgymMultiAgentEnv",  # noqa: F822 (built on first access by the module __getattr__)
     "GAMES",
     "ENV_NAMES",
     "AGENTS",

@@ -478,7 +478,6 @@ def solve_init(sigs, nt, data, offsets, layers, dist, win, cnt, esc):
 def solve_level(sigs, nt, level, dist, win, cnt, esc):
     """Decide the predecessors (distance level + 1) of the entries decided at distance level.
     Returns how many entries were decided."""
-    work = np.empty(WORK_LEN, dtype=np.int64)
     mv = np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64)
     bases = np.zeros(2, dtype=np.int64)
     sizes = np.zeros(2, dtype=np.int64)

@@ -21,7 +21,7 @@ def _play_random(env, seed, max_steps=10_000):
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
     steps = 0
-    for agent in env.agent_iter(max_steps):
+    for _agent in env.agent_iter(max_steps):
         obs, rew, term, trunc, info = env.last()
         action = None if (term or trunc) else int(rng.choice(np.flatnonzero(obs["action_mask"])))
         env.step(action)

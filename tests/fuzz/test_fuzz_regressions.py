@@ -199,7 +199,7 @@ def _shared_calls():
                 ("None", "np.zeros(3, np.uint64)"),
                 ("[0, 0, 0]", "None"),
                 ("None", "np.zeros(2, np.int64)"),
-                ("core[%r].rngs" % g, "core[%r].rngs" % g),
+                (f"core[{g!r}].rngs", f"core[{g!r}].rngs"),
             )
         ]
         + [f"r = np.zeros(3, np.int64); core[{g!r}].random_actions(r, r)" for g in GAMES],

@@ -106,7 +106,7 @@ def test_hand_cases_have_the_intended_shape():
     """Harness check: each hand-built case shows the rule it is named after."""
     tags = {(c, pid, d1, d2): ref.classify(pid, d1, d2)[0] for c, pid, d1, d2 in HAND_CASES}
     by_clause = Counter()
-    for (clause, pid, d1, d2), ts in tags.items():
+    for (clause, _pid, _d1, _d2), ts in tags.items():
         by_clause[clause] += 1
         if clause in ("E.7", "E.3"):
             assert {"pass", "bar"} <= ts

@@ -246,7 +246,7 @@ def test_harness_passes_on_reference_and_catches_a_broken_rule():
     for fen, _, _ in sample:
         assert our_outcomes(good, fen) == ref.ref_outcomes(fen), fen
     n_bad = 0
-    for fen, tags, _ in sample:
+    for fen, _tags, _ in sample:
         try:
             n_bad += our_outcomes(broken, fen) != ref.ref_outcomes(fen)
         except AssertionError:

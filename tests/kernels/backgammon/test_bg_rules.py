@@ -25,7 +25,7 @@ from boardgym.kernels.backgammon.outcome import BACKGAMMON, GAMMON, SINGLE, game
 def pos(me, opp, turn=0):
     """State from drawn ``point:count`` lists (mover's numbering, ``bar:n`` for the bar)."""
     s = np.zeros(B.STATE_LEN, dtype=np.int64)
-    for side, text, base, bar in (("me", me, B.ME, B.BAR_ME), ("opp", opp, B.OPP, B.BAR_OPP)):
+    for _side, text, base, bar in (("me", me, B.ME, B.BAR_ME), ("opp", opp, B.OPP, B.BAR_OPP)):
         for item in text.split():
             p, c = item.split(":")
             if p == "bar":
