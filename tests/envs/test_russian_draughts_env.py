@@ -126,7 +126,8 @@ def test_max_moves_truncates():
 
 
 def test_draw_rule_options_switch_rules():
-    """G.2a on: shuttling kings repeat the position and draw; with every draw rule off, play goes on."""
+    """G.2a on: shuttling kings repeat the position and draw; with every draw rule off, play goes
+    on."""
     sq = api.parse_square
     white = [sq("a1") * 32 + sq("b2"), sq("b2") * 32 + sq("a1")]
     black = [

@@ -3,7 +3,8 @@
 Positions are drawn as ``pos(me="13:1 9:1", opp="7:2 3:2 20:11")``: ``point:count`` pairs for the
 player on roll ("me") and the opponent, both in the mover's numbering (the mover moves 24 -> 1 and
 enters on 25 - die); ``bar:n`` puts checkers on the bar; checkers not drawn are borne off.
-Each test asserts the exact set of legal plays in gnubg notation (boardgym.envs.backgammon_notation).
+Each test asserts the exact set of legal plays in gnubg notation
+(boardgym.envs.backgammon_notation).
 """
 
 import numpy as np
