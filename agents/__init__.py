@@ -11,9 +11,11 @@ side to move's frame, like ``act``), and draughts agents ``best_move(fen) -> str
   evaluation features) draughts/evaluation.py;
   the shipped learned evaluation is checkpoints/draughts-alphabeta.npz
   (scripts/train_draughts_eval.py).
-- ``TDAgent``, ``GreedyAgent``, ``ExpectimaxAgent`` for backgammon (backgammon/agents.py; the TD(lambda)
-  net and its Numba training loop in backgammon/net.py; shipped net checkpoints/backgammon-td.npz).
-- ``PPOAgent`` (ppo.py): MaskablePPO policies, self-play trainer; shipped checkpoints/draughts-ppo.pt.
+- ``TDAgent``, ``GreedyAgent``, ``ExpectimaxAgent`` for backgammon (backgammon/agents.py; the
+  TD(lambda) net and its Numba training loop in backgammon/net.py; shipped net
+  checkpoints/backgammon-td.npz).
+- ``PPOAgent`` (ppo.py): MaskablePPO policies, self-play trainer; shipped
+  checkpoints/draughts-ppo.pt.
 - ``RLlibAgent``, ``MaskedPPOModule`` (rllib_module.py): Ray RLlib action-masking module.
 - ``load(name, game=None, **kwargs)``, ``available(game=None)``, ``register`` (registry.py).
 - ``evaluation``: the one match harness (fixed seeds, pairs with the seats swapped, the

@@ -15,7 +15,12 @@ Ray and torch are imported on first use: ``MaskedPPOModule`` is built when first
 
 import numpy as np
 
-__all__ = ["MaskedPPOModule", "module_spec", "RLlibAgent", "masked_logits"]
+__all__ = [
+    "MaskedPPOModule",  # noqa: F822 (built on first access by the module __getattr__)
+    "module_spec",
+    "RLlibAgent",
+    "masked_logits",
+]
 
 _CLASS = None
 
@@ -42,7 +47,8 @@ def _build_class():
         return torch.nn.Sequential(*layers)
 
     class MaskedPPOModule(TorchRLModule, ValueFunctionAPI):
-        """PPO policy + value MLPs over ``obs["observations"]``, logits masked by ``obs["action_mask"]``."""
+        """PPO policy + value MLPs over ``obs["observations"]``, logits masked by
+        ``obs["action_mask"]``."""
 
         def setup(self):
             space = self.observation_space
@@ -96,7 +102,8 @@ def module_spec(game, hidden=(256, 256), **env_kwargs):
 
 class RLlibAgent:
     """An RLlib RLModule with the masked ``Dict`` observation as a boardgym agent:
-    ``act(observation, action_mask) -> action`` (greedy, or sampled with ``deterministic=False``)."""
+    ``act(observation, action_mask) -> action`` (greedy, or sampled with
+    ``deterministic=False``)."""
 
     def __init__(self, module, deterministic=True, seed=None):
         self.module = module

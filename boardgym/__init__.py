@@ -15,20 +15,13 @@ first attribute access (``boardgym.envs``, ``boardgym.agents``, ``boardgym.kerne
 
 The batched kernels run Numba ``prange`` loops on the OpenMP layer (libgomp). With spinning
 waits a parallel step collapses whenever another process or thread holds one of the cores,
-because every step waits for the descheduled thread. Measured on 2 shared cores with the batched
-cores (random self-play, 2 threads, 16, 256 and 4,096 games): in a quieter moment active waiting
-ran up to 1.6x faster at 256 games and more; with the cores busy it ran 5x to 60x slower at 256
-games and more (up to 2x at 16), and a bounded spin (``GOMP_SPINCOUNT=10000``) lost up to 3.5x.
-Measured again with the fused vector-env step (``gym.make_vec(..., num_envs=1024)``, 2 threads,
-load average 6.5-8 from other work): PASSIVE 661k / 579k steps/s draughts and 689k / 674k
-backgammon, ACTIVE 65k draughts and 205k backgammon (10x and 3.3x slower), and a second ACTIVE
-run did not finish its 2 s of stepping within 10 minutes. Nothing adaptive beats that: the
-policy is fixed when OpenMP starts, so it cannot follow the load or the call size afterwards,
-and small calls already avoid the threads (the batch cores run their serial build below 256
-games or on one thread). A quiet machine could not be had for the ACTIVE side of the comparison
-this time. Unless the user chose otherwise, ``OMP_WAIT_POLICY`` is set to ``PASSIVE`` here (it
-only takes effect if no OpenMP runtime has started in the process yet, e.g. import boardgym
-before torch); on a machine of its own, ``OMP_WAIT_POLICY=ACTIVE`` in the environment buys the faster steps.
+because every step waits for the descheduled thread (BENCHMARKS.md has the measurements). Nothing
+adaptive can choose better: the policy is fixed when OpenMP starts, so it cannot follow the load
+or the call size afterwards, and small calls already avoid the threads (the batch cores run their
+serial build below 256 games or on one thread). Unless the user chose otherwise,
+``OMP_WAIT_POLICY`` is set to ``PASSIVE`` here (it only takes effect if no OpenMP runtime has
+started in the process yet, e.g. import boardgym before torch); on a machine of its own,
+``OMP_WAIT_POLICY=ACTIVE`` in the environment buys the faster steps.
 """
 
 import importlib

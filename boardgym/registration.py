@@ -5,7 +5,8 @@ until an env is made):
 
 - PettingZoo AEC: ``boardgym/russian_draughts-v0``, ``boardgym/backgammon-v0``.
 - Gymnasium single-agent: ``boardgym/RussianDraughts-v0``, ``boardgym/Backgammon-v0``, each with a
-  vector entry point for ``gymnasium.make_vec(id, num_envs=N, vectorization_mode="vector_entry_point")``.
+  vector entry point for
+  ``gymnasium.make_vec(id, num_envs=N, vectorization_mode="vector_entry_point")``.
 
 ``register_gymnasium()`` / ``register_pettingzoo()`` register them (idempotent; they import the
 library). ``register_on_import()`` registers with each library as soon as it is imported: at once

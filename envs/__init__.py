@@ -5,8 +5,9 @@ Envs call kernels and copy results; they never decide legality, and never import
 (``boardgym.registration``; entry points are strings, so nothing heavy is imported until an env is
 made):
 
-- PettingZoo AEC: ``pettingzoo.make("aec", "boardgym/russian_draughts-v0")``, ``"boardgym/backgammon-v0"``
-  (or ``boardgym.envs.russian_draughts_v0.env()`` / ``boardgym.envs.backgammon_v0.env()``).
+- PettingZoo AEC: ``pettingzoo.make("aec", "boardgym/russian_draughts-v0")``,
+  ``"boardgym/backgammon-v0"`` (or ``boardgym.envs.russian_draughts_v0.env()`` /
+  ``boardgym.envs.backgammon_v0.env()``).
 - Gymnasium single-agent: ``gymnasium.make("boardgym/RussianDraughts-v0", opponent="random")``,
   ``"boardgym/Backgammon-v0"``; batched: ``gymnasium.make_vec(id, num_envs=N,
   vectorization_mode="vector_entry_point")`` (boardgym.envs.vector).

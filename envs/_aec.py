@@ -144,7 +144,8 @@ _OrderEnforcing = _fast(wrappers.OrderEnforcingWrapper, check_reset=True, last=_
 
 
 def wrap_classic(raw):
-    """The classic PettingZoo wrapper order: TerminateIllegal -> AssertOutOfBounds -> OrderEnforcing."""
+    """The classic PettingZoo wrapper order: TerminateIllegal -> AssertOutOfBounds ->
+    OrderEnforcing."""
     env = _TerminateIllegal(raw, illegal_reward=-1)
     env = _AssertOutOfBounds(env)
     return _OrderEnforcing(env)
@@ -208,7 +209,8 @@ class TwoPlayerAEC(AECEnv):
         raise NotImplementedError
 
     def _fill_mask(self, out):
-        """Fill out (int8[A]) with the acting agent's legal actions (its own frame); return count."""
+        """Fill out (int8[A]) with the acting agent's legal actions (its own frame); return
+        count."""
         raise NotImplementedError
 
     def _play(self, action):
@@ -231,7 +233,8 @@ class TwoPlayerAEC(AECEnv):
     renderer = None
 
     def render_text(self, perspective=0):
-        """The current position as a text board, player ``perspective``'s side (0/1) at the bottom."""
+        """The current position as a text board, player ``perspective``'s side (0/1) at the
+        bottom."""
         return self.renderer.render_text(self.state, perspective=perspective)
 
     def render_rgb(self, perspective=0):
@@ -254,7 +257,8 @@ class TwoPlayerAEC(AECEnv):
         return self._done
 
     def legal_mask(self):
-        """int8[A], a fresh copy: the acting agent's legal actions in its own frame (zero at the end)."""
+        """int8[A], a fresh copy: the acting agent's legal actions in its own frame (zero at the
+        end)."""
         return self._mask.copy()
 
     @property

@@ -85,7 +85,7 @@ def check_perspective(perspective):
 
 
 def _hex(color):
-    return "#%02x%02x%02x" % tuple(int(c) for c in color)
+    return "#{:02x}{:02x}{:02x}".format(*(int(c) for c in color))
 
 
 def _num(x):

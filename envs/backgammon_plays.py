@@ -2,8 +2,8 @@
 
 Every public function here checks its input before a kernel sees it and raises ``TypeError``
 for a wrong type or ``ValueError`` for a wrong value, naming the problem. The rules are the game
-core's (``boardgym.kernels.backgammon.game``; clauses B.1-B.6, E.1-E.7, O.1-O.3 of boardgym/RULES.md):
-plays, routes and afterstates all come from it.
+core's (``boardgym.kernels.backgammon.game``; clauses B.1-B.6, E.1-E.7, O.1-O.3 of
+boardgym/RULES.md): plays, routes and afterstates all come from it.
 
 legal_plays
     Exactly GNU Backgammon's convention (verified against ``gnubg_nn.moves(board, d1, d2)`` keys

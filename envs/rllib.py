@@ -24,9 +24,9 @@ Ray is imported on first use: ``import boardgym.envs.rllib`` works without Ray, 
 built when ``BoardgymMultiAgentEnv`` is first accessed. ``register_envs()`` registers
 ``"boardgym/draughts"`` and ``"boardgym/backgammon"`` with ``ray.tune`` for ``config.environment``.
 
-Why the AEC env and not the batched cores: the adapter steps at 20-28 k steps/s, RLlib's
-per-step work (connectors, episode bookkeeping, the module forward pass) costs 25-60x more
-(BENCHMARKS.md, "RLlib sampling"), so a batched core would not speed up RLlib sampling. Scale with
+Why the AEC env and not the batched cores: RLlib's per-step work (connectors, episode
+bookkeeping, the module forward pass) costs many times the adapter's own step (BENCHMARKS.md,
+"RLlib sampling"), so a batched core would not speed up RLlib sampling. Scale with
 ``num_env_runners`` and ``num_envs_per_env_runner`` (RLlib batches the forward pass over them).
 """
 
@@ -40,7 +40,7 @@ ENV_NAMES = {game: f"boardgym/{game}" for game in GAMES}
 AGENTS = ("player_0", "player_1")
 
 __all__ = [
-    "BoardgymMultiAgentEnv",
+    "BoardgymMultiAgentEnv",  # noqa: F822 (built on first access by the module __getattr__)
     "GAMES",
     "ENV_NAMES",
     "AGENTS",
@@ -186,7 +186,8 @@ def __getattr__(name):
 
 
 def env_creator(config=None):
-    """RLlib env creator: ``BoardgymMultiAgentEnv(config)`` (config: ``{"game": ..., **kwargs}``)."""
+    """RLlib env creator: ``BoardgymMultiAgentEnv(config)`` (config: ``{"game": ...,
+    **kwargs}``)."""
     return __getattr__("BoardgymMultiAgentEnv")(dict(config or {}))
 
 

@@ -6,8 +6,9 @@ the mask, drawn by a generator seeded from the env's own: what ``boardgym.agents
 does), any object with ``act(observation, action_mask) -> action`` (boardgym.agents), or a
 callable ``(observation, action_mask) -> action``; it moves inside ``step()`` until the learner
 is to act again or the game ends. An agent with ``act_state(state)`` (the search agents) is
-given the kernel state instead, so it sees the repetition history and counters. ``learner`` is ``"player_0"``, ``"player_1"`` or
-``"alternate"`` (the seat is drawn from the env's seeded generator at each reset, so a seed fixes it).
+given the kernel state instead, so it sees the repetition history and counters. ``learner`` is
+``"player_0"``, ``"player_1"`` or ``"alternate"`` (the seat is drawn from the env's seeded
+generator at each reset, so a seed fixes it).
 
 Observations are the learner's AEC observation array (its own view); the legal actions come from
 ``action_masks()`` (int8, fresh array; what sb3-contrib's MaskablePPO reads) and

@@ -1,20 +1,20 @@
 """Vector adapters over the batched cores (boardgym.envs.batch) for the training libraries.
 
 - ``DraughtsVectorEnv`` / ``BackgammonVectorEnv``: ``gymnasium.vector.VectorEnv`` — what
-  ``gym.make_vec("boardgym/RussianDraughts-v0", num_envs=N, vectorization_mode="vector_entry_point")``
-  returns. The learner plays every game against an in-kernel opponent (``opponent="random"`` or
-  ``"greedy"``); same-step autoreset (``metadata["autoreset_mode"]``): a finished game's last
-  observation is in ``infos["final_obs"]`` (object array, ``infos["_final_obs"]`` marks the
-  finished games) and ``obs`` already shows the next game. Masks: ``infos["action_mask"]``
-  (int8, (N, A)) and ``action_masks()``. ``render_mode`` ``"ansi"`` / ``"rgb_array"`` /
-  ``"human"``: ``render()`` gives one frame per game (a tuple), as Gymnasium's vector envs do.
-  Buffers: ``obs`` and ``infos["action_mask"]`` of ``reset`` / ``step`` are the batched core's
-  own arrays, valid until the next ``step`` or ``reset`` overwrites them (as high-throughput
-  vector envs hand them out; copy what you keep across steps); rewards, terminations,
-  truncations and ``final_obs`` are fresh. ``copy=True`` returns fresh copies of all of them
-  (Gymnasium's SyncVectorEnv default), a few percent of a 1,024-game step. Each ``step`` is one
-  kernel call (``step_autoreset`` of the batched core: the learner's moves, the opponent's
-  replies, the observations, the masks and the restarts of the finished games).
+  ``gym.make_vec("boardgym/RussianDraughts-v0", num_envs=N,
+  vectorization_mode="vector_entry_point")`` returns. The learner plays every game against an
+  in-kernel opponent (``opponent="random"`` or ``"greedy"``); same-step autoreset
+  (``metadata["autoreset_mode"]``): a finished game's last observation is in ``infos["final_obs"]``
+  (object array, ``infos["_final_obs"]`` marks the finished games) and ``obs`` already shows the
+  next game. Masks: ``infos["action_mask"]`` (int8, (N, A)) and ``action_masks()``. ``render_mode``
+  ``"ansi"`` / ``"rgb_array"`` / ``"human"``: ``render()`` gives one frame per game (a tuple), as
+  Gymnasium's vector envs do. Buffers: ``obs`` and ``infos["action_mask"]`` of ``reset`` / ``step``
+  are the batched core's own arrays, valid until the next ``step`` or ``reset`` overwrites them (as
+  high-throughput vector envs hand them out; copy what you keep across steps); rewards,
+  terminations, truncations and ``final_obs`` are fresh. ``copy=True`` returns fresh copies of all
+  of them (Gymnasium's SyncVectorEnv default). Each ``step`` is one kernel call
+  (``step_autoreset`` of the batched core: the learner's moves, the opponent's replies, the
+  observations, the masks and the restarts of the finished games).
 - ``make_sb3_vec_env(game, num_envs, ...)``: a stable-baselines3 ``VecEnv`` with the same games
   (``terminal_observation`` in the finished games' infos, ``env_method("action_masks")`` returning
   the per-game masks) so that ``MaskablePPO("MlpPolicy", vec_env)`` trains on N games at once.

@@ -37,7 +37,8 @@ def _part(dispatcher):
 
 
 def enabled(stream=None):
-    """Whether the notice is shown on stream (default sys.stderr): BOARDGYM_COMPILE_NOTICE, else a terminal or Jupyter."""
+    """Whether the notice is shown on stream (default sys.stderr): BOARDGYM_COMPILE_NOTICE, else a
+    terminal or Jupyter."""
     choice = os.environ.get(ENV_VAR, "").strip().lower()
     if choice in ("1", "true", "yes", "on"):
         return True

@@ -18,21 +18,22 @@ that side's own view, bar last (``envs.backgammon_notation.board_from_state``);
 ``pub_best_move`` returns flat ``[from, to, ...]`` 0-based (bar 24, off -1), ``best_move``
 ``((from, to), ...)`` 1-based (bar 25, off 0), one step per die.
 
-Every game is played by the one match harness (``agents.evaluation.play_match``) through the
-game core's afterstate loop (``agents.backgammon.game_loop.play_afterstate_game``: opening roll,
-plays, lost rolls, result). Games come in pairs that replay one dice stream (opening roll
-included) with the agent first as player 0, then as player 1. Gammons and backgammons count (1/2/3 points). Prints the agent's points per
-game with its 95% interval and the win rate with its Wilson interval (``agents.stats``), and
-the gammon counts, the gammon and backgammon rates of both sides per seat, and the agent's mean
-and largest time per play decision (ms) (at 2-ply also how many searches the budget stopped);
-on a terminal a progress bar (games, rate, ETA) runs on stderr.
+Every game is played by the one match harness (``agents.evaluation.play_match``) through the game
+core's afterstate loop (``agents.backgammon.game_loop.play_afterstate_game``: opening roll, plays,
+lost rolls, result). Games come in pairs that replay one dice stream (opening roll included) with
+the agent first as player 0, then as player 1. Gammons and backgammons count (1/2/3 points). Prints
+the agent's points per game with its 95% interval and the win rate with its Wilson interval
+(``agents.stats``), and the gammon counts, the gammon and backgammon rates of both sides per seat,
+and the agent's mean and largest time per play decision (ms) (at 2-ply also how many searches the
+budget stopped); on a terminal a progress bar (games, rate, ETA) runs on stderr.
 
-Luck adjustment (``--luck``; ``agents.evaluation.play_adjusted_match``, ``agents.stats.luck_summary``):
-every roll's luck is judged by ``gnubg0`` (GNU Backgammon's 0-ply net, ``GnubgJudge``: its best
-play of each roll by ``gnubg_nn.best_move``, valued by ``gnubg_nn.probabilities`` at 0-ply,
-cubeless money equity; what ``auto``, the default, picks when gnubg-nn is installed), ``td`` (the shipped TD net,
-``agents.backgammon.luck.td_judge``) or ``none``. Prints the raw points per game beside the adjusted
-ones, each with its 95% interval and per-game standard deviation.
+Luck adjustment (``--luck``; ``agents.evaluation.play_adjusted_match``,
+``agents.stats.luck_summary``): every roll's luck is judged by ``gnubg0`` (GNU Backgammon's 0-ply
+net, ``GnubgJudge``: its best play of each roll by ``gnubg_nn.best_move``, valued by
+``gnubg_nn.probabilities`` at 0-ply, cubeless money equity; what ``auto``, the default, picks when
+gnubg-nn is installed), ``td`` (the shipped TD net, ``agents.backgammon.luck.td_judge``) or
+``none``. Prints the raw points per game beside the adjusted ones, each with its 95% interval and
+per-game standard deviation.
 
     boardgym eval-gnubg --agent backgammon-td --opponent gnubg0 --games 1000 --seed 1 --luck gnubg0
 """

@@ -13,10 +13,11 @@
     boardgym evaluate draughts-alphabeta:weights=runs/draughts-eval/draughts-alphabeta.npz \
         draughts-alphabeta --games 200
 
-(the first command made the first-generation net, ``agents/training/runs/draughts-eval/gen1.npz``; the
-second, labelled by that net's depth-10 search, the second generation,
-``agents/training/runs/draughts-eval/gen2.npz``; the last two, labelled by gen2's depth-10 search and fitted
-with the evaluation features, the shipped ``agents/checkpoints/draughts-alphabeta.npz``).
+(the first command made the first-generation net,
+``agents/training/runs/draughts-eval/gen1.npz``; the second, labelled by that net's depth-10
+search, the second generation, ``agents/training/runs/draughts-eval/gen2.npz``; the last two,
+labelled by gen2's depth-10 search and fitted with the evaluation features, the shipped
+``agents/checkpoints/draughts-alphabeta.npz``).
 
 Supervised on self-play: games are played by a shallow AlphaBetaAgent (``--play-depth``) with
 random moves mixed in (the first 4 plies and ``--random-move-prob`` of the rest); a fraction

@@ -4,8 +4,8 @@
 (backgammon) set the position up in the AEC env, let the agent play its actions until its move
 or turn is over, and report it the way the search agents do: a PDN move string (one of
 ``boardgym.envs.draughts.legal_moves(fen)``) or the Position ID of the afterstate (one of
-``boardgym.envs.backgammon_notation.legal_plays(position_id, die1, die2)``). Legality comes from the env,
-which raises on an action outside the mask.
+``boardgym.envs.backgammon_notation.legal_plays(position_id, die1, die2)``). Legality comes from
+the env, which raises on an action outside the mask.
 """
 
 import numpy as np

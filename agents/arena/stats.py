@@ -25,10 +25,10 @@ trainers' periodic evaluations through points_summary, the benchmarks):
   points per game with the paired normal interval (``paired_interval``), per-game standard
   deviation, wins/losses and the results' counts; ``result_rates(points)``: single / gammon /
   backgammon rates of both sides of cubeless games with gammons (points -3..3).
-- ``luck_summary(points, luck)``: luck-adjusted results (points - luck, agents/arena/matches.py) beside
-  the raw ones. The adjusted values are not range-bounded, so their interval is the normal one,
-  mean +- z s / sqrt(m), with s the standard deviation of the m pair means (the two games of a
-  pair share their dice and are not independent); the per-game standard deviations of both are
+- ``luck_summary(points, luck)``: luck-adjusted results (points - luck, agents/arena/matches.py)
+  beside the raw ones. The adjusted values are not range-bounded, so their interval is the normal
+  one, mean +- z s / sqrt(m), with s the standard deviation of the m pair means (the two games of
+  a pair share their dice and are not independent); the per-game standard deviations of both are
   reported to show the variance reduction.
 """
 
@@ -146,7 +146,8 @@ def elo_from_score(p):
 
 def match_elo(k, n, z=Z95):
     """(elo, low, high): the Elo difference of a score of k points in n games and the Elo of the
-    Wilson interval's ends (infinite where the interval reaches 0 or 1). n = 0 gives (0, -inf, inf)."""
+    Wilson interval's ends (infinite where the interval reaches 0 or 1). n = 0 gives
+    (0, -inf, inf)."""
     lo, hi = wilson(k, n, z)
     elo = elo_from_score(k / n) if n > 0 else 0.0
     return elo, elo_from_score(lo), elo_from_score(hi)

@@ -1,4 +1,6 @@
-"""Russian draughts endgame tables: build, store, load and probe (the kernels: kernels/draughts/egdb.py).
+"""Russian draughts endgame tables: build, store, load and probe.
+
+The kernels are in kernels/draughts/egdb.py.
 
     tables = build(max_pieces=4, directory="/tmp/egdb")   # or load() after `boardgym egdb build`
     probe(tables, "W:WK1:B25,32")                           # ('win', 5): the side to move wins
@@ -16,7 +18,8 @@ counters' budget, or a draw) is scored and not searched, a win as ``WIN - 200 - 
 
 Storage: one file per material signature, ``rd_<a><b><c><d>.v1.npz`` (White men, White kings,
 Black men, Black kings; White to move): a compressed NumPy archive whose array ``codes`` holds
-the ``layers * size`` bytes (about a tenth of their size on disk), in a directory: ``--dir``, else ``$BOARDGYM_EGDB``, else ``$XDG_DATA_HOME/boardgym/egdb`` (by default
+the ``layers * size`` bytes (about a tenth of their size on disk), in a directory: ``--dir``,
+else ``$BOARDGYM_EGDB``, else ``$XDG_DATA_HOME/boardgym/egdb`` (by default
 ``~/.local/share/boardgym/egdb``). A build writes each file atomically when its signature is
 solved, so an interrupted build resumes from the last finished signature.
 """

@@ -9,7 +9,7 @@ crowning), kings on the long diagonal a1-h8 (``LONG_DIAG``).
 Learned evaluations read the 198-float observation of the side to move
 (boardgym.kernels.draughts.observe.encode_obs, with no move cap) and are given to the kernel as
 arrays, so one compiled search serves every network:
-  ``EVAL_LINEAR``: score = scale * (w . x + b)          (``W1[0]``, ``b1[0]``; ``w2``, ``b2`` unused)
+  ``EVAL_LINEAR``: score = scale * (w . x + b)  (``W1[0]``, ``b1[0]``; ``w2``, ``b2`` unused)
   ``EVAL_MLP``:    score = scale * (w2 . tanh(W1 x + b1) + b2)
   ``EVAL_MLP_FEATURES``: the same MLP over x followed by the ``N_FEATURES`` numbers of
   ``eval_features`` (``FEATURE_NAMES``): what a one-layer net finds hard to see in single

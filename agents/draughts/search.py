@@ -5,8 +5,9 @@ finished by ``game.play_move``), and the end of the game from ``game_status`` / 
 (G.1 loss without a move, G.2a-G.2e draws). Inside the tree a position that
 repeats one already on the path or in the game's history is scored as a draw.
 
-Scores are from the side to move's view: evaluation units (draughts/evaluation.py: man = 100) or, for a
-decided game, ``WIN - ply`` / ``-(WIN - ply)`` (mate distance: a faster win scores higher).
+Scores are from the side to move's view: evaluation units (draughts/evaluation.py: man = 100)
+or, for a decided game, ``WIN - ply`` / ``-(WIN - ply)`` (mate distance: a faster win scores
+higher).
 
 Search: principal-variation negamax with alpha-beta and late-move reductions (``ST_LMR``,
 ``LMR_*``: late quiet moves searched shallower first, again at full depth if they beat alpha)

@@ -148,7 +148,8 @@ def to_evaluation(params, scale=SCALE):
 
 @njit(cache=True)
 def encode_sparse(state, obs, idx, val):
-    """Nonzero inputs of state (side to move's view, no move cap) -> nnz; obs float32[198] scratch."""
+    """Nonzero inputs of state (side to move's view, no move cap) -> nnz; obs float32[198]
+    scratch."""
     encode_obs(state, state[S_SIDE], np.int64(0), obs)
     nnz = 0
     for i in range(N_INPUTS):

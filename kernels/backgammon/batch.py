@@ -1,4 +1,5 @@
-"""Batched backgammon (cubeless): N games in one ``(N, STATE_LEN)`` array, stepped by parallel kernels.
+"""Batched backgammon (cubeless): N games in one ``(N, STATE_LEN)`` array, stepped by parallel
+kernels.
 
 Same protocol as the draughts batch (boardgym.kernels.draughts.batch): outputs ``obs``
 float32[N, OBS_LEN], ``masks`` int8[N, 150], ``current`` int64[N] (player to act), ``rewards``
@@ -189,7 +190,8 @@ def _start_game(
     passes,
     stk,
 ):
-    """Start a new game i (opening roll from its stream; with alternate the learner changes seat)."""
+    """Start a new game i (opening roll from its stream; with alternate the learner changes
+    seat)."""
     if alternate:
         seats[i] = 1 - seats[i]
     s, status, rolls[i], _ = start(rngs[i : i + 1], max_turns, passes)

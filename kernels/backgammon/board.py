@@ -339,7 +339,8 @@ def state_error(s):
 
 @njit(cache=True)
 def batch_state_error(states):
-    """(row, code, index) of the first bad row of states (int64[B, STATE_LEN]); (-1, 0, 0) if none."""
+    """(row, code, index) of the first bad row of states (int64[B, STATE_LEN]); (-1, 0, 0) if
+    none."""
     for r in range(states.shape[0]):
         code, k = state_error(states[r])
         if code != ERR_NONE:

@@ -2,9 +2,9 @@
 
 Rules (boardgym/RULES.md C.1-C.2; money play: no Jacoby rule, no beavers, no Crawford): before
 rolling, the player on roll may double when the cube is centred or its own and the value is
-below ``MAX_CUBE`` (2**15, the largest value a gnubg Match ID holds). The opponent then takes (the cube value
-doubles and the taker owns the cube) or drops (the game ends and the doubler wins the value
-before doubling). The cube multiplies a game's points (outcome.game_points).
+below ``MAX_CUBE`` (2**15, the largest value a gnubg Match ID holds). The opponent then takes
+(the cube value doubles and the taker owns the cube) or drops (the game ends and the doubler
+wins the value before doubling). The cube multiplies a game's points (outcome.game_points).
 
 Cube actions extend the checker-move codec (codec.py) with four actions after ``N_ACTIONS``:
 ``ACTION_ROLL``, ``ACTION_DOUBLE`` (the player on roll, before its dice are rolled),

@@ -501,7 +501,8 @@ def _gen(state, d1, d2, nd, out, sc, cap, t, routes):
 
 @njit(cache=True)
 def gen_afterstates_scratch(state, d1, d2, out, sc):
-    """gen_afterstates with caller-owned scratch sc (int64[>= scratch_size(len(out))]): no allocation."""
+    """gen_afterstates with caller-owned scratch sc (int64[>= scratch_size(len(out))]): no
+    allocation."""
     cap = out.shape[0]
     t = 1
     while t < 2 * cap:
@@ -587,7 +588,8 @@ def _max_dice(w, a, b, nd, stk):
 
 @njit(cache=True)
 def remaining_dice(s):
-    """The dice s still has to play as (a, b, n): n moves, first die a, the rest b (a == b for doubles)."""
+    """The dice s still has to play as (a, b, n): n moves, first die a, the rest b (a == b for
+    doubles)."""
     a = 0
     b = 0
     n = 0

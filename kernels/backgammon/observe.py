@@ -1,4 +1,5 @@
-"""Observation encoding for backgammon (encoding only, no rules), shared by the single and batched envs.
+"""Observation encoding for backgammon (encoding only, no rules), shared by the single and
+batched envs.
 
 ``encode_obs(state, player, out)`` writes ``float32[OBS_LEN]`` from ``player``'s view (absolute
 player 0/1; the state is stored from the mover's view, so it is turned round when ``player`` is
@@ -12,7 +13,8 @@ not on roll), in the manner of Tesauro's TD-Gammon:
   202        1 when ``player`` is on roll (``TURN``)
   203        log2(cube value) / 6
   204, 205   1 when the cube is owned by ``player`` / by the opponent (both 0: centred)
-  206        1 while a double is offered and awaits take/drop (``CUBE_OFFERED`` if the layout has it)
+  206        1 while a double is offered and awaits take/drop (``CUBE_OFFERED`` if the layout
+             has it)
 """
 
 from numba import njit

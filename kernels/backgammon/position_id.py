@@ -87,7 +87,8 @@ def _block(state, base, bar, flip):
 
 @njit(cache=True, inline="always")
 def _join(opp, a, me, b):
-    """Key words (bits 0..39, bits 40..79, bits needed) of the blocks (opp, a bits), (me, b bits)."""
+    """Key words (bits 0..39, bits 40..79, bits needed) of the blocks (opp, a bits), (me, b
+    bits)."""
     if a > 40 or b > 40:  # not a valid position: more than 15 checkers a side
         return opp & _MASK40, np.int64(0), a + b
     w0 = (opp | (me << a)) & _MASK40
@@ -113,7 +114,8 @@ def _key_byte(w0, w1, j):
 
 @njit(cache=True)
 def position_key(state, out):
-    """Write the 10-byte key of state into out (uint8[10]); return the bits needed (see key_words)."""
+    """Write the 10-byte key of state into out (uint8[10]); return the bits needed (see
+    key_words)."""
     w0, w1, pos = key_words(state)
     for j in range(KEY_BYTES):
         out[j] = _key_byte(w0, w1, j)

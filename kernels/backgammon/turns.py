@@ -4,11 +4,11 @@ Called through the game core (game.py: step, start, finish_turn) by every adapte
 harness, so a game seeded the same way plays the same in all of them. Dice come from an explicit
 SplitMix64 state (dice.py).
 
-Opening (boardgym/RULES.md "Opening"): each side rolls one die — player 0 first, then player 1 — ties
-are rolled again; the higher die moves first and plays both dice. ``begin_turn`` then rolls for
-the player on roll (or takes given dice) and, while no checker can move, records the lost roll
-and passes the turn (E.3, E.7). With the cube on, it stops before rolling when the player on roll
-may double (cube.py): the caller asks for the decision, then calls again with ``cube_decided``.
+Opening (boardgym/RULES.md "Opening"): each side rolls one die — player 0 first, then player 1 —
+ties are rolled again; the higher die moves first and plays both dice. ``begin_turn`` then rolls for
+the player on roll (or takes given dice) and, while no checker can move, records the lost roll and
+passes the turn (E.3, E.7). With the cube on, it stops before rolling when the player on roll may
+double (cube.py): the caller asks for the decision, then calls again with ``cube_decided``.
 ``max_turns`` (> 0) stops before a roll once that many rolls were made (the caller truncates).
 """
 
@@ -33,7 +33,8 @@ ROLLED, CUBE_DECISION, TURN_LIMIT, DEAD = 0, 1, 2, 3
 
 @njit(cache=True)
 def opening(rng):
-    """(state, high die, low die): the start position with the opening winner on roll (no dice yet)."""
+    """(state, high die, low die): the start position with the opening winner on roll (no dice
+    yet)."""
     d0 = d1 = 0
     while d0 == d1:
         d0 = roll_die(rng)

@@ -51,8 +51,8 @@ With respect to the draw rules (boardgym/RULES.md G.2, all on: ``RULES_ALL``):
   never recur (material only falls, men only advance). The game's earlier history is not seen.
 
 Hence, with all rules on: a table draw is a draw; a win or loss that ``probe_state`` reports is
-exact up to the G.2c-after-the-conversion and earlier-history caveats above. With other rule masks the tables do not
-apply (``probe_state`` answers ``UNKNOWN``).
+exact up to the G.2c-after-the-conversion and earlier-history caveats above. With other rule
+masks the tables do not apply (``probe_state`` answers ``UNKNOWN``).
 
 How the engine uses them: at a whole-move node with at most ``max_pieces`` pieces and both sides
 on the board, ``probe_state`` gives (WIN / DRAW / LOSS / UNKNOWN, t); score a WIN as a decided
@@ -478,7 +478,6 @@ def solve_init(sigs, nt, data, offsets, layers, dist, win, cnt, esc):
 def solve_level(sigs, nt, level, dist, win, cnt, esc):
     """Decide the predecessors (distance level + 1) of the entries decided at distance level.
     Returns how many entries were decided."""
-    work = np.empty(WORK_LEN, dtype=np.int64)
     mv = np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64)
     bases = np.zeros(2, dtype=np.int64)
     sizes = np.zeros(2, dtype=np.int64)

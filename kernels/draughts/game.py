@@ -1,13 +1,13 @@
 """Russian draughts game core: the one place that says what the game is, for every adapter.
 
-Rules (boardgym/RULES.md): moves M.1 (a man steps one square diagonally forward), M.2 (a king slides any
-distance), M.3 (a man reaching the far row by a quiet move is crowned and the move ends);
-captures 25.1-25.7 (compulsory, men capture backwards, a whole chain is one move, free choice
-among captures, jumped pieces stay until the move ends and are not jumped twice, flying kings
-with the 25.4 landing rule, a man crowned mid-capture goes on as a king); end G.1 (the side to
-move without a legal move loses) and the draws G.2a-G.2e (switchable, ``state[S_RULES]``).
-The rules themselves live in ``movegen`` / ``codec`` / ``move`` / ``outcome``; this module is
-the interface every env, batch core, trainer, agent and script calls:
+Rules (boardgym/RULES.md): moves M.1 (a man steps one square diagonally forward), M.2 (a king slides
+any distance), M.3 (a man reaching the far row by a quiet move is crowned and the move ends);
+captures 25.1-25.7 (compulsory, men capture backwards, a whole chain is one move, free choice among
+captures, jumped pieces stay until the move ends and are not jumped twice, flying kings with the
+25.4 landing rule, a man crowned mid-capture goes on as a king); end G.1 (the side to move without a
+legal move loses) and the draws G.2a-G.2e (switchable, ``state[S_RULES]``). The rules themselves
+live in ``movegen`` / ``codec`` / ``move`` / ``outcome``; this module is the interface every env,
+batch core, trainer, agent and script calls:
 
 - ``initial_state(rules)``: the start position (White to move).
 - ``legal_mask(state, out)`` / ``step(state, action)`` (``step_inplace``: on the vector itself):
@@ -116,7 +116,8 @@ MAX_COUNT = (1 << 31) - 1  # largest ply / counter value a position may hold
 
 @njit(cache=True)
 def initial_state(rules=RULES_ALL):
-    """The initial position vector (White to move) with the draw rules ``rules`` (outcome.RULE_*)."""
+    """The initial position vector (White to move) with the draw rules ``rules``
+    (outcome.RULE_*)."""
     white = BB_ROW[0] | BB_ROW[1] | BB_ROW[2]
     black = BB_ROW[5] | BB_ROW[6] | BB_ROW[7]
     return set_position(white, np.int64(0), black, np.int64(0), np.int64(0), np.int64(rules))

@@ -1,4 +1,5 @@
-"""Applying whole moves to Russian draughts positions, and setting positions up (M.1-M.3, 25.2, 25.5).
+"""Applying whole moves to Russian draughts positions, and setting positions up (M.1-M.3, 25.2,
+25.5).
 
 ``apply_bb`` is the bare bitboard update used by perft; ``apply_move`` also advances the side,
 the ply and draw counters, the Zobrist hash and the repetition history (outcome.py documents
@@ -82,7 +83,8 @@ def set_position(wm, wk, bm, bk, side, rules):
 
 @njit(cache=True)
 def apply_move_parts(state, fr, to, captured, promote):
-    """New position vector after the whole move fr->to capturing `captured` (from a whole-move state)."""
+    """New position vector after the whole move fr->to capturing `captured` (from a whole-move
+    state)."""
     s = state.copy()
     apply_move_parts_inplace(s, fr, to, captured, promote)
     return s

@@ -11,10 +11,13 @@ so each player sees its own men start on squares 0..11 and move up. Entry
   4 the piece in the middle of a capture chain (whoever's), 5 pieces already jumped in it;
 then the scalars ``OBS_*``, each capped at 1:
   192 ``OBS_TO_MOVE``      one when the observer is the side to move;
-  193 ``OBS_KINGS_ONLY``   G.2c counter (plies since a man moved or a capture) / ``KINGS_ONLY_SCALE``;
-  194 ``OBS_MATERIAL``     G.2b/G.2d counter (plies since a capture or crowning) / ``MATERIAL_SCALE``;
+  193 ``OBS_KINGS_ONLY``   G.2c counter (plies since a man moved or a capture) /
+                           ``KINGS_ONLY_SCALE``;
+  194 ``OBS_MATERIAL``     G.2b/G.2d counter (plies since a capture or crowning) /
+                           ``MATERIAL_SCALE``;
   195 ``OBS_LONG_DIAG``    G.2e counter / ``LONG_DIAG_SCALE`` (0 when that balance does not hold);
-  196 ``OBS_REPETITIONS``  occurrences of the current position in the history (G.2a) / ``REPETITION_SCALE``;
+  196 ``OBS_REPETITIONS``  occurrences of the current position in the history (G.2a) /
+                           ``REPETITION_SCALE``;
   197 ``OBS_PLY``          plies played / the env's move cap (0 when there is no cap).
 ``obs[:192].reshape(6, 8, 4)`` gives board planes (row, dark square in the row) for
 convolutional policies. Everything that decides legality or the outcome is in it, except

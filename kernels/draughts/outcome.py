@@ -1,8 +1,9 @@
 """Russian draughts end of game (G.1, G.2a-G.2e) and Zobrist hashing.
 
 G.1   The side to move with no legal move (no pieces, or all blocked) loses.
-Draws (boardgym/RULES.md G.2; "a move" = one move by each player, so N moves = 2N plies). Each is a bit of
-``state[S_RULES]`` (all on by default) and is judged by ``game_status`` on whole-move positions:
+Draws (boardgym/RULES.md G.2; "a move" = one move by each player, so N moves = 2N plies). Each is
+a bit of ``state[S_RULES]`` (all on by default) and is judged by ``game_status`` on whole-move
+positions:
 
 G.2a  ``RULE_REPETITION``: the current position (pieces + side to move, by Zobrist hash) occurs
       for the third time. History is kept from the last irreversible move (a man move or a

@@ -1,8 +1,8 @@
 """First use with an empty Numba cache: import -> the first finished game of each game, in seconds.
 
-    boardgym bench coldstart                     # one fresh process, then one with the cache it left
-    boardgym bench coldstart --repeats 3         # BENCHMARKS.md (also: --full): the median of 3
-    boardgym bench coldstart --kernels 15        # also the 15 costliest compiles
+    boardgym bench coldstart                # one fresh process, then one with the cache it left
+    boardgym bench coldstart --repeats 3    # BENCHMARKS.md (also: --full): the median of 3
+    boardgym bench coldstart --kernels 15   # also the 15 costliest compiles
 
 Each run is a fresh Python process with ``NUMBA_CACHE_DIR`` set to a new empty directory. It
 imports boardgym and the two PettingZoo envs, then plays one seeded random game of each to the
@@ -35,7 +35,8 @@ PEERS = ()
 
 GAMES = ("draughts", "backgammon")
 
-#: the child process: prints one JSON line {"phases": [[name, s], ...], "compiles": [[name, s], ...]}
+#: the child process: prints one JSON line
+#: {"phases": [[name, s], ...], "compiles": [[name, s], ...]}
 CHILD = r"""
 import time
 t0 = time.perf_counter()
@@ -82,7 +83,8 @@ print(json.dumps({"phases": phases, "compiles": sorted(compiles.items(), key=lam
 
 @dataclasses.dataclass
 class Settings:
-    """Settings of the cold-start benchmark (defaults: the quick budget; --full: BENCHMARKS.md's)."""
+    """Settings of the cold-start benchmark (defaults: the quick budget; --full:
+    BENCHMARKS.md's)."""
 
     game: Literal["all", "draughts", "backgammon"] = "all"
     """the games whose first game is played (all: draughts, then backgammon)"""
@@ -144,7 +146,8 @@ def run_child(games, cache_dir, own_compiles=False):
 
 
 def main(args=None):
-    """Run with Settings or a list of command-line strings; return {"cold": {phase: s}, "cached": ..., ...}."""
+    """Run with Settings or a list of command-line strings; return {"cold": {phase: s}, "cached":
+    ..., ...}."""
     cfg = cli.settings(Settings, args, prog="boardgym bench coldstart", description=__doc__)
     if cfg.full:
         cfg = dataclasses.replace(cfg, **FULL)
@@ -160,7 +163,8 @@ def main(args=None):
     cold = {k: statistics.median(p[k] for p in colds) for k in colds[0]}
     cached = {k: statistics.median(p[k] for p in cacheds) for k in cacheds[0]}
     print(
-        f"bench coldstart: import -> first finished game of {' and '.join(games)}, a fresh process each, "
+        f"bench coldstart: import -> first finished game of {' and '.join(games)}, "
+        "a fresh process each, "
         f"median of {cfg.repeats} (python {sys.version.split()[0]}, {os.cpu_count()} cpus)"
     )
     print(f"{'phase':<16}{'empty cache s':>14}{'cached s':>10}")
@@ -176,7 +180,8 @@ def main(args=None):
         print(f"  at {t:5.1f} s  {line}")
     if cfg.kernels:
         print(
-            f"costliest compiles (own seconds; {len(compiles)} functions, {sum(s for _, s in compiles):.2f} s in all):"
+            f"costliest compiles (own seconds; {len(compiles)} functions, "
+            f"{sum(s for _, s in compiles):.2f} s in all):"
         )
         for name, s in compiles[: cfg.kernels]:
             print(f"  {s:6.2f}  {name}")

@@ -50,7 +50,8 @@ Env = Literal[
 ]
 ENVS = Env.__args__
 
-#: optional peers: (name, module to import, how to install, game); `boardgym bench` reports the missing
+#: optional peers: (name, module to import, how to install, game);
+#: `boardgym bench` reports the missing
 PEERS = (
     ("PettingZoo chess", "chess", "pip install chess", "all"),
     ("PettingZoo connect four", "pygame", "pip install pygame", "all"),
@@ -66,7 +67,8 @@ _INSTALL = {
 
 @dataclass
 class Settings:
-    """Settings of one environment benchmark (defaults: the quick budget; --full: BENCHMARKS.md's)."""
+    """Settings of one environment benchmark (defaults: the quick budget; --full:
+    BENCHMARKS.md's)."""
 
     seconds: float = 1.0
     """CPU seconds of play per environment (wall seconds per batch size with --batched)"""
@@ -272,7 +274,8 @@ def _pgx_rate(game, n, seconds, seed):
 
 
 def main_batched(s):
-    """Batched steps/s table; returns {(game, N, threads or 'pgx'): rate (None: Pgx not installed)}."""
+    """Batched steps/s table; returns {(game, N, threads or 'pgx'): rate (None: Pgx not
+    installed)}."""
     cores = os.cpu_count() or 1
     aec = {g: _aec_rate(_makers()[f"boardgym-{g}"], min(s.seconds, 2.0), s.seed) for g in s.games}
     has_pgx = importlib.util.find_spec("pgx") is not None

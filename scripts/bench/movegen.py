@@ -47,7 +47,8 @@ from boardgym.scripts import cli
 POSITIONS_FILE = Path(__file__).resolve().parent / "data" / "bench_draughts_positions.tsv"
 START_FEN = "W:W21-32:B1-12"
 
-#: optional peers: (name, module to import, how to install, game); `boardgym bench` reports the missing
+#: optional peers: (name, module to import, how to install, game);
+#: `boardgym bench` reports the missing
 PEERS = (
     ("py-draughts", "draughts", "pip install py-draughts", "draughts"),
     ("gnubg-nn", "gnubg_nn", "pip install gnubg-nn", "backgammon"),
@@ -72,7 +73,8 @@ class Settings:
     n_mid: int = 8
     """number of middlegame positions with kings for perft (at most 32)"""
     n_gen: int = 500
-    """number of capture-heavy middlegame positions for the legal-move generation rate (at most 500)"""
+    """number of capture-heavy middlegame positions for the legal-move generation rate (at most
+    500)"""
     gen_reps: int = 200
     """passes over the generation set for boardgym's kernel loop (references do ref-reps)"""
     ref_reps: int = 2
@@ -80,7 +82,8 @@ class Settings:
     bg_cases: int = 10000
     """(position, roll) cases from random games for backgammon"""
     bg_reps: int = 8
-    """passes over the cases for boardgym's kernel loops (gnubg-nn does a quarter of them, at least 1)"""
+    """passes over the cases for boardgym's kernel loops (gnubg-nn does a quarter of them, at least
+    1)"""
     gym_cases: int = 500
     """cases for gym-backgammon (it is slow)"""
     seed: int = 20261130
@@ -179,8 +182,8 @@ class Table:
         )
         self.rows.append(row)
         self.say(
-            f"  {task:<22} {impl:<36} {threads:>3}  {work:>12,} {unit:<9} {seconds:8.3f}s {clock:<4}"
-            f" {rate:>14,.0f} {unit}/s"
+            f"  {task:<22} {impl:<36} {threads:>3}  {work:>12,} {unit:<9}"
+            f" {seconds:8.3f}s {clock:<4} {rate:>14,.0f} {unit}/s"
         )
         if self.bar is not None:
             self.bar.update(1)
@@ -201,7 +204,8 @@ class Table:
         return num / den if den > 0 else float("nan")
 
     def best(self, fn, clock):
-        """Run fn ``repeats`` times; its result and the least time on clock (noise only adds time)."""
+        """Run fn ``repeats`` times; its result and the least time on clock (noise only adds
+        time)."""
         best = float("inf")
         for _ in range(self.repeats):
             t = clock()
@@ -217,7 +221,8 @@ class Table:
 
 
 def _peer(module):
-    """The peer's module, or None when it is not installed (``boardgym bench`` says how to install)."""
+    """The peer's module, or None when it is not installed (``boardgym bench`` says how to
+    install)."""
     if importlib.util.find_spec(module) is None:
         return None
     return importlib.import_module(module)
@@ -552,7 +557,8 @@ def bench_draughts(cfg: Settings, table: Table, threads: int) -> dict:
 
 
 def _load_gym_backgammon():
-    """gym-backgammon's rules class, loaded from its file (its package __init__ needs pyglet/gym)."""
+    """gym-backgammon's rules class, loaded from its file (its package __init__ needs
+    pyglet/gym)."""
     spec = importlib.util.find_spec("gym_backgammon")
     if spec is None or not spec.submodule_search_locations:
         return None
@@ -654,7 +660,8 @@ def bench_backgammon(cfg: Settings, table: Table, threads: int) -> dict:
     n_bar = int((states[:, BAR_ME] > 0).sum())
     n_home = int((states[:, ME + 6 : ME + 24].sum(axis=1) + states[:, BAR_ME] == 0).sum())
     table.say(
-        f"  {n_cases} rolls of random games (seed {cfg.seed}): {n_bar} on the bar, {n_home} bearing off"
+        f"  {n_cases} rolls of random games (seed {cfg.seed}): {n_bar} on the bar, "
+        f"{n_home} bearing off"
     )
     out = np.empty((MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
     sc = np.empty(scratch_size(MAX_AFTERSTATES), dtype=np.int64)
@@ -793,12 +800,13 @@ def main(args=None) -> dict:
     with cli.Progress(sum(rows[g] for g in games), label="movegen", unit="rows") as bar:
         table = Table(cfg.repeats, bar)
         table.say(
-            f"bench movegen: cpus={os.cpu_count()} numba threads={threads} numba {numba.__version__}"
-            f" python {sys.version.split()[0]}; best of {cfg.repeats} run(s) per row"
+            f"bench movegen: cpus={os.cpu_count()} numba threads={threads}"
+            f" numba {numba.__version__} python {sys.version.split()[0]};"
+            f" best of {cfg.repeats} run(s) per row"
         )
         table.say(
-            f"  {'task':<22} {'implementation':<36} {'thr':>3}  {'work':>12} {'':<9} {'time':>9} {'clk':<4}"
-            f" {'rate':>14}"
+            f"  {'task':<22} {'implementation':<36} {'thr':>3}  {'work':>12} {'':<9}"
+            f" {'time':>9} {'clk':<4} {'rate':>14}"
         )
         ratios = {}
         if "draughts" in games:

@@ -58,7 +58,8 @@ class Settings:
     """Settings of the paths benchmark (defaults: the quick budget; --full: BENCHMARKS.md's)."""
 
     seconds: float = 1.0
-    """seconds of each timed row (CPU seconds for legal_plays and the AEC envs, wall for make_vec)"""
+    """seconds of each timed row (CPU seconds for legal_plays and the AEC envs, wall for
+    make_vec)"""
     cases: int = 2000
     """(position, roll) cases of legal_plays, from seeded random games"""
     coldstart: bool = True
@@ -66,7 +67,8 @@ class Settings:
     seed: int = 0
     """seed of the cases, the envs and the action choices"""
     full: bool = False
-    """the budget BENCHMARKS.md reports (5 s per row, 10,000 cases); not with --seconds or --cases"""
+    """the budget BENCHMARKS.md reports (5 s per row, 10,000 cases); not with --seconds or
+    --cases"""
 
     def check(self):
         cli.require(0 < self.seconds <= 3600, f"--seconds must be in (0, 3600], got {self.seconds}")
@@ -208,7 +210,8 @@ def main(args=None):
             peer_txt = f"{peer:12,.0f}"
         value_txt = f"{value:12.1f}" if kind == "seconds" else f"{value:12,.0f}"
         print(
-            f"{row:<20} {value_txt} {peer_txt} {ratio}  {goal_txt:<14} {verdict:<8} {peer_name}, {unit}"
+            f"{row:<20} {value_txt} {peer_txt} {ratio}  {goal_txt:<14} {verdict:<8}"
+            f" {peer_name}, {unit}"
         )
         out[row] = {"value": value, "peer": peer, "goal": goal, "verdict": verdict}
     out["load"] = (load0, load1)

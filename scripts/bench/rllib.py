@@ -1,8 +1,8 @@
 """RLlib sampling throughput (env steps/s) of the boardgym MultiAgentEnv with the masking module.
 
-    boardgym bench rllib                                   # quick budget: 1 runner, 1000 steps x 2
+    boardgym bench rllib              # quick budget: 1 runner, 1000 steps x 2
     boardgym bench rllib --game draughts --num-env-runners 1 2 --envs-per-runner 1 8
-    boardgym bench rllib --full                            # BENCHMARKS.md: runners 1 2, 2000 steps x 3
+    boardgym bench rllib --full       # BENCHMARKS.md: runners 1 2, 2000 steps x 3
 
 For each (runners K, envs per runner E): builds ``boardgym train-rllib``'s PPO config (main + one
 league module, mapping as in training), warms up with one sample call per runner, then times
@@ -25,7 +25,8 @@ import numpy as np
 
 from boardgym.scripts import cli
 
-#: optional peers: (name, module to import, how to install, game); `boardgym bench` reports the missing
+#: optional peers: (name, module to import, how to install, game);
+#: `boardgym bench` reports the missing
 PEERS = (
     (
         "Ray RLlib",

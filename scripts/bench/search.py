@@ -40,11 +40,14 @@ class Settings:
     no_tt: bool = False
     """search without the transposition table"""
     full: bool = False
-    """the budget BENCHMARKS.md reports (50 positions at depth 8); not with --depth or --positions"""
+    """the budget BENCHMARKS.md reports (50 positions at depth 8); not with --depth or
+    --positions"""
     agent: str = "draughts-alphabeta-material"
-    """the searcher, a registry spec name:key=value,... (draughts-alphabeta: the learned evaluation)"""
+    """the searcher, a registry spec name:key=value,... (draughts-alphabeta: the learned
+    evaluation)"""
     time: float = 0.0
-    """seconds per position (0: search to --depth); with a time, the mean depth reached is reported"""
+    """seconds per position (0: search to --depth); with a time, the mean depth reached is
+    reported"""
 
     def check(self):
         cli.require(

@@ -4,7 +4,8 @@ import numpy as np
 
 
 def assert_game_matches(core, i, env):
-    """Game i of a batched core shows exactly what the single AEC env shows after the same actions."""
+    """Game i of a batched core shows exactly what the single AEC env shows after the same
+    actions."""
     player = env.agent_selection
     np.testing.assert_array_equal(core.obs[i], env.observe(player)["observation"])
     np.testing.assert_array_equal(core.masks[i], env.observe(player)["action_mask"])

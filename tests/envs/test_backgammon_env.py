@@ -78,7 +78,8 @@ def test_reset_from_position_id_and_dice():
 
 def test_pass_when_no_entry_is_reported_in_infos():
     """E.3/E.7: a checker on the bar facing a closed board loses its roll; infos report the pass."""
-    # player on roll: 1 on the bar, opponent holds its whole home board (points 19-24 from our side).
+    # player on roll: 1 on the bar, opponent holds its whole home board (points 19-24 from our
+    # side).
     mover = [0] * 25
     mover[24] = 1  # bar
     mover[5] = 14  # 14 on our 6-point

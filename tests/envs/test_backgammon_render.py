@@ -1,4 +1,5 @@
-"""Backgammon pictures: cube, player on roll, dice, bar and borne-off counts, either player's side."""
+"""Backgammon pictures: cube, player on roll, dice, bar and borne-off counts, either player's
+side."""
 
 import xml.etree.ElementTree as ET
 

@@ -21,7 +21,7 @@ def _play_random(env, seed, max_steps=10_000):
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
     steps = 0
-    for agent in env.agent_iter(max_steps):
+    for _agent in env.agent_iter(max_steps):
         obs, rew, term, trunc, info = env.last()
         action = None if (term or trunc) else int(rng.choice(np.flatnonzero(obs["action_mask"])))
         env.step(action)
@@ -126,7 +126,8 @@ def test_max_moves_truncates():
 
 
 def test_draw_rule_options_switch_rules():
-    """G.2a on: shuttling kings repeat the position and draw; with every draw rule off, play goes on."""
+    """G.2a on: shuttling kings repeat the position and draw; with every draw rule off, play goes
+    on."""
     sq = api.parse_square
     white = [sq("a1") * 32 + sq("b2"), sq("b2") * 32 + sq("a1")]
     black = [

@@ -140,8 +140,9 @@ def _run(group, scale, only, explore):
                         culprit
                         or {
                             "input": (
-                                "(a call of this target wrote out of bounds; glibc noticed when the "
-                                "interpreter exited; BOARDGYM_FUZZ_EXPLORE=1 finds the call)"
+                                "(a call of this target wrote out of bounds; "
+                                "glibc noticed when the interpreter exited; "
+                                "BOARDGYM_FUZZ_EXPLORE=1 finds the call)"
                             )
                         },
                         " at exit (heap corruption)",

@@ -206,7 +206,7 @@ def _backgammon_pool():
     pids = [api.position_id(s) for s in states]
     mids = [api.match_id(states[0])] + [api.match_id(s, dice=(3, 1)) for s in states[1:5]]
     plays = []  # (state, d1, d2, text, afterstate), through the notation API only
-    for i, pid in enumerate(pids[:16]):
+    for _i, pid in enumerate(pids[:16]):
         d1, d2 = int(rng.integers(1, 7)), int(rng.integers(1, 7))
         base = api.position_from_id(pid)
         for after_id in api.legal_plays(pid, d1, d2)[:2]:

@@ -36,7 +36,8 @@ dr.to_fen(d0); dr.legal_moves(d0); dr.action_mask(d0)
 
 
 def problem(outcome):
-    """ "" if the call raised ValueError/TypeError with a message naming the problem, else why not."""
+    """ "" if the call raised ValueError/TypeError with a message naming the problem, else why
+    not."""
     if outcome.kind != "raised":
         return f"expected a ValueError/TypeError; {str(outcome)[:1500]}"
     if outcome.exc_type not in ("builtins.ValueError", "builtins.TypeError"):
@@ -145,7 +146,10 @@ from boardgym.agents.random_agent import RandomAgent
 from boardgym.kernels import rng as krng
 aec = {"draughts": russian_draughts_v0.raw_env(), "backgammon": backgammon_v0.raw_env()}
 single = {"draughts": single_agent.RussianDraughtsEnv(), "backgammon": single_agent.BackgammonEnv()}
-vec = {"draughts": vector.DraughtsVectorEnv(num_envs=2), "backgammon": vector.BackgammonVectorEnv(num_envs=2)}
+vec = {
+    "draughts": vector.DraughtsVectorEnv(num_envs=2),
+    "backgammon": vector.BackgammonVectorEnv(num_envs=2),
+}
 core = {"draughts": batch.DraughtsBatch(3), "backgammon": batch.BackgammonBatch(3)}
 for c in core.values():
     c.reset(seed=1); c.random_actions()  # warm-up: the kernel's one specialisation
@@ -199,7 +203,7 @@ def _shared_calls():
                 ("None", "np.zeros(3, np.uint64)"),
                 ("[0, 0, 0]", "None"),
                 ("None", "np.zeros(2, np.int64)"),
-                ("core[%r].rngs" % g, "core[%r].rngs" % g),
+                (f"core[{g!r}].rngs", f"core[{g!r}].rngs"),
             )
         ]
         + [f"r = np.zeros(3, np.int64); core[{g!r}].random_actions(r, r)" for g in GAMES],
@@ -239,8 +243,10 @@ def _shared_calls():
             for k, v in (("seats", 5), ("current", -1), ("seats", 2**62))
         ]
         + [
-            "s = core['backgammon'].get_state(); s['states'][0, 5] = 99; core['backgammon'].set_state(s)",
-            "s = core['backgammon'].get_state(); s['states'][1, 0] = -5; core['backgammon'].set_state(s)",
+            "s = core['backgammon'].get_state(); s['states'][0, 5] = 99; "
+            "core['backgammon'].set_state(s)",
+            "s = core['backgammon'].get_state(); s['states'][1, 0] = -5; "
+            "core['backgammon'].set_state(s)",
         ],
         [f"core[{g!r}].set_state(core[{g!r}].get_state())" for g in GAMES],
     )
@@ -263,7 +269,8 @@ def _shared_calls():
             )
         ],
         [
-            f"aec[{g!r}].reset(seed=1); aec[{g!r}].step(int(np.flatnonzero(aec[{g!r}].legal_mask())[0]))"
+            f"aec[{g!r}].reset(seed=1); "
+            f"aec[{g!r}].step(int(np.flatnonzero(aec[{g!r}].legal_mask())[0]))"
             for g in GAMES
         ],
     )

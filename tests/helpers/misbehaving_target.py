@@ -1,4 +1,5 @@
-"""A deliberately bad entry point for the fuzz runner's self-test (tests/fuzz/test_fuzz_coverage.py)."""
+"""A deliberately bad entry point for the fuzz runner's self-test
+(tests/fuzz/test_fuzz_coverage.py)."""
 
 
 def misbehave(x):

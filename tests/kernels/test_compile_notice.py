@@ -1,4 +1,5 @@
-"""The compile notice: a line on stderr while boardgym's Numba functions compile, none from the cache."""
+"""The compile notice: a line on stderr while boardgym's Numba functions compile, none from the
+cache."""
 
 import io
 import os

@@ -2,11 +2,10 @@
 
 A bare constant passed from one jitted function to another (``_search(..., 2, ..., False)``) is
 typed as a literal, and Numba then compiles a separate specialisation of the callee for every
-distinct constant: backgammon's ``movegen._search`` was compiled 14 times (about 8 s each on a
-cold start). Callers pass such arguments as ``np.int64(...)`` / ``np.bool_(...)``. This test runs
-the move generators of both games in a fresh process with an empty Numba cache (a warm cache
-loads compiled callers and never types the callees) and lists every boardgym kernel compiled with
-a literal argument. The agents' paths (searches, the cube, the TD nets, evaluation with luck
+distinct constant. Callers pass such arguments as ``np.int64(...)`` / ``np.bool_(...)``. This test
+runs the move generators of both games in a fresh process with an empty Numba cache (a warm cache
+loads compiled callers and never types the callees) and lists every boardgym kernel compiled with a
+literal argument. The agents' paths (searches, the cube, the TD nets, evaluation with luck
 adjustment) compile for minutes, so their check is opt-in (``-m slow``).
 """
 

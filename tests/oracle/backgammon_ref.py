@@ -115,7 +115,8 @@ def naive_plays(board: Board, d1: int, d2: int) -> dict[Board, set[tuple[int, ..
 
 
 def rules_plays(naive: dict[Board, set[tuple[int, ...]]], d1: int, d2: int) -> set[Board]:
-    """B.5 applied to naive_plays: most dice used; with one die usable, the higher one if it can be."""
+    """B.5 applied to naive_plays: most dice used; with one die usable, the higher one if it can
+    be."""
     most = max(len(u) for us in naive.values() for u in us)
     keep = {b: {u for u in us if len(u) == most} for b, us in naive.items()}
     keep = {b: us for b, us in keep.items() if us}

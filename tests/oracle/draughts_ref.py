@@ -30,7 +30,8 @@ XY_TO_INDEX = {square_xy(i): i for i in range(32)}
 
 
 def parse_fen(fen: str) -> tuple[str, frozenset]:
-    """FEN (numeric or algebraic, optional [FEN "..."] wrapper) -> (side, {(index, colour, is_king)})."""
+    """FEN (numeric or algebraic, optional [FEN "..."] wrapper) -> (side, {(index, colour,
+    is_king)})."""
     m = re.search(r'\[FEN\s*"([^"]*)"\]', fen)
     if m:
         fen = m.group(1)
@@ -113,11 +114,11 @@ def key_str(key) -> str:
 def path_captures(fen: str, move: str) -> frozenset:
     """Walk a PDN move string ("c3-d4" / "c3:e5:g3") over the position and return the captured set.
 
-    Checks that the printed path is a real route by the rules of boardgym/RULES.md: each capture segment is a
-    diagonal with exactly one piece on it, an enemy not jumped before (25.2: jumped pieces block and
-    are not jumped twice); the landing square and the rest of the segment are empty; a man moves
-    two squares per capture until it reaches its crowning row (25.5), a king any distance (25.3).
-    Raises AssertionError naming the fault.
+    Checks that the printed path is a real route by the rules of boardgym/RULES.md: each capture
+    segment is a diagonal with exactly one piece on it, an enemy not jumped before (25.2: jumped
+    pieces block and are not jumped twice); the landing square and the rest of the segment are
+    empty; a man moves two squares per capture until it reaches its crowning row (25.5), a king any
+    distance (25.3). Raises AssertionError naming the fault.
     """
     side, pieces = parse_fen(fen)
     occ = {i: (c, k) for i, c, k in pieces}

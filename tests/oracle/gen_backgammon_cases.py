@@ -75,7 +75,8 @@ def main(argv=None) -> None:
             if pid in seen:
                 continue
             seen.add(pid)
-            # Classifying every roll is the slow part; skip most plain positions once "other" is full.
+            # Classifying every roll is the slow part; skip most plain positions once "other" is
+            # full.
             if len(buckets["other"]) >= 3 * QUOTAS["other"] and rng.random() < 0.7:
                 continue
             for d1, d2 in ROLLS:

@@ -46,7 +46,8 @@ N_PERFT4 = 40
 
 
 def random_sparse_fen(rng: random.Random) -> str:
-    """A random legal-looking sparse position: 1-7 pieces a side, many kings, no man on its crowning row."""
+    """A random legal-looking sparse position: 1-7 pieces a side, many kings, no man on its crowning
+    row."""
     squares = list(range(32))
     rng.shuffle(squares)
     nw, nb = rng.randint(1, 7), rng.randint(1, 7)

@@ -1,10 +1,11 @@
 """Differential test: boardgym's backgammon against gnubg-nn (GNU Backgammon's C move generator).
 
 gnubg-nn is GPL-3 and is imported here, in tests, only. Clauses checked on every case: B.1-B.6,
-E.1-E.7, O.1-O.2 (the whole set of distinct afterstates). Data: tests/data/backgammon_oracle_cases.tsv,
-made by tests/oracle/gen_backgammon_cases.py from seeded random games driven by gnubg-nn itself;
-its tags come from a plain rules model (backgammon_ref.classify) that agreed with gnubg on all
-875,700 (position, roll) cases the generator examined.
+E.1-E.7, O.1-O.2 (the whole set of distinct afterstates). Data:
+tests/data/backgammon_oracle_cases.tsv, made by tests/oracle/gen_backgammon_cases.py from seeded
+random games driven by gnubg-nn itself; its tags come from a plain rules model
+(backgammon_ref.classify) that agreed with gnubg on all 875,700 (position, roll) cases the generator
+examined.
 
 Known traps get their own tests: B.5 must-use-both-dice and higher-die cases (found by comparing
 single-die legality with the full rule), a 2-2 bear-off that hits and then bears off, entry with a
@@ -87,7 +88,8 @@ def test_data_file_is_large_and_varied():
 
 
 def test_gnubg_position_id_roundtrip():
-    """gnubg decodes and re-encodes every stored ID unchanged, and every board is a legal position."""
+    """gnubg decodes and re-encodes every stored ID unchanged, and every board is a legal
+    position."""
     for pid, *_ in CASES:
         board = ref.board_of(pid)
         assert ref.valid_board(board) is None, (pid, ref.valid_board(board))
@@ -95,7 +97,8 @@ def test_gnubg_position_id_roundtrip():
 
 
 def test_rules_model_matches_gnubg_on_hand_cases_and_sample():
-    """Harness check: the classification model agrees with gnubg (so the trap tags mean something)."""
+    """Harness check: the classification model agrees with gnubg (so the trap tags mean
+    something)."""
     for _, pid, d1, d2 in HAND_CASES:
         assert ref.classify(pid, d1, d2)[1] == ref.gnubg_afterstates(pid, d1, d2), (pid, d1, d2)
     for pid, d1, d2, _ in CASES[:300]:
@@ -106,7 +109,7 @@ def test_hand_cases_have_the_intended_shape():
     """Harness check: each hand-built case shows the rule it is named after."""
     tags = {(c, pid, d1, d2): ref.classify(pid, d1, d2)[0] for c, pid, d1, d2 in HAND_CASES}
     by_clause = Counter()
-    for (clause, pid, d1, d2), ts in tags.items():
+    for (clause, _pid, _d1, _d2), ts in tags.items():
         by_clause[clause] += 1
         if clause in ("E.7", "E.3"):
             assert {"pass", "bar"} <= ts
@@ -164,7 +167,8 @@ def test_hand_case_matches_gnubg(bg, clause, pid, d1, d2):
     "tag", ["both", "higher", "hit2bear", "enterhit", "bar", "bearoff", "pass"]
 )
 def test_trap_class_matches_gnubg(bg, tag):
-    """B.5 both dice / higher die, 2-2 hit then bear off (O.2/B.3), entry with a hit (E.5), bar, bear-off."""
+    """B.5 both dice / higher die, 2-2 hit then bear off (O.2/B.3), entry with a hit (E.5), bar,
+    bear-off."""
     bad = [m for pid, d1, d2, ts in CASES if tag in ts and (m := _check(bg, pid, d1, d2))]
     assert not bad, "\n".join(bad[:20])
 
@@ -176,8 +180,8 @@ def test_position_id_roundtrip(bg):
 
 
 def test_our_afterstate_ids_decode_in_gnubg(bg):
-    """IDs our kernel produces are canonical for gnubg: it decodes a legal board and re-encodes the same ID,
-    and our own decoder round-trips them too."""
+    """IDs our kernel produces are canonical for gnubg: it decodes a legal board and re-encodes the
+    same ID, and our own decoder round-trips them too."""
     bad = []
     for pid, d1, d2, _ in CASES[:800]:
         for after in bg.legal_plays(pid, d1, d2):
@@ -208,7 +212,8 @@ def test_trap_cases_catch_single_die_legality():
 
 @pytest.mark.slow
 def test_fresh_random_games_match_gnubg(bg):
-    """B.1-B.6, E.1-E.7, O.1-O.2 on 30,000 fresh (position, roll) cases from random gnubg games (new seed)."""
+    """B.1-B.6, E.1-E.7, O.1-O.2 on 30,000 fresh (position, roll) cases from random gnubg games (new
+    seed)."""
     import random
 
     import gen_backgammon_cases as gen

@@ -1,12 +1,13 @@
-"""Differential test: boardgym's Russian draughts against py-draughts 1.10.1 (independent implementation).
+"""Differential test: boardgym's Russian draughts against py-draughts 1.10.1 (independent
+implementation).
 
 Clauses checked together on every position: M.1-M.3, 25.1-25.7 (the whole legal set) and the
 position after each move. Data: tests/data/draughts_oracle_positions.tsv, made by
 tests/oracle/gen_draughts_positions.py from seeded random playouts driven by py-draughts itself
 (playouts from the start, random sparse positions with kings, kings against many men).
 
-A legal move is identified by (start, end, captured set) as boardgym/RULES.md says; our printed path is
-walked square by square (draughts_ref.path_captures) to recover its captured set, so the check
+A legal move is identified by (start, end, captured set) as boardgym/RULES.md says; our printed path
+is walked square by square (draughts_ref.path_captures) to recover its captured set, so the check
 also proves that the one canonical path we print is a real route.
 
 Exclusions: none. py-draughts agreed with boardgym/RULES.md on every clause checked here
@@ -61,7 +62,8 @@ def _pdn(move) -> str:
 
 
 def test_data_file_is_large_and_varied():
-    """>= 2,000 positions with kings, long chains, several landing squares, 25.5 and the Turkish strike."""
+    """>= 2,000 positions with kings, long chains, several landing squares, 25.5 and the Turkish
+    strike."""
     assert len(POSITIONS) >= 2000
     assert len({fen for fen, _, _ in POSITIONS}) == len(POSITIONS)
     tags = Counter(t for _, ts, _ in POSITIONS for t in ts)
@@ -79,7 +81,8 @@ def test_data_file_is_large_and_varied():
 
 
 def test_reference_matches_rules_examples():
-    """25.2-25.6: py-draughts gives exactly the boardgym/RULES.md worked-example sets (so it is a fair oracle)."""
+    """25.2-25.6: py-draughts gives exactly the boardgym/RULES.md worked-example sets (so it is a
+    fair oracle)."""
     for fen, expected in RULES_EXAMPLES.items():
         assert sorted(_pdn(m) for m in ref.board(fen).legal_moves) == sorted(expected), fen
 
@@ -92,7 +95,8 @@ def test_path_walker_agrees_with_reference_paths():
 
 
 def test_path_walker_rejects_bad_routes():
-    """Harness check: the walker refuses a route that jumps a piece twice or crosses a jumped piece."""
+    """Harness check: the walker refuses a route that jumps a piece twice or crosses a jumped
+    piece."""
     fen = "B:W15,17,21,K23,25,26,30:BK32"
     assert ref.path_captures(fen, "g1:d4:h8") == {ref.NAME_TO_INDEX["e3"], ref.NAME_TO_INDEX["e5"]}
     with pytest.raises(AssertionError):
@@ -110,7 +114,8 @@ def dr():
 
 
 def our_outcomes(dr, fen: str) -> dict[tuple[int, int, frozenset], str]:
-    """Our legal moves as {(start, end, captured): numeric FEN after}; asserts sortedness and uniqueness."""
+    """Our legal moves as {(start, end, captured): numeric FEN after}; asserts sortedness and
+    uniqueness."""
     moves = dr.legal_moves(fen)
     assert moves == sorted(moves), f"{fen}: legal_moves not sorted: {moves}"
     assert len(set(moves)) == len(moves), f"{fen}: duplicate strings: {moves}"
@@ -137,7 +142,8 @@ def _report(fen, ours, theirs) -> str:
         if ours[k] != theirs[k]
     )
     return (
-        f"FEN {fen}\n  ours {sorted(map(ref.key_str, ours))}\n  ref  {sorted(map(ref.key_str, theirs))}\n"
+        f"FEN {fen}\n  ours {sorted(map(ref.key_str, ours))}\n"
+        f"  ref  {sorted(map(ref.key_str, theirs))}\n"
         f"  only ours {only_us}\n  only ref {only_ref}\n  different after-position {diff_after}"
     )
 
@@ -149,7 +155,8 @@ def test_fen_roundtrip_matches_reference(dr):
 
 
 def test_algebraic_fen_gives_the_same_moves(dr):
-    """Notation: the algebraic spelling of a position has the same legal moves as the numeric one."""
+    """Notation: the algebraic spelling of a position has the same legal moves as the numeric
+    one."""
     for fen, _, _ in POSITIONS[:500]:
         side, pieces = ref.parse_fen(fen)
         alg = side + "".join(
@@ -164,7 +171,8 @@ def test_algebraic_fen_gives_the_same_moves(dr):
 
 
 def test_legal_sets_and_afterstates_match_reference(dr):
-    """M.1-M.3, 25.1-25.7: same distinct outcomes and same position after each, on every position."""
+    """M.1-M.3, 25.1-25.7: same distinct outcomes and same position after each, on every
+    position."""
     bad = []
     for fen, _, _ in POSITIONS:
         ours, theirs = our_outcomes(dr, fen), ref.ref_outcomes(fen)
@@ -196,7 +204,8 @@ def test_stored_perft_is_reference_truth():
 
 
 class _RefAsBoardgym:
-    """py-draughts dressed in boardgym's draughts API; with brazilian=True, men do not crown mid-capture."""
+    """py-draughts dressed in boardgym's draughts API; with brazilian=True, men do not crown
+    mid-capture."""
 
     def __init__(self, brazilian: bool = False):
         self.brazilian = brazilian
@@ -246,7 +255,7 @@ def test_harness_passes_on_reference_and_catches_a_broken_rule():
     for fen, _, _ in sample:
         assert our_outcomes(good, fen) == ref.ref_outcomes(fen), fen
     n_bad = 0
-    for fen, tags, _ in sample:
+    for fen, _tags, _ in sample:
         try:
             n_bad += our_outcomes(broken, fen) != ref.ref_outcomes(fen)
         except AssertionError:

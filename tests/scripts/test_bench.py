@@ -1,4 +1,5 @@
-"""`boardgym bench` (scripts/bench/command.py): targets, one target with its own options, peers named."""
+"""`boardgym bench` (scripts/bench/command.py): targets, one target with its own options, peers
+named."""
 
 import pytest
 

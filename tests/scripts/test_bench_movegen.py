@@ -46,7 +46,8 @@ def test_bench_movegen_all_tiny(capsys):
     res = bench_movegen.main(["--game", "all", *TINY])
     out = capsys.readouterr().out
     rows = {(r["task"], r["impl"]): r for r in res["rows"]}
-    # perft counts are the published Russian values (boardgym/RULES.md), on both sides of the comparison
+    # perft counts are the published Russian values (boardgym/RULES.md), on both sides of the
+    # comparison
     assert rows[("perft start", "boardgym d5")]["work"] == 7482
     assert rows[("perft start", "boardgym d5 parallel")]["work"] == 7482
     assert rows[("perft start", "py-draughts API d3")]["work"] == 302

@@ -3,7 +3,8 @@
 Positions are drawn as ``pos(me="13:1 9:1", opp="7:2 3:2 20:11")``: ``point:count`` pairs for the
 player on roll ("me") and the opponent, both in the mover's numbering (the mover moves 24 -> 1 and
 enters on 25 - die); ``bar:n`` puts checkers on the bar; checkers not drawn are borne off.
-Each test asserts the exact set of legal plays in gnubg notation (boardgym.envs.backgammon_notation).
+Each test asserts the exact set of legal plays in gnubg notation
+(boardgym.envs.backgammon_notation).
 """
 
 import numpy as np
@@ -25,7 +26,7 @@ from boardgym.kernels.backgammon.outcome import BACKGAMMON, GAMMON, SINGLE, game
 def pos(me, opp, turn=0):
     """State from drawn ``point:count`` lists (mover's numbering, ``bar:n`` for the bar)."""
     s = np.zeros(B.STATE_LEN, dtype=np.int64)
-    for side, text, base, bar in (("me", me, B.ME, B.BAR_ME), ("opp", opp, B.OPP, B.BAR_OPP)):
+    for _side, text, base, bar in (("me", me, B.ME, B.BAR_ME), ("opp", opp, B.OPP, B.BAR_OPP)):
         for item in text.split():
             p, c = item.split(":")
             if p == "bar":

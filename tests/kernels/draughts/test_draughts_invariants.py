@@ -48,10 +48,10 @@ def test_random_playout_invariants():
     rng = np.random.default_rng(11)
     mask = np.empty(1024, dtype=np.int8)
     ends = {ONGOING: 0, WHITE_WON: 0, BLACK_WON: 0}
-    for game in range(60):
+    for _game in range(60):
         s = initial_state()
         prev = (12, 12)
-        for step in range(400):
+        for _step in range(400):
             prev = check(s, prev)
             n = legal_action_mask(s, mask)
             status = game_status(s)

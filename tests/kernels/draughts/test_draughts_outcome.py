@@ -1,4 +1,5 @@
-"""End of game: G.1 and each draw rule G.2a-G.2e (kernels/draughts/outcome.py documents the choices)."""
+"""End of game: G.1 and each draw rule G.2a-G.2e (kernels/draughts/outcome.py documents the
+choices)."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,5 @@
-"""Rulebook: one test per clause of boardgym/RULES.md (M.1-M.3, 25.1-25.7); FEN -> exact legal set."""
+"""Rulebook: one test per clause of boardgym/RULES.md (M.1-M.3, 25.1-25.7); FEN -> exact legal
+set."""
 
 import pytest
 
@@ -94,7 +95,8 @@ def test_25_2_whole_chain_backwards_and_free_choice():
 
 
 def test_25_2_no_piece_jumped_twice_and_loop_is_one_move():
-    """25.2: a chain around four pieces returns to its start and may not re-jump d4 (Turkish strike).
+    """25.2: a chain around four pieces returns to its start and may not re-jump d4
+    (Turkish strike).
 
     Both directions round the loop reach the same outcome: one move, smallest path printed.
     """
