@@ -1,9 +1,25 @@
-"""``load(name, game=None, **kwargs)``: ready agents by name, for the envs and the evaluation script.
+"""The one loader of agents: registry names, ``name:key=value`` specs and checkpoint paths.
 
-Names are ``"<game>-<agent>"`` (``"draughts-greedy"``, ``"draughts-alphabeta-material"``) or the
-short ``"<agent>"`` with ``game=`` (``load("greedy", game="draughts")``); ``"random"`` needs no
-game. Keyword options pass through to the agent's constructor (``depth=4``, ``seed=1``,
-``time_limit=0.5``). ``available(game)`` lists the names; other modules add theirs with
+``load(name, game=None, **kwargs)`` builds the agent of a registry name or checkpoint path with
+keyword options; ``load_spec(spec, game=None, *, seed=None, **defaults)`` the agent of a spec,
+for the commands, the web board, kickstart and tests:
+
+- a registry name: ``"<game>-<agent>"`` (``"draughts-greedy"``) or the short ``"<agent>"`` with
+  ``game=`` (``"greedy"``); ``"random"`` needs no game;
+- options after a colon: ``"name:key=value,key=value"`` (``parse_spec``; ``parse_option`` reads
+  one ``key=value``, as ``--agent-option`` gives it): dashes in a key read as underscores; a
+  value is ``none`` / ``true`` / ``false`` in any case, else a Python literal, else the text
+  (``parse_value``);
+- a checkpoint path, with options as a name's: ``.npz`` (a draughts learned evaluation, searched
+  as ``draughts-alphabeta``, or a backgammon TD net, played as ``backgammon-td``; told apart by
+  the arrays the file holds) or ``.zip`` / ``.pt`` (a MaskablePPO policy of either game).
+
+The game is the one the name or checkpoint gives (``spec_game``); a ``game=`` it contradicts is
+a ValueError. The spec's options win over ``defaults``; ``seed`` goes to the constructor of an
+agent that takes a seed when neither gives one. An option the agent does not take is a
+ValueError naming the ones it takes (``options``: the keyword parameters of its factory and of
+the constructor the factory hands the rest to). Every error names the agent as it was given
+(``agent NAME ...``). ``available(game)`` lists the names; other modules add theirs with
 ``register(game, name, factory)``.
 
 Draughts: ``random``, ``greedy``, ``alphabeta-material`` (search, material evaluation) and
@@ -25,23 +41,29 @@ keeps its 1-ply values), ``plies=1``, ``plies=0`` the net alone, with ``candidat
 counting, ``width``, ``threshold``), ``ppo``
 (the shipped ``agents/checkpoints/backgammon-ppo.pt``, a 256x256 MaskablePPO policy cloned from
 ``backgammon-td`` at 0-ply, then 1M steps of PPO with the league; or ``path=PATH`` to a policy of
-``boardgym train --game backgammon --algo ppo``).
-``parse_spec("name:key=value,...")`` splits an agent spec of the command-line tools into the name
-and its keyword options. ``load("<game>-ppo", path=PATH)`` loads any PPO policy of either game; a missing file or a
-policy of the other game is a ValueError naming the file.
+``boardgym train --game backgammon --algo ppo``). A missing policy file or a policy of the
+other game is a ValueError naming the file.
 """
 
 import ast
+import importlib
+import inspect
+import os
 from pathlib import Path
 
+import numpy as np
+
 from boardgym.agents.files import CHECKPOINTS
+from boardgym.agents.random_agent import RandomAgent
 
 GAMES = ("draughts", "backgammon")
+CHECKPOINT_SUFFIXES = (".npz", ".zip", ".pt")
 _FACTORIES = {}
 
 
 def register(game, name, factory):
-    """Make ``factory(**kwargs) -> agent`` loadable as ``"<game>-<name>"`` (and ``name`` with game=)."""
+    """Make ``factory(**kwargs) -> agent`` loadable as ``"<game>-<name>"`` (and as ``name``
+    with game=)."""
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; expected one of {GAMES}")
     _FACTORIES[(game, name)] = factory
@@ -60,74 +82,281 @@ def _check_game(game):
         raise ValueError(f"unknown game {game!r}; expected one of {GAMES}")
 
 
-def load(name, game=None, **kwargs):
-    """A ready agent (``act(observation, action_mask) -> action``) by name; ValueError if unknown."""
-    if not isinstance(name, str):
-        raise ValueError(f"agent name must be a string, got {name!r}")
-    if game is not None:
-        _check_game(game)
-    short = name
-    for g in GAMES:
-        if name.startswith(g + "-"):
-            if game is not None and game != g:
-                raise ValueError(f"agent {name!r} is for {g}, not {game}")
-            game, short = g, name[len(g) + 1 :]
-            break
-    if game is None:
-        if short == "random":
-            from boardgym.agents.random_agent import RandomAgent
+# ---- option text -----------------------------------------------------------------------------
 
-            return RandomAgent(**kwargs)
-        raise ValueError(
-            f"agent {name!r} needs a game: load({name!r}, game=...) with game in "
-            f"{GAMES}; available: {', '.join(available())}"
-        )
-    factory = _FACTORIES.get((game, short))
-    if factory is None:
-        raise ValueError(
-            f"unknown {game} agent {short!r}; available for {game}: {', '.join(available(game))}"
-        )
-    return factory(**kwargs)
+
+def parse_value(text):
+    """An option value of text: None / True / False for none / true / false (any case), else a
+    Python literal (number, quoted string, tuple, ...), else the stripped text."""
+    text = text.strip()
+    low = text.lower()
+    if low in ("none", "true", "false"):
+        return {"none": None, "true": True, "false": False}[low]
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, TypeError, SyntaxError):
+        return text
+
+
+def parse_option(item):
+    """(key, value) of one option 'key=value' (dashes in key read as underscores, the value by
+    parse_value); ValueError unless key is an identifier."""
+    if not isinstance(item, str):
+        raise ValueError(f"expected key=value, got {item!r}")
+    key, sep, value = item.partition("=")
+    key = key.strip().replace("-", "_")
+    if not sep or not key.isidentifier():
+        raise ValueError(f"expected key=value, got {item!r}")
+    return key, parse_value(value)
 
 
 def parse_spec(spec):
-    """(name, kwargs) of an agent spec 'name:key=value,key=value' (values are Python literals,
-    else strings); ValueError on an option without '='."""
+    """(name, kwargs) of an agent spec 'name:key=value,key=value' (parse_option); ValueError on
+    an option that is not key=value."""
     if not isinstance(spec, str):
         raise ValueError(f"agent spec must be a string, got {spec!r}")
     name, _, opts = spec.partition(":")
     kwargs = {}
     for item in filter(None, (s.strip() for s in opts.split(","))):
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise ValueError(f"bad agent option {item!r} in {spec!r}: expected key=value")
         try:
-            kwargs[key.strip()] = ast.literal_eval(value.strip())
-        except (ValueError, SyntaxError):
-            kwargs[key.strip()] = value.strip()
+            key, value = parse_option(item)
+        except ValueError:
+            raise ValueError(f"bad agent option {item!r} in {spec!r}: expected key=value") from None
+        kwargs[key] = value
     return name.strip(), kwargs
 
 
-def _random(**kwargs):
-    from boardgym.agents.random_agent import RandomAgent
-
-    return RandomAgent(**kwargs)
+# ---- loading ---------------------------------------------------------------------------------
 
 
-def _draughts_greedy(**kwargs):
-    from boardgym.agents.draughts.agents import GreedyAgent
+def load(name, game=None, **kwargs):
+    """A ready agent (``act(observation, action_mask) -> action``) of a registry name or
+    checkpoint path (str or os.PathLike) with its keyword options; ValueError naming the
+    problem."""
+    if isinstance(name, os.PathLike):
+        name = os.fspath(name)
+    if not isinstance(name, str):
+        raise ValueError(f"agent name must be a string, got {name!r}")
+    if game is not None:
+        _check_game(game)
+    return _build(name.strip(), game, kwargs, None)
 
-    return GreedyAgent(**kwargs)
+
+def load_spec(spec, game=None, *, seed=None, **defaults):
+    """A ready agent of a name, ``name:key=value,...`` spec or checkpoint path for game (None:
+    the game the spec gives); the spec's options win over defaults; seed goes to an agent that
+    takes one when neither gives a seed. ValueError naming the problem."""
+    if not isinstance(spec, str):
+        raise ValueError(f"agent spec must be a string, got {spec!r}")
+    if game is not None:
+        _check_game(game)
+    name, own = parse_spec(spec)
+    return _build(name, game, {**defaults, **own}, seed)
 
 
+def options(name, game=None):
+    """Sorted keyword options the agent of a registry name or checkpoint path takes (None: any,
+    a factory registered with **kwargs); ValueError as load for an unknown name."""
+    if not isinstance(name, str):
+        raise ValueError(f"agent name must be a string, got {name!r}")
+    if game is not None:
+        _check_game(game)
+    valid = _target(name.strip(), game)[3]
+    return None if valid is None else sorted(valid)
+
+
+def spec_game(spec):
+    """The game a spec names: its name's prefix or an .npz checkpoint's contents; None when the
+    name alone does not tell (random, greedy, a policy file, ...)."""
+    name, _ = parse_spec(spec)
+    for g in GAMES:
+        if name.startswith(g + "-"):
+            return g
+    if name.endswith(".npz"):
+        return _target(name, None)[0]
+    return None
+
+
+def _build(name, game, kwargs, seed):
+    """The agent of name for game with kwargs (checked against its options), seeded by seed."""
+    game, factory, fixed, valid = _target(name, game)
+    if valid is not None:
+        bad = sorted(set(kwargs) - valid)
+        if bad:
+            raise ValueError(
+                f"agent {name} takes no option {bad[0]!r} "
+                f"(its options: {', '.join(sorted(valid)) or 'none'})"
+            )
+        if seed is not None and "seed" in valid and "seed" not in kwargs:
+            kwargs = {**kwargs, "seed": seed}
+    agent = factory(**fixed, **kwargs)
+    plays = getattr(agent, "game", None)
+    if game is not None and plays is not None and plays != game:
+        raise ValueError(f"agent {name} plays {plays}, not {game}")
+    return agent
+
+
+def _target(name, game):
+    """(game, factory, keywords the name fixes, option names or None for any) of a registry
+    name or checkpoint path for game (None: the one the name gives)."""
+    if name.endswith(CHECKPOINT_SUFFIXES):
+        game, factory, fixed = _checkpoint(name, game)
+    else:
+        game, factory = _resolve(name, game)
+        fixed = {}
+    valid = _option_names(factory)
+    return game, factory, fixed, None if valid is None else valid - set(fixed)
+
+
+def _resolve(name, game):
+    """(game, factory) of a registry name for game (None: the name's prefix)."""
+    short, prefixed = name, False
+    for g in GAMES:
+        if name.startswith(g + "-"):
+            if game is not None and game != g:
+                raise ValueError(_other_game(name, g, game))
+            game, short, prefixed = g, name[len(g) + 1 :], True
+            break
+    if game is None:
+        if short == "random":
+            return None, RandomAgent
+        raise ValueError(
+            f"agent {name} needs a game: give game= one of {', '.join(GAMES)}; "
+            f"available: {', '.join(available())}"
+        )
+    factory = _FACTORIES.get((game, short))
+    if factory is None:
+        other = GAMES[1 - GAMES.index(game)]
+        if not prefixed and (other, short) in _FACTORIES:
+            raise ValueError(_other_game(name, other, game))
+        raise ValueError(
+            f"unknown {game} agent {short!r}; available for {game}: "
+            f"{', '.join(available(game))}, or a checkpoint path "
+            f"({', '.join(CHECKPOINT_SUFFIXES)})"
+        )
+    return game, factory
+
+
+def _other_game(name, its, game):
+    return (
+        f"agent {name} is a {its} agent, not a {game} one "
+        f"(available for {game}: {', '.join(available(game))})"
+    )
+
+
+def _checkpoint(path, game):
+    """(game, factory, fixed keywords) of a checkpoint file for game (None: the file's; a
+    policy's game is known once it is loaded)."""
+    if path.endswith(".npz"):
+        if not Path(path).is_file():
+            raise ValueError(f"agent {path}: no checkpoint file there")
+        kind = _npz_game(path)
+        if kind is None:
+            raise ValueError(
+                f"agent {path} is neither a draughts evaluation nor a backgammon TD net"
+            )
+        if game is not None and kind != game:
+            raise ValueError(
+                f"agent {path} is a {kind} checkpoint, not a {game} agent "
+                f"(play it in a {kind} game)"
+            )
+        return (
+            kind,
+            _FACTORIES[(kind, "alphabeta" if kind == "draughts" else "td")],
+            {"weights": path},
+        )
+    if not Path(path).is_file():
+        raise ValueError(f"agent {path}: no policy file there")
+    return game, _policy_file, {"path": path, "game": game}
+
+
+def _npz_game(path):
+    """'draughts' (a learned evaluation), 'backgammon' (a TD net) or None for a .npz file."""
+    try:
+        with np.load(path) as z:
+            files = set(z.files)
+    except (OSError, ValueError) as e:
+        raise ValueError(f"agent {path}: cannot read it as an .npz checkpoint ({e})") from None
+    if {"kind", "w1", "scale"} <= files:
+        return "draughts"
+    if {"w1", "b1", "w2", "b2"} <= files:
+        return "backgammon"
+    return None
+
+
+# ---- the options an agent takes --------------------------------------------------------------
+
+
+def _passes_to(target, refuses=()):
+    """Mark a factory whose ``**kwargs`` go to the constructor target ('module:Class'), but
+    refuses."""
+
+    def mark(factory):
+        factory.passes_to, factory.refuses = target, tuple(refuses)
+        return factory
+
+    return mark
+
+
+def _constructor(target):
+    """A factory of the class target ('module:Class'), imported when first called."""
+
+    @_passes_to(target)
+    def factory(**kwargs):
+        return _import(target)(**kwargs)
+
+    return factory
+
+
+def _import(target):
+    module, _, name = target.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def _params(fn):
+    """(names of fn's keyword parameters, whether it takes **kwargs)."""
+    params = inspect.signature(fn).parameters.values()
+    names = {p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    return names, any(p.kind == p.VAR_KEYWORD for p in params)
+
+
+def _class_options(cls):
+    """The keyword options of cls's constructor, following **kwargs up to the bases'."""
+    names = set()
+    for klass in cls.__mro__[:-1]:  # object takes none
+        if "__init__" in vars(klass):
+            own, more = _params(vars(klass)["__init__"])
+            names |= own - {"self"}
+            if not more:
+                break
+    return names
+
+
+def _option_names(factory):
+    """The keyword options factory takes (a set; None: any): its own keyword parameters, and
+    for **kwargs those of the constructor its passes_to names, but its refuses."""
+    if inspect.isclass(factory):
+        return _class_options(factory)
+    names, more = _params(factory)
+    if not more:
+        return names
+    target = getattr(factory, "passes_to", None)
+    if target is None:
+        return None
+    return (names | _class_options(_import(target))) - set(factory.refuses)
+
+
+# ---- the agents ------------------------------------------------------------------------------
+
+
+_DRAUGHTS = "boardgym.agents.draughts.agents:"
+_BACKGAMMON = "boardgym.agents.backgammon.agents:"
+
+
+@_passes_to(_DRAUGHTS + "AlphaBetaAgent", refuses=("evaluation",))
 def _draughts_alphabeta_material(**kwargs):
     from boardgym.agents.draughts.agents import AlphaBetaAgent
 
-    if "evaluation" in kwargs:
-        raise ValueError(
-            "draughts-alphabeta-material uses the material evaluation; "
-            "use draughts-alphabeta with weights=PATH for a learned one"
-        )
     kwargs.setdefault("depth", 6)
     return AlphaBetaAgent(**kwargs)
 
@@ -135,11 +364,10 @@ def _draughts_alphabeta_material(**kwargs):
 def _draughts_alphabeta_learned(name, default_file, trainer):
     """Factory of the alpha-beta search with a learned evaluation (default: a shipped file)."""
 
+    @_passes_to(_DRAUGHTS + "AlphaBetaAgent", refuses=("evaluation",))
     def factory(weights=None, **kwargs):
         from boardgym.agents.draughts.agents import AlphaBetaAgent
 
-        if "evaluation" in kwargs:
-            raise ValueError(f"{name} takes weights=PATH.npz, not evaluation=")
         path = CHECKPOINTS / default_file if weights is None else Path(weights)
         if not path.is_file():
             raise ValueError(f"{name}: no evaluation file at {path} (write one with {trainer})")
@@ -149,16 +377,17 @@ def _draughts_alphabeta_learned(name, default_file, trainer):
     return factory
 
 
-_draughts_alphabeta = _draughts_alphabeta_learned(
-    "draughts-alphabeta", "draughts-alphabeta.npz", "boardgym train-eval"
-)
-
-
 for _g in GAMES:
-    register(_g, "random", _random)
-register("draughts", "greedy", _draughts_greedy)
+    register(_g, "random", RandomAgent)
+register("draughts", "greedy", _constructor(_DRAUGHTS + "GreedyAgent"))
 register("draughts", "alphabeta-material", _draughts_alphabeta_material)
-register("draughts", "alphabeta", _draughts_alphabeta)
+register(
+    "draughts",
+    "alphabeta",
+    _draughts_alphabeta_learned(
+        "draughts-alphabeta", "draughts-alphabeta.npz", "boardgym train-eval"
+    ),
+)
 # the same search with the TD(lambda) self-play value net (boardgym train --game draughts --algo td)
 register(
     "draughts",
@@ -172,32 +401,31 @@ register(
 
 
 # ---- backgammon agents (agents/backgammon/agents.py) ----
-
-
-def _backgammon_td(weights=None, **kwargs):
-    from boardgym.agents.backgammon.agents import TDSearchAgent
-
-    return TDSearchAgent(weights=weights, **kwargs)
-
-
-def _backgammon_greedy(**kwargs):
-    from boardgym.agents.backgammon.agents import GreedyAgent
-
-    return GreedyAgent(**kwargs)
-
-
-def _backgammon_expectimax(**kwargs):
-    from boardgym.agents.backgammon.agents import ExpectimaxAgent
-
-    return ExpectimaxAgent(**kwargs)
-
-
-register("backgammon", "td", _backgammon_td)
-register("backgammon", "greedy", _backgammon_greedy)
-register("backgammon", "expectimax", _backgammon_expectimax)
+register("backgammon", "td", _constructor(_BACKGAMMON + "TDSearchAgent"))
+register("backgammon", "greedy", _constructor(_BACKGAMMON + "GreedyAgent"))
+register("backgammon", "expectimax", _constructor(_BACKGAMMON + "ExpectimaxAgent"))
 
 
 # ---- PPO policies (agents/ppo.py; need the [train] extra: torch, sb3-contrib) ----
+
+
+def _ppo_class(who):
+    """PPOAgent; a ValueError saying what to install when torch or sb3-contrib is missing."""
+    try:  # agents.ppo imports torch and sb3-contrib only when a policy is built: ask first
+        import sb3_contrib  # noqa: F401
+        import torch  # noqa: F401
+
+        from boardgym.agents.ppo import PPOAgent
+    except ImportError as e:
+        raise ValueError(
+            f"{who} needs torch and sb3-contrib: pip install 'boardgym[train]' ({e})"
+        ) from None
+    return PPOAgent
+
+
+def _policy_file(path, game=None, deterministic=True, device="cpu"):
+    """The PPOAgent of a policy file (game None: the policy's)."""
+    return _ppo_class(f"agent {path}")(path, deterministic=deterministic, device=device, game=game)
 
 
 def _ppo(game, default_file):
@@ -212,16 +440,7 @@ def _ppo(game, default_file):
                 f"{game}-ppo: no policy file at {p} (train one with "
                 f"boardgym train --game {game} --algo ppo)"
             )
-        try:  # agents.ppo imports torch and sb3-contrib only when a policy is built: ask first
-            import sb3_contrib  # noqa: F401
-            import torch  # noqa: F401
-
-            from boardgym.agents.ppo import PPOAgent
-        except ImportError as e:
-            raise ValueError(
-                f"{game}-ppo needs torch and sb3-contrib: pip install 'boardgym[train]' ({e})"
-            ) from None
-        return PPOAgent(str(p), deterministic=deterministic, game=game)
+        return _ppo_class(f"{game}-ppo")(str(p), deterministic=deterministic, game=game)
 
     return factory
 

@@ -46,7 +46,7 @@ from boardgym.agents.arena import openings
 from boardgym.agents.arena.openings import ballot_match, read_ballots, read_tactics
 from boardgym.agents.arena.playouts import draughts_positions
 from boardgym.agents.draughts.agents import AlphaBetaAgent
-from boardgym.agents.registry import load, parse_spec
+from boardgym.agents.registry import load_spec
 from boardgym.envs import draughts as api
 from boardgym.kernels.draughts import game
 from boardgym.scripts import cli
@@ -122,12 +122,9 @@ class Settings:
 
 
 def make_agent(spec, time_limit, seed):
-    """A draughts agent of spec thinking time_limit seconds per move (no depth cap)."""
-    name, kwargs = parse_spec(spec)
-    kwargs.setdefault("depth", None)
-    kwargs.setdefault("time_limit", time_limit)
-    kwargs.setdefault("seed", seed)
-    return load(name, game="draughts", **kwargs)
+    """A draughts agent of spec (registry.load_spec) thinking time_limit seconds per move (no
+    depth cap) unless the spec says otherwise, seeded with seed unless it gives one."""
+    return load_spec(spec, "draughts", seed=seed, depth=None, time_limit=time_limit)
 
 
 def _progress_line(points, total, seconds):

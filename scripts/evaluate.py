@@ -7,9 +7,10 @@
     boardgym evaluate draughts-ppo:path=runs/draughts-ppo/ppo.zip draughts-greedy --games 100
     boardgym evaluate backgammon-td gnubg0 pubeval --game backgammon --games 200
 
-Agents are ``boardgym.agents.load`` names with optional keyword options after a colon
-(``name:key=value,key=value``; values are Python literals, else strings); ``--game`` defaults to
-the game the agents' names give (``draughts-...``, ``backgammon-...``), else draughts. For
+Agents are ``boardgym.agents.registry.load_spec`` specs: a registry name or a checkpoint path
+with optional keyword options after a colon (``name:key=value,key=value``; values are
+none/true/false, Python literals, else strings); ``--game`` defaults to the game the agents'
+names give (``draughts-...``, ``backgammon-...``, an ``.npz`` checkpoint's), else draughts. For
 backgammon also the external engines ``pubeval`` and ``gnubg0`` (GNU Backgammon's net at 0-ply)
 of the optional ``gnubg-nn`` package (GPL-3: loaded through scripts/eval_gnubg.py, never by the
 library). Every pair plays
@@ -71,7 +72,7 @@ from typing import Literal
 
 import numpy as np
 
-from boardgym.agents import load, registry
+from boardgym.agents import registry
 from boardgym.agents.arena import matches as evaluation
 from boardgym.agents.arena.matches import GAMES, random_opening, summarize  # noqa: F401 (script API)
 from boardgym.agents.arena.stats import (
@@ -92,8 +93,9 @@ class Settings:
     """Settings of one evaluation run."""
 
     agents: list[str] = dataclasses.field(default_factory=list, metadata={"positional": True})
-    """two or more agent specs: a load() name with optional ':key=value,...' options
-    (draughts-greedy, backgammon-td, alphabeta-material:depth=4, random, ...)"""
+    """two or more agent specs: a registry name or checkpoint path with optional
+    ':key=value,...' options (draughts-greedy, backgammon-td, alphabeta-material:depth=4,
+    random, ...)"""
     game: Literal["draughts", "backgammon"] | None = None
     """game to play; none: the game the agents' names give (draughts-..., backgammon-...),
     else draughts"""
@@ -175,31 +177,26 @@ class Settings:
 
 
 def infer_game(specs):
-    """The game named by the agent specs' prefixes ("draughts-..." / "backgammon-..."; the
-    engines pubeval and gnubg0 are backgammon's), draughts when none names one; ValueError
-    when they name both."""
+    """The game the agent specs name (registry.spec_game: "draughts-..." / "backgammon-...", an
+    .npz checkpoint's; the engines pubeval and gnubg0 are backgammon's), draughts when none
+    names one; ValueError when they name both."""
     named = set()
     for spec in specs:
-        name = parse_spec(spec)[0]
-        named |= {g for g in GAMES if name.startswith(g + "-")}
-        if name in EXTERNAL:
-            named.add("backgammon")
+        game = "backgammon" if parse_spec(spec)[0] in EXTERNAL else registry.spec_game(spec)
+        named |= {game} - {None}
     if len(named) > 1:
         raise cli.UsageError(f"the agents {' '.join(specs)} are of different games")
     return named.pop() if named else "draughts"
 
 
 # ---- agents and games -----------------------------------------------------------------------
-def parse_spec(spec):
-    """(name, kwargs) of 'name:key=value,key=value' (boardgym.agents.registry.parse_spec)."""
-    return registry.parse_spec(spec)
-
-
+parse_spec = registry.parse_spec  # (name, kwargs) of 'name:key=value,...' (script API)
 EXTERNAL = ("pubeval", "gnubg0")  # backgammon engines of gnubg-nn (scripts/eval_gnubg.py; GPL-3)
 
 
 def _external(name, game):
-    """pubeval / gnubg0 as an agent, from the evaluation script eval_gnubg.py (never library code)."""
+    """pubeval / gnubg0 as an agent, from the evaluation script eval_gnubg.py (never library
+    code)."""
     if game != "backgammon":
         raise ValueError(f"{name} is a backgammon engine, not a {game} agent")
     from boardgym.scripts import eval_gnubg
@@ -208,23 +205,24 @@ def _external(name, game):
 
 
 def make_agent(spec, game, seed):
-    """A fresh agent of spec, seeded with seed unless the spec gives one."""
-    name, kwargs = parse_spec(spec)
-    agent = _external(name, game) if name in EXTERNAL else load(name, game=game, **kwargs)
-    if "seed" not in kwargs and hasattr(agent, "seed") and callable(agent.seed):
-        agent.seed(seed)
-    return agent
+    """A fresh agent of spec (registry.load_spec, or an external engine) for game, seeded with
+    seed unless the spec gives one."""
+    name = parse_spec(spec)[0]
+    if name in EXTERNAL:
+        return _external(name, game)
+    return registry.load_spec(spec, game, seed=seed)
 
 
 def make_env(cfg):
-    """The raw AEC env of cfg.game capped at cfg.max_moves (boardgym.agents.arena.matches.make_env)."""
+    """The raw AEC env of cfg.game capped at cfg.max_moves
+    (boardgym.agents.arena.matches.make_env)."""
     return evaluation.make_env(cfg.game or infer_game(cfg.agents), cfg.max_moves)
 
 
 def play_pair(cfg, spec_a, spec_b, pair_seed, log=print, bar=None, judge=None):
-    """Points of A in each game of A against B (boardgym.agents.arena.matches.play_match: each opening
-    with both colour orders), with progress lines unless cfg.quiet; bar: a cli.Progress counting
-    games. With a luck judge: (points, luck) of evaluation.play_adjusted_match."""
+    """Points of A in each game of A against B (boardgym.agents.arena.matches.play_match: each
+    opening with both colour orders), with progress lines unless cfg.quiet; bar: a cli.Progress
+    counting games. With a luck judge: (points, luck) of evaluation.play_adjusted_match."""
     a = make_agent(spec_a, cfg.game, pair_seed)
     b = make_agent(spec_b, cfg.game, pair_seed + 1)
     n_pairs = evaluation.pair_count(cfg.games)

@@ -1,21 +1,21 @@
 """What a game against an agent is, for every front end (``boardgym play``, ``boardgym serve``).
 
-The agent is loaded from a name ``boardgym.agents.load`` knows or a checkpoint path, with its
-options (``depth``, ``time_limit``, ``key=value``); ``DraughtsGame`` / ``BackgammonGame`` hold one
-game in the AEC env (russian_draughts_v0, backgammon_v0): the person's move in notation, the
-agent's move, what happened since the last report, the outcome (G.1, G.2a-G.2e; O.3, C.2) and the
-record (PDN, gnubg match text). Settings are duck-typed: any object with the fields of
-``boardgym play``'s Settings that a function reads.
+The agent is loaded by ``boardgym.agents.registry.load_spec`` (a name, a ``name:key=value``
+spec or a checkpoint path) with its options (``depth``, ``time_limit``, ``key=value``);
+``DraughtsGame`` / ``BackgammonGame`` hold one game in the AEC env (russian_draughts_v0,
+backgammon_v0): the person's move in notation, the agent's move, what happened since the last
+report, the outcome (G.1, G.2a-G.2e; O.3, C.2) and the record (PDN, gnubg match text).
+Settings are duck-typed: any object with the fields of ``boardgym play``'s Settings that a
+function reads.
 """
 
 from __future__ import annotations
 
-import ast
 import re
-from pathlib import Path
 
 import numpy as np
 
+from boardgym.agents import registry
 from boardgym.envs import backgammon_notation as bg_api
 from boardgym.envs import backgammon_render, backgammon_v0, russian_draughts_v0
 from boardgym.envs import draughts as dr_api
@@ -35,115 +35,35 @@ def parse_dice(text):
     return int(m.group(1)), int(m.group(2))
 
 
-def _value(text):
-    """An option value: a Python literal (number, True/False/None, quoted string) or the text."""
-    low = text.strip().lower()
-    if low in ("none", "true", "false"):
-        return {"none": None, "true": True, "false": False}[low]
-    try:
-        return ast.literal_eval(text)
-    except (ValueError, SyntaxError):
-        return text
-
-
 def agent_options(cfg):
-    """Keyword options for the agent from --depth, --time-limit and --agent-option key=value."""
+    """Keyword options for the agent from --depth, --time-limit and --agent-option key=value
+    (registry.parse_option); ValueError naming --agent-option if one is not key=value."""
     opts = {}
     if cfg.depth is not None:
         opts["depth"] = cfg.depth
     if cfg.time_limit is not None:
         opts["time_limit"] = cfg.time_limit
     for item in cfg.agent_option:
-        key, sep, val = item.partition("=")
-        key = key.strip().replace("-", "_")
-        if not sep or not key.isidentifier():
-            raise ValueError(f"--agent-option: expected key=value, got {item!r}")
-        opts[key] = _value(val)
+        try:
+            key, value = registry.parse_option(item)
+        except ValueError as e:
+            raise ValueError(f"--agent-option: {e}") from None
+        opts[key] = value
     return opts
 
 
 # ----------------------------------------------------------------------------- the agent
-def _npz_game(path):
-    """'draughts' (a learned evaluation), 'backgammon' (a TD net) or None for a .npz file."""
-    try:
-        with np.load(path) as z:
-            files = set(z.files)
-    except (OSError, ValueError) as e:
-        raise ValueError(f"agent {path}: cannot read it as an .npz checkpoint ({e})") from None
-    if {"kind", "w1", "scale"} <= files:
-        return "draughts"
-    if {"w1", "b1", "w2", "b2"} <= files:
-        return "backgammon"
-    return None
-
-
-def _construct(name, factory, opts, seed):
-    """factory(**opts, seed=seed), without seed if the agent takes none; an option the agent
-    does not take is named (UsageError)."""
-    for kwargs in ({**opts, "seed": seed}, opts):
-        try:
-            return factory(**kwargs)
-        except TypeError as e:
-            bad = re.search(r"unexpected keyword argument '(\w+)'", str(e))
-            if bad is None:
-                raise
-            if bad.group(1) == "seed" and "seed" not in opts and "seed" in kwargs:
-                continue  # this agent draws nothing at random
-            raise ValueError(f"agent {name} takes no option {bad.group(1)!r}") from None
-
-
 def load_agent(cfg):
-    """The agent of cfg for cfg.game; ValueError naming the problem (other game, bad options)."""
-    from boardgym.agents import available, load
-
-    opts = agent_options(cfg)
-    name = cfg.agent
-    other = "backgammon" if cfg.game == "draughts" else "draughts"
-    if name.endswith((".zip", ".pt")):
-        if not Path(name).is_file():
-            raise ValueError(f"agent {name}: no policy file there")
-        from boardgym.agents.ppo import PPOAgent
-
-        agent = _construct(name, lambda **kw: PPOAgent(name, game=cfg.game, **kw), opts, None)
-    elif name.endswith(".npz"):
-        if not Path(name).is_file():
-            raise ValueError(f"agent {name}: no checkpoint file there")
-        kind = _npz_game(name)
-        if kind is None:
-            raise ValueError(
-                f"agent {name} is neither a draughts evaluation nor a backgammon TD net"
-            )
-        if kind != cfg.game:
-            raise ValueError(
-                f"agent {name} is a {kind} checkpoint, not a {cfg.game} agent "
-                f"(play it in a {kind} game)"
-            )
-        full = "draughts-alphabeta" if kind == "draughts" else "backgammon-td"
-        agent = _construct(name, lambda **kw: load(full, weights=name, **kw), opts, cfg.seed)
-    else:
-        short = name[len(cfg.game) + 1 :] if name.startswith(cfg.game + "-") else name
-        if name.startswith(other + "-") or (
-            short not in available(cfg.game) and short in available(other)
-        ):
-            raise ValueError(
-                f"agent {name} is a {other} agent, not a {cfg.game} one "
-                f"(available for {cfg.game}: {', '.join(available(cfg.game))})"
-            )
-        if short not in available(cfg.game):
-            raise ValueError(
-                f"unknown {cfg.game} agent {name!r} (available: "
-                f"{', '.join(available(cfg.game))}, or a checkpoint path)"
-            )
-        agent = _construct(name, lambda **kw: load(short, game=cfg.game, **kw), opts, cfg.seed)
+    """The agent of cfg (registry.load_spec of cfg.agent with agent_options, seeded by cfg.seed)
+    for cfg.game; ValueError naming the problem (other game, bad options)."""
+    agent = registry.load_spec(cfg.agent, cfg.game, seed=cfg.seed, **agent_options(cfg))
     _check_agent_game(agent, cfg)
     return agent
 
 
 def _check_agent_game(agent, cfg):
-    """ValueError if agent plays the other game (or other spaces) than the env of cfg."""
-    game = getattr(agent, "game", None)
-    if game is not None and game != cfg.game:
-        raise ValueError(f"agent {cfg.agent} plays {game}, not {cfg.game}")
+    """ValueError if a policy's spaces are not those of the env of cfg (with or without the
+    cube)."""
     model = getattr(agent, "model", None)  # a PPO policy: compare its spaces with the env's
     if hasattr(model, "observation_space"):  # (a TDAgent's model is the name of its inputs)
         env = (

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from types import SimpleNamespace
 
+from boardgym.agents.registry import parse_option
+
 
 class BadRequest(ValueError):
     """A request the server refuses (HTTP status, message)."""
@@ -62,9 +64,12 @@ def _option_items(value, where):
         raise BadRequest(f"{where}'options': at most 32 options, got {len(items)}")
     out = []
     for item in items:
-        key, sep, val = item.partition("=")
-        key = key.strip().replace("-", "_")
-        if not sep or not key.isidentifier() or not val.strip():
+        val = item.partition("=")[2]
+        try:
+            key = parse_option(item)[0]  # the registry's syntax, as --agent-option
+        except ValueError:
+            key = None
+        if key is None or not val.strip():
             raise BadRequest(
                 f"{where}'options': expected key=value such as tt_bits=20, got {item!r}"
             )

@@ -1,5 +1,7 @@
-"""boardgym evaluate (scripts/evaluate.py): summaries of synthetic results, option parsing, smoke runs, learning curves
-from metrics.jsonl, Elo intervals and plots (the statistics themselves: tests/agents/arena/test_stats.py)."""
+"""boardgym evaluate (scripts/evaluate.py): summaries of synthetic results, the agents it builds,
+smoke runs, the engines' strength against random, learning curves from metrics.jsonl, Elo
+intervals and plots (the statistics themselves: tests/agents/arena/test_stats.py; spec parsing:
+tests/agents/test_registry.py)."""
 
 from pathlib import Path
 
@@ -37,20 +39,6 @@ def test_summary_counts_and_intervals():
         ev.format_results(s["results"])
         == "  (wins 2 gammon, 1 backgammon; losses 1 single, 1 gammon)"
     )
-
-
-def test_parse_spec():
-    assert ev.parse_spec("alphabeta-material:depth=4,time_limit=0.5") == (
-        "alphabeta-material",
-        {"depth": 4, "time_limit": 0.5},
-    )
-    assert ev.parse_spec("draughts-alphabeta:weights=w.npz") == (
-        "draughts-alphabeta",
-        {"weights": "w.npz"},
-    )
-    assert ev.parse_spec("random") == ("random", {})
-    with pytest.raises(ValueError, match="key=value"):
-        ev.parse_spec("greedy:depth")
 
 
 def test_smoke_match_and_round_robin(capsys):
@@ -112,6 +100,19 @@ def test_bad_settings():
         ev.main(ev.Settings(agents=["random"]))
     with pytest.raises(ValueError, match="unknown draughts agent"):
         ev.main(["random", "nope"])
+
+
+# ---- strength of the draughts engines (played by the evaluate command) -----------------------
+def test_alphabeta_depth4_never_loses_to_random():
+    cfg = ev.Settings(agents=["alphabeta-material:depth=4", "random"], games=20, seed=3)
+    points = ev.play_pair(cfg, cfg.agents[0], cfg.agents[1], pair_seed=3, log=lambda *_: None)
+    assert len(points) == 20 and min(points) >= 0 and sum(points) >= 18
+
+
+def test_greedy_beats_random_clearly():
+    cfg = ev.Settings(agents=["greedy", "random"], games=40, seed=4, quiet=True)
+    s = ev.summarize(ev.play_pair(cfg, "greedy", "random", pair_seed=4))
+    assert s["score_interval"][0] > 0.75
 
 
 # ---- learning curves from metrics.jsonl --------------------------------------------------------

@@ -354,7 +354,9 @@ def test_play_takes_other_agent_options(client):
     )
     assert status == 200 and v["log"][0].startswith("alphabeta (White) played"), v
     status, e = new(client, game="draughts", agent="greedy", options=["tt_bits=10"])
-    assert status == 400 and e["error"] == "agent greedy takes no option 'tt_bits'"
+    assert status == 400 and e["error"] == (
+        "agent greedy takes no option 'tt_bits' (its options: evaluation, resolve_captures, seed)"
+    )
 
 
 def test_watch_from_a_position_with_the_cube_and_its_record(client):

@@ -229,7 +229,7 @@ def test_load_names_and_errors():
         load("greedy")
     with pytest.raises(ValueError, match="unknown draughts agent 'nope'.*greedy"):
         load("draughts-nope")
-    with pytest.raises(ValueError, match="not backgammon"):
+    with pytest.raises(ValueError, match="is a draughts agent, not a backgammon one"):
         load("draughts-greedy", game="backgammon")
     learned = load("draughts-alphabeta", depth=2)
     assert learned.evaluation.kind == 3 and learned.best_move("W:W21-32:B1-12") in api.legal_moves(
