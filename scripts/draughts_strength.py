@@ -21,10 +21,10 @@ Parts (``--parts``):
   budget, and the mean over the positions whose search did not prove a win or loss (those
   return as soon as it does).
 
-Matches: each ballot of agents/arena/data/draughts_ballots.tsv (the 150 three-move ballots of Russian
-draughts; ``--pairs`` of them, seeded) is played twice, each engine White once, through the one
-harness (agents/arena/matches.py, ``play_game``), a game capped at ``--max-moves`` plies (a draw);
-results, score and Elo with 95% intervals come from agents/arena/stats.py.
+Matches: each ballot of agents/arena/data/draughts_ballots.tsv (the 150 three-move ballots of
+Russian draughts; ``--pairs`` of them, seeded) is played twice, each engine White once, through
+the one harness (agents/arena/matches.py, ``play_game``), a game capped at ``--max-moves`` plies
+(a draw); results, score and Elo with 95% intervals come from agents/arena/stats.py.
 
 The tactics suite holds positions of one-ply greedy self-play from seeded ballots (4..30 whole
 moves; near-balanced, the kind of position a shallow player walks into) where a deep material search
@@ -187,7 +187,8 @@ def timing(cfg, log):
         }
         log(
             f"timing {budget:g} s: mean {r.mean():.3f}, median {np.median(r):.3f}, p95 "
-            f"{np.percentile(r, 95):.3f}, max {r.max():.3f} of the budget over {len(ts)} positions; "
+            f"{np.percentile(r, 95):.3f}, max {r.max():.3f} of the budget over {len(ts)} "
+            "positions; "
             f"{int(np.sum(decided))} decided (returned at once), the others mean "
             f"{out[budget]['mean_open']:.3f}"
         )
@@ -316,7 +317,7 @@ def main(args=None):
         t0 = time.perf_counter()
         total = 2 * len(ballots)
 
-        def progress(points):  # a line every 20 games (every 10 ballots) and at the end
+        def progress(points, total=total, t0=t0):  # a line every 20 games and at the end
             if len(points) % 20 == 0 and len(points) < total:
                 log(_progress_line(points, total, time.perf_counter() - t0))
 

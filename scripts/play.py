@@ -3,7 +3,7 @@
     boardgym play --game draughts --agent draughts-alphabeta --seat 1 --depth 8 --save game.pdn
     boardgym play --game draughts --agent greedy --fen "W:W21,22:B1,K30"
     boardgym play --game backgammon --agent backgammon-td --seat 1 --cube --save game.mat
-    boardgym play --game backgammon --agent backgammon-expectimax --depth 1 --position-id 4HPwATDgc/ABMA
+    boardgym play --game backgammon --agent expectimax --depth 1 --position-id 4HPwATDgc/ABMA
 
 Draughts moves: ``c3-d4``, ``c3:e5:g3`` (or ``c3xe5``, numeric ``22-17``; a capture may be given by
 its start and end when that is unambiguous). Backgammon plays, in your own numbering (the board is

@@ -67,7 +67,8 @@ def test_importing_kernels_loads_no_gymnasium_or_pettingzoo():
         # PettingZoo's registry
         (
             "import boardgym, pettingzoo\n"
-            "print(pettingzoo.make('aec', 'boardgym/russian_draughts-v0').unwrapped.metadata['name'])",
+            "print(pettingzoo.make('aec', 'boardgym/russian_draughts-v0')"
+            ".unwrapped.metadata['name'])",
             "russian_draughts_v0",
         ),
         # boardgym.envs registers by itself
@@ -133,15 +134,17 @@ def test_envs_never_import_agents_or_torch():
 # What each room may import, as a newcomer reads it (boardgym modules only; third-party and the
 # standard library are free, but for gnubg below):
 #
-# | room                                   | may import                              | may not import                          |
-# |----------------------------------------|-----------------------------------------|-----------------------------------------|
-# | agents/draughts, agents/backgammon     | kernels, envs, shared agent helpers     | each other, arena, training, scripts    |
-# | agents/arena                           | the game rooms, registry                | training, scripts                       |
-# | agents/training                        | all of agents, envs                     | scripts                                 |
-# | agents/*.py (registry, ppo, ...)       | the rooms                               | scripts                                 |
-# | scripts/*                              | everything                              | other commands (but cli, eval_gnubg and |
-# |                                        |                                         | siblings in web/, bench/); no @njit     |
-# | tests/agents                           | agents, envs, kernels                   | scripts                                 |
+# | room                               | may import                  | may not import              |
+# |------------------------------------|-----------------------------|-----------------------------|
+# | agents/draughts, agents/backgammon | kernels, envs, shared agent | each other, arena,          |
+# |                                    | helpers                     | training, scripts           |
+# | agents/arena                       | the game rooms, registry    | training, scripts           |
+# | agents/training                    | all of agents, envs         | scripts                     |
+# | agents/*.py (registry, ppo, ...)   | the rooms                   | scripts                     |
+# | scripts/*                          | everything                  | other commands (but cli,    |
+# |                                    |                             | eval_gnubg and siblings in  |
+# |                                    |                             | web/, bench/); no @njit     |
+# | tests/agents                       | agents, envs, kernels       | scripts                     |
 #
 # gnubg (GPL-3) is imported by scripts/eval_gnubg.py alone (and by tests).
 SHARED_AGENT_HELPERS = ("boardgym.agents.files", "boardgym.agents.random_agent")

@@ -13,8 +13,8 @@ plots; every run ends with an evaluation, so a finished run always has one)::
 opponent's entry has the learner's points per game, its 95 % interval ``[low, high]``
 (``boardgym.agents.arena.stats.mean_interval``: inside the possible range, never of zero width) and
 the win rate over ``games`` evaluation games. (Files written before the interval became a pair
-hold the interval's half-width as one number; ``boardgym evaluate --curve`` reads both.) TensorBoard event files go to ``<dir>/tb``
-(``tensorboard --logdir <dir>/tb``).
+hold the interval's half-width as one number; ``boardgym evaluate --curve`` reads both.)
+TensorBoard event files go to ``<dir>/tb`` (``tensorboard --logdir <dir>/tb``).
 
 A resumed run opens the log at its checkpoint's step: metrics lines and TensorBoard events from
 after the checkpoint (work the interrupted run lost) are dropped, so the logs of an interrupted
@@ -79,7 +79,8 @@ def prepare_run_dir(run_dir, resume=False, force=False, owned=()):
 
 
 class RunLog:
-    """Append-only metrics and scalars of one run; ``step_key`` names the x axis ("games"/"steps")."""
+    """Append-only metrics and scalars of one run; ``step_key`` names the x axis
+    ("games"/"steps")."""
 
     def __init__(self, run_dir, step_key, resume_step=None, tensorboard=True):
         self.path = os.path.join(run_dir, "metrics.jsonl")

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-_SKIP = ("buffers", "_helpers", "_clock")  # scratch space of a search, rebuilt by every move
+_SKIP = ("buffers", "_helpers", "_clock", "_rows", "_routes")  # scratch space rebuilt by every move
 
 
 def _plain(value, depth):

@@ -28,7 +28,7 @@ def test_bench_search_learned_agent_by_time(capsys):
 def test_bench_search_counts_every_thread(capsys):
     """With threads=2 the speed line gives the main thread's rate and all threads' together."""
     res = bench_search.main(
-        ["--agent", "draughts-alphabeta:threads=2", "--time", "0.03", "--positions", "2"]
+        ["--agent", "draughts-alphabeta:threads=2", "--time", "0.3", "--positions", "2"]
     )
     out = capsys.readouterr().out
     assert res["threads"] == 2 and res["helper_nodes"] > 0

@@ -49,7 +49,8 @@ def test_tool_has_documented_settings_and_main(name, module_name):
             assert action.help, f"{module_name}: {action.option_strings or action.dest} has no help"
             if not action.required:
                 assert "(default: " in action.help, (
-                    f"{module_name}: {action.option_strings or action.dest} does not show its default"
+                    f"{module_name}: {action.option_strings or action.dest} "
+                    "does not show its default"
                 )
 
 

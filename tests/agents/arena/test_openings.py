@@ -10,7 +10,7 @@ def test_ballots_are_150_distinct_legal_openings():
     ballots = openings.read_ballots()
     assert len(ballots) == 150
     assert len({" ".join(m) for _, m in ballots}) == 150
-    for name, moves in ballots:
+    for _, moves in ballots:
         actions = openings.ballot_actions(moves)
         assert len(actions) >= len(moves)
         s = api.initial_state()

@@ -1,5 +1,5 @@
-"""agents/arena/stats.py: Wilson scores, points-per-game intervals, Elo of a pair and of a round-robin,
-checked against values worked out by hand and against independent formulas."""
+"""agents/arena/stats.py: Wilson scores, points-per-game intervals, Elo of a pair and of a
+round-robin, checked against values worked out by hand and against independent formulas."""
 
 import math
 

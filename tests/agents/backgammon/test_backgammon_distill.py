@@ -1,6 +1,6 @@
-"""Self-distillation of the backgammon model (agents/backgammon/distill.py): the positions are the model's
-own 0-ply self-play, the targets its 1-ply search values, the fit moves only the net that values
-a position and lowers the error; rounds are reproducible."""
+"""Self-distillation of the backgammon model (agents/backgammon/distill.py): the positions are
+the model's own 0-ply self-play, the targets its 1-ply search values, the fit moves only the net
+that values a position and lowers the error; rounds are reproducible."""
 
 import numpy as np
 
