@@ -8,25 +8,23 @@ side to move's frame, like ``act``), and draughts agents ``best_move(fen) -> str
 - ``RandomAgent`` (random_agent.py): any game.
 - ``DraughtsGreedyAgent``, ``AlphaBetaAgent`` (draughts/agents.py): Russian draughts; the search
   kernel is draughts/search.py, the evaluations (material/positional, linear, MLP, MLP with
-  evaluation features) draughts/evaluation.py;
-  the shipped learned evaluation is checkpoints/draughts-alphabeta.npz
-  (scripts/train_draughts_eval.py).
+  evaluation features) draughts/evaluation.py; the shipped learned evaluation is
+  checkpoints/draughts-alphabeta.npz (fitted by training/eval_fit.py, ``boardgym train-eval``).
 - ``TDAgent``, ``GreedyAgent``, ``ExpectimaxAgent`` for backgammon (backgammon/agents.py; the
-  TD(lambda) net and its Numba training loop in backgammon/net.py; shipped net
+  net in backgammon/net.py, its Numba TD(lambda) loop in backgammon/td.py; shipped net
   checkpoints/backgammon-td.npz).
-- ``PPOAgent`` (ppo.py): MaskablePPO policies, self-play trainer; shipped
-  checkpoints/draughts-ppo.pt.
+- ``PPOAgent`` (ppo.py): MaskablePPO policies at play time (the self-play trainer is
+  training/ppo.py); shipped checkpoints/draughts-ppo.pt.
 - ``RLlibAgent``, ``MaskedPPOModule`` (rllib_module.py): Ray RLlib action-masking module.
-- ``load(name, game=None, **kwargs)``, ``available(game=None)``, ``register`` (registry.py).
-- ``evaluation``: the one match harness (fixed seeds, pairs with the seats swapped, the
-  backgammon afterstate loop, batched games against in-kernel players); ``stats``: scores with
-  Wilson intervals, points per game with range-bounded intervals, Elo with intervals.
+- ``load(name, game=None, **kwargs)``, ``load_spec(spec)``, ``available(game=None)``,
+  ``register`` (registry.py: the one loader of names, specs and checkpoint paths).
 
-Agents are imported on first use (they compile Numba kernels or need torch).
+Matches, sessions, openings, playouts and statistics are in arena/; the training drivers on one
+run lifecycle in training/.
 """
 
 from boardgym.agents.random_agent import RandomAgent
-from boardgym.agents.registry import available, load, register
+from boardgym.agents.registry import available, load, load_spec, register
 
 __all__ = [
     "RandomAgent",
@@ -38,6 +36,7 @@ __all__ = [
     "ExpectimaxAgent",
     "PPOAgent",
     "load",
+    "load_spec",
     "available",
     "register",
 ]

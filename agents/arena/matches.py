@@ -1,7 +1,7 @@
 """The one match harness: agents against agents, and trained policies against fixed players.
 
 Every evaluation in boardgym plays through here (scripts/evaluate.py, scripts/eval_gnubg.py, the
-trainers' periodic evaluations in agents/ppo.py and scripts/train.py, the benchmarks) and is
+trainers' periodic evaluations in agents/training/, the benchmarks) and is
 summarised by ``boardgym.agents.arena.stats``. The conventions, once:
 
 - **Fixed seeds.** A match's seed drives a NumPy generator that draws one seed per pair of games
