@@ -23,10 +23,11 @@ def game_text(game: str) -> str:
     return "\n".join(lines[start:end]).rstrip().rstrip("-").rstrip() + "\n"
 
 
-def clauses() -> dict:
-    """{clause number: its text} of every numbered clause, in the document's order; a clause's
-    text holds its continuation lines and its sub-clauses (G.2 holds G.2a-G.2e)."""
-    lines = text().splitlines()
+def clauses(game: str | None = None) -> dict[str, str]:
+    """{clause number: its text} of every numbered clause of game (None: both), in the
+    document's order; a clause's text holds its continuation lines and its sub-clauses (G.2
+    holds G.2a-G.2e)."""
+    lines = (text() if game is None else game_text(game)).splitlines()
     out = {}
     for i, line in enumerate(lines):
         m = _CLAUSE.match(line)

@@ -24,7 +24,7 @@ class Settings:
     clause: str | None = None
     """print only this clause (a number such as 25.2 or B.5)"""
     list: bool = False
-    """list the clause numbers instead of the text"""
+    """list the clause numbers (of --game) instead of the text"""
 
     def check(self):
         if self.clause is not None:
@@ -40,7 +40,7 @@ def main(args=None):
     if cfg.clause is not None:
         out = rules.clause(cfg.clause)
     elif cfg.list:
-        out = " ".join(rules.clauses()) + "\n"
+        out = " ".join(rules.clauses(None if cfg.game == "all" else cfg.game)) + "\n"
     elif cfg.game == "all":
         out = rules.text()
     else:

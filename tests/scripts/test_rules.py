@@ -50,6 +50,12 @@ def test_command_prints_a_clause_a_game_and_the_list(capsys):
     assert "**C.2**" in rules_script.main(["--game", "backgammon"])
     listed = rules_script.main(["--list"]).split()
     assert listed == list(rules.clauses())
+    draughts = rules_script.main(["--list", "--game", "draughts"]).split()
+    backgammon = rules.clauses("backgammon")
+    assert (
+        draughts == list(rules.clauses("draughts")) and "25.2" in draughts and "B.5" not in draughts
+    )
+    assert draughts + list(backgammon) == listed and "B.5" in backgammon
     assert rules_script.main([]) == rules.text()
     with pytest.raises(cli.UsageError, match="--clause"):
         rules_script.main(["--clause", "99.9"])
