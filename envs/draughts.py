@@ -34,10 +34,14 @@ player's frame, ``game.view_action``): ``action = from_sq32 * 32 + to_sq32``, on
 time (``check_action``, ``action_mask``, ``apply_action``, ``move_to_actions``).
 """
 
+from __future__ import annotations
+
 import re
+from collections.abc import Sequence
 
 import numba
 import numpy as np
+import numpy.typing as npt
 
 from boardgym.envs.checks import check_int
 from boardgym.kernels.draughts import game as _game
@@ -157,7 +161,7 @@ def _int64_array(x, what, ndim):
     return a
 
 
-def check_state(state):
+def check_state(state: npt.ArrayLike) -> npt.NDArray[np.int64]:
     """The position vector (int64[STATE_LEN]) after checking its shape, dtype and contents."""
     s = _int64_array(state, "a draughts state", 1)
     if s.shape != (STATE_LEN,):
@@ -168,7 +172,7 @@ def check_state(state):
     return s
 
 
-def check_batch(states):
+def check_batch(states: npt.ArrayLike) -> npt.NDArray[np.int64]:
     """The batch of position vectors (int64[B, STATE_LEN]) after checking every game."""
     s = _int64_array(states, "a batch of draughts states", 2)
     if s.shape[1] != STATE_LEN:
@@ -181,7 +185,7 @@ def check_batch(states):
     return s
 
 
-def check_action(action):
+def check_action(action: int) -> int:
     """An action (0..N_ACTIONS - 1) as a Python int; TypeError unless an integer."""
     a = check_int(action, "an action")
     if not 0 <= a < N_ACTIONS:
@@ -189,7 +193,7 @@ def check_action(action):
     return a
 
 
-def check_rules(rules):
+def check_rules(rules: int) -> int:
     """A draw-rules bitmask (outcome.RULE_*, 0..RULES_ALL) as a Python int."""
     r = check_int(rules, "rules")
     if not 0 <= r <= RULES_ALL:
@@ -198,8 +202,12 @@ def check_rules(rules):
 
 
 def rules_mask(
-    repetition=True, three_kings=True, kings_only=True, balance=True, long_diagonal=True
-):
+    repetition: bool = True,
+    three_kings: bool = True,
+    kings_only: bool = True,
+    balance: bool = True,
+    long_diagonal: bool = True,
+) -> int:
     """The kernel's draw-rule bitmask (state[S_RULES]) for the G.2a..G.2e switches."""
     flags = dict(
         repetition=repetition,
@@ -214,7 +222,7 @@ def rules_mask(
     return rules
 
 
-def check_max_moves(max_moves):
+def check_max_moves(max_moves: int | None) -> int | None:
     """A move cap: None (no cap) or a positive integer (plies), returned as None or an int."""
     if max_moves is None:
         return None
@@ -230,7 +238,7 @@ def _check_str(x, what):
     return x
 
 
-def square_name(sq32):
+def square_name(sq32: int) -> str:
     """Algebraic name of a sq32 square (0 -> 'a1')."""
     q = check_int(sq32, "a square")
     if not 0 <= q < N_SQUARES:
@@ -238,7 +246,7 @@ def square_name(sq32):
     return SQ32_NAMES[q]
 
 
-def parse_square(token):
+def parse_square(token: str) -> int:
     """sq32 index of an algebraic (``c3``) or numeric PDN (``22``) square; ValueError if unknown."""
     t = _check_str(token, "a square").strip().lower()
     if t.isascii() and t.isdigit():
@@ -283,7 +291,7 @@ def _parse_piece_list(text, colour, fen):
     return pieces
 
 
-def from_fen(fen, rules=RULES_ALL):
+def from_fen(fen: str, rules: int = RULES_ALL) -> npt.NDArray[np.int64]:
     """Position vector (int64[STATE_LEN]) of a PDN FEN string; ValueError naming any problem.
 
     rules: bitmask of the draw rules to enable (outcome.RULE_*; default all, G.2a-G.2e).
@@ -346,7 +354,7 @@ def _squares(bb):
     return out
 
 
-def to_fen(state):
+def to_fen(state: str | npt.ArrayLike) -> str:
     """Algebraic PDN FEN of a whole-move position (``W:Wa1,c1,Kh2:Bb8,Kd8``)."""
     s = _whole_move_state(state, "it has no FEN")
     parts = ["W" if s[S_SIDE] == 0 else "B"]
@@ -357,7 +365,7 @@ def to_fen(state):
     return ":".join(parts)
 
 
-def initial_state(rules=RULES_ALL):
+def initial_state(rules: int = RULES_ALL) -> npt.NDArray[np.int64]:
     """The initial position vector (White to move) with the draw rules ``rules``."""
     return _game.initial_state(check_rules(rules))
 
@@ -375,7 +383,9 @@ def _whole_move_state(fen_or_state, why="use action_mask/apply_action"):
     return s
 
 
-def state_from_observation(observation, rules=RULES_ALL):
+def state_from_observation(
+    observation: npt.ArrayLike, rules: int = RULES_ALL
+) -> npt.NDArray[np.int64]:
     """Position vector (int64[STATE_LEN]) rebuilt from a draughts observation (float[198]).
 
     The observer plays White (its own frame); White is to move if the observer is. What the
@@ -421,7 +431,7 @@ def _rows(state):
     return buf[:n]
 
 
-def format_move(squares, capture):
+def format_move(squares: Sequence[int] | npt.NDArray[np.integer], capture: bool) -> str:
     """PDN text of a move from its route (sq32 squares, start first): ``c3-d4``, ``c3:e5:g7``."""
     if isinstance(squares, np.ndarray):
         squares = squares.tolist()
@@ -452,7 +462,7 @@ def _row_str(state, row):
     return _join([SQ32_NAMES[q] for q in route[:n].tolist()], row[M_CAPTURED] != 0)
 
 
-def move_to_str(fen_or_state, row):
+def move_to_str(fen_or_state: str | npt.ArrayLike, row: npt.ArrayLike) -> str:
     """PDN string of a whole move of a position given as its ``gen_moves`` row (int64[ROW_LEN];
     mid-chain: the rest of the chain, from where the piece stands)."""
     s = _as_state(fen_or_state)
@@ -468,7 +478,7 @@ def move_to_str(fen_or_state, row):
     return _row_str(s, r)
 
 
-def legal_moves(fen_or_state):
+def legal_moves(fen_or_state: str | npt.ArrayLike) -> list[str]:
     """Sorted PDN strings of the legal moves, one per distinct (start, end, captured set)."""
     s = _whole_move_state(fen_or_state)
     return sorted(_row_str(s, r) for r in _rows(s))
@@ -485,7 +495,7 @@ def _parse_move(move_str):
         raise ValueError(f"bad move {move_str!r}: {e}") from None
 
 
-def move_to_actions(fen_or_state, move_str):
+def move_to_actions(fen_or_state: str | npt.ArrayLike, move_str: str) -> list[int]:
     """The action sequence (list[int], kernel frame) that plays move_str hop by hop; ValueError
     if it is not a legal move."""
     s = _whole_move_state(fen_or_state)
@@ -530,7 +540,7 @@ def _route_actions(state, sqs):
     return actions
 
 
-def apply(fen_or_state, move_str):
+def apply(fen_or_state: str | npt.ArrayLike, move_str: str) -> npt.NDArray[np.int64]:
     """Position vector after a legal move string; ValueError naming an illegal or malformed one."""
     s = _whole_move_state(fen_or_state)
     for a in move_to_actions(s, move_str):
@@ -538,7 +548,7 @@ def apply(fen_or_state, move_str):
     return s
 
 
-def perft(fen_or_state, depth, threads=1):
+def perft(fen_or_state: str | npt.ArrayLike, depth: int, threads: int = 1) -> int:
     """Leaf count of the legal-move tree `depth` plies deep (bulk counting at the last ply)."""
     s = _whole_move_state(fen_or_state)
     depth = check_int(depth, "depth")
@@ -553,19 +563,19 @@ def perft(fen_or_state, depth, threads=1):
     return int(_k_perft(s, depth))
 
 
-def game_status(fen_or_state):
+def game_status(fen_or_state: str | npt.ArrayLike) -> int:
     """Outcome code (outcome.ONGOING, WHITE_WON, BLACK_WON, DRAW_*); STATUS_NAMES[code] names it."""
     return int(_k_game_status(_as_state(fen_or_state)))
 
 
 # ---- actions (kernel frame) -----------------------------------------------------------------
-def action_to_str(action):
+def action_to_str(action: int) -> str:
     """Readable form of an action: ``'c3-e5'`` (from square, to square)."""
     fr, to = action_squares(check_action(action))
     return f"{SQ32_NAMES[fr]}-{SQ32_NAMES[to]}"
 
 
-def str_to_action(text):
+def str_to_action(text: str) -> int:
     """Action index of ``'c3-e5'`` / ``'c3:e5'`` / ``'22-18'`` (one hop, two squares)."""
     sqs = _parse_move(text)
     if len(sqs) != 2:
@@ -573,7 +583,7 @@ def str_to_action(text):
     return int(square_action(sqs[0], sqs[1]))
 
 
-def action_mask(fen_or_state):
+def action_mask(fen_or_state: str | npt.ArrayLike) -> npt.NDArray[np.int8]:
     """int8[1024] mask of the legal actions (hops) of a position, mid-chain included."""
     s = _as_state(fen_or_state)
     out = np.zeros(N_ACTIONS, dtype=np.int8)
@@ -581,12 +591,12 @@ def action_mask(fen_or_state):
     return out
 
 
-def legal_actions(fen_or_state):
+def legal_actions(fen_or_state: str | npt.ArrayLike) -> list[int]:
     """Sorted list of the legal action indices."""
     return [int(a) for a in np.flatnonzero(action_mask(fen_or_state))]
 
 
-def apply_action(fen_or_state, action):
+def apply_action(fen_or_state: str | npt.ArrayLike, action: int) -> npt.NDArray[np.int64]:
     """Position vector after one legal action; ValueError naming an illegal one."""
     s = _as_state(fen_or_state)
     a = check_action(action)

@@ -5,14 +5,19 @@ seed; a bool is not): what both Gymnasium's ``np_random`` and the SplitMix64 str
 ``boardgym.kernels.rng.seed_rngs`` take, and no more (``seed_rngs`` reads 64 bits).
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+
 import numpy as np
+import numpy.typing as npt
 
 from boardgym.envs.checks import is_int
 
 SEED_LIMIT = 1 << 64  # seeds are 0..SEED_LIMIT - 1
 
 
-def check_seed(seed):
+def check_seed(seed: int | None) -> int | None:
     """seed as a Python int (None stays None); TypeError unless an integer, ValueError if it is
     negative or needs more than 64 bits."""
     if seed is None:
@@ -25,7 +30,7 @@ def check_seed(seed):
     return s
 
 
-def check_seeds(seeds, n):
+def check_seeds(seeds: Sequence[int | None] | npt.NDArray[np.integer], n: int) -> list[int] | None:
     """A sequence of one seed per game (list, tuple or 1-D array) -> the n seeds as Python ints,
     or None when every item is None (or there is none: unseeded); TypeError / ValueError naming
     the bad item, the shape or the length."""
