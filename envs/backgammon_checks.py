@@ -14,7 +14,10 @@ State
     ``check_batch`` does the same for ``int64[B, STATE_LEN]``, naming the first bad row.
 """
 
+from __future__ import annotations
+
 import numpy as np
+import numpy.typing as npt
 
 from boardgym.envs.checks import is_int
 from boardgym.kernels.backgammon import board as B
@@ -119,7 +122,7 @@ def _problem(s, code, k):
     )
 
 
-def check_state(state, name="state"):
+def check_state(state: npt.ArrayLike, name: str = "state") -> npt.NDArray[np.int64]:
     """The validated position (int64[STATE_LEN], C-contiguous; the same array when it already is
     one); TypeError for a wrong type or dtype, ValueError naming what is wrong with its shape or
     contents (module docstring)."""
@@ -130,7 +133,7 @@ def check_state(state, name="state"):
     return s
 
 
-def check_batch(states, name="states"):
+def check_batch(states: npt.ArrayLike, name: str = "states") -> npt.NDArray[np.int64]:
     """check_state for every row of states (int64[B, STATE_LEN]) -> the validated array;
     the error names the first bad row."""
     a = _int_array(states, name, 2)
@@ -140,7 +143,7 @@ def check_batch(states, name="states"):
     return a
 
 
-def check_dice(die1, die2):
+def check_dice(die1: int, die2: int) -> tuple[int, int]:
     """(die1, die2) as ints 1..6; TypeError unless both are integers (not bool), ValueError if
     one is outside 1..6."""
     for d in (die1, die2):
@@ -151,7 +154,7 @@ def check_dice(die1, die2):
     return int(die1), int(die2)
 
 
-def check_scoring(scoring):
+def check_scoring(scoring: str) -> int:
     """game.SCORING_SINGLE / SCORING_GAMMON for "single" / "gammon"."""
     if not isinstance(scoring, str):
         raise TypeError(f"scoring must be 'single' or 'gammon', got {type(scoring).__name__}")
@@ -160,7 +163,7 @@ def check_scoring(scoring):
     return game.SCORING_SINGLE if scoring == "single" else game.SCORING_GAMMON
 
 
-def check_max_turns(max_turns):
+def check_max_turns(max_turns: int | None) -> int:
     """The turn cap as the kernels take it: a positive integer, or 0 for None (no cap)."""
     if max_turns is None:
         return 0

@@ -23,9 +23,13 @@ Match ID (gnubg manual, "A technical description of the Match ID")
     (2), die 1 (3), die 2 (3), match length (15), score of player 0 (15), score of player 1 (15).
 """
 
+from __future__ import annotations
+
 import base64
+from collections.abc import Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from boardgym.envs.backgammon_checks import (
     _check_turn,
@@ -59,7 +63,7 @@ _B64_SET = frozenset(_B64)
 # ----------------------------------------------------------------------------- states
 
 
-def initial_state():
+def initial_state() -> npt.NDArray[np.int64]:
     """The standard starting position, player 0 on roll, no dice, cube 1 centred:
     int64[STATE_LEN]."""
     return game.initial_state()
@@ -89,7 +93,7 @@ def _from_counts(opp_own, mov_own, turn):
     return s
 
 
-def state_from_board(board, turn=0):
+def state_from_board(board: Sequence[Sequence[int]], turn: int = 0) -> npt.NDArray[np.int64]:
     """State from a gnubg-style board ``[opponent, player on roll]``, each 25 counts (points 1..24
     from that side's own view, then the bar); borne-off counts are 15 minus the rest."""
     turn = _check_turn(turn)
@@ -111,7 +115,7 @@ def state_from_board(board, turn=0):
     return _from_counts(sides[0], sides[1], turn)
 
 
-def board_from_state(state):
+def board_from_state(state: npt.ArrayLike) -> list[list[int]]:
     """gnubg-style board ``[opponent, player on roll]`` (two lists of 25) of a state."""
     s = check_state(state)
     mover = s[B.ME : B.ME + 24].tolist() + [int(s[B.BAR_ME])]
@@ -130,14 +134,14 @@ def _ids(rows):
     return chars.tobytes().decode("ascii").split()
 
 
-def position_id(state):
+def position_id(state: npt.ArrayLike) -> str:
     """14-character gnubg Position ID of state (mover = player on roll = second block)."""
     chars = np.empty(P.ID_LEN, dtype=np.uint8)
     P.encode_id(check_state(state), chars, 0)
     return chars.tobytes().decode("ascii")
 
 
-def position_ids(states):
+def position_ids(states: npt.ArrayLike) -> list[str]:
     """Position IDs (list of str) of every row of states (int64[B, STATE_LEN], validated as by
     check_batch), in one kernel call."""
     return _ids(check_batch(states))
@@ -158,7 +162,7 @@ def _decode_b64(text, nchars, nbytes, what):
     return raw
 
 
-def position_from_id(pid):
+def position_from_id(pid: str) -> npt.NDArray[np.int64]:
     """State of a gnubg Position ID (player on roll = mover, TURN 0, no dice); ValueError if
     malformed."""
     if type(pid) is str and len(pid) == P.ID_LEN and pid.isascii():
@@ -219,16 +223,16 @@ def _small_int(x, name, hi):
 
 
 def match_id(
-    state,
-    dice=None,
-    match_length=0,
-    score=(0, 0),
-    crawford=False,
-    game_state=1,
-    double_offered=False,
-    resign=0,
-    turn=None,
-):
+    state: npt.ArrayLike,
+    dice: Sequence[int] | None = None,
+    match_length: int = 0,
+    score: Sequence[int] = (0, 0),
+    crawford: bool = False,
+    game_state: int = 1,
+    double_offered: bool = False,
+    resign: int = 0,
+    turn: int | None = None,
+) -> str:
     """12-character gnubg Match ID. Cube value/owner and the player on roll come from state;
     dice default to the state's full roll (higher die first) or none (0, 0); turn defaults to the
     player on roll (set it to the other player while a double is offered)."""
@@ -277,7 +281,7 @@ def match_id(
     return base64.b64encode(bits.to_bytes(9, "little")).decode("ascii")
 
 
-def parse_match_id(mid):
+def parse_match_id(mid: str) -> dict[str, int | bool | tuple[int, int]]:
     """Decode a 12-character gnubg Match ID into a dict (cube_value, cube_owner -1/0/1, dice_owner,
     crawford, game_state, turn, double_offered, resign, dice, match_length, score)."""
     raw = _decode_b64(mid, 12, 9, "Match ID")

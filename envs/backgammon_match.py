@@ -14,9 +14,14 @@ it to the taker, a drop ends the game, C.2; no beavers) and the match score befo
 each game.
 """
 
+from __future__ import annotations
+
 import re
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from boardgym.envs.backgammon_checks import check_dice, check_state
 from boardgym.envs.checks import is_int
@@ -80,7 +85,12 @@ def _check_record(turns, result, names, game):
         raise ValueError(f"game must be a positive integer, got {game!r}")
 
 
-def game_to_match_text(turns, result, names=("player_0", "player_1"), game=1):
+def game_to_match_text(
+    turns: Sequence[dict[str, Any]],
+    result: Sequence[int] | None,
+    names: Sequence[str] = ("player_0", "player_1"),
+    game: int = 1,
+) -> str:
     """Jellyfish match text of one money game from the standard start; result is
     (winner, kind, points) or None. GNU Backgammon imports it (``import mat``; tested with its
     Jacoby rule off, as our money games have none)."""
@@ -121,7 +131,9 @@ _MOVE = re.compile(r"^(\d+)/(\d+)(\*?)$")
 _ROLL = re.compile(r"^([1-6])([1-6]):$")
 
 
-def read_match_text(text, start_state=None):
+def read_match_text(
+    text: str, start_state: npt.ArrayLike | None = None
+) -> tuple[list[dict[str, Any]], npt.NDArray[np.int64]]:
     """(turns, final state) of the first game in Jellyfish match text, replayed through the game
     core; start_state (default: the standard start) is checked like every state
     (backgammon_checks.check_state). TypeError if text is not a string."""
@@ -363,7 +375,7 @@ def _game_frames(number, lines, score, names, match_length):
     return frames, end
 
 
-def match_frames(text):
+def match_frames(text: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """(frames, match) of a whole gnubg / Jellyfish match file: every position of every game,
     the cube's value and owner in its state, the match score before each game.
 

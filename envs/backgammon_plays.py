@@ -24,10 +24,14 @@ Play notation (gnubg style)
     mover's checkers and the points hit. The pass is written ``""``.
 """
 
+from __future__ import annotations
+
 import re
 import threading
+from collections.abc import Iterable, Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from boardgym.envs.backgammon_checks import check_dice, check_state
 from boardgym.envs.backgammon_ids import _ids, _parse_position_id
@@ -75,7 +79,7 @@ def _plays(s, d1, d2):
     return rows[:n], routes[:n]
 
 
-def legal_plays(pid, die1, die2):
+def legal_plays(pid: str, die1: int, die2: int) -> list[str]:
     """Sorted Position IDs of the distinct legal afterstates of roll die1-die2 (gnubg
     convention)."""
     if not (type(die1) is int and type(die2) is int and 0 < die1 < 7 and 0 < die2 < 7):
@@ -91,7 +95,7 @@ def legal_plays(pid, die1, die2):
     return sorted(_ids(out[:n]))
 
 
-def legal_afterstates(state, die1, die2):
+def legal_afterstates(state: npt.ArrayLike, die1: int, die2: int) -> npt.NDArray[np.int64]:
     """The distinct legal afterstates of roll die1-die2 from state (its own dice ignored):
     int64[n, STATE_LEN], the mover's view right after the play (before the turn passes), dice
     cleared; with no legal move, one row: the unchanged position (the pass). Rows in the game
@@ -250,7 +254,12 @@ def _play_index(s, d1, d2, rows, play):
     return _find_play(s, d1, d2, rows, text)
 
 
-def play_to_str(state, die1, die2, play):
+def play_to_str(
+    state: npt.ArrayLike,
+    die1: int,
+    die2: int,
+    play: str | npt.NDArray[np.int64] | Iterable[Sequence[int]],
+) -> str:
     """gnubg-style text of a legal play of roll die1-die2 from state.
 
     play is an afterstate (int64[STATE_LEN], mover's view before the turn passes, as from
@@ -264,7 +273,7 @@ def play_to_str(state, die1, die2, play):
     return _format_steps(_steps(routes[_play_index(s, d1, d2, rows, play)]))
 
 
-def parse_play(state, die1, die2, text):
+def parse_play(state: npt.ArrayLike, die1: int, die2: int, text: str) -> npt.NDArray[np.int64]:
     """Afterstate (int64[STATE_LEN], mover's view before the turn passes) of a gnubg-style play.
 
     Accepts ``24/18 13/11``, ``bar/22*``, ``6/off``, ``8/5(2)``, ``8/5 8/5``, ``24/18/13``, numbers
@@ -279,7 +288,12 @@ def parse_play(state, die1, die2, text):
     return rows[_find_play(s, d1, d2, rows, text)].copy()
 
 
-def play_actions(state, die1, die2, play):
+def play_actions(
+    state: npt.ArrayLike,
+    die1: int,
+    die2: int,
+    play: str | npt.NDArray[np.int64] | Iterable[Sequence[int]],
+) -> list[int]:
     """Checker actions (ints, the mover's frame: game / codec encoding) that play a legal play of
     roll die1-die2 from state, in order; play as for play_to_str. [] for the pass."""
     s = check_state(state)
