@@ -7,10 +7,14 @@ same description. Raster text uses a 3x5 bitmap font (capitals, digits, a little
 ``png_bytes`` writes an RGB image as a PNG file with the standard library (zlib) only.
 """
 
+from __future__ import annotations
+
+import os
 import struct
 import zlib
 
 import numpy as np
+import numpy.typing as npt
 
 from boardgym.envs.checks import is_int
 
@@ -319,26 +323,24 @@ class Picture:
     def _scene(self):
         raise NotImplementedError
 
-    def text(self):
+    def text(self) -> str:
         """The position as a text board."""
         raise NotImplementedError
 
-    def svg(self):
+    def svg(self) -> str:
         """The picture as an SVG document (str)."""
         return self._scene().svg()
 
-    def rgb(self):
+    def rgb(self) -> npt.NDArray[np.uint8]:
         """The picture as an RGB image, uint8[H, W, 3]."""
         return self._scene().rgb()
 
-    def png(self):
+    def png(self) -> bytes:
         """The picture as PNG file bytes."""
         return png_bytes(self.rgb())
 
-    def save(self, path):
+    def save(self, path: str | os.PathLike[str]) -> str | os.PathLike[str]:
         """Write the picture to path: SVG if it ends in .svg, PNG if in .png; returns path."""
-        import os
-
         if not isinstance(path, (str, os.PathLike)):
             raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
         name = os.fspath(path)

@@ -14,7 +14,13 @@ dice=...)`` is the same picture as an object Jupyter displays, with ``svg()``, `
 ``save(path)``. The image and the SVG come from one drawing (boardgym.envs._draw.Scene).
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
 
 from boardgym.envs import backgammon_ids as ids
 from boardgym.envs._draw import Picture, Scene, check_perspective
@@ -38,7 +44,7 @@ _P = np.arange(1, 25)
 _SYM = "XO"
 
 
-def absolute_view(state, perspective=0):
+def absolute_view(state: npt.ArrayLike, perspective: int = 0) -> dict[str, Any]:
     """dict: x[p], o[p] (player_0's and player_1's checkers on point p numbered from player
     ``perspective``'s side; int arrays, index 0 unused), bar, off and pips as (player_0,
     player_1), the player on roll, the dice left (list of values, highest first), cube (value,
@@ -96,7 +102,7 @@ def _status(v):
     return f"player_{t} ({_SYM[t]}) " + (f"to play {dice}" if dice else "on roll (no dice yet)")
 
 
-def render_text(state, perspective=0):
+def render_text(state: npt.ArrayLike, perspective: int = 0) -> str:
     """A text board from player ``perspective``'s side (0 or 1; numbering and home board at the
     bottom right are that player's) with bar, off, pips, cube, the player on roll and the dice."""
     v = absolute_view(state, perspective)
@@ -241,12 +247,12 @@ def _check_scale(scale):
     return float(scale)
 
 
-def render_rgb(state, perspective=0):
+def render_rgb(state: npt.ArrayLike, perspective: int = 0) -> npt.NDArray[np.uint8]:
     """An RGB image (uint8[H, W, 3]) of the board from player ``perspective``'s side (0 or 1)."""
     return _scene(absolute_view(state, perspective)).rgb()
 
 
-def to_svg(state, scale=1.0, perspective=0):
+def to_svg(state: npt.ArrayLike, scale: float = 1.0, perspective: int = 0) -> str:
     """An SVG document (str) of the position from player ``perspective``'s side (0 or 1); scale a
     number in (0, 100]."""
     scale = _check_scale(scale)
@@ -264,7 +270,14 @@ class Board(Picture):
     / ``_repr_png_``); ``svg()``, ``png()`` (bytes), ``rgb()``, ``save("pos.svg" or ".png")``,
     ``text()``; ``state`` (a copy) and ``position_id``."""
 
-    def __init__(self, position, match_id=None, dice=None, perspective=0, scale=1.0):
+    def __init__(
+        self,
+        position: str | npt.ArrayLike,
+        match_id: str | None = None,
+        dice: Sequence[int] | None = None,
+        perspective: int = 0,
+        scale: float = 1.0,
+    ) -> None:
         note = ""
         if isinstance(position, str):
             pid, sep, mid = position.partition(":")
@@ -307,27 +320,27 @@ class Board(Picture):
         self._note = note
 
     @property
-    def state(self):
+    def state(self) -> npt.NDArray[np.int64]:
         """The position vector (a copy)."""
         return self._state.copy()
 
     @property
-    def position_id(self):
+    def position_id(self) -> str:
         """The gnubg Position ID (the player on roll's view)."""
         return ids.position_id(self._state)
 
-    def text(self):
+    def text(self) -> str:
         """The text board (render_text)."""
         return render_text(self._state, self._perspective)
 
     def _scene(self):
         return _scene(absolute_view(self._state, self._perspective), self._note)
 
-    def svg(self):
+    def svg(self) -> str:
         """The picture as an SVG document (str)."""
         return self._scene().svg(self._scale)
 
-    def rgb(self):
+    def rgb(self) -> npt.NDArray[np.uint8]:
         """The picture as an RGB image, uint8[H, W, 3]."""
         return self._scene().rgb(self._scale)
 

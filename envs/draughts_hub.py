@@ -16,10 +16,13 @@ of Russian draughts (the engine loop is scripts/hub.py, ``boardgym hub``).
 Malformed or illegal text raises ``HubError`` (a ``ValueError``) naming it.
 """
 
+from __future__ import annotations
+
 import re
 import shlex
 
 import numpy as np
+import numpy.typing as npt
 
 from boardgym.envs import draughts as api
 from boardgym.kernels.draughts import game
@@ -38,7 +41,7 @@ class HubError(ValueError):
     """A command the engine cannot use (answered with an ``error`` line)."""
 
 
-def parse_line(line):
+def parse_line(line: str) -> tuple[str, dict[str, str]]:
     """(command, {arg: value}) of a protocol line (a flag has the value ''); HubError if the
     quotes do not match. ('', {}) for an empty line."""
     try:
@@ -54,7 +57,7 @@ def parse_line(line):
     return words[0], args
 
 
-def quote(value):
+def quote(value: object) -> str:
     """A value as the protocol writes it (double quotes around spaces, '=' or nothing)."""
     s = str(value)
     if s == "" or any(c in s for c in ' ="\t'):
@@ -62,7 +65,7 @@ def quote(value):
     return s
 
 
-def line(command, **args):
+def line(command: str, **args: object) -> str:
     """A protocol line: ``command k=v ...`` (underscores in k become '-'; None values dropped;
     True is a flag)."""
     parts = [command]
@@ -77,7 +80,7 @@ def line(command, **args):
 _PIECES = {"w": ("W", ""), "W": ("W", "K"), "b": ("B", ""), "B": ("B", "K")}
 
 
-def position_from_hub(text):
+def position_from_hub(text: str) -> npt.NDArray[np.int64]:
     """Position vector of a Hub position string (side + 32 squares); HubError if malformed."""
     if len(text) != 33 or text[0] not in "WB" or any(c not in "wbWBe" for c in text[1:]):
         raise HubError(f"bad position {text!r}: expected W or B then 32 squares of w, b, W, B, e")
@@ -93,7 +96,7 @@ def position_from_hub(text):
         raise HubError(f"bad position {text!r}: {e}") from None
 
 
-def position_to_hub(state):
+def position_to_hub(state: str | npt.ArrayLike) -> str:
     """The Hub position string of a whole-move position vector."""
     fen = api.to_fen(state)  # validates; algebraic squares
     side, white, black = fen.split(":")
@@ -127,7 +130,7 @@ def _captured(row, a1=False):
     return sorted(_number(GHOST_TO_SQ32[g], a1) for g in bits)
 
 
-def move_to_hub(row, a1=False):
+def move_to_hub(row: npt.NDArray[np.int64], a1: bool = False) -> str:
     """Hub text of a move row: ``22-17``, or ``from x to x captured ...`` for a capture (a1:
     squares numbered from a1, see ``move-numbering``)."""
     a = _number(GHOST_TO_SQ32[row[M_FROM]], a1)
@@ -138,7 +141,9 @@ def move_to_hub(row, a1=False):
     return "x".join(str(q) for q in [a, b] + cap)
 
 
-def move_from_hub(state, text, a1=False):
+def move_from_hub(
+    state: npt.NDArray[np.int64], text: str, a1: bool = False
+) -> npt.NDArray[np.int64]:
     """The legal move row of a whole-move position that a Hub move names; HubError if none.
 
     ``a-b`` is a simple move; ``axb`` a capture from a to b (if only one); ``axbxc...`` a capture

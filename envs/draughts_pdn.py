@@ -9,7 +9,14 @@ Comments ``{...}``, move numbers (``1.``, ``1...``) and NAGs (``$n``, ``!``/``?`
 the next one): every position of every game with the move that led to it.
 """
 
+from __future__ import annotations
+
 import re
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from boardgym.envs import draughts as api
 
@@ -27,7 +34,13 @@ MAX_GAMES = 200  # games in one PDN file
 _TAG = re.compile(r'^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
 
 
-def game_to_pdn(moves, start_fen=None, result="*", capture_sep=":", **tags):
+def game_to_pdn(
+    moves: Sequence[str],
+    start_fen: str | None = None,
+    result: str = "*",
+    capture_sep: str = ":",
+    **tags: object,
+) -> str:
     """PDN text of a game: tags, optional FEN setup, numbered algebraic moves, result.
 
     capture_sep is ``":"`` (``c3:e5:g3``, as boardgym/RULES.md writes captures) or ``"x"``
@@ -98,7 +111,7 @@ def _strip_comments(text):
         i = k + 1
 
 
-def read_pdn(text):
+def read_pdn(text: str) -> tuple[dict[str, str], str, list[str], str, npt.NDArray[np.int64]]:
     """(tags dict, start FEN, list of PDN moves, result, final state) of one PDN game."""
     if not isinstance(text, str):
         raise TypeError(f"PDN must be a string, got {type(text).__name__}")
@@ -151,7 +164,7 @@ def _split_pdn(text):
     return games
 
 
-def pdn_frames(text):
+def pdn_frames(text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]] | None]:
     """(frames, games) of a PDN file of one or more games: every position with the move that led
     to it; a frame is {state (int64[STATE_LEN]), caption, ply (moves played in its game), game};
     games is None for one game, else [{number, white, black, result, first, last}] (frame

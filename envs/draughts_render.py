@@ -11,7 +11,10 @@ square; a piece in the middle of a capture chain is bracketed in text and ringed
 pieces it has already jumped are marked ``x``.
 """
 
+from __future__ import annotations
+
 import numpy as np
+import numpy.typing as npt
 
 from boardgym.envs._draw import Picture, Scene, check_perspective
 from boardgym.envs.checks import is_int
@@ -35,7 +38,7 @@ _SQ_FILE = GHOST_FILE[SQ32_TO_GHOST]
 _CODES = np.array(list(".wWbB"))
 
 
-def piece_codes(state):
+def piece_codes(state: npt.ArrayLike) -> npt.NDArray[np.int8]:
     """int8[32] per sq32 square: 0 empty, 1 White man, 2 White king, 3 Black man, 4 Black king."""
     state = check_state(state)
     codes = np.zeros(32, np.int8)
@@ -51,7 +54,7 @@ def _marks(state):
     return mover, jumped
 
 
-def render_text(state, perspective=0):
+def render_text(state: npt.ArrayLike, perspective: int = 0) -> str:
     """A text board with coordinates, the side to move and any capture in progress; from White's
     side (perspective 0, a1 at the lower left) or Black's (1, h8 at the lower left)."""
     state = check_state(state)
@@ -143,14 +146,14 @@ def _scene(state, cell, perspective):
     return sc
 
 
-def render_rgb(state, perspective=0):
+def render_rgb(state: npt.ArrayLike, perspective: int = 0) -> npt.NDArray[np.uint8]:
     """An RGB image (uint8[H, W, 3]) of the board from White's side (perspective 0) or Black's
     (1), with coordinates and the side to move."""
     state = check_state(state)
     return _scene(state, _CELL, check_perspective(perspective)).rgb()
 
 
-def to_svg(state, cell=50, perspective=0):
+def to_svg(state: npt.ArrayLike, cell: int = 50, perspective: int = 0) -> str:
     """An SVG document (str) of the position from White's side (perspective 0) or Black's (1),
     with coordinates and the side to move; cell: pixels per square, an integer 4..1000."""
     state = check_state(state)
@@ -165,7 +168,7 @@ class Board(Picture):
     and ``state`` (a copy) give the position back. cell: pixels per square, 4..1000;
     perspective 0 draws White's side at the bottom, 1 Black's."""
 
-    def __init__(self, position, cell=50, perspective=0):
+    def __init__(self, position: str | npt.ArrayLike, cell: int = 50, perspective: int = 0) -> None:
         if isinstance(position, str):
             self._state = from_fen(position)
         elif isinstance(position, (np.ndarray, list, tuple)):
@@ -179,16 +182,16 @@ class Board(Picture):
         self._perspective = check_perspective(perspective)
 
     @property
-    def state(self):
+    def state(self) -> npt.NDArray[np.int64]:
         """The position vector (a copy)."""
         return self._state.copy()
 
     @property
-    def fen(self):
+    def fen(self) -> str:
         """The position as a PDN FEN."""
         return to_fen(self._state)
 
-    def text(self):
+    def text(self) -> str:
         """The text board (render_text)."""
         return render_text(self._state, self._perspective)
 

@@ -10,10 +10,14 @@ record's first game (draughts moves, backgammon turns, each with the cube action
 it), a backgammon one turned to the player of the next roll, with that roll.
 """
 
+from __future__ import annotations
+
 import os
 import re
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from boardgym.envs import backgammon_match, draughts_pdn
 from boardgym.envs.backgammon_checks import check_dice, check_state
@@ -38,7 +42,7 @@ def _check_text(text, what):
     return text
 
 
-def record_kind(text, name=None):
+def record_kind(text: str, name: str | os.PathLike[str] | None = None) -> str:
     """'draughts' or 'backgammon' for a record: by the suffix of its file name (``.pdn``,
     ``.mat``), else by its text (a match file says ``N point match`` or numbers its turns
     ``1)``)."""
@@ -52,7 +56,7 @@ def record_kind(text, name=None):
     return "backgammon" if _MATCH_TEXT.search(text) else "draughts"
 
 
-def position_kind(text):
+def position_kind(text: str) -> str | None:
     """'backgammon' for a Position ID or PositionID:MatchID, 'draughts' for a FEN, None for
     anything else."""
     _check_text(text, "position")
@@ -63,7 +67,9 @@ def position_kind(text):
     return None
 
 
-def record_frames(text, kind=None):
+def record_frames(
+    text: str, kind: str | None = None
+) -> tuple[str, list[dict[str, Any]], dict[str, Any] | None]:
     """(kind, frames, match) of a record: every position of every game with the move that led to
     it (frames of ``draughts_pdn.pdn_frames`` or ``backgammon_match.match_frames``: dicts with
     state, caption, ply, game); match describes the games (None for one PDN game). kind
@@ -95,12 +101,14 @@ def _first_game(frames):
     return [f for f in frames if f.get("game") == game]
 
 
-def plies(frames):
+def plies(frames: list[dict[str, Any]]) -> int:
     """The number of plies (draughts moves, backgammon turns) of the first game of frames."""
     return _first_game(frames)[-1]["ply"]
 
 
-def position_at(frames, ply=None):
+def position_at(
+    frames: list[dict[str, Any]], ply: int | None = None
+) -> tuple[npt.NDArray[np.int64], tuple[int, int] | None]:
     """(state, dice) after ply plies of the first game of record_frames' frames (None: all).
 
     state is int64[STATE_LEN], a copy; a backgammon position before a further roll of its game
