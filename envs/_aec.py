@@ -18,10 +18,15 @@ Other modules read the game through public, read-only views — ``is_over``, ``l
 with ``end_on_illegal_action()``; the underscored attributes are this module's own.
 """
 
+from __future__ import annotations
+
 import types
+from collections.abc import Mapping
+from typing import Any
 
 import gymnasium
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
@@ -169,7 +174,9 @@ class TwoPlayerAEC(AECEnv):
         "render_fps": 2,
     }
 
-    def __init__(self, n_actions, obs_space, render_mode=None):
+    def __init__(
+        self, n_actions: int, obs_space: spaces.Space, render_mode: str | None = None
+    ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
@@ -232,17 +239,17 @@ class TwoPlayerAEC(AECEnv):
     #: the game's render module (render_text, render_rgb, to_svg over a state); set by each game
     renderer = None
 
-    def render_text(self, perspective=0):
+    def render_text(self, perspective: int = 0) -> str:
         """The current position as a text board, player ``perspective``'s side (0/1) at the
         bottom."""
         return self.renderer.render_text(self.state, perspective=perspective)
 
-    def render_rgb(self, perspective=0):
+    def render_rgb(self, perspective: int = 0) -> npt.NDArray[np.uint8]:
         """The current position as an RGB image (H, W, 3) uint8, player ``perspective``'s side
         (0/1) at the bottom."""
         return self.renderer.render_rgb(self.state, perspective=perspective)
 
-    def to_svg(self, perspective=0):
+    def to_svg(self, perspective: int = 0) -> str:
         """The current position as an SVG document (str), player ``perspective``'s side (0/1) at
         the bottom."""
         return self.renderer.to_svg(self.state, perspective=perspective)
@@ -252,27 +259,27 @@ class TwoPlayerAEC(AECEnv):
 
     # ---- read-only views for other modules ------------------------------------------------------
     @property
-    def is_over(self):
+    def is_over(self) -> bool:
         """True once the game has ended (terminated, truncated or ended by an illegal action)."""
         return self._done
 
-    def legal_mask(self):
+    def legal_mask(self) -> npt.NDArray[np.int8]:
         """int8[A], a fresh copy: the acting agent's legal actions in its own frame (zero at the
         end)."""
         return self._mask.copy()
 
     @property
-    def n_legal(self):
+    def n_legal(self) -> int:
         """How many actions the acting agent has (0 at the end)."""
         return self._n_legal
 
     @property
-    def cumulative_rewards(self):
+    def cumulative_rewards(self) -> Mapping[str, float]:
         """{agent: reward accumulated since the agent last acted} (what ``last()`` reports): a
         read-only mapping over a copy."""
         return types.MappingProxyType(dict(self._cumulative_rewards))
 
-    def end_on_illegal_action(self, penalty=-1.0):
+    def end_on_illegal_action(self, penalty: float = -1.0) -> str:
         """End the game now because the acting agent chose an illegal action: it is rewarded
         ``penalty``, the other agent 0, both are terminated (PettingZoo's TerminateIllegalWrapper
         rule, for adapters that catch illegal actions themselves). Returns the offender."""
@@ -290,13 +297,13 @@ class TwoPlayerAEC(AECEnv):
         return agent
 
     # ---- PettingZoo API -----------------------------------------------------------------------
-    def observation_space(self, agent):
+    def observation_space(self, agent: str) -> spaces.Dict:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent):
+    def action_space(self, agent: str) -> spaces.Discrete:
         return self.action_spaces[agent]
 
-    def reset(self, seed=None, options=None):
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game; seed: None or an integer 0..2**64-1 (TypeError / ValueError else)."""
         seed = check_seed(seed)
         if seed is not None or not hasattr(self, "_seeded"):
@@ -332,7 +339,7 @@ class TwoPlayerAEC(AECEnv):
             self._n_legal = self._fill_mask(self._mask)
         self.agent_selection = AGENTS[self._to_move()]
 
-    def observe(self, agent):
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
         player = AGENTS.index(agent)
         if self._done or agent != self.agent_selection:
             mask = np.zeros(self.n_actions, np.int8)
@@ -340,7 +347,7 @@ class TwoPlayerAEC(AECEnv):
             mask = self._mask.copy()
         return {"observation": self._encode(player), "action_mask": mask}
 
-    def step(self, action):
+    def step(self, action: int) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
@@ -367,7 +374,7 @@ class TwoPlayerAEC(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def render(self):
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
         if self.render_mode is None:
             gymnasium.logger.warn(
                 "You are calling render method without specifying any render mode."
@@ -380,5 +387,5 @@ class TwoPlayerAEC(AECEnv):
         print(self.render_text())
         return None
 
-    def close(self):
+    def close(self) -> None:
         pass

@@ -42,8 +42,14 @@ bar and borne-off counts; ``render_text`` / ``render_rgb`` / ``to_svg`` take ``p
 its board.
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 from gymnasium import spaces
+from pettingzoo import AECEnv
 
 from boardgym.envs import backgammon_ids as ids
 from boardgym.envs import backgammon_render
@@ -57,7 +63,7 @@ from boardgym.kernels.rng import seed_rngs
 __all__ = ["env", "raw_env"]
 
 
-def env(**kwargs):
+def env(**kwargs: Any) -> AECEnv:
     """The wrapped AEC env (TerminateIllegal -> AssertOutOfBounds -> OrderEnforcing)."""
     return wrap_classic(raw_env(**kwargs))
 
@@ -68,7 +74,13 @@ class raw_env(TwoPlayerAEC):
     metadata = {**TwoPlayerAEC.metadata, "name": "backgammon_v0"}
     renderer = backgammon_render
 
-    def __init__(self, render_mode=None, scoring="single", cube=False, max_turns=None):
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        scoring: str = "single",
+        cube: bool = False,
+        max_turns: int | None = None,
+    ) -> None:
         self._scoring = check_scoring(scoring)
         if not isinstance(cube, (bool, np.bool_)):
             raise TypeError(f"cube must be True or False, got {cube!r}")
@@ -224,14 +236,14 @@ class raw_env(TwoPlayerAEC):
         }
         return {a: dict(info) for a in AGENTS}
 
-    def match_id(self):
+    def match_id(self) -> str:
         """gnubg Match ID of the current position (money game; a pending double included)."""
         turn = int(self.state[TURN])
         return ids.match_id(
             self.state, double_offered=self._offered, turn=(1 - turn) if self._offered else turn
         )
 
-    def match_text(self, names=("player_0", "player_1")):
+    def match_text(self, names: Sequence[str] = ("player_0", "player_1")) -> str:
         """The game so far as a Jellyfish/gnubg match file (importable by GNU Backgammon).
 
         Only games from the standard start can be written (the format has no set-up position)."""

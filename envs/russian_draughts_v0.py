@@ -28,8 +28,13 @@ Rendering (envs/draughts_render.py): ``render_mode`` ``"ansi"`` (text board), ``
 ``perspective`` (0: White's side at the bottom, 1: Black's); a notebook shows the env as its board.
 """
 
+from __future__ import annotations
+
+from typing import Any
+
 import numpy as np
 from gymnasium import spaces
+from pettingzoo import AECEnv
 
 from boardgym.envs import draughts as api
 from boardgym.envs import draughts_render
@@ -43,7 +48,7 @@ _MOVE_TEXT = {}  # (mover, capture, *hops) -> PDN of the move, shared by every e
 _MOVE_TEXT_MAX = 1 << 16
 
 
-def env(**kwargs):
+def env(**kwargs: Any) -> AECEnv:
     """The wrapped AEC env (TerminateIllegal -> AssertOutOfBounds -> OrderEnforcing)."""
     return wrap_classic(raw_env(**kwargs))
 
@@ -56,14 +61,14 @@ class raw_env(TwoPlayerAEC):
 
     def __init__(
         self,
-        render_mode=None,
-        max_moves=None,
-        repetition=True,
-        three_kings=True,
-        kings_only=True,
-        balance=True,
-        long_diagonal=True,
-    ):
+        render_mode: str | None = None,
+        max_moves: int | None = None,
+        repetition: bool = True,
+        three_kings: bool = True,
+        kings_only: bool = True,
+        balance: bool = True,
+        long_diagonal: bool = True,
+    ) -> None:
         self.max_moves = api.check_max_moves(max_moves)
         self.rules = api.rules_mask(repetition, three_kings, kings_only, balance, long_diagonal)
         super().__init__(
@@ -121,7 +126,7 @@ class raw_env(TwoPlayerAEC):
             _MOVE_TEXT[key] = text
         return text
 
-    def status(self):
+    def status(self) -> int:
         """Outcome code of the current position (boardgym.kernels.draughts.outcome)."""
         return int(game.game_status(self.state))
 
@@ -141,11 +146,11 @@ class raw_env(TwoPlayerAEC):
         status, last = game.STATUS_NAMES[self._status], self._last_move
         return {a: {"status": status, "last_move": last} for a in AGENTS}
 
-    def fen(self):
+    def fen(self) -> str:
         """PDN FEN of the current position (between whole moves)."""
         return api.to_fen(self.state)
 
-    def pdn(self, capture_sep=":", **tags):
+    def pdn(self, capture_sep: str = ":", **tags: object) -> str:
         """The game so far as PDN text ([GameType "25"], algebraic moves; see draughts_pdn)."""
         from boardgym.envs.draughts_pdn import game_to_pdn
 

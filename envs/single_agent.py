@@ -22,8 +22,14 @@ in range, and ``step()`` after the end, always raise ``ValueError``.
 Other keyword arguments go to the AEC env (e.g. ``max_moves``, ``cube``, ``scoring``).
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
 import gymnasium
 import numpy as np
+import numpy.typing as npt
 
 from boardgym.envs import backgammon_v0, russian_draughts_v0
 from boardgym.envs._aec import AGENTS, TwoPlayerAEC
@@ -41,6 +47,18 @@ def _random_policy(seed):
     return act
 
 
+class _Agent(Protocol):
+    """An opponent with act(observation, action_mask) -> action (and optionally act_state)."""
+
+    def act(
+        self, observation: npt.NDArray[np.float32], action_mask: npt.NDArray[np.int8]
+    ) -> int: ...
+
+
+#: an opponent as a function: (observation, action_mask) -> action
+_Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], int]
+
+
 class _SingleAgentEnv(gymnasium.Env):
     _aec_cls = None
     # Read by gymnasium.make before an env exists (its render_mode check): the AEC env's modes.
@@ -48,13 +66,13 @@ class _SingleAgentEnv(gymnasium.Env):
 
     def __init__(
         self,
-        opponent="random",
-        learner="alternate",
-        render_mode=None,
-        illegal_action="terminate",
-        illegal_reward=-1.0,
-        **game_kwargs,
-    ):
+        opponent: str | _Agent | _Policy = "random",
+        learner: str = "alternate",
+        render_mode: str | None = None,
+        illegal_action: str = "terminate",
+        illegal_reward: float = -1.0,
+        **game_kwargs: Any,
+    ) -> None:
         if illegal_action not in ("terminate", "raise"):
             raise ValueError(
                 f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}"
@@ -100,7 +118,9 @@ class _SingleAgentEnv(gymnasium.Env):
         info["seat"] = self.seat
         return obs["observation"], info
 
-    def reset(self, seed=None, options=None):
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         """seed: None or an integer 0..2**64-1 (TypeError / ValueError else)."""
         super().reset(seed=check_seed(seed))
         sub_seed = int(self.np_random.integers(2**31))
@@ -119,7 +139,9 @@ class _SingleAgentEnv(gymnasium.Env):
         self._advance()
         return self._obs_info()
 
-    def step(self, action):
+    def step(
+        self, action: int
+    ) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
         if self.aec.is_over or self._ended_illegally:
             raise ValueError("step() called after the game ended; call reset()")
         if (
@@ -140,11 +162,11 @@ class _SingleAgentEnv(gymnasium.Env):
         trunc = bool(self.aec.truncations[self.seat])
         return obs, reward, term, trunc, info
 
-    def action_masks(self):
+    def action_masks(self) -> npt.NDArray[np.int8]:
         """int8[A]: the learner's legal actions now (all zero after the end)."""
         return self.aec.observe(self.seat)["action_mask"]
 
-    def render(self):
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
         """The AEC env's render: a text board (``ansi``), an RGB image (``rgb_array``) or a
         printed board (``human``), drawn from player_0's side."""
         return self.aec.render()
@@ -152,7 +174,7 @@ class _SingleAgentEnv(gymnasium.Env):
     def _repr_svg_(self):
         return self.aec.to_svg()
 
-    def close(self):
+    def close(self) -> None:
         self.aec.close()
 
 
