@@ -21,8 +21,14 @@ legality) and raises ValueError naming the first bad game; it does not reset fin
 checkpoint of N games in progress: a training run resumed from it plays the same games).
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
 import numba
 import numpy as np
+import numpy.typing as npt
 
 from boardgym.envs.checks import is_int
 from boardgym.envs.seeding import check_seed, check_seeds
@@ -67,7 +73,13 @@ class _BatchCore:
     _state_fields = ("states", "obs", "masks", "current", "rewards", "done", "seats", "rngs")
     MAX_GAMES = 1 << 24  # a bound on num_envs (buffers of N games are allocated up front)
 
-    def __init__(self, num_envs, opponent=None, learner="alternate", threads=None):
+    def __init__(
+        self,
+        num_envs: int,
+        opponent: str | None = None,
+        learner: str | int = "alternate",
+        threads: int | None = None,
+    ) -> None:
         if not is_int(num_envs) or not 1 <= num_envs <= self.MAX_GAMES:
             raise ValueError(
                 f"num_envs must be an integer in 1..{self.MAX_GAMES}, got {num_envs!r}"
@@ -111,13 +123,13 @@ class _BatchCore:
         self._check_states(fields["states"])
 
     # ---- snapshots ----------------------------------------------------------------------------
-    def get_state(self):
+    def get_state(self) -> dict[str, Any]:
         """A snapshot of the N games (copies of every buffer and random stream) for set_state."""
         out = {name: getattr(self, name).copy() for name in self._state_fields}
         out["core"] = type(self).__name__
         return out
 
-    def set_state(self, snapshot):
+    def set_state(self, snapshot: dict[str, Any]) -> None:
         """Restore a get_state() snapshot of a core of the same class and size.
 
         TypeError if snapshot is not a dict; ValueError naming the first missing, unexpected or
@@ -181,19 +193,23 @@ class _BatchCore:
         return self.num_envs >= PARALLEL_MIN_GAMES and numba.get_num_threads() > 1
 
     @property
-    def rows(self):
+    def rows(self) -> npt.NDArray[np.int64]:
         """int64[N] 0..N-1, the game indices (read-only)."""
         return self._rows
 
     @property
-    def terminated(self):
+    def terminated(self) -> npt.NDArray[np.bool_]:
         return self.done[:, 0].astype(bool)
 
     @property
-    def truncated(self):
+    def truncated(self) -> npt.NDArray[np.bool_]:
         return self.done[:, 1].astype(bool)
 
-    def reset(self, seed=None, paired=False):
+    def reset(
+        self,
+        seed: int | Sequence[int | None] | npt.NDArray[np.integer] | None = None,
+        paired: bool = False,
+    ) -> None:
         """Start every game afresh; seed (an integer 0..2**64-1, or a sequence of N of them, one
         per game, or of None; TypeError / ValueError else: envs.seeding) fixes every game's random
         stream (None: fresh entropy).
@@ -248,7 +264,11 @@ class _BatchCore:
             )
         return value
 
-    def random_actions(self, rngs=None, out=None):
+    def random_actions(
+        self,
+        rngs: npt.NDArray[np.int64] | None = None,
+        out: npt.NDArray[np.int64] | None = None,
+    ) -> npt.NDArray[np.int64]:
         """A uniformly random legal action per game (int64[N], -1 where none), drawn in a kernel
         from rngs (int64[N] SplitMix states, advanced in place; default: the core's own) into out
         (int64[N], default: a new array). ValueError for any other rngs or out: the kernel is
@@ -267,7 +287,7 @@ class _BatchCore:
         rngs_[:], out_[:] = r, o
         return out_
 
-    def reset_done(self):
+    def reset_done(self) -> npt.NDArray[np.intp]:
         """Restart the games that ended at the last step (a few on one thread, many in
         parallel); returns their indices."""
         finished = np.flatnonzero(self.done[:, 0] | self.done[:, 1])
@@ -280,7 +300,9 @@ class _BatchCore:
                 which[finished] = 0
         return finished
 
-    def check_actions(self, actions, games=None):
+    def check_actions(
+        self, actions: npt.ArrayLike, games: npt.NDArray[np.integer] | None = None
+    ) -> npt.NDArray[np.int64]:
         """actions as int64, checked: one integer per game (per game of ``games`` if given), in
         range and legal for that game's acting player; ValueError naming the first bad game."""
         rows = self._rows if games is None else games
@@ -309,11 +331,13 @@ class _BatchCore:
             raise ValueError(f"illegal action {a[k]} in game {rows[k]}{over}")
         return a
 
-    def step(self, actions):
+    def step(self, actions: npt.ArrayLike) -> None:
         """Play actions (int[N], each legal for its game's acting player) in every game."""
         self._step(self.check_actions(actions))
 
-    def step_autoreset(self, actions):
+    def step_autoreset(
+        self, actions: npt.ArrayLike
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.float32]]:
         """step then reset_done in one kernel call -> (seat_rewards float32[N], seat_done int8[N, 2]
         (terminated, truncated), final_obs float32[N, OBS_LEN]): the reward of the player in
         ``seats[i]`` and the end of each game at this step, and the last observation of the
@@ -329,7 +353,7 @@ class _BatchCore:
         self._step_autoreset(a)
         return self._seat_rewards, self._seat_done, self._final_obs
 
-    def step_subset(self, games, actions):
+    def step_subset(self, games: npt.ArrayLike, actions: npt.ArrayLike) -> None:
         """Play actions[k] in game games[k] only (distinct game indices; the others do not move)."""
         try:
             g = np.asarray(games)
@@ -375,15 +399,15 @@ class DraughtsBatch(_BatchCore):
 
     def __init__(
         self,
-        num_envs,
-        opponent=None,
-        learner="alternate",
-        max_moves=None,
-        fen=None,
-        threads=None,
-        openings=None,
-        **draw_rules,
-    ):
+        num_envs: int,
+        opponent: str | None = None,
+        learner: str | int = "alternate",
+        max_moves: int | None = None,
+        fen: str | None = None,
+        threads: int | None = None,
+        openings: Sequence[str] | None = None,
+        **draw_rules: bool,
+    ) -> None:
         from boardgym.envs import draughts as api
         from boardgym.kernels.draughts import batch as kb
         from boardgym.kernels.draughts import game
@@ -514,13 +538,13 @@ class BackgammonBatch(_BatchCore):
 
     def __init__(
         self,
-        num_envs,
-        opponent=None,
-        learner="alternate",
-        scoring="single",
-        max_turns=None,
-        threads=None,
-    ):
+        num_envs: int,
+        opponent: str | None = None,
+        learner: str | int = "alternate",
+        scoring: str = "single",
+        max_turns: int | None = None,
+        threads: int | None = None,
+    ) -> None:
         from boardgym.envs import backgammon_checks as checks
         from boardgym.kernels.backgammon import batch as kb
         from boardgym.kernels.backgammon import game

@@ -30,7 +30,14 @@ bookkeeping, the module forward pass) costs many times the adapter's own step (B
 ``num_env_runners`` and ``num_envs_per_env_runner`` (RLlib batches the forward pass over them).
 """
 
+from __future__ import annotations
+
 import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gymnasium import spaces
+    from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 GAMES = {
     "draughts": "boardgym.envs.russian_draughts_v0",
@@ -72,7 +79,7 @@ def _raw_env(config):
     return game, illegal, importlib.import_module(GAMES[game]).raw_env(**config)
 
 
-def obs_space(game, **kwargs):
+def obs_space(game: str, **kwargs: Any) -> spaces.Dict:
     """The per-agent observation space ``Dict(observations=Box, action_mask=Box)`` of a game."""
     from gymnasium import spaces
 
@@ -81,7 +88,7 @@ def obs_space(game, **kwargs):
     return spaces.Dict({"observations": inner["observation"], "action_mask": inner["action_mask"]})
 
 
-def action_space(game, **kwargs):
+def action_space(game: str, **kwargs: Any) -> spaces.Discrete:
     """The per-agent action space ``Discrete(A)`` of a game."""
     _, _, raw = _raw_env({"game": game, **kwargs})
     return raw.action_spaces[AGENTS[0]]
@@ -94,7 +101,7 @@ def _build_class():
     class BoardgymMultiAgentEnv(MultiAgentEnv):
         """One boardgym game as an RLlib turn-based ``MultiAgentEnv`` (see the module docstring)."""
 
-        def __init__(self, config=None):
+        def __init__(self, config: dict[str, Any] | None = None) -> None:
             super().__init__()
             self.game, self.illegal, self.raw = _raw_env(config)
             inner = self.raw.observation_spaces[AGENTS[0]]
@@ -111,13 +118,23 @@ def _build_class():
             o = self.raw.observe(agent)
             return {"observations": o["observation"], "action_mask": o["action_mask"]}
 
-        def reset(self, *, seed=None, options=None):
+        def reset(
+            self, *, seed: int | None = None, options: dict[str, Any] | None = None
+        ) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
             self.raw.reset(seed=seed, options=options)
             agent = self.raw.agent_selection
             self._seen = {agent}
             return {agent: self._obs(agent)}, {agent: dict(self.raw.infos[agent])}
 
-        def step(self, action_dict):
+        def step(
+            self, action_dict: dict[str, int]
+        ) -> tuple[
+            dict[str, dict[str, Any]],
+            dict[str, float],
+            dict[str, bool],
+            dict[str, bool],
+            dict[str, dict[str, Any]],
+        ]:
             raw = self.raw
             if raw.is_over:
                 raise ValueError("step() called after the game ended; call reset()")
@@ -168,7 +185,7 @@ def _build_class():
             info = {"illegal_action": int(action)}
             return obs, rewards, terms, truncs, {a: dict(info) for a in AGENTS}
 
-        def render(self):
+        def render(self) -> str:
             return self.raw.render_text()
 
     BoardgymMultiAgentEnv.__module__ = __name__
@@ -185,13 +202,13 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def env_creator(config=None):
+def env_creator(config: dict[str, Any] | None = None) -> MultiAgentEnv:
     """RLlib env creator: ``BoardgymMultiAgentEnv(config)`` (config: ``{"game": ...,
     **kwargs}``)."""
     return __getattr__("BoardgymMultiAgentEnv")(dict(config or {}))
 
 
-def register_envs():
+def register_envs() -> dict[str, str]:
     """Register ``"boardgym/draughts"`` and ``"boardgym/backgammon"`` with ray.tune (idempotent)."""
     from ray.tune.registry import register_env
 

@@ -25,8 +25,14 @@
 - Two-player (Pgx-style) loops use the cores directly: ``DraughtsBatch(N, opponent=None)``.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
 import gymnasium
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
@@ -34,6 +40,11 @@ from boardgym.envs import backgammon_render, draughts_render
 from boardgym.envs import batch as _batch
 from boardgym.envs.seeding import check_seed
 
+if TYPE_CHECKING:
+    from stable_baselines3.common.vec_env import VecEnv as SB3VecEnv
+
+#: a frozen opponent: (obs (M, O), masks (M, A)) of the games where it is to move -> actions (M,)
+_Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], npt.ArrayLike]
 _CORES = {"draughts": "DraughtsBatch", "backgammon": "BackgammonBatch"}
 _RENDERERS = {"draughts": draughts_render, "backgammon": backgammon_render}
 
@@ -133,7 +144,7 @@ class _LearnerStepper:
             core.reset_done()
         return rewards, term, trunc, finished, final_obs
 
-    def action_masks(self):
+    def action_masks(self) -> npt.NDArray[np.int8]:
         """int8 (N, A): the learner's legal actions in every game (a fresh array)."""
         return self.core.masks.copy()
 
@@ -146,7 +157,14 @@ class _VectorEnv(_LearnerStepper, VectorEnv):
         "render_fps": 2,
     }
 
-    def __init__(self, num_envs=8, opponent="random", render_mode=None, copy=False, **kwargs):
+    def __init__(
+        self,
+        num_envs: int = 8,
+        opponent: str | _Policy = "random",
+        render_mode: str | None = None,
+        copy: bool = False,
+        **kwargs: Any,
+    ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"unknown render_mode {render_mode!r}; "
@@ -165,7 +183,12 @@ class _VectorEnv(_LearnerStepper, VectorEnv):
             self.single_action_space, self.num_envs
         )
 
-    def reset(self, *, seed=None, options=None):
+    def reset(
+        self,
+        *,
+        seed: int | Sequence[int | None] | npt.NDArray[np.integer] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         """seed: None, an integer 0..2**64-1, or a sequence of one per game (Gymnasium's
         convention: game i's stream from seed[i] alone; seeds S, S + 1, ... are the integer S;
         all None = unseeded)."""
@@ -176,7 +199,15 @@ class _VectorEnv(_LearnerStepper, VectorEnv):
         """A core buffer as handed out: itself (valid until the next step), or a copy."""
         return buffer.copy() if self.copy else buffer
 
-    def step(self, actions):
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, Any],
+    ]:
         """Play the learner's actions (int[N], legal) in every game; the opponent replies in the
         kernel -> (obs, rewards, terminations, truncations, infos) as the class docstring says."""
         rewards, term, trunc, finished, final_obs = self._learner_step(actions)
@@ -189,7 +220,7 @@ class _VectorEnv(_LearnerStepper, VectorEnv):
             infos["final_obs"], infos["_final_obs"] = fo, mark
         return self._out(self.core.obs), rewards, term, trunc, infos
 
-    def render(self):
+    def render(self) -> tuple[str, ...] | tuple[npt.NDArray[np.uint8], ...] | None:
         """One frame per game, as Gymnasium's vector envs return them: a tuple of text boards
         (``ansi``) or RGB images (``rgb_array``); ``human`` prints the text boards. Boards are
         drawn as the single-agent env draws them (draughts from White's side, backgammon from
@@ -221,14 +252,16 @@ class BackgammonVectorEnv(_VectorEnv):
     game = "backgammon"
 
 
-def make_sb3_vec_env(game, num_envs=8, opponent="random", **kwargs):
+def make_sb3_vec_env(
+    game: str, num_envs: int = 8, opponent: str | _Policy = "random", **kwargs: Any
+) -> SB3VecEnv:
     """A stable-baselines3 VecEnv of N games of ``game`` ('draughts' or 'backgammon')."""
     from stable_baselines3.common.vec_env import VecEnv
 
     class BoardgymVecEnv(_LearnerStepper, VecEnv):
         """stable-baselines3 VecEnv over a boardgym batched core (same-step autoreset)."""
 
-        def __init__(self):
+        def __init__(self) -> None:
             self._init_core(game, num_envs, opponent, kwargs)
             self.render_mode = None
             VecEnv.__init__(
@@ -237,19 +270,26 @@ def make_sb3_vec_env(game, num_envs=8, opponent="random", **kwargs):
             self._actions = None
             self._seed = None
 
-        def reset(self):
+        def reset(self) -> npt.NDArray[np.float32]:
             self.core.reset(self._seed)
             self._seed = None
             return self.core.obs.copy()
 
-        def seed(self, seed=None):
+        def seed(self, seed: int | None = None) -> list[int | None]:
             self._seed = check_seed(seed)
             return [seed] * self.num_envs
 
-        def step_async(self, actions):
+        def step_async(self, actions: npt.ArrayLike) -> None:
             self._actions = actions  # checked by the core in step_wait
 
-        def step_wait(self):
+        def step_wait(
+            self,
+        ) -> tuple[
+            npt.NDArray[np.float32],
+            npt.NDArray[np.float32],
+            npt.NDArray[np.bool_],
+            list[dict[str, Any]],
+        ]:
             rewards, term, trunc, finished, final_obs = self._learner_step(self._actions)
             infos = [{} for _ in range(self.num_envs)]
             for k, i in enumerate(finished):
@@ -257,23 +297,33 @@ def make_sb3_vec_env(game, num_envs=8, opponent="random", **kwargs):
                 infos[i]["TimeLimit.truncated"] = bool(trunc[i])
             return self.core.obs.copy(), rewards, term | trunc, infos
 
-        def close(self):
+        def close(self) -> None:
             pass
 
-        def get_attr(self, attr_name, indices=None):
+        def get_attr(self, attr_name: str, indices: int | Iterable[int] | None = None) -> list[Any]:
             return [getattr(self, attr_name)] * len(self._indices(indices))
 
-        def set_attr(self, attr_name, value, indices=None):
+        def set_attr(
+            self, attr_name: str, value: Any, indices: int | Iterable[int] | None = None
+        ) -> None:
             setattr(self, attr_name, value)
 
-        def env_method(self, method_name, *args, indices=None, **kwargs):
+        def env_method(
+            self,
+            method_name: str,
+            *args: Any,
+            indices: int | Iterable[int] | None = None,
+            **kwargs: Any,
+        ) -> list[Any]:
             idx = self._indices(indices)
             if method_name == "action_masks":
                 masks = self.core.masks
                 return [masks[i].copy() for i in idx]
             return [getattr(self, method_name)(*args, **kwargs) for _ in idx]
 
-        def env_is_wrapped(self, wrapper_class, indices=None):
+        def env_is_wrapped(
+            self, wrapper_class: type, indices: int | Iterable[int] | None = None
+        ) -> list[bool]:
             return [False] * len(self._indices(indices))
 
         def _indices(self, indices):
