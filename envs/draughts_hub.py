@@ -141,15 +141,16 @@ def move_to_hub(row: npt.NDArray[np.int64], a1: bool = False) -> str:
     return "x".join(str(q) for q in [a, b] + cap)
 
 
-def move_from_hub(
-    state: npt.NDArray[np.int64], text: str, a1: bool = False
-) -> npt.NDArray[np.int64]:
+def move_from_hub(state: npt.ArrayLike, text: str, a1: bool = False) -> npt.NDArray[np.int64]:
     """The legal move row of a whole-move position that a Hub move names; HubError if none.
 
     ``a-b`` is a simple move; ``axb`` a capture from a to b (if only one); ``axbxc...`` a capture
     from a to b taking the pieces on c... (any order). Squares are numbers 1..32 (standard, or
     from a1 with a1) or algebraic.
     """
+    state = api.check_state(state)
+    if not isinstance(text, str):
+        raise TypeError(f"a Hub move is a string such as '22-17', got {text!r}")
     toks = re.split(r"[-x]", text)
     try:
         sqs = [_square(t, a1) for t in toks]

@@ -45,6 +45,10 @@ def test_moves_in_hub_notation():
     ):
         with pytest.raises(draughts_hub.HubError, match=why):
             draughts_hub.move_from_hub(s, bad)
+    with pytest.raises(ValueError, match="state"):  # a state is checked before the kernel
+        draughts_hub.move_from_hub(np.zeros(3, np.int64), "22-17")
+    with pytest.raises(TypeError, match="a Hub move is a string"):
+        draughts_hub.move_from_hub(s, 2217)
 
 
 def test_parse_and_write_lines():
