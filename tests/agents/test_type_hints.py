@@ -14,6 +14,10 @@ import pytest
 MODULES = [
     "boardgym.agents",
     *(f"boardgym.agents.{m}" for m in ("registry", "random_agent", "files", "ppo", "rllib_module")),
+    *(
+        f"boardgym.agents.draughts.{m}"
+        for m in ("agents", "batch_players", "egdb", "evaluation", "search", "td", "thinking")
+    ),
 ]
 
 
