@@ -18,6 +18,22 @@ MODULES = [
         f"boardgym.agents.draughts.{m}"
         for m in ("agents", "batch_players", "egdb", "evaluation", "search", "td", "thinking")
     ),
+    *(
+        f"boardgym.agents.backgammon.{m}"
+        for m in (
+            "agents",
+            "bearoff",
+            "cube",
+            "distill",
+            "features",
+            "game_loop",
+            "luck",
+            "net",
+            "search",
+            "td",
+            "weights",
+        )
+    ),
 ]
 
 
