@@ -34,6 +34,10 @@ MODULES = [
             "weights",
         )
     ),
+    *(
+        f"boardgym.agents.arena.{m}"
+        for m in ("engine_query", "matches", "openings", "playouts", "sessions", "stats")
+    ),
 ]
 
 
