@@ -23,6 +23,8 @@ Matches, sessions, openings, playouts and statistics are in arena/; the training
 run lifecycle in training/.
 """
 
+from __future__ import annotations
+
 from boardgym.agents.random_agent import RandomAgent
 from boardgym.agents.registry import available, load, load_spec, register
 
@@ -42,7 +44,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> type:
     if name in ("DraughtsGreedyAgent", "AlphaBetaAgent"):
         from boardgym.agents.draughts import agents as draughts_agents
 

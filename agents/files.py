@@ -2,13 +2,18 @@
 weights are (``CHECKPOINTS``), and writing a checkpoint to a temporary name then renaming it, so
 a killed writer never leaves half a file."""
 
+from __future__ import annotations
+
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 CHECKPOINTS = Path(__file__).parent / "checkpoints"  # the shipped weights
 
 
-def write_atomically(path, write, suffix=""):
+def write_atomically(
+    path: str | os.PathLike[str], write: Callable[[str], object], suffix: str = ""
+) -> None:
     """Call write(tmp) on a temporary file beside path, then rename it to path: a killed writer
     never leaves half a file. The temporary name is path + ".tmp" + suffix, so writers that
     append an extension unless the name has one (np.savez ".npz", SB3's save ".zip") find it
@@ -18,11 +23,11 @@ def write_atomically(path, write, suffix=""):
     os.replace(tmp, path)
 
 
-def write_file_atomically(path, data):
+def write_file_atomically(path: str | os.PathLike[str], data: str | bytes) -> None:
     """Write data (str or bytes) to path through write_atomically."""
     mode = "wb" if isinstance(data, bytes) else "w"
 
-    def write(tmp):
+    def write(tmp: str) -> None:
         with open(tmp, mode) as f:
             f.write(data)
 

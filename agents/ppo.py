@@ -13,7 +13,17 @@ position rarely allows 20, so this cuts the update's cost several times; its che
 as MaskableActorCriticPolicy too (same state dict).
 """
 
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
 import numpy as np
+
+if TYPE_CHECKING:  # torch and sb3-contrib are optional: imported when a policy is built
+    import torch
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
 
 def _torch_threads():
@@ -33,7 +43,7 @@ def _policy_shapes():
     return {"draughts": (D_OBS, (D_ACTIONS,)), "backgammon": (BG_OBS, (BG_ACTIONS, N_ACTIONS_CUBE))}
 
 
-def policy_game(model):
+def policy_game(model: object) -> str | None:
     """The game ("draughts" / "backgammon") whose observations and actions model's spaces
     fit, or None."""
     obs = getattr(getattr(model, "observation_space", None), "shape", None)
@@ -52,9 +62,15 @@ class PPOAgent:
     game ("draughts" / "backgammon"), a policy of the other game (told by its observation and
     action spaces) is refused with a ValueError naming the file."""
 
-    def __init__(self, path, deterministic=True, device="cpu", game=None):
-        import os
+    model: MaskablePPO | MaskableActorCriticPolicy
 
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        deterministic: bool = True,
+        device: str = "cpu",
+        game: str | None = None,
+    ) -> None:
         if not os.path.isfile(str(path)):
             raise ValueError(f"no PPO policy file at {path}")
         _torch_threads()
@@ -82,7 +98,7 @@ class PPOAgent:
             )
         self.deterministic = deterministic
 
-    def act(self, observation, action_mask):
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """The policy's action (legal: the mask is applied inside the policy)."""
         mask = np.asarray(action_mask).astype(bool)
         if not mask.any():
@@ -92,13 +108,13 @@ class PPOAgent:
         )
         return int(action)
 
-    def best_move(self, fen):
+    def best_move(self, fen: str) -> str:
         """Draughts: PDN string of the policy's whole move in a FEN position."""
         from boardgym.agents.arena.engine_query import best_move
 
         return best_move(self, fen)
 
-    def best_play(self, position_id, die1, die2):
+    def best_play(self, position_id: str, die1: int, die2: int) -> str:
         """Backgammon: Position ID of the afterstate the policy's checker moves reach."""
         from boardgym.agents.arena.engine_query import best_play
 
@@ -127,10 +143,10 @@ class LegalActions:
     MaskableCategorical over all A actions with the mask applied, computed in O(B K H) instead
     of O(B A H)."""
 
-    def __init__(self, logp, idx, valid):
+    def __init__(self, logp: torch.Tensor, idx: torch.Tensor, valid: torch.Tensor) -> None:
         self.logp, self.idx, self.valid = logp, idx, valid
 
-    def get_actions(self, deterministic=False):
+    def get_actions(self, deterministic: bool = False) -> torch.Tensor:
         import torch
 
         if deterministic:  # the first best action (ascending order, as argmax over all A)
@@ -139,13 +155,13 @@ class LegalActions:
             k = torch.multinomial(self.logp.exp(), 1)[:, 0]
         return self.idx.gather(1, k[:, None])[:, 0]
 
-    def log_prob(self, actions):
+    def log_prob(self, actions: torch.Tensor) -> torch.Tensor:
         import torch
 
         hit = (self.idx == actions.long().reshape(-1, 1)) & self.valid
         return torch.where(hit, self.logp, torch.zeros_like(self.logp)).sum(1)
 
-    def entropy(self):
+    def entropy(self) -> torch.Tensor:
         p = self.logp.exp()
         return -(p * self.logp).sum(1)  # padding: p = 0 times a finite log p
 
@@ -236,7 +252,7 @@ _TRAINING_NAMES = (
 )
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> object:
     """``boardgym.agents.ppo.LegalActionPolicy``: the trainer's policy class, built on first
     access (so that pickled models name it and sb3-contrib stays optional); the training names
     from boardgym.agents.training.ppo."""
@@ -249,7 +265,7 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def export_policy(zip_path, pt_path):
+def export_policy(zip_path: str | os.PathLike[str], pt_path: str | os.PathLike[str]) -> None:
     """Write the policy of a MaskablePPO checkpoint alone (no optimizer state) to pt_path."""
     from sb3_contrib import MaskablePPO
 

@@ -1,5 +1,7 @@
 """RandomAgent: a uniformly random legal action, from its own seeded generator."""
 
+from __future__ import annotations
+
 import numpy as np
 
 from boardgym.kernels.backgammon.game import N_ACTIONS as _BG_ACTIONS
@@ -28,14 +30,14 @@ def _check_mask(action_mask):
 class RandomAgent:
     """Picks uniformly among the actions the mask allows; works in every boardgym env."""
 
-    def __init__(self, seed=None):
+    def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
 
-    def seed(self, seed=None):
+    def seed(self, seed: int | None = None) -> None:
         """Re-seed the agent's generator."""
         self.rng = np.random.default_rng(seed)
 
-    def act(self, observation, action_mask):
+    def act(self, observation: object, action_mask: np.ndarray) -> int:
         """A legal action index drawn uniformly from action_mask (int8 or bool, shape (A,), A an
         action-space size of a boardgym env: MASK_LENGTHS); the observation is not read."""
         legal = np.flatnonzero(_check_mask(action_mask))
@@ -43,7 +45,7 @@ class RandomAgent:
             raise ValueError("RandomAgent.act: the action mask allows no action")
         return int(legal[self.rng.integers(legal.size)])
 
-    def best_move(self, fen):
+    def best_move(self, fen: str) -> str:
         """Draughts: a whole move (PDN string) drawn uniformly from the legal moves of fen."""
         from boardgym.envs.draughts import legal_moves
 
@@ -52,7 +54,7 @@ class RandomAgent:
             raise ValueError(f"no legal move in {fen!r} (the game is over)")
         return moves[int(self.rng.integers(len(moves)))]
 
-    def best_play(self, position_id, die1, die2):
+    def best_play(self, position_id: str, die1: int, die2: int) -> str:
         """Backgammon: an afterstate Position ID drawn uniformly from the legal plays."""
         from boardgym.envs.backgammon_notation import legal_plays
 

@@ -45,11 +45,15 @@ counting, ``width``, ``threshold``), ``ppo``
 other game is a ValueError naming the file.
 """
 
+from __future__ import annotations
+
 import ast
 import importlib
 import inspect
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -61,7 +65,13 @@ CHECKPOINT_SUFFIXES = (".npz", ".zip", ".pt")
 _FACTORIES = {}
 
 
-def register(game, name, factory):
+class Agent(Protocol):
+    """What load builds: ``act(observation, action_mask) -> action`` for the acting seat."""
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int: ...
+
+
+def register(game: str, name: str, factory: Callable[..., Agent]) -> None:
     """Make ``factory(**kwargs) -> agent`` loadable as ``"<game>-<name>"`` (and as ``name``
     with game=)."""
     if game not in GAMES:
@@ -69,7 +79,7 @@ def register(game, name, factory):
     _FACTORIES[(game, name)] = factory
 
 
-def available(game=None):
+def available(game: str | None = None) -> list[str]:
     """Sorted loadable names (full ``game-name`` form; with game, the short names of that game)."""
     if game is not None:
         _check_game(game)
@@ -85,7 +95,7 @@ def _check_game(game):
 # ---- option text -----------------------------------------------------------------------------
 
 
-def parse_value(text):
+def parse_value(text: str) -> Any:
     """An option value of text: None / True / False for none / true / false (any case), else a
     Python literal (number, quoted string, tuple, ...), else the stripped text."""
     text = text.strip()
@@ -98,7 +108,7 @@ def parse_value(text):
         return text
 
 
-def parse_option(item):
+def parse_option(item: str) -> tuple[str, Any]:
     """(key, value) of one option 'key=value' (dashes in key read as underscores, the value by
     parse_value); ValueError unless key is an identifier."""
     if not isinstance(item, str):
@@ -110,7 +120,7 @@ def parse_option(item):
     return key, parse_value(value)
 
 
-def parse_spec(spec):
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """(name, kwargs) of an agent spec 'name:key=value,key=value' (parse_option); ValueError on
     an option that is not key=value."""
     if not isinstance(spec, str):
@@ -129,7 +139,7 @@ def parse_spec(spec):
 # ---- loading ---------------------------------------------------------------------------------
 
 
-def load(name, game=None, **kwargs):
+def load(name: str | os.PathLike[str], game: str | None = None, **kwargs: Any) -> Agent:
     """A ready agent (``act(observation, action_mask) -> action``) of a registry name or
     checkpoint path (str or os.PathLike) with its keyword options; ValueError naming the
     problem."""
@@ -142,7 +152,9 @@ def load(name, game=None, **kwargs):
     return _build(name.strip(), game, kwargs, None)
 
 
-def load_spec(spec, game=None, *, seed=None, **defaults):
+def load_spec(
+    spec: str, game: str | None = None, *, seed: int | None = None, **defaults: Any
+) -> Agent:
     """A ready agent of a name, ``name:key=value,...`` spec or checkpoint path for game (None:
     the game the spec gives); the spec's options win over defaults; seed goes to an agent that
     takes one when neither gives a seed. ValueError naming the problem."""
@@ -154,7 +166,7 @@ def load_spec(spec, game=None, *, seed=None, **defaults):
     return _build(name, game, {**defaults, **own}, seed)
 
 
-def options(name, game=None):
+def options(name: str, game: str | None = None) -> list[str] | None:
     """Sorted keyword options the agent of a registry name or checkpoint path takes (None: any,
     a factory registered with **kwargs); ValueError as load for an unknown name."""
     if not isinstance(name, str):
@@ -165,7 +177,7 @@ def options(name, game=None):
     return None if valid is None else sorted(valid)
 
 
-def spec_game(spec):
+def spec_game(spec: str) -> str | None:
     """The game a spec names: its name's prefix or an .npz checkpoint's contents; None when the
     name alone does not tell (random, greedy, a policy file, ...)."""
     name, _ = parse_spec(spec)

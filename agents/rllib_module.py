@@ -13,7 +13,16 @@ Ray and torch are imported on first use: ``MaskedPPOModule`` is built when first
 ``RLModuleSpec`` for a game; ``RLlibAgent(module)`` plays a module in the AEC envs.
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
+
+if TYPE_CHECKING:  # Ray and torch are optional: imported on first use
+    import torch
+    from ray.rllib.core.rl_module.rl_module import RLModule, RLModuleSpec
 
 __all__ = [
     "MaskedPPOModule",  # noqa: F822 (built on first access by the module __getattr__)
@@ -25,7 +34,7 @@ __all__ = [
 _CLASS = None
 
 
-def masked_logits(logits, mask):
+def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     """logits (B, A) float with illegal entries (mask == 0) set to the float32 minimum."""
     import torch
 
@@ -77,7 +86,7 @@ def _build_class():
     return MaskedPPOModule
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> type:
     global _CLASS
     if name == "MaskedPPOModule":
         if _CLASS is None:
@@ -86,7 +95,7 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def module_spec(game, hidden=(256, 256), **env_kwargs):
+def module_spec(game: str, hidden: Sequence[int] = (256, 256), **env_kwargs: Any) -> RLModuleSpec:
     """``RLModuleSpec`` of a ``MaskedPPOModule`` for a game's spaces (boardgym.envs.rllib)."""
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
@@ -105,12 +114,14 @@ class RLlibAgent:
     ``act(observation, action_mask) -> action`` (greedy, or sampled with
     ``deterministic=False``)."""
 
-    def __init__(self, module, deterministic=True, seed=None):
+    def __init__(
+        self, module: RLModule, deterministic: bool = True, seed: int | None = None
+    ) -> None:
         self.module = module
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
 
-    def act(self, observation, action_mask):
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         import torch
         from ray.rllib.core.columns import Columns
 

@@ -8,10 +8,17 @@ or turn is over, and report it the way the search agents do: a PDN move string (
 the env, which raises on an action outside the mask.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from boardgym.envs import backgammon_notation as bg_api
 from boardgym.envs import draughts as dr_api
+
+if TYPE_CHECKING:
+    from boardgym.agents.registry import Agent
 
 
 def _play_while(env, agent, playing):
@@ -21,7 +28,7 @@ def _play_while(env, agent, playing):
         env.step(int(agent.act(obs["observation"], obs["action_mask"])))
 
 
-def best_move(agent, fen):
+def best_move(agent: Agent, fen: str) -> str:
     """PDN string of the whole move (capture chains included) the agent plays from fen."""
     from boardgym.envs import russian_draughts_v0
     from boardgym.kernels.draughts.board import S_BK, S_BM, S_WK, S_WM
@@ -45,7 +52,7 @@ def best_move(agent, fen):
     raise RuntimeError(f"internal: the agent's hops from {fen!r} match no legal move")
 
 
-def best_play(agent, position_id, die1, die2):
+def best_play(agent: Agent, position_id: str, die1: int, die2: int) -> str:
     """Position ID of the afterstate the agent's checker moves reach with the roll die1-die2."""
     from boardgym.envs import backgammon_v0
     from boardgym.kernels.backgammon.board import TURN, end_turn

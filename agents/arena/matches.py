@@ -34,14 +34,26 @@ judge, so the adjusted mean estimates the same expected points as the raw one; t
 judge, the smaller its variance.
 """
 
+from __future__ import annotations
+
 import dataclasses
 import importlib
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
 from boardgym.agents.arena.playouts import opening_positions, random_opening  # noqa: F401
 from boardgym.agents.arena.stats import summarize_points
 from boardgym.agents.backgammon.luck import game_luck
+
+if TYPE_CHECKING:
+    from pettingzoo import AECEnv
+
+    from boardgym.agents.backgammon.agents import AfterstateAgent
+    from boardgym.agents.registry import Agent
+    from boardgym.envs import backgammon_v0, russian_draughts_v0
 
 __all__ = [
     "GameSpec",
@@ -90,14 +102,16 @@ def _spec(game):
     return GAMES[game]
 
 
-def pair_count(n_games):
+def pair_count(n_games: int) -> int:
     """Pairs of games that cover n_games (n_games rounded up to even); ValueError if n_games < 1."""
     if isinstance(n_games, bool) or int(n_games) != n_games or n_games < 1:
         raise ValueError(f"the number of games must be a positive integer, got {n_games!r}")
     return (int(n_games) + 1) // 2
 
 
-def make_env(game, max_moves=400, cube=False):
+def make_env(
+    game: str, max_moves: int | None = 400, cube: bool = False
+) -> russian_draughts_v0.raw_env | backgammon_v0.raw_env:
     """The raw AEC env of game with its game-length cap (a capped game is a draw); cube: the
     backgammon money game with the doubling cube (C.1-C.2)."""
     spec = _spec(game)
@@ -116,7 +130,13 @@ def _choose(agent, env, obs, observation_only):
     return agent.act(obs["observation"], obs["action_mask"])
 
 
-def play_game(env, seats, seed, opening=(), observation_only=False):
+def play_game(
+    env: AECEnv,
+    seats: Sequence[Agent],
+    seed: int | None,
+    opening: Sequence[int] = (),
+    observation_only: bool = False,
+) -> float:
     """Play one game; seats: (agent of player_0, agent of player_1). Returns player_0's reward."""
     env.reset(seed=seed)
     for agent in seats:
@@ -149,7 +169,13 @@ def _afterstate_agents(game, seats, observation_only):
     return all(isinstance(agent, AfterstateAgent) for agent in seats)
 
 
-def play_afterstate_game(seats, seed, max_turns=None, rolls=None, cube=False):
+def play_afterstate_game(
+    seats: Sequence[AfterstateAgent],
+    seed: int | None,
+    max_turns: int | None = None,
+    rolls: list[np.ndarray] | None = None,
+    cube: bool = False,
+) -> float:
     """player_0's points in one backgammon game of two AfterstateAgents (seats: player_0's,
     player_1's) through the game core's afterstate loop, with the dice of
     ``backgammon_v0.reset(seed)`` and gammons counted; a game reaching max_turns rolls is a draw.
@@ -168,16 +194,16 @@ def play_afterstate_game(seats, seed, max_turns=None, rolls=None, cube=False):
 
 
 def play_match(
-    agent_a,
-    agent_b,
-    game="draughts",
-    n_games=100,
-    seed=0,
-    opening=(2, 4),
-    max_moves=400,
-    observation_only=False,
-    progress=None,
-):
+    agent_a: Agent,
+    agent_b: Agent,
+    game: str = "draughts",
+    n_games: int = 100,
+    seed: int | None = 0,
+    opening: tuple[int, int] = (2, 4),
+    max_moves: int | None = 400,
+    observation_only: bool = False,
+    progress: Callable[[npt.NDArray[np.float64]], object] | None = None,
+) -> npt.NDArray[np.float64]:
     """float64 (2 * pairs,): A's points in each game of A against B, game 2k with A as player_0
     and game 2k + 1 with A as player_1 from the same start (see the module docstring).
 
@@ -189,7 +215,14 @@ def play_match(
     )[0]
 
 
-def play_cube_match(agent_a, agent_b, n_games=100, seed=0, max_moves=400, progress=None):
+def play_cube_match(
+    agent_a: Agent,
+    agent_b: Agent,
+    n_games: int = 100,
+    seed: int | None = 0,
+    max_moves: int | None = 400,
+    progress: Callable[[npt.NDArray[np.float64]], object] | None = None,
+) -> npt.NDArray[np.float64]:
     """float64 (2 * pairs,): A's points in each cubeful money game of A against B (the
     backgammon env with ``cube=True``: gammons count, the cube multiplies, a dropped double pays
     the cube's value before the double, C.1-C.2), pairs with the seats swapped sharing
@@ -213,8 +246,15 @@ def play_cube_match(agent_a, agent_b, n_games=100, seed=0, max_moves=400, progre
 
 
 def play_adjusted_match(
-    agent_a, agent_b, judge, n_games=100, seed=0, max_moves=None, progress=None, cube=False
-):
+    agent_a: AfterstateAgent,
+    agent_b: AfterstateAgent,
+    judge: Callable[[np.ndarray], npt.ArrayLike],
+    n_games: int = 100,
+    seed: int | None = 0,
+    max_moves: int | None = None,
+    progress: Callable[[npt.NDArray[np.float64], npt.NDArray[np.float64]], object] | None = None,
+    cube: bool = False,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """(points, luck), each float64 (2 * pairs,): play_match of two backgammon AfterstateAgents
     (the same games, the same dice) and, per game, the luck of A's rolls minus the luck of B's
     under judge (module docstring); the adjusted results are points - luck.
@@ -294,7 +334,7 @@ def _play_pairs(
     return points, luck
 
 
-def summarize(points, game="draughts"):
+def summarize(points: npt.ArrayLike, game: str = "draughts") -> dict[str, Any]:
     """boardgym.agents.arena.stats.summarize_points of one player's results in game."""
     return summarize_points(points, *_spec(game).points_range)
 
@@ -314,7 +354,14 @@ def _paired_core(game, n_games, seed, opponent, core_kwargs):
     return core
 
 
-def play_vs_kernel_opponent(policy, game, opponent="random", n_games=200, seed=0, **core_kwargs):
+def play_vs_kernel_opponent(
+    policy: Callable[[np.ndarray, np.ndarray], npt.ArrayLike],
+    game: str,
+    opponent: str = "random",
+    n_games: int = 200,
+    seed: int | None = 0,
+    **core_kwargs: Any,
+) -> npt.NDArray[np.float64]:
     """float64 (2 * pairs,): the points of policy ((obs (N, O) float32, masks (N, A) int8) ->
     actions (N,)) in each game against the in-kernel player ``opponent`` on the batched core.
 
@@ -335,7 +382,14 @@ def play_vs_kernel_opponent(policy, game, opponent="random", n_games=200, seed=0
     return points
 
 
-def play_vs_batched_opponent(policy, opponent, game, n_games=200, seed=0, **core_kwargs):
+def play_vs_batched_opponent(
+    policy: Callable[[np.ndarray, np.ndarray], npt.ArrayLike],
+    opponent: Callable[[np.ndarray, np.ndarray, npt.NDArray[np.int64]], npt.ArrayLike],
+    game: str,
+    n_games: int = 200,
+    seed: int | None = 0,
+    **core_kwargs: Any,
+) -> npt.NDArray[np.float64]:
     """float64 (2 * pairs,): the points of policy ((obs (M, O), masks (M, A)) -> actions (M,))
     in each game against ``opponent((obs (M, O), masks (M, A), games int64 (M,)) -> actions
     (M,))``, both answering in one call for all the games where their seat is to act (games:
@@ -365,7 +419,14 @@ def play_vs_batched_opponent(policy, opponent, game, n_games=200, seed=0, **core
     return points
 
 
-def baseline_report(play, n_games, seed, low, high, opponents=("random", "greedy")):
+def baseline_report(
+    play: Callable[[str, int, int | None], npt.ArrayLike],
+    n_games: int,
+    seed: int | None,
+    low: float,
+    high: float,
+    opponents: Sequence[str] = ("random", "greedy"),
+) -> dict[str, dict[str, Any]]:
     """{opponent: stats.points_summary} of ``play(opponent, n_pairs, seed) -> points``
     (float (2 * n_pairs,), each in [low, high]) for each fixed opponent."""
     from boardgym.agents.arena.stats import points_summary

@@ -3,21 +3,30 @@ fixed tactics suite, both data files of this room (``data/``), and ballot matche
 played twice, each player White once, through the one match harness).
 """
 
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from boardgym.agents.arena import matches
 from boardgym.envs import draughts as api
 from boardgym.kernels.draughts import game
 from boardgym.kernels.draughts.board import MAX_HOPS, MAX_MOVES, ROW_LEN
 
+if TYPE_CHECKING:
+    from boardgym.agents.registry import Agent
+
 DATA = Path(__file__).resolve().parent / "data"
 BALLOTS_FILE = DATA / "draughts_ballots.tsv"
 TACTICS_FILE = DATA / "draughts_tactics.tsv"
 
 
-def read_ballots(path=BALLOTS_FILE):
+def read_ballots(path: str | os.PathLike[str] = BALLOTS_FILE) -> list[tuple[str, list[str]]]:
     """[(name, [PDN moves])] of a ballot file."""
     out = []
     for ln in Path(path).read_text().splitlines():
@@ -28,13 +37,13 @@ def read_ballots(path=BALLOTS_FILE):
     return out
 
 
-def legal_rows(state):
+def legal_rows(state: np.ndarray) -> npt.NDArray[np.int64]:
     """int64 (n, ROW_LEN): the legal move rows of a draughts state."""
     buf = np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64)
     return buf[: game.gen_moves(state, buf)]
 
 
-def ballot_actions(moves):
+def ballot_actions(moves: Iterable[str]) -> list[int]:
     """The env actions (the acting player's frame, hop by hop) of a ballot's PDN moves."""
     s = game.initial_state()
     hops = np.zeros(MAX_HOPS, dtype=np.int64)
@@ -49,7 +58,13 @@ def ballot_actions(moves):
     return actions
 
 
-def ballot_match(agent_a, agent_b, ballots, max_moves, progress=None):
+def ballot_match(
+    agent_a: Agent,
+    agent_b: Agent,
+    ballots: Sequence[tuple[str, Sequence[str]]],
+    max_moves: int | None,
+    progress: Callable[[npt.NDArray[np.float64]], object] | None = None,
+) -> npt.NDArray[np.float64]:
     """float64 (2 * len(ballots),): A's points, each ballot played with A White then Black.
     progress(points so far) after each ballot's two games."""
     env = matches.make_env("draughts", max_moves)
@@ -64,7 +79,7 @@ def ballot_match(agent_a, agent_b, ballots, max_moves, progress=None):
     return points
 
 
-def read_tactics(path):
+def read_tactics(path: str | os.PathLike[str]) -> list[tuple[str, str, str]]:
     """[(FEN, best PDN move, note)] of a tactics file."""
     out = []
     for ln in Path(path).read_text().splitlines():

@@ -14,7 +14,13 @@ Backgammon (``backgammon_rolls``): the rolls of random games played through the 
 turn a uniformly random distinct afterstate), as (position, dice) cases, in a Numba loop.
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from boardgym.envs import draughts as api
@@ -25,6 +31,9 @@ from boardgym.kernels.backgammon.movegen import MAX_AFTERSTATES
 from boardgym.kernels.draughts import game
 from boardgym.kernels.draughts.board import M_CAPTURED, MAX_MOVES, ROW_LEN
 from boardgym.kernels.rng import rand_below
+
+if TYPE_CHECKING:
+    from boardgym.envs import russian_draughts_v0
 
 __all__ = [
     "draughts_positions",
@@ -47,17 +56,17 @@ def _check_count(n, name="n"):
 
 
 def draughts_positions(
-    n,
-    seed,
-    plies,
+    n: int,
+    seed: int | None,
+    plies: tuple[int, int],
     *,
-    policy="random",
-    ballots=None,
-    order="core",
-    min_moves=1,
-    through_draws=False,
-    capture_every=0,
-):
+    policy: str = "random",
+    ballots: Sequence[tuple[str, Sequence[str]]] | None = None,
+    order: str = "core",
+    min_moves: int = 1,
+    through_draws: bool = False,
+    capture_every: int = 0,
+) -> list[npt.NDArray[np.int64]]:
     """n draughts position vectors (list of int64[STATE_LEN]) of seeded playouts.
 
     plies: (fewest, most) whole moves of a playout (drawn uniformly, both included); policy:
@@ -125,7 +134,7 @@ def draughts_positions(
     return out
 
 
-def ballot_positions():
+def ballot_positions() -> list[str]:
     """FENs of the 150 three-move ballots (agents/arena/data/draughts_ballots.tsv) after their
     moves."""
     from boardgym.agents.arena.openings import read_ballots
@@ -139,7 +148,7 @@ def ballot_positions():
     return out
 
 
-def random_opening(env, seed, n_moves):
+def random_opening(env: russian_draughts_v0.raw_env, seed: int | None, n_moves: int) -> list[int]:
     """Actions of n_moves random whole moves from the start (a chain's hops are one move)."""
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
@@ -154,7 +163,7 @@ def random_opening(env, seed, n_moves):
     return actions
 
 
-def opening_positions(seed, n, opening=(2, 4)):
+def opening_positions(seed: int | None, n: int, opening: tuple[int, int] = (2, 4)) -> list[str]:
     """FENs of n draughts positions, each reached by a seeded number (opening: fewest, most) of
     random whole moves from the start (random_opening; positions where the side to move is
     stuck are skipped): varied starts for the batched cores (``DraughtsBatch(openings=...)``),
@@ -197,7 +206,7 @@ def _random_games(rng, states, dice, out):
     return k
 
 
-def backgammon_rolls(n, seed):
+def backgammon_rolls(n: int, seed: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """n (position, roll) cases of seeded random backgammon games: (states int64[n, STATE_LEN],
     dice int64[n, 2]: high die first), each state on roll with those dice (mover's view)."""
     _check_count(n)

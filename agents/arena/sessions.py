@@ -12,6 +12,8 @@ function reads.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -25,7 +27,7 @@ from boardgym.kernels.draughts import outcome
 from boardgym.kernels.draughts.board import S_BK, S_BM, S_SIDE, S_WK, S_WM
 
 
-def parse_dice(text):
+def parse_dice(text: str | None) -> tuple[int, int] | None:
     """(d1, d2) of '3-1' / '31' / '3 1', or None; UsageError naming --dice if malformed."""
     if text is None:
         return None
@@ -35,7 +37,7 @@ def parse_dice(text):
     return int(m.group(1)), int(m.group(2))
 
 
-def agent_options(cfg):
+def agent_options(cfg: Any) -> dict[str, Any]:
     """Keyword options for the agent from --depth, --time-limit and --agent-option key=value
     (registry.parse_option); ValueError naming --agent-option if one is not key=value."""
     opts = {}
@@ -53,7 +55,7 @@ def agent_options(cfg):
 
 
 # ----------------------------------------------------------------------------- the agent
-def load_agent(cfg):
+def load_agent(cfg: Any) -> registry.Agent:
     """The agent of cfg (registry.load_spec of cfg.agent with agent_options, seeded by cfg.seed)
     for cfg.game; ValueError naming the problem (other game, bad options)."""
     agent = registry.load_spec(cfg.agent, cfg.game, seed=cfg.seed, **agent_options(cfg))
@@ -88,7 +90,7 @@ def _check_agent_game(agent, cfg):
 class DraughtsGame:
     """A draughts game in the AEC env, with what the agent played since the last report."""
 
-    def __init__(self, cfg, names):
+    def __init__(self, cfg: Any, names: Sequence[str]) -> None:
         self.names = names
         self.env = russian_draughts_v0.raw_env()
         self.env.reset(seed=cfg.seed, options={"fen": cfg.fen} if cfg.fen else None)
@@ -96,23 +98,23 @@ class DraughtsGame:
         self.seen = 0
         self.notes = {}  # move index -> the agent's evaluation, shown after the move in news
 
-    def board(self, seat):
+    def board(self, seat: int) -> str:
         return self.env.render_text(perspective=seat)
 
-    def prompt(self, me):
+    def prompt(self, me: int) -> str:
         return f"your move ({'White' if me == 0 else 'Black'}):"
 
-    def legal(self):
+    def legal(self) -> list[str]:
         return dr_api.legal_moves(self.env.state)
 
-    def play_text(self, text):
+    def play_text(self, text: str) -> None:
         """Play the person's move; ValueError if it is not legal."""
         state = self.env.state
         side = int(state[S_SIDE])
         for a in dr_api.move_to_actions(state, text):  # kernel frame -> the mover's frame
             self.env.step(int(dr_core.VIEW_ACTION[side, a]))
 
-    def agent_step(self, agent):
+    def agent_step(self, agent: registry.Agent) -> None:
         env = self.env
         if hasattr(agent, "act_state"):
             action = agent.act_state(env.state)
@@ -121,7 +123,7 @@ class DraughtsGame:
             action = agent.act(obs["observation"], obs["action_mask"])
         env.step(int(action))
 
-    def news(self, me, own=False):
+    def news(self, me: int | None, own: bool = False) -> list[str]:
         """Lines saying what the agent played since the last call (me None or own: both
         sides)."""
         lines = []
@@ -135,7 +137,7 @@ class DraughtsGame:
         self.seen = len(self.env.moves)
         return lines
 
-    def outcome(self):
+    def outcome(self) -> tuple[int | None, str]:
         """(winner 0/1 or None, how) of the finished game."""
         code = self.env.status()
         if code in (dr_core.WHITE_WON, dr_core.BLACK_WON):
@@ -149,7 +151,7 @@ class DraughtsGame:
             return None, _DRAW_TEXT[code]
         return None, "the game was stopped at the move cap (a truncation, not a result)"
 
-    def record(self):
+    def record(self) -> str:
         return self.env.pdn(White=self.names[0], Black=self.names[1])
 
 
@@ -171,13 +173,13 @@ _DRAW_TEXT = {  # outcome codes -> how the draw came
 }
 
 
-def backgammon_board(state, seat):
+def backgammon_board(state: np.ndarray, seat: int) -> str:
     """The text board of a backgammon state from seat's side (its numbering, its home at the
     bottom right)."""
     return backgammon_render.render_text(state, perspective=seat)
 
 
-def flip_points(text):
+def flip_points(text: str) -> str:
     """Play text with points renumbered from the other side (p -> 25 - p; bar, off unchanged)."""
     return re.sub(r"(?<![\d(])(\d{1,2})(?![\d)])", lambda m: str(25 - int(m.group(1))), text)
 
@@ -188,7 +190,7 @@ _KINDS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
 class BackgammonGame:
     """A backgammon game in the AEC env, with what the agent did since the last report."""
 
-    def __init__(self, cfg, names):
+    def __init__(self, cfg: Any, names: Sequence[str]) -> None:
         self.names = names
         self.env = backgammon_v0.raw_env(scoring="gammon", cube=cfg.cube)
         options = {}
@@ -201,10 +203,10 @@ class BackgammonGame:
         self.before = {}  # turn index -> the position its play started from
         self.notes = {}  # turn index -> the agent's evaluation, shown after the turn in news
 
-    def board(self, seat):
+    def board(self, seat: int) -> str:
         return backgammon_board(self.env.state, seat)
 
-    def cube_choices(self):
+    def cube_choices(self) -> list[str]:
         """The cube decisions open now (C.1-C.2): ['roll', 'double'], ['take', 'drop'] or []."""
         mask = self.env.legal_mask()
         g = bg_core
@@ -221,7 +223,7 @@ class BackgammonGame:
             ]
         return []
 
-    def prompt(self, me):
+    def prompt(self, me: int) -> str:
         choices = self.cube_choices()
         if choices == ["take", "drop"]:
             value = 2 * int(self.env.state[bg_core.CUBE_VALUE])
@@ -234,7 +236,7 @@ class BackgammonGame:
     def _dice(self):
         return self.env.infos[self.env.agent_selection]["dice"]
 
-    def legal(self):
+    def legal(self) -> list[str]:
         choices = self.cube_choices()
         if choices:
             return choices
@@ -244,7 +246,7 @@ class BackgammonGame:
         n = bg_core.plays_of_roll(state, d1, d2, rows, None)
         return sorted(bg_api.play_to_str(state, d1, d2, rows[k]) for k in range(n))
 
-    def play_text(self, text):
+    def play_text(self, text: str) -> None:
         choices = self.cube_choices()
         g = bg_core
         words = {
@@ -266,13 +268,13 @@ class BackgammonGame:
         for a in bg_api.play_actions(self.env.state, d1, d2, text):  # ValueError if illegal
             self.env.step(a)
 
-    def remember(self):
+    def remember(self) -> None:
         """Keep the position a play starts from (to write the play in notation later)."""
         env = self.env
         if env.turns and bg_core.dice_of(env.state)[0] > 0:
             self.before.setdefault(len(env.turns) - 1, env.state.copy())
 
-    def agent_step(self, agent):
+    def agent_step(self, agent: registry.Agent) -> None:
         env, g = self.env, bg_core
         mask = env.legal_mask()
         if (
@@ -317,7 +319,7 @@ class BackgammonGame:
         )
         return f"{who} rolled {d1}-{d2} and played {text}{mine}"
 
-    def news(self, me, own=False):
+    def news(self, me: int | None, own: bool = False) -> list[str]:
         """Lines saying what happened since the last call but the person's own plays and cube
         answers (unless own): the agent's rolls, plays and cube actions, the person's lost rolls
         (me None: a spectator, told everything)."""
@@ -337,7 +339,7 @@ class BackgammonGame:
         self.seen = max(self.seen, end)
         return lines
 
-    def outcome(self):
+    def outcome(self) -> tuple[int | None, str]:
         result = self.env.result
         if result is None:
             return None, "the game was stopped: neither side can ever move again (a truncation)"
@@ -349,5 +351,5 @@ class BackgammonGame:
         cube = f", cube at {value}" if value > 1 else ""
         return winner, f"{_KINDS[kind]} (O.3{cube}): {pts}"
 
-    def record(self):
+    def record(self) -> str:
         return self.env.match_text(names=self.names)

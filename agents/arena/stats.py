@@ -32,9 +32,14 @@ trainers' periodic evaluations through points_summary, the benchmarks):
   reported to show the variance reduction.
 """
 
+from __future__ import annotations
+
 import math
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 __all__ = [
     "Z95",
@@ -75,7 +80,7 @@ def _z(z):
     return float(z)
 
 
-def wilson(k, n, z=Z95):
+def wilson(k: float, n: float, z: float = Z95) -> tuple[float, float]:
     """Wilson score interval (low, high) of a score of k points in n games (draws count 1/2).
 
     k and n are numbers with 0 <= k <= n; with n = 0 the interval is (0, 1)."""
@@ -113,7 +118,9 @@ def _points(xs, low, high):
     return p, low, high
 
 
-def mean_interval(xs, low, high, z=Z95):
+def mean_interval(
+    xs: npt.ArrayLike, low: float, high: float, z: float = Z95
+) -> tuple[float, float]:
     """(lo, hi): interval of the mean of xs (per-game points, each in [low, high]).
 
     z^2/2 virtual games at each end of the range, the normal interval of the augmented sample,
@@ -132,7 +139,7 @@ def mean_interval(xs, low, high, z=Z95):
     return float(low + (high - low) * lo), float(low + (high - low) * hi)
 
 
-def elo_from_score(p):
+def elo_from_score(p: float) -> float:
     """Elo difference that predicts the score fraction p (0.5 -> 0, 0.76 -> +200; +-inf at 1, 0)."""
     p = float(p)
     if math.isnan(p) or not 0.0 <= p <= 1.0:
@@ -144,7 +151,7 @@ def elo_from_score(p):
     return -400.0 * math.log10(1.0 / p - 1.0)
 
 
-def match_elo(k, n, z=Z95):
+def match_elo(k: float, n: float, z: float = Z95) -> tuple[float, float, float]:
     """(elo, low, high): the Elo difference of a score of k points in n games and the Elo of the
     Wilson interval's ends (infinite where the interval reaches 0 or 1). n = 0 gives
     (0, -inf, inf)."""
@@ -170,7 +177,9 @@ def _table(points, games):
     return pts, n
 
 
-def elo_ratings(points, games, prior=1.0, iters=2000):
+def elo_ratings(
+    points: npt.ArrayLike, games: npt.ArrayLike, prior: float = 1.0, iters: int = 2000
+) -> npt.NDArray[np.float64]:
     """Maximum-likelihood Elo ratings (float64 (k,), mean 0) of a round-robin.
 
     points[i, j]: points of i against j (win 1, draw 1/2); games[i, j]: games between them.
@@ -195,7 +204,9 @@ def elo_ratings(points, games, prior=1.0, iters=2000):
     return elo - elo.mean()
 
 
-def elo_covariance(points, games, prior=1.0):
+def elo_covariance(
+    points: npt.ArrayLike, games: npt.ArrayLike, prior: float = 1.0
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """(elo, cov): elo_ratings and the (k, k) covariance of those mean-0 ratings, in Elo^2.
 
     The same Bradley-Terry model and virtual-draw prior as elo_ratings. With theta = elo /
@@ -219,7 +230,9 @@ def elo_covariance(points, games, prior=1.0):
     return elo, cov
 
 
-def elo_intervals(points, games, prior=1.0, z=Z95):
+def elo_intervals(
+    points: npt.ArrayLike, games: npt.ArrayLike, prior: float = 1.0, z: float = Z95
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """(elo, low, high): elo_ratings with z-sigma intervals (95% by default), each (k,) float64.
 
     Standard errors are the square roots of elo_covariance's diagonal (observed Fisher
@@ -230,7 +243,7 @@ def elo_intervals(points, games, prior=1.0, z=Z95):
     return elo, elo - z * se, elo + z * se
 
 
-def points_summary(points, low, high):
+def points_summary(points: npt.ArrayLike, low: float, high: float) -> dict[str, Any]:
     """{"ppg", "ci95": [lo, hi], "win_rate", "games"} of the learner's per-game points, each in
     [low, high] (draughts -1, 1; backgammon counting gammons -3, 3)."""
     p = np.asarray(points, np.float64)
@@ -243,7 +256,9 @@ def points_summary(points, low, high):
     }
 
 
-def summarize_points(points, low=-1.0, high=1.0, z=Z95):
+def summarize_points(
+    points: npt.ArrayLike, low: float = -1.0, high: float = 1.0, z: float = Z95
+) -> dict[str, Any]:
     """Summary dict of one player's per-game points against one opponent, each in [low, high].
 
     Keys: games, wins, draws, losses (points > 0, == 0, < 0), results ({points: count}),
@@ -270,7 +285,7 @@ def summarize_points(points, low=-1.0, high=1.0, z=Z95):
     }
 
 
-def paired_interval(xs, z=Z95):
+def paired_interval(xs: npt.ArrayLike, z: float = Z95) -> tuple[float, float]:
     """(lo, hi): normal interval of the mean of xs (float (2m,), unbounded values, games 2k and
     2k + 1 a pair) from the standard deviation of the m pair means; (-inf, inf) below two pairs."""
     x = np.asarray(xs, dtype=np.float64)
@@ -287,7 +302,13 @@ def paired_interval(xs, z=Z95):
     return mean - half, mean + half
 
 
-def luck_summary(points, luck, low=-3.0, high=3.0, z=Z95):
+def luck_summary(
+    points: npt.ArrayLike,
+    luck: npt.ArrayLike,
+    low: float = -3.0,
+    high: float = 3.0,
+    z: float = Z95,
+) -> dict[str, Any]:
     """Raw and luck-adjusted results of one player (points, luck: float (2m,), paired games).
 
     Keys: games; raw_mean, raw_interval (mean_interval over [low, high]), raw_sd (per game);
@@ -315,7 +336,7 @@ def luck_summary(points, luck, low=-3.0, high=3.0, z=Z95):
     }
 
 
-def format_luck(s, judge):
+def format_luck(s: Mapping[str, Any], judge: str) -> str:
     """Two lines of a luck_summary s: raw and luck-adjusted points per game with their 95%
     intervals and per-game standard deviations; judge: the luck judge's name."""
     lo, hi = s["raw_interval"]
@@ -329,7 +350,7 @@ def format_luck(s, judge):
     )
 
 
-def summarize_money(points, z=Z95):
+def summarize_money(points: npt.ArrayLike, z: float = Z95) -> dict[str, Any]:
     """Summary dict of one player's cubeful money results (float (2m,), pairs of games 2k and
     2k + 1): games, wins, draws, losses, results ({points: count}), points_per_game,
     ppg_interval (paired_interval), sd (per game)."""
@@ -350,7 +371,7 @@ def summarize_money(points, z=Z95):
     }
 
 
-def format_money(s):
+def format_money(s: Mapping[str, Any]) -> str:
     """One line of a summarize_money s."""
     lo, hi = s["ppg_interval"]
     return (
@@ -360,7 +381,7 @@ def format_money(s):
     )
 
 
-def result_rates(points):
+def result_rates(points: npt.ArrayLike) -> dict[str, dict[int, float]]:
     """{"won": {1: rate, 2: rate, 3: rate}, "lost": {...}} of one player's cubeless results with
     gammons (points per game in -3..3, 1 single, 2 gammon, 3 backgammon), rates of all games."""
     p = np.asarray(points, dtype=np.float64)

@@ -40,9 +40,14 @@ takes when its own equity -E is at least ``TAKE_FROM`` (-0.5: taking at 2x loses
 1 point a drop gives away).
 """
 
+from __future__ import annotations
+
 import os
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from boardgym.agents.backgammon import cube as backgammon_cube
@@ -147,7 +152,7 @@ def expectimax2(use_net, net, rows, cand, n_cand, out):
 # ----------------------------------------------------------------------------- observations
 
 
-def state_from_observation(observation):
+def state_from_observation(observation: np.ndarray) -> npt.NDArray[np.int64]:
     """Kernel state (int64[STATE_LEN], mover's view, TURN 0) rebuilt from a backgammon_v0
     observation (float32[207]) of the player on roll; ValueError if it is not one."""
     if observation is None or isinstance(observation, (str, bytes)):
@@ -213,7 +218,7 @@ class AfterstateAgent:
     game = "backgammon"
     cube_policy = "cubeless"
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._rows = np.empty((game.MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
         self._routes = np.empty((game.MAX_AFTERSTATES, game.MAX_MOVES, game.MV_FIELDS), np.int64)
         self._plan = []  # remaining actions of the current play
@@ -232,28 +237,28 @@ class AfterstateAgent:
         return self._choose(rows)
 
     # -- public queries --
-    def scores(self, rows):
+    def scores(self, rows: np.ndarray) -> npt.NDArray[np.float64]:
         """Scores of the afterstates rows (int64[n, STATE_LEN], mover's view) for the mover."""
         rows = notation.check_batch(rows, "rows")
         if rows.shape[0] == 0:
             raise ValueError("rows holds no afterstate")
         return self._scores(rows)
 
-    def choose(self, rows):
+    def choose(self, rows: np.ndarray) -> int:
         """Index of the best afterstate of rows (int64[n, STATE_LEN]); first one on ties."""
         rows = notation.check_batch(rows, "rows")
         if rows.shape[0] == 0:
             raise ValueError("rows holds no afterstate")
         return self._choose(rows)
 
-    def afterstates(self, state, d1, d2):
+    def afterstates(self, state: np.ndarray, d1: int, d2: int) -> npt.NDArray[np.int64]:
         """The distinct afterstates of roll d1-d2 from state: int64[n, STATE_LEN] (a view)."""
         s = notation.check_state(state)
         d1, d2 = notation.check_dice(d1, d2)
         n = game.plays_of_roll(s, d1, d2, self._rows, self._routes)
         return self._rows[:n]
 
-    def best_afterstate(self, state, d1, d2):
+    def best_afterstate(self, state: np.ndarray, d1: int, d2: int) -> npt.NDArray[np.int64]:
         """The chosen afterstate of roll d1-d2 from state (int64[STATE_LEN], mover's view)."""
         s = notation.check_state(state)
         d1, d2 = notation.check_dice(d1, d2)
@@ -264,13 +269,13 @@ class AfterstateAgent:
         rows = self._rows[: game.plays(rolled, self._rows, self._routes)]
         return rows[self._pick(rolled, rows)].copy()
 
-    def best_play(self, position_id, die1, die2):
+    def best_play(self, position_id: str, die1: int, die2: int) -> str:
         """Position ID of the chosen afterstate (frame of backgammon_notation.legal_plays)."""
         d1, d2 = notation.check_dice(die1, die2)
         s = notation.position_from_id(position_id)
         return notation.position_id(self.best_afterstate(s, d1, d2))
 
-    def act_state(self, state):
+    def act_state(self, state: np.ndarray) -> int:
         """Next checker move (action in the mover's frame) of the chosen play from kernel state
         (on roll, with dice left and a legal move)."""
         s = notation.check_state(state)
@@ -297,7 +302,7 @@ class AfterstateAgent:
         return None
 
     @property
-    def has_equity(self):
+    def has_equity(self) -> bool:
         """True when the agent estimates equities (cube_equity; the "equity" cube policy)."""
         return self._equity_net() is not None
 
@@ -310,7 +315,7 @@ class AfterstateAgent:
             )
         self.cube_policy = policy
 
-    def cube_equity(self, state):
+    def cube_equity(self, state: np.ndarray) -> float:
         """Cubeless equity (points per cube unit) of the player on roll of state before its roll:
         the mean over the 21 rolls of its best afterstate's net equity. ValueError without a net."""
         net = self._equity_net()
@@ -325,7 +330,7 @@ class AfterstateAgent:
 
     cube_efficiency = backgammon_cube.X_MONEY
 
-    def cube_analysis(self, state):
+    def cube_analysis(self, state: np.ndarray) -> dict[str, Any]:
         """Janowski's cube analysis (agents/backgammon/cube.py) for the player on roll of state
         before its roll, from the net's outputs before the roll (backgammon_search.
         preroll_outputs) and the agent's ``cube_efficiency``: a dict of outputs (float64[5]),
@@ -356,7 +361,9 @@ class AfterstateAgent:
             "take": bool(take),
         }
 
-    def cube_action(self, state, offered, policy=None):
+    def cube_action(
+        self, state: np.ndarray | None, offered: bool, policy: str | None = None
+    ) -> int:
         """The cube action of the agent (policy: "cubeless", "equity" or "janowski"; default
         cube_policy).
 
@@ -387,7 +394,7 @@ class AfterstateAgent:
         self._expect = game.apply(self._expect, a) if self._plan else None
         return a
 
-    def act(self, observation, action_mask):
+    def act(self, observation: np.ndarray | dict[str, np.ndarray], action_mask: np.ndarray) -> int:
         """Next checker move for the player on roll of a backgammon_v0 observation (either seat)."""
         mask = _check_mask(action_mask)
         if isinstance(observation, dict):
@@ -414,8 +421,14 @@ class TDAgent(AfterstateAgent):
     """The TD-Gammon style net (td_net): picks the afterstate of highest cubeless equity."""
 
     def __init__(
-        self, weights=None, hidden=None, seed=0, cube="cubeless", model="tesauro", race_hidden=0
-    ):
+        self,
+        weights: str | os.PathLike[str] | Sequence[np.ndarray] | None = None,
+        hidden: int | None = None,
+        seed: int | None = 0,
+        cube: str = "cubeless",
+        model: str = "tesauro",
+        race_hidden: int = 0,
+    ) -> None:
         """weights: path of a .npz, a model tuple or (w1, b1, w2, b2), or None (the shipped
         checkpoint; with hidden=H, a fresh random net of H units: model "tesauro" (raw board) or
         "gnubg" (raw board + bg_features, with a race net of race_hidden units and the bear-off
@@ -443,16 +456,16 @@ class TDAgent(AfterstateAgent):
         return self.params
 
     @property
-    def hidden(self):
+    def hidden(self) -> int:
         """Hidden units of the contact (or only) net."""
         return self.params[2].shape[0]
 
     @property
-    def model(self):
+    def model(self) -> str:
         """ "tesauro" (raw board inputs) or "gnubg" (with bg_features, race net, bear-off)."""
         return "gnubg" if self.params[0][td_net.H_KIND] == td_net.KIND_GNUBG else "tesauro"
 
-    def outputs(self, rows):
+    def outputs(self, rows: np.ndarray) -> npt.NDArray[np.float64]:
         """Net outputs float64[n, 5] (win, win gammon, win backgammon, lose gammon, lose bg)."""
         rows = notation.check_batch(rows, "rows")
         ys = np.empty((rows.shape[0], td_net.N_OUT))
@@ -464,7 +477,7 @@ class TDAgent(AfterstateAgent):
         net_equities(self.params, rows, rows.shape[0], out)
         return out
 
-    def save(self, path, **meta):
+    def save(self, path: str | os.PathLike[str], **meta: Any) -> None:
         """Write the weights (save_weights)."""
         save_weights(path, self.params, **meta)
 
@@ -482,14 +495,14 @@ class TDSearchAgent(TDAgent):
 
     def __init__(
         self,
-        weights=None,
-        plies=2,
-        candidates=CANDIDATES,
-        threshold=THRESHOLD,
-        cube="janowski",
-        budget=BUDGET_2,
-        **kwargs,
-    ):
+        weights: str | os.PathLike[str] | Sequence[np.ndarray] | None = None,
+        plies: int = 2,
+        candidates: int = CANDIDATES,
+        threshold: float = THRESHOLD,
+        cube: str = "janowski",
+        budget: int = BUDGET_2,
+        **kwargs: Any,
+    ) -> None:
         """weights and the other keywords: as TDAgent's; plies 0/1/2; candidates >= 1;
         threshold >= 0 (equity); cube: the cube policy (janowski by default: it beat the
         never-double / always-take policy by +0.40 points/game in cubeful money games);
@@ -524,7 +537,7 @@ class GreedyAgent(AfterstateAgent):
     the first of them on ties (``opponents.greedy_pick``: the in-kernel ``OPP_GREEDY`` player).
     It draws nothing at random; seed is accepted for the agents' common interface."""
 
-    def __init__(self, seed=None, cube="cubeless"):
+    def __init__(self, seed: int | None = None, cube: str = "cubeless") -> None:
         super().__init__()
         self._set_cube_policy(cube)
 
@@ -548,15 +561,15 @@ class ExpectimaxAgent(AfterstateAgent):
 
     def __init__(
         self,
-        depth=2,
-        evaluation="td",
-        width=8,
-        weights=None,
-        seed=None,
-        cube=None,
-        threshold=None,
-        budget=BUDGET_2,
-    ):
+        depth: int = 2,
+        evaluation: str | os.PathLike[str] | TDAgent = "td",
+        width: int = 8,
+        weights: str | os.PathLike[str] | None = None,
+        seed: int | None = None,
+        cube: str | None = None,
+        threshold: float | None = None,
+        budget: int = BUDGET_2,
+    ) -> None:
         """weights: a TD weights path, shorthand for evaluation=weights; cube: the cube policy
         ("cubeless", or "equity" / "janowski" with a net evaluation; None: janowski with a net,
         else cubeless); budget: integer >= 0 (0: no limit)."""

@@ -22,7 +22,10 @@ rolls each needs and F the rolls to the first checker off, the opponent rolls fi
     P(lose gammon) = P(F_me >= T_opp) (only if the mover has none off); no backgammons.
 """
 
+from __future__ import annotations
+
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from boardgym.kernels.backgammon.board import (
@@ -154,7 +157,7 @@ def _ranks(grid):
 _TABLE = None
 
 
-def generate():
+def generate() -> npt.NDArray[np.float64]:
     """The bear-off table (float64[N_POSITIONS, TABLE_WIDTH]) computed afresh (a few seconds)."""
     pos, pips = _positions()
     table = np.zeros((N_POSITIONS, TABLE_WIDTH))
@@ -162,7 +165,7 @@ def generate():
     return table
 
 
-def table():
+def table() -> npt.NDArray[np.float64]:
     """The bear-off table, generated once per process (read-only)."""
     global _TABLE
     if _TABLE is None:

@@ -30,7 +30,10 @@ too good: ``E_nd >= 1``, it plays on for the gammon), and the opponent takes whe
 (its own equity -E_dt is at least the -1 a drop gives). All values per cube unit, player's view.
 """
 
+from __future__ import annotations
+
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from boardgym.agents.backgammon import net as td_net
@@ -116,7 +119,7 @@ def cube_decision(y, x, owner):
     return e_nd, e_dt, e_dp, double, take
 
 
-def check_outputs(y):
+def check_outputs(y: npt.ArrayLike) -> npt.NDArray[np.float64]:
     """y as float64[5] of cumulative probabilities (0 <= gammon <= win and the like); ValueError."""
     a = np.asarray(y, dtype=np.float64)
     if a.shape != (td_net.N_OUT,):
@@ -129,7 +132,7 @@ def check_outputs(y):
     return np.ascontiguousarray(a)
 
 
-def check_efficiency(x):
+def check_efficiency(x: float) -> float:
     """x as a float in [0, 1]; ValueError/TypeError otherwise."""
     if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)):
         raise TypeError(f"the cube efficiency must be a number, got {x!r}")

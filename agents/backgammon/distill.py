@@ -23,7 +23,12 @@ One round (``distill_round``):
 Every kernel fills caller-owned buffers; the loops over positions, rolls and plays are Numba.
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+
 import numpy as np
+import numpy.typing as npt
 from numba import njit, prange
 
 from boardgym.agents.backgammon import net as td_net
@@ -137,7 +142,17 @@ def fit_positions(net, rows, targets, n, order, alpha, race_alpha):
     return se / max(n, 1)
 
 
-def distill_round(net, rng, n_games, alt, epochs, alpha, race_alpha, cap, seed):
+def distill_round(
+    net: Sequence[np.ndarray],
+    rng: npt.NDArray[np.int64],
+    n_games: int,
+    alt: float,
+    epochs: int,
+    alpha: float,
+    race_alpha: float,
+    cap: int,
+    seed: int | None,
+) -> tuple[int, list[float]]:
     """One round in place on the model tuple net: positions of n_games (at most cap), their 1-ply
     targets under a frozen copy of net, epochs passes of SGD (order from numpy's generator of
     seed) -> (positions, [mse before each epoch])."""

@@ -68,7 +68,10 @@ Contact (``is_contact``): true while some checker of mine is on a point above th
 rearmost checker (or either side has a checker on the bar).
 """
 
+from __future__ import annotations
+
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from boardgym.kernels.backgammon.board import (
@@ -426,7 +429,7 @@ def _check(s):
     return np.ascontiguousarray(s)
 
 
-def features_of(state):
+def features_of(state: np.ndarray) -> npt.NDArray[np.float64]:
     """Contact features (float64[N_CONTACT]) of a kernel state (int64[STATE_LEN], mover's view)."""
     s = _check(state)
     out = np.zeros(N_CONTACT)

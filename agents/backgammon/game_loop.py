@@ -8,9 +8,13 @@ answering by ``cube_action``. The result is an ``AfterstateGame``; a ``rolls`` l
 roll's position, lost rolls included (what a luck judge needs, agents/backgammon/luck.py).
 """
 
+from __future__ import annotations
+
 from collections import namedtuple
+from collections.abc import Callable
 
 import numpy as np
+import numpy.typing as npt
 
 from boardgym.agents.backgammon.agents import AfterstateAgent
 from boardgym.envs import backgammon_notation as notation
@@ -51,8 +55,14 @@ def _dice_stream(rng):
 
 
 def play_afterstate_game(
-    choose0, choose1, rng, max_turns=None, scoring="gammon", rolls=None, cube=False
-):
+    choose0: AfterstateAgent | Callable[[npt.NDArray[np.int64], npt.NDArray[np.int64]], int],
+    choose1: AfterstateAgent | Callable[[npt.NDArray[np.int64], npt.NDArray[np.int64]], int],
+    rng: int | npt.NDArray[np.int64],
+    max_turns: int | None = None,
+    scoring: str = "gammon",
+    rolls: list[npt.NDArray[np.int64]] | None = None,
+    cube: bool = False,
+) -> AfterstateGame:
     """Play one game through the game core's afterstate loop -> AfterstateGame (cubeless, or
     with cube=True the money game with the doubling cube, C.1-C.2).
 

@@ -16,7 +16,13 @@ lives in scripts/eval_gnubg.py only. The luck-adjusted matches that use it are
 agents/arena/matches.py's ``play_adjusted_match``.
 """
 
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from boardgym.kernels.backgammon import game as bg_game
@@ -43,7 +49,7 @@ OPENING_WEIGHTS = np.where(ROLLS[:, 0] == ROLLS[:, 1], 0.0, 1.0) / 15.0
 _ROW_CHUNK = 8192
 
 
-def roll_index(d1, d2):
+def roll_index(d1: int, d2: int) -> int:
     """Index in ROLLS of the roll d1-d2 (either order)."""
     lo, hi = min(int(d1), int(d2)), max(int(d1), int(d2))
     return (lo - 1) * 6 - (lo - 1) * (lo - 2) // 2 + (hi - lo)
@@ -78,7 +84,9 @@ class _Buffers:
     starts = np.empty(ROLLS.shape[0] + 1, dtype=np.int64)
 
 
-def best_values(judge, state):
+def best_values(
+    judge: Callable[[np.ndarray], npt.ArrayLike], state: np.ndarray
+) -> npt.NDArray[np.float64]:
     """float64[21]: the judge's value, for the player on roll of state (mover's view; its dice
     ignored), after its best play of each of ROLLS: one judge call over all their afterstates
     (or judge.best_values(state) when the judge has it). ValueError/TypeError on a bad state."""
@@ -102,7 +110,9 @@ def best_values(judge, state):
     return np.maximum.reduceat(values, _Buffers.starts[:-1])
 
 
-def roll_luck(judge, state, opening=False):
+def roll_luck(
+    judge: Callable[[np.ndarray], npt.ArrayLike], state: np.ndarray, opening: bool = False
+) -> float:
     """Luck of the roll in state (on roll, its whole roll in DICE) for the player on roll: the
     judge's value after its best play of that roll minus the mean over the 21 rolls (ROLL_WEIGHTS,
     or OPENING_WEIGHTS for the opening roll)."""
@@ -116,7 +126,7 @@ def roll_luck(judge, state, opening=False):
     return float(v[roll_index(d1, d2)] - weights @ v)
 
 
-def game_luck(judge, rolls):
+def game_luck(judge: Callable[[np.ndarray], npt.ArrayLike], rolls: Iterable[np.ndarray]) -> float:
     """Luck of player 0's rolls minus player 1's in one game, each times the cube value it was
     rolled at (1 in cubeless games); rolls: every roll's position in order
     (play_afterstate_game's rolls list; the first is the opening roll)."""
@@ -127,7 +137,7 @@ def game_luck(judge, rolls):
     return total
 
 
-def exact_values(rows, values):
+def exact_values(rows: npt.NDArray[np.int64], values: npt.ArrayLike) -> npt.NDArray[np.float64]:
     """values (float64[n], a judge's equities of afterstates rows int64[n, STATE_LEN]) with the
     exact points (O.3: 1/2/3, for the player who moved) of each afterstate that ends the game."""
     values = np.array(values, dtype=np.float64)
@@ -135,7 +145,9 @@ def exact_values(rows, values):
     return values
 
 
-def td_judge(weights=None):
+def td_judge(
+    weights: str | os.PathLike[str] | Sequence[np.ndarray] | None = None,
+) -> Callable[[npt.NDArray[np.int64]], npt.NDArray[np.float64]]:
     """The TD net (backgammon_agents.TDAgent; weights: as TDAgent's, None the shipped one) as a
     luck judge: rows -> cubeless money equities for the player who moved, batched; exact points
     for the afterstates that end the game (exact_values)."""

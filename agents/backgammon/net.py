@@ -31,6 +31,10 @@ self-play of agents/backgammon/td.py, the distillation of agents/backgammon/dist
 ``play_match`` plays a model greedily against the in-kernel players.
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+
 import numpy as np
 from numba import njit
 from numba.extending import overload
@@ -80,7 +84,9 @@ PERM = np.array([WIN, LOSE_G, LOSE_BG, WIN_G, WIN_BG], dtype=np.int64)
 # play_match opponents: OPP_RANDOM, OPP_GREEDY, OPP_NET of boardgym.kernels.players
 
 
-def init_params(hidden, seed, scale=0.1):
+def init_params(
+    hidden: int, seed: int | None, scale: float = 0.1
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Fresh weights (W1 float64[196, H], b1 [H], W2 [H, 5], b2 [5]) from numpy's generator."""
     g = np.random.default_rng(seed)
     w1 = g.uniform(-scale, scale, (N_INPUTS, hidden))
@@ -253,7 +259,14 @@ MAX_NNZ_MODEL = MAX_NNZ + N_CONTACT
 EV_EXACT, EV_CONTACT, EV_RACE = 0, 1, 2
 
 
-def init_model(hidden, seed, scale=0.1, race_hidden=0, kind=KIND_GNUBG, bearoff=True):
+def init_model(
+    hidden: int,
+    seed: int | None,
+    scale: float = 0.1,
+    race_hidden: int = 0,
+    kind: int = KIND_GNUBG,
+    bearoff: bool = True,
+) -> tuple[np.ndarray, ...]:
     """A fresh model tuple (float64 arrays, the layout above): the contact net of `hidden` units
     (gnubg inputs for KIND_GNUBG), a race net of `race_hidden` units (0: none), the bear-off
     table of bg_bearoff when `bearoff` (KIND_GNUBG only)."""
@@ -280,7 +293,7 @@ def init_model(hidden, seed, scale=0.1, race_hidden=0, kind=KIND_GNUBG, bearoff=
     )
 
 
-def as_model(params):
+def as_model(params: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
     """The model tuple of a bare Tesauro net (w1, b1, w2, b2) (the same arrays, no copy)."""
     w1, b1, w2, b2 = params
     hdr = np.zeros(HDR_LEN)
@@ -299,7 +312,7 @@ def as_model(params):
     )
 
 
-def main_net(model):
+def main_net(model: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(w1, b1, w2, b2) of the contact (or only) net of a model tuple."""
     return model[1], model[2], model[3], model[4]
 

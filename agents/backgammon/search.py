@@ -32,6 +32,8 @@ One Numba call per decision (``search_values``): no Python loop over plays or ro
 outputs of the best play of each, by equity), which the cube decisions start from.
 """
 
+from __future__ import annotations
+
 import numpy as np
 from numba import njit
 
@@ -72,7 +74,7 @@ ROLL_D2 = np.array([d2 for d1 in range(1, 7) for d2 in range(d1, 7)], dtype=np.i
 ROLL_W = np.where(ROLL_D1 == ROLL_D2, 1.0, 2.0) / 36.0  # probability of each of the 21 rolls
 
 
-def check_budget(budget):
+def check_budget(budget: int) -> int:
     """budget checked: an integer >= 0 (afterstates; 0: no budget); ValueError naming it."""
     if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < 0:
         raise ValueError(
@@ -81,7 +83,7 @@ def check_budget(budget):
     return int(budget)
 
 
-def check_search(plies, candidates, threshold):
+def check_search(plies: int, candidates: int, threshold: float) -> tuple[int, int, float]:
     """(plies, candidates, threshold) checked: plies 0/1/2, candidates >= 1 (int), threshold >= 0
     (finite or inf); ValueError/TypeError naming the bad one."""
     if isinstance(plies, bool) or not isinstance(plies, (int, np.integer)) or plies not in PLIES:

@@ -19,7 +19,12 @@ next afterstate; TD(lam > 0) only for a model valued by its contact net alone (n
 bear-off table), TD(0) for any.
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from boardgym.agents.backgammon.net import (
@@ -167,7 +172,17 @@ def _td0_step(w1, b1, w2, b2, h, y, idx, val, nnz, turned, delta, alpha):
     add_grad(w2.copy(), h, y, idx, val, nnz, coef, w1, b1, w2, b2)
 
 
-def train_games(w1, b1, w2, b2, rng, n_games, alpha, lam, stats):
+def train_games(
+    w1: npt.NDArray[np.float64],
+    b1: npt.NDArray[np.float64],
+    w2: npt.NDArray[np.float64],
+    b2: npt.NDArray[np.float64],
+    rng: npt.NDArray[np.int64],
+    n_games: int,
+    alpha: float,
+    lam: float,
+    stats: npt.NDArray[np.float64],
+) -> None:
     """Play n_games self-play games of the bare Tesauro net (w1, b1, w2, b2), updating the weights
     in place by TD(lam) (``train_model_games`` of ``as_model``, which shares the arrays).
 
@@ -177,7 +192,15 @@ def train_games(w1, b1, w2, b2, rng, n_games, alpha, lam, stats):
     train_model_games(as_model((w1, b1, w2, b2)), rng, n_games, alpha, alpha, lam, stats)
 
 
-def train_model_games(net, rng, n_games, alpha, race_alpha, lam, stats):
+def train_model_games(
+    net: Sequence[np.ndarray],
+    rng: npt.NDArray[np.int64],
+    n_games: int,
+    alpha: float,
+    race_alpha: float,
+    lam: float,
+    stats: npt.NDArray[np.float64],
+) -> None:
     """TD(lam) self-play of a model tuple, in place: each side picks the afterstate of highest
     equity under the whole model; after each ply the net that valued the previous afterstate of
     the game (contact or race) moves towards the value of the next one, whichever part of the

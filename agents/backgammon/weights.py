@@ -6,7 +6,12 @@ and returns its model tuple. The bear-off table of a gnubg model is generated
 (agents/backgammon/bearoff.py), never saved.
 """
 
+from __future__ import annotations
+
 import json
+import os
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -21,7 +26,7 @@ MODEL_NAMES = ("hdr", "w1", "b1", "w2", "b2", "rw1", "rb1", "rw2", "rb2")
 TESAURO_NAMES = ("w1", "b1", "w2", "b2")
 
 
-def save_weights(path, params, **meta):
+def save_weights(path: str | os.PathLike[str], params: Sequence[np.ndarray], **meta: Any) -> None:
     """Write a model (a model tuple or a bare (w1, b1, w2, b2)) and JSON metadata to path (.npz),
     atomically (temp file + rename). A Tesauro net is written as (w1, b1, w2, b2) only, the format
     every earlier checkpoint has."""
@@ -35,7 +40,7 @@ def save_weights(path, params, **meta):
     )
 
 
-def load_weights(path):
+def load_weights(path: str | os.PathLike[str]) -> tuple[np.ndarray, ...]:
     """The model tuple (td_net's layout, float64) of a save_weights file or a train.py
     checkpoint (a gnubg-input model with its race net, or a Tesauro (w1, b1, w2, b2) net);
     ValueError if bad."""
@@ -79,7 +84,7 @@ def _check_net(w1, b1, w2, b2, n_inputs, what, allow_empty=False):
         )
 
 
-def check_params(params):
+def check_params(params: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
     """The model tuple (td_net's layout: C-contiguous float64 arrays, all finite) of params: a
     model tuple (the bear-off table may be left out: it is generated) or a bare Tesauro net
     (w1, b1, w2, b2) (W1 [196, H], b1 [H], W2 [H, 5], b2 [5]); TypeError / ValueError naming the

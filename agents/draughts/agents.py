@@ -25,7 +25,14 @@ Every entry point checks its input (boardgym.envs.draughts: ``check_state``, ``f
 ``state_from_observation``) and raises TypeError / ValueError naming the problem.
 """
 
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
 
 from boardgym.agents.draughts import egdb as draughts_egdb
 from boardgym.agents.draughts.evaluation import Evaluation
@@ -86,7 +93,7 @@ class DraughtsAgent:
 
     game = "draughts"
 
-    def __init__(self, seed=None):
+    def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
         self.buffers = SearchBuffers(tt_bits=self._tt_bits())
         self._mask = np.zeros(game.N_ACTIONS, dtype=np.int8)
@@ -98,11 +105,11 @@ class DraughtsAgent:
     def _tt_bits(self):
         return 4
 
-    def seed(self, seed=None):
+    def seed(self, seed: int | None = None) -> None:
         """Re-seed the agent's generator (tie-breaks)."""
         self.rng = np.random.default_rng(seed)
 
-    def reset(self):
+    def reset(self) -> None:
         """Forget the remembered route (call between games)."""
         self._route = []
         self._expect = None
@@ -111,7 +118,7 @@ class DraughtsAgent:
         """Index of the chosen move among self.buffers.rows[:n] (children in buffers.children)."""
         raise NotImplementedError
 
-    def choose_move(self, state):
+    def choose_move(self, state: np.ndarray) -> tuple[npt.NDArray[np.int64], dict[str, Any]]:
         """(row int64[ROW_LEN], info dict) of the chosen whole move (or chain completion) of a
         position vector; ValueError if the game is over there."""
         return self._choose(_ongoing(api.check_state(state), "choose_move"))
@@ -147,11 +154,11 @@ class DraughtsAgent:
         else:
             self._expect = None
 
-    def act_state(self, state):
+    def act_state(self, state: np.ndarray) -> int:
         """Env action (the acting player's frame) for a position vector int64[STATE_LEN]."""
         return int(self._next_action(_ongoing(api.check_state(state), "act_state")))
 
-    def act(self, observation, action_mask=None):
+    def act(self, observation: np.ndarray, action_mask: np.ndarray | None = None) -> int:
         """Env action for an observation (float32[198], the acting player's view) and its mask."""
         s = state_from_observation(observation)
         if s[S_SIDE] != 0:
@@ -165,7 +172,7 @@ class DraughtsAgent:
             )
         return int(a)
 
-    def best_move(self, fen):
+    def best_move(self, fen: str) -> str:
         """PDN string of the chosen move in a FEN position (ValueError if malformed or over)."""
         s = _ongoing(api.from_fen(fen), f"best_move in {fen!r}")
         row, _ = self._choose(s)
@@ -220,7 +227,12 @@ class GreedyAgent(DraughtsAgent):
     position right after the move.
     """
 
-    def __init__(self, seed=None, evaluation=None, resolve_captures=True):
+    def __init__(
+        self,
+        seed: int | None = None,
+        evaluation: Evaluation | str | None = None,
+        resolve_captures: bool = True,
+    ) -> None:
         self.evaluation = _evaluation(evaluation)
         self.resolve_captures = bool(resolve_captures)
         super().__init__(seed)
@@ -304,20 +316,20 @@ class AlphaBetaAgent(DraughtsAgent, Deepening):
 
     def __init__(
         self,
-        depth=6,
-        time_limit=None,
-        evaluation=None,
-        tt_bits=18,
-        use_tt=True,
-        seed=None,
-        max_nodes=None,
-        start_fraction=1.0,
-        keep_partial=True,
-        egdb=None,
-        lmr=None,
-        threads=None,
-        adaptive_time=False,
-    ):
+        depth: int | None = 6,
+        time_limit: float | None = None,
+        evaluation: Evaluation | str | None = None,
+        tt_bits: int = 18,
+        use_tt: bool = True,
+        seed: int | None = None,
+        max_nodes: int | None = None,
+        start_fraction: float = 1.0,
+        keep_partial: bool = True,
+        egdb: draughts_egdb.Tables | str | os.PathLike[str] | bool | None = None,
+        lmr: bool | None = None,
+        threads: int | None = None,
+        adaptive_time: bool = False,
+    ) -> None:
         if not isinstance(adaptive_time, (bool, np.bool_)):
             raise ValueError(f"adaptive_time must be True or False, got {adaptive_time!r}")
         self.adaptive_time = bool(adaptive_time)
@@ -388,7 +400,7 @@ class AlphaBetaAgent(DraughtsAgent, Deepening):
         )
         return self._best
 
-    def search(self, state, depth=None):
+    def search(self, state: np.ndarray, depth: int | None = None) -> tuple[int, int | None]:
         """Search a position vector to depth (default self.depth); return (best child index into
         buffers.rows / buffers.children, score). The score is None when nothing was searched (a
         forced move with no explicit depth)."""
@@ -412,8 +424,14 @@ class AlphaBetaAgent(DraughtsAgent, Deepening):
         )
 
     def think(
-        self, state, budget=None, depth=None, max_nodes=None, ponder=False, on_iteration=None
-    ):
+        self,
+        state: np.ndarray,
+        budget: float | None = None,
+        depth: int | None = None,
+        max_nodes: int | None = None,
+        ponder: bool = False,
+        on_iteration: Callable[[dict[str, Any]], object] | None = None,
+    ) -> tuple[npt.NDArray[np.int64], dict[str, Any]]:
         """(row int64[ROW_LEN], info dict) of the move chosen in a whole-move position vector,
         searched with these limits instead of the agent's own: budget seconds (None: none),
         depth plies (None: MAX_PLY - 2), max_nodes per iteration; ponder: no deadline until
@@ -444,7 +462,9 @@ class AlphaBetaAgent(DraughtsAgent, Deepening):
         )
         return b.rows[self._best].copy(), dict(self.last_info)
 
-    def principal_variation(self, state, row, length=MAX_PLY):
+    def principal_variation(
+        self, state: np.ndarray, row: np.ndarray, length: int = MAX_PLY
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
         """(rows, states) of the expected line after a search of state: its move row (as
         ``think`` returns it) and then the transposition table's moves (int64[n, ROW_LEN],
         int64[n, STATE_LEN]: each move and the position it is played in)."""

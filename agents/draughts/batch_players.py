@@ -11,7 +11,10 @@ actions (a capture chain) chooses its whole move again at each of them, among th
 the move under way, so the best one stays reachable and it plays one of its best moves.
 """
 
+from __future__ import annotations
+
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from boardgym.agents.draughts.evaluation import Evaluation
@@ -137,7 +140,9 @@ class GreedyBatch:
     evaluation: None/"material", an Evaluation or an .npz path (as GreedyAgent);
     resolve_captures as GreedyAgent."""
 
-    def __init__(self, evaluation=None, resolve_captures=True):
+    def __init__(
+        self, evaluation: Evaluation | str | None = None, resolve_captures: bool = True
+    ) -> None:
         if evaluation is None or (isinstance(evaluation, str) and evaluation == "material"):
             evaluation = Evaluation.material()
         elif isinstance(evaluation, str):
@@ -153,7 +158,9 @@ class GreedyBatch:
         self.scores = np.zeros(MAX_MOVES, np.int64)
         self.hops = np.zeros(MAX_HOPS, np.int64)
 
-    def actions(self, obs, slots, rngs):
+    def actions(
+        self, obs: np.ndarray, slots: npt.ArrayLike, rngs: npt.NDArray[np.int64]
+    ) -> npt.NDArray[np.int64]:
         """int64 (M,): the first hop of GreedyAgent's move for each observation (float32 (M,
         OBS_LEN), the mover's view); ties drawn from rngs[slots[k]] (int64 SplitMix states)."""
         obs = np.ascontiguousarray(obs, np.float32)

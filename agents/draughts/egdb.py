@@ -24,8 +24,11 @@ else ``$BOARDGYM_EGDB``, else ``$XDG_DATA_HOME/boardgym/egdb`` (by default
 solved, so an interrupted build resumes from the last finished signature.
 """
 
+from __future__ import annotations
+
 import os
 import time
+from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
@@ -64,7 +67,7 @@ class Tables(NamedTuple):
     max_pieces: int
 
 
-def default_dir():
+def default_dir() -> str:
     """Where the tables live by default: $BOARDGYM_EGDB, else $XDG_DATA_HOME/boardgym/egdb."""
     env = os.environ.get("BOARDGYM_EGDB")
     if env:
@@ -82,7 +85,7 @@ def _check_pieces(max_pieces):
         raise ValueError(f"max_pieces must be in 2..{MAX_PIECES}, got {max_pieces}")
 
 
-def signatures(max_pieces):
+def signatures(max_pieces: int) -> list[tuple[tuple[int, int, int, int], ...]]:
     """Signature groups in solving order: a list of tuples of one or two (a, b, c, d) (a
     signature and its colour mirror), by pieces, then men."""
     _check_pieces(max_pieces)
@@ -105,7 +108,7 @@ def signatures(max_pieces):
     return groups
 
 
-def table_path(directory, sig):
+def table_path(directory: str | os.PathLike[str], sig: tuple[int, int, int, int]) -> str:
     """File of signature sig = (a, b, c, d) in directory."""
     return os.path.join(directory, "rd_{}{}{}{}.v1.npz".format(*sig))
 
@@ -141,7 +144,13 @@ def _layout(max_pieces):
     return starts, layers, pos, offsets
 
 
-def build(max_pieces=4, directory=None, store=True, progress=None, log=None):
+def build(
+    max_pieces: int = 4,
+    directory: str | os.PathLike[str] | None = None,
+    store: bool = True,
+    progress: Callable[[int, int], object] | None = None,
+    log: Callable[[str], object] | None = None,
+) -> Tables:
     """Solve (or load, when their files exist) every signature of 2..max_pieces pieces.
 
     directory: where the files are read and written (default_dir() if None); store=False keeps
@@ -216,7 +225,7 @@ def _solve_group(group, data, offsets, layers):
     return codes
 
 
-def load(directory=None, max_pieces=None):
+def load(directory: str | os.PathLike[str] | None = None, max_pieces: int | None = None) -> Tables:
     """Tables from directory (default_dir() if None): every signature up to max_pieces (None:
     as many pieces as are complete). Raises FileNotFoundError when no complete set is there."""
     directory = default_dir() if directory is None else os.fspath(directory)
@@ -290,7 +299,7 @@ def _check_tables(tables):
     return tables
 
 
-def probe_state(tables, state):
+def probe_state(tables: Tables, state: np.ndarray) -> tuple[str, int | None]:
     """(result, t) for the side to move of a checked position vector: result 'win' / 'draw' /
     'loss' / 'unknown' (not in the tables, mid-capture, other draw rules), t the plies to the
     next conversion (None for a draw or unknown). The draw counters of the state apply."""
@@ -300,12 +309,12 @@ def probe_state(tables, state):
     return RESULT_NAMES[int(res)], (int(t) if res in (K.WIN, K.LOSS) else None)
 
 
-def probe(tables, fen):
+def probe(tables: Tables, fen: str) -> tuple[str, int | None]:
     """(result, t) of a FEN (draw counters at zero), as probe_state."""
     return probe_state(tables, api.from_fen(fen))
 
 
-def probe_moves(tables, state):
+def probe_moves(tables: Tables, state: np.ndarray) -> dict[str, tuple[str, int | None]]:
     """{PDN move: (result, t)} for every legal move of a checked whole-move position vector,
     each result from the view of the opponent (the side to move after it)."""
     _check_tables(tables)
@@ -327,7 +336,7 @@ def probe_moves(tables, state):
     return out
 
 
-def empty_tables():
+def empty_tables() -> Tables:
     """Tables with nothing loaded (every probe answers 'unknown'): what a search holds when no
     tables are present, so that it compiles one specialisation either way."""
     return Tables(
@@ -341,7 +350,7 @@ def empty_tables():
 _CACHE = {}
 
 
-def load_cached(directory=None):
+def load_cached(directory: str | os.PathLike[str] | None = None) -> Tables:
     """load(directory), kept in memory for the next call with the same directory (the tables
     are read once per process however many agents use them)."""
     key = os.path.realpath(default_dir() if directory is None else os.fspath(directory))
@@ -350,7 +359,7 @@ def load_cached(directory=None):
     return _CACHE[key]
 
 
-def tables_option(egdb):
+def tables_option(egdb: Tables | str | os.PathLike[str] | bool | None) -> Tables | None:
     """Tables for a search's ``egdb`` option, or None: None = the default directory's complete
     set if there is one, False = none, a directory (str / PathLike) = load it (FileNotFoundError
     if it holds none), Tables = themselves."""

@@ -29,9 +29,13 @@ unexplained.
 ``Evaluation`` bundles the kind and arrays; ``Evaluation.load``/``save`` use ``.npz`` files.
 """
 
+from __future__ import annotations
+
 import dataclasses
+import os
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from boardgym.kernels.bits import lsb, msb, pop_lsb, popcount
@@ -544,24 +548,33 @@ class Evaluation:
         self._kernel_patterns = self.patterns  # the tables checked last
 
     @property
-    def n_inputs(self):
+    def n_inputs(self) -> int:
         """Inputs the network reads: OBS_LEN, and N_FEATURES more for EVAL_MLP_FEATURES."""
         return N_INPUTS_FEATURES if self.kind == EVAL_MLP_FEATURES else OBS_LEN
 
     @classmethod
-    def material(cls):
+    def material(cls) -> Evaluation:
         """The built-in material/positional evaluation."""
         return cls()
 
     @classmethod
-    def linear(cls, w, b=0.0, scale=1.0):
+    def linear(cls, w: npt.ArrayLike, b: float = 0.0, scale: float = 1.0) -> Evaluation:
         """score = scale * (w . obs + b); w: float[OBS_LEN]."""
         return cls(
             EVAL_LINEAR, np.asarray(w, np.float64).reshape(1, OBS_LEN), [b], [0.0], [0.0], scale
         )
 
     @classmethod
-    def mlp(cls, w1, b1, w2, b2, scale=1.0, features=False, patterns=None):
+    def mlp(
+        cls,
+        w1: npt.ArrayLike,
+        b1: npt.ArrayLike,
+        w2: npt.ArrayLike,
+        b2: npt.ArrayLike,
+        scale: float = 1.0,
+        features: bool = False,
+        patterns: npt.ArrayLike | None = None,
+    ) -> Evaluation:
         """score = scale * (w2 . tanh(w1 x + b1) + b2); x: the observation (w1: (H, OBS_LEN)),
         or with features the observation and then eval_features (w1: (H, N_INPUTS_FEATURES));
         patterns: pattern tables added to the output, (N_WINDOWS, PATTERN_ENTRIES), or None."""
@@ -576,11 +589,13 @@ class Evaluation:
         )
 
     @property
-    def has_patterns(self):
+    def has_patterns(self) -> bool:
         """Does the evaluation add pattern tables?"""
         return self.patterns.shape[0] > 0
 
-    def arrays(self):
+    def arrays(
+        self,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float, np.ndarray]:
         """(w1t, b1, w2, b2, scale, patterns) as passed to the kernels: w1t = w1 transposed,
         (n_inputs, H), contiguous (rebuilt, with the checks, when w1 or another array was
         assigned anew)."""
@@ -597,7 +612,7 @@ class Evaluation:
             w1t = self._kernel_w1[1]
         return w1t, self.b1, self.w2, self.b2, self.scale, self.patterns
 
-    def save(self, path):
+    def save(self, path: str | os.PathLike[str]) -> None:
         """Write the evaluation to an .npz file (``.npz`` appended if missing), atomically:
         a temporary file renamed into place, so a killed run never leaves half a file."""
         from boardgym.agents.files import write_atomically
@@ -620,7 +635,7 @@ class Evaluation:
         )
 
     @classmethod
-    def load(cls, path):
+    def load(cls, path: str | os.PathLike[str]) -> Evaluation:
         """Read an evaluation written by save()."""
         with np.load(path) as z:
             patterns = z["patterns"] if "patterns" in z.files else np.zeros((0, PATTERN_ENTRIES))

@@ -42,6 +42,8 @@ compiled signature: a second specialisation of a cached recursive function crash
 from the cache.
 """
 
+from __future__ import annotations
+
 import numpy as np
 from numba import njit
 
@@ -684,7 +686,7 @@ def principal_variation(state, first, tt, rows, states):
 class SearchBuffers:
     """Caller-owned buffers of one searcher (per-ply move lists, ordering, killers, history, TT)."""
 
-    def __init__(self, tt_bits=20):
+    def __init__(self, tt_bits: int = 20) -> None:
         if not (isinstance(tt_bits, (int, np.integer)) and 4 <= tt_bits <= 28):
             raise ValueError(f"tt_bits must be an integer in 4..28, got {tt_bits!r}")
         self.tt = np.zeros((1 << int(tt_bits), 3), dtype=np.int64)
@@ -699,7 +701,7 @@ class SearchBuffers:
         self.children = np.zeros((MAX_MOVES, STATE_LEN), dtype=np.int64)
         self.egdb = empty_tables()[:3]  # (data, offsets, layers) of the endgame tables, if any
 
-    def clear(self):
+    def clear(self) -> None:
         """Forget everything learnt (TT, killers, history)."""
         self.tt[:] = 0
         self.killers[:] = -1

@@ -31,7 +31,13 @@ an in-kernel player of ``kernels/draughts/opponents`` (codes from boardgym.kerne
 material after the opponent's best recapture), colours alternating.
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from boardgym.envs import draughts as api
@@ -53,6 +59,9 @@ from boardgym.kernels.draughts.move import apply_move
 from boardgym.kernels.draughts.opponents import opponent_move
 from boardgym.kernels.players import OPP_GREEDY, OPP_RANDOM
 from boardgym.kernels.rng import rand_below
+
+if TYPE_CHECKING:
+    from boardgym.agents.draughts.evaluation import Evaluation
 
 __all__ = [
     "N_INPUTS",
@@ -87,7 +96,14 @@ N_STATS = 7
 _P_BITS = 30  # epsilon test: rand_below(2**30) < epsilon * 2**30
 
 
-def init_params(hidden, seed, scale=0.1):
+def init_params(
+    hidden: int, seed: int | None, scale: float = 0.1
+) -> tuple[
+    npt.NDArray[np.float64],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.float64],
+]:
     """Fresh weights (W1 float64[198, H], b1 [H], w2 [H], b2 [1]), uniform in [-scale, scale]."""
     g = np.random.default_rng(seed)
     w1 = g.uniform(-scale, scale, (N_INPUTS, hidden))
@@ -97,7 +113,14 @@ def init_params(hidden, seed, scale=0.1):
     return w1, b1, w2, b2
 
 
-def check_params(params, in_place=False):
+def check_params(
+    params: Sequence[npt.ArrayLike], in_place: bool = False
+) -> tuple[
+    npt.NDArray[np.float64],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.float64],
+]:
     """The four weight arrays as contiguous float64, or ValueError naming the bad shape.
 
     in_place: the arrays are updated by the caller's kernel, so they must already be writable
@@ -138,7 +161,7 @@ def check_params(params, in_place=False):
     return w1, b1, w2, b2
 
 
-def to_evaluation(params, scale=SCALE):
+def to_evaluation(params: Sequence[npt.ArrayLike], scale: float = SCALE) -> Evaluation:
     """The net as a search evaluation (draughts_eval.Evaluation, EVAL_MLP): score = scale * V."""
     from boardgym.agents.draughts.evaluation import Evaluation
 
@@ -178,7 +201,9 @@ def forward_sparse(w1, b1, w2, b2, idx, val, nnz, h):
     return y
 
 
-def value(w1, b1, w2, b2, state):
+def value(
+    w1: npt.ArrayLike, b1: npt.ArrayLike, w2: npt.ArrayLike, b2: npt.ArrayLike, state: np.ndarray
+) -> float:
     """V(state) from the side to move's view (a float) of a position vector; for tests and tools."""
     return float(_value(*check_params((w1, b1, w2, b2)), api.check_state(state)))
 
@@ -302,7 +327,18 @@ def _check_rate(x, what, hi=None):
     return float(x)
 
 
-def train_games(w1, b1, w2, b2, rng, n_games, alpha, lam, epsilon, stats):
+def train_games(
+    w1: npt.NDArray[np.float64],
+    b1: npt.NDArray[np.float64],
+    w2: npt.NDArray[np.float64],
+    b2: npt.NDArray[np.float64],
+    rng: npt.NDArray[np.int64],
+    n_games: int,
+    alpha: float,
+    lam: float,
+    epsilon: float,
+    stats: npt.NDArray[np.float64],
+) -> None:
     """Play n_games self-play games, updating the weights in place by TD(lam); stats accumulate.
 
     Weights: writable float64 arrays (init_params). rng: int64[1] SplitMix64 state (advanced).
@@ -399,7 +435,17 @@ def _train_games(w1, b1, w2, b2, rng, n_games, alpha, lam, epsilon, stats):
                 break
 
 
-def play_match(w1, b1, w2, b2, opponent, rng, n_games, max_plies, points):
+def play_match(
+    w1: npt.ArrayLike,
+    b1: npt.ArrayLike,
+    w2: npt.ArrayLike,
+    b2: npt.ArrayLike,
+    opponent: int,
+    rng: npt.NDArray[np.int64],
+    n_games: int,
+    max_plies: int,
+    points: npt.NDArray[np.float64],
+) -> None:
     """The net (one ply, no exploration) against opponent (OPP_RANDOM or OPP_GREEDY, the
     recapture player; kernels/draughts/opponents.opponent_move with generator rng[0], int64[1])
     for n_games games from the initial position; the net is White in even games. points

@@ -9,6 +9,8 @@ helper thread), ``_clock`` (a SearchClock on ``buffers.stats``); it keeps the mo
 in ``_best`` and ``last_info`` and the time it carries between moves in ``_lag`` and ``_bank``.
 """
 
+from __future__ import annotations
+
 import os
 import threading
 import time
@@ -85,7 +87,7 @@ def _ready_search(evaluation, egdb):
     _search_ready = True
 
 
-def default_threads():
+def default_threads() -> int:
     """Searching threads of a timed AlphaBetaAgent by default: two, or one when the process may
     use only one CPU (Lazy SMP with two threads measured stronger at 100 ms: BENCHMARKS.md)."""
     try:
@@ -100,14 +102,14 @@ class SearchClock:
     GIL): at the deadline it sets ``stats[ST_STOP]``. The deadline may be given later or moved
     while the search runs (``set_deadline``: pondering until the opponent's move is known)."""
 
-    def __init__(self, stats):
+    def __init__(self, stats: np.ndarray) -> None:
         self._stats = stats
         self._cond = threading.Condition()
         self._deadline = None
         self._done = True
         self._thread = None
 
-    def start(self, deadline):
+    def start(self, deadline: float | None) -> None:
         """Watch the clock (deadline: a time.perf_counter() value, or None: none yet)."""
         self._deadline = deadline
         self._done = False
@@ -126,13 +128,13 @@ class SearchClock:
                     return
                 self._cond.wait(left)
 
-    def set_deadline(self, deadline):
+    def set_deadline(self, deadline: float) -> None:
         """Move the deadline (a time.perf_counter() value)."""
         with self._cond:
             self._deadline = deadline
             self._cond.notify()
 
-    def finish(self):
+    def finish(self) -> None:
         """Stop watching (the search is over)."""
         with self._cond:
             self._done = True
@@ -146,16 +148,16 @@ class Deepening:
     """Iterative deepening with the clock and the helper threads, over the agent's buffers (the
     attributes the module docstring lists): ``_search`` plays one move's search."""
 
-    def request_stop(self):
+    def request_stop(self) -> None:
         """Stop the running (or the next) search as soon as possible (any thread)."""
         self._stop_pending = True
         self.buffers.stats[ST_STOP] = 1
 
-    def clear_stop(self):
+    def clear_stop(self) -> None:
         """Forget a stop requested when no search was running."""
         self._stop_pending = False
 
-    def set_deadline(self, seconds):
+    def set_deadline(self, seconds: float) -> None:
         """Give the running search ``seconds`` more from now (any thread; ends pondering)."""
         sec = max(0.0, float(seconds))
         self._clock.set_deadline(time.perf_counter() + sec - min(self._lag, 0.5 * sec))

@@ -12,10 +12,15 @@ shipped checkpoint). Settings are duck-typed: ``cfg`` is any object with the fie
 ``boardgym train-eval``'s Settings that a function reads. Bad input is a ValueError naming it.
 """
 
+from __future__ import annotations
+
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from boardgym.agents.draughts.agents import AlphaBetaAgent
 from boardgym.agents.draughts.evaluation import (
@@ -41,7 +46,7 @@ from boardgym.kernels.draughts.game import (
 WIN_LABEL = 20.0  # men
 
 
-def shipped_checkpoint(path):
+def shipped_checkpoint(path: str | os.PathLike[str]) -> bool:
     """Is path one of the package's shipped checkpoints (agents/checkpoints/*)?"""
     from boardgym.agents.registry import CHECKPOINTS
 
@@ -49,7 +54,7 @@ def shipped_checkpoint(path):
     return target.parent == CHECKPOINTS.resolve()
 
 
-def check_out(path, force=False):
+def check_out(path: str | os.PathLike[str], force: bool = False) -> None:
     """ValueError unless path may be written: never a shipped checkpoint, an existing file only
     with force, never a directory."""
     if not path:
@@ -66,7 +71,9 @@ def check_out(path, force=False):
         raise ValueError(f"--out {final} exists; replace it with --force or give another --out")
 
 
-def generate(cfg, progress=None):
+def generate(
+    cfg: Any, progress: Callable[[int], object] | None = None
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float64]]:
     """(X float32[N, OBS_LEN], y float64[N]) labelled self-play positions: one stream of games
     (``cfg.chunk`` 0) or chunks of games, labelled by ``cfg.workers`` processes.
     progress(positions labelled so far)."""
@@ -126,7 +133,7 @@ CHUNK_SETTINGS = (
 )
 
 
-def chunk_store(cfg):
+def chunk_store(cfg: Any) -> Path | None:
     """The directory that keeps finished chunks of a ``--save-data`` run with ``--chunk``
     (``<save-data>.chunks``; None otherwise), so that a killed run labels only what is left
     when started again with the same settings. ValueError if it holds another run's chunks."""
@@ -230,7 +237,7 @@ def _label_games(cfg, positions, rng, seed, progress):
     return x, y
 
 
-def save_data(path, x, y, cfg):
+def save_data(path: str | os.PathLike[str], x: np.ndarray, y: np.ndarray, cfg: Any) -> None:
     """Write labelled positions (observations and labels, compressed .npz) atomically."""
     from boardgym.agents.files import write_atomically
 
@@ -243,7 +250,9 @@ def save_data(path, x, y, cfg):
     )
 
 
-def load_data(path):
+def load_data(
+    path: str | os.PathLike[str],
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float64]]:
     """(x float32[N, OBS_LEN], y float64[N]) from a file written by save_data; ValueError naming
     --data if it is not one."""
     try:
@@ -269,7 +278,9 @@ def _huber(r):
 PATTERN_CLIP = 3.0  # men: a residual counts at most this much in a table's mean (as Huber would)
 
 
-def fit_patterns(idx, residual, shrink, sweeps):
+def fit_patterns(
+    idx: npt.NDArray[np.int64], residual: np.ndarray, shrink: float, sweeps: int
+) -> npt.NDArray[np.float64]:
     """Pattern tables (N_WINDOWS, PATTERN_ENTRIES) whose sum over a position's windows fits the
     residuals: idx (n, N_WINDOWS) the windows' numbers (pattern_indices_of_obs), residual (n,)
     what the network leaves. Backfitting: each sweep refits every table in turn to the residual
@@ -289,7 +300,13 @@ def fit_patterns(idx, residual, shrink, sweeps):
     return tables
 
 
-def train(x, y, cfg, log=print, progress=None):
+def train(
+    x: np.ndarray,
+    y: np.ndarray,
+    cfg: Any,
+    log: Callable[[str], object] = print,
+    progress: Callable[[int], object] | None = None,
+) -> tuple[Evaluation, float, float, float]:
     """Fit the MLP (and with cfg.patterns then the pattern tables); return (Evaluation, train
     loss, validation loss, loss of the constant mean). progress(epochs done) before each epoch."""
     rng = np.random.default_rng(cfg.seed + 1)

@@ -37,11 +37,22 @@ labelling at about 2 ms a position here) and ``greedy``; backgammon ``td`` (TDSe
 (``draughts-alphabeta:depth=4``).
 """
 
+from __future__ import annotations
+
 import os
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
 from boardgym.agents.files import write_atomically
+
+if TYPE_CHECKING:  # torch and sb3-contrib are imported where a policy is trained
+    import torch
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    from boardgym.agents.registry import Agent
 
 #: teachers by game (registry short names)
 TEACHERS = {
@@ -55,7 +66,7 @@ MIX_BATCHES = 2
 TEACHER_DIR = "teacher"
 
 
-def parse_teacher(game, spec):
+def parse_teacher(game: str, spec: str) -> tuple[str, dict[str, Any]]:
     """(registry name, kwargs) of a teacher spec for game; ValueError naming the spec when it is
     not a teacher of that game or its options do not build one."""
     from boardgym.agents.registry import parse_spec
@@ -76,7 +87,12 @@ def parse_teacher(game, spec):
     return short, kwargs
 
 
-def make_teacher(game, parsed, spec=None, seed=None):
+def make_teacher(
+    game: str,
+    parsed: tuple[str, Mapping[str, Any]],
+    spec: str | None = None,
+    seed: int | None = None,
+) -> Agent:
     """A fresh teacher agent of parse_teacher's (name, kwargs); seed fixes its tie-breaks."""
     from boardgym.agents.registry import load
 
@@ -98,7 +114,7 @@ def _core(game, n, openings, max_moves):
     return BackgammonBatch(n, threads=1)
 
 
-def chunk_seeds(seed, chunk):
+def chunk_seeds(seed: int, chunk: int) -> tuple[int, int, int, int]:
     """(core, agents, exploration coin, random moves) seeds of chunk k of a run's seed: the core
     is reset with the first, game slot j's teacher is seeded with the second + j."""
     ss = np.random.SeedSequence([int(seed), int(chunk), 0x7EAC])
@@ -106,8 +122,15 @@ def chunk_seeds(seed, chunk):
 
 
 def teacher_chunk(
-    game, parsed, seed, chunk, n_games=CHUNK_GAMES, explore=0.1, openings=None, max_moves=300
-):
+    game: str,
+    parsed: tuple[str, Mapping[str, Any]],
+    seed: int,
+    chunk: int,
+    n_games: int = CHUNK_GAMES,
+    explore: float = 0.1,
+    openings: Sequence[str] | None = None,
+    max_moves: int | None = 300,
+) -> dict[str, np.ndarray]:
     """n_games teacher games played to their end (see the module docstring) -> dict: obs
     float32 (P, O) (the mover's view), legal uint8 (P, ceil(A / 8)) (the masks, np.packbits),
     actions int64 (P,) (the teacher's), played int64 (P,) (the action played: the teacher's or
@@ -154,17 +177,17 @@ def teacher_chunk(
     }
 
 
-def chunk_path(run_dir, k):
+def chunk_path(run_dir: str | os.PathLike[str], k: int) -> str:
     return os.path.join(run_dir, TEACHER_DIR, f"chunk_{k:05d}.npz")
 
 
-def save_chunk(run_dir, k, data):
+def save_chunk(run_dir: str | os.PathLike[str], k: int, data: Mapping[str, np.ndarray]) -> None:
     """Write chunk k of the run's teacher positions (atomically)."""
     os.makedirs(os.path.join(run_dir, TEACHER_DIR), exist_ok=True)
     write_atomically(chunk_path(run_dir, k), lambda tmp: np.savez(tmp, **data), ".npz")
 
 
-def load_chunks(run_dir, n):
+def load_chunks(run_dir: str | os.PathLike[str], n: int) -> dict[str, np.ndarray]:
     """The run's first n chunks as one dict of arrays plus ``chunk`` int64 (P,) (each
     position's chunk); ValueError naming a missing chunk file."""
     parts = []
@@ -181,7 +204,7 @@ def load_chunks(run_dir, n):
     return out
 
 
-def split(data):
+def split(data: Mapping[str, np.ndarray]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """(train, held-out) position indices: chunk 0 is held out when there are several chunks."""
     idx = np.arange(len(data["actions"]))
     if data["chunk"].max() == 0:
@@ -197,7 +220,13 @@ def _batch(data, idx, n_actions):
     return obs, masks, torch.as_tensor(data["actions"][idx]), torch.as_tensor(data["results"][idx])
 
 
-def bc_loss(policy, data, idx, n_actions, value_coef=0.0):
+def bc_loss(
+    policy: MaskableActorCriticPolicy,
+    data: Mapping[str, np.ndarray],
+    idx: np.ndarray,
+    n_actions: int,
+    value_coef: float = 0.0,
+) -> tuple[torch.Tensor, torch.Tensor]:
     """(loss, cross-entropy) tensors of positions idx: the mean cross-entropy of the policy's
     masked distribution at the teacher's actions, plus value_coef times the value head's mean
     squared error against the results."""
@@ -210,7 +239,17 @@ def bc_loss(policy, data, idx, n_actions, value_coef=0.0):
     return loss, ce
 
 
-def clone_epoch(policy, data, idx, n_actions, batch_size, lr, value_coef, seed, epoch):
+def clone_epoch(
+    policy: MaskableActorCriticPolicy,
+    data: Mapping[str, np.ndarray],
+    idx: np.ndarray,
+    n_actions: int,
+    batch_size: int,
+    lr: float,
+    value_coef: float,
+    seed: int,
+    epoch: int,
+) -> float:
     """One pass over positions idx in minibatches (order from a generator seeded by (seed,
     epoch)) with the policy's optimizer at learning rate lr; returns the mean cross-entropy."""
     order = idx[np.random.default_rng([int(seed), int(epoch), 0xBC]).permutation(idx.size)]
@@ -234,7 +273,13 @@ def clone_epoch(policy, data, idx, n_actions, batch_size, lr, value_coef, seed, 
     return total / max(count, 1)
 
 
-def held_out(policy, data, idx, n_actions, batch_size=4096):
+def held_out(
+    policy: MaskableActorCriticPolicy,
+    data: Mapping[str, np.ndarray],
+    idx: np.ndarray,
+    n_actions: int,
+    batch_size: int = 4096,
+) -> tuple[float, float]:
     """(cross-entropy, agreement) of the policy on positions idx: the mean cross-entropy at the
     teacher's actions and the fraction where its most likely legal action is the teacher's."""
     import torch
@@ -252,7 +297,7 @@ def held_out(policy, data, idx, n_actions, batch_size=4096):
     return ce / idx.size, hit / idx.size
 
 
-def mix_weight(mix, mix_steps, steps):
+def mix_weight(mix: float, mix_steps: int, steps: int) -> float:
     """The cross-entropy weight at learner step steps: mix decaying linearly to 0 at mix_steps."""
     if mix <= 0 or mix_steps <= 0 or steps >= mix_steps:
         return 0.0

@@ -31,12 +31,24 @@ as the env asks. ``get_state`` / ``set_state`` hold everything (members, scores,
 slot assignment, generators) for an exact resume.
 """
 
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
+import numpy.typing as npt
 
 from boardgym.agents.backgammon.batch_players import backgammon_greedy_actions
 from boardgym.agents.draughts.batch_players import GreedyBatch, recapture_actions
 from boardgym.kernels.draughts.board import MAX_MOVES, ROW_LEN
 from boardgym.kernels.rng import seed_rngs
+
+if TYPE_CHECKING:  # torch and sb3-contrib: only where a snapshot is used
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    from boardgym.agents.draughts.evaluation import Evaluation
+    from boardgym.envs.batch import BackgammonBatch, DraughtsBatch
 
 #: the fixed members of each game's league
 FIXED = {"draughts": ("random", "recapture", "greedy"), "backgammon": ("random", "greedy")}
@@ -45,7 +57,9 @@ FIXED = {"draughts": ("random", "recapture", "greedy"), "backgammon": ("random",
 PFSP = ("hard", "var")
 
 
-def pfsp_weights(scores, floor=0.02, kind="hard"):
+def pfsp_weights(
+    scores: npt.ArrayLike, floor: float = 0.02, kind: str = "hard"
+) -> npt.NDArray[np.float64]:
     """Prioritized fictitious self-play weights (normalised) from the learner's scores p in [0,
     1] against each member: ``"hard"`` (1 - p) ** 2 + floor (the members it loses to most),
     ``"var"`` p (1 - p) + floor (the members it beats about half the time: the most to learn
@@ -68,17 +82,17 @@ class League:
 
     def __init__(
         self,
-        game,
-        num_envs,
-        seed=0,
-        pool_size=8,
-        fixed=None,
-        decay=0.99,
-        prior_games=4.0,
-        floor=0.02,
-        greedy=None,
-        pfsp="hard",
-    ):
+        game: str,
+        num_envs: int,
+        seed: int = 0,
+        pool_size: int = 8,
+        fixed: Iterable[str] | None = None,
+        decay: float = 0.99,
+        prior_games: float = 4.0,
+        floor: float = 0.02,
+        greedy: Evaluation | str | None = None,
+        pfsp: str = "hard",
+    ) -> None:
         if pfsp not in PFSP:
             raise ValueError(f"pfsp must be one of {PFSP}, got {pfsp!r}")
         self.pfsp = pfsp
@@ -115,21 +129,21 @@ class League:
         self.games = np.concatenate([self.games, np.zeros(extra, np.int64)])
 
     # ---- scores and sampling ------------------------------------------------------------------
-    def scores(self):
+    def scores(self) -> npt.NDArray[np.float64]:
         """float64 (members,): the learner's recent score against each member (prior 1/2)."""
         return (self.score_sum + 0.5 * self.prior_games) / (self.weight + self.prior_games)
 
-    def weights(self):
+    def weights(self) -> npt.NDArray[np.float64]:
         """float64 (members,): the PFSP sampling probabilities (pfsp_weights of scores())."""
         return pfsp_weights(self.scores(), self.floor, self.pfsp)
 
-    def assign(self, slots):
+    def assign(self, slots: npt.ArrayLike) -> None:
         """Draw a member for each slot in slots (int array) from weights()."""
         slots = np.asarray(slots, np.int64)
         if slots.size:
             self.slot[slots] = self.rng.choice(len(self.names), size=slots.size, p=self.weights())
 
-    def record(self, slots, learner_rewards):
+    def record(self, slots: npt.ArrayLike, learner_rewards: npt.ArrayLike) -> None:
         """Games ended in slots (int (k,)) with the learner's rewards (k,) (> 0 win, 0 draw, < 0
         loss): update their members' scores, then draw the slots' next members."""
         slots = np.asarray(slots, np.int64)
@@ -140,7 +154,7 @@ class League:
             self.games[m] += 1
         self.assign(slots)
 
-    def add_snapshot(self, policy, name):
+    def add_snapshot(self, policy: MaskableActorCriticPolicy, name: str) -> None:
         """Freeze a copy of policy (an SB3 policy) as member name; the oldest snapshot beyond
         pool_size leaves (its slots draw new members)."""
         self.policies[name] = _freeze(policy, policy.state_dict())
@@ -163,7 +177,7 @@ class League:
         self.slot[self.slot > m] -= 1
         self.assign(orphans)
 
-    def table(self):
+    def table(self) -> dict[str, dict[str, float | int]]:
         """{member: {"score", "weight", "games", "slots"}} for the logs."""
         s, w = self.scores(), self.weights()
         counts = np.bincount(self.slot, minlength=len(self.names))
@@ -178,11 +192,11 @@ class League:
         }
 
     # ---- playing --------------------------------------------------------------------------------
-    def bind(self, core):
+    def bind(self, core: DraughtsBatch | BackgammonBatch) -> None:
         """The batched core (the vector env's) whose waiting games this league answers."""
         self.core = core
 
-    def __call__(self, obs, masks):
+    def __call__(self, obs: np.ndarray, masks: np.ndarray) -> npt.NDArray[np.int64]:
         core = self.core
         if core is None:
             raise ValueError("League: bind(core) first (the core of the env it plays in)")
@@ -192,7 +206,9 @@ class League:
             raise ValueError("League: the env asked for other games than its core's waiting ones")
         return self.actions(obs, masks, games)
 
-    def actions(self, obs, masks, games):
+    def actions(
+        self, obs: np.ndarray, masks: np.ndarray, games: npt.NDArray[np.int64]
+    ) -> npt.NDArray[np.int64]:
         """int64 (M,): each waiting game's member's action (obs (M, O), masks (M, A) of the
         games ``games`` (slot indices))."""
         out = np.zeros(len(games), np.int64)
@@ -235,7 +251,7 @@ class League:
         return a.numpy()
 
     # ---- checkpoints ----------------------------------------------------------------------------
-    def get_state(self):
+    def get_state(self) -> dict[str, Any]:
         """Everything a resumed run needs (snapshots as state dicts)."""
         return {
             "names": list(self.names),
@@ -248,7 +264,7 @@ class League:
             "snapshots": {n: p.state_dict() for n, p in self.policies.items()},
         }
 
-    def set_state(self, state, policy):
+    def set_state(self, state: dict[str, Any], policy: MaskableActorCriticPolicy) -> None:
         """Restore get_state() output; policy (an SB3 policy) gives the snapshots' architecture."""
         if sorted(state["snapshots"]) != sorted(n for n in state["names"] if n not in self.fixed):
             raise ValueError("league state: the snapshots do not match the member names")

@@ -12,13 +12,26 @@ Settings that a function reads. Ray is imported only inside the functions that u
 module imports without Ray.
 """
 
+from __future__ import annotations
+
 import json
 import os
 import sys
 import time
 import zlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:  # Ray is optional: imported inside the functions that use it
+    from ray.rllib.algorithms.algorithm import Algorithm
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.env.multi_agent_episode import MultiAgentEpisode
+    from ray.rllib.utils.metrics.metrics_logger import MetricsLogger
+
+    from boardgym.agents.registry import Agent
+    from boardgym.agents.rllib_module import RLlibAgent
 
 AGENTS = ("player_0", "player_1")
 BASELINES = {"draughts": ("random", "greedy"), "backgammon": ("random",)}
@@ -31,12 +44,12 @@ class LeagueMapping:
     """Agent -> module per episode: main on seat ``crc32(episode id) % 2``; the other seat is main
     with probability ``self_play_prob``, else a league member (both drawn from the episode id)."""
 
-    def __init__(self, league, self_play_prob, seed=0):
+    def __init__(self, league: Iterable[str], self_play_prob: float, seed: int = 0) -> None:
         self.league = list(league)
         self.self_play_prob = float(self_play_prob)
         self.seed = int(seed)
 
-    def __call__(self, agent_id, episode, **kwargs):
+    def __call__(self, agent_id: str, episode: MultiAgentEpisode, **kwargs: Any) -> str:
         h = zlib.crc32(f"{self.seed}:{episode.id_}".encode())
         if AGENTS.index(agent_id) == h % 2:
             return "main"
@@ -46,7 +59,9 @@ class LeagueMapping:
         return self.league[(h >> 15) % len(self.league)]
 
 
-def on_episode_end(*, episode, metrics_logger=None, **kwargs):
+def on_episode_end(
+    *, episode: MultiAgentEpisode, metrics_logger: MetricsLogger | None = None, **kwargs: Any
+) -> None:
     """Log main's result (1 win, 0.5 draw, 0 loss) in games against a league member."""
     modules = {a: episode.module_for(a) for a in AGENTS}
     mains = [a for a in AGENTS if modules[a] == "main"]
@@ -72,7 +87,7 @@ def _module_spec(cfg):
     return module_spec(cfg.game, hidden=(cfg.hidden,) * cfg.layers, **env_kw)
 
 
-def build_config(cfg, league):
+def build_config(cfg: Any, league: Sequence[str]) -> PPOConfig:
     """The PPOConfig with modules main + league (a list of module ids)."""
     import ray.cloudpickle
     from ray.rllib.algorithms.ppo import PPOConfig
@@ -137,7 +152,7 @@ def _copy_module(algo, src, dst):
     )
 
 
-def add_snapshot(algo, cfg, league, name):
+def add_snapshot(algo: Algorithm, cfg: Any, league: Sequence[str], name: str) -> list[str]:
     """Freeze a copy of main as module ``name`` in the league; returns the new league list."""
     league = [*league, name]
     dropped = league[: -cfg.max_league] if len(league) > cfg.max_league else []
@@ -159,7 +174,7 @@ def add_snapshot(algo, cfg, league, name):
     return league
 
 
-def digest(module_state):
+def digest(module_state: Mapping[str, Any]) -> str:
     """SHA-1 of a module state's tensors (to check copies and restores)."""
     import hashlib
 
@@ -170,7 +185,7 @@ def digest(module_state):
     return h.hexdigest()
 
 
-def main_agent(algo, cfg):
+def main_agent(algo: Algorithm, cfg: Any) -> RLlibAgent:
     """The current main module (learner weights) as a greedy boardgym agent."""
     from boardgym.agents.rllib_module import RLlibAgent
 
@@ -180,7 +195,14 @@ def main_agent(algo, cfg):
     return RLlibAgent(module, deterministic=True)
 
 
-def play_games(agent, opponent, game, n_games, seed=0, env_config=None):
+def play_games(
+    agent: Agent,
+    opponent: Agent,
+    game: str,
+    n_games: int,
+    seed: int = 0,
+    env_config: Mapping[str, Any] | None = None,
+) -> float:
     """Score (win 1, draw 1/2) of agent vs opponent over n_games (rounded up to even) AEC games:
     boardgym.agents.arena.matches.play_match (pairs from one start with the seats swapped, both
     seeing observations only), capped as env_config's max_moves / max_turns."""
@@ -196,7 +218,7 @@ def play_games(agent, opponent, game, n_games, seed=0, env_config=None):
     return evaluation.summarize(points, game)["score"]
 
 
-def evaluate(algo, cfg, iteration):
+def evaluate(algo: Algorithm, cfg: Any, iteration: int) -> dict[str, float]:
     """Main's score against each baseline: {name: score}."""
     from boardgym.agents import load
 
@@ -215,7 +237,13 @@ def evaluate(algo, cfg, iteration):
     return out
 
 
-def save(algo, cfg, league, iteration, history):
+def save(
+    algo: Algorithm,
+    cfg: Any,
+    league: Sequence[str],
+    iteration: int,
+    history: Sequence[Mapping[str, Any]],
+) -> str:
     """Checkpoint the Algorithm to <dir>/algo and the league to <dir>/league.json."""
     d = os.path.abspath(cfg.checkpoint_dir)
     os.makedirs(d, exist_ok=True)
@@ -237,7 +265,11 @@ def _metric(result, key):
     return float((result.get(ENV_RUNNER_RESULTS) or {}).get(key, 0.0) or 0.0)
 
 
-def train(cfg, log=None, progress=None):
+def train(
+    cfg: Any,
+    log: Callable[[str], object] | None = None,
+    progress: Callable[[int, int], object] | None = None,
+) -> dict[str, Any]:
     """Run the league self-play loop; returns {"history", "league", "checkpoint", "iteration",
     "start_digest", "end_digest"} (digests of main's weights after setup/restore and at the end).
     log(text): the lines of the run (print by default; none with cfg.quiet); progress(done,

@@ -21,14 +21,26 @@ after the checkpoint (work the interrupted run lost) are dropped, so the logs of
 and resumed run read like those of an uninterrupted one.
 """
 
+from __future__ import annotations
+
 import json
 import os
 import time
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from boardgym.agents.files import write_file_atomically
 
+if TYPE_CHECKING:
+    import numpy as np
 
-def prepare_run_dir(run_dir, resume=False, force=False, owned=()):
+
+def prepare_run_dir(
+    run_dir: str | os.PathLike[str],
+    resume: bool = False,
+    force: bool = False,
+    owned: Iterable[str] = (),
+) -> str | None:
     """Make run_dir ready for a run; returns the folder the previous run's files went to, or None.
 
     A new run (resume False) refuses a directory that holds anything, with a ValueError naming
@@ -82,7 +94,13 @@ class RunLog:
     """Append-only metrics and scalars of one run; ``step_key`` names the x axis
     ("games"/"steps")."""
 
-    def __init__(self, run_dir, step_key, resume_step=None, tensorboard=True):
+    def __init__(
+        self,
+        run_dir: str | os.PathLike[str],
+        step_key: str,
+        resume_step: int | None = None,
+        tensorboard: bool = True,
+    ) -> None:
         self.path = os.path.join(run_dir, "metrics.jsonl")
         self.step_key = step_key
         os.makedirs(run_dir, exist_ok=True)
@@ -118,11 +136,11 @@ class RunLog:
         kept = [ln for ln in lines if json.loads(ln)[self.step_key] <= step]
         write_file_atomically(self.path, "".join(kept))
 
-    def scalar(self, tag, value, step):
+    def scalar(self, tag: str, value: float, step: int) -> None:
         if self.writer is not None:
             self.writer.add_scalar(tag, float(value), int(step))
 
-    def evaluation(self, line):
+    def evaluation(self, line: Mapping[str, Any]) -> None:
         """Append one evaluation (a dict as in the module docstring) and chart its figures."""
         with open(self.path, "a") as f:
             f.write(json.dumps(line) + "\n")
@@ -133,17 +151,17 @@ class RunLog:
                     self.scalar(f"eval/{name}_{key}", res[key], step)
         self.flush()
 
-    def flush(self):
+    def flush(self) -> None:
         if self.writer is not None:
             self.writer.flush()
 
-    def close(self):
+    def close(self) -> None:
         if self.writer is not None:
             self.writer.close()
             self.writer = None
 
 
-def format_evaluation(results):
+def format_evaluation(results: Mapping[str, Mapping[str, Any]]) -> str:
     """One progress-line text of an evaluation {opponent: points_summary}."""
     return "  ".join(
         f"vs {k}: {r['ppg']:+.3f} ppg [{r['ci95'][0]:+.3f}, {r['ci95'][1]:+.3f}], "
@@ -153,7 +171,7 @@ def format_evaluation(results):
 
 
 # ---- reading metrics.jsonl (boardgym evaluate --curve) -------------------------------------
-def read_metrics(run_dir):
+def read_metrics(run_dir: str | os.PathLike[str]) -> tuple[str, list[tuple[int, dict[str, Any]]]]:
     """(path, [(line number, record)]) of RUN_DIR/metrics.jsonl; ValueError naming a bad line."""
     path = os.path.join(run_dir, "metrics.jsonl")
     if not os.path.isfile(path):
@@ -203,7 +221,12 @@ def _ppg_band(ci95, ppg, where):
     return ppg - half, ppg + half
 
 
-def curve_series(path, records, x="games", y="ppg"):
+def curve_series(
+    path: str,
+    records: Iterable[tuple[int, Mapping[str, Any]]],
+    x: str = "games",
+    y: str = "ppg",
+) -> dict[str, np.ndarray]:
     """{opponent: (m, 4) float64 array of rows (x, y, low, high)} sorted by x.
 
     low/high: the ci95 interval for ppg ([low, high], or y -+ ci95 in older files); for win_rate

@@ -25,10 +25,14 @@ The settings ``cfg`` of a run are a dataclass with the TD fields of ``boardgym t
 Settings (``TDSettings``, or the command's own Settings: the checkpoint keeps all its fields).
 """
 
+from __future__ import annotations
+
 import dataclasses
 import json
 import os
 import time
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -39,6 +43,8 @@ from boardgym.agents.training.lifecycle import Run, chunk
 BAR_GAMES = 250
 #: files a TD run writes into its directory (moved aside by --force)
 TD_RUN_FILES = ("metrics.jsonl", "latest.npz", "latest.npz.tmp*", "games_*.npz", "tb")
+
+_Settings = TypeVar("_Settings")
 
 
 @dataclasses.dataclass
@@ -102,7 +108,12 @@ class TDGame:
     distill: object = None
 
 
-def run_td(cfg, game, log=print, progress=None):
+def run_td(
+    cfg: Any,
+    game: TDGame,
+    log: Callable[[str], object] = print,
+    progress: Callable[[int, int], object] | None = None,
+) -> tuple[np.ndarray, ...]:
     """TD self-play in chunks of --ckpt-every games: evaluations (and one at the end), logs,
     checkpoints, exact resume; returns the final params. log(text): the progress lines;
     progress(done, total): the games done and to do in this call (a progress bar)."""
@@ -255,7 +266,7 @@ def _check_checkpoint(path, z, game, cfg):
         )
 
 
-def evaluate_td(params, n_games, seed):
+def evaluate_td(params: Sequence[np.ndarray], n_games: int, seed: int) -> dict[str, dict[str, Any]]:
     """The backgammon net (w1, b1, w2, b2) against random and greedy: evaluate_model of its
     model tuple."""
     from boardgym.agents.backgammon import net as td_net
@@ -295,7 +306,9 @@ def _backgammon_td_game():
     )
 
 
-def evaluate_model(params, n_games, seed):
+def evaluate_model(
+    params: Sequence[np.ndarray], n_games: int, seed: int
+) -> dict[str, dict[str, Any]]:
     """A td_net model tuple against random and greedy (td_net.play_match: pairs of games on one
     dice stream, seats swapped; gammons count): {name: points_summary} (run_log format)."""
     from boardgym.agents.arena.matches import baseline_report
@@ -357,7 +370,11 @@ def _distill_round(params, rng, cfg, seed):
     )
 
 
-def train_backgammon_td(cfg, log=print, progress=None):
+def train_backgammon_td(
+    cfg: Any,
+    log: Callable[[str], object] = print,
+    progress: Callable[[int, int], object] | None = None,
+) -> tuple[np.ndarray, ...]:
     """TD self-play for backgammon; returns the final params ((w1, b1, w2, b2) for --model
     tesauro, the td_net model tuple for --model gnubg)."""
     if cfg.model == "gnubg":
@@ -367,7 +384,9 @@ def train_backgammon_td(cfg, log=print, progress=None):
     return run_td(cfg, _backgammon_td_game(), log, progress)
 
 
-def evaluate_draughts_td(params, n_games, seed):
+def evaluate_draughts_td(
+    params: Sequence[np.ndarray], n_games: int, seed: int
+) -> dict[str, dict[str, Any]]:
     """The draughts net (one ply) against the in-kernel random and recapture players, colours
     alternating (td_draughts.play_match): {name: points_summary} (run_log format)."""
     from boardgym.agents.arena.matches import baseline_report
@@ -425,13 +444,17 @@ def _draughts_td_game():
     )
 
 
-def train_draughts_td(cfg, log=print, progress=None):
+def train_draughts_td(
+    cfg: Any,
+    log: Callable[[str], object] = print,
+    progress: Callable[[int, int], object] | None = None,
+) -> tuple[np.ndarray, ...]:
     """TD(lambda) self-play for Russian draughts; returns the final (w1, b1, w2, b2)
     (td_draughts layout; ``td_draughts.to_evaluation`` makes the search evaluation)."""
     return run_td(cfg, _draughts_td_game(), log, progress)
 
 
-def parse_alpha_steps(text):
+def parse_alpha_steps(text: str) -> list[tuple[int, float]]:
     """--alpha-steps "G1:A1,G2:A2" -> [(G1, A1), (G2, A2)] (games increasing, rates > 0);
     ValueError naming the bad entry."""
     steps = []
@@ -451,7 +474,7 @@ def parse_alpha_steps(text):
     return steps
 
 
-def alpha_at(cfg, steps, games):
+def alpha_at(cfg: _Settings, steps: Sequence[tuple[int, float]], games: int) -> _Settings:
     """The settings with the learning rates of --alpha-steps at game count games (cfg itself
     when no step applies)."""
     alpha = cfg.alpha
