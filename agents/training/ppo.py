@@ -432,7 +432,7 @@ def _require(settings: PPOSettings, name: str, low: int) -> None:
         raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
 
 
-def _kept_text(key: str, value: object, given: object) -> str:
+def _kept_text(key: str, value: object, given: object) -> object:
     """How the resume note shows the checkpoint's setting key (value; given: the argument's)."""
     if key == "openings" and value:
         return f"{len(value)} positions"
