@@ -12,16 +12,22 @@ stops at the next checkpoint or evaluation, one that is called back (PPO: at eve
 asks whether one is due.
 """
 
+from __future__ import annotations
+
 import os
 import time
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 import numpy as np
 
 from boardgym.agents.files import write_atomically
 from boardgym.agents.training.run_log import RunLog, prepare_run_dir
 
+_T = TypeVar("_T")
 
-def save_npz(path, **arrays):
+
+def save_npz(path: str | os.PathLike, **arrays: np.ndarray) -> None:
     """np.savez of arrays to path through a temporary file (agents/files.write_atomically)."""
     write_atomically(str(path), lambda tmp: np.savez(tmp, **arrays), ".npz")
 
@@ -34,7 +40,16 @@ class Run:
     "steps"); log(text): the run's progress lines. A new run (resume False) refuses a non-empty
     run_dir unless force; a resumed one takes the directory as it is."""
 
-    def __init__(self, run_dir, checkpoint, owned, step_key, resume=False, force=False, log=print):
+    def __init__(
+        self,
+        run_dir: str | os.PathLike,
+        checkpoint: str,
+        owned: Iterable[str],
+        step_key: str,
+        resume: bool = False,
+        force: bool = False,
+        log: Callable[[str], None] = print,
+    ) -> None:
         self.dir = str(run_dir)
         self.checkpoint = os.path.join(self.dir, checkpoint)
         self.step_key = step_key
@@ -46,7 +61,7 @@ class Run:
         if moved:
             log(f"force: the previous run's files are now in {moved}")
 
-    def load(self, read):
+    def load(self, read: Callable[[str], _T]) -> _T:
         """read(path) of the checkpoint a resumed run continues from; ValueError naming the file
         when it is missing or read cannot read it."""
         import pickle
@@ -62,35 +77,36 @@ class Run:
                 f"({' '.join(str(e).split())})"
             ) from None
 
-    def keep(self, key, shown):
+    def keep(self, key: str, shown: object) -> None:
         """Log that the resumed run keeps its checkpoint's setting key (shown: its value)."""
         self.log(f"resume: keeping the checkpoint's {key}={shown}")
 
-    def open_log(self, resume_step, tensorboard, seconds=0.0):
+    def open_log(self, resume_step: int | None, tensorboard: bool, seconds: float = 0.0) -> RunLog:
         """Open the metrics log (a resumed run's from resume_step on, None: a new run's) and
         start the clock at seconds (the checkpoint's); returns the RunLog."""
         self.metrics = RunLog(self.dir, self.step_key, resume_step, tensorboard)
         self.seconds0, self.t0 = float(seconds), time.perf_counter()
         return self.metrics
 
-    def seconds(self):
+    def seconds(self) -> float:
         """Seconds the run has taken, its checkpoint's included."""
         return self.seconds0 + time.perf_counter() - self.t0
 
-    def save(self, write, suffix=""):
+    def save(self, write: Callable[[str], Any], suffix: str = "") -> None:
         """Write the checkpoint by write(tmp) on a temporary file, then rename it."""
         write_atomically(self.checkpoint, write, suffix)
 
-    def save_arrays(self, **arrays):
+    def save_arrays(self, **arrays: np.ndarray) -> None:
         """The checkpoint as an .npz of arrays (save_npz)."""
         save_npz(self.checkpoint, **arrays)
 
-    def close(self):
+    def close(self) -> None:
+        """Close the metrics log (when open)."""
         if self.metrics is not None:
             self.metrics.close()
 
 
-def chunk(done, total, ckpt_every, eval_every):
+def chunk(done: int, total: int, ckpt_every: int, eval_every: int) -> int:
     """Steps to go from done: to the next checkpoint (ckpt_every on), the next multiple of
     eval_every (0: no periodic evaluation) or total, whichever comes first."""
     n = min(ckpt_every, total - done)
@@ -99,7 +115,7 @@ def chunk(done, total, ckpt_every, eval_every):
     return n
 
 
-def due(counters, key, every):
+def due(counters: dict[str, Any], key: str, every: int) -> bool:
     """Has counters["steps"] reached counters[key] (the next due step)? If so, move counters[key]
     past the step by multiples of every (0: never due)."""
     if not every or counters["steps"] < counters[key]:

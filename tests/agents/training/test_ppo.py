@@ -11,7 +11,12 @@ pytest.importorskip("sb3_contrib")
 
 from boardgym.agents.arena import playouts  # noqa: E402
 from boardgym.agents.ppo import PPOAgent  # noqa: E402
-from boardgym.agents.training.ppo import OpponentPool, play_vs_baseline, train_ppo  # noqa: E402
+from boardgym.agents.training.ppo import (  # noqa: E402
+    OpponentPool,
+    PPOSettings,
+    play_vs_baseline,
+    train_ppo,
+)
 from boardgym.envs import backgammon_v0, russian_draughts_v0  # noqa: E402
 
 
@@ -268,3 +273,53 @@ def test_a_run_ends_with_an_evaluation_and_old_greedy_checkpoints_resume(tmp_pat
         pool.set_state(
             {"rng": pool.rng.bit_generator.state, "current": "minimax", "snapshots": []}, None
         )
+
+
+@pytest.mark.parametrize(
+    "field,value",
+    [
+        ("game", "chess"),
+        ("total_steps", -1),
+        ("num_envs", 0),
+        ("pool_size", 0),
+        ("eval_games", 0),
+        ("max_moves", 0),
+        ("n_steps", 0),
+        ("batch_size", 0),
+        ("n_epochs", 0),
+        ("snapshot_every", -1),
+        ("ckpt_every", -1),
+        ("eval_every", -1),
+        ("num_envs", 8.5),
+        ("seed", "0"),
+        ("net_arch", (16, 0)),
+        ("pfsp", "soft"),
+        ("teacher_games", -1),
+    ],
+)
+def test_a_bad_setting_is_refused_by_name_before_the_run_dir_is_touched(tmp_path, field, value):
+    base = {"game": "draughts", "total_steps": 1024, "run_dir": tmp_path / "run"}
+    if field.startswith("teacher_"):
+        base["teacher"] = "greedy"
+    with pytest.raises(ValueError, match=field):
+        PPOSettings(**{**base, field: value})
+    with pytest.raises(ValueError, match=field):
+        train_ppo(**{**base, field: value}, log=lambda text: None)
+    assert not (tmp_path / "run").exists()
+
+
+def test_train_ppo_takes_the_settings_fields_and_defaults():
+    """train_ppo's arguments are PPOSettings' fields (same order and defaults) and the two
+    callbacks; setup() is what a checkpoint keeps."""
+    import dataclasses
+    import inspect
+
+    params = inspect.signature(train_ppo).parameters
+    fields = dataclasses.fields(PPOSettings)
+    assert [p for p in params if p not in ("log", "progress")] == [f.name for f in fields]
+    for f in fields:
+        want = inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default
+        assert params[f.name].default == want, f.name
+    setup = PPOSettings("backgammon", 10, "run", net_arch=(8, 4), league=False).setup()
+    assert setup["net_arch"] == [8, 4] and setup["opponents"] == "pool"
+    assert setup["teacher"] is None and setup["seed"] == 0
