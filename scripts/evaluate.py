@@ -6,6 +6,7 @@
     boardgym evaluate draughts-alphabeta-material:depth=6,time_limit=0.2 draughts-greedy
     boardgym evaluate draughts-ppo:path=runs/draughts-ppo/ppo.zip draughts-greedy --games 100
     boardgym evaluate backgammon-td gnubg0 pubeval --game backgammon --games 200
+    boardgym evaluate backgammon-td backgammon-greedy --match 7 --games 20
 
 Agents are ``boardgym.agents.registry.load_spec`` specs: a registry name or a checkpoint path
 with optional keyword options after a colon (``name:key=value,key=value``; values are
@@ -39,6 +40,11 @@ C.1-C.2): each agent answers the cube by its own cube policy, and the pair's poi
 printed with a paired 95% interval (``stats.summarize_money``):
 
     boardgym evaluate backgammon-td:cube=janowski backgammon-td --cube --games 1000 --seed 1
+
+``--match N`` plays backgammon matches to N points with the cube (``evaluation.
+play_point_matches``; RULES.md MP.1-MP.8), each agent told the score before each game; each
+dice seed is played twice with the seats swapped, and the first agent's match wins are printed
+with their Wilson interval.
 
 With ``--luck td`` too, each roll's luck is counted times the cube value it was rolled at and the
 luck-adjusted points per game are printed as well (unbiased, but in cubeful games it has not
@@ -114,6 +120,9 @@ class Settings:
     cube: bool = False
     """backgammon money games with the doubling cube (C.1-C.2): each agent answers the cube by
     its own policy (backgammon-td:cube=janowski, ...); points per game with a paired interval"""
+    match: int = 0
+    """backgammon matches to this many points (1..64) with the cube instead of single games:
+    --games counts matches; each agent is told the score before each game"""
     luck: Literal["td", "none"] = "none"
     """backgammon luck adjustment: td judges every roll with the shipped TD net and prints the
     luck-adjusted points per game beside the raw ones (needs two agents that choose whole plays)"""
@@ -169,11 +178,28 @@ class Settings:
             not self.cube or self.game == "backgammon", f"--cube is for backgammon, not {self.game}"
         )
         cli.require(
+            not self.match or self.game == "backgammon",
+            f"--match is for backgammon, not {self.game}",
+        )
+        cli.require(0 <= self.match <= 64, f"--match must be 1..64 points, got {self.match}")
+        cli.require(
+            not (self.match and (self.cube or self.luck != "none")),
+            "--match plays matches with the cube already; --cube and --luck are for single games",
+        )
+        cli.require(
             self.luck == "none" or not self.observation_only,
             "--luck needs agents that choose whole plays, not --observation-only",
         )
         for spec in self.agents:
-            make_agent(spec, self.game, 0)  # fails early on a bad name or option
+            agent = make_agent(spec, self.game, 0)  # fails early on a bad name or option
+            if self.match:
+                from boardgym.agents.backgammon.agents import AfterstateAgent
+
+                cli.require(
+                    isinstance(agent, AfterstateAgent),
+                    f"--match plays agents that choose whole plays (backgammon-td, "
+                    f"backgammon-greedy, gnubg0, ...), not {spec}",
+                )
 
 
 def infer_game(specs):
@@ -238,6 +264,8 @@ def play_pair(cfg, spec_a, spec_b, pair_seed, log=print, bar=None, judge=None):
             score = (
                 f"points/game {points.mean():+.3f}"
                 if cfg.cube
+                else f"matches won {(points > 0).mean():.3f}"
+                if cfg.match
                 else f"score {summarize(points, cfg.game)['score']:.3f}"
             )
             log(
@@ -245,6 +273,10 @@ def play_pair(cfg, spec_a, spec_b, pair_seed, log=print, bar=None, judge=None):
                 f"{time.perf_counter() - t0:.1f} s"
             )
 
+    if cfg.match:
+        return evaluation.play_point_matches(
+            a, b, cfg.match, cfg.games, pair_seed, cfg.max_moves, progress
+        )
     if cfg.cube and judge is None:
         return evaluation.play_cube_match(a, b, cfg.games, pair_seed, cfg.max_moves, progress)
     if judge is not None:
@@ -492,7 +524,11 @@ def main(args=None):
                 )
                 if judge is not None:
                     res, luck = res
-                s = summarize_money(res) if cfg.cube else summarize(res, cfg.game)
+                s = (
+                    summarize_money(res)
+                    if cfg.cube
+                    else summarize(res, "draughts" if cfg.match else cfg.game)
+                )
                 if judge is not None and cfg.cube:
                     s["luck"] = summarize_money(res - luck)
                 elif judge is not None:
@@ -507,7 +543,14 @@ def main(args=None):
                     print(f"{cfg.agents[i]} v {cfg.agents[j]}: {format_money(s)}", flush=True)
                 else:
                     print(format_summary(cfg.agents[i], cfg.agents[j], s), flush=True)
-                if cfg.game == "backgammon" and not cfg.cube:
+                if cfg.match:
+                    print(
+                        f"  matches to {cfg.match}: won {s['wins']} of {s['games']}, "
+                        f"rate {s['score']:.1%} (95% [{s['score_interval'][0]:.1%}, "
+                        f"{s['score_interval'][1]:.1%}])",
+                        flush=True,
+                    )
+                elif cfg.game == "backgammon" and not cfg.cube:
                     s["rates"] = {
                         "all": result_rates(res),
                         "seat0": result_rates(res[0::2]),
@@ -524,7 +567,8 @@ def main(args=None):
                     print(format_luck(s["luck"], cfg.luck), flush=True)
     results = {"pairs": pairs, "time": time.perf_counter() - t0, "plots": []}
     n_pair = pairs[(0, 1)]["games"]
-    title = f"{cfg.game}, {n_pair} games per pair, seed {cfg.seed}"
+    what = f"matches to {cfg.match}" if cfg.match else "games"
+    title = f"{cfg.game}, {n_pair} {what} per pair, seed {cfg.seed}"
     if k >= 3:
         elo, low, high = elo_intervals(points, games)
         results["elo"] = elo

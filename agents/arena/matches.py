@@ -20,6 +20,8 @@ an agent with ``act_state`` is given the kernel state (full history), others ``a
 action_mask)``. Two backgammon ``AfterstateAgent``s (which choose whole plays) play through the
 game core's afterstate loop instead (agents/backgammon/game_loop.py, from the same seed: the same
 dice and the same game as the AEC env, without the per-checker-move steps).
+``play_point_matches(a, b, length, n_matches, seed)`` plays backgammon matches to N points
+(+1/-1 per match) through the game core's match loop.
 ``play_vs_kernel_opponent(policy, game, opponent, n_games, seed)`` plays a batched policy
 ``(obs (N, O), masks (N, A)) -> actions (N,)`` against an in-kernel player on the batched core,
 pairs of games sharing a random stream with the seats swapped. ``baseline_report(play, n_games,
@@ -69,6 +71,7 @@ __all__ = [
     "baseline_report",
     "pair_count",
     "play_adjusted_match",
+    "play_point_matches",
 ]
 
 
@@ -332,6 +335,43 @@ def _play_pairs(
             else:
                 progress(points[: 2 * k + 2], luck[: 2 * k + 2])
     return points, luck
+
+
+def play_point_matches(
+    agent_a: AfterstateAgent,
+    agent_b: AfterstateAgent,
+    length: int,
+    n_matches: int = 100,
+    seed: int | None = 0,
+    max_moves: int | None = 400,
+    progress: Callable[[npt.NDArray[np.float64]], object] | None = None,
+) -> npt.NDArray[np.float64]:
+    """float64 (2 * pairs,): A's result in each backgammon match to length points against B (+1
+    won, -1 lost, 0 when a game reached max_moves rolls; RULES.md MP.1-MP.8), match 2k with A as
+    player_0 and 2k + 1 with A as player_1 on the same dice (one seed per pair, as play_match
+    draws them). Both agents are AfterstateAgents, played through the game core's match loop
+    (agents/backgammon/game_loop.play_afterstate_match), each told the score before each game."""
+    from boardgym.agents.backgammon import game_loop
+
+    if not _afterstate_agents("backgammon", (agent_a, agent_b), False):
+        raise TypeError(
+            "matches to N points are played by two backgammon AfterstateAgents (agents that "
+            "choose whole plays: backgammon-td, backgammon-greedy, ...)"
+        )
+    n_pairs = pair_count(n_matches)
+    rng = np.random.default_rng(seed)
+    points = np.zeros(2 * n_pairs)
+    for k in range(n_pairs):
+        pair_seed = int(rng.integers(2**31))
+        for seat, seats in enumerate(((agent_a, agent_b), (agent_b, agent_a))):
+            for agent in seats:
+                if hasattr(agent, "reset"):
+                    agent.reset()
+            r = game_loop.play_afterstate_match(seats[0], seats[1], pair_seed, length, max_moves)
+            points[2 * k + seat] = 0.0 if r.winner < 0 else (1.0 if r.winner == seat else -1.0)
+        if progress is not None:
+            progress(points[: 2 * k + 2])
+    return points
 
 
 def summarize(points: npt.ArrayLike, game: str = "draughts") -> dict[str, Any]:
