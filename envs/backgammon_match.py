@@ -41,16 +41,15 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from boardgym.envs.backgammon_checks import check_dice, check_state
+from boardgym.envs.backgammon_checks import check_dice, check_match_length, check_state, new_match
 from boardgym.envs.checks import is_int
 from boardgym.kernels.backgammon import game as core
-from boardgym.kernels.backgammon.board import CUBE_OWNER, CUBE_VALUE, TURN
+from boardgym.kernels.backgammon.board import CUBE_LIMIT, CUBE_OWNER, CUBE_VALUE, TURN
 
 _COL = 33
 _COLUMN = _COL + 5  # where the right column starts in the text we write
 _RIGHT_FROM = 20  # a lone entry starting this far into a line is in the right column
 MAX_GAMES = 200  # games in one match file
-MAX_MATCH_LENGTH = (1 << 15) - 1  # the largest a gnubg Match ID holds
 
 _MATCH_LENGTH = re.compile(r"^[ \t]*(\d+)[ \t]+point[ \t]+match\b", re.IGNORECASE | re.MULTILINE)
 _GAME_LINE = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
@@ -67,25 +66,43 @@ def _plural(points):
 
 
 # ----------------------------------------------------------------------------- match scores
-def _score_after(score, winner, points, match_length):
-    """The score after a game: winner's points added, capped at the match length (0: money)."""
-    after = list(score)
-    if winner is not None:
-        after[winner] += points
-        if match_length:
-            after[winner] = min(after[winner], match_length)
-    return after
+class _Score:
+    """The score of a match game by game: the game core's match state (MP.1-MP.7: each game's
+    points credited up to what its winner needs, the Crawford game, the end of the match); a
+    money session (length 0) adds every game's points, as its score lines do. A record starting
+    at a score with one side at N - 1 starts with the Crawford game (the format has no flag)."""
 
+    def __init__(self, length, score):
+        self.length, self.money = length, list(score)
+        at = [s == length - 1 for s in score]
+        self.m = new_match(length, tuple(score), length > 1 and sum(at) == 1) if length else None
 
-def _crawford(score, previous, match_length):
-    """True for the Crawford game: the first game after one side reached match length - 1
-    (score before this game; previous: the score before the game before, None if unknown)."""
-    if not match_length:
-        return False
-    at = [s == match_length - 1 for s in score]
-    if sum(at) != 1:  # neither side, or both (the Crawford game was earlier)
-        return False
-    return previous is None or not any(s == match_length - 1 for s in previous)
+    @property
+    def score(self):
+        return self.money if self.m is None else [int(self.m[core.M_SCORE + p]) for p in (0, 1)]
+
+    @property
+    def crawford(self):
+        return self.m is not None and bool(self.m[core.M_CRAWFORD])
+
+    @property
+    def over(self):
+        return self.m is not None and bool(core.match_over(self.m))
+
+    def start(self):
+        """The standard start with this game's cube limit (MP.4-MP.6)."""
+        state = core.initial_state()
+        if self.m is not None:
+            core.set_cube_limit(state, self.m)
+        return state
+
+    def award(self, winner, points):
+        if winner is None:
+            return
+        if self.m is None:
+            self.money[winner] += points
+        else:
+            core.match_award(self.m, winner, points)
 
 
 # ----------------------------------------------------------------------------- writing
@@ -218,15 +235,12 @@ def _read_back(text, games, match_length, names):
 
 def _check_games(games, match_length):
     """TypeError / ValueError naming what is wrong with a match's game records."""
-    if not is_int(match_length) or not 0 <= match_length <= MAX_MATCH_LENGTH:
-        raise ValueError(
-            f"match_length must be 0..{MAX_MATCH_LENGTH} (0: money), got {match_length!r}"
-        )
+    check_match_length(match_length)
     if not isinstance(games, (list, tuple)) or not games:
         raise TypeError(f"games must be a non-empty list of game records, got {games!r:.80}")
     if len(games) > MAX_GAMES:
         raise ValueError(f"more than {MAX_GAMES} games in one match")
-    expected = None
+    walk = None
     for k, g in enumerate(games):
         where = f"game {k + 1}: "
         if not isinstance(g, Mapping) or not {"turns", "score", "winner", "points"} <= set(g):
@@ -243,10 +257,12 @@ def _check_games(games, match_length):
             raise ValueError(
                 f"{where}score {score[0]}-{score[1]} is not below the match length {match_length}"
             )
-        if expected is not None and list(score) != expected:
+        if walk is None:
+            walk = _Score(match_length, [int(x) for x in score])
+        elif list(score) != walk.score:
             raise ValueError(
                 f"{where}the score before it is {score[0]}-{score[1]}, but game {k} left it at "
-                f"{expected[0]}-{expected[1]}"
+                f"{walk.score[0]}-{walk.score[1]}"
             )
         if (winner is None) != (points is None):
             raise ValueError(f"{where}winner and points are both given or both None")
@@ -254,8 +270,8 @@ def _check_games(games, match_length):
             raise ValueError(f"{where}winner must be 0 or 1 and points a positive integer")
         if winner is None and k + 1 < len(games):
             raise ValueError(f"{where}only the last game of a match may be unfinished")
-        expected = _score_after(score, winner, points, match_length)
-        if match_length and max(expected) >= match_length and k + 1 < len(games):
+        walk.award(winner, points)
+        if walk.over and k + 1 < len(games):
             raise ValueError(f"{where}it ends the match, yet game {k + 2} follows")
 
 
@@ -403,10 +419,10 @@ def _where(game, e):
 class _Game:
     """One game replayed from its entries: its turns, frames, result and final state."""
 
-    def __init__(self, number, score, names, match_length, crawford, start=None):
+    def __init__(self, number, score, names, match_length, crawford, start):
         self.number, self.score, self.names = number, list(score), names
         self.match_length, self.crawford = match_length, crawford
-        self.state = core.initial_state() if start is None else start
+        self.state = start
         self.turns, self.ply = [], 0
         self.frames = [{"state": self.state, "caption": f"{self._head()}: start", "ply": 0}]
         self.offered = self.doubler = None
@@ -527,8 +543,8 @@ class _Game:
         value = int(e.words[-1]) if e.words[-1].isdigit() else -1
         if self.crawford:
             raise ValueError(
-                f"{who} doubles in the Crawford game (no doubling in the game after a side "
-                f"first reaches {self.match_length - 1} of {self.match_length})"
+                f"{who} doubles in the Crawford game (MP.5: no doubling in the game after a "
+                f"side first reaches {self.match_length - 1} of {self.match_length})"
             )
         state = self.state
         if state[TURN] != e.player:  # the game's first action (a game from a set-up position)
@@ -540,7 +556,9 @@ class _Game:
             core.legal_mask(state, True, False, self._mask) == 0
             or not self._mask[core.ACTION_DOUBLE]
         ):
-            raise ValueError(f"{who} doubles, which C.1 does not allow here (cube at {cube})")
+            raise ValueError(
+                f"{who} doubles, but the cube cannot pass {int(state[CUBE_LIMIT])} (MP.4)"
+            )
         if value != 2 * cube:
             raise ValueError(
                 f"{who} doubles to {e.words[-1]} but the cube is at {cube} "
@@ -619,12 +637,15 @@ def _read_games(text):
         raise TypeError(f"match text must be a string, got {type(text).__name__}")
     m = _MATCH_LENGTH.search(text)
     match_length = int(m.group(1)) if m else 0
-    if match_length > MAX_MATCH_LENGTH:
-        raise ValueError(f"a {match_length} point match: at most {MAX_MATCH_LENGTH} points")
+    if match_length > core.MAX_MATCH_LENGTH:
+        raise ValueError(
+            f"line {text.count(chr(10), 0, m.start()) + 1}: a {match_length} point match (at "
+            f"most {core.MAX_MATCH_LENGTH} points, MP.1)"
+        )
     games = _split_games(text)
     if not games or not any(_TURN_LINE.match(line) for _, _, lines in games for _, line in lines):
         raise ValueError("no moves found in the match file (lines such as ' 1) 31: 8/5 6/5')")
-    out, names, score, previous, ended = [], ["player_0", "player_1"], [0, 0], None, None
+    out, names, walk, ended = [], ["player_0", "player_1"], None, None
     for number, header, lines in games:
         entries, wins, head = _parse_game(lines)
         if ended is not None:
@@ -636,21 +657,24 @@ def _read_games(text):
                     f"line {line}: game {number} starts at {given[0]}-{given[1]}, not below "
                     f"the match length {match_length}"
                 )
-            if out and given != score:
+            if walk is not None and given != walk.score:
+                was = walk.score
                 raise ValueError(
                     f"line {line}: game {number} starts at {given[0]}-{given[1]}, but after "
-                    f"game {out[-1][3]} the score is {score[0]}-{score[1]}"
+                    f"game {out[-1][3]} the score is {was[0]}-{was[1]}"
                 )
-            score = given
-        g = _Game(number, score, names, match_length, _crawford(score, previous, match_length))
+        if walk is None:
+            walk = _Score(match_length, [0, 0] if head is None else head[2])
+        g = _Game(number, walk.score, names, match_length, walk.crawford, walk.start())
         for k, e in enumerate(entries):
             g.play(e, k == len(entries) - 1)
         winner, points = g.finish(wins)
         out.append((g, winner, points, number))
-        previous, score = score, _score_after(score, winner, points, match_length)
+        walk.award(winner, points)
+        g.score_after = walk.score
         if winner is None:
             ended = f"game {number}, which has no result (no 'Wins' and the game is not over)"
-        elif match_length and score[winner] >= match_length:
+        elif walk.over:
             ended = (
                 f"the end of the match ({names[winner]} reached {match_length} in game {number})"
             )
@@ -697,7 +721,7 @@ def read_match_text(
     number, _, lines = games[0]
     entries, wins, head = _parse_game(lines)
     names = ["player_0", "player_1"] if head is None else head[1]
-    g = _Game(number, (0, 0), names, 0, False, start)
+    g = _Game(number, (0, 0), names, 0, False, core.initial_state() if start is None else start)
     for k, e in enumerate(entries):
         g.play(e, k == len(entries) - 1)
     g.finish(wins)
@@ -719,7 +743,7 @@ def match_frames(text: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     match_length, names, games = _read_games(text)
     frames, out = [], []
     for g, winner, points, number in games:
-        after = _score_after(g.score, winner, points, match_length)
+        after = g.score_after
         if winner is not None and not g.dropped:
             g.frames[-1]["caption"] += f"; {names[winner]} wins {_plural(points)}"
         for f in g.frames:

@@ -244,8 +244,8 @@ def test_the_short_match_reads_back_with_its_crawford_game():
         (
             15,
             "  1) 31: 8/5 6/5                      Doubles => 2\n  2) Takes",
-            "line 15 (game 3, move 1): bob doubles in the Crawford game (no doubling in the game "
-            "after a side first reaches 2 of 3)",
+            "line 15 (game 3, move 1): bob doubles in the Crawford game (MP.5: no doubling in the "
+            "game after a side first reaches 2 of 3)",
         ),
         (
             20,
@@ -349,7 +349,7 @@ def test_bad_match_records_name_the_game_and_the_field():
         write(games[:2] + [{**games[2], "points": 3}] + games[3:], 3, NAMES)
     with pytest.raises(ValueError, match=r"^game 1: winner and points are both given or both"):
         write([{**games[0], "points": None}], 3, NAMES)
-    with pytest.raises(ValueError, match=r"^match_length must be 0\.\.32767"):
+    with pytest.raises(ValueError, match=r"^match_length must be 0\.\.64 \(0: money play\)"):
         write(games, -1, NAMES)
     with pytest.raises(TypeError, match=r"^games must be a non-empty list"):
         write([], 3, NAMES)
@@ -374,3 +374,32 @@ def test_a_long_name_keeps_its_score_line_readable():
     text = backgammon_match.match_to_text(_short_match(), 3, (name, "bob"))
     assert backgammon_match.read_match(text)["names"] == [name, "bob"]
     assert re.search(rf"^ {re.escape(name)} : 0  bob : 0$", text, re.M)
+
+
+def test_a_double_past_the_match_cube_limit_is_named():
+    """Money play lets the cube climb to 2**15; a match stops it at 64 (MP.4)."""
+    env = backgammon_v0.raw_env(scoring="gammon", cube=True)
+    env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    while env.state[CUBE_VALUE] < 128 and not env.is_over:
+        mask = env.legal_mask()
+        for a in (core.ACTION_DOUBLE, core.ACTION_TAKE):
+            if mask[a]:
+                env.step(a)
+                break
+        else:
+            env.step(int(rng.choice(np.flatnonzero(mask))))
+    record = env.game_record()
+    doubles = [t for t in record["turns"] if t.get("cube") == "double"]
+    assert [t["value"] for t in doubles][-2:] == [64, 128]
+    money = backgammon_match.match_to_text([{**record, "score": [0, 0]}], 0, NAMES)
+    assert "Doubles => 128" in money
+    line = next(i for i, ln in enumerate(money.splitlines(), 1) if "Doubles => 128" in ln)
+    who = NAMES[doubles[-1]["player"]]
+    with pytest.raises(ValueError) as err:
+        backgammon_match.read_match(money.replace(" 0 point match", " 7 point match"))
+    assert re.fullmatch(
+        rf"line {line} \(game 1, move \d+\): {who} doubles, but the cube cannot pass 64 "
+        r"\(MP\.4\)",
+        str(err.value),
+    )

@@ -2,10 +2,10 @@
 
 Two agents: each seat plays its checkers greedily (the backgammon-greedy agent) or at random
 (``players``, default greedy against random); both decide the cube at random (double, take) with
-the given rates. The score is tracked here: a
-game's points are the env's result (gammons count, times the cube), the Crawford game is played
-without the cube. A game may end in a resignation instead: the side to act gives up 1, 2 or 3
-times the cube (resign_rate per turn).
+the given rates. The score is the game core's match state (MP.1-MP.6): a game's points are the
+env's result (gammons count, times the cube), the Crawford game is played without the cube, and
+no one doubles past the match's cube limit. A game may end in a resignation instead: the side
+to act gives up 1, 2 or 3 times the cube (resign_rate per turn).
 """
 
 import random
@@ -14,6 +14,7 @@ import numpy as np
 
 from boardgym.agents import registry
 from boardgym.envs import backgammon_v0
+from boardgym.envs.backgammon_checks import new_match
 from boardgym.kernels.backgammon import game as core
 from boardgym.kernels.backgammon.board import CUBE_VALUE
 
@@ -27,11 +28,6 @@ def _greedy():
     return _GREEDY
 
 
-def _crawford(score, previous, n):
-    at = [s == n - 1 for s in score]
-    return sum(at) == 1 and (previous is None or n - 1 not in previous)
-
-
 def play_game(
     seed,
     cube=True,
@@ -40,6 +36,7 @@ def play_game(
     resign_rate=0.0,
     players=("greedy", "random"),
     rng=None,
+    cube_limit=core.MATCH_CUBE_LIMIT,
 ):
     """(env, record) of one game: record is {turns, winner, points} (points None while a
     game is unfinished), winner/points of a resignation when one happened."""
@@ -58,7 +55,11 @@ def play_game(
         if mask.shape[0] > core.N_ACTIONS and not mask[: core.N_ACTIONS].any():
             if offered:
                 action = core.ACTION_TAKE if rng.random() < take_rate else core.ACTION_DROP
-            elif mask[core.ACTION_DOUBLE] and rng.random() < double_rate:
+            elif (
+                mask[core.ACTION_DOUBLE]
+                and env.state[CUBE_VALUE] < cube_limit
+                and rng.random() < double_rate
+            ):
                 action = core.ACTION_DOUBLE
             else:
                 action = core.ACTION_ROLL
@@ -73,13 +74,14 @@ def play_game(
 def play_match(match_length, seed, **rates):
     """The game records of one match to match_length points (each with its score before it)."""
     rng = random.Random(seed)
-    games, score, previous = [], [0, 0], None
-    while max(score) < match_length:
-        crawford = _crawford(score, previous, match_length)
+    games, m = [], new_match(match_length)
+    while not core.match_over(m):
+        limit = int(core.game_cube_limit(m))
         record = {"winner": None}
         while record["winner"] is None:  # a position where no side can ever move: play again
-            _, record = play_game(seed * 1000 + len(games), cube=not crawford, rng=rng, **rates)
-        games.append({**record, "score": list(score)})
-        previous = list(score)
-        score[record["winner"]] = min(match_length, score[record["winner"]] + record["points"])
+            _, record = play_game(
+                seed * 1000 + len(games), cube=limit > 1, rng=rng, cube_limit=limit, **rates
+            )
+        games.append({**record, "score": [int(m[core.M_SCORE + p]) for p in (0, 1)]})
+        core.match_award(m, record["winner"], record["points"])
     return games
