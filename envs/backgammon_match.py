@@ -23,13 +23,15 @@ can still be played, a roll by the side not on turn: ValueError naming the line,
 move number and the roll); a lone entry is placed by the column it starts in, as gnubg shifts
 the right column after a long play; a lost roll is a roll with no moves; only the last entry
 of a game may be a roll not yet played. Cube actions are checked and replayed (C.1: a double
-to twice the cube by the side on roll, before its roll, with the cube centred or its own,
-never in the Crawford game; C.2: a take doubles the cube and gives it to the taker, a drop ends
-the game; no beavers). Score lines are checked: the score before a game is the score before
-the previous one plus the points it won, each side capped at the match length; no game follows
-one without a result or the end of the match; ``Wins`` agrees with the game (the game core's
-result, with or without gammons, the dropped cube, or a resignation of 1, 2 or 3 times the cube
-when the game is not over; in a match also the points capped at what the winner needed).
+to twice the cube by the side on roll, before its roll, with the cube centred or its own; in a
+match never past 64, MP.4, nor in the Crawford game, MP.5; C.2: a take doubles the cube and
+gives it to the taker, a drop ends the game; no beavers). Score lines follow the game core's
+match state (MP.1-MP.7): the score before a game is the score before the previous one plus the
+points it won, credited up to what the winner needed; no game follows one without a result or
+the end of the match; a money session (``0 point match``) adds up every game's points. ``Wins``
+agrees with the game (the game core's result, with or without gammons, the dropped cube, or a
+resignation of 1, 2 or 3 times the cube when the game is not over, MP.8; in a match also the
+points capped at what the winner needed).
 """
 
 from __future__ import annotations
