@@ -243,8 +243,19 @@ class raw_env(TwoPlayerAEC):
             self.state, double_offered=self._offered, turn=(1 - turn) if self._offered else turn
         )
 
+    def game_record(self) -> dict[str, Any]:
+        """The game so far as match records hold it (envs/backgammon_match.py): {turns, winner,
+        points}; a roll whose play is not finished is its dice without moves (a play is written
+        whole), winner and points are None until the game has a result."""
+        turns = [dict(t) for t in self.turns]
+        if turns and not self.is_over and self._roll_dice is not None:
+            turns[-1]["moves"] = []  # the roll in progress
+        winner, points = (None, None) if self.result is None else (self.result[0], self.result[2])
+        return {"turns": turns, "winner": winner, "points": points}
+
     def match_text(self, names: Sequence[str] = ("player_0", "player_1")) -> str:
-        """The game so far as a Jellyfish/gnubg match file (importable by GNU Backgammon).
+        """The game so far as a Jellyfish/gnubg match file (importable by GNU Backgammon); a roll
+        whose play is not finished is written as its dice alone, as gnubg writes it.
 
         Only games from the standard start can be written (the format has no set-up position)."""
         from boardgym.envs.backgammon_match import game_to_match_text
@@ -253,4 +264,5 @@ class raw_env(TwoPlayerAEC):
             raise ValueError(
                 "match text needs the standard start; this game began from a Position ID"
             )
-        return game_to_match_text(self.turns, self.result, names=names)
+        record = self.game_record()
+        return game_to_match_text(record["turns"], self.result, names=names)

@@ -43,6 +43,7 @@ from boardgym.agents.arena.sessions import (  # noqa: F401  (the shared game log
     load_agent,
     parse_dice,
 )
+from boardgym.agents.files import write_file_atomically
 from boardgym.envs import backgammon_notation as bg_api
 from boardgym.envs import draughts as dr_api
 from boardgym.scripts import cli
@@ -139,8 +140,9 @@ class GameEnd(NamedTuple):
 
 
 def _save(game, path, say):
+    """Write the game's record to path through a temporary file (never half a file)."""
     text = game.record()
-    Path(path).expanduser().write_text(text)
+    write_file_atomically(Path(path).expanduser(), text)
     say(f"saved the game to {path}")
 
 
