@@ -353,3 +353,25 @@ def test_a_truncated_game_truncates_the_match():
     assert total == {"player_0": 0.0, "player_1": 0.0}
     assert env.games[-1]["winner"] is None and env.games[-1]["points"] is None
     assert env.infos["player_0"]["game"] == len(env.games) == 1
+
+
+def test_agents_act_on_match_observations_and_are_told_the_score():
+    from boardgym.agents.backgammon.agents import TDAgent
+
+    agents = (Doubler(up_to=8), TDAgent(cube="janowski"))
+    env = backgammon_v0.env(match_length=3)
+    env.reset(seed=8, options={"score": (1, 0)})
+    offered = 0
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        offered += int(obs["action_mask"][game.ACTION_TAKE])
+        env.step(agents[env.possible_agents.index(agent)].act(obs, obs["action_mask"]))
+    told = agents[0].told
+    assert told[0] == (3, 1, 0, False, False)
+    assert all(t[0] == 3 for t in told) and len(told) == len(set(told))  # once per change
+    assert offered > 0
+    m = env.unwrapped.match
+    assert max(m[game.M_SCORE], m[game.M_SCORE + 1]) == 3
