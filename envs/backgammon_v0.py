@@ -228,6 +228,11 @@ class raw_env(TwoPlayerAEC):
         self._pending, self._finished = (0.0, 0.0), None
         self.result = None
         if start is not None:
+            if self.match_length and game.result(start, self._scoring)[0] >= 0:
+                raise ValueError(
+                    f"reset option position_id {options['position_id']!r}: the game is over "
+                    "(a match starts from a game in play)"
+                )
             self._start_game(start, dice or (0, 0))
         elif dice is not None:
             self._start_game(game.initial_state(), dice)

@@ -375,3 +375,12 @@ def test_agents_act_on_match_observations_and_are_told_the_score():
     assert offered > 0
     m = env.unwrapped.match
     assert max(m[game.M_SCORE], m[game.M_SCORE + 1]) == 3
+
+
+def test_a_match_cannot_start_from_a_finished_game():
+    from boardgym.envs.backgammon_notation import state_from_board
+
+    pid = ids.position_id(state_from_board([[0] * 25, [1] + [0] * 24]))
+    env = backgammon_v0.raw_env(match_length=3)
+    with pytest.raises(ValueError, match="the game is over"):
+        env.reset(options={"position_id": pid})
