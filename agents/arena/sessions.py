@@ -450,7 +450,7 @@ class BackgammonGame:
             f"match to {self.match_length}, score {score[0]}-{score[1]}"
         )
         if max(score) >= self.match_length:
-            return line + f"; {self.names[winner]} (player_{winner}) wins the match"
+            return line + f"; {who} the match"
         if k + 1 < len(self.env.games):
             return line
         if self.env.match[bg_core.M_CRAWFORD]:
