@@ -72,12 +72,15 @@ def load_agent(cfg: Any) -> registry.Agent:
 
 def _check_agent_game(agent, cfg):
     """ValueError if a policy's spaces are not those of the env of cfg (with or without the
-    cube)."""
+    cube, money play or a match)."""
     model = getattr(agent, "model", None)  # a PPO policy: compare its spaces with the env's
     if hasattr(model, "observation_space"):  # (a TDAgent's model is the name of its inputs)
+        match = int(getattr(cfg, "match", 0) or 0)
         env = (
             russian_draughts_v0.raw_env()
             if cfg.game == "draughts"
+            else backgammon_v0.raw_env(match_length=match)
+            if match
             else backgammon_v0.raw_env(cube=cfg.cube)
         )
         obs = env.observation_space("player_0")["observation"].shape
@@ -86,6 +89,8 @@ def _check_agent_game(agent, cfg):
         p_n = getattr(model.action_space, "n", None)
         if p_obs != tuple(obs) or (p_n is not None and int(p_n) != n):
             which = f"{cfg.game}{' with the cube' if cfg.cube else ''}"
+            if match:
+                which = "backgammon match play"
             raise ValueError(
                 f"agent {cfg.agent}: the policy takes observations {p_obs} and "
                 f"{p_n} actions; {which} has {tuple(obs)} and {n}: it is not a "

@@ -6,6 +6,7 @@ import io
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from session_feeders import MatchFeeder
@@ -202,6 +203,14 @@ def test_the_agent_is_told_the_score_from_its_seat(monkeypatch):
     end, text = _session([*GREEDY, "--match", "3", "--seed", "0", "--seat", "0"], MatchFeeder)
     assert end.winner == 1  # as in the match above: 0-2 after game 1, then the Crawford game
     assert told == [(3, 0, 0, False, False), (3, 2, 0, True, False)]
+
+
+def test_a_money_policy_is_refused_in_a_match(capsys):
+    ppo = Path(__file__).resolve().parents[2] / "agents" / "checkpoints"
+    args = ["--game", "backgammon", "--agent", f"{ppo}/backgammon-ppo.pt", "--match", "3"]
+    assert cli.run(play.main, args, prog="boardgym play") == 2
+    err = capsys.readouterr().err
+    assert "backgammon match play has (212,)" in err and "not a backgammon match play policy" in err
 
 
 def test_match_zero_is_one_money_game():
