@@ -205,6 +205,55 @@ def test_the_agent_is_told_the_score_from_its_seat(monkeypatch):
     assert told == [(3, 0, 0, False, False), (3, 2, 0, True, False)]
 
 
+def test_the_agent_doubles_the_person_drops_then_takes(tmp_path, monkeypatch):
+    """An agent that doubles whenever it may: the person saves at the first take-or-drop
+    prompt (the file ends with the double), drops (the game is the agent's at the cube's value
+    before the double, C.2), takes every later double: 0-1, 2-1, the Crawford game without a
+    double (2-2), the post-Crawford game doubled again, the person wins."""
+    from boardgym.kernels.backgammon import game as core
+
+    class Doubler(GreedyAgent):
+        def cube_action(self, state, offered, policy=None):
+            return core.ACTION_TAKE if offered else core.ACTION_DOUBLE
+
+    monkeypatch.setattr(play, "load_agent", lambda cfg: Doubler())
+    path = tmp_path / "offered.mat"
+
+    class Answer(MatchFeeder):
+        answered = 0
+
+        def readline(self):
+            if self.script:
+                return self.script.pop(0)
+            prompt = [ln for ln in self.out.getvalue().splitlines() if ln.endswith("?")][-1:]
+            if prompt and "'take' or 'drop'" in prompt[0] and self.out.getvalue().endswith("?\n"):
+                self.answered += 1
+                if self.answered == 1:
+                    self.script = ["drop\n"]
+                    return f"save {path}\n"
+            return super().readline()
+
+    end, text = _session([*GREEDY, "--match", "3", "--seed", "2"], lambda o: Answer(o, greedy=True))
+    assert "backgammon-greedy doubles to 2" in text
+    first = GAME_OVER.search(text)
+    assert first.group(4) == "you dropped the double (C.2)" and first.group(5) == "1"
+    saved = backgammon_match.read_match(path.read_text())
+    assert len(saved["games"]) == 1 and saved["games"][0]["turns"][-1]["cube"] == "double"
+    got = backgammon_match.read_match(end.record)
+    assert got["games"][0]["turns"][-1] == {"player": 0, "cube": "drop"}
+    assert got["games"][0]["points"] == 1 and got["games"][0]["winner"] == 1
+    takes = [t for g in got["games"][1:] for t in g["turns"] if t.get("cube") == "take"]
+    assert takes and all(t["player"] == 0 for t in takes)
+    assert [(g["score"], g["winner"], g["points"], g["crawford"]) for g in got["games"]] == [
+        ([0, 0], 1, 1, False),
+        ([0, 1], 0, 2, False),
+        ([2, 1], 1, 1, True),
+        ([2, 2], 0, 2, False),
+    ]
+    assert not any(t.get("cube") for t in got["games"][2]["turns"])  # MP.5
+    assert {"player": 1, "cube": "double", "value": 2} in got["games"][3]["turns"]  # MP.6
+
+
 def test_a_money_policy_is_refused_in_a_match(capsys):
     ppo = Path(__file__).resolve().parents[2] / "agents" / "checkpoints"
     args = ["--game", "backgammon", "--agent", f"{ppo}/backgammon-ppo.pt", "--match", "3"]
