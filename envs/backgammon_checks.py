@@ -12,6 +12,10 @@ State
     (a roll, or what is left of one); cube value a power of two up to 2**15, owner -1/0/1; the
     BB_* occupancy words equal to the counts (``board.refresh_masks`` recomputes them).
     ``check_batch`` does the same for ``int64[B, STATE_LEN]``, naming the first bad row.
+
+Match
+    ``int64[MATCH_LEN]`` (kernels/backgammon/match.py): ``new_match(length, score, crawford)``
+    builds one from checked settings (MP.1, MP.7), ``check_match`` checks an existing one.
 """
 
 from __future__ import annotations
@@ -31,6 +35,9 @@ __all__ = [
     "check_dice",
     "check_scoring",
     "check_max_turns",
+    "check_match_length",
+    "new_match",
+    "check_match",
 ]
 
 _INT64_MAX = np.iinfo(np.int64).max
@@ -115,6 +122,11 @@ def _problem(s, code, k):
         )
     if code == B.ERR_CUBE_OWNER:
         return f"cube owner (index {B.CUBE_OWNER}) is {int(s[B.CUBE_OWNER])}: -1 (centred), 0 or 1"
+    if code == B.ERR_CUBE_LIMIT:
+        return (
+            f"cube limit (index {B.CUBE_LIMIT}) is {int(s[B.CUBE_LIMIT])}: a power of two "
+            f"from the cube's value {int(s[B.CUBE_VALUE])} to {B.MAX_CUBE_VALUE}"
+        )
     names = {B.BB_ME: "BB_ME", B.BB_ME2: "BB_ME2", B.BB_OPP: "BB_OPP", B.BB_OPP2: "BB_OPP2"}
     return (
         f"occupancy word {names.get(k, k)} (index {k}) disagrees with the checker counts "
@@ -180,3 +192,75 @@ def _check_turn(turn):
     if turn not in (0, 1):
         raise ValueError(f"turn must be 0 or 1, got {turn}")
     return int(turn)
+
+
+def check_match_length(length: int) -> int:
+    """The match length as an int 0..MAX_MATCH_LENGTH (0: money play); TypeError/ValueError."""
+    if not is_int(length):
+        raise TypeError(
+            f"match_length must be an integer 0..{game.MAX_MATCH_LENGTH} (0: money play), "
+            f"got {length!r}"
+        )
+    if not 0 <= length <= game.MAX_MATCH_LENGTH:
+        raise ValueError(
+            f"match_length must be 0..{game.MAX_MATCH_LENGTH} (0: money play), got {int(length)}"
+        )
+    return int(length)
+
+
+def new_match(
+    length: int, score: tuple[int, int] = (0, 0), crawford: bool = False
+) -> npt.NDArray[np.int64]:
+    """A match state (int64[MATCH_LEN]) to length points at score (player_0's, player_1's),
+    crawford True when the next game is the Crawford game (MP.7); ValueError/TypeError naming
+    the problem: a score at or above the length, a Crawford flag without a score of N - 1, etc."""
+    n = check_match_length(length)
+    if not isinstance(score, (tuple, list)) or len(score) != 2 or not all(map(is_int, score)):
+        raise TypeError(f"score must be two integers (player_0's, player_1's), got {score!r}")
+    a, b = int(score[0]), int(score[1])
+    if not isinstance(crawford, (bool, np.bool_)):
+        raise TypeError(f"crawford must be True or False, got {crawford!r}")
+    if n == 0:
+        if (a, b) != (0, 0) or crawford:
+            raise ValueError("money play (match_length 0) keeps no score and has no Crawford game")
+    else:
+        for who, s in (("player_0", a), ("player_1", b)):
+            if not 0 <= s < n:
+                raise ValueError(
+                    f"{who}'s score {s} must be 0..{n - 1} in a match to {n} "
+                    "(a score of N has already won)"
+                )
+        if crawford and (a == b or n - 1 not in (a, b)):
+            raise ValueError(
+                f"a Crawford game needs exactly one score at {n - 1} (match to {n}), got {a}-{b}"
+            )
+    m = np.zeros(game.MATCH_LEN, dtype=np.int64)
+    game.match_init(n, a, b, 1 if crawford else 0, m)
+    return m
+
+
+_MATCH_PROBLEMS = {
+    1: f"match length is not 0..{game.MAX_MATCH_LENGTH}",
+    2: "a score is outside 0..N",
+    3: "both scores are at N",
+    4: "the Crawford flag needs exactly one score at N - 1 and the match not over",
+    5: "the post-Crawford flag needs no Crawford flag and a score at N - 1 (or the match over)",
+    6: "the game count is negative",
+    7: "the match winner disagrees with the scores",
+}
+
+
+def check_match(match: npt.ArrayLike, name: str = "match") -> npt.NDArray[np.int64]:
+    """The validated match state (int64[MATCH_LEN]); TypeError for a wrong type or dtype,
+    ValueError naming what is wrong with it."""
+    if not isinstance(match, np.ndarray) or match.dtype == np.bool_ or match.dtype.kind not in "iu":
+        raise TypeError(f"{name} must be an int64 match state, got {type(match).__name__}")
+    if match.shape != (game.MATCH_LEN,):
+        raise ValueError(f"{name} must have shape ({game.MATCH_LEN},), got {match.shape}")
+    if match.dtype.kind == "u" and (match > _INT64_MAX).any():
+        raise ValueError(f"{name} holds values beyond int64")
+    m = np.ascontiguousarray(match, dtype=np.int64)
+    code, k = game.match_error(m)
+    if code != 0:
+        raise ValueError(f"{name}: {_MATCH_PROBLEMS[int(code)]} (index {int(k)})")
+    return m

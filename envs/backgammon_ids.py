@@ -86,6 +86,7 @@ def _from_counts(opp_own, mov_own, turn):
     s[B.TURN] = turn
     s[B.CUBE_VALUE] = 1
     s[B.CUBE_OWNER] = -1
+    s[B.CUBE_LIMIT] = B.MAX_CUBE_VALUE
     B.refresh_masks(s)
     code, k = state_error(s)
     if code != B.ERR_NONE:

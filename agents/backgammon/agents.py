@@ -82,9 +82,11 @@ from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import (
     BAR_ME,
     BAR_OPP,
+    CUBE_LIMIT,
     CUBE_OWNER,
     CUBE_VALUE,
     DICE,
+    MAX_CUBE_VALUE,
     ME,
     OFF_ME,
     OFF_OPP,
@@ -207,6 +209,7 @@ def state_from_observation(observation: np.ndarray) -> npt.NDArray[np.int64]:
         raise ValueError("bad observation: both sides on one point")
     s[CUBE_VALUE] = 1 << int(np.rint(obs[203] * 6))
     s[CUBE_OWNER] = 0 if obs[204] > 0.5 else 1 if obs[205] > 0.5 else -1
+    s[CUBE_LIMIT] = MAX_CUBE_VALUE
     refresh_masks(s)
     return notation.check_state(s, "the observed position")
 

@@ -6,6 +6,10 @@ trainers (agents/backgammon/td.py) and the evaluation scripts use; seeded like
 (``game.begin_turn`` stopping at each cube decision, as the env's ``cube=True`` game), the agents
 answering by ``cube_action``. The result is an ``AfterstateGame``; a ``rolls`` list receives every
 roll's position, lost rolls included (what a luck judge needs, agents/backgammon/luck.py).
+``play_afterstate_match`` plays a match to N points (boardgym/RULES.md MP.1-MP.8) as a series of
+such cube games from one dice stream, the score kept by the match kernel (``game.match_award``),
+the Crawford game's cube limit set in each game's state, and each agent told the score from its
+own seat before each game (``set_match``, when it has one).
 """
 
 from __future__ import annotations
@@ -18,17 +22,25 @@ import numpy.typing as npt
 
 from boardgym.agents.backgammon.agents import AfterstateAgent
 from boardgym.envs import backgammon_notation as notation
+from boardgym.envs.backgammon_checks import new_match
 from boardgym.envs.seeding import check_seed
 from boardgym.kernels.backgammon import game
-from boardgym.kernels.backgammon.board import STATE_LEN, TURN
+from boardgym.kernels.backgammon.board import CUBE_LIMIT, STATE_LEN, TURN
 from boardgym.kernels.rng import seed_rngs
 
-__all__ = ["AfterstateGame", "play_afterstate_game"]
+__all__ = ["AfterstateGame", "AfterstateMatch", "play_afterstate_game", "play_afterstate_match"]
 
 AfterstateGame = namedtuple("AfterstateGame", "winner kind points rolls lost_rolls truncated")
 AfterstateGame.__doc__ = """One game of play_afterstate_game: winner 0/1 (-1 if truncated), kind
 1/2/3 (O.3), points for player 0 (negative when player 1 won; 0 if truncated), rolls made, lost
 rolls (E.3/E.7), truncated (max_turns reached)."""
+
+
+AfterstateMatch = namedtuple("AfterstateMatch", "winner score games starts crawford")
+AfterstateMatch.__doc__ = """One match of play_afterstate_match: winner 0/1 (-1 if a game was
+truncated before the match ended), the final score (player_0's, player_1's), the games
+(AfterstateGame each, points for player 0 as the game paid them, before MP.2's cap), the score
+before each game, and for each game whether it was the Crawford game."""
 
 
 def _chooser(x, name):
@@ -130,10 +142,13 @@ def _cube_answer(agent, state, offered):
     return game.ACTION_TAKE if offered else game.ACTION_ROLL
 
 
-def _play_cube_game(seats, choosers, stream, cap, code, rows, passes, rolls):
+def _play_cube_game(seats, choosers, stream, cap, code, rows, passes, rolls, limit=None):
     """play_afterstate_game with the doubling cube (the turn sequence of the env's cube game:
-    game.begin_turn stops at CUBE_DECISION, then goes on with cube_decided)."""
+    game.begin_turn stops at CUBE_DECISION, then goes on with cube_decided); limit: the game's
+    cube limit (CUBE_LIMIT, match.py), None for money play's."""
     state, status, made, lost = game.start(stream, cap, passes)
+    if limit is not None:
+        state[CUBE_LIMIT] = limit
     while True:
         if status == game.CUBE_DECISION:
             mover = int(state[TURN])
@@ -168,6 +183,91 @@ def _play_cube_game(seats, choosers, stream, cap, code, rows, passes, rolls):
             _record_passes(before, passes, l, rolls)
         lost += l
     return _finished(state, code, made, lost)
+
+
+def play_afterstate_match(
+    choose0: AfterstateAgent | Callable[[npt.NDArray[np.int64], npt.NDArray[np.int64]], int],
+    choose1: AfterstateAgent | Callable[[npt.NDArray[np.int64], npt.NDArray[np.int64]], int],
+    rng: int | npt.NDArray[np.int64],
+    length: int,
+    max_turns: int | None = None,
+    rolls: list[npt.NDArray[np.int64]] | None = None,
+    score: tuple[int, int] = (0, 0),
+    crawford: bool = False,
+) -> AfterstateMatch:
+    """Play a match to length points (1..64; MP.1-MP.8) from score (player_0's, player_1's; with
+    crawford True the first game is the Crawford game) -> AfterstateMatch.
+
+    Each game is play_afterstate_game's cube game (gammons count, C.1-C.2), its cube limit the
+    match's (64, or 1 in the Crawford game); the dice of all games come from one stream (rng: an
+    integer seed or an int64[1] SplitMix64 state advanced in place), so a seed fixes the whole
+    match. Before each game every AfterstateAgent with a ``set_match(length, score_me,
+    score_opp, crawford, post_crawford)`` method is told the score from its own seat.
+    max_turns caps the rolls of each game (a truncated game ends the match with winner -1);
+    rolls as in play_afterstate_game, over all games."""
+    seats = (choose0, choose1)
+    choosers = (_chooser(choose0, "choose0"), _chooser(choose1, "choose1"))
+    m = check_match_start(length, score, crawford)
+    stream = _dice_stream(rng)
+    cap = notation.check_max_turns(max_turns)
+    rows = np.empty((game.MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
+    passes = game.no_passes() if rolls is None else np.zeros((64, 3), np.int64)
+    try:
+        return _play_match(seats, choosers, m, stream, cap, rows, passes, rolls)
+    finally:
+        _tell_match(seats, game.new_match(0))  # the agents play money games again
+
+
+def _play_match(seats, choosers, m, stream, cap, rows, passes, rolls):
+    """play_afterstate_match's games on the checked match state m (updated in place)."""
+    games, starts, flags = [], [], []
+    while not game.match_over(m):
+        _tell_match(seats, m)
+        starts.append((int(m[game.M_SCORE]), int(m[game.M_SCORE + 1])))
+        flags.append(bool(m[game.M_CRAWFORD]))
+        g = _play_cube_game(
+            seats,
+            choosers,
+            stream,
+            cap,
+            game.SCORING_GAMMON,
+            rows,
+            passes,
+            rolls,
+            int(game.game_cube_limit(m)),
+        )
+        games.append(g)
+        if g.truncated:
+            return AfterstateMatch(-1, starts[-1], games, starts, flags)
+        game.match_award(m, g.winner, abs(g.points))
+    final = (int(m[game.M_SCORE]), int(m[game.M_SCORE + 1]))
+    return AfterstateMatch(int(m[game.M_WINNER]), final, games, starts, flags)
+
+
+def check_match_start(length, score, crawford):
+    """The match state of play_afterstate_match's settings (a match, not money play)."""
+    if notation.is_int(length) and not isinstance(length, bool) and int(length) == 0:
+        raise ValueError(
+            "length must be 1..64 points: a match (money play is play_afterstate_game)"
+        )
+    return new_match(length, score, crawford)
+
+
+def _tell_match(seats, m):
+    """Tell each seat with a set_match method the score of the coming game from its own seat
+    (money play when m's length is 0)."""
+    crawford = bool(m[game.M_CRAWFORD])
+    post = bool(m[game.M_POST])
+    for seat, agent in enumerate(seats):
+        tell = getattr(agent, "set_match", None)
+        if callable(tell):
+            tell(
+                int(m[game.M_LENGTH]),
+                int(m[game.M_SCORE + seat]),
+                int(m[game.M_SCORE + 1 - seat]),
+                crawford,
+                post,
+            )
 
 
 def _record_passes(s, passes, n_lost, rolls):

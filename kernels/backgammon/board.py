@@ -20,6 +20,9 @@ State layout (one flat ``int64`` vector of length ``STATE_LEN``; a batch is ``(B
                                 between turns)
     TURN                        absolute player on roll, 0 or 1
     CUBE_VALUE, CUBE_OWNER      cube value (1, 2, 4, ...); owner -1 = centred, else 0/1 absolute
+    CUBE_LIMIT                  the cube may be turned only while CUBE_VALUE < CUBE_LIMIT (a power
+                                of two: MAX_CUBE_VALUE in money play, 64 in a match, 1 in the
+                                Crawford game; kernels/backgammon/match.py)
     BB_ME, BB_ME2               bit p - 1 set when the mover has >= 1 / >= 2 checkers on point p
     BB_OPP, BB_OPP2             the same for the opponent (mover's frame); BB_OPP2 = blocked
                                 points (B.2), BB_OPP & ~BB_OPP2 = blots (B.3)
@@ -45,11 +48,13 @@ DICE = 52
 TURN = 58
 CUBE_VALUE = 59
 CUBE_OWNER = 60
-BB_ME = 61
-BB_ME2 = 62
-BB_OPP = 63
-BB_OPP2 = 64
-STATE_LEN = 65
+CUBE_LIMIT = 61
+BB_ME = 62
+BB_ME2 = 63
+BB_OPP = 64
+BB_OPP2 = 65
+STATE_LEN = 66
+MAX_CUBE_VALUE = 1 << 15  # the largest cube a gnubg Match ID records (2**15)
 
 BAR_POINT = 25  # the bar as a move source, in the mover's numbering
 BB_ALL = (1 << 24) - 1  # the 24 points
@@ -116,7 +121,8 @@ def set_opp_bits(s, i):
 
 @njit(cache=True)
 def new_initial_state():
-    """The standard start, player 0 on roll, no dice, cube 1 centred: int64[STATE_LEN]."""
+    """The standard start, player 0 on roll, no dice, cube 1 centred (money play's cube limit):
+    int64[STATE_LEN]."""
     s = np.zeros(STATE_LEN, dtype=np.int64)
     for k in range(4):
         p = START_POINTS[k][0]
@@ -126,6 +132,7 @@ def new_initial_state():
     s[TURN] = 0
     s[CUBE_VALUE] = 1
     s[CUBE_OWNER] = -1
+    s[CUBE_LIMIT] = MAX_CUBE_VALUE
     refresh_masks(s)
     return s
 
@@ -284,7 +291,7 @@ ERR_ROLL = 7  # the dice left are no part of one roll
 ERR_CUBE_VALUE = 8  # not a power of two in 1 .. 2**15
 ERR_CUBE_OWNER = 9  # not -1, 0 or 1
 ERR_MASKS = 10  # occupancy word at index disagrees with the counts
-MAX_CUBE_VALUE = 1 << 15
+ERR_CUBE_LIMIT = 11  # not a power of two in 1 .. 2**15, or below the cube's value
 
 
 @njit(cache=True)
@@ -327,6 +334,9 @@ def state_error(s):
         return ERR_CUBE_VALUE, CUBE_VALUE
     if s[CUBE_OWNER] < -1 or s[CUBE_OWNER] > 1:
         return ERR_CUBE_OWNER, CUBE_OWNER
+    m = s[CUBE_LIMIT]
+    if m < c or m > MAX_CUBE_VALUE or (m & (m - 1)) != 0:
+        return ERR_CUBE_LIMIT, CUBE_LIMIT
     w = np.empty(STATE_LEN, dtype=np.int64)
     for k in range(BOARD_LEN):
         w[k] = s[k]

@@ -1,10 +1,11 @@
 """The doubling cube (money game) for backgammon: which cube decisions are legal, and their effect.
 
-Rules (boardgym/RULES.md C.1-C.2; money play: no Jacoby rule, no beavers, no Crawford): before
-rolling, the player on roll may double when the cube is centred or its own and the value is
-below ``MAX_CUBE`` (2**15, the largest value a gnubg Match ID holds). The opponent then takes
-(the cube value doubles and the taker owns the cube) or drops (the game ends and the doubler
-wins the value before doubling). The cube multiplies a game's points (outcome.game_points).
+Rules (boardgym/RULES.md C.1-C.2; no Jacoby rule, no beavers): before rolling, the player on
+roll may double when the cube is centred or its own and the value is below the state's
+``CUBE_LIMIT`` (money play: ``MAX_CUBE``, 2**15, the largest value a gnubg Match ID holds; in a
+match 64, and 1 in the Crawford game: match.py, MP.4-MP.6). The opponent then takes (the cube
+value doubles and the taker owns the cube) or drops (the game ends and the doubler wins the value
+before doubling). The cube multiplies a game's points (outcome.game_points).
 
 Cube actions extend the checker-move codec (codec.py) with four actions after ``N_ACTIONS``:
 ``ACTION_ROLL``, ``ACTION_DOUBLE`` (the player on roll, before its dice are rolled),
@@ -14,7 +15,7 @@ pending is the caller's ``offered`` flag (0/1); the dice are empty during cube d
 
 from numba import njit
 
-from boardgym.kernels.backgammon.board import CUBE_OWNER, CUBE_VALUE, DICE, TURN
+from boardgym.kernels.backgammon.board import CUBE_LIMIT, CUBE_OWNER, CUBE_VALUE, DICE, TURN
 from boardgym.kernels.backgammon.codec import N_ACTIONS
 
 ACTION_ROLL = N_ACTIONS
@@ -36,12 +37,13 @@ def dice_pending(state):
 
 @njit(cache=True)
 def may_double(state):
-    """True when the player on roll may double now (before rolling, cube centred or its own)."""
+    """True when the player on roll may double now (before rolling, cube centred or its own,
+    its value below the state's CUBE_LIMIT)."""
     owner = state[CUBE_OWNER]
     return (
         dice_pending(state)
         and (owner == -1 or owner == state[TURN])
-        and state[CUBE_VALUE] < MAX_CUBE
+        and state[CUBE_VALUE] < state[CUBE_LIMIT]
     )
 
 

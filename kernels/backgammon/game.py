@@ -23,6 +23,9 @@ Both roll through ``begin_turn`` (turns.py): the roll, then E.3/E.7 lost rolls (
 caller's ``passes`` buffer, int64[K, 3] rows: player, die, die), ``max_turns`` truncation. A
 status tells the caller where the game is (``ROLLED`` ... ``MOVING``).
 
+Match play (match.py, MP.1-MP.8): a match state beside the game state; ``match_award`` credits a
+finished game, ``set_cube_limit`` writes the next game's cube limit (MP.4-MP.6) into its state.
+
 Outcome (O.3): ``result(state, scoring)`` -> (winner, kind, points): kind 1 single, 2 gammon,
 3 backgammon; points = (1 for ``SCORING_SINGLE``, kind for ``SCORING_GAMMON``) x cube value. A
 dropped double pays the cube value before doubling to the doubler (``dropped_result``). A game
@@ -63,6 +66,25 @@ from boardgym.kernels.backgammon.cube import (
     N_ACTIONS_CUBE,
     cube_action_mask,
     take_double,
+)
+from boardgym.kernels.backgammon.match import (
+    M_CRAWFORD,
+    M_GAME,
+    M_LENGTH,
+    M_POST,
+    M_SCORE,
+    M_WINNER,
+    MATCH_CUBE_LIMIT,
+    MATCH_LEN,
+    MAX_MATCH_LENGTH,
+    game_cube_limit,
+    match_award,
+    match_away,
+    match_error,
+    match_init,
+    match_over,
+    new_match,
+    set_cube_limit,
 )
 from boardgym.kernels.backgammon.movegen import (
     MAX_AFTERSTATES,
@@ -127,6 +149,23 @@ __all__ = [
     "no_passes",
     "can_move",
     "dice_left",
+    "M_LENGTH",
+    "M_SCORE",
+    "M_CRAWFORD",
+    "M_POST",
+    "M_GAME",
+    "M_WINNER",
+    "MATCH_LEN",
+    "MAX_MATCH_LENGTH",
+    "MATCH_CUBE_LIMIT",
+    "match_init",
+    "match_error",
+    "match_over",
+    "match_away",
+    "match_award",
+    "game_cube_limit",
+    "set_cube_limit",
+    "new_match",
 ]
 
 # statuses besides begin_turn's ROLLED, CUBE_DECISION, TURN_LIMIT, DEAD

@@ -20,9 +20,11 @@ from numba import njit
 from boardgym.kernels.backgammon.board import (
     BAR_ME,
     BAR_OPP,
+    CUBE_LIMIT,
     CUBE_OWNER,
     CUBE_VALUE,
     ERR_NONE,
+    MAX_CUBE_VALUE,
     ME,
     N_CHECKERS,
     OFF_ME,
@@ -224,6 +226,7 @@ def decode_id(chars, state):
         return ID_TRAILING
     state[CUBE_VALUE] = 1
     state[CUBE_OWNER] = -1
+    state[CUBE_LIMIT] = MAX_CUBE_VALUE
     refresh_masks(state)
     code, _ = state_error(state)
     if code != ERR_NONE:

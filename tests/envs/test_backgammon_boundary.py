@@ -47,7 +47,7 @@ def test_position_id_of_huge_or_random_counts_raises_instead_of_hanging():
         from boardgym.envs import backgammon_notation as bg
         s = bg.initial_state()
         s[0] = 2**62                      # looped over 2**62 times
-        for state in (s, np.random.default_rng(0).integers(-2**63, 2**63 - 1, 65)):
+        for state in (s, np.random.default_rng(0).integers(-2**63, 2**63 - 1, 66)):
             try:
                 bg.position_id(state)
             except ValueError as e:
@@ -62,7 +62,7 @@ def test_notation_on_a_state_of_the_wrong_length_raises_instead_of_crashing():
     out = run_isolated("""
         import numpy as np
         from boardgym.envs import backgammon_notation as bg
-        for n in (10, 64, 66, 200):
+        for n in (10, 64, 65, 200):
             for call in (lambda s: bg.parse_play(s, 3, 1, "8/5 6/5"),
                          lambda s: bg.play_to_str(s, 3, 1, [(8, 5), (6, 5)]),
                          lambda s: bg.play_actions(s, 3, 1, "8/5 6/5")):
@@ -71,7 +71,7 @@ def test_notation_on_a_state_of_the_wrong_length_raises_instead_of_crashing():
                 except ValueError as e:
                     print("ValueError", e)
     """)
-    assert out.count("ValueError") == 12 and "shape (65,)" in out
+    assert out.count("ValueError") == 12 and "shape (66,)" in out
 
 
 @pytest.mark.parametrize(
@@ -161,6 +161,7 @@ def test_check_state_shared_point_both_off_and_valid_states():
     done = np.zeros(B.STATE_LEN, np.int64)
     done[B.OFF_ME] = done[B.OFF_OPP] = 15
     done[B.CUBE_VALUE] = 1
+    done[B.CUBE_LIMIT] = B.MAX_CUBE_VALUE
     with pytest.raises(ValueError, match="both sides have borne off"):
         bg.check_state(done)
     ok = [B.set_dice(start(), 6, 6), B.set_dice(start(), 5, 2), start()]
@@ -303,7 +304,7 @@ def test_agents_and_match_records_check_their_inputs():
     with pytest.raises(ValueError, match="shape"):
         td.choose(np.zeros((3, 64), np.int64))
     with pytest.raises(ValueError, match="no afterstate"):
-        td.scores(np.zeros((0, 65), np.int64))
+        td.scores(np.zeros((0, 66), np.int64))
     with pytest.raises(TypeError, match="action_mask"):
         td.act(np.zeros(207, np.float32), None)
     with pytest.raises(ValueError, match="action_mask"):

@@ -19,8 +19,10 @@ from boardgym.agents.backgammon.game_loop import play_afterstate_game
 from boardgym.envs import backgammon_notation as notation
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import (
+    CUBE_LIMIT,
     CUBE_OWNER,
     CUBE_VALUE,
+    MAX_CUBE_VALUE,
     ME,
     OFF_ME,
     OFF_OPP,
@@ -39,7 +41,7 @@ def last_checkers(mover_point):
     s[ME + mover_point - 1] = 1
     s[OPP + 23] = 1  # the opponent's 1-point is the mover's 24
     s[OFF_ME] = s[OFF_OPP] = 14
-    s[CUBE_VALUE], s[CUBE_OWNER] = 1, -1
+    s[CUBE_VALUE], s[CUBE_OWNER], s[CUBE_LIMIT] = 1, -1, MAX_CUBE_VALUE
     refresh_masks(s)
     return notation.check_state(s)
 

@@ -46,6 +46,7 @@ def board(me, opp, bar_me=0, bar_opp=0):
     s[OFF_OPP] = 15 - sum(opp.values()) - bar_opp
     s[59] = 1  # CUBE_VALUE
     s[60] = -1
+    s[61] = 1 << 15  # CUBE_LIMIT
     refresh_masks(s)
     return s
 

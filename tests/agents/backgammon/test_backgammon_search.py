@@ -17,8 +17,10 @@ from boardgym.agents.backgammon.game_loop import play_afterstate_game
 from boardgym.envs import backgammon_notation as notation
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import (
+    CUBE_LIMIT,
     CUBE_OWNER,
     CUBE_VALUE,
+    MAX_CUBE_VALUE,
     ME,
     OFF_ME,
     OFF_OPP,
@@ -140,7 +142,7 @@ def _position(me, opp):
     for p, n in opp.items():
         s[OPP + p - 1] = n
     s[OFF_ME], s[OFF_OPP] = 15 - sum(me.values()), 15 - sum(opp.values())
-    s[CUBE_VALUE], s[CUBE_OWNER] = 1, -1
+    s[CUBE_VALUE], s[CUBE_OWNER], s[CUBE_LIMIT] = 1, -1, MAX_CUBE_VALUE
     refresh_masks(s)
     return notation.check_state(s)
 

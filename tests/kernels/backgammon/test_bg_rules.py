@@ -39,6 +39,7 @@ def pos(me, opp, turn=0):
     s[B.TURN] = turn
     s[B.CUBE_VALUE] = 1
     s[B.CUBE_OWNER] = -1
+    s[B.CUBE_LIMIT] = B.MAX_CUBE_VALUE
     B.refresh_masks(s)
     return s
 
