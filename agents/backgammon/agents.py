@@ -78,6 +78,8 @@ from boardgym.agents.backgammon.search import (
 from boardgym.agents.backgammon.weights import check_params, load_weights, save_weights
 from boardgym.agents.files import CHECKPOINTS
 from boardgym.envs import backgammon_notation as notation
+from boardgym.envs.backgammon_checks import check_match as check_match_state
+from boardgym.envs.backgammon_checks import check_match_length
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import (
     BAR_ME,
@@ -231,30 +233,28 @@ def _check_mask(action_mask):
 def check_match(
     length: int, score_me: int, score_opp: int, crawford: bool, post_crawford: bool
 ) -> tuple[int, int, int, bool] | None:
-    """The match of set_match checked (RULES.md MP.1, MP.5-MP.7): None for money play (length
-    0, no score), else (length, away_me, away_opp, crawford); TypeError/ValueError naming the
-    problem."""
-    for name, v in (("length", length), ("score_me", score_me), ("score_opp", score_opp)):
-        if isinstance(v, bool) or not notation.is_int(v):
-            raise TypeError(f"the match {name} must be an integer, got {v!r}")
+    """The match of set_match checked (RULES.md MP.1, MP.5-MP.7, as the match kernel accepts
+    it): None for money play (length 0, no score), else (length, away_me, away_opp, crawford);
+    TypeError/ValueError naming the problem."""
+    n = check_match_length(length)
+    for name, v in (("score_me", score_me), ("score_opp", score_opp)):
+        if not notation.is_int(v):
+            raise TypeError(f"{name} must be an integer, got {v!r}")
     for name, v in (("crawford", crawford), ("post_crawford", post_crawford)):
         if not isinstance(v, (bool, np.bool_)):
             raise TypeError(f"{name} must be True or False, got {v!r}")
-    n, me, opp = int(length), int(score_me), int(score_opp)
-    if not 0 <= n <= met.MAX_AWAY:
-        raise ValueError(f"the match length must be in 0..{met.MAX_AWAY} (0: money), got {n}")
+    me, opp = int(score_me), int(score_opp)
     if n == 0:
         if me or opp or crawford or post_crawford:
             raise ValueError("money play (match length 0) has no score and no Crawford game")
         return None
     for name, v in (("score_me", me), ("score_opp", opp)):
         if not 0 <= v < n:
-            raise ValueError(f"{name} must be in 0..{n - 1} in a match to {n}, got {v}")
-    at_me, at_opp = n > 1 and me == n - 1, n > 1 and opp == n - 1
-    if crawford and at_me == at_opp:
-        raise ValueError("the Crawford game needs exactly one score at the match length - 1")
-    if post_crawford and (crawford or not (at_me or at_opp)):
-        raise ValueError("post-Crawford needs a score at the match length - 1 and no Crawford flag")
+            raise ValueError(f"{name} must be 0..{n - 1} in a match to {n}, got {v}")
+    m = np.zeros(game.MATCH_LEN, dtype=np.int64)
+    m[game.M_LENGTH], m[game.M_SCORE], m[game.M_SCORE + 1] = n, me, opp
+    m[game.M_CRAWFORD], m[game.M_POST], m[game.M_WINNER] = int(crawford), int(post_crawford), -1
+    check_match_state(m, "the match")
     return n, n - me, n - opp, bool(crawford)
 
 
@@ -472,7 +472,7 @@ class AfterstateAgent:
         met.eq_weights(a, b, c, met.TABLE, met.POST, u)
         preroll_outputs_u(net, u, s, y)
         x = match_cube.position_efficiency(s)
-        limit = 1 if crawford else met.MAX_CUBE
+        limit = 1 if crawford else min(int(s[CUBE_LIMIT]), met.MAX_CUBE)
         nd, dt, dp, double, take = match_cube.match_cube_decision(
             y, x, a, b, c, where, limit, met.TABLE, met.POST
         )

@@ -67,6 +67,7 @@ from numba import njit
 from boardgym.agents.backgammon import net as td_net
 from boardgym.agents.backgammon.cube import CENTRED, OPP_OWNED, OWNED, check_outputs
 from boardgym.envs.checks import is_int
+from boardgym.kernels.backgammon.match import MATCH_CUBE_LIMIT, MAX_MATCH_LENGTH
 
 __all__ = [
     "MAX_AWAY",
@@ -96,8 +97,8 @@ __all__ = [
     "check_owner",
 ]
 
-MAX_AWAY = 64  # the longest match (RULES.md MP.1): scores 1 .. 64 away on each side
-MAX_CUBE = 64  # the cube cannot be turned past 64 in a match (MP.4)
+MAX_AWAY = MAX_MATCH_LENGTH  # the longest match (RULES.md MP.1): 1 .. 64 away on each side
+MAX_CUBE = MATCH_CUBE_LIMIT  # the cube cannot be turned past 64 in a match (MP.4)
 GAMMON_RATE = 0.28  # the table's fraction of a side's wins that are gammons
 TABLE_EFFICIENCY = 0.8  # the table's cube efficiency (Janowski's x)
 FIRST_DOUBLE_SPREAD = 0.025  # the trailer's P(win) is 1/2 -+ this at its first post-Crawford double
