@@ -14,7 +14,7 @@ from boardgym.agents.backgammon.agents import (
     TDSearchAgent,
     net_equities,
 )
-from boardgym.agents.backgammon.game_loop import play_afterstate_game
+from boardgym.agents.backgammon.game_loop import play_afterstate_game, play_afterstate_match
 from boardgym.envs import backgammon_notation as notation
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import CUBE_OWNER, CUBE_VALUE, TURN, new_initial_state
@@ -204,6 +204,31 @@ def test_a_match_game_through_the_game_loop(td):
         assert not g.truncated and g.points != 0
     finally:
         td.set_match(0)
+
+
+def test_a_whole_match_of_net_agents_with_the_cube():
+    class Recording(TDAgent):
+        def __init__(self):
+            super().__init__(cube="janowski")
+            self.doubles = []  # (match as told, cube value) of each double
+
+        def cube_action(self, state, offered, policy=None):
+            a = super().cube_action(state, offered, policy)
+            if not offered and a == game.ACTION_DOUBLE:
+                self.doubles.append((self.match, int(state[CUBE_VALUE])))
+            return a
+
+    a, b = Recording(), Recording()
+    r = play_afterstate_match(a, b, 5, 5)  # seed 5: doubles, takes and a Crawford game
+    assert r.winner in (0, 1) and r.score[r.winner] == 5
+    assert any(r.crawford) and a.doubles + b.doubles
+    assert a.match is None and b.match is None  # told money play after the match
+    for told, cube in a.doubles + b.doubles:
+        assert not told["crawford"]  # MP.5
+        assert told["away_me"] > cube  # never a double the cube already covers
+    for g, crawford in zip(r.games, r.crawford):
+        if crawford:
+            assert abs(g.points) <= 3  # the cube stayed at 1
 
 
 @pytest.mark.parametrize(
