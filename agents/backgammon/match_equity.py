@@ -191,10 +191,10 @@ def _line(p, lp, lv, rp, rv):
 
 @njit(cache=True)
 def _line_inverse(t, lp, lv, rp, rv):
-    """The largest p in [0, 1] at which the nondecreasing _line(p, ...) is at most t (lp if it
-    is above t everywhere past lp, 0 if above t everywhere)."""
+    """The largest p in [0, 1] at which the nondecreasing _line(p, ...) is at most t (0 if it is
+    above t everywhere)."""
     if t < lv:
-        return 0.0 if lp <= 0.0 else lp
+        return 0.0
     if t >= rv or rp - lp <= _EPS:
         return rp if t < rv else 1.0
     return lp + (t - lv) * (rp - lp) / (rv - lv)
