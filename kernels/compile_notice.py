@@ -7,8 +7,8 @@ prompt that stays silent that long looks hung. ``CompileNotice`` listens to Numb
 once a run of such compiles has lasted ``delay`` seconds it says so:
 
 - on a terminal or in Jupyter, a tqdm status line that counts the functions compiled and the
-  seconds spent (``boardgym: compiling the draughts kernels (first use; Numba caches them for
-  later runs): 12 compiled, 00:04``), erased when the compile ends;
+  seconds spent (``boardgym: compiling the draughts kernels (first use, cached): 12 done,
+  00:04``), erased when the compile ends;
 - otherwise (stderr piped or in a file), one line per run and game
   (``boardgym: compiling the draughts kernels (first use; Numba caches them for later runs)...``).
 
@@ -114,7 +114,10 @@ class CompileNotice(event.Listener):
             return f"the {' and '.join(games)} kernels"
         return "boardgym's Numba functions (" + ", ".join(parts) + ")"
 
-    def _text(self, parts):
+    def _text(self, parts, short=False):
+        if short:  # the status line: narrow enough for 80 columns
+            why = "first use" if self.uncached else "first use, cached"
+            return f"boardgym: compiling {self._what(parts)} ({why})"
         why = (
             "first use in this process"
             if self.uncached
@@ -138,9 +141,9 @@ class CompileNotice(event.Listener):
         from tqdm.auto import tqdm
 
         self.bar = tqdm(
-            desc=self._text(self.announced),
+            desc=self._text(self.announced, short=True),
             initial=self.count,
-            bar_format="{desc}: {n} compiled, {elapsed}",
+            bar_format="{desc}: {n} done, {elapsed}",
             file=self._stream(),
             leave=False,
             dynamic_ncols=True,
@@ -181,7 +184,9 @@ class CompileNotice(event.Listener):
                     self._open_bar()
                 else:
                     if new:
-                        self.bar.set_description_str(self._text(self.announced), refresh=False)
+                        self.bar.set_description_str(
+                            self._text(self.announced, short=True), refresh=False
+                        )
                     self.bar.refresh()
             if mode is not None:
                 self._arm(self.refresh)
