@@ -377,7 +377,7 @@ def main(args=None):
         bar.set(2 * done)
         if not cfg.quiet and (done % step == 0 or done == n_pairs):
             if bar.enabled:
-                bar.stream.write("\r\x1b[K")
+                bar.clear()
             el = time.perf_counter() - t0
             adj = "" if luck is None else f"  adjusted {(pts - luck).mean():+.3f}"
             print(

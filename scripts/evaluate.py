@@ -260,7 +260,7 @@ def play_pair(cfg, spec_a, spec_b, pair_seed, log=print, bar=None, judge=None):
             bar.update(2)
         if not cfg.quiet and k % max(1, n_pairs // 5) == 0:
             if bar is not None and bar.enabled:
-                bar.stream.write("\r\x1b[K")
+                bar.clear()
             score = (
                 f"points/game {points.mean():+.3f}"
                 if cfg.cube
@@ -538,7 +538,7 @@ def main(args=None):
                 points[j, i] = s["losses"] + 0.5 * s["draws"]
                 games[i, j] = games[j, i] = s["games"]
                 if bar.enabled:
-                    bar.stream.write("\r\x1b[K")
+                    bar.clear()
                 if cfg.cube:
                     print(f"{cfg.agents[i]} v {cfg.agents[j]}: {format_money(s)}", flush=True)
                 else:
