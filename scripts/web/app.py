@@ -47,14 +47,16 @@ from __future__ import annotations
 import json
 import re
 import socket
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from boardgym.agents.arena import archive as archives
 from boardgym.scripts import cli
 from boardgym.scripts.web import fields
 from boardgym.scripts.web.boards import replay_frames
 from boardgym.scripts.web.fields import BadRequest
-from boardgym.scripts.web.session import MAX_GAMES, Games, Session
+from boardgym.scripts.web.session import MAX_GAMES, Games
 
 WEB = Path(__file__).resolve().parent
 MAX_BODY = 1 << 20  # bytes of one request (a pasted record)
@@ -69,7 +71,13 @@ class Settings:
     port: int = 8000
     """TCP port (0: any free port)"""
     max_games: int = MAX_GAMES
-    """games kept in memory at once (the least recently used is dropped)"""
+    """games kept in memory at once (the least recently used is dropped from memory; it is
+    taken up again from the archive when asked for)"""
+    db: str | None = None
+    """the game archive (SQLite) every game is written to as it goes; none: $BOARDGYM_ARCHIVE,
+    else ~/.local/share/boardgym/archive.sqlite"""
+    archive: bool = True
+    """keep an archive (--no-archive: games live in memory only and are lost on a restart)"""
 
     def check(self):
         cli.require(0 <= self.port <= 65535, f"--port must be 0..65535, got {self.port}")
@@ -81,8 +89,9 @@ def _short(message, limit=400):
     return message if len(message) <= limit else message[: limit - 5] + " ...'"
 
 
-def make_app(max_games=MAX_GAMES):
-    """The Starlette application (routes above; static files from scripts/web)."""
+def make_app(max_games=MAX_GAMES, archive=None):
+    """The Starlette application (routes above; static files from scripts/web); archive: an
+    ``Archive`` the games are written to and taken up again from (None: memory only)."""
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
     from starlette.requests import Request
@@ -90,7 +99,7 @@ def make_app(max_games=MAX_GAMES):
     from starlette.routing import Mount, Route
     from starlette.staticfiles import StaticFiles
 
-    games = Games(max_games)
+    games = Games(max_games, archive)
 
     async def body_of(request: Request):
         raw = await request.body()
@@ -122,6 +131,8 @@ def make_app(max_games=MAX_GAMES):
                 return await fn(request)
             except BadRequest as e:
                 return JSONResponse({"error": _short(str(e))}, status_code=e.status)
+            except archives.ArchiveError as e:
+                return JSONResponse({"error": _short(str(e))}, status_code=503)
             except (ValueError, TypeError) as e:
                 return JSONResponse({"error": _short(str(e))}, status_code=400)
             except Exception as e:  # never let one request take the server down
@@ -144,9 +155,8 @@ def make_app(max_games=MAX_GAMES):
 
     async def new_game(request):
         body = await body_of(request)
-        session = await run_in_threadpool(Session, body)
-        sid = games.add(session)
-        return JSONResponse(session.view(sid))
+        sid = await run_in_threadpool(games.new, body)
+        return await run_in_threadpool(locked, sid, lambda s: None)
 
     async def get_game(request):
         sid = request.path_params["sid"]
@@ -165,15 +175,70 @@ def make_app(max_games=MAX_GAMES):
         sid = request.path_params["sid"]
         return await run_in_threadpool(locked, sid, lambda s: s.undo())
 
-    async def record(request):
-        session = games.get(request.path_params["sid"])
-        with session.lock:
-            name, text = session.record()
+    def download(name, text):
         return Response(
             text,
             media_type="text/plain; charset=utf-8",
             headers={"Content-Disposition": f'attachment; filename="{name}"'},
         )
+
+    def record_of(sid):
+        session = games.get(sid)
+        with session.lock:
+            return session.record()
+
+    async def record(request):
+        name, text = await run_in_threadpool(record_of, request.path_params["sid"])
+        return download(name, text)
+
+    # -- the archive
+    def the_archive():
+        if archive is None:
+            raise BadRequest("this server keeps no archive (it was started with --no-archive)")
+        return archive
+
+    def archived(uid):
+        row = the_archive().get(uid)
+        if row is None:
+            raise BadRequest(f"no game {uid!r} in the archive", 404)
+        if not row["record"]:
+            raise BadRequest(
+                "this game has no record (a backgammon game from a Position ID: a match file "
+                "starts from the standard position)"
+            )
+        return row
+
+    def archive_list(query):
+        filters = {}
+        for key in ("game", "player", "result", "since", "until", "source"):
+            value = query.get(key, "").strip()
+            if len(value) > 200:
+                raise BadRequest(f"{key!r} is too long (at most 200 characters)")
+            filters[key] = value or None
+        numbers = {}
+        for key, default in (("limit", 50), ("offset", 0)):
+            text = query.get(key, "").strip() or str(default)
+            if not text.isdigit() or len(text) > 9:
+                raise BadRequest(f"{key!r} must be a whole number, got {text[:20]!r}")
+            numbers[key] = int(text)
+        store = the_archive()
+        rows = store.list(**filters, **numbers)
+        return {"games": rows, "total": store.count(**filters)}
+
+    async def archive_games(request):
+        return JSONResponse(await run_in_threadpool(archive_list, request.query_params))
+
+    def archive_frames(uid):
+        row = archived(uid)
+        game, frames, match = replay_frames(row["record"])
+        return {"game": game, "frames": frames, "match": match, "uid": uid}
+
+    async def archive_replay(request):
+        return JSONResponse(await run_in_threadpool(archive_frames, request.path_params["uid"]))
+
+    async def archive_record(request):
+        row = await run_in_threadpool(archived, request.path_params["uid"])
+        return download(archives.record_name(row), row["record"])
 
     async def replay(request):
         body = await body_of(request)
@@ -202,6 +267,9 @@ def make_app(max_games=MAX_GAMES):
         Route("/api/games/{sid}/undo", endpoint(undo), methods=["POST"]),
         Route("/api/games/{sid}/record", endpoint(record)),
         Route("/api/replay", endpoint(replay), methods=["POST"]),
+        Route("/api/archive", endpoint(archive_games)),
+        Route("/api/archive/{uid}/replay", endpoint(archive_replay)),
+        Route("/api/archive/{uid}/record", endpoint(archive_record)),
         Mount("/static", StaticFiles(directory=WEB), name="static"),
     ]
 
@@ -221,7 +289,16 @@ def main(args=None):
         import uvicorn
     except ImportError:
         raise cli.UsageError('the web board needs its extra: pip install "boardgym[web]"') from None
-    app = make_app(cfg.max_games)
+    store = None
+    if cfg.archive:
+        try:
+            store = archives.Archive(cfg.db)
+        except archives.ArchiveError as e:
+            print(f"boardgym serve: {e}; games are kept in memory only", file=sys.stderr)
+        else:
+            note = " (read-only: games are not saved)" if store.read_only else ""
+            print(f"boardgym serve: game archive {store.path}{note}", flush=True)
+    app = make_app(cfg.max_games, store)
     port = cfg.port
     if port == 0:  # a free port, named before the server starts
         with socket.socket() as s:
