@@ -85,6 +85,16 @@ class Session:
         except (ValueError, TypeError) as e:
             raise BadRequest(str(e)) from None
         self.names = names
+        resolved = {
+            "game": self.game_name,
+            "mode": self.mode,
+            "seed": fields.get(body, "seed", int, 0),
+        }
+        if self.mode == "play":
+            resolved.update(agent=names[1 - self.seat], seat=self.seat)
+        else:
+            resolved["agents"] = names
+        self.settings.update(resolved)  # the defaults spelt out: the same game again later
         self.log = []  # what happened, in notation
         self.history = []  # (game, log length) before each of the person's turns
         self.over_text = None
@@ -308,6 +318,7 @@ class Session:
             "can_undo": bool(self.history),
             "evaluation": self.evaluation,
             "archive": self.recorder.problem,
+            "actions": len(self.game.actions),
         }
         if self.game_name == "draughts":
             view["board"] = draughts_board(env.state)
