@@ -365,8 +365,9 @@ class Archive:
         offset: int = 0,
     ) -> list[dict[str, Any]]:
         """Summaries of the games that match (newest first): every column but actions, extra,
-        settings and record. player matches either name (a part of it, any case); since / until
-        are dates (YYYY-MM-DD, until inclusive), ISO times or epoch seconds."""
+        settings and record, and n_actions (how many actions the game has). player matches
+        either name (a part of it, any case); since / until are dates (YYYY-MM-DD, until
+        inclusive), ISO times or epoch seconds."""
         for name, value, top in (("limit", limit, MAX_LIST), ("offset", offset, None)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"{name} must be a whole number >= 0, got {value!r}")
@@ -374,11 +375,11 @@ class Archive:
                 raise ValueError(f"{name} must be at most {top}, got {value}")
         where, params = self._where(game, player, result, since, until, source)
         rows = self._read(
-            f"SELECT {', '.join(_SUMMARY)} FROM games{where} ORDER BY created DESC, id DESC "
-            "LIMIT ? OFFSET ?",
+            f"SELECT {', '.join(_SUMMARY)}, json_array_length(actions) FROM games{where} "
+            "ORDER BY created DESC, id DESC LIMIT ? OFFSET ?",
             (*params, limit, offset),
         )
-        return [_decode(_SUMMARY, r) for r in rows]
+        return [_decode((*_SUMMARY, "n_actions"), r) for r in rows]
 
     def count(self, **filters: Any) -> int:
         """How many games match filters (those of list)."""
