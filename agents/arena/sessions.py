@@ -4,15 +4,18 @@ The agent is loaded by ``boardgym.agents.registry.load_spec`` (a name, a ``name:
 spec or a checkpoint path) with its options (``depth``, ``time_limit``, ``key=value``);
 ``DraughtsGame`` / ``BackgammonGame`` hold one game in the AEC env (russian_draughts_v0,
 backgammon_v0): the person's move in notation, the agent's move, what happened since the last
-report, the outcome (G.1, G.2a-G.2e; O.3, C.2) and the record (PDN, gnubg match text).
+report, the outcome (G.1, G.2a-G.2e; O.3, C.2) and the record (PDN, gnubg match text); each
+keeps every env action it took (``actions``), so that the game can be played again from its
+settings (``replayed``) and kept in the game archive (``archive_row``, agents/arena/archive.py).
 Settings are duck-typed: any object with the fields of ``boardgym play``'s Settings that a
-function reads.
+function reads (``max_moves``, the game-length cap, is optional).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -93,7 +96,7 @@ class DraughtsGame:
 
     def __init__(self, cfg: Any, names: Sequence[str]) -> None:
         self.names = names
-        self.env = russian_draughts_v0.raw_env()
+        self.env = russian_draughts_v0.raw_env(max_moves=getattr(cfg, "max_moves", None))
         self.env.reset(seed=cfg.seed, options={"fen": cfg.fen} if cfg.fen else None)
         self.first = 0 if self.env.start_fen.lstrip("[").upper().startswith("W") else 1
         self.seen = 0
@@ -209,7 +212,9 @@ class BackgammonGame:
 
     def __init__(self, cfg: Any, names: Sequence[str]) -> None:
         self.names = names
-        self.env = backgammon_v0.raw_env(scoring="gammon", cube=cfg.cube)
+        self.env = backgammon_v0.raw_env(
+            scoring="gammon", cube=cfg.cube, max_turns=getattr(cfg, "max_moves", None)
+        )
         options = {}
         if cfg.position_id is not None:
             options["position_id"] = cfg.position_id
@@ -387,6 +392,25 @@ class BackgammonGame:
 
 
 # ----------------------------------------------------------------------------- the archive
+def replayed(
+    game: str,
+    names: Sequence[str],
+    actions: Sequence[int],
+    seed: int | None = 0,
+    cube: bool = False,
+    max_moves: int | None = None,
+) -> DraughtsGame | BackgammonGame:
+    """The game of a match harness (matches.play_match's keep) again: the env's reset(seed)
+    from the start, then actions; ValueError if one is not legal."""
+    cfg = SimpleNamespace(
+        seed=seed, fen=None, position_id=None, dice=None, cube=cube, max_moves=max_moves
+    )
+    out = DraughtsGame(cfg, names) if game == "draughts" else BackgammonGame(cfg, names)
+    for a in actions:
+        out.step(a)
+    return out
+
+
 def archive_row(
     game: DraughtsGame | BackgammonGame,
     source: str,
