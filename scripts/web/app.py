@@ -3,6 +3,8 @@
     pip install "boardgym[web]"
     boardgym serve                      # http://127.0.0.1:8000/draughts and /backgammon
     boardgym serve --port 8080 --host 127.0.0.1
+    boardgym serve --host 0.0.0.0       # for others on your network: prints a link with a token
+    boardgym serve --db games.sqlite    # another game archive
 
 The page draws the board (SVG in the browser, the geometry of envs/draughts_render.py and
 envs/backgammon_render.py) from what the server sends. Each game lives on the server, under an
@@ -40,6 +42,24 @@ seat, seed, fen, position_id, dice, cube, depth, time_limit, options, agent_sett
 (moves in notation, an agent's evaluation in brackets where it has one: a search's score and
 depth, a net's equity) and ``evaluation`` (the last one). A POST from a page of another site
 (its ``Origin`` header) is refused (403): only this server's own page drives its games.
+
+The game archive (agents/arena/archive.py; ``--db``, else ``$BOARDGYM_ARCHIVE``, else
+``~/.local/share/boardgym/archive.sqlite``): every game played or watched is written to it after
+each change, so a game survives a restart or a killed server (a game not in memory is taken up
+again from the archive by its id: the page of a tab finds its game again after a reload). An
+archive that cannot be written (read-only, a full disk) is said in the page (``archive`` in the
+view) and the game goes on. ``GET /api/archive?game=&player=&result=&source=&since=&until=
+&limit=&offset=`` lists the games kept (newest first, ``{games, total}``);
+``GET /api/archive/{id}/replay`` gives the frames of one (as ``/api/replay``);
+``GET /api/archive/{id}/record`` downloads its PDN or match file. ``boardgym archive export``
+writes them all to files.
+
+Strangers: on loopback (the default) nothing is asked. On any other address the server wants a
+token (``--token``, else generated and printed in the link, as Jupyter does); the link sets it
+as a cookie and every request without it is answered 401 (scripts/web/guard.py). Every answer
+carries a Content-Security-Policy allowing only the page's own script, style and connections,
+no framing (``frame-ancestors 'none'``, X-Frame-Options) and nosniff; ``/static/`` serves the
+page's two files only.
 """
 
 from __future__ import annotations
@@ -56,10 +76,12 @@ from boardgym.scripts import cli
 from boardgym.scripts.web import fields
 from boardgym.scripts.web.boards import replay_frames
 from boardgym.scripts.web.fields import BadRequest
+from boardgym.scripts.web.guard import Guard, check_token, is_loopback, new_token
 from boardgym.scripts.web.session import MAX_GAMES, Games
 
 WEB = Path(__file__).resolve().parent
 MAX_BODY = 1 << 20  # bytes of one request (a pasted record)
+STATIC = {"app.js": "text/javascript", "style.css": "text/css"}  # what /static/ serves
 
 
 @dataclass
@@ -78,9 +100,16 @@ class Settings:
     else ~/.local/share/boardgym/archive.sqlite"""
     archive: bool = True
     """keep an archive (--no-archive: games live in memory only and are lost on a restart)"""
+    token: str | None = None
+    """the secret every browser and API call must give (the printed link sets it as a
+    cookie); none: one is generated when --host is not loopback, else no token is asked"""
 
     def check(self):
         cli.require(0 <= self.port <= 65535, f"--port must be 0..65535, got {self.port}")
+        try:
+            check_token(self.token)
+        except ValueError as e:
+            raise cli.UsageError(str(e)) from None
         cli.require(self.max_games >= 1, f"--max-games must be at least 1, got {self.max_games}")
 
 
@@ -89,15 +118,16 @@ def _short(message, limit=400):
     return message if len(message) <= limit else message[: limit - 5] + " ...'"
 
 
-def make_app(max_games=MAX_GAMES, archive=None):
-    """The Starlette application (routes above; static files from scripts/web); archive: an
-    ``Archive`` the games are written to and taken up again from (None: memory only)."""
+def make_app(max_games=MAX_GAMES, archive=None, token=None):
+    """The application: the Starlette routes above (the page's two static files from
+    scripts/web) inside guard.Guard; archive: an ``Archive`` the games are written to and taken
+    up again from (None: memory only); token: the secret every request must carry (None:
+    none)."""
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
     from starlette.requests import Request
     from starlette.responses import FileResponse, JSONResponse, Response
-    from starlette.routing import Mount, Route
-    from starlette.staticfiles import StaticFiles
+    from starlette.routing import Route
 
     games = Games(max_games, archive)
 
@@ -254,6 +284,12 @@ def make_app(max_games=MAX_GAMES, archive=None):
     def page(request):
         return FileResponse(WEB / "index.html")
 
+    def static(request):
+        name = request.path_params["name"]
+        if name not in STATIC:  # the page's own files only: nothing else of the folder
+            return JSONResponse({"error": f"no such page: {request.url.path}"}, status_code=404)
+        return FileResponse(WEB / name, media_type=STATIC[name])
+
     routes = [
         Route("/", page),
         Route("/draughts", page),
@@ -270,7 +306,7 @@ def make_app(max_games=MAX_GAMES, archive=None):
         Route("/api/archive", endpoint(archive_games)),
         Route("/api/archive/{uid}/replay", endpoint(archive_replay)),
         Route("/api/archive/{uid}/record", endpoint(archive_record)),
-        Mount("/static", StaticFiles(directory=WEB), name="static"),
+        Route("/static/{name:path}", static),
     ]
 
     async def not_found(request, exc):
@@ -279,7 +315,8 @@ def make_app(max_games=MAX_GAMES, archive=None):
             status_code=getattr(exc, "status_code", 404),
         )
 
-    return Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found})
+    app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found})
+    return Guard(app, token)
 
 
 def main(args=None):
@@ -298,14 +335,26 @@ def main(args=None):
         else:
             note = " (read-only: games are not saved)" if store.read_only else ""
             print(f"boardgym serve: game archive {store.path}{note}", flush=True)
-    app = make_app(cfg.max_games, store)
+    token = cfg.token
+    if token is None and not is_loopback(cfg.host):
+        token = new_token()
+    app = make_app(cfg.max_games, store, token)
     port = cfg.port
     if port == 0:  # a free port, named before the server starts
         with socket.socket() as s:
             s.bind((cfg.host, 0))
             port = s.getsockname()[1]
+    shown = socket.gethostname() if cfg.host in ("0.0.0.0", "::") else cfg.host
+    ask = f"?token={token}" if token else ""
+    if not is_loopback(cfg.host):
+        print(
+            f"boardgym serve: listening on {cfg.host}: anyone on the network who has the link "
+            "(with its token) can play; keep it to the people you mean",
+            flush=True,
+        )
     print(
-        f"boardgym serve: http://{cfg.host}:{port}/draughts  and  /backgammon (Ctrl-C stops)",
+        f"boardgym serve: http://{shown}:{port}/draughts{ask}  and  /backgammon{ask} "
+        "(Ctrl-C stops)",
         flush=True,
     )
     uvicorn.run(app, host=cfg.host, port=port, log_level="warning")

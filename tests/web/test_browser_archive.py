@@ -18,8 +18,8 @@ class Server:
     """boardgym serve's app with an archive, in a thread; restart() starts a new app on the same
     archive file and port."""
 
-    def __init__(self, db):
-        self.db = db
+    def __init__(self, db, token=None):
+        self.db, self.token = db, token
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
@@ -32,7 +32,7 @@ class Server:
 
         self.store = Archive(self.db)
         config = uvicorn.Config(
-            serve.make_app(archive=self.store),
+            serve.make_app(archive=self.store, token=self.token),
             host="127.0.0.1",
             port=self.port,
             log_level="warning",
@@ -74,8 +74,18 @@ def click_a_move(page):
     settle(page)
 
 
+def csp_reports(page):
+    """The page's console messages about the Content-Security-Policy (a list, filled later)."""
+    seen = []
+    page.on(
+        "console", lambda m: seen.append(m.text) if "Content Security Policy" in m.text else None
+    )
+    return seen
+
+
 def test_archive_in_the_page_resume_after_restart_list_replay_download(page, archived_server):
     url = archived_server.url
+    refused = csp_reports(page)
     page.goto(f"{url}/draughts")
     page.wait_for_selector("#agent option[value=greedy]", state="attached")
     settle(page)
@@ -141,3 +151,24 @@ def test_archive_in_the_page_resume_after_restart_list_replay_download(page, arc
     assert page.input_value("#mode") == "play"
     assert page.evaluate("view")["board"] == moved["board"]
     assert "your move" in page.inner_text("#status")
+    assert refused == []  # the page breaks none of its own security policy
+
+
+def test_the_token_link_lets_the_page_in(page, tmp_path):
+    token = "browser-token-0123456789abcdef"
+    server = Server(tmp_path / "games.sqlite", token=token)
+    try:
+        refused = csp_reports(page)
+        r = page.goto(f"{server.url}/backgammon")
+        assert r.status == 401 and "needs its token" in page.inner_text("body")
+        page.goto(f"{server.url}/backgammon?token={token}")
+        assert page.url == f"{server.url}/backgammon"  # the token is not left in the address
+        page.wait_for_selector("#agent option[value=greedy]", state="attached")
+        settle(page)
+        with page.expect_response(lambda r: r.url.endswith("/api/games")):
+            page.click("#new-game")
+        settle(page)
+        assert page.evaluate("view")["dice"] and page.locator("#error").is_hidden()
+        assert refused == []
+    finally:
+        server.stop()
