@@ -77,7 +77,8 @@ from boardgym.scripts.web import fields
 from boardgym.scripts.web.boards import replay_frames
 from boardgym.scripts.web.fields import BadRequest
 from boardgym.scripts.web.guard import Guard, check_token, is_loopback, new_token
-from boardgym.scripts.web.session import MAX_GAMES, Games
+from boardgym.scripts.web.session import MAX_GAMES, Games, Limits
+from boardgym.scripts.web.thinking import Pool
 
 WEB = Path(__file__).resolve().parent
 MAX_BODY = 1 << 20  # bytes of one request (a pasted record)
@@ -104,8 +105,30 @@ class Settings:
     """the secret every browser and API call must give (the printed link sets it as a
     cookie); none: one is generated when --host is not loopback, else no token is asked"""
 
+    workers: int | None = None
+    """processes that play the agents' moves (none: one per core; 0: in the server's own
+    process, where a slow agent holds up other requests and no cap is enforced)"""
+    max_think: float = 10.0
+    """longest time per move a client may ask of an agent (seconds); an agent that has not
+    moved after 2 x this + 10 s is stopped (its worker killed) and the request told so"""
+    max_depth: int = 64
+    """deepest search a client may ask of an agent (plies)"""
+    max_client_games: int = 32
+    """unfinished games one client address may have on the server at once"""
+
     def check(self):
         cli.require(0 <= self.port <= 65535, f"--port must be 0..65535, got {self.port}")
+        cli.require(
+            self.workers is None or self.workers >= 0, f"--workers must be >= 0, got {self.workers}"
+        )
+        cli.require(
+            0 < self.max_think <= 600, f"--max-think must be in (0, 600], got {self.max_think}"
+        )
+        cli.require(1 <= self.max_depth <= 64, f"--max-depth must be 1..64, got {self.max_depth}")
+        cli.require(
+            self.max_client_games >= 1,
+            f"--max-client-games must be at least 1, got {self.max_client_games}",
+        )
         try:
             check_token(self.token)
         except ValueError as e:
@@ -118,18 +141,22 @@ def _short(message, limit=400):
     return message if len(message) <= limit else message[: limit - 5] + " ...'"
 
 
-def make_app(max_games=MAX_GAMES, archive=None, token=None):
+def make_app(
+    max_games=MAX_GAMES, archive=None, token=None, pool=None, limits=None, max_client_games=None
+):
     """The application: the Starlette routes above (the page's two static files from
     scripts/web) inside guard.Guard; archive: an ``Archive`` the games are written to and taken
     up again from (None: memory only); token: the secret every request must carry (None:
-    none)."""
+    none); pool: a thinking.Pool for the agents' moves (None: in this process); limits: a
+    session.Limits; max_client_games: unfinished games one client address may have (None:
+    any)."""
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
     from starlette.requests import Request
     from starlette.responses import FileResponse, JSONResponse, Response
     from starlette.routing import Route
 
-    games = Games(max_games, archive)
+    games = Games(max_games, archive, pool, limits, max_client_games)
 
     async def body_of(request: Request):
         raw = await request.body()
@@ -185,7 +212,8 @@ def make_app(max_games=MAX_GAMES, archive=None, token=None):
 
     async def new_game(request):
         body = await body_of(request)
-        sid = await run_in_threadpool(games.new, body)
+        client = request.client.host if request.client else None
+        sid = await run_in_threadpool(games.new, body, client)
         return await run_in_threadpool(locked, sid, lambda s: None)
 
     async def get_game(request):
@@ -338,7 +366,12 @@ def main(args=None):
     token = cfg.token
     if token is None and not is_loopback(cfg.host):
         token = new_token()
-    app = make_app(cfg.max_games, store, token)
+    pool = None
+    if cfg.workers != 0:
+        pool = Pool(cfg.workers, cap=2 * cfg.max_think + 10)
+        print(f"boardgym serve: {pool.size} agent workers starting", flush=True)
+    limits = Limits(max_depth=cfg.max_depth, max_think=cfg.max_think)
+    app = make_app(cfg.max_games, store, token, pool, limits, cfg.max_client_games)
     port = cfg.port
     if port == 0:  # a free port, named before the server starts
         with socket.socket() as s:
@@ -357,7 +390,11 @@ def main(args=None):
         "(Ctrl-C stops)",
         flush=True,
     )
-    uvicorn.run(app, host=cfg.host, port=port, log_level="warning")
+    try:
+        uvicorn.run(app, host=cfg.host, port=port, log_level="warning")
+    finally:
+        if pool is not None:
+            pool.close()
     return app
 
 

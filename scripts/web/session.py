@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -21,6 +22,7 @@ from boardgym.kernels.draughts.board import S_CAP_SQ, S_SIDE
 from boardgym.scripts.web import fields
 from boardgym.scripts.web.boards import backgammon_board, draughts_board
 from boardgym.scripts.web.fields import BadRequest
+from boardgym.scripts.web.thinking import think
 
 MAX_GAMES = 256  # games kept at once; the oldest is dropped past this
 MAX_AGENT_STEPS = 10_000  # agent actions in one request (a game always ends well before)
@@ -43,13 +45,39 @@ SETTINGS_KEYS = (
 )
 
 
+@dataclass(frozen=True)
+class Limits:
+    """What a client may ask of the server's agents."""
+
+    max_depth: int = 64
+    """deepest search a client may ask for (plies)"""
+    max_think: float = 600.0
+    """longest time per move a client may ask for (seconds)"""
+
+    def check(self, cfgs, mode):
+        """BadRequest if an agent's settings ask for more than the limits."""
+        for k, c in cfgs.items():
+            where = f"player_{k} ({c.agent}): " if mode == "watch" else ""
+            if c.depth is not None and c.depth > self.max_depth:
+                raise BadRequest(
+                    f"{where}'depth' {c.depth} is more than this server allows ({self.max_depth})"
+                )
+            if c.time_limit is not None and c.time_limit > self.max_think:
+                raise BadRequest(
+                    f"{where}'time_limit' {c.time_limit:g} s is more than this server allows "
+                    f"({self.max_think:g} s)"
+                )
+
+
 class Session:
     """One game on the server: the game (agents/arena/sessions), its agents, the undo snapshots;
     written to the archive (if any) after every change. row: an archived game to take up again
     (its actions replayed, the agents not asked)."""
 
-    def __init__(self, body, archive=None, row=None):
+    def __init__(self, body, archive=None, row=None, pool=None, limits=None):
         self.lock = threading.Lock()
+        self.pool = pool
+        self.client = None  # the address of the client that started it
         self.settings = {k: body[k] for k in SETTINGS_KEYS if body.get(k) is not None}
         self.game_name = fields.get(body, "game", str, "draughts", ("draughts", "backgammon"))
         self.mode = fields.get(body, "mode", str, "play", ("play", "watch"))
@@ -72,6 +100,8 @@ class Session:
                 for k in (0, 1)
             }
             names = list(pair)
+        (limits or Limits()).check(cfgs, self.mode)
+        self.cfgs = cfgs
         self.agents = {}
         for k, c in cfgs.items():
             try:
@@ -157,39 +187,23 @@ class Session:
             self.log.append(self.over_text)
 
     def _agent_step(self):
-        """One agent action; its evaluation (where it has one) kept for the move list."""
+        """One agent action (in the pool when there is one); its evaluation (where it has one)
+        kept for the move list."""
         player = self._acting()
-        agent = self.agents[player]
-        s = self.env.state
         if self.game_name == "backgammon":
-            equity = self._equity(agent)
             index = len(self.env.turns) - 1
-            self.game.agent_step(agent)
-            text = None if equity is None else f"equity {equity:+.3f}"
         else:
-            first_hop = s[S_CAP_SQ] < 0
             index = len(self.env.moves)
-            if hasattr(agent, "last_info"):
-                agent.last_info = {}
-            self.game.agent_step(agent)
-            info = getattr(agent, "last_info", None) or {}
-            text = None
-            if first_hop and info.get("score") is not None:  # None: a forced move, not searched
-                depth = f" at depth {info['depth']}" if "depth" in info else ""
-                text = f"score {info['score']:+d}{depth}"
+        if self.pool is not None:
+            action, text = self.pool.think(self.cfgs[player], self.game)
+        else:
+            action, text = think(self.agents[player], self.game)
+        self.game.step(action)
         if text is not None:
             self.game.notes[index] = f"{self.names[player]}: {text}"
             self.evaluation = self.game.notes[index] + (
                 " after its play" if self.game_name == "backgammon" else ""
             )
-
-    def _equity(self, agent):
-        """The agent's equity of its best play (agents with a net), at the start of its play."""
-        s = self.env.state
-        d1, d2 = bg_core.dice_of(s)
-        if not getattr(agent, "has_equity", False) or d1 == 0 or not bg_core.can_move(s):
-            return None
-        return float(np.max(agent.scores(agent.afterstates(s, d1, d2))))
 
     def _agents_play(self):
         """In play mode, the agent's replies until the person is to act or the game ends."""
@@ -336,16 +350,34 @@ class Games:
     """The games on the server, by id (least recently used dropped from memory past max_games;
     with an archive, a game not in memory is taken up again from it)."""
 
-    def __init__(self, max_games=MAX_GAMES, archive=None):
+    def __init__(
+        self, max_games=MAX_GAMES, archive=None, pool=None, limits=None, max_client_games=None
+    ):
         self.max_games = max_games
         self.archive = archive
+        self.pool = pool  # thinking.Pool of the agents' moves, or None: in this process
+        self.limits = limits or Limits()
+        self.max_client_games = max_client_games  # unfinished games in memory per client
         self.lock = threading.Lock()
         self.loading = threading.Lock()  # one game taken up from the archive at a time
         self.games = OrderedDict()
 
-    def new(self, body):
-        """A new game (Session of body), kept; its id."""
-        session = Session(body, self.archive)
+    def new(self, body, client=None):
+        """A new game (Session of body) for client (its address), kept; its id. BadRequest
+        (429) when client already has max_client_games unfinished games here."""
+        if self.max_client_games is not None and client is not None:
+            with self.lock:
+                mine = sum(
+                    1 for s in self.games.values() if s.client == client and not s.env.is_over
+                )
+            if mine >= self.max_client_games:
+                raise BadRequest(
+                    f"you have {mine} unfinished games on this server, its limit: finish one "
+                    "or wait",
+                    429,
+                )
+        session = Session(body, self.archive, pool=self.pool, limits=self.limits)
+        session.client = client
         self._keep(session.uid, session)
         return session.uid
 
@@ -373,7 +405,9 @@ class Games:
                     return session
                 row = self.archive.get(sid)
                 if row is not None and row["source"] in ("web-play", "web-watch"):
-                    session = Session(row["settings"], self.archive, row)
+                    session = Session(
+                        row["settings"], self.archive, row, pool=self.pool, limits=self.limits
+                    )
                     self._keep(sid, session)
                     return session
         raise BadRequest(f"no game {sid!r} on this server (start a new game)", 404)

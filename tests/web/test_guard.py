@@ -128,7 +128,7 @@ def test_serve_on_another_address_asks_for_a_token(monkeypatch, capsys):
 
     ran = {}
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: ran.update(app=app, **kw))
-    serve.main(["--host", "0.0.0.0", "--port", "8123", "--no-archive"])
+    serve.main(["--host", "0.0.0.0", "--port", "8123", "--no-archive", "--workers", "0"])
     out = capsys.readouterr().out
     assert "anyone on the network" in out and ":8123/draughts?token=" in out
     token = out.split("?token=")[1].split()[0]
@@ -138,10 +138,12 @@ def test_serve_on_another_address_asks_for_a_token(monkeypatch, capsys):
         c = TestClient(ran["app"])
     assert c.get("/api/agents").status_code == 401
     assert c.get("/api/agents", headers={"Authorization": f"Bearer {token}"}).status_code == 200
-    serve.main(["--port", "8124", "--no-archive"])  # loopback: no token asked
+    serve.main(["--port", "8124", "--no-archive", "--workers", "0"])  # loopback: no token asked
     out = capsys.readouterr().out
     assert "token" not in out and "127.0.0.1:8124/draughts" in out
-    serve.main(["--port", "8125", "--no-archive", "--token", TOKEN])  # or one given
+    serve.main(
+        ["--port", "8125", "--no-archive", "--workers", "0", "--token", TOKEN]
+    )  # or one given
     assert f"?token={TOKEN}" in capsys.readouterr().out
     with pytest.raises(cli.UsageError, match="--token must be"):
         serve.main(["--token", "short"])
