@@ -50,6 +50,7 @@ COMMANDS = {
         "web.app",
         "a board in the browser: play, watch and replay either game (needs [web])",
     ),
+    "archive": ("archive", "the game archive: list the games kept, export them as PDN / .mat"),
     "hub": ("hub", "Russian draughts engine over the Hub protocol (GUIs, pydraughts)"),
     "egdb": ("egdb", "Russian draughts endgame tables: build, probe, list"),
     "rules": ("rules", "print the rules boardgym implements (a game's part, or one clause)"),

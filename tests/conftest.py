@@ -31,6 +31,12 @@ if _worker:
 # switch it on.
 os.environ.setdefault("BOARDGYM_COMPILE_NOTICE", "0")
 
+# The game archive that boardgym play and boardgym serve write by default: a file of this run
+# (each worker its own), never the user's.
+os.environ["BOARDGYM_ARCHIVE"] = os.path.join(
+    tempfile.mkdtemp(prefix="boardgym-tests-archive-"), "archive.sqlite"
+)
+
 # session fixture -> xdist group. The suite runs on two workers (``-n 2 --dist loadgroup`` in
 # pyproject's addopts); a session fixture is built once per worker, so the tests that use one
 # of these are marked to run on the same worker and build it once: the installed wheel (a wheel
