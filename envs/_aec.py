@@ -225,7 +225,8 @@ class TwoPlayerAEC(AECEnv):
         raise NotImplementedError
 
     def _result(self):
-        """(terminated, truncated, (reward_0, reward_1)) of the current position."""
+        """(terminated, truncated, (reward_0, reward_1)) of the current position; the rewards
+        of the action just played (zero until the end, except in games that pay on the way)."""
         raise NotImplementedError
 
     def _encode(self, player):
@@ -327,12 +328,13 @@ class TwoPlayerAEC(AECEnv):
         """Refresh mask, agent selection, outcome and infos after the state changed."""
         term, trunc, rew = self._result()
         self.infos = self._step_infos()
+        for i, a in enumerate(AGENTS):  # zero while the episode goes on, unless the game pays
+            self.rewards[a] = float(rew[i])  # on the way (a backgammon match's games)
         if term or trunc:
             self._done = True
             self._mask[:] = 0
             self._n_legal = 0
-            for i, a in enumerate(AGENTS):
-                self.rewards[a] = float(rew[i])
+            for a in AGENTS:
                 self.terminations[a] = bool(term)
                 self.truncations[a] = bool(trunc and not term)
         else:

@@ -13,9 +13,12 @@ from boardgym.envs.backgammon_checks import (
     MAX_TURNS,  # noqa: F401 (public: the largest turn cap)
     check_batch,
     check_dice,
+    check_match,
+    check_match_length,
     check_max_turns,
     check_scoring,
     check_state,
+    new_match,
 )
 from boardgym.envs.backgammon_ids import (
     board_from_state,
@@ -44,6 +47,9 @@ __all__ = [
     "check_dice",
     "check_scoring",
     "check_max_turns",
+    "check_match_length",
+    "new_match",
+    "check_match",
     "state_from_board",
     "board_from_state",
     "position_id",

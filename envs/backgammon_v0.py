@@ -30,9 +30,35 @@ Position ID with its player on roll as ``player_0`` (and those dice, else rolled
 alone plays the standard start with player_0 on roll. Malformed options raise ValueError (a wrong
 type: TypeError, e.g. dice that are not ints); unknown option keys are ignored with a warning.
 
+Match play (boardgym/RULES.md MP.1-MP.8; kernels/backgammon/match.py): ``match_length=N``
+(1..64; 0 = money play, the default) makes one episode one match to N points, played with the
+cube and gammons (``cube`` and ``scoring`` may be left out; ``cube=False`` or
+``scoring="single"`` with a match is a ValueError). When a game ends and the match goes on, the
+env credits its points (capped at what the winner needs, MP.2) and starts the next game itself
+(opening roll), from the same dice stream: ``reset(seed=S)`` plays the match
+``agents.backgammon.game_loop.play_afterstate_match(..., rng=S, length=N)`` plays with the same
+agents. Rewards: ``match_reward="match"`` (default) +1 / -1 to the match winner at the end;
+``"points"`` each game's credited points (+ to its winner, - to the loser) as the game ends. No
+one may double in the Crawford game (MP.5) or past a cube of 64 (MP.4): the masks say so. The
+observation is ``Box(0, 7.5, (207 + 5,))``: the money-play vector, then the match block of
+``kernels.backgammon.observe.encode_match_obs`` (own and opponent away-score / N, N / 64,
+Crawford, post-Crawford), from the observer's view. ``reset(options={"score": (a, b),
+"crawford": True})`` starts at player_0's a to player_1's b (crawford: the first game is the
+Crawford game; a score of N - 1 without it is post-Crawford; MP.7); a bad score is a ValueError.
+``env.match`` is a copy of the match state (int64[MATCH_LEN]); ``env.games`` the finished games
+(and a truncated one), each ``{"turns", "score" (before the game), "winner", "points" (what the
+game paid: kind x cube, or the cube before a dropped double), "kind", "credited" (points the
+winner was credited, MP.2), "crawford"}``; the game in play is ``env.turns``. ``max_turns``
+caps each game's rolls; a truncated game truncates the match.
+
 ``infos[agent]``: ``position_id`` (of the position, from the player on roll's view),
-``dice`` (the current turn's roll), ``passes``; ``env.unwrapped.match_id()`` gives the gnubg
-Match ID. ``env.result`` is ``(winner, kind, points)`` at the end (kind 0 for a dropped double).
+``dice`` (the current turn's roll), ``passes``; in match play also ``match_length``, ``score``
+(player_0's, player_1's, now), ``game`` (the number of the game in play from 1; the last one at
+the end), ``crawford``, ``post_crawford`` and, on the step that ended a game,
+``finished_game`` ``{"winner", "kind", "points", "credited"}``. ``env.unwrapped.match_id()``
+gives the gnubg Match ID (with the match length, the score before the game in play and the
+Crawford flag). ``env.result`` is ``(winner, kind, points)`` at the end (kind 0 for a dropped
+double; in match play the last finished game's).
 ``env.match_text()`` exports the game as a Jellyfish/gnubg match file (envs/backgammon_match.py).
 
 Rendering (envs/backgammon_render.py): ``render_mode`` ``"ansi"`` (text board), ``"rgb_array"``
@@ -54,10 +80,21 @@ from pettingzoo import AECEnv
 from boardgym.envs import backgammon_ids as ids
 from boardgym.envs import backgammon_render
 from boardgym.envs._aec import AGENTS, TwoPlayerAEC, warn_unknown_options, wrap_classic
-from boardgym.envs.backgammon_checks import check_dice, check_max_turns, check_scoring
+from boardgym.envs.backgammon_checks import (
+    check_dice,
+    check_match_length,
+    check_max_turns,
+    check_scoring,
+    new_match,
+)
 from boardgym.kernels.backgammon import game
-from boardgym.kernels.backgammon.board import CUBE_VALUE, TURN
-from boardgym.kernels.backgammon.observe import OBS_LEN, encode_obs
+from boardgym.kernels.backgammon.board import CUBE_LIMIT, CUBE_VALUE, TURN
+from boardgym.kernels.backgammon.observe import (
+    MATCH_OBS_LEN,
+    OBS_LEN,
+    encode_match_obs,
+    encode_obs,
+)
 from boardgym.kernels.rng import seed_rngs
 
 __all__ = ["env", "raw_env"]
@@ -77,21 +114,50 @@ class raw_env(TwoPlayerAEC):
     def __init__(
         self,
         render_mode: str | None = None,
-        scoring: str = "single",
-        cube: bool = False,
+        scoring: str | None = None,
+        cube: bool | None = None,
         max_turns: int | None = None,
+        match_length: int = 0,
+        match_reward: str = "match",
     ) -> None:
-        self._scoring = check_scoring(scoring)
-        if not isinstance(cube, (bool, np.bool_)):
+        """scoring: "single" or "gammon" (None: "single", or "gammon" in a match); cube: bool
+        (None: False, or True in a match); match_length 0..64 (0: money play); match_reward
+        "match" or "points" (module docstring)."""
+        self.match_length = check_match_length(match_length)
+        if not isinstance(match_reward, str) or match_reward not in ("match", "points"):
+            raise ValueError(f"match_reward must be 'match' or 'points', got {match_reward!r}")
+        self.match_reward = match_reward
+        if cube is not None and not isinstance(cube, (bool, np.bool_)):
             raise TypeError(f"cube must be True or False, got {cube!r}")
-        self.scoring, self.cube = scoring, bool(cube)
+        if scoring is not None:
+            check_scoring(scoring)
+        if self.match_length:
+            if cube is not None and not cube:
+                raise ValueError("match play uses the doubling cube: leave cube out or set True")
+            if scoring is not None and scoring != "gammon":
+                raise ValueError(
+                    f"match play counts gammons: leave scoring out or set 'gammon', got {scoring!r}"
+                )
+            cube, scoring = True, "gammon"
+        self.scoring = "single" if scoring is None else scoring
+        self._scoring = check_scoring(self.scoring)
+        self.cube = bool(cube)
         cap = check_max_turns(max_turns)
         self.max_turns = cap or None
         high = 7.5  # (15 - 3) / 2 is the largest unit value
         n_actions = game.N_ACTIONS_CUBE if self.cube else game.N_ACTIONS
-        super().__init__(n_actions, spaces.Box(0.0, high, (OBS_LEN,), np.float32), render_mode)
+        self._obs_len = OBS_LEN + (MATCH_OBS_LEN if self.match_length else 0)
+        super().__init__(
+            n_actions, spaces.Box(0.0, high, (self._obs_len,), np.float32), render_mode
+        )
         self.state = game.initial_state()
         self.turns = []
+        self.result = None
+        self._match = new_match(self.match_length)
+        self._games = []
+        self._game_score = (0, 0)
+        self._pending = (0.0, 0.0)
+        self._finished = None
         self._pass_buf = np.zeros((64, 3), np.int64)
 
     # ---- dice and turns ---------------------------------------------------------------------
@@ -121,6 +187,8 @@ class raw_env(TwoPlayerAEC):
             self.turns.append({"player": player, "dice": (d1, d2), "moves": []})
         self.state = state
         self._truncated = bool(game.is_truncation(status))
+        if self._truncated and self.match_length:
+            self._games.append(self._game_record(None, 0, None, 0))
         self._roll_dice = None
         if status == game.ROLLED:
             self._roll_dice = tuple(int(d) for d in game.dice_of(state))
@@ -129,7 +197,13 @@ class raw_env(TwoPlayerAEC):
 
     # ---- hooks ------------------------------------------------------------------------------
     def _new_game(self, options):
-        warn_unknown_options(options, ("position_id", "dice"))
+        warn_unknown_options(options, ("position_id", "dice", "score", "crawford"))
+        try:
+            self._match = new_match(
+                self.match_length, options.get("score", (0, 0)), options.get("crawford", False)
+            )
+        except (TypeError, ValueError) as e:
+            raise type(e)(f"reset options score / crawford: {e}") from None
         if self._reset_seed is not None or not hasattr(self, "_rolls"):
             # A seeded reset (or the first) starts the dice stream; later resets continue it, so
             # that game i of a batch seeded S plays like this env reset with seed S + i.
@@ -150,19 +224,67 @@ class raw_env(TwoPlayerAEC):
             except (TypeError, ValueError) as e:
                 raise type(e)(f"reset option dice {dice!r}: {e}") from None
         start = ids.position_from_id(options["position_id"]) if "position_id" in options else None
+        self._games = []
+        self._pending, self._finished = (0.0, 0.0), None
+        self.result = None
+        if start is not None:
+            if self.match_length and game.result(start, self._scoring)[0] >= 0:
+                raise ValueError(
+                    f"reset option position_id {options['position_id']!r}: the game is over "
+                    "(a match starts from a game in play)"
+                )
+            self._start_game(start, dice or (0, 0))
+        elif dice is not None:
+            self._start_game(game.initial_state(), dice)
+        else:
+            self._start_game(*self._opening())
+
+    def _opening(self):
+        """(state, dice) of the opening roll (the higher die moves first with both dice)."""
+        state, hi, lo = game.opening(self._rng)
+        return state, (int(hi), int(lo))
+
+    def _start_game(self, state, dice):
+        """Begin a game of the episode from state (no dice; cube limit set by the match)."""
         self.turns = []
         self._rolls = 0
-        if start is not None:
-            self.state = start
-        elif dice is not None:
-            self.state = game.initial_state()
-        else:
-            self.state, hi, lo = game.opening(self._rng)
-            dice = (int(hi), int(lo))
+        self.state = state
+        game.set_cube_limit(self.state, self._match)
+        self._game_score = (int(self._match[game.M_SCORE]), int(self._match[game.M_SCORE + 1]))
         self.start_position = (ids.position_id(self.state), int(self.state[TURN]))
         self._offered = False
         self._dropped = False
-        self._start_turns(dice or (0, 0))
+        self._start_turns(dice)
+
+    def _game_record(self, winner, kind, points, credited):
+        return {
+            "turns": self.turns,
+            "score": self._game_score,
+            "winner": winner,
+            "points": points,
+            "kind": kind,
+            "credited": credited,
+            "crawford": bool(self.state[CUBE_LIMIT] == 1),
+        }
+
+    def _end_of_game(self):
+        """In match play, after an action: when the game just ended, credit it (MP.2-MP.6),
+        record it and, unless the match is over, start the next game from the opening roll."""
+        if self._dropped:
+            winner, kind, points = game.dropped_result(self.state)
+        else:
+            winner, kind, points = game.result(self.state, self._scoring)
+        if winner < 0:
+            return
+        winner, kind, points = int(winner), int(kind), int(points)
+        credited = int(game.match_award(self._match, winner, points))
+        self._games.append(self._game_record(winner, kind, points, credited))
+        self.result = (winner, kind, points)
+        self._finished = {"winner": winner, "kind": kind, "points": points, "credited": credited}
+        if self.match_reward == "points":
+            self._pending = (credited, -credited) if winner == 0 else (-credited, credited)
+        if not game.match_over(self._match):
+            self._start_game(*self._opening())
 
     def _to_move(self):
         return int(self.state[TURN]) ^ int(self._offered)
@@ -191,6 +313,14 @@ class raw_env(TwoPlayerAEC):
             self._start_turns(cube_decided=True)
 
     def _play(self, action):
+        if self.match_length:
+            self._pending, self._finished = (0.0, 0.0), None
+            self._play_action(action)
+            self._end_of_game()
+        else:
+            self._play_action(action)
+
+    def _play_action(self, action):
         if action >= game.N_ACTIONS:
             return self._play_cube(action)
         frm, to, _, hit = game.move_of_action(self.state, action)
@@ -211,6 +341,8 @@ class raw_env(TwoPlayerAEC):
             self._turn_began(state, status, rolls, n)
 
     def _result(self):
+        if self.match_length:
+            return self._match_result()
         if self._dropped:  # the doubler (still on roll) wins the cube's value before the double
             winner, kind, points = game.dropped_result(self.state)
         else:
@@ -222,10 +354,23 @@ class raw_env(TwoPlayerAEC):
         self.result = None
         return False, self._truncated, (0.0, 0.0)
 
+    def _match_result(self):
+        """_result in match play: the episode ends with the match (or a truncated game)."""
+        m = self._match
+        if game.match_over(m):
+            if self.match_reward == "points":
+                rew = self._pending
+            else:
+                rew = (1.0, -1.0) if m[game.M_WINNER] == 0 else (-1.0, 1.0)
+            return True, False, rew
+        return False, self._truncated, self._pending
+
     def _encode(self, player):
-        out = np.empty(OBS_LEN, np.float32)
-        encode_obs(self.state, player, out)
+        out = np.empty(self._obs_len, np.float32)
+        encode_obs(self.state, player, out[:OBS_LEN])
         out[OBS_LEN - 1] = float(self._offered)
+        if self.match_length:
+            encode_match_obs(self._match, player, out, OBS_LEN)
         return out
 
     def _step_infos(self):
@@ -234,23 +379,86 @@ class raw_env(TwoPlayerAEC):
             "dice": self._roll_dice,
             "passes": list(self._passes),
         }
+        if self.match_length:
+            m = self._match
+            info["match_length"] = self.match_length
+            info["score"] = (int(m[game.M_SCORE]), int(m[game.M_SCORE + 1]))
+            info["game"] = len(self._games) + (0 if self._done_match_game() else 1)
+            info["crawford"] = bool(m[game.M_CRAWFORD])
+            info["post_crawford"] = bool(m[game.M_POST])
+            if self._finished is not None:
+                info["finished_game"] = dict(self._finished)
         return {a: dict(info) for a in AGENTS}
 
+    def _done_match_game(self):
+        """True when the game in self.state is already in self._games (the match ended with
+        it, or it was truncated)."""
+        return game.match_over(self._match) or self._truncated
+
+    @property
+    def match(self) -> np.ndarray:
+        """A copy of the match state (int64[MATCH_LEN], kernels/backgammon/match.py); length 0
+        in money play."""
+        return self._match.copy()
+
+    @property
+    def games(self) -> list[dict[str, Any]]:
+        """The episode's finished games (and a truncated one) in match play, oldest first (module
+        docstring); shallow copies. Empty in money play."""
+        return [dict(g) for g in self._games]
+
+    def render_text(self, perspective: int = 0) -> str:
+        """The current position as a text board (player ``perspective``'s side at the bottom),
+        with the match line ("match to N, score a-b", Crawford) in match play."""
+        text = super().render_text(perspective)
+        if not self.match_length:
+            return text
+        a, b = self._game_score
+        crawford = " (Crawford)" if self.state[CUBE_LIMIT] == 1 else ""
+        return f"{text.rstrip()}\nmatch to {self.match_length}, score {a}-{b}{crawford}\n"
+
     def match_id(self) -> str:
-        """gnubg Match ID of the current position (money game; a pending double included)."""
+        """gnubg Match ID of the current position (a pending double included); in match play
+        with the match length, the score before the game in play and its Crawford flag."""
         turn = int(self.state[TURN])
         return ids.match_id(
-            self.state, double_offered=self._offered, turn=(1 - turn) if self._offered else turn
+            self.state,
+            match_length=self.match_length,
+            score=self._game_score,
+            crawford=bool(self.state[CUBE_LIMIT] == 1),
+            double_offered=self._offered,
+            turn=(1 - turn) if self._offered else turn,
         )
 
+    def game_record(self) -> dict[str, Any]:
+        """The game in play as match records hold it (envs/backgammon_match.py): {turns, winner,
+        points}; a roll whose play is not finished is its dice without moves (a play is written
+        whole), winner and points are None until the game has a result (in match play: the
+        game in play, not the one before it)."""
+        turns = [dict(t) for t in self.turns]
+        if turns and not self.is_over and self._roll_dice is not None:
+            turns[-1]["moves"] = []  # the roll in progress
+        over = self.result is not None and (self.match_length == 0 or self._done_match_game())
+        winner, points = (self.result[0], self.result[2]) if over else (None, None)
+        return {"turns": turns, "winner": winner, "points": points}
+
     def match_text(self, names: Sequence[str] = ("player_0", "player_1")) -> str:
-        """The game so far as a Jellyfish/gnubg match file (importable by GNU Backgammon).
+        """The game so far (money play) or the match so far (every game, with the score lines,
+        in match play) as a Jellyfish/gnubg match file (importable by GNU Backgammon); a roll
+        whose play is not finished is written as its dice alone, as gnubg writes it.
 
         Only games from the standard start can be written (the format has no set-up position)."""
-        from boardgym.envs.backgammon_match import game_to_match_text
+        from boardgym.envs.backgammon_match import game_to_match_text, match_to_text
 
         if self.start_position[0] != ids.position_id(game.initial_state()):
             raise ValueError(
                 "match text needs the standard start; this game began from a Position ID"
             )
-        return game_to_match_text(self.turns, self.result, names=names)
+        record = self.game_record()
+        if self.match_length == 0:
+            return game_to_match_text(record["turns"], self.result, names=names)
+        games = [dict(g) for g in self._games]
+        if not self._done_match_game():
+            record["score"] = list(self._game_score)
+            games.append(record)
+        return match_to_text(games, self.match_length, names=names)

@@ -74,18 +74,17 @@ def game_to_pdn(
     lines = [f'[{k} "{v}"]' for k, v in head.items()]
     black_first = fen.lstrip("[").upper().startswith("B")
     body, num = [], 1
-    for i, mv in enumerate(moves):
+    for i, mv in enumerate(moves):  # a move number and its move stay on one line
         white_turn = (i % 2 == 0) != black_first
+        mv = mv.replace(":", capture_sep)
         if white_turn:
-            body.append(f"{num}.")
-        elif i == 0:
-            body.append(f"{num}...")
-        body.append(mv.replace(":", capture_sep))
-        if not white_turn:
+            body.append(f"{num}. {mv}")
+        else:
+            body.append(f"{num}... {mv}" if i == 0 else mv)
             num += 1
     body.append(_RESULTS[result])
     text, line = [], ""
-    for tok in body:  # wrap at 79 columns
+    for tok in body:  # wrap at 79 columns between moves
         if len(line) + len(tok) + 1 > 79:
             text.append(line)
             line = tok

@@ -7,7 +7,8 @@ Position ID (or ``PositionID:MatchID``). ``record_kind`` tells a record's game b
 ``record_frames`` replays every game of a record through the rules (a bad move or cube action
 is a ``ValueError`` naming it); ``position_at`` is the position after some plies of the
 record's first game (draughts moves, backgammon turns, each with the cube actions that follow
-it), a backgammon one turned to the player of the next roll, with that roll.
+it), a backgammon one turned to the player of the next roll, with that roll (also a roll not yet
+played at the end of the record).
 """
 
 from __future__ import annotations
@@ -128,6 +129,8 @@ def position_at(
         raise ValueError(f"no frame after {ply} plies (frames are record_frames' list)")
     state, dice = at[-1]["state"].copy(), None
     following = next((f for f in game if f["ply"] == ply + 1), None)
+    if following is None and at[-1].get("pending"):  # a roll not yet played ends the record
+        following = at[-1]
     if following is not None and "dice" in following:  # a backgammon roll
         state = check_state(state, "the frame's state")
         dice, turn = following["dice"], following.get("turn")

@@ -18,7 +18,8 @@
   again: a capture chain, the rest of a backgammon turn); ``step`` takes that agent's action;
 - at the end both agents get their final observation (zero mask), their reward (+1 / -1, 0 for a
   draw; backgammon ``scoring="gammon"``: +-1/2/3), ``terminateds`` / ``truncateds`` for both and
-  ``"__all__"``; before that rewards are 0 and only reported for agents that have been observed.
+  ``"__all__"``; before that rewards are 0 (but a backgammon match's games with
+  ``match_reward="points"``) and only reported for agents that have been observed.
 
 Ray is imported on first use: ``import boardgym.envs.rllib`` works without Ray, and the class is
 built when ``BoardgymMultiAgentEnv`` is first accessed. ``register_envs()`` registers
@@ -159,7 +160,7 @@ def _build_class():
                 return obs, rewards, terms, truncs, {a: dict(raw.infos[a]) for a in AGENTS}
             nxt = raw.agent_selection
             self._seen.add(nxt)
-            rewards = {a: 0.0 for a in self._seen}
+            rewards = {a: float(raw.rewards[a]) for a in self._seen}  # 0 but for match games
             flags = {"__all__": False}
             return ({nxt: self._obs(nxt)}, rewards, flags, dict(flags), {nxt: dict(raw.infos[nxt])})
 

@@ -12,7 +12,9 @@ generator at each reset, so a seed fixes it).
 
 Observations are the learner's AEC observation array (its own view); the legal actions come from
 ``action_masks()`` (int8, fresh array; what sb3-contrib's MaskablePPO reads) and
-``info["action_mask"]``. Reward: the learner's zero-sum game reward, at the end.
+``info["action_mask"]``. Reward: the learner's zero-sum game reward, at the end (in a backgammon
+match, ``match_length=N``: +1 / -1 for the match, or with ``match_reward="points"`` each game's
+credited points as the game ends: whatever the AEC env paid the learner since its last action).
 
 Bad actions: with ``illegal_action="terminate"`` (default, as PettingZoo's TerminateIllegalWrapper
 and what Gymnasium's ``check_env`` needs) an in-range action outside the mask ends the episode
@@ -100,8 +102,13 @@ class _SingleAgentEnv(gymnasium.Env):
         self._state_policy = None
         self.seat = AGENTS[0]
 
+    def _by_state(self):
+        """True when the opponent's act_state answers this decision (all of them here)."""
+        return True
+
     def _opponent_act(self, agent):
-        if self._state_policy is not None:  # a search agent sees the whole game (history, counters)
+        if self._state_policy is not None and self._by_state():
+            # a search agent sees the whole game (history, counters)
             return self._state_policy(self.aec.state)
         obs = self.aec.observe(agent)
         return self._policy(obs["observation"], obs["action_mask"])
@@ -135,6 +142,7 @@ class _SingleAgentEnv(gymnasium.Env):
             self._policy = spec.act if hasattr(spec, "act") else spec
         self._state_policy = getattr(spec, "act_state", None)
         self._ended_illegally = False
+        self._told = None
         self.aec.reset(seed=sub_seed, options=options)
         self._advance()
         return self._obs_info()
@@ -185,6 +193,30 @@ class RussianDraughtsEnv(_SingleAgentEnv):
 
 
 class BackgammonEnv(_SingleAgentEnv):
-    """Single-agent backgammon (see boardgym.envs.backgammon_v0 for the game and its options)."""
+    """Single-agent backgammon (see boardgym.envs.backgammon_v0 for the game and its options;
+    ``match_length=N`` makes an episode a match to N points). An opponent with ``act_state``
+    gets the kernel state for its checker plays and the observation (``act``) for its cube
+    decisions; in match play one with ``set_match(length, score_me, score_opp, crawford,
+    post_crawford)`` is told the score from its seat before each of its decisions when the
+    score changed."""
 
     _aec_cls = backgammon_v0.raw_env
+
+    def _by_state(self):
+        return bool(self.aec.legal_mask()[: backgammon_v0.game.N_ACTIONS].any())
+
+    def _opponent_act(self, agent):
+        tell = getattr(self._opponent_spec, "set_match", None)
+        if self.aec.match_length and callable(tell):
+            m, seat = self.aec.match, AGENTS.index(agent)
+            told = (
+                self.aec.match_length,
+                int(m[backgammon_v0.game.M_SCORE + seat]),
+                int(m[backgammon_v0.game.M_SCORE + 1 - seat]),
+                bool(m[backgammon_v0.game.M_CRAWFORD]),
+                bool(m[backgammon_v0.game.M_POST]),
+            )
+            if told != getattr(self, "_told", None):
+                self._told = told
+                tell(*told)
+        return super()._opponent_act(agent)

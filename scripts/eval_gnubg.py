@@ -4,6 +4,7 @@
     boardgym eval-gnubg --agent backgammon-td --weights runs/td80/games_200000.npz --opponent gnubg0
     boardgym eval-gnubg --agent backgammon-greedy --opponent random --games 200
     boardgym eval-gnubg --agent backgammon-td:plies=0 --opponent gnubg0 --games 1000 --seed 1
+    boardgym eval-gnubg --opponent gnubg --match 7 --games 200 --results r.jsonl
 
 ``pubeval`` and ``gnubg0`` need the optional ``gnubg-nn`` package (``pip install gnubg-nn``;
 GPL-3, for evaluation only); ``random`` needs nothing.
@@ -26,6 +27,13 @@ the agent's points per game with its 95% interval and the win rate with its Wils
 (``agents.stats``), and the gammon counts, the gammon and backgammon rates of both sides per seat,
 and the agent's mean and largest time per play decision (ms) (at 2-ply also how many searches the
 budget stopped); on a terminal a progress bar (games, rate, ETA) runs on stderr.
+
+Match play (``--match N --opponent gnubg``): matches to N points with the cube against GNU
+Backgammon's own module (``gnubg``, GPL-3, through ``scripts/gnubg_driver.py``) at
+``--gnubg-plies`` with its own cube decisions; each dice seed is played twice, the agent as
+player_0 and as player_1. Prints the agent's match win rate with its 95% interval over the dice
+pairs (and Wilson's over matches), games per match and the agent's CPU seconds per match;
+``--results FILE`` keeps every finished match, so a long run resumes where it stopped.
 
 Luck adjustment (``--luck``; ``agents.evaluation.play_adjusted_match``,
 ``agents.stats.luck_summary``): every roll's luck is judged by ``gnubg0`` (GNU Backgammon's 0-ply
@@ -63,8 +71,9 @@ class Settings:
     gnubg0, random)"""
     weights: str = ""
     """weights .npz for backgammon-td / expectimax (empty: the shipped checkpoint)"""
-    opponent: Literal["pubeval", "gnubg0", "random"] = "pubeval"
-    """the engine to play against (pubeval and gnubg0 need gnubg-nn)"""
+    opponent: Literal["pubeval", "gnubg0", "random", "gnubg"] = "pubeval"
+    """the engine to play against (pubeval and gnubg0 need gnubg-nn; gnubg is GNU Backgammon's own
+    module at --gnubg-plies with its cube decisions, for --match)"""
     games: int = 1000
     """games (rounded up to even: pairs with the same dice)"""
     seed: int = 0
@@ -74,9 +83,32 @@ class Settings:
     when gnubg-nn is installed, else none)"""
     quiet: bool = False
     """print only the summary (no progress lines or bar)"""
+    match: int = 0
+    """play matches to this many points (1..64) with the cube instead of money games; --games
+    counts matches (pairs on the same dice, the agent in each seat)"""
+    gnubg_plies: int = 0
+    """plies of the gnubg opponent (0..4) in --match"""
+    results: str = ""
+    """--match: a JSON-lines file each finished match is appended to; a run resumes from it"""
+    analyse_plies: int = -1
+    """--match: gnubg judges each checker play and cube decision of the agent at this many plies
+    (0..4; -1: no analysis) and the error rates are printed in mEMG per decision"""
 
     def check(self):
         cli.require(self.games > 0, f"--games must be positive, got {self.games}")
+        cli.require(0 <= self.match <= 64, f"--match must be 1..64 points, got {self.match}")
+        cli.require(
+            (self.match > 0) == (self.opponent == "gnubg"),
+            "--opponent gnubg plays matches (--match N), and --match needs --opponent gnubg",
+        )
+        cli.require(0 <= self.gnubg_plies <= 4, f"--gnubg-plies is 0..4, got {self.gnubg_plies}")
+        cli.require(not self.results or self.match > 0, "--results is for --match")
+        cli.require(
+            -1 <= self.analyse_plies <= 4, f"--analyse-plies is 0..4, got {self.analyse_plies}"
+        )
+        cli.require(self.analyse_plies < 0 or self.match > 0, "--analyse-plies is for --match")
+        if self.match:
+            return
         if "gnubg0" in (self.agent, self.opponent, self.luck) or "pubeval" in (
             self.agent,
             self.opponent,
@@ -318,6 +350,8 @@ def main(args=None):
     """Run the evaluation with Settings or a list of command-line strings; returns the summary
     dict (``summarize``)."""
     cfg = cli.settings(Settings, args, prog="boardgym eval-gnubg", description=__doc__)
+    if cfg.match:
+        return _main_matches(cfg)
     from boardgym.agents import load
     from boardgym.agents.backgammon.agents import AfterstateAgent
     from boardgym.agents.registry import parse_spec
@@ -350,7 +384,7 @@ def main(args=None):
         bar.set(2 * done)
         if not cfg.quiet and (done % step == 0 or done == n_pairs):
             if bar.enabled:
-                bar.stream.write("\r\x1b[K")
+                bar.clear()
             el = time.perf_counter() - t0
             adj = "" if luck is None else f"  adjusted {(pts - luck).mean():+.3f}"
             print(
@@ -400,6 +434,59 @@ def main(args=None):
         from boardgym.agents.arena.stats import format_luck
 
         print(format_luck(s["luck"], luck))
+    return s
+
+
+def _main_matches(cfg):
+    """--match: duplicate-dice matches against gnubg (scripts/gnubg_driver.py)."""
+    from boardgym.agents import load
+    from boardgym.agents.backgammon.agents import AfterstateAgent
+    from boardgym.agents.registry import parse_spec
+    from boardgym.scripts import gnubg_driver
+
+    cli.require(cfg.agent not in ENGINES, f"--match plays a boardgym agent, not {cfg.agent}")
+    name, kwargs = parse_spec(cfg.agent)
+    if cfg.weights:
+        kwargs["weights"] = cfg.weights
+    agent = load(name, game="backgammon", **kwargs)
+    cli.require(isinstance(agent, AfterstateAgent), f"--agent {cfg.agent} is no AfterstateAgent")
+    opponent = gnubg_driver.GnubgAgent(cfg.gnubg_plies)
+    analyst = gnubg_driver.Analyst(cfg.analyse_plies) if cfg.analyse_plies >= 0 else None
+    n_pairs = (cfg.games + 1) // 2
+    t0 = time.perf_counter()
+    bar = cli.Progress(
+        2 * n_pairs, label="matches", unit="matches", enabled=False if cfg.quiet else None
+    )
+
+    def progress(rows):
+        bar.set(len(rows))
+
+    with bar:
+        rows = gnubg_driver.play_gnubg_matches(
+            agent, opponent, cfg.match, n_pairs, cfg.seed, cfg.results or None, progress, analyst
+        )
+    s = gnubg_driver.summarize_matches(rows)
+    wl, wh = s["wilson"]
+    paired = (
+        f"paired [{s['paired'][0]:.1%}, {s['paired'][1]:.1%}] over {s['paired_pairs']} dice pairs, "
+        if s["paired"]
+        else ""
+    )
+    print(
+        f"{cfg.agent} vs gnubg {cfg.gnubg_plies}-ply, matches to {cfg.match}: won {s['won']} of "
+        f"{s['matches']} = {s['rate']:.1%} (95% {paired}Wilson [{wl:.1%}, {wh:.1%}]), "
+        f"{s['games_per_match']:.1f} games a match, agent {s['agent_seconds_per_match']:.1f} s "
+        f"CPU a match, {time.perf_counter() - t0:.0f} s"
+    )
+    a = s.get("analysis")
+    if a:
+        print(
+            f"  gnubg {'/'.join(map(str, a['plies']))}-ply analysis of {cfg.agent} over "
+            f"{a['matches']} matches: checker play {a['checker_memg']:.1f} mEMG per move "
+            f"({a['checker_decisions']} plays with a choice), cube {a['cube_memg']:.1f} mEMG per "
+            f"decision ({a['cube_decisions']} decisions; {a['cube_unjudged']} where gnubg has no "
+            "double)"
+        )
     return s
 
 

@@ -6,6 +6,7 @@
     boardgym evaluate draughts-alphabeta-material:depth=6,time_limit=0.2 draughts-greedy
     boardgym evaluate draughts-ppo:path=runs/draughts-ppo/ppo.zip draughts-greedy --games 100
     boardgym evaluate backgammon-td gnubg0 pubeval --game backgammon --games 200
+    boardgym evaluate backgammon-td backgammon-greedy --match 7 --games 20
 
 Agents are ``boardgym.agents.registry.load_spec`` specs: a registry name or a checkpoint path
 with optional keyword options after a colon (``name:key=value,key=value``; values are
@@ -40,6 +41,11 @@ printed with a paired 95% interval (``stats.summarize_money``):
 
     boardgym evaluate backgammon-td:cube=janowski backgammon-td --cube --games 1000 --seed 1
 
+``--match N`` plays backgammon matches to N points with the cube (``evaluation.
+play_point_matches``; RULES.md MP.1-MP.8), each agent told the score before each game; each
+dice seed is played twice with the seats swapped, and the first agent's match wins are printed
+with their Wilson interval.
+
 With ``--luck td`` too, each roll's luck is counted times the cube value it was rolled at and the
 luck-adjusted points per game are printed as well (unbiased, but in cubeful games it has not
 narrowed the paired interval in our runs: the raw paired figure is the one to read).
@@ -50,6 +56,11 @@ the raw and the luck-adjusted points per game with their 95% intervals and per-g
 deviations:
 
     boardgym evaluate backgammon-td backgammon-greedy --games 200 --luck td
+
+``--save games.sqlite`` keeps every game played (its players, seed, moves, result and record)
+in a game archive (``boardgym archive`` lists and exports it; the file the web board and
+``boardgym play`` use is ``~/.local/share/boardgym/archive.sqlite``). The games then go through
+the AEC env, which plays the same games as the afterstate loop (not with ``--luck``).
 
 Learning curves of training runs (no agents are played):
 
@@ -73,8 +84,10 @@ from typing import Literal
 import numpy as np
 
 from boardgym.agents import registry
+from boardgym.agents.arena import archive as archives
 from boardgym.agents.arena import matches as evaluation
 from boardgym.agents.arena.matches import GAMES, random_opening, summarize  # noqa: F401 (script API)
+from boardgym.agents.arena.sessions import archive_row, replayed
 from boardgym.agents.arena.stats import (
     elo_intervals,
     format_luck,
@@ -114,6 +127,9 @@ class Settings:
     cube: bool = False
     """backgammon money games with the doubling cube (C.1-C.2): each agent answers the cube by
     its own policy (backgammon-td:cube=janowski, ...); points per game with a paired interval"""
+    match: int = 0
+    """backgammon matches to this many points (1..64) with the cube instead of single games:
+    --games counts matches; each agent is told the score before each game"""
     luck: Literal["td", "none"] = "none"
     """backgammon luck adjustment: td judges every roll with the shipped TD net and prints the
     luck-adjusted points per game beside the raw ones (needs two agents that choose whole plays)"""
@@ -128,6 +144,9 @@ class Settings:
     """learning curve y axis: ppg (points per game with its ci95 interval) or win_rate"""
     plot: str = ""
     """PNG to write: the learning curve (--curve), the Elo chart (3+ agents) or the pair's score"""
+    save: str | None = None
+    """keep every game played in this game archive (SQLite, created on first use; boardgym
+    archive lists and exports it); none: the games are not kept"""
 
     def __post_init__(self):
         if self.game is None and self.agents:
@@ -169,11 +188,33 @@ class Settings:
             not self.cube or self.game == "backgammon", f"--cube is for backgammon, not {self.game}"
         )
         cli.require(
+            not self.match or self.game == "backgammon",
+            f"--match is for backgammon, not {self.game}",
+        )
+        cli.require(0 <= self.match <= 64, f"--match must be 1..64 points, got {self.match}")
+        cli.require(
+            not (self.match and (self.cube or self.luck != "none")),
+            "--match plays matches with the cube already; --cube and --luck are for single games",
+        )
+        cli.require(
             self.luck == "none" or not self.observation_only,
             "--luck needs agents that choose whole plays, not --observation-only",
         )
+        cli.require(
+            self.save is None or self.luck == "none",
+            "--save keeps games played through the env; --luck plays them through the afterstate "
+            "loop: give one of them",
+        )
         for spec in self.agents:
-            make_agent(spec, self.game, 0)  # fails early on a bad name or option
+            agent = make_agent(spec, self.game, 0)  # fails early on a bad name or option
+            if self.match:
+                from boardgym.agents.backgammon.agents import AfterstateAgent
+
+                cli.require(
+                    isinstance(agent, AfterstateAgent),
+                    f"--match plays agents that choose whole plays (backgammon-td, "
+                    f"backgammon-greedy, gnubg0, ...), not {spec}",
+                )
 
 
 def infer_game(specs):
@@ -219,10 +260,35 @@ def make_env(cfg):
     return evaluation.make_env(cfg.game or infer_game(cfg.agents), cfg.max_moves)
 
 
-def play_pair(cfg, spec_a, spec_b, pair_seed, log=print, bar=None, judge=None):
+def keeper(cfg, store, spec_a, spec_b, log=print):
+    """matches.play_match's keep: each game of A against B written to the archive store (its
+    players, seed, actions, result and record); an archive that fails is said once."""
+    said = set()
+
+    def keep(pair, seat, seed, actions):
+        names = (spec_a, spec_b) if seat == 0 else (spec_b, spec_a)
+        game = replayed(cfg.game, names, actions, seed, cfg.cube, cfg.max_moves)
+        settings = {
+            "agents": list(names),
+            "pair": pair,
+            "seed": seed,
+            "cube": cfg.cube,
+            "max_moves": cfg.max_moves,
+        }
+        recorder = archives.Recorder(store)
+        recorder.save(archive_row(game, "evaluate", settings))
+        if recorder.problem and recorder.problem not in said:
+            said.add(recorder.problem)
+            log(f"note: {recorder.problem}")
+
+    return keep
+
+
+def play_pair(cfg, spec_a, spec_b, pair_seed, log=print, bar=None, judge=None, keep=None):
     """Points of A in each game of A against B (boardgym.agents.arena.matches.play_match: each
     opening with both colour orders), with progress lines unless cfg.quiet; bar: a cli.Progress
-    counting games. With a luck judge: (points, luck) of evaluation.play_adjusted_match."""
+    counting games. With a luck judge: (points, luck) of evaluation.play_adjusted_match. keep:
+    called after each game (play_match's keep)."""
     a = make_agent(spec_a, cfg.game, pair_seed)
     b = make_agent(spec_b, cfg.game, pair_seed + 1)
     n_pairs = evaluation.pair_count(cfg.games)
@@ -234,10 +300,12 @@ def play_pair(cfg, spec_a, spec_b, pair_seed, log=print, bar=None, judge=None):
             bar.update(2)
         if not cfg.quiet and k % max(1, n_pairs // 5) == 0:
             if bar is not None and bar.enabled:
-                bar.stream.write("\r\x1b[K")
+                bar.clear()
             score = (
                 f"points/game {points.mean():+.3f}"
                 if cfg.cube
+                else f"matches won {(points > 0).mean():.3f}"
+                if cfg.match
                 else f"score {summarize(points, cfg.game)['score']:.3f}"
             )
             log(
@@ -245,8 +313,14 @@ def play_pair(cfg, spec_a, spec_b, pair_seed, log=print, bar=None, judge=None):
                 f"{time.perf_counter() - t0:.1f} s"
             )
 
+    if cfg.match:
+        return evaluation.play_point_matches(
+            a, b, cfg.match, cfg.games, pair_seed, cfg.max_moves, progress
+        )
     if cfg.cube and judge is None:
-        return evaluation.play_cube_match(a, b, cfg.games, pair_seed, cfg.max_moves, progress)
+        return evaluation.play_cube_match(
+            a, b, cfg.games, pair_seed, cfg.max_moves, progress, keep=keep
+        )
     if judge is not None:
         return evaluation.play_adjusted_match(
             a, b, judge, cfg.games, pair_seed, cfg.max_moves, progress, cube=cfg.cube
@@ -261,6 +335,7 @@ def play_pair(cfg, spec_a, spec_b, pair_seed, log=print, bar=None, judge=None):
         cfg.max_moves,
         cfg.observation_only,
         progress,
+        keep=keep,
     )
 
 
@@ -476,6 +551,7 @@ def main(args=None):
     pairs = {}
     t0 = time.perf_counter()
     judge = td_judge() if cfg.luck == "td" else None
+    store = None if cfg.save is None else archives.Archive(cfg.save)
     total = k * (k - 1) // 2 * 2 * evaluation.pair_count(cfg.games)
     with cli.Progress(
         total, label="games", unit="games", enabled=False if cfg.quiet else None
@@ -489,10 +565,17 @@ def main(args=None):
                     cfg.seed + 1000 * (i * k + j),
                     bar=bar,
                     judge=judge,
+                    keep=None
+                    if store is None
+                    else keeper(cfg, store, cfg.agents[i], cfg.agents[j]),
                 )
                 if judge is not None:
                     res, luck = res
-                s = summarize_money(res) if cfg.cube else summarize(res, cfg.game)
+                s = (
+                    summarize_money(res)
+                    if cfg.cube
+                    else summarize(res, "draughts" if cfg.match else cfg.game)
+                )
                 if judge is not None and cfg.cube:
                     s["luck"] = summarize_money(res - luck)
                 elif judge is not None:
@@ -502,12 +585,19 @@ def main(args=None):
                 points[j, i] = s["losses"] + 0.5 * s["draws"]
                 games[i, j] = games[j, i] = s["games"]
                 if bar.enabled:
-                    bar.stream.write("\r\x1b[K")
+                    bar.clear()
                 if cfg.cube:
                     print(f"{cfg.agents[i]} v {cfg.agents[j]}: {format_money(s)}", flush=True)
                 else:
                     print(format_summary(cfg.agents[i], cfg.agents[j], s), flush=True)
-                if cfg.game == "backgammon" and not cfg.cube:
+                if cfg.match:
+                    print(
+                        f"  matches to {cfg.match}: won {s['wins']} of {s['games']}, "
+                        f"rate {s['score']:.1%} (95% [{s['score_interval'][0]:.1%}, "
+                        f"{s['score_interval'][1]:.1%}])",
+                        flush=True,
+                    )
+                elif cfg.game == "backgammon" and not cfg.cube:
                     s["rates"] = {
                         "all": result_rates(res),
                         "seat0": result_rates(res[0::2]),
@@ -524,7 +614,8 @@ def main(args=None):
                     print(format_luck(s["luck"], cfg.luck), flush=True)
     results = {"pairs": pairs, "time": time.perf_counter() - t0, "plots": []}
     n_pair = pairs[(0, 1)]["games"]
-    title = f"{cfg.game}, {n_pair} games per pair, seed {cfg.seed}"
+    what = f"matches to {cfg.match}" if cfg.match else "games"
+    title = f"{cfg.game}, {n_pair} {what} per pair, seed {cfg.seed}"
     if k >= 3:
         elo, low, high = elo_intervals(points, games)
         results["elo"] = elo
@@ -553,6 +644,9 @@ def main(args=None):
     for path in results["plots"]:
         print(f"wrote {path}")
     print(f"time {results['time']:.1f} s")
+    if store is not None:
+        print(f"kept {store.count(source='evaluate')} games in {store.path}")
+        store.close()
     return results
 
 

@@ -78,8 +78,7 @@ from boardgym.agents.backgammon.search import (
 from boardgym.agents.backgammon.weights import check_params, load_weights, save_weights
 from boardgym.agents.files import CHECKPOINTS
 from boardgym.envs import backgammon_notation as notation
-from boardgym.envs.backgammon_checks import check_match as check_match_state
-from boardgym.envs.backgammon_checks import check_match_length
+from boardgym.envs.backgammon_checks import check_match, check_match_length
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import (
     BAR_ME,
@@ -98,7 +97,7 @@ from boardgym.kernels.backgammon.board import (
     refresh_masks,
 )
 from boardgym.kernels.backgammon.movegen import MV_DIE, MV_FROM
-from boardgym.kernels.backgammon.observe import OBS_LEN
+from boardgym.kernels.backgammon.observe import MATCH_OBS_LEN, OBS_LEN
 from boardgym.kernels.backgammon.opponents import greedy_score
 
 __all__ = [
@@ -109,6 +108,7 @@ __all__ = [
     "AfterstateAgent",
     "CUBE_POLICIES",
     "state_from_observation",
+    "match_from_observation",
 ]
 
 N_ACTIONS = game.N_ACTIONS
@@ -178,21 +178,60 @@ def expectimax2(use_net, net, rows, cand, n_cand, out):
 # ----------------------------------------------------------------------------- observations
 
 
-def state_from_observation(observation: np.ndarray) -> npt.NDArray[np.int64]:
-    """Kernel state (int64[STATE_LEN], mover's view, TURN 0) rebuilt from a backgammon_v0
-    observation (float32[207]) of the player on roll; ValueError if it is not one."""
+_OBS_SHAPES = ((OBS_LEN,), (OBS_LEN + MATCH_OBS_LEN,))
+
+
+def _observation(observation):
+    """observation as float64, checked: a money-play (float32[207]) or match-play
+    (float32[212]) backgammon_v0 observation vector."""
+    want = f"float32[{OBS_LEN}] (money play) or float32[{OBS_LEN + MATCH_OBS_LEN}] (match play)"
     if observation is None or isinstance(observation, (str, bytes)):
-        raise TypeError(
-            f"a backgammon observation is float32[{OBS_LEN}], got {type(observation).__name__}"
-        )
+        raise TypeError(f"a backgammon observation is {want}, got {type(observation).__name__}")
     try:
         obs = np.asarray(observation, dtype=np.float64)
     except (TypeError, ValueError):
-        raise TypeError(f"a backgammon observation is float32[{OBS_LEN}] numbers") from None
-    if obs.shape != (OBS_LEN,):
-        raise ValueError(f"a backgammon observation is float32[{OBS_LEN}], got shape {obs.shape}")
+        raise TypeError(f"a backgammon observation is {want} numbers") from None
+    if obs.shape not in _OBS_SHAPES:
+        raise ValueError(f"a backgammon observation is {want}, got shape {obs.shape}")
     if not np.isfinite(obs).all() or obs.min() < 0.0 or obs.max() > 8.0:
         raise ValueError("a backgammon observation holds finite numbers in [0, 7.5]")
+    return obs
+
+
+def match_from_observation(observation: np.ndarray) -> tuple[int, int, int, bool, bool]:
+    """(length, score_me, score_opp, crawford, post_crawford) of the match block of a
+    backgammon_v0 observation (kernels/backgammon/observe.py), from the observer's view;
+    (0, 0, 0, False, False) for a money-play observation (float32[207]). ValueError if the block
+    is not one a match can show."""
+    obs = _observation(observation)
+    if obs.shape == (OBS_LEN,):
+        return 0, 0, 0, False, False
+    b = obs[OBS_LEN:]
+    n = int(np.rint(b[2] * game.MAX_MATCH_LENGTH))
+    away = np.rint(b[:2] * n)
+    flags = b[3:5]
+    if (
+        not 1 <= n <= game.MAX_MATCH_LENGTH
+        or abs(b[2] * game.MAX_MATCH_LENGTH - n) > 1e-3
+        or np.abs(b[:2] * n - away).max() > 1e-3
+        or not ((flags == 0.0) | (flags == 1.0)).all()
+    ):
+        raise ValueError(f"bad observation: {b.tolist()} is not a match block")
+    me, opp = n - int(away[0]), n - int(away[1])
+    m = np.array([n, me, opp, int(flags[0]), int(flags[1]), 0, -1], dtype=np.int64)
+    m[game.M_WINNER] = 0 if me == n else 1 if opp == n else -1
+    try:
+        check_match(m, "the observed match")
+    except ValueError as e:
+        raise ValueError(f"bad observation: {e}") from None
+    return n, me, opp, bool(flags[0]), bool(flags[1])
+
+
+def state_from_observation(observation: np.ndarray) -> npt.NDArray[np.int64]:
+    """Kernel state (int64[STATE_LEN], mover's view, TURN 0) rebuilt from a backgammon_v0
+    observation (float32[207], or float32[212] in match play: the cube limit is then the
+    match's) of the player on roll; ValueError if it is not one."""
+    obs = _observation(observation)
     if obs[202] < 0.5:
         raise ValueError("the observing player is not on roll (observation[202] == 0)")
     s = np.zeros(STATE_LEN, dtype=np.int64)
@@ -212,6 +251,9 @@ def state_from_observation(observation: np.ndarray) -> npt.NDArray[np.int64]:
     s[CUBE_VALUE] = 1 << int(np.rint(obs[203] * 6))
     s[CUBE_OWNER] = 0 if obs[204] > 0.5 else 1 if obs[205] > 0.5 else -1
     s[CUBE_LIMIT] = MAX_CUBE_VALUE
+    if obs.shape[0] > OBS_LEN:
+        crawford = match_from_observation(obs)[3]
+        s[CUBE_LIMIT] = 1 if crawford else game.MATCH_CUBE_LIMIT
     refresh_masks(s)
     return notation.check_state(s, "the observed position")
 
@@ -230,7 +272,7 @@ def _check_mask(action_mask):
     return mask
 
 
-def check_match(
+def check_set_match(
     length: int, score_me: int, score_opp: int, crawford: bool, post_crawford: bool
 ) -> tuple[int, int, int, bool] | None:
     """The match of set_match checked (RULES.md MP.1, MP.5-MP.7, as the match kernel accepts
@@ -254,7 +296,7 @@ def check_match(
     m = np.zeros(game.MATCH_LEN, dtype=np.int64)
     m[game.M_LENGTH], m[game.M_SCORE], m[game.M_SCORE + 1] = n, me, opp
     m[game.M_CRAWFORD], m[game.M_POST], m[game.M_WINNER] = int(crawford), int(post_crawford), -1
-    check_match_state(m, "the match")
+    check_match(m, "the match")
     return n, n - me, n - opp, bool(crawford)
 
 
@@ -297,7 +339,7 @@ class AfterstateAgent:
         match_equity.eq_weights, the same ranking) and the "equity" and "janowski" cube
         policies decide in match winning chances (cube_analysis). An agent plays one seat.
         TypeError/ValueError on a bad match."""
-        self._match = check_match(length, score_me, score_opp, crawford, post_crawford)
+        self._match = check_set_match(length, score_me, score_opp, crawford, post_crawford)
 
     @property
     def match(self) -> dict[str, int | bool] | None:
@@ -514,16 +556,30 @@ class AfterstateAgent:
             return game.ACTION_TAKE if -e >= TAKE_FROM else game.ACTION_DROP
         return game.ACTION_DOUBLE if DOUBLE_FROM <= e < TOO_GOOD else game.ACTION_ROLL
 
+    def _observe_match(self, observation):
+        """Tell set_match (when the agent has one) the match score of a match-play observation,
+        once per change."""
+        tell = getattr(self, "set_match", None)
+        if not callable(tell) or np.shape(observation) != (OBS_LEN + MATCH_OBS_LEN,):
+            return
+        told = match_from_observation(observation)
+        if told != getattr(self, "_told_match", None):
+            self._told_match = told
+            tell(*told)
+
     def _next(self):
         a = self._plan.pop(0)
         self._expect = game.apply(self._expect, a) if self._plan else None
         return a
 
     def act(self, observation: np.ndarray | dict[str, np.ndarray], action_mask: np.ndarray) -> int:
-        """Next checker move for the player on roll of a backgammon_v0 observation (either seat)."""
+        """Next checker move for the player on roll of a backgammon_v0 observation (either seat).
+        In match play an agent with a ``set_match`` method is told the score it observes
+        (match_from_observation) whenever it changes."""
         mask = _check_mask(action_mask)
         if isinstance(observation, dict):
             observation = observation.get("observation")
+        self._observe_match(observation)
         if mask.shape[0] > N_ACTIONS and not mask[:N_ACTIONS].any():
             offered = bool(mask[game.ACTION_TAKE])
             if not offered and not mask[game.ACTION_ROLL]:
@@ -531,7 +587,7 @@ class AfterstateAgent:
             if self.cube_policy == "cubeless":
                 return self.cube_action(None, offered)
             obs = np.array(observation, dtype=np.float64)
-            if offered and obs.shape == (OBS_LEN,):
+            if offered and obs.shape in _OBS_SHAPES:
                 obs[202] = 1.0  # the taker's view, read as if on roll; then turned to the doubler
             s = state_from_observation(obs)
             return self.cube_action(game.pass_turn(s) if offered else s, offered)

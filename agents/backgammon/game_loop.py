@@ -244,7 +244,7 @@ def _play_match(seats, choosers, m, stream, cap, rows, passes, rolls):
     return AfterstateMatch(int(m[game.M_WINNER]), final, games, starts, flags)
 
 
-def check_match_start(length, score, crawford):
+def check_match_start(length: int, score: tuple[int, int], crawford: bool) -> npt.NDArray[np.int64]:
     """The match state of play_afterstate_match's settings (a match, not money play)."""
     if notation.is_int(length) and not isinstance(length, bool) and int(length) == 0:
         raise ValueError(

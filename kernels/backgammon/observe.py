@@ -15,6 +15,13 @@ not on roll), in the manner of Tesauro's TD-Gammon:
   204, 205   1 when the cube is owned by ``player`` / by the opponent (both 0: centred)
   206        1 while a double is offered and awaits take/drop (``CUBE_OFFERED`` if the layout
              has it)
+
+In match play (match.py) the envs append ``encode_match_obs``'s block of ``MATCH_OBS_LEN``
+entries, from the same player's view:
+  +0, +1     own / opponent away-score (points still needed) / N
+  +2         N / MAX_MATCH_LENGTH
+  +3         1 in the Crawford game (no doubling, MP.5)
+  +4         1 once the Crawford game has been played (post-Crawford, MP.6)
 """
 
 from numba import njit
@@ -31,8 +38,16 @@ from boardgym.kernels.backgammon.board import (
     OPP,
     TURN,
 )
+from boardgym.kernels.backgammon.match import (
+    M_CRAWFORD,
+    M_LENGTH,
+    M_POST,
+    M_SCORE,
+    MAX_MATCH_LENGTH,
+)
 
 OBS_LEN = 207
+MATCH_OBS_LEN = 5
 
 
 @njit(cache=True, inline="always")
@@ -75,3 +90,15 @@ def encode_obs(state, player, out):
     out[205] = 1.0 if owner >= 0 and owner != player else 0.0
     for j in range(206, out.shape[0]):  # 206: CUBE_OFFERED where a layout has it, else 0
         out[j] = 0.0
+
+
+@njit(cache=True)
+def encode_match_obs(m, player, out, base):
+    """Write player's (absolute 0/1) view of the match m (int64[MATCH_LEN], length > 0) into
+    out[base : base + MATCH_OBS_LEN] (float32)."""
+    n = m[M_LENGTH]
+    out[base] = (n - m[M_SCORE + player]) / n
+    out[base + 1] = (n - m[M_SCORE + 1 - player]) / n
+    out[base + 2] = n / MAX_MATCH_LENGTH
+    out[base + 3] = 1.0 if m[M_CRAWFORD] != 0 else 0.0
+    out[base + 4] = 1.0 if m[M_POST] != 0 else 0.0

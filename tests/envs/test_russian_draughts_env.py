@@ -1,5 +1,6 @@
 """PettingZoo AEC and Gymnasium single-agent Russian draughts envs."""
 
+import re
 import warnings
 
 import gymnasium as gym
@@ -206,6 +207,29 @@ def test_pdn_export_import_round_trip():
     from boardgym.kernels.draughts.outcome import STATUS_NAMES
 
     assert result == {"white won": "2-0", "black won": "0-2"}.get(STATUS_NAMES[env.status()], "1-1")
+
+
+@pytest.mark.parametrize("fen", [None, "B:W21,22,23,24,25,26:B5,6,7,8,9,10"])
+def test_pdn_lines_never_end_with_a_move_number(fen):
+    """The export wraps at 79 columns between moves: a move number stays with its move."""
+    env = russian_draughts_v0.raw_env()
+    number_at_end = re.compile(r"(^|\s)\d+\.(\.\.)?$")
+    wrapped = 0
+    for seed in range(12):
+        rng = np.random.default_rng(seed)
+        env.reset(seed=seed, options={"fen": fen} if fen else None)
+        while not env.is_over:
+            env.step(int(rng.choice(np.flatnonzero(env.legal_mask()))))
+        for sep in (":", "x"):
+            text = env.pdn(capture_sep=sep)
+            body = text.split("\n\n", 1)[1].splitlines()
+            wrapped += len(body) > 1
+            for line in body:
+                assert len(line) <= 79 and not number_at_end.search(line), line
+            assert read_pdn(text)[2] == [m.replace(":", sep) for m in env.moves]
+        if fen:
+            assert body[0].startswith("1... ")
+    assert wrapped >= 20  # long games: the wrapping is exercised
 
 
 def test_pdn_from_a_setup_position_and_bad_pdn():

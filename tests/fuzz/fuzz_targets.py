@@ -428,6 +428,9 @@ R_MATCH = S.Spec(
                 " 1) 77: 8/5\n",
                 " 1) 31: 99/1\n",
                 " 1) 31: 8/5 6/5 6/1\n",
+                " 3 point match\n Game 1\n a : 0    b : 0\n 1) 31: 8/5 6/5   Doubles => 2\n"
+                " 2) Drops   Wins 1 point\n Game 2\n a : 0    b : 2\n",
+                " 1) 31: 8/5 6/5   53:\n      Wins 3 points and the match\n",
             ]
         ),
     ).map(S.arg),
@@ -592,6 +595,33 @@ API = {
             start_state=S.optional(B_STATE),
         ),
         "match_frames": fn(R_MATCH),
+        "read_match": fn(R_MATCH),
+        "match_to_text": fn(
+            S.Spec(
+                st.one_of(
+                    st.lists(
+                        st.fixed_dictionaries(
+                            {
+                                "turns": st.sampled_from(
+                                    [
+                                        [],
+                                        [{"player": 0, "dice": (3, 1), "moves": [(8, 5, 0)]}],
+                                        [{"player": 1, "cube": "double", "value": 2}],
+                                    ]
+                                ),
+                                "score": st.sampled_from([[0, 0], [2, 1], [9, 0], (0,), "x"]),
+                                "winner": st.sampled_from([None, 0, 1, 2]),
+                                "points": st.sampled_from([None, 1, 2, -1, 1.5]),
+                            }
+                        ),
+                        max_size=3,
+                    ),
+                    S.junk_values(),
+                ).map(S.arg),
+                lambda: S.arg([{"turns": [], "score": [0, 0], "winner": None, "points": None}]),
+            ),
+            S.Spec(st.sampled_from([0, 3, 7, -1, 2**20, "7", None]).map(S.arg), lambda: S.arg(3)),
+        ),
     },
     "records": {
         "record_kind": fn(R_RECORD, name=S.optional(R_NAME)),

@@ -417,3 +417,95 @@ def test_agent_options_reach_the_agent():
 def test_bad_arguments_name_the_flag(args, needle):
     with pytest.raises(cli.UsageError, match=re.escape(needle)):
         cli.parse(play.Settings, args)
+
+
+@pytest.mark.parametrize("seat, seed", [(1, 3), (0, 5)])
+def test_backgammon_saved_after_undo_reads_back_at_the_roll_in_progress(tmp_path, seat, seed):
+    """Double (taken), play, undo, save: the file holds the roll being played as its dice
+    alone (as gnubg writes it); it reads back, and ``show`` draws the position at the prompt."""
+    from session_feeders import UndoSaveFeeder
+
+    from boardgym.scripts import show
+
+    path = tmp_path / "g1.mat"
+    out = io.StringIO()
+    feeder = UndoSaveFeeder(out, path)
+    args = ["--game", "backgammon", "--agent", "backgammon-greedy", "--cube"]
+    end = play.main([*args, "--seat", str(seat), "--seed", str(seed)], stdin=feeder, out=out)
+    text = out.getvalue()
+    assert "taken back" in text and f"saved the game to {path}" in text and not end.over
+    d1, d2 = re.fullmatch(r"you rolled ([1-6])-([1-6]): .*", feeder.last_prompt).groups()
+    record = path.read_text()
+    assert "Doubles => 2" in record and "Takes" in record
+    assert record.rstrip().endswith(f"{max(d1, d2)}{min(d1, d2)}:")
+    turns, state = backgammon_match.read_match_text(record)
+    assert turns[-1] == {"player": seat, "dice": (int(max(d1, d2)), int(min(d1, d2))), "moves": []}
+    board = show.main([str(path)])
+    assert f"player_{seat} ({'XO'[seat]}) to play {max(d1, d2)}-{min(d1, d2)}" in board.text()
+    shown = re.findall(r"Position ID (\S+)", text)[-1]  # the board at the saved prompt
+    assert board.position_id == shown == backgammon_notation.position_id(state)
+
+
+def test_a_failed_save_leaves_the_old_file_whole(tmp_path, monkeypatch):
+    """The record is written to a temporary file and renamed: a write that fails midway leaves
+    the file as it was."""
+    from boardgym.agents import files
+
+    path = tmp_path / "game.mat"
+    path.write_text("the old record\n")
+
+    def broken(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(files.os, "replace", broken)
+    end, text = _run(
+        ["--game", "backgammon", "--agent", "backgammon-greedy", "--dice", "3-1"],
+        text=f"8/5 6/5\nsave {path}\nquit\n",
+    )
+    assert "cannot save: disk full" in text
+    assert path.read_text() == "the old record\n"
+
+
+# ----------------------------------------------------------------------------- the archive
+def test_the_game_is_kept_in_the_archive_as_it_goes(tmp_path):
+    from boardgym.agents.arena.archive import Archive
+
+    db = tmp_path / "games.sqlite"
+    out = io.StringIO()
+
+    class Watcher(Feeder):
+        """Checks the archive before each move: the game so far is in it."""
+
+        seen = []
+
+        def readline(self):
+            with Archive(db) as store:
+                (row,) = store.list()
+                self.seen.append(row["n_actions"])
+            return super().readline()
+
+    end = play.main(
+        ["--game", "backgammon", "--agent", "greedy", "--db", str(db), "--seed", "4"],
+        stdin=Watcher(out),
+        out=out,
+    )
+    assert end.over
+    with Archive(db) as store:
+        (row,) = store.list()
+        game = store.get(row["uid"])
+    assert game["source"] == "play" and (game["player_0"], game["player_1"]) == ("you", "greedy")
+    assert game["record"] == end.record and game["over"] and game["result"] != "unfinished"
+    assert game["settings"]["seed"] == 4 and game["settings"]["agent"] == "greedy"
+    assert Watcher.seen[-1] > 10 and Watcher.seen == sorted(Watcher.seen)
+    assert "note:" not in out.getvalue()
+
+
+def test_no_archive_and_a_broken_archive(tmp_path):
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"not a database at all" * 64)
+    end, text = _run(["--game", "draughts", "--db", str(junk)], text="c3-d4\nquit\n")
+    assert "note: " in text and "is not a boardgym game archive" in text
+    assert "the game is not kept" in text and "played" in text  # the game went on
+    db = tmp_path / "none.sqlite"
+    _run(["--game", "draughts", "--db", str(db), "--no-archive"], text="quit\n")
+    assert not db.exists()

@@ -476,7 +476,7 @@ def test_replay_a_whole_match_file_with_the_cube():
     [
         (
             " 1) 31: 8/5 6/5                      Doubles => 4",
-            "game 1: b doubles to 4 but the cube is at 1 (expected Doubles => 2)",
+            "line 5 (game 1, move 1): b doubles to 4 but the cube is at 1 (expected Doubles => 2)",
         ),
         (" 1) 31: 8/5 6/5                      Takes", "nothing was doubled"),
         (
@@ -489,7 +489,8 @@ def test_replay_a_whole_match_file_with_the_cube():
         ),
         (
             " 1) 31: 8/5 6/5                      Doubles => 2\n 2) Beavers",
-            "game 1: a beavers: no beavers in these rules (a double is taken or dropped, C.2)",
+            "(game 1, move 2): a beavers: no beavers in these rules (a double is taken or "
+            "dropped, C.2)",
         ),
         (
             " 1) 31: 8/5 6/5                      Doubles => 2\n 2) Drops\n 3) 42: 8/4 6/4",
@@ -509,11 +510,14 @@ def test_malformed_match_files_name_the_problem(client, body, msg):
     assert r.status_code == 400 and msg in r.json()["error"], r.json()
     second = (
         " 5 point match\n\n Game 1\n a : 0                         b : 0\n"
-        " 1) 31: 8/5 6/5\n\n Game 2\n a : 0                         b : 0\n"
+        " 1) 31: 8/5 6/5\n      Wins 1 point\n\n Game 2\n a : 1                         b : 0\n"
         " 1) 31: 8/5 6/9\n"
     )
     r = client.post("/api/replay", json={"text": second})
-    assert r.status_code == 400 and "game 2:" in r.json()["error"]
+    assert (
+        r.status_code == 400
+        and "line 10 (game 2, move 1): a rolled 3-1: move 6/9" in (r.json()["error"])
+    )
 
 
 def test_replay_a_pdn_file_of_several_games(client):

@@ -1,0 +1,450 @@
+"""GNU Backgammon (the ``gnubg`` Python module) as an opponent and judge in match play.
+
+Evaluation only: gnubg is GPL-3, imported by this module alone (the evaluation scripts and tests
+use it; library code never does), and nothing it says is used to train anything.
+
+- ``gnubg_module()`` imports gnubg once and sets it up for being driven: one thread (with more,
+  the module can hang when driven from Python), no sound, both players human (gnubg never plays
+  on its own), no Jacoby rule, no beavers (as boardgym's rules, RULES.md C.1-C.2, MP.4), and
+  the evaluation at the plies asked for, for checker play and cube decisions alike.
+- ``run(command)`` runs a gnubg command and returns what it printed (gnubg prints through C
+  stdio, so file descriptors 1 and 2 are redirected while it runs).
+- ``GnubgAgent(plies)``: an AfterstateAgent (agents/backgammon/agents.py) that plays as gnubg at
+  that many plies with gnubg's own cube decisions, for money or at a match score (``set_match``,
+  as the match loop tells every agent). Its checker play is the afterstate whose position, with
+  the opponent on roll, ``gnubg.evaluate`` values lowest for the opponent (cubeful, at the
+  match score and cube; a play that wins the game: the one that wins most); ``find_best_move``
+  is not used, as its answer loses the steps after a checker borne off. Its cube decision loads
+  the position and match state by their GNU Backgammon ID (Position ID + Match ID,
+  envs/backgammon_ids.py) and reads ``hint``'s "Proper cube action" line (for the doubler's
+  position; its second half is the taker's answer).
+- ``play_gnubg_matches``: duplicate-dice matches of an agent against an opponent (each dice seed
+  played with the agent as player_0 and as player_1), appended to a JSON-lines results file as
+  they finish, so a long run resumes where it stopped; ``summarize_matches`` reads them back.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from boardgym.agents.backgammon.agents import AfterstateAgent
+from boardgym.agents.backgammon.game_loop import play_afterstate_match
+from boardgym.envs import backgammon_notation as notation
+from boardgym.kernels.backgammon import game
+from boardgym.kernels.backgammon.board import CUBE_OWNER, CUBE_VALUE, N_CHECKERS, OFF_ME, TURN
+
+_MODULE = None
+_PLIES = None
+
+
+def run(command: str | Callable[[], object]) -> str:
+    """Run a gnubg command (a string for ``gnubg.command``, or a callable) and return what gnubg
+    printed on stdout and stderr while it ran."""
+    g = gnubg_module()
+    call = (lambda: g.command(command)) if isinstance(command, str) else command
+    sys.stdout.flush()
+    sys.stderr.flush()
+    with tempfile.TemporaryFile() as f:
+        saved = os.dup(1), os.dup(2)
+        os.dup2(f.fileno(), 1)
+        os.dup2(f.fileno(), 2)
+        try:
+            call()
+        finally:
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])
+        f.seek(0)
+        return f.read().decode("utf-8", errors="replace")
+
+
+def gnubg_module(plies: int | None = None):
+    """The gnubg module, set up once (module docstring); plies (0..4) sets the evaluation depth of
+    its checker play and cube decisions. SystemExit with the install hint when it is missing."""
+    global _MODULE, _PLIES
+    if _MODULE is None:
+        try:
+            import gnubg
+        except ImportError:  # pragma: no cover - the test extra installs it
+            raise SystemExit(
+                "this needs GNU Backgammon's Python module: pip install gnubg (GPL-3, evaluation "
+                "only)"
+            ) from None
+        _MODULE = gnubg
+        for c in (
+            "set threads 1",
+            "set sound enable off",
+            "set player 0 human",
+            "set player 1 human",
+            "set jacoby off",
+            "set beavers 0",
+            "set automatic doubles 0",
+            "set cube use on",
+        ):
+            run(c)
+    if plies is not None and plies != _PLIES:
+        if not notation.is_int(plies) or not 0 <= plies <= 4:
+            raise ValueError(f"gnubg plies must be 0..4, got {plies!r}")
+        run(f"set evaluation chequerplay evaluation plies {plies}")
+        run(f"set evaluation cubedecision evaluation plies {plies}")
+        _PLIES = plies
+    return _MODULE
+
+
+_ACTION = re.compile(r"Proper cube action:\s*([^\n(]*)")
+
+
+def parse_cube_hint(text: str) -> tuple[bool, bool]:
+    """(double, take) of gnubg's ``hint`` output for a position before the roll: whether the
+    player on roll should double, and whether its opponent should take a double; ValueError when
+    the text holds no cube action."""
+    if "You cannot double" in text or "cannot double" in text:
+        return False, True
+    m = _ACTION.search(text)
+    if not m:
+        raise ValueError(f"no 'Proper cube action' in gnubg's hint: {text[-300:]!r}")
+    action = m.group(1).strip().lower()
+    first, _, second = action.partition(",")
+    double = first.strip().startswith(("double", "redouble"))
+    second = second.strip()
+    if not second:
+        raise ValueError(f"gnubg's cube action has no answer: {action!r}")
+    take = second.startswith(("take", "beaver"))
+    return double, take
+
+
+def play_equities(state, rows, match, plies):
+    """gnubg's cubeful equity (normalised, the mover's view) of each afterstate in rows of the
+    position on roll state, at match = (length, score_me, score_opp, crawford) of the mover,
+    evaluated with the opponent on roll at plies; rows must not end the game."""
+    g = gnubg_module(plies)
+    length, me, opp, crawford = match
+    player = int(state[TURN])  # the opponent is on roll after our play: gnubg's player 1
+    owner = int(state[CUBE_OWNER])
+    info = g.cube_info(
+        int(state[CUBE_VALUE]),
+        -1 if owner < 0 else (0 if owner == player else 1),
+        1,
+        length,
+        (me, opp),
+        int(crawford and length > 0),
+        0,
+    )
+    context = g.eval_context(1, plies, 1, 1, 0)
+    return np.array(
+        [
+            -g.evaluate(notation.board_from_state(game.pass_turn(rows[k])), info, context)[5]
+            for k in range(rows.shape[0])
+        ]
+    )
+
+
+_CUBE_EQ = re.compile(
+    r"^\s*\d\.\s*(No (?:re)?double|(?:Re)?[Dd]ouble, (?:pass|take|beaver))\s+([+-]\d+\.\d+)",
+    re.M,
+)
+
+
+def parse_cube_equities(text: str) -> dict[str, float]:
+    """gnubg's cubeful equities of a cube decision in its ``hint`` text: {"nd": no double, "dt":
+    double/take, "dp": double/pass}, the doubler's view; ValueError when they are missing."""
+    out = {}
+    for label, value in _CUBE_EQ.findall(text):
+        label = label.lower()
+        key = "nd" if label.startswith("no") else "dp" if label.endswith("pass") else "dt"
+        out[key] = float(value)
+    if set(out) != {"nd", "dt", "dp"}:
+        raise ValueError(f"no cubeful equities in gnubg's hint: {text[-300:]!r}")
+    return out
+
+
+def cube_error(eq: dict[str, float], offered: bool, action: int) -> float:
+    """Equity lost by a cube action (normalised, >= 0): the doubler's (offered False: ACTION_DOUBLE
+    or ACTION_ROLL) against max(no double, min(take, pass)); the taker's (offered True:
+    ACTION_TAKE or ACTION_DROP) against min(take, pass) of the doubler's equities."""
+    after = min(eq["dt"], eq["dp"])
+    if offered:
+        mine = eq["dt"] if action == game.ACTION_TAKE else eq["dp"]
+        return max(0.0, mine - after)
+    mine = after if action == game.ACTION_DOUBLE else eq["nd"]
+    return max(0.0, max(eq["nd"], after) - mine)
+
+
+def load_position(state, match, offered, plies):
+    """Load the position on roll of state (before its roll) and the match into gnubg by its GNU
+    Backgammon ID; match = (length, score_me, score_opp, crawford) of the player on roll, or of
+    its opponent when offered (it is being doubled)."""
+    g = gnubg_module(plies)
+    length, me, opp, crawford = match
+    if offered:
+        me, opp = opp, me
+    score = (me, opp) if int(state[TURN]) == 0 else (opp, me)
+    mid = notation.match_id(
+        state, dice=(0, 0), match_length=length, score=score, crawford=crawford and length > 0
+    )
+    if length == 0:
+        run("new session")
+    run(lambda: g.set_gnubg_id(f"{notation.position_id(state)}:{mid}"))
+    if length == 0:
+        run("set jacoby off")  # new session takes the default; our money game has none
+
+
+class Analyst:
+    """gnubg's judgement at plies of an agent's decisions (evaluation only): each checker play's
+    equity lost against gnubg's best of the same afterstates (plays that end the game are not
+    judged) and each cube decision's (``cube_error`` on ``hint``'s cubeful equities; a decision
+    where gnubg says no one can double, its dead cube, is counted apart), in normalised equity;
+    ``summary()`` gives the counts and the means x 1000 (mEMG)."""
+
+    def __init__(self, plies: int = 2) -> None:
+        if not notation.is_int(plies) or not 0 <= plies <= 4:
+            raise ValueError(f"gnubg plies must be 0..4, got {plies!r}")
+        self.plies = int(plies)
+        self.match = (0, 0, 0, False)
+        self.checker = []
+        self.cube = []
+        self.unjudged = 0  # cube decisions gnubg has none for (a cube it deems dead)
+
+    def set_match(self, length, score_me, score_opp, crawford, post_crawford):
+        self.match = (int(length), int(score_me), int(score_opp), bool(crawford))
+
+    def judge_play(self, state, rows, k):
+        if rows.shape[0] < 2 or (rows[:, OFF_ME] == N_CHECKERS).any():
+            return
+        eq = play_equities(state, rows, self.match, self.plies)
+        self.checker.append(float(eq.max() - eq[k]))
+
+    def judge_cube(self, state, offered, action):
+        load_position(state, self.match, bool(offered), self.plies)
+        text = run("hint")
+        if "cannot double" in text:  # gnubg's dead cube, where its match play has no double
+            self.unjudged += 1
+            return
+        self.cube.append(cube_error(parse_cube_equities(text), bool(offered), action))
+
+    def summary(self) -> dict:
+        def rate(xs):
+            return 1000.0 * float(np.mean(xs)) if xs else float("nan")
+
+        return {
+            "plies": self.plies,
+            "checker_decisions": len(self.checker),
+            "checker_memg": rate(self.checker),
+            "cube_decisions": len(self.cube),
+            "cube_memg": rate(self.cube),
+            "cube_errors": int(sum(e > 1e-9 for e in self.cube)),
+        }
+
+
+class GnubgAgent(AfterstateAgent):
+    """GNU Backgammon at plies (0..4) with its own cube decisions, for money or at the match score
+    it is told by ``set_match`` (module docstring)."""
+
+    def __init__(self, plies: int = 0) -> None:
+        super().__init__()
+        if not notation.is_int(plies) or not 0 <= plies <= 4:
+            raise ValueError(f"gnubg plies must be 0..4, got {plies!r}")
+        self.plies = int(plies)
+        self.cube_policy = "gnubg"
+        self.set_match(0, 0, 0, False, False)
+
+    def set_match(
+        self, length: int, score_me: int, score_opp: int, crawford: bool, post_crawford: bool
+    ) -> None:
+        """The match (length 0: money play) and its score from this agent's seat."""
+        self._match = (int(length), int(score_me), int(score_opp), bool(crawford))
+
+    def _pick(self, state, rows):
+        n = rows.shape[0]
+        if n == 1:
+            return 0
+        over = np.flatnonzero(rows[:, OFF_ME] == N_CHECKERS)
+        if over.size:  # a play that wins: the one that wins most (O.3)
+            return int(max(over, key=lambda k: game.result(rows[k], game.SCORING_GAMMON)[2]))
+        return int(np.argmax(play_equities(state, rows, self._match, self.plies)))
+
+    def _choose(self, rows):
+        raise TypeError("GnubgAgent plays from a position on roll (its _pick), not from rows alone")
+
+    def cube_hint(self, state, offered: bool = False) -> tuple[bool, bool]:
+        """gnubg's (double, take) for the player on roll of state (before its roll): this agent
+        (offered False) or its opponent, who doubles it (offered True)."""
+        load_position(state, self._match, offered, self.plies)
+        return parse_cube_hint(run("hint"))
+
+    def cube_action(self, state, offered, policy=None) -> int:
+        """gnubg's cube action: offered False, it is on roll in state -> ACTION_DOUBLE or
+        ACTION_ROLL; offered True, state is the doubler's -> ACTION_TAKE or ACTION_DROP."""
+        if state[CUBE_OWNER] not in (-1, state[TURN]):
+            raise ValueError("the player on roll of state cannot double: the cube is not its own")
+        double, take = self.cube_hint(state, bool(offered))
+        if offered:
+            return game.ACTION_TAKE if take else game.ACTION_DROP
+        return game.ACTION_DOUBLE if double else game.ACTION_ROLL
+
+
+def _done(path):
+    """The results already in the JSON-lines file at path (missing file: none)."""
+    if not path or not os.path.exists(path):
+        return []
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for i, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                out.append(json.loads(line))
+            except json.JSONDecodeError:
+                raise ValueError(f"{path}, line {i}: not a JSON result line") from None
+    return out
+
+
+def play_gnubg_matches(
+    agent: AfterstateAgent,
+    opponent: AfterstateAgent,
+    length: int,
+    n_pairs: int,
+    seed: int,
+    results: str | None = None,
+    progress: Callable[[list[dict]], None] | None = None,
+    analyst: Analyst | None = None,
+) -> list[dict]:
+    """Play n_pairs pairs of matches to length points, each pair on one dice seed (seed * 1_000_003
+    + pair) with the agent as player_0 and then as player_1 -> one dict per match: pair, seat
+    (the agent's), dice seed, winner, agent_won (0/1), final score, games, agent's CPU seconds
+    and, with an analyst, the agent's checker and cube decisions judged (counts and summed
+    errors). results: a JSON-lines file the matches are appended to as they finish; matches it
+    already holds (same length and seed) are not played again."""
+    rows = [r for r in _done(results) if r.get("length") == length and r.get("seed0") == seed]
+    have = {(r["pair"], r["seat"]) for r in rows}
+    for pair in range(n_pairs):
+        dice_seed = seed * 1_000_003 + pair
+        for seat in (0, 1):
+            if (pair, seat) in have:
+                continue
+            row = _one_match(agent, opponent, length, dice_seed, seat, analyst)
+            row.update(length=length, seed0=seed, pair=pair)
+            rows.append(row)
+            if results:
+                with open(results, "a", encoding="utf-8") as f:
+                    f.write(json.dumps(row) + "\n")
+            if progress is not None:
+                progress(rows)
+    return sorted(rows, key=lambda r: (r["pair"], r["seat"]))
+
+
+def _one_match(agent, opponent, length, dice_seed, seat, analyst):
+    """One match of play_gnubg_matches (the agent in seat), its row without the run's keys."""
+    clock = [0.0]
+    pick, cube_action = agent._pick, agent.cube_action
+    told = getattr(agent, "set_match", None)
+    n0 = (
+        (0, 0, 0)
+        if analyst is None
+        else (len(analyst.checker), len(analyst.cube), analyst.unjudged)
+    )
+
+    def timed_pick(state, rows):
+        t = time.process_time()
+        k = pick(state, rows)
+        clock[0] += time.process_time() - t
+        if analyst is not None:
+            analyst.judge_play(state, rows, k)
+        return k
+
+    def timed_cube(state, offered, policy=None):
+        t = time.process_time()
+        a = cube_action(state, offered, policy)
+        clock[0] += time.process_time() - t
+        if analyst is not None:
+            analyst.judge_cube(state, offered, a)
+        return a
+
+    def set_match(length, score_me, score_opp, crawford, post_crawford):
+        if analyst is not None:
+            analyst.set_match(length, score_me, score_opp, crawford, post_crawford)
+        if callable(told):
+            told(length, score_me, score_opp, crawford, post_crawford)
+
+    seats = [agent, opponent] if seat == 0 else [opponent, agent]
+    names = ("_pick", "cube_action", "set_match")
+    own = {k: agent.__dict__[k] for k in names if k in agent.__dict__}
+    agent._pick, agent.cube_action, agent.set_match = timed_pick, timed_cube, set_match
+    try:
+        r = play_afterstate_match(seats[0], seats[1], dice_seed, length)
+    finally:
+        for k in names:  # the agent's own methods again
+            del agent.__dict__[k]
+        agent.__dict__.update(own)
+    row = {
+        "seat": seat,
+        "dice_seed": dice_seed,
+        "winner": r.winner,
+        "agent_won": int(r.winner == seat),
+        "score": list(r.score),
+        "games": len(r.games),
+        "agent_seconds": round(clock[0], 3),
+    }
+    if analyst is not None:
+        checker, cube = analyst.checker[n0[0] :], analyst.cube[n0[1] :]
+        row.update(
+            analysis_plies=analyst.plies,
+            checker_n=len(checker),
+            checker_err=round(sum(checker), 6),
+            cube_n=len(cube),
+            cube_err=round(sum(cube), 6),
+            cube_unjudged=analyst.unjudged - n0[2],
+        )
+    return row
+
+
+def summarize_matches(rows: list[dict]) -> dict:
+    """Match win rate of the agent with its 95% intervals: Wilson over matches, and the paired
+    interval over complete pairs (agents/arena/stats.py; None below 10 pairs or when every pair
+    scored the same); games and agent seconds per match."""
+    from boardgym.agents.arena import stats
+
+    n = len(rows)
+    won = sum(r["agent_won"] for r in rows)
+    by_pair = {}
+    for r in rows:
+        by_pair.setdefault(r["pair"], {})[r["seat"]] = r["agent_won"]
+    paired = [v for p in sorted(by_pair) if len(by_pair[p]) == 2 for v in by_pair[p].values()]
+    interval = None  # the paired interval needs enough pairs that differ
+    if len(paired) >= 20 and np.std(np.reshape(paired, (-1, 2)).mean(axis=1)) > 0:
+        lo, hi = stats.paired_interval(paired)
+        interval = (max(0.0, lo), min(1.0, hi))
+    out = {
+        "matches": n,
+        "won": won,
+        "rate": won / n if n else float("nan"),
+        "wilson": stats.wilson(won, n),
+        "paired_pairs": len(paired) // 2,
+        "paired": interval,
+        "games_per_match": sum(r["games"] for r in rows) / n if n else float("nan"),
+        "agent_seconds_per_match": sum(r["agent_seconds"] for r in rows) / n if n else float("nan"),
+    }
+    judged = [r for r in rows if "cube_n" in r]
+
+    if judged:
+        cn = sum(r["checker_n"] for r in judged)
+        qn = sum(r["cube_n"] for r in judged)
+        out["analysis"] = {
+            "matches": len(judged),
+            "plies": sorted({r["analysis_plies"] for r in judged}),
+            "checker_decisions": cn,
+            "checker_memg": 1000 * sum(r["checker_err"] for r in judged) / cn if cn else None,
+            "cube_decisions": qn,
+            "cube_memg": 1000 * sum(r["cube_err"] for r in judged) / qn if qn else None,
+            "cube_unjudged": sum(r.get("cube_unjudged", 0) for r in judged),
+        }
+    return out

@@ -1,0 +1,165 @@
+"""GNU Backgammon as a match opponent (scripts/gnubg_driver.py) and eval-gnubg --match."""
+
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("gnubg")
+
+from boardgym.agents.backgammon.agents import GreedyAgent  # noqa: E402
+from boardgym.agents.backgammon.game_loop import play_afterstate_match  # noqa: E402
+from boardgym.envs import backgammon_notation as bg  # noqa: E402
+from boardgym.kernels.backgammon import board as B  # noqa: E402
+from boardgym.kernels.backgammon import game  # noqa: E402
+from boardgym.scripts import eval_gnubg  # noqa: E402
+from boardgym.scripts import gnubg_driver as gd  # noqa: E402
+from boardgym.scripts.cli import UsageError  # noqa: E402
+
+pytestmark = pytest.mark.xdist_group("gnubg")  # one gnubg per worker process
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Proper cube action: No double, take (18.6%)", (False, True)),
+        ("Proper cube action: Double, take", (True, True)),
+        ("Proper cube action: Double, pass", (True, False)),
+        ("Proper cube action: Redouble, pass", (True, False)),
+        ("Proper cube action: Too good to double, pass", (False, False)),
+        ("Proper cube action: No redouble, beaver", (False, True)),
+        ("You cannot double.", (False, True)),
+    ],
+)
+def test_parse_cube_hint(text, expected):
+    assert gd.parse_cube_hint("Cube analysis\n" + text + "\n") == expected
+
+
+def test_parse_cube_hint_refuses_other_text():
+    with pytest.raises(ValueError, match="Proper cube action"):
+        gd.parse_cube_hint("hint: no position")
+
+
+def _race(me, opp, cube=1, owner=-1):
+    """A bear-off position: the mover's home points {p: n}, the opponent's (mover's numbering)."""
+    s = np.zeros(B.STATE_LEN, np.int64)
+    for p, n in me.items():
+        s[B.ME + p - 1] = n
+    for p, n in opp.items():
+        s[B.OPP + p - 1] = n
+    s[B.OFF_ME] = 15 - sum(me.values())
+    s[B.OFF_OPP] = 15 - sum(opp.values())
+    s[B.CUBE_VALUE], s[B.CUBE_OWNER], s[B.CUBE_LIMIT] = cube, owner, B.MAX_CUBE_VALUE
+    B.refresh_masks(s)
+    return bg.check_state(s)
+
+
+def test_gnubg_cube_decisions_know_the_score():
+    g = gd.GnubgAgent(0)
+    start = bg.initial_state()
+    assert g.cube_hint(start) == (False, True)  # the opening position: no double, take
+    # two checkers on the 1-point against fifteen far back: a certain win
+    won = _race({1: 2}, {24: 15})
+    g.set_match(0, 0, 0, False, False)
+    assert g.cube_action(won, False) == game.ACTION_ROLL  # money: too good, plays for the gammon
+    g.set_match(7, 6, 2, False, True)  # post-Crawford leader 1 away: no reason to double
+    assert g.cube_action(won, False) == game.ACTION_ROLL
+    g.set_match(7, 2, 6, False, True)  # the trailer post-Crawford doubles
+    even = bg.initial_state()
+    assert g.cube_action(even, False) == game.ACTION_DOUBLE
+
+
+def test_gnubg_plays_legal_whole_matches_with_bear_offs():
+    a, b = gd.GnubgAgent(0), GreedyAgent(seed=3)
+    for seed in range(3):
+        r = play_afterstate_match(a, b, seed, 3)
+        assert max(r.score) == 3 and r.winner in (0, 1)
+
+
+def test_matches_resume_from_the_results_file(tmp_path):
+    f = tmp_path / "r.jsonl"
+    a, g = GreedyAgent(seed=1), gd.GnubgAgent(0)
+    rows = gd.play_gnubg_matches(a, g, 3, 2, 5, str(f))
+    assert len(rows) == 4 and {(r["pair"], r["seat"]) for r in rows} == {
+        (0, 0),
+        (0, 1),
+        (1, 0),
+        (1, 1),
+    }
+    lines = f.read_text().splitlines()
+    assert len(lines) == 4 and json.loads(lines[0])["length"] == 3
+    again = gd.play_gnubg_matches(a, g, 3, 3, 5, str(f))
+    assert len(again) == 6 and len(f.read_text().splitlines()) == 6
+    assert again[:4] == rows
+    s = gd.summarize_matches(again)
+    assert s["matches"] == 6 and 0 <= s["wilson"][0] <= s["rate"] <= s["wilson"][1] <= 1
+    f.write_text("not json\n")
+    with pytest.raises(ValueError, match="line 1"):
+        gd.play_gnubg_matches(a, g, 3, 1, 5, str(f))
+
+
+def test_eval_gnubg_match_flags(capsys):
+    for args in (
+        ["--match", "7"],
+        ["--opponent", "gnubg"],
+        ["--match", "65", "--opponent", "gnubg"],
+        ["--results", "x.jsonl"],
+        ["--match", "3", "--opponent", "gnubg", "--gnubg-plies", "9"],
+    ):
+        with pytest.raises(UsageError):
+            eval_gnubg.main(args)
+    s = eval_gnubg.main(
+        [
+            "--agent",
+            "backgammon-greedy",
+            "--opponent",
+            "gnubg",
+            "--match",
+            "1",
+            "--games",
+            "2",
+            "--quiet",
+        ]
+    )
+    assert s["matches"] == 2
+    assert "matches to 1" in capsys.readouterr().out
+
+
+HINT = """Cube analysis
+0-ply cubeless equity +0.018 (Money: +0.068)
+Cubeful equities:
+1. No double           +0.195
+2. Double, pass        +1.000  (+0.805)
+3. Double, take        +0.011  (-0.184)
+Proper cube action: No double, take (18.6%)
+"""
+
+
+def test_cube_equities_and_errors():
+    eq = gd.parse_cube_equities(HINT)
+    assert eq == {"nd": 0.195, "dp": 1.0, "dt": 0.011}
+    assert gd.cube_error(eq, False, game.ACTION_ROLL) == 0.0
+    assert gd.cube_error(eq, False, game.ACTION_DOUBLE) == pytest.approx(0.184)
+    assert gd.cube_error(eq, True, game.ACTION_TAKE) == 0.0
+    assert gd.cube_error(eq, True, game.ACTION_DROP) == pytest.approx(0.989)
+    with pytest.raises(ValueError, match="cubeful equities"):
+        gd.parse_cube_equities("Proper cube action: No double, take")
+
+
+def test_the_analyst_judges_every_decision_of_the_agent(tmp_path):
+    f = tmp_path / "r.jsonl"
+    analyst = gd.Analyst(0)
+    agent = GreedyAgent(seed=2)
+    rows = gd.play_gnubg_matches(agent, gd.GnubgAgent(0), 3, 1, 7, str(f), analyst=analyst)
+    assert sum(r["checker_n"] for r in rows) == len(analyst.checker) > 10
+    assert sum(r["cube_n"] for r in rows) == len(analyst.cube) > 0
+    assert min(analyst.checker) >= 0 and min(analyst.cube) >= 0
+    s = gd.summarize_matches(rows)["analysis"]
+    assert s["checker_decisions"] == len(analyst.checker)
+    assert s["checker_memg"] == pytest.approx(1000 * np.mean(analyst.checker), rel=1e-4)
+    assert "_pick" not in agent.__dict__ and "cube_action" not in agent.__dict__
+    # gnubg judged by itself loses nothing in checker play
+    self_judge = gd.Analyst(0)
+    g = gd.GnubgAgent(0)
+    gd.play_gnubg_matches(g, gd.GnubgAgent(0), 3, 1, 8, None, analyst=self_judge)
+    assert max(self_judge.checker) < 1e-9 and max(self_judge.cube) < 1e-9
