@@ -330,8 +330,10 @@ class Board(Picture):
         return ids.position_id(self._state)
 
     def text(self) -> str:
-        """The text board (render_text)."""
-        return render_text(self._state, self._perspective)
+        """The text board (render_text), with the match line of a Match ID with a match length
+        ("match to 7, score 2-4 (Crawford)")."""
+        text = render_text(self._state, self._perspective)
+        return f"{text}\n {self._note}" if self._note else text
 
     def _scene(self):
         return _scene(absolute_view(self._state, self._perspective), self._note)

@@ -5,10 +5,11 @@ A record is PDN text (Russian draughts: ``draughts_pdn``) or a Jellyfish / gnubg
 Position ID (or ``PositionID:MatchID``). ``record_kind`` tells a record's game by its file name
 (``.pdn``, ``.mat``) or else by its text, ``position_kind`` a position's by its form.
 ``record_frames`` replays every game of a record through the rules (a bad move or cube action
-is a ``ValueError`` naming it); ``position_at`` is the position after some plies of the
-record's first game (draughts moves, backgammon turns, each with the cube actions that follow
-it), a backgammon one turned to the player of the next roll, with that roll (also a roll not yet
-played at the end of the record).
+is a ``ValueError`` naming it); ``position_at`` is the position after some plies of one game
+of the record (draughts moves, backgammon turns, each with the cube actions that follow it; by
+default of the first game), a backgammon one turned to the player of the next roll, with that
+roll (also a roll not yet played at the end of the record); ``frame_at`` is the frame shown
+there (with a match's score and Crawford flag), ``games`` how many games the frames hold.
 """
 
 from __future__ import annotations
@@ -26,7 +27,16 @@ from boardgym.envs.checks import is_int
 from boardgym.kernels.backgammon import game as bg_core
 from boardgym.kernels.backgammon.board import TURN
 
-__all__ = ["SUFFIXES", "record_kind", "position_kind", "record_frames", "plies", "position_at"]
+__all__ = [
+    "SUFFIXES",
+    "record_kind",
+    "position_kind",
+    "record_frames",
+    "games",
+    "plies",
+    "frame_at",
+    "position_at",
+]
 
 #: a record file's suffix -> its game
 SUFFIXES = {".pdn": "draughts", ".mat": "backgammon"}
@@ -88,7 +98,7 @@ def record_frames(
     return "draughts", frames, None if games is None else {"kind": "pdn", "games": games}
 
 
-def _first_game(frames):
+def _check_frames(frames):
     if (
         not isinstance(frames, list)
         or not frames
@@ -98,39 +108,79 @@ def _first_game(frames):
         )
     ):
         raise TypeError("frames must be the non-empty list record_frames returns")
-    game = frames[0].get("game")
-    return [f for f in frames if f.get("game") == game]
+    return frames
 
 
-def plies(frames: list[dict[str, Any]]) -> int:
-    """The number of plies (draughts moves, backgammon turns) of the first game of frames."""
-    return _first_game(frames)[-1]["ply"]
+def _game_numbers(frames):
+    """The frames' game numbers in the order the games come."""
+    return list(dict.fromkeys(f.get("game") for f in _check_frames(frames)))
 
 
-def position_at(
-    frames: list[dict[str, Any]], ply: int | None = None
-) -> tuple[npt.NDArray[np.int64], tuple[int, int] | None]:
-    """(state, dice) after ply plies of the first game of record_frames' frames (None: all).
+def games(frames: list[dict[str, Any]]) -> int:
+    """How many games record_frames' frames hold."""
+    return len(_game_numbers(frames))
 
-    state is int64[STATE_LEN], a copy; a backgammon position before a further roll of its game
-    is turned to the player of that roll and dice is the roll (d1, d2), else dice is None.
-    ValueError if ply is not 0..plies(frames).
-    """
-    game = _first_game(frames)
-    n = game[-1]["ply"]
+
+def _game(frames, game):
+    """The frames of the game-th game (1 = the first; None: the first); ValueError naming the
+    number of games when there is no such game."""
+    numbers = _game_numbers(frames)
+    if game is None:
+        game = 1
+    elif not is_int(game) or isinstance(game, bool):
+        raise TypeError(f"game must be an integer, got {type(game).__name__}")
+    if not 1 <= game <= len(numbers):
+        n = len(numbers)
+        raise ValueError(
+            f"game {game} is not 1..{n}: the record has {n} game{'s' if n != 1 else ''}"
+        )
+    number = numbers[game - 1]
+    return [f for f in frames if f.get("game") == number]
+
+
+def plies(frames: list[dict[str, Any]], game: int | None = None) -> int:
+    """The number of plies (draughts moves, backgammon turns) of the game-th game of frames
+    (1 = the first, the default)."""
+    return _game(frames, game)[-1]["ply"]
+
+
+def frame_at(
+    frames: list[dict[str, Any]], ply: int | None = None, game: int | None = None
+) -> dict[str, Any]:
+    """The frame after ply plies (None: all) of the game-th game of record_frames' frames (1 =
+    the first, the default): the last one of that ply (after the cube actions that follow its
+    roll). ValueError if there is no such game or ply is not 0..plies(frames, game)."""
+    frames = _game(frames, game)
+    n = frames[-1]["ply"]
     if ply is None:
         ply = n
-    elif not is_int(ply):
+    elif not is_int(ply) or isinstance(ply, bool):
         raise TypeError(f"ply must be an integer, got {type(ply).__name__}")
     if not 0 <= ply <= n:
         raise ValueError(f"ply {ply} is not 0..{n} (the plies of the game)")
-    at = [f for f in game if f["ply"] == ply]
+    at = [f for f in frames if f["ply"] == ply]
     if not at:
         raise ValueError(f"no frame after {ply} plies (frames are record_frames' list)")
-    state, dice = at[-1]["state"].copy(), None
-    following = next((f for f in game if f["ply"] == ply + 1), None)
-    if following is None and at[-1].get("pending"):  # a roll not yet played ends the record
-        following = at[-1]
+    return at[-1]
+
+
+def position_at(
+    frames: list[dict[str, Any]], ply: int | None = None, game: int | None = None
+) -> tuple[npt.NDArray[np.int64], tuple[int, int] | None]:
+    """(state, dice) after ply plies (None: all) of the game-th game of record_frames' frames
+    (1 = the first, the default).
+
+    state is int64[STATE_LEN], a copy; a backgammon position before a further roll of its game
+    is turned to the player of that roll and dice is the roll (d1, d2), else dice is None.
+    ValueError if there is no such game or ply is not 0..plies(frames, game).
+    """
+    frame = frame_at(frames, ply, game)
+    frames = _game(frames, game)
+    ply = frame["ply"]
+    state, dice = frame["state"].copy(), None
+    following = next((f for f in frames if f["ply"] == ply + 1), None)
+    if following is None and frame.get("pending"):  # a roll not yet played ends the record
+        following = frame
     if following is not None and "dice" in following:  # a backgammon roll
         state = check_state(state, "the frame's state")
         dice, turn = following["dice"], following.get("turn")

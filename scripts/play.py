@@ -4,6 +4,7 @@
     boardgym play --game draughts --agent greedy --fen "W:W21,22:B1,K30"
     boardgym play --game backgammon --agent backgammon-td --seat 1 --cube --save game.mat
     boardgym play --game backgammon --agent expectimax --depth 1 --position-id 4HPwATDgc/ABMA
+    boardgym play --game backgammon --agent backgammon-td --match 7 --save match.mat
 
 Draughts moves: ``c3-d4``, ``c3:e5:g3`` (or ``c3xe5``, numeric ``22-17``; a capture may be given by
 its start and end when that is unambiguous). Backgammon plays, in your own numbering (the board is
@@ -12,6 +13,14 @@ the env (seeded by ``--seed``), a roll that cannot be played passes by itself (E
 ``--cube`` (money play, C.1-C.2) you answer ``roll`` or ``double`` before your roll and ``take``
 or ``drop`` when the agent doubles; the agents with a net decide by their equity, the others never
 double and always take.
+
+With ``--match N`` you play a whole match to N points (boardgym/RULES.md MP.1-MP.8), with the
+cube and gammons: each game's points go to its winner up to what the match needs, no one doubles
+in the Crawford game, and the next game starts by itself after a line saying how the game ended
+and the score. The board shows the score (``match to 7, score 2-4 (Crawford)``, player_0's score
+first), the gnubg Match ID (with the score) and the score from your side; an agent with
+``set_match`` is told the score from its seat. ``undo`` takes back moves of the game in play
+only; ``save`` writes the whole match so far.
 
 After every move of the agent you see what it played (and its dice, with the play also in your
 numbering). Commands: ``moves`` lists your legal moves, ``undo`` takes back your last move (and
@@ -54,6 +63,7 @@ from boardgym.agents.arena.sessions import (  # noqa: F401  (the shared game log
 from boardgym.agents.files import write_file_atomically
 from boardgym.envs import backgammon_notation as bg_api
 from boardgym.envs import draughts as dr_api
+from boardgym.kernels.backgammon.match import MAX_MATCH_LENGTH
 from boardgym.scripts import cli
 
 COMMANDS_HELP = "commands: 'moves' (your legal moves), 'undo', 'save [PATH]', 'help', 'quit'"
@@ -81,6 +91,9 @@ class Settings:
     player_0 is on roll at the standard start"""
     cube: bool = False
     """backgammon: play with the doubling cube (money play, C.1-C.2)"""
+    match: int = 0
+    """backgammon: play a whole match to this many points, 1..64, with the cube (MP.1-MP.8);
+    0: one money game"""
     depth: int | None = None
     """agent option: search depth in plies (draughts alpha-beta; 1 or 2 for
     backgammon-expectimax)"""
@@ -108,6 +121,18 @@ class Settings:
             and not self.cube
             or self.game == "backgammon",
             "--position-id, --dice and --cube are for --game backgammon",
+        )
+        cli.require(
+            self.match == 0 or self.game == "backgammon", "--match is for --game backgammon"
+        )
+        cli.require(
+            0 <= self.match <= MAX_MATCH_LENGTH,
+            f"--match must be 1..{MAX_MATCH_LENGTH} points (0: one money game), got {self.match}",
+        )
+        cli.require(
+            self.match == 0 or self.position_id is None,
+            "--match plays a match from the standard start (a match file has no set-up "
+            "position): leave out --position-id",
         )
         cli.require(
             self.depth is None or self.depth >= 1, f"--depth must be at least 1, got {self.depth}"
@@ -143,7 +168,9 @@ class Settings:
 class GameEnd(NamedTuple):
     """How a session ended: rewards per agent, the winner (0/1, None for a draw or an unfinished
     game), a sentence saying how, whether the game was over, and the game record's text (PDN or
-    gnubg match text; None for a backgammon game from a Position ID)."""
+    gnubg match text; None for a backgammon game from a Position ID). Of a match (--match): the
+    env's rewards (+1/-1 at its end), the match's winner, its final score, whether it was over
+    and the whole match as gnubg match text."""
 
     rewards: dict
     winner: int | None
@@ -156,7 +183,12 @@ def _save(game, path, say):
     """Write the game's record to path through a temporary file (never half a file)."""
     text = game.record()
     write_file_atomically(Path(path).expanduser(), text)
-    say(f"saved the game to {path}")
+    say(f"saved the {'match' if getattr(game, 'match_length', 0) else 'game'} to {path}")
+
+
+def _game_number(game):
+    """The number of the game in play (a match's games; 1 otherwise)."""
+    return game.game_number() if hasattr(game, "game_number") else 1
 
 
 class _Keeper:
@@ -206,7 +238,8 @@ def main(args=None, stdin=None, out=None):
     def say(text):
         print(text, file=out, flush=True)
 
-    say(f"{cfg.game}: you are player_{me}, {names[1 - me]} is player_{1 - me}. " + COMMANDS_HELP)
+    what = f"backgammon match to {cfg.match}" if cfg.match else cfg.game
+    say(f"{what}: you are player_{me}, {names[1 - me]} is player_{1 - me}. " + COMMANDS_HELP)
     keeper = _Keeper(cfg, say)
     try:
         return _session(cfg, game, agent, names, stdin, say, keeper)
@@ -220,7 +253,10 @@ def _session(cfg, game, agent, names, stdin, say, keeper):
     show = True  # draw the board (and what happened) before the next prompt
     while not game.env.is_over:
         if game.env.agent_selection != f"player_{me}":
+            number = _game_number(game)
             game.agent_step(agent)
+            if _game_number(game) != number:
+                history.clear()  # undo stays within the game in play
             show = True
             continue
         if show:
@@ -254,16 +290,20 @@ def _session(cfg, game, agent, names, stdin, say, keeper):
                 game, show = history.pop(), True
                 say("taken back")
             else:
-                say("nothing to take back")
+                say("nothing to take back" + (" in this game" if cfg.match else ""))
         else:
             before = copy.deepcopy(game)
+            number = _game_number(game)
             try:
                 game.play_text(text)
             except ValueError as e:
                 game = before
                 say(f"illegal: {e}\nlegal: {', '.join(game.legal())}")
                 continue
-            history.append(before)
+            if _game_number(game) == number:
+                history.append(before)
+            else:
+                history.clear()  # the play ended the game: the next one has nothing to undo
             show = True
     keeper.save(game)
     env = game.env
@@ -272,11 +312,14 @@ def _session(cfg, game, agent, names, stdin, say, keeper):
         news = game.news(me)
         say("\n".join(news + [game.board(me)]))
         winner, how = game.outcome()
+        over = "match over" if cfg.match else "game over"
         if winner is None:
-            say(f"game over: {how}")
+            say(f"{over}: {how}")
         else:
             who = "you win" if winner == me else f"{names[winner]} wins"
-            say(f"game over: {who} (player_{winner}): {how}")
+            say(f"{over}: {who} (player_{winner}): {how}")
+    elif cfg.match:
+        how = game.outcome()[1]
     try:
         record = game.record()
     except ValueError:  # a backgammon game from a Position ID has no match-file form

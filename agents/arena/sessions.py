@@ -9,6 +9,13 @@ keeps every env action it took (``actions``), so that the game can be played aga
 settings (``replayed``) and kept in the game archive (``archive_row``, agents/arena/archive.py).
 Settings are duck-typed: any object with the fields of ``boardgym play``'s Settings that a
 function reads (``max_moves``, the game-length cap, is optional).
+
+A ``BackgammonGame`` whose settings have ``match`` N > 0 is a whole match to N points
+(boardgym/RULES.md MP.1-MP.8; backgammon_v0 with ``match_length=N``): the env starts each next
+game itself, ``news`` says how each game ended and the score, ``board`` shows the score, the
+Crawford marker and the gnubg Match ID, an agent with ``set_match(length, score_me, score_opp,
+crawford, post_crawford)`` is told the score from its seat before it acts, and ``record`` is the
+whole match so far as a gnubg match file.
 """
 
 from __future__ import annotations
@@ -208,33 +215,69 @@ _KINDS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
 
 
 class BackgammonGame:
-    """A backgammon game in the AEC env, with what the agent did since the last report."""
+    """A backgammon game (a match when cfg.match > 0) in the AEC env, with what the agent did
+    since the last report."""
 
     def __init__(self, cfg: Any, names: Sequence[str]) -> None:
         self.names = names
-        self.env = backgammon_v0.raw_env(
-            scoring="gammon", cube=cfg.cube, max_turns=getattr(cfg, "max_moves", None)
-        )
+        self.match_length = int(getattr(cfg, "match", 0) or 0)
+        cap = getattr(cfg, "max_moves", None)
+        if self.match_length:
+            self.env = backgammon_v0.raw_env(match_length=self.match_length, max_turns=cap)
+        else:
+            self.env = backgammon_v0.raw_env(scoring="gammon", cube=cfg.cube, max_turns=cap)
         options = {}
         if cfg.position_id is not None:
             options["position_id"] = cfg.position_id
         if cfg.dice is not None:
             options["dice"] = list(parse_dice(cfg.dice))
         self.env.reset(seed=cfg.seed, options=options)
-        self.seen = 0
+        self.seen = 0  # turns of the game being reported that news has reported
+        self.reported = 0  # finished games of a match that news has reported
         self.before = {}  # turn index -> the position its play started from
         self.notes = {}  # turn index -> the agent's evaluation, shown after the turn in news
         self.actions = []  # every env action so far: the game again from its settings
+        self._past = []  # (before, notes) of each finished game of a match
+        self._told = {}  # id(agent) -> the match score it was last told
 
     def step(self, action: int) -> None:
-        """Play an env action (a checker move or a cube action) and keep it in actions."""
+        """Play an env action (a checker move or a cube action) and keep it in actions; in a
+        match, a game it ends is put aside with its positions and notes."""
         if action < bg_core.N_ACTIONS:
             self.remember()
         self.env.step(int(action))
         self.actions.append(int(action))
+        self._next_game()
+
+    def game_number(self) -> int:
+        """The number of the game in play from 1 (a finished match: its last game; money play:
+        1)."""
+        if not self.match_length:
+            return 1
+        return int(self.env.infos["player_0"]["game"])
 
     def board(self, seat: int) -> str:
-        return backgammon_board(self.env.state, seat)
+        if not self.match_length:
+            return backgammon_board(self.env.state, seat)
+        return self.env.render_text(perspective=seat).rstrip() + "\n" + self.match_line(seat)
+
+    def match_line(self, seat: int) -> str:
+        """' Match ID ...; game k: you a, agent b': the gnubg Match ID (match length, score,
+        Crawford flag, cube, dice) and the score from seat's side, post-Crawford said."""
+        m = self.env.match
+        score = [int(m[bg_core.M_SCORE]), int(m[bg_core.M_SCORE + 1])]
+        if self.env.is_over and self.env.games:  # the board is the last game's: its score
+            score = list(self.env.games[-1]["score"])
+        mine, theirs = score[seat], score[1 - seat]
+        flag = ""
+        if m[bg_core.M_CRAWFORD]:
+            flag = " (the Crawford game: no doubling, MP.5)"
+        elif m[bg_core.M_POST]:
+            flag = " (post-Crawford, MP.6)"
+        return (
+            f" Match ID {self.env.match_id()}; game {self.game_number()}: "
+            f"you {mine}, {self.names[1 - seat]} {theirs}{flag}"
+        )
 
     def cube_choices(self) -> list[str]:
         """The cube decisions open now (C.1-C.2): ['roll', 'double'], ['take', 'drop'] or []."""
@@ -304,10 +347,38 @@ class BackgammonGame:
         if env.turns and bg_core.dice_of(env.state)[0] > 0:
             self.before.setdefault(len(env.turns) - 1, env.state.copy())
 
+    def _next_game(self) -> None:
+        """After an action in a match: when a new game has begun, keep the finished game's
+        positions and notes (for its news) and start empty ones."""
+        while len(self._past) < self.game_number() - 1:
+            self._past.append((self.before, self.notes))
+            self.before, self.notes = {}, {}
+
+    def tell_match(self, agent: registry.Agent) -> None:
+        """Tell an agent with ``set_match`` the match score from the seat it acts for (length,
+        its score, the opponent's, Crawford, post-Crawford) when that changed; nothing in money
+        play."""
+        tell = getattr(agent, "set_match", None)
+        if not self.match_length or not callable(tell):
+            return
+        seat = int(self.env.agent_selection[-1])
+        m = self.env.match
+        told = (
+            self.match_length,
+            int(m[bg_core.M_SCORE + seat]),
+            int(m[bg_core.M_SCORE + 1 - seat]),
+            bool(m[bg_core.M_CRAWFORD]),
+            bool(m[bg_core.M_POST]),
+        )
+        if self._told.get(id(agent)) != told:
+            self._told[id(agent)] = told
+            tell(*told)
+
     def choose(self, agent: registry.Agent) -> int:
         """The agent's action now: its cube decision (its own cube policy, where it has one) or
-        a checker move (the game is not changed)."""
+        a checker move (the game is not changed); an agent with set_match is told the score."""
         env, g = self.env, bg_core
+        self.tell_match(agent)
         mask = env.legal_mask()
         if (
             mask.shape[0] > g.N_ACTIONS
@@ -324,7 +395,7 @@ class BackgammonGame:
     def agent_step(self, agent: registry.Agent) -> None:
         self.step(self.choose(agent))
 
-    def _turn_text(self, k, t, me):
+    def _turn_text(self, k, t, me, before):
         who = self.names[t["player"]]
         cube = t.get("cube")
         s = "" if who == "you" else "s"
@@ -340,9 +411,9 @@ class BackgammonGame:
             for a, b, hit in t["moves"]
         )
         text = raw
-        if k in self.before:
+        if k in before:
             try:
-                text = bg_api.play_to_str(self.before[k], d1, d2, raw)
+                text = bg_api.play_to_str(before[k], d1, d2, raw)
             except ValueError:
                 text = raw
         mine = (
@@ -353,8 +424,20 @@ class BackgammonGame:
     def news(self, me: int | None, own: bool = False) -> list[str]:
         """Lines saying what happened since the last call but the person's own plays and cube
         answers (unless own): the agent's rolls, plays and cube actions, the person's lost rolls
-        (me None: a spectator, told everything)."""
+        (me None: a spectator, told everything); in a match also how each game ended and the
+        score after it (game_end_line)."""
         env, lines = self.env, []
+        if self.match_length:
+            games = env.games
+            while self.reported < len(games):  # finished games not yet reported to their end
+                k = self.reported
+                before, notes = self._past[k] if k < len(self._past) else (self.before, self.notes)
+                turns = games[k]["turns"]
+                lines += self._turn_lines(turns, len(turns), me, own, before, notes)
+                lines.append(self.game_end_line(k, me))
+                self.reported, self.seen = k + 1, 0
+            if env.is_over:
+                return lines
         end = len(env.turns)
         if (
             not env.is_over
@@ -362,33 +445,85 @@ class BackgammonGame:
             and not self.cube_choices()
         ):
             end -= 1  # the person's (a spectator: the mover's) roll in progress
+        return lines + self._turn_lines(env.turns, end, me, own, self.before, self.notes)
+
+    def _turn_lines(self, turns, end, me, own, before, notes):
+        """news' lines of turns[self.seen:end]; self.seen moves on to end."""
+        lines = []
         for k in range(self.seen, end):
-            t = env.turns[k]
+            t = turns[k]
             if not own and t["player"] == me and (t.get("cube") or t["moves"]):
                 continue
-            lines.append(self._turn_text(k, t, me) + _note(self.notes, k))
+            lines.append(self._turn_text(k, t, me, before) + _note(notes, k))
         self.seen = max(self.seen, end)
         return lines
 
+    def game_end_line(self, k: int, me: int | None) -> str:
+        """How game k (from 0) of the match ended (winner, kind, cube, points, MP.2's cap) and
+        the score after it; the match's winner, or the Crawford game that comes next."""
+        g = self.env.games[k]
+        if g["winner"] is None:
+            return (
+                f"game {k + 1} stopped: neither side can ever move again (a truncation); "
+                "the match ends unfinished"
+            )
+        winner, points, credited = g["winner"], g["points"], g["credited"]
+        how = _how(self.names, winner, g["kind"], points)
+        if credited < points:
+            how += f", {credited} counted (all that was needed, MP.2)"
+        score = list(g["score"])
+        score[winner] += credited
+        who = "you win" if winner == me else f"{self.names[winner]} wins"
+        line = (
+            f"game {k + 1} over: {who} (player_{winner}): {how}; "
+            f"match to {self.match_length}, score {score[0]}-{score[1]}"
+        )
+        if max(score) >= self.match_length:
+            return line + f"; {who} the match"
+        if k + 1 < len(self.env.games):
+            return line
+        if self.env.match[bg_core.M_CRAWFORD]:
+            line += f"; game {k + 2} is the Crawford game (no doubling, MP.5)"
+        return line
+
     def outcome(self) -> tuple[int | None, str]:
+        """(winner 0/1 or None, how) of the finished game; of a match: its winner and the final
+        score."""
+        if self.match_length:
+            m = self.env.match
+            a, b = int(m[bg_core.M_SCORE]), int(m[bg_core.M_SCORE + 1])
+            winner = int(m[bg_core.M_WINNER])
+            if winner < 0:
+                return None, f"the match to {self.match_length} is not finished (score {a}-{b})"
+            n = len(self.env.games)
+            games = f"{n} game{'s' if n != 1 else ''}"
+            return winner, f"the match to {self.match_length}, {a}-{b} after {games}"
         result = self.env.result
         if result is None:
             return None, "the game was stopped: neither side can ever move again (a truncation)"
         winner, kind, points = result
-        pts = f"{points} point{'s' if points != 1 else ''}"
-        if kind == 0:
-            return winner, f"{self.names[1 - winner]} dropped the double (C.2): {pts}"
-        value = int(self.env.state[bg_core.CUBE_VALUE])
-        cube = f", cube at {value}" if value > 1 else ""
-        return winner, f"{_KINDS[kind]} (O.3{cube}): {pts}"
+        return winner, _how(self.names, winner, kind, points)
 
     def record(self) -> str:
+        """The game as gnubg match text; a match: every game so far, the one in play with a roll
+        in progress as its dice alone (backgammon_v0.match_text)."""
         return self.env.match_text(names=self.names)
 
     def points(self) -> tuple[float | None, bool]:
         """(the winner's points or None, whether the game was stopped) of the finished game."""
         result = self.env.result
         return (None, True) if result is None else (float(result[2]), False)
+
+
+def _how(names, winner, kind, points):
+    """How a backgammon game was won: a dropped double (kind 0, C.2) or its kind (O.3) with the
+    cube, and the points."""
+    pts = f"{points} point{'s' if points != 1 else ''}"
+    if kind == 0:
+        return f"{names[1 - winner]} dropped the double (C.2): {pts}"
+    value = points // kind
+    cube = f", cube at {value}" if value > 1 else ""
+    return f"{_KINDS[kind]} (O.3{cube}): {pts}"
 
 
 # ----------------------------------------------------------------------------- the archive

@@ -120,3 +120,27 @@ def test_bad_records_and_plies_name_the_problem():
         records.position_at(frames, 1.0)
     with pytest.raises(TypeError, match="frames must be"):
         records.position_at([])
+
+
+def test_frames_of_a_match_by_game_number():
+    """games, plies, frame_at and position_at of the K-th game of a match file."""
+    from bg_matches import play_match
+
+    played = play_match(5, 1, double_rate=0.03)
+    _, frames, match = records.record_frames(backgammon_match.match_to_text(played, 5))
+    assert records.games(frames) == len(match["games"]) == len(played) == 3
+    for k, g in enumerate(match["games"], 1):
+        n = records.plies(frames, k)
+        last = frames[g["last"]]
+        assert n == last["ply"] and records.frame_at(frames, game=k) is last
+        f = records.frame_at(frames, 0, game=k)
+        assert f is frames[g["first"]] and f["score"] == played[k - 1]["score"]
+        assert f["crawford"] == g["crawford"] and f["match_length"] == 5
+        assert np.array_equal(records.position_at(frames, n, game=k)[0], frames[g["last"]]["state"])
+    assert records.plies(frames) == records.plies(frames, 1)
+    with pytest.raises(ValueError, match=r"game 4 is not 1\.\.3: the record has 3 games"):
+        records.plies(frames, 4)
+    with pytest.raises(ValueError, match=r"ply 999 is not 0\.\."):
+        records.frame_at(frames, 999, game=2)
+    with pytest.raises(TypeError, match="game must be an integer"):
+        records.frame_at(frames, 0, game="2")

@@ -6,7 +6,8 @@ with ``import mat`` and analysed at 0 plies (``analyse match``); gnubg's games, 
 points, Crawford flags, every action (rolls, plays, cube actions, resignations) and the
 positions it replays agree with ours, its statistics count our rolls and cube actions, and what
 it prints while importing and analysing holds no warning or error. A game saved in the terminal
-after ``undo`` (the roll in progress written as its dice) imports too.
+after ``undo`` (the roll in progress written as its dice) imports too, and so do matches played
+in the terminal (``boardgym play --match``), whole or saved in their second game.
 
 Uses the ``gnubg`` package (GNU Backgammon's own engine; GPL: test-only, never imported by
 library code). gnubg prints through C stdio, so its output is captured at file descriptors 1
@@ -191,3 +192,42 @@ def test_the_complaint_check_sees_what_gnubg_says_of_a_bad_file(tmp_path):
     ]
     with pytest.raises(ValueError, match=r"^line 5 \(game 1, move 1\): a rolled 3-1: move 8/1"):
         backgammon_match.read_match(path.read_text())
+
+
+@pytest.mark.parametrize("whole", [True, False], ids=["whole", "saved-in-game-2"])
+def test_gnubg_imports_a_match_played_in_the_terminal(tmp_path, whole):
+    """``boardgym play --match 5`` (seat 1 doubling at each game's first chance, the agent
+    taking; a Crawford and post-Crawford games): the whole match written by --save, or the
+    match saved in game 2 after an undo (the roll in progress as its dice), imports into gnubg
+    with our games, scores, winners, points, Crawford flags and actions, and analyses without
+    complaint."""
+    from session_feeders import MatchFeeder
+
+    from boardgym.scripts import play
+
+    path = tmp_path / "terminal.mat"
+    out = io.StringIO()
+    args = ["--game", "backgammon", "--agent", "backgammon-greedy", "--match", "5"]
+    args += ["--seat", "1", "--seed", "4"] + (["--save", str(path)] if whole else [])
+    feeder = MatchFeeder(
+        out, path=None if whole else path, save_game=2, plays=3, double=True, greedy=True
+    )
+    play.main(args, stdin=feeder, out=out)
+    ours = backgammon_match.read_match(path.read_text())
+    frames, match = backgammon_match.match_frames(path.read_text())
+    assert len(ours["games"]) == (5 if whole else 2)
+    log = run_gnubg(*SETUP, f"import mat {path}", "analyse match")
+    complaints = [ln for ln in log.splitlines() if COMPLAINT.search(ln)]
+    assert not complaints, complaints
+    played = gnubg.match()
+    assert played["match-info"]["match-length"] == 5
+    assert len(played["games"]) == len(ours["games"])
+    finished = ours["games"] if whole else ours["games"][:1]
+    for rec, game, where in zip(played["games"], finished, match["games"]):
+        _check_game(rec, {**game, "last_frame": where["last"]}, frames, where["first"])
+    if not whole:
+        last, turns = played["games"][-1], ours["games"][-1]["turns"]
+        assert last["info"]["winner"] is None and len(last["game"]) == len(turns)
+        score = (last["info"]["score-X"], last["info"]["score-O"])
+        assert score == tuple(ours["games"][-1]["score"]) == tuple(match["games"][0]["score_after"])
+        assert last["game"][-1]["action"] == "set" and not turns[-1]["moves"]

@@ -9,6 +9,7 @@ from boardgym.envs import (
     draughts,
     draughts_pdn,
     draughts_render,
+    records,
 )
 from boardgym.envs import backgammon_notation as bg
 from boardgym.scripts import cli, show
@@ -130,3 +131,59 @@ def test_settings_object_and_help(capsys):
     assert e.value.code == 0
     text = capsys.readouterr().out
     assert "--out" in text and "(default: 1.0)" in text and "boardgym show" in text
+
+
+def _match_file(tmp_path, length=5, seed=1):
+    from bg_matches import play_match
+
+    games = play_match(length, seed, double_rate=0.03)
+    path = tmp_path / "match.mat"
+    path.write_text(backgammon_match.match_to_text(games, length))
+    return path, games
+
+
+def test_any_game_and_ply_of_a_match_file_with_its_score(tmp_path, capsys):
+    """--game K --ply P: the position replayed at ply P of game K (records.position_at), drawn
+    with the match length, the score before the game and the Crawford marker; a line names the
+    game, the ply and the play."""
+    path, games = _match_file(tmp_path)  # 3 games, the last the Crawford game at 4-1
+    _, frames, match = records.record_frames(path.read_text())
+    assert [g["crawford"] for g in match["games"]] == [False, False, True]
+    for k, g in enumerate(games, 1):
+        state, _ = records.position_at(frames, 3, game=k)
+        board = show.main([str(path), "--game", str(k), "--ply", "3"])
+        assert board.position_id == bg.position_id(state)
+        crawford = " (Crawford)" if match["games"][k - 1]["crawford"] else ""
+        line = f"match to 5, score {g['score'][0]}-{g['score'][1]}{crawford}"
+        assert board.text().splitlines()[-1] == " " + line
+        head = capsys.readouterr().out.splitlines()[0]
+        n = records.plies(frames, k)
+        assert head.startswith(f"game {k} of {len(games)}, ply 3 of {n}: ")
+    svg = tmp_path / "g2.svg"
+    show.main([str(path), "--game", "2", "--out", str(svg)])  # the picture says the score too
+    assert f"match to 5, score {games[1]['score'][0]}-{games[1]['score'][1]}" in svg.read_text()
+    last = show.main([str(path), "--game", "3"])  # the last game's final position
+    assert last.position_id == bg.position_id(frames[-1]["state"])
+    assert last.text().splitlines()[-1] == " match to 5, score 4-1 (Crawford)"
+    first = show.main([str(path)])  # by default the first game, at its end
+    assert first.position_id == bg.position_id(records.position_at(frames)[0])
+
+
+def test_a_game_or_ply_out_of_range_is_one_line(tmp_path, capsys):
+    path, games = _match_file(tmp_path)
+    n = len(games)
+    _, frames, _ = records.record_frames(path.read_text())
+    plies2 = records.plies(frames, 2)
+    for args, needle in [
+        (["--game", str(n + 1)], f"--game {n + 1} is past the end of the record ({n} games)"),
+        (["--game", "0"], "--game 0: games are numbered from 1"),
+        (["--game", "-1"], "--game must be auto, draughts, backgammon or the number"),
+        (["--game", "2", "--ply", str(plies2 + 1)], f"past the end of game 2 ({plies2} turns)"),
+    ]:
+        assert cli.run(show.main, [str(path), *args], prog="boardgym show") == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and needle in err[0], (args, err)
+    assert cli.run(show.main, ["4HPwATDgc/ABMA", "--game", "2"], prog="boardgym show") == 2
+    assert "--game 2 (a game number) is for a record file" in capsys.readouterr().err
+    with pytest.raises(ValueError, match=r"game 9 is not 1\.\.\d+: the record has"):
+        records.position_at(frames, 0, game=9)
