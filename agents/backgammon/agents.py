@@ -339,7 +339,8 @@ class AfterstateAgent:
         match_equity.eq_weights, the same ranking) and the "equity" and "janowski" cube
         policies decide in match winning chances (cube_analysis). An agent plays one seat.
         TypeError/ValueError on a bad match."""
-        self._match = check_set_match(length, score_me, score_opp, crawford, post_crawford)
+        match = check_set_match(length, score_me, score_opp, crawford, post_crawford)
+        self._match = None if getattr(self, "score_mode", "match") == "money" else match
 
     @property
     def match(self) -> dict[str, int | bool] | None:
@@ -610,12 +611,18 @@ class TDAgent(AfterstateAgent):
         cube: str = "cubeless",
         model: str = "tesauro",
         race_hidden: int = 0,
+        score: str = "match",
     ) -> None:
         """weights: path of a .npz, a model tuple or (w1, b1, w2, b2), or None (the shipped
         checkpoint; with hidden=H, a fresh random net of H units: model "tesauro" (raw board) or
         "gnubg" (raw board + bg_features, with a race net of race_hidden units and the bear-off
-        table)); cube: the cube policy ("cubeless" or "equity")."""
+        table)); cube: the cube policy ("cubeless" or "equity"); score: "match" (plays and cube
+        for the match score it is told, set_match) or "money" (ignores it: money play at any
+        score, the agent before match play, kept to measure the difference)."""
         super().__init__()
+        if score not in ("match", "money"):
+            raise ValueError(f"score must be 'match' or 'money', got {score!r}")
+        self.score_mode = score
         if model not in ("tesauro", "gnubg"):
             raise ValueError(f"model must be 'tesauro' or 'gnubg', got {model!r}")
         if weights is None and hidden is not None:

@@ -253,3 +253,15 @@ def test_set_match_boundary(td, args, err):
     with pytest.raises(err):
         td.set_match(*args)
     assert td.match is None
+
+
+def test_score_money_ignores_the_match():
+    from boardgym.agents import load
+
+    money = load("backgammon-td", plies=0, score="money")
+    match = load("backgammon-td", plies=0)
+    for agent in (money, match):
+        agent.set_match(7, 6, 2, False, True)
+    assert money.match is None and match.match is not None
+    with pytest.raises(ValueError, match="score must be"):
+        load("backgammon-td", plies=0, score="points")
