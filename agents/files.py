@@ -1,6 +1,7 @@
 """Files of the agents (shared by the game rooms, the registry and training): where the shipped
-weights are (``CHECKPOINTS``), and writing a checkpoint to a temporary name then renaming it, so
-a killed writer never leaves half a file."""
+weights are (``CHECKPOINTS``), the user's cache folder for tables computed once per machine
+(``cache_dir``), and writing a file to a temporary name then renaming it, so a killed writer
+never leaves half a file."""
 
 from __future__ import annotations
 
@@ -9,6 +10,20 @@ from collections.abc import Callable
 from pathlib import Path
 
 CHECKPOINTS = Path(__file__).parent / "checkpoints"  # the shipped weights
+CACHE_ENV = "BOARDGYM_CACHE_DIR"
+
+
+def cache_dir() -> Path:
+    """Where tables computed once per machine are kept: $BOARDGYM_CACHE_DIR, else
+    $XDG_CACHE_HOME/boardgym, else ~/.cache/boardgym (%LOCALAPPDATA%\\boardgym on Windows).
+    Not created here."""
+    env = os.environ.get(CACHE_ENV)
+    if env:
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME")
+    if not base and os.name == "nt":
+        base = os.environ.get("LOCALAPPDATA")
+    return Path(base or Path.home() / ".cache") / "boardgym"
 
 
 def write_atomically(

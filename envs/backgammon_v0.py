@@ -431,25 +431,34 @@ class raw_env(TwoPlayerAEC):
         )
 
     def game_record(self) -> dict[str, Any]:
-        """The game so far as match records hold it (envs/backgammon_match.py): {turns, winner,
+        """The game in play as match records hold it (envs/backgammon_match.py): {turns, winner,
         points}; a roll whose play is not finished is its dice without moves (a play is written
-        whole), winner and points are None until the game has a result."""
+        whole), winner and points are None until the game has a result (in match play: the
+        game in play, not the one before it)."""
         turns = [dict(t) for t in self.turns]
         if turns and not self.is_over and self._roll_dice is not None:
             turns[-1]["moves"] = []  # the roll in progress
-        winner, points = (None, None) if self.result is None else (self.result[0], self.result[2])
+        over = self.result is not None and (self.match_length == 0 or self._done_match_game())
+        winner, points = (self.result[0], self.result[2]) if over else (None, None)
         return {"turns": turns, "winner": winner, "points": points}
 
     def match_text(self, names: Sequence[str] = ("player_0", "player_1")) -> str:
-        """The game so far as a Jellyfish/gnubg match file (importable by GNU Backgammon); a roll
+        """The game so far (money play) or the match so far (every game, with the score lines,
+        in match play) as a Jellyfish/gnubg match file (importable by GNU Backgammon); a roll
         whose play is not finished is written as its dice alone, as gnubg writes it.
 
         Only games from the standard start can be written (the format has no set-up position)."""
-        from boardgym.envs.backgammon_match import game_to_match_text
+        from boardgym.envs.backgammon_match import game_to_match_text, match_to_text
 
         if self.start_position[0] != ids.position_id(game.initial_state()):
             raise ValueError(
                 "match text needs the standard start; this game began from a Position ID"
             )
         record = self.game_record()
-        return game_to_match_text(record["turns"], self.result, names=names)
+        if self.match_length == 0:
+            return game_to_match_text(record["turns"], self.result, names=names)
+        games = [dict(g) for g in self._games]
+        if not self._done_match_game():
+            record["score"] = list(self._game_score)
+            games.append(record)
+        return match_to_text(games, self.match_length, names=names)

@@ -192,6 +192,14 @@ class _BatchCore:
         """Run the parallel kernel build? Not for small batches, nor on one thread."""
         return self.num_envs >= PARALLEL_MIN_GAMES and numba.get_num_threads() > 1
 
+    def _run(self, kernel, parallel, *args):
+        """Call the kernel named kernel of the game: its parallel build, given one block of games
+        per Numba thread, or its serial build (``<kernel>_serial``)."""
+        if parallel:
+            getattr(self._k, kernel)(*args, numba.get_num_threads())
+        else:
+            getattr(self._k, kernel + "_serial")(*args)
+
     @property
     def rows(self) -> npt.NDArray[np.int64]:
         """int64[N] 0..N-1, the game indices (read-only)."""
@@ -488,7 +496,9 @@ class DraughtsBatch(_BatchCore):
                 )
 
     def _reset(self, which, parallel):
-        (self._k.batch_reset if parallel else self._k.batch_reset_serial)(
+        self._run(
+            "batch_reset",
+            parallel,
             self.states,
             which,
             self.starts,
@@ -501,7 +511,9 @@ class DraughtsBatch(_BatchCore):
         )
 
     def _step(self, actions):
-        (self._k.batch_step if self._parallel() else self._k.batch_step_serial)(
+        self._run(
+            "batch_step",
+            self._parallel(),
             self.states,
             actions,
             self.seats,
@@ -512,7 +524,9 @@ class DraughtsBatch(_BatchCore):
         )
 
     def _step_autoreset(self, actions):
-        (self._k.batch_step_autoreset if self._parallel() else self._k.batch_step_autoreset_serial)(
+        self._run(
+            "batch_step_autoreset",
+            self._parallel(),
             self.states,
             actions,
             self.starts,
@@ -587,7 +601,9 @@ class BackgammonBatch(_BatchCore):
         return self.obs, self.masks, self.current, self.rewards, self.done
 
     def _reset(self, which, parallel):
-        (self._k.batch_reset if parallel else self._k.batch_reset_serial)(
+        self._run(
+            "batch_reset",
+            parallel,
             self.states,
             which,
             self.seats,
@@ -601,7 +617,9 @@ class BackgammonBatch(_BatchCore):
         )
 
     def _step(self, actions):
-        (self._k.batch_step if self._parallel() else self._k.batch_step_serial)(
+        self._run(
+            "batch_step",
+            self._parallel(),
             self.states,
             actions,
             self.seats,
@@ -614,7 +632,9 @@ class BackgammonBatch(_BatchCore):
         )
 
     def _step_autoreset(self, actions):
-        (self._k.batch_step_autoreset if self._parallel() else self._k.batch_step_autoreset_serial)(
+        self._run(
+            "batch_step_autoreset",
+            self._parallel(),
             self.states,
             actions,
             self.seats,

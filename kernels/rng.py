@@ -116,5 +116,5 @@ def _batch_random_actions(masks, rngs, out):
         out[i] = random_masked_action(masks[i], rngs, i)
 
 
-batch_random_actions = njit(parallel=True)(_batch_random_actions)
+batch_random_actions = njit(parallel=True, cache=True)(_batch_random_actions)
 batch_random_actions_serial = njit(cache=True)(_batch_random_actions)

@@ -32,7 +32,6 @@ import inspect
 import os
 import sys
 import textwrap
-import time
 import types
 import typing
 
@@ -51,6 +50,7 @@ COMMANDS = {
         "web.app",
         "a board in the browser: play, watch and replay either game (needs [web])",
     ),
+    "archive": ("archive", "the game archive: list the games kept, export them as PDN / .mat"),
     "hub": ("hub", "Russian draughts engine over the Hub protocol (GUIs, pydraughts)"),
     "egdb": ("egdb", "Russian draughts endgame tables: build, probe, list"),
     "rules": ("rules", "print the rules boardgym implements (a game's part, or one clause)"),
@@ -375,7 +375,9 @@ def console_main():
 
 # ----------------------------------------------------------------------------- progress bar
 class Progress:
-    """A progress bar with rate and ETA on stderr, drawn only when stderr is a terminal.
+    """A progress bar with rate and ETA on stderr (tqdm; a widget in Jupyter), drawn only on a
+    terminal or in Jupyter, and erased when it closes, so a command's result lines are the last
+    ones. A line printed while it runs goes through ``clear()`` first.
 
     with Progress(total=1000, label="games") as bar:
         for ...: bar.update(1)
@@ -390,16 +392,25 @@ class Progress:
         enabled: bool | None = None,
         min_interval: float = 0.2,
     ):
-        self.total, self.label, self.unit = total, label, unit
+        from tqdm.auto import tqdm
+
         self.stream = stream if stream is not None else sys.stderr
         if enabled is None:
-            enabled = bool(getattr(self.stream, "isatty", lambda: False)())
+            enabled = bool(getattr(self.stream, "isatty", lambda: False)()) or (
+                "ipykernel" in sys.modules
+            )
         self.enabled = enabled
-        self.n = 0.0
-        self.t0 = time.perf_counter()
-        self._last = 0.0
-        self._min_interval = min_interval
-        self._drawn = False
+        self._bar = tqdm(
+            total=total,
+            desc=label or None,
+            unit=f" {unit}" if unit else "it",
+            file=self.stream,
+            disable=not enabled,
+            mininterval=min_interval,
+            delay=min_interval,  # nothing drawn before the first update after it
+            leave=False,
+            dynamic_ncols=True,
+        )
 
     def __enter__(self):
         return self
@@ -408,66 +419,36 @@ class Progress:
         self.close()
         return False
 
+    @property
+    def n(self) -> float:
+        return self._bar.n
+
+    @property
+    def total(self) -> float | None:
+        return self._bar.total
+
+    @total.setter
+    def total(self, value: float | None) -> None:
+        self._bar.total = value
+
     def update(self, n: float = 1.0):
-        self.n += n
-        now = time.perf_counter()
-        if self.enabled and (
-            now - self._last >= self._min_interval
-            or (self.total is not None and self.n >= self.total)
-        ):
-            self._last = now
-            self._draw(now)
+        self._bar.update(n)
 
     def set(self, n: float):
-        self.update(n - self.n)
+        self._bar.update(n - self._bar.n)
 
-    def text(self, now: float | None = None) -> str:
-        """The bar's current line (without the carriage return)."""
-        now = time.perf_counter() if now is None else now
-        dt = max(now - self.t0, 1e-9)
-        rate = self.n / dt
-        unit = f" {self.unit}" if self.unit else ""
-        label = f"{self.label} " if self.label else ""
-        if self.total:
-            frac = min(max(self.n / self.total, 0.0), 1.0)
-            width = 24
-            full = int(frac * width)
-            bar = "#" * full + "-" * (width - full)
-            eta = max(self.total - self.n, 0.0) / rate if rate > 0 else float("inf")
-            return (
-                f"{label}[{bar}] {_num(self.n)}/{_num(self.total)}{unit} "
-                f"{_num(rate)}{unit}/s ETA {_clock(eta)}"
-            )
-        return f"{label}{_num(self.n)}{unit} {_num(rate)}{unit}/s {_clock(dt)}"
+    def clear(self):
+        """Erase the bar's line (it comes back at the next update): call before printing."""
+        if self.enabled:
+            self._bar.clear()
 
-    def _draw(self, now):
-        self.stream.write("\r" + self.text(now) + "\x1b[K")
-        self.stream.flush()
-        self._drawn = True
+    def print(self, text: str) -> None:
+        """Print text on stdout above the bar."""
+        self.clear()
+        print(text, flush=True)
 
     def close(self):
-        if self.enabled and self._drawn:
-            self._draw(time.perf_counter())
-            self.stream.write("\n")
-            self.stream.flush()
-            self._drawn = False
-
-
-def _num(x: float) -> str:
-    x = float(x)
-    for div, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
-        if abs(x) >= div:
-            return f"{x / div:.1f}{suffix}"
-    return f"{x:.0f}" if x == int(x) else f"{x:.1f}"
-
-
-def _clock(seconds: float) -> str:
-    if seconds != seconds or seconds == float("inf"):
-        return "--:--"
-    s = int(round(seconds))
-    h, rem = divmod(s, 3600)
-    m, s = divmod(rem, 60)
-    return f"{h}:{m:02d}:{s:02d}" if h else f"{m:02d}:{s:02d}"
+        self._bar.close()
 
 
 if __name__ == "__main__":

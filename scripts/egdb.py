@@ -72,7 +72,7 @@ def _build(cfg):
     t0 = time.perf_counter()
     with cli.Progress(total, label="egdb", unit="entries") as bar:
         tables = draughts_egdb.build(
-            cfg.pieces, directory, progress=lambda d, n: bar.set(d), log=print
+            cfg.pieces, directory, progress=lambda d, n: bar.set(d), log=bar.print
         )
     seconds = time.perf_counter() - t0
     bad = 0

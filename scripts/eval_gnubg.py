@@ -90,6 +90,9 @@ class Settings:
     """plies of the gnubg opponent (0..4) in --match"""
     results: str = ""
     """--match: a JSON-lines file each finished match is appended to; a run resumes from it"""
+    analyse_plies: int = -1
+    """--match: gnubg judges each checker play and cube decision of the agent at this many plies
+    (0..4; -1: no analysis) and the error rates are printed in mEMG per decision"""
 
     def check(self):
         cli.require(self.games > 0, f"--games must be positive, got {self.games}")
@@ -100,6 +103,10 @@ class Settings:
         )
         cli.require(0 <= self.gnubg_plies <= 4, f"--gnubg-plies is 0..4, got {self.gnubg_plies}")
         cli.require(not self.results or self.match > 0, "--results is for --match")
+        cli.require(
+            -1 <= self.analyse_plies <= 4, f"--analyse-plies is 0..4, got {self.analyse_plies}"
+        )
+        cli.require(self.analyse_plies < 0 or self.match > 0, "--analyse-plies is for --match")
         if self.match:
             return
         if "gnubg0" in (self.agent, self.opponent, self.luck) or "pubeval" in (
@@ -377,7 +384,7 @@ def main(args=None):
         bar.set(2 * done)
         if not cfg.quiet and (done % step == 0 or done == n_pairs):
             if bar.enabled:
-                bar.stream.write("\r\x1b[K")
+                bar.clear()
             el = time.perf_counter() - t0
             adj = "" if luck is None else f"  adjusted {(pts - luck).mean():+.3f}"
             print(
@@ -444,6 +451,7 @@ def _main_matches(cfg):
     agent = load(name, game="backgammon", **kwargs)
     cli.require(isinstance(agent, AfterstateAgent), f"--agent {cfg.agent} is no AfterstateAgent")
     opponent = gnubg_driver.GnubgAgent(cfg.gnubg_plies)
+    analyst = gnubg_driver.Analyst(cfg.analyse_plies) if cfg.analyse_plies >= 0 else None
     n_pairs = (cfg.games + 1) // 2
     t0 = time.perf_counter()
     bar = cli.Progress(
@@ -455,7 +463,7 @@ def _main_matches(cfg):
 
     with bar:
         rows = gnubg_driver.play_gnubg_matches(
-            agent, opponent, cfg.match, n_pairs, cfg.seed, cfg.results or None, progress
+            agent, opponent, cfg.match, n_pairs, cfg.seed, cfg.results or None, progress, analyst
         )
     s = gnubg_driver.summarize_matches(rows)
     wl, wh = s["wilson"]
@@ -470,6 +478,15 @@ def _main_matches(cfg):
         f"{s['games_per_match']:.1f} games a match, agent {s['agent_seconds_per_match']:.1f} s "
         f"CPU a match, {time.perf_counter() - t0:.0f} s"
     )
+    a = s.get("analysis")
+    if a:
+        print(
+            f"  gnubg {'/'.join(map(str, a['plies']))}-ply analysis of {cfg.agent} over "
+            f"{a['matches']} matches: checker play {a['checker_memg']:.1f} mEMG per move "
+            f"({a['checker_decisions']} plays with a choice), cube {a['cube_memg']:.1f} mEMG per "
+            f"decision ({a['cube_decisions']} decisions; {a['cube_unjudged']} where gnubg has no "
+            "double)"
+        )
     return s
 
 

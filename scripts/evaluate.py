@@ -57,6 +57,11 @@ deviations:
 
     boardgym evaluate backgammon-td backgammon-greedy --games 200 --luck td
 
+``--save games.sqlite`` keeps every game played (its players, seed, moves, result and record)
+in a game archive (``boardgym archive`` lists and exports it; the file the web board and
+``boardgym play`` use is ``~/.local/share/boardgym/archive.sqlite``). The games then go through
+the AEC env, which plays the same games as the afterstate loop (not with ``--luck``).
+
 Learning curves of training runs (no agents are played):
 
     boardgym evaluate --curve runs/td80 runs/td40 --plot curve.png
@@ -79,8 +84,10 @@ from typing import Literal
 import numpy as np
 
 from boardgym.agents import registry
+from boardgym.agents.arena import archive as archives
 from boardgym.agents.arena import matches as evaluation
 from boardgym.agents.arena.matches import GAMES, random_opening, summarize  # noqa: F401 (script API)
+from boardgym.agents.arena.sessions import archive_row, replayed
 from boardgym.agents.arena.stats import (
     elo_intervals,
     format_luck,
@@ -137,6 +144,9 @@ class Settings:
     """learning curve y axis: ppg (points per game with its ci95 interval) or win_rate"""
     plot: str = ""
     """PNG to write: the learning curve (--curve), the Elo chart (3+ agents) or the pair's score"""
+    save: str | None = None
+    """keep every game played in this game archive (SQLite, created on first use; boardgym
+    archive lists and exports it); none: the games are not kept"""
 
     def __post_init__(self):
         if self.game is None and self.agents:
@@ -189,6 +199,11 @@ class Settings:
         cli.require(
             self.luck == "none" or not self.observation_only,
             "--luck needs agents that choose whole plays, not --observation-only",
+        )
+        cli.require(
+            self.save is None or self.luck == "none",
+            "--save keeps games played through the env; --luck plays them through the afterstate "
+            "loop: give one of them",
         )
         for spec in self.agents:
             agent = make_agent(spec, self.game, 0)  # fails early on a bad name or option
@@ -245,10 +260,35 @@ def make_env(cfg):
     return evaluation.make_env(cfg.game or infer_game(cfg.agents), cfg.max_moves)
 
 
-def play_pair(cfg, spec_a, spec_b, pair_seed, log=print, bar=None, judge=None):
+def keeper(cfg, store, spec_a, spec_b, log=print):
+    """matches.play_match's keep: each game of A against B written to the archive store (its
+    players, seed, actions, result and record); an archive that fails is said once."""
+    said = set()
+
+    def keep(pair, seat, seed, actions):
+        names = (spec_a, spec_b) if seat == 0 else (spec_b, spec_a)
+        game = replayed(cfg.game, names, actions, seed, cfg.cube, cfg.max_moves)
+        settings = {
+            "agents": list(names),
+            "pair": pair,
+            "seed": seed,
+            "cube": cfg.cube,
+            "max_moves": cfg.max_moves,
+        }
+        recorder = archives.Recorder(store)
+        recorder.save(archive_row(game, "evaluate", settings))
+        if recorder.problem and recorder.problem not in said:
+            said.add(recorder.problem)
+            log(f"note: {recorder.problem}")
+
+    return keep
+
+
+def play_pair(cfg, spec_a, spec_b, pair_seed, log=print, bar=None, judge=None, keep=None):
     """Points of A in each game of A against B (boardgym.agents.arena.matches.play_match: each
     opening with both colour orders), with progress lines unless cfg.quiet; bar: a cli.Progress
-    counting games. With a luck judge: (points, luck) of evaluation.play_adjusted_match."""
+    counting games. With a luck judge: (points, luck) of evaluation.play_adjusted_match. keep:
+    called after each game (play_match's keep)."""
     a = make_agent(spec_a, cfg.game, pair_seed)
     b = make_agent(spec_b, cfg.game, pair_seed + 1)
     n_pairs = evaluation.pair_count(cfg.games)
@@ -260,7 +300,7 @@ def play_pair(cfg, spec_a, spec_b, pair_seed, log=print, bar=None, judge=None):
             bar.update(2)
         if not cfg.quiet and k % max(1, n_pairs // 5) == 0:
             if bar is not None and bar.enabled:
-                bar.stream.write("\r\x1b[K")
+                bar.clear()
             score = (
                 f"points/game {points.mean():+.3f}"
                 if cfg.cube
@@ -278,7 +318,9 @@ def play_pair(cfg, spec_a, spec_b, pair_seed, log=print, bar=None, judge=None):
             a, b, cfg.match, cfg.games, pair_seed, cfg.max_moves, progress
         )
     if cfg.cube and judge is None:
-        return evaluation.play_cube_match(a, b, cfg.games, pair_seed, cfg.max_moves, progress)
+        return evaluation.play_cube_match(
+            a, b, cfg.games, pair_seed, cfg.max_moves, progress, keep=keep
+        )
     if judge is not None:
         return evaluation.play_adjusted_match(
             a, b, judge, cfg.games, pair_seed, cfg.max_moves, progress, cube=cfg.cube
@@ -293,6 +335,7 @@ def play_pair(cfg, spec_a, spec_b, pair_seed, log=print, bar=None, judge=None):
         cfg.max_moves,
         cfg.observation_only,
         progress,
+        keep=keep,
     )
 
 
@@ -508,6 +551,7 @@ def main(args=None):
     pairs = {}
     t0 = time.perf_counter()
     judge = td_judge() if cfg.luck == "td" else None
+    store = None if cfg.save is None else archives.Archive(cfg.save)
     total = k * (k - 1) // 2 * 2 * evaluation.pair_count(cfg.games)
     with cli.Progress(
         total, label="games", unit="games", enabled=False if cfg.quiet else None
@@ -521,6 +565,9 @@ def main(args=None):
                     cfg.seed + 1000 * (i * k + j),
                     bar=bar,
                     judge=judge,
+                    keep=None
+                    if store is None
+                    else keeper(cfg, store, cfg.agents[i], cfg.agents[j]),
                 )
                 if judge is not None:
                     res, luck = res
@@ -538,7 +585,7 @@ def main(args=None):
                 points[j, i] = s["losses"] + 0.5 * s["draws"]
                 games[i, j] = games[j, i] = s["games"]
                 if bar.enabled:
-                    bar.stream.write("\r\x1b[K")
+                    bar.clear()
                 if cfg.cube:
                     print(f"{cfg.agents[i]} v {cfg.agents[j]}: {format_money(s)}", flush=True)
                 else:
@@ -597,6 +644,9 @@ def main(args=None):
     for path in results["plots"]:
         print(f"wrote {path}")
     print(f"time {results['time']:.1f} s")
+    if store is not None:
+        print(f"kept {store.count(source='evaluate')} games in {store.path}")
+        store.close()
     return results
 
 

@@ -122,6 +122,129 @@ def parse_cube_hint(text: str) -> tuple[bool, bool]:
     return double, take
 
 
+def play_equities(state, rows, match, plies):
+    """gnubg's cubeful equity (normalised, the mover's view) of each afterstate in rows of the
+    position on roll state, at match = (length, score_me, score_opp, crawford) of the mover,
+    evaluated with the opponent on roll at plies; rows must not end the game."""
+    g = gnubg_module(plies)
+    length, me, opp, crawford = match
+    player = int(state[TURN])  # the opponent is on roll after our play: gnubg's player 1
+    owner = int(state[CUBE_OWNER])
+    info = g.cube_info(
+        int(state[CUBE_VALUE]),
+        -1 if owner < 0 else (0 if owner == player else 1),
+        1,
+        length,
+        (me, opp),
+        int(crawford and length > 0),
+        0,
+    )
+    context = g.eval_context(1, plies, 1, 1, 0)
+    return np.array(
+        [
+            -g.evaluate(notation.board_from_state(game.pass_turn(rows[k])), info, context)[5]
+            for k in range(rows.shape[0])
+        ]
+    )
+
+
+_CUBE_EQ = re.compile(
+    r"^\s*\d\.\s*(No (?:re)?double|(?:Re)?[Dd]ouble, (?:pass|take|beaver))\s+([+-]\d+\.\d+)",
+    re.M,
+)
+
+
+def parse_cube_equities(text: str) -> dict[str, float]:
+    """gnubg's cubeful equities of a cube decision in its ``hint`` text: {"nd": no double, "dt":
+    double/take, "dp": double/pass}, the doubler's view; ValueError when they are missing."""
+    out = {}
+    for label, value in _CUBE_EQ.findall(text):
+        label = label.lower()
+        key = "nd" if label.startswith("no") else "dp" if label.endswith("pass") else "dt"
+        out[key] = float(value)
+    if set(out) != {"nd", "dt", "dp"}:
+        raise ValueError(f"no cubeful equities in gnubg's hint: {text[-300:]!r}")
+    return out
+
+
+def cube_error(eq: dict[str, float], offered: bool, action: int) -> float:
+    """Equity lost by a cube action (normalised, >= 0): the doubler's (offered False: ACTION_DOUBLE
+    or ACTION_ROLL) against max(no double, min(take, pass)); the taker's (offered True:
+    ACTION_TAKE or ACTION_DROP) against min(take, pass) of the doubler's equities."""
+    after = min(eq["dt"], eq["dp"])
+    if offered:
+        mine = eq["dt"] if action == game.ACTION_TAKE else eq["dp"]
+        return max(0.0, mine - after)
+    mine = after if action == game.ACTION_DOUBLE else eq["nd"]
+    return max(0.0, max(eq["nd"], after) - mine)
+
+
+def load_position(state, match, offered, plies):
+    """Load the position on roll of state (before its roll) and the match into gnubg by its GNU
+    Backgammon ID; match = (length, score_me, score_opp, crawford) of the player on roll, or of
+    its opponent when offered (it is being doubled)."""
+    g = gnubg_module(plies)
+    length, me, opp, crawford = match
+    if offered:
+        me, opp = opp, me
+    score = (me, opp) if int(state[TURN]) == 0 else (opp, me)
+    mid = notation.match_id(
+        state, dice=(0, 0), match_length=length, score=score, crawford=crawford and length > 0
+    )
+    if length == 0:
+        run("new session")
+    run(lambda: g.set_gnubg_id(f"{notation.position_id(state)}:{mid}"))
+    if length == 0:
+        run("set jacoby off")  # new session takes the default; our money game has none
+
+
+class Analyst:
+    """gnubg's judgement at plies of an agent's decisions (evaluation only): each checker play's
+    equity lost against gnubg's best of the same afterstates (plays that end the game are not
+    judged) and each cube decision's (``cube_error`` on ``hint``'s cubeful equities; a decision
+    where gnubg says no one can double, its dead cube, is counted apart), in normalised equity;
+    ``summary()`` gives the counts and the means x 1000 (mEMG)."""
+
+    def __init__(self, plies: int = 2) -> None:
+        if not notation.is_int(plies) or not 0 <= plies <= 4:
+            raise ValueError(f"gnubg plies must be 0..4, got {plies!r}")
+        self.plies = int(plies)
+        self.match = (0, 0, 0, False)
+        self.checker = []
+        self.cube = []
+        self.unjudged = 0  # cube decisions gnubg has none for (a cube it deems dead)
+
+    def set_match(self, length, score_me, score_opp, crawford, post_crawford):
+        self.match = (int(length), int(score_me), int(score_opp), bool(crawford))
+
+    def judge_play(self, state, rows, k):
+        if rows.shape[0] < 2 or (rows[:, OFF_ME] == N_CHECKERS).any():
+            return
+        eq = play_equities(state, rows, self.match, self.plies)
+        self.checker.append(float(eq.max() - eq[k]))
+
+    def judge_cube(self, state, offered, action):
+        load_position(state, self.match, bool(offered), self.plies)
+        text = run("hint")
+        if "cannot double" in text:  # gnubg's dead cube, where its match play has no double
+            self.unjudged += 1
+            return
+        self.cube.append(cube_error(parse_cube_equities(text), bool(offered), action))
+
+    def summary(self) -> dict:
+        def rate(xs):
+            return 1000.0 * float(np.mean(xs)) if xs else float("nan")
+
+        return {
+            "plies": self.plies,
+            "checker_decisions": len(self.checker),
+            "checker_memg": rate(self.checker),
+            "cube_decisions": len(self.cube),
+            "cube_memg": rate(self.cube),
+            "cube_errors": int(sum(e > 1e-9 for e in self.cube)),
+        }
+
+
 class GnubgAgent(AfterstateAgent):
     """GNU Backgammon at plies (0..4) with its own cube decisions, for money or at the match score
     it is told by ``set_match`` (module docstring)."""
@@ -140,25 +263,6 @@ class GnubgAgent(AfterstateAgent):
         """The match (length 0: money play) and its score from this agent's seat."""
         self._match = (int(length), int(score_me), int(score_opp), bool(crawford))
 
-    def _gnubg_id(self, state, dice):
-        length, me, opp, crawford = self._match
-        player = int(state[TURN])
-        score = (me, opp) if player == 0 else (opp, me)
-        mid = notation.match_id(
-            state, dice=dice, match_length=length, score=score, crawford=crawford and length > 0
-        )
-        return f"{notation.position_id(state)}:{mid}"
-
-    def _load(self, state, dice):
-        g = gnubg_module(self.plies)
-        gid = self._gnubg_id(state, dice)
-        if self._match[0] == 0:
-            run("new session")
-        run(lambda: g.set_gnubg_id(gid))
-        if self._match[0] == 0:
-            run("set jacoby off")
-        return g
-
     def _pick(self, state, rows):
         n = rows.shape[0]
         if n == 1:
@@ -166,32 +270,15 @@ class GnubgAgent(AfterstateAgent):
         over = np.flatnonzero(rows[:, OFF_ME] == N_CHECKERS)
         if over.size:  # a play that wins: the one that wins most (O.3)
             return int(max(over, key=lambda k: game.result(rows[k], game.SCORING_GAMMON)[2]))
-        g = gnubg_module(self.plies)
-        length, me, opp, crawford = self._match
-        player = int(state[TURN])  # the opponent is on roll after our play: gnubg's player 1
-        owner = int(state[CUBE_OWNER])
-        info = g.cube_info(
-            int(state[CUBE_VALUE]),
-            -1 if owner < 0 else (0 if owner == player else 1),
-            1,
-            length,
-            (me, opp),
-            int(crawford and length > 0),
-            0,
-        )
-        context = g.eval_context(1, self.plies, 1, 1, 0)
-        eq = [
-            g.evaluate(notation.board_from_state(game.pass_turn(rows[k])), info, context)[5]
-            for k in range(n)
-        ]
-        return int(np.argmin(eq))  # the least the opponent on roll can expect
+        return int(np.argmax(play_equities(state, rows, self._match, self.plies)))
 
     def _choose(self, rows):
         raise TypeError("GnubgAgent plays from a position on roll (its _pick), not from rows alone")
 
-    def cube_hint(self, state) -> tuple[bool, bool]:
-        """gnubg's (double, take) for the player on roll of state (before its roll)."""
-        self._load(state, (0, 0))
+    def cube_hint(self, state, offered: bool = False) -> tuple[bool, bool]:
+        """gnubg's (double, take) for the player on roll of state (before its roll): this agent
+        (offered False) or its opponent, who doubles it (offered True)."""
+        load_position(state, self._match, offered, self.plies)
         return parse_cube_hint(run("hint"))
 
     def cube_action(self, state, offered, policy=None) -> int:
@@ -199,7 +286,7 @@ class GnubgAgent(AfterstateAgent):
         ACTION_ROLL; offered True, state is the doubler's -> ACTION_TAKE or ACTION_DROP."""
         if state[CUBE_OWNER] not in (-1, state[TURN]):
             raise ValueError("the player on roll of state cannot double: the cube is not its own")
-        double, take = self.cube_hint(state)
+        double, take = self.cube_hint(state, bool(offered))
         if offered:
             return game.ACTION_TAKE if take else game.ACTION_DROP
         return game.ACTION_DOUBLE if double else game.ACTION_ROLL
@@ -229,12 +316,14 @@ def play_gnubg_matches(
     seed: int,
     results: str | None = None,
     progress: Callable[[list[dict]], None] | None = None,
+    analyst: Analyst | None = None,
 ) -> list[dict]:
     """Play n_pairs pairs of matches to length points, each pair on one dice seed (seed * 1_000_003
     + pair) with the agent as player_0 and then as player_1 -> one dict per match: pair, seat
-    (the agent's), dice seed, winner, agent_won (0/1), final score, games, agent's seconds.
-    results: a JSON-lines file the matches are appended to as they finish; matches it already
-    holds (same length and seed) are not played again."""
+    (the agent's), dice seed, winner, agent_won (0/1), final score, games, agent's CPU seconds
+    and, with an analyst, the agent's checker and cube decisions judged (counts and summed
+    errors). results: a JSON-lines file the matches are appended to as they finish; matches it
+    already holds (same length and seed) are not played again."""
     rows = [r for r in _done(results) if r.get("length") == length and r.get("seed0") == seed]
     have = {(r["pair"], r["seat"]) for r in rows}
     for pair in range(n_pairs):
@@ -242,33 +331,8 @@ def play_gnubg_matches(
         for seat in (0, 1):
             if (pair, seat) in have:
                 continue
-            clock = [0.0]
-
-            def timed(state, rows_, _pick=agent._pick, clock=clock):
-                t = time.process_time()
-                k = _pick(state, rows_)
-                clock[0] += time.process_time() - t
-                return k
-
-            seats = [agent, opponent] if seat == 0 else [opponent, agent]
-            orig = agent._pick
-            agent._pick = timed
-            try:
-                r = play_afterstate_match(seats[0], seats[1], dice_seed, length)
-            finally:
-                agent._pick = orig
-            row = {
-                "length": length,
-                "seed0": seed,
-                "pair": pair,
-                "seat": seat,
-                "dice_seed": dice_seed,
-                "winner": r.winner,
-                "agent_won": int(r.winner == seat),
-                "score": list(r.score),
-                "games": len(r.games),
-                "agent_seconds": round(clock[0], 3),
-            }
+            row = _one_match(agent, opponent, length, dice_seed, seat, analyst)
+            row.update(length=length, seed0=seed, pair=pair)
             rows.append(row)
             if results:
                 with open(results, "a", encoding="utf-8") as f:
@@ -276,6 +340,71 @@ def play_gnubg_matches(
             if progress is not None:
                 progress(rows)
     return sorted(rows, key=lambda r: (r["pair"], r["seat"]))
+
+
+def _one_match(agent, opponent, length, dice_seed, seat, analyst):
+    """One match of play_gnubg_matches (the agent in seat), its row without the run's keys."""
+    clock = [0.0]
+    pick, cube_action = agent._pick, agent.cube_action
+    told = getattr(agent, "set_match", None)
+    n0 = (
+        (0, 0, 0)
+        if analyst is None
+        else (len(analyst.checker), len(analyst.cube), analyst.unjudged)
+    )
+
+    def timed_pick(state, rows):
+        t = time.process_time()
+        k = pick(state, rows)
+        clock[0] += time.process_time() - t
+        if analyst is not None:
+            analyst.judge_play(state, rows, k)
+        return k
+
+    def timed_cube(state, offered, policy=None):
+        t = time.process_time()
+        a = cube_action(state, offered, policy)
+        clock[0] += time.process_time() - t
+        if analyst is not None:
+            analyst.judge_cube(state, offered, a)
+        return a
+
+    def set_match(length, score_me, score_opp, crawford, post_crawford):
+        if analyst is not None:
+            analyst.set_match(length, score_me, score_opp, crawford, post_crawford)
+        if callable(told):
+            told(length, score_me, score_opp, crawford, post_crawford)
+
+    seats = [agent, opponent] if seat == 0 else [opponent, agent]
+    names = ("_pick", "cube_action", "set_match")
+    own = {k: agent.__dict__[k] for k in names if k in agent.__dict__}
+    agent._pick, agent.cube_action, agent.set_match = timed_pick, timed_cube, set_match
+    try:
+        r = play_afterstate_match(seats[0], seats[1], dice_seed, length)
+    finally:
+        for k in names:  # the agent's own methods again
+            del agent.__dict__[k]
+        agent.__dict__.update(own)
+    row = {
+        "seat": seat,
+        "dice_seed": dice_seed,
+        "winner": r.winner,
+        "agent_won": int(r.winner == seat),
+        "score": list(r.score),
+        "games": len(r.games),
+        "agent_seconds": round(clock[0], 3),
+    }
+    if analyst is not None:
+        checker, cube = analyst.checker[n0[0] :], analyst.cube[n0[1] :]
+        row.update(
+            analysis_plies=analyst.plies,
+            checker_n=len(checker),
+            checker_err=round(sum(checker), 6),
+            cube_n=len(cube),
+            cube_err=round(sum(cube), 6),
+            cube_unjudged=analyst.unjudged - n0[2],
+        )
+    return row
 
 
 def summarize_matches(rows: list[dict]) -> dict:
@@ -294,7 +423,7 @@ def summarize_matches(rows: list[dict]) -> dict:
     if len(paired) >= 20 and np.std(np.reshape(paired, (-1, 2)).mean(axis=1)) > 0:
         lo, hi = stats.paired_interval(paired)
         interval = (max(0.0, lo), min(1.0, hi))
-    return {
+    out = {
         "matches": n,
         "won": won,
         "rate": won / n if n else float("nan"),
@@ -304,3 +433,18 @@ def summarize_matches(rows: list[dict]) -> dict:
         "games_per_match": sum(r["games"] for r in rows) / n if n else float("nan"),
         "agent_seconds_per_match": sum(r["agent_seconds"] for r in rows) / n if n else float("nan"),
     }
+    judged = [r for r in rows if "cube_n" in r]
+
+    if judged:
+        cn = sum(r["checker_n"] for r in judged)
+        qn = sum(r["cube_n"] for r in judged)
+        out["analysis"] = {
+            "matches": len(judged),
+            "plies": sorted({r["analysis_plies"] for r in judged}),
+            "checker_decisions": cn,
+            "checker_memg": 1000 * sum(r["checker_err"] for r in judged) / cn if cn else None,
+            "cube_decisions": qn,
+            "cube_memg": 1000 * sum(r["cube_err"] for r in judged) / qn if qn else None,
+            "cube_unjudged": sum(r.get("cube_unjudged", 0) for r in judged),
+        }
+    return out

@@ -57,6 +57,7 @@ def main(args=None):
         with cli.Progress(len(moves), label="root moves") as bar:
             for move in moves:
                 n = draughts.perft(draughts.apply(state, move), cfg.depth - 1, threads=cfg.threads)
+                bar.clear()
                 print(f"{move:<24} {n}", flush=True)
                 total += n
                 bar.update(1)

@@ -35,20 +35,28 @@ policy, ``.npz`` learned evaluation (draughts alpha-beta search) or TD net (back
 options: ``--depth``, ``--time-limit`` (the draughts search; ``--depth`` 1 or 2 for
 backgammon-expectimax) or any ``--agent-option key=value``. An agent of the other game is refused.
 Input is read line by line from standard input, so a session can be scripted.
+
+The game is kept in the game archive as it goes (before each of your moves and at the end;
+``--db``, else ``$BOARDGYM_ARCHIVE``, else ``~/.local/share/boardgym/archive.sqlite``; see
+``boardgym archive``; ``--no-archive`` keeps nothing). An archive that cannot be written is
+reported once and the game goes on.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, NamedTuple
 
+from boardgym.agents.arena import archive as archives
 from boardgym.agents.arena.sessions import (  # noqa: F401  (the shared game logic, re-exported)
     BackgammonGame,
     DraughtsGame,
     agent_options,
+    archive_row,
     load_agent,
     parse_dice,
 )
@@ -96,6 +104,11 @@ class Settings:
     save: str | None = None
     """write the game to this file at the end (PDN for draughts, gnubg/Jellyfish .mat for
     backgammon)"""
+    db: str | None = None
+    """the game archive the game is kept in as it goes (none: $BOARDGYM_ARCHIVE, else
+    ~/.local/share/boardgym/archive.sqlite)"""
+    archive: bool = True
+    """keep the game in the archive (--no-archive: not kept)"""
 
     def check(self):
         cli.require(
@@ -178,6 +191,36 @@ def _game_number(game):
     return game.game_number() if hasattr(game, "game_number") else 1
 
 
+class _Keeper:
+    """The game's row in the archive (none with --no-archive); a failure is said once."""
+
+    def __init__(self, cfg, say):
+        self.say, self.said = say, None
+        self.settings = {
+            k: v
+            for k, v in dataclasses.asdict(cfg).items()
+            if k not in ("save", "db", "archive") and v not in (None, [])
+        }
+        store = None
+        if cfg.archive:
+            try:
+                store = archives.Archive(cfg.db)
+            except archives.ArchiveError as e:
+                say(f"note: {e}; the game is not kept")
+        self.recorder = archives.Recorder(store)
+
+    def save(self, game):
+        self.recorder.save(archive_row(game, "play", self.settings))
+        problem = self.recorder.problem
+        if problem and problem != self.said:
+            self.say(f"note: {problem}")
+        self.said = problem
+
+    def close(self):
+        if self.recorder.archive is not None:
+            self.recorder.archive.close()
+
+
 def main(args=None, stdin=None, out=None):
     """Play one game on stdin/stdout (or the given streams) with Settings or a list of
     command-line strings; return a GameEnd."""
@@ -191,13 +234,22 @@ def main(args=None, stdin=None, out=None):
         cfg.agent if not cfg.agent.endswith((".zip", ".pt", ".npz")) else Path(cfg.agent).name
     )
     game = (DraughtsGame if cfg.game == "draughts" else BackgammonGame)(cfg, tuple(names))
-    history = []
 
     def say(text):
         print(text, file=out, flush=True)
 
     what = f"backgammon match to {cfg.match}" if cfg.match else cfg.game
     say(f"{what}: you are player_{me}, {names[1 - me]} is player_{1 - me}. " + COMMANDS_HELP)
+    keeper = _Keeper(cfg, say)
+    try:
+        return _session(cfg, game, agent, names, stdin, say, keeper)
+    finally:
+        keeper.close()
+
+
+def _session(cfg, game, agent, names, stdin, say, keeper):
+    me = cfg.seat
+    history = []
     show = True  # draw the board (and what happened) before the next prompt
     while not game.env.is_over:
         if game.env.agent_selection != f"player_{me}":
@@ -208,6 +260,7 @@ def main(args=None, stdin=None, out=None):
             show = True
             continue
         if show:
+            keeper.save(game)
             say("\n".join(game.news(me) + [game.board(me)]))
         say(game.prompt(me))
         line = stdin.readline()
@@ -252,6 +305,7 @@ def main(args=None, stdin=None, out=None):
             else:
                 history.clear()  # the play ended the game: the next one has nothing to undo
             show = True
+    keeper.save(game)
     env = game.env
     winner, how = None, "the game is not finished"
     if env.is_over:

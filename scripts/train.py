@@ -388,8 +388,7 @@ def _log(cfg, text, bar=None):
     if cfg.quiet:
         return
     if bar is not None and bar.enabled:
-        bar.stream.write("\r\x1b[K")
-        bar.stream.flush()
+        bar.clear()
     print(text, flush=True)
 
 

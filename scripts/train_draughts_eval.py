@@ -230,7 +230,7 @@ def main(args=None):
 
         def log(text):
             if bar.enabled:
-                bar.stream.write("\r\x1b[K")
+                bar.clear()
             say(text)
 
         ev, lt, lv, base = eval_fit.train(x, y, cfg, log=log, progress=bar.set)

@@ -159,7 +159,7 @@ def main(args=None):
 
     def log(text):
         if bar is not None and bar.enabled:
-            bar.stream.write("\r\x1b[K")
+            bar.clear()
         print(text, flush=True)
 
     result = rllib.train(cfg, log=log, progress=progress)

@@ -1,6 +1,6 @@
 """Make tests/helpers importable from every test folder (shared test-only helpers); give each
-pytest-xdist worker a Numba cache of its own, and keep the tests that share an expensive session
-fixture on one worker."""
+pytest-xdist worker a Numba cache of its own, silence the compile notice, and keep the tests that
+share an expensive session fixture on one worker."""
 
 import os
 import sys
@@ -25,6 +25,17 @@ if _worker:
         tempfile.gettempdir(), f"boardgym-tests-numba-{os.getuid()}"
     )
     os.environ["NUMBA_CACHE_DIR"] = os.path.join(_base, _worker)
+
+# The compile notice (boardgym/kernels/compile_notice.py) writes to stderr whenever a compile
+# lasts a second, which on a cold cache would reach the output that tests compare; its own tests
+# switch it on.
+os.environ.setdefault("BOARDGYM_COMPILE_NOTICE", "0")
+
+# The game archive that boardgym play and boardgym serve write by default: a file of this run
+# (each worker its own), never the user's.
+os.environ["BOARDGYM_ARCHIVE"] = os.path.join(
+    tempfile.mkdtemp(prefix="boardgym-tests-archive-"), "archive.sqlite"
+)
 
 # session fixture -> xdist group. The suite runs on two workers (``-n 2 --dist loadgroup`` in
 # pyproject's addopts); a session fixture is built once per worker, so the tests that use one

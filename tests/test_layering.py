@@ -99,11 +99,16 @@ def imports_of(path):
     return names
 
 
+# the compile notice draws its status line with tqdm (imported only when it is shown)
+KERNELS_EXTRA = {"kernels/compile_notice.py": ("tqdm.auto",)}
+
+
 def test_kernels_import_only_numpy_numba_stdlib_and_kernels():
     files = sorted((ROOT / "kernels").rglob("*.py"))
     assert len(files) > 10
     bad = []
     for path in files:
+        extra = KERNELS_EXTRA.get(str(path.relative_to(ROOT)), ())
         for name in imports_of(path):
             top = name.split(".")[0]
             if not (
@@ -111,6 +116,7 @@ def test_kernels_import_only_numpy_numba_stdlib_and_kernels():
                 or top in sys.stdlib_module_names
                 or name == "boardgym.kernels"
                 or name.startswith("boardgym.kernels.")
+                or name in extra
             ):
                 bad.append(f"{path.relative_to(ROOT)}: {name}")
     assert bad == []

@@ -139,8 +139,10 @@ def play_game(
     seed: int | None,
     opening: Sequence[int] = (),
     observation_only: bool = False,
+    actions: list[int] | None = None,
 ) -> float:
-    """Play one game; seats: (agent of player_0, agent of player_1). Returns player_0's reward."""
+    """Play one game; seats: (agent of player_0, agent of player_1). Returns player_0's reward.
+    actions: None, or a list that receives every action taken (the opening's included)."""
     env.reset(seed=seed)
     for agent in seats:
         if hasattr(agent, "reset"):
@@ -160,6 +162,8 @@ def play_game(
             agent = seats[env.possible_agents.index(name)]
             action = _choose(agent, env, obs, observation_only)
         env.step(action)
+        if actions is not None:
+            actions.append(int(action))
     return total[env.possible_agents[0]]
 
 
@@ -206,15 +210,29 @@ def play_match(
     max_moves: int | None = 400,
     observation_only: bool = False,
     progress: Callable[[npt.NDArray[np.float64]], object] | None = None,
+    keep: Callable[[int, int, int, list[int]], object] | None = None,
 ) -> npt.NDArray[np.float64]:
     """float64 (2 * pairs,): A's points in each game of A against B, game 2k with A as player_0
     and game 2k + 1 with A as player_1 from the same start (see the module docstring).
 
     opening: (fewest, most) random whole moves before a draughts pair (0, 0: none); max_moves:
     the game-length cap (plies for draughts, rolls for backgammon; None: none), a capped game is
-    a draw; progress: called as progress(points so far) after each pair."""
+    a draw; progress: called as progress(points so far) after each pair; keep: called as
+    keep(pair, seat of A, seed, actions) after each game with the game's env actions (the
+    opening's included; the env's reset(seed) gives its start and dice): every game is then
+    played through the AEC env, the same games the afterstate loop plays."""
     return _play_pairs(
-        agent_a, agent_b, game, n_games, seed, opening, max_moves, observation_only, progress, None
+        agent_a,
+        agent_b,
+        game,
+        n_games,
+        seed,
+        opening,
+        max_moves,
+        observation_only,
+        progress,
+        None,
+        keep=keep,
     )[0]
 
 
@@ -225,6 +243,7 @@ def play_cube_match(
     seed: int | None = 0,
     max_moves: int | None = 400,
     progress: Callable[[npt.NDArray[np.float64]], object] | None = None,
+    keep: Callable[[int, int, int, list[int]], object] | None = None,
 ) -> npt.NDArray[np.float64]:
     """float64 (2 * pairs,): A's points in each cubeful money game of A against B (the
     backgammon env with ``cube=True``: gammons count, the cube multiplies, a dropped double pays
@@ -232,7 +251,7 @@ def play_cube_match(
     ``reset(seed)`` as in play_match, each agent answering the cube by its own cube policy. Two
     AfterstateAgents play through the game core's afterstate loop (the same games), others
     through the env with ``act(observation, action_mask)``. A game reaching max_moves rolls is
-    a draw (0)."""
+    a draw (0). keep: as in play_match (every game through the env)."""
     return _play_pairs(
         agent_a,
         agent_b,
@@ -245,6 +264,7 @@ def play_cube_match(
         progress,
         None,
         cube=True,
+        keep=keep,
     )[0]
 
 
@@ -298,6 +318,7 @@ def _play_pairs(
     progress,
     judge,
     cube=False,
+    keep=None,
 ):
     spec = _spec(game)
     n_pairs = pair_count(n_games)
@@ -305,7 +326,7 @@ def _play_pairs(
     if not 0 <= lo <= hi:
         raise ValueError(f"need 0 <= fewest <= most opening moves, got {opening!r}")
     env = make_env(game, max_moves, cube=cube)
-    afterstate = _afterstate_agents(game, (agent_a, agent_b), observation_only)
+    afterstate = keep is None and _afterstate_agents(game, (agent_a, agent_b), observation_only)
     if cube and not afterstate:
         observation_only = True  # the cube decisions come through act(observation, action_mask)
     rng = np.random.default_rng(seed)
@@ -324,7 +345,10 @@ def _play_pairs(
             elif afterstate:
                 p0 = play_afterstate_game(seats, pair_seed, max_moves, **cubed)
             else:
-                p0 = play_game(env, seats, pair_seed, moves, observation_only)
+                actions = None if keep is None else []
+                p0 = play_game(env, seats, pair_seed, moves, observation_only, actions)
+                if keep is not None:
+                    keep(k, seat, pair_seed, actions)
             sign = 1.0 if seat == 0 else -1.0
             points[2 * k + seat] = sign * p0
             if judge is not None:

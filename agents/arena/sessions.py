@@ -4,9 +4,11 @@ The agent is loaded by ``boardgym.agents.registry.load_spec`` (a name, a ``name:
 spec or a checkpoint path) with its options (``depth``, ``time_limit``, ``key=value``);
 ``DraughtsGame`` / ``BackgammonGame`` hold one game in the AEC env (russian_draughts_v0,
 backgammon_v0): the person's move in notation, the agent's move, what happened since the last
-report, the outcome (G.1, G.2a-G.2e; O.3, C.2) and the record (PDN, gnubg match text).
+report, the outcome (G.1, G.2a-G.2e; O.3, C.2) and the record (PDN, gnubg match text); each
+keeps every env action it took (``actions``), so that the game can be played again from its
+settings (``replayed``) and kept in the game archive (``archive_row``, agents/arena/archive.py).
 Settings are duck-typed: any object with the fields of ``boardgym play``'s Settings that a
-function reads.
+function reads (``max_moves``, the game-length cap, is optional).
 
 A ``BackgammonGame`` whose settings have ``match`` N > 0 is a whole match to N points
 (boardgym/RULES.md MP.1-MP.8; backgammon_v0 with ``match_length=N``): the env starts each next
@@ -20,13 +22,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
 from boardgym.agents import registry
-from boardgym.envs import backgammon_match, backgammon_render, backgammon_v0, russian_draughts_v0
+from boardgym.agents.arena import archive
 from boardgym.envs import backgammon_notation as bg_api
+from boardgym.envs import backgammon_render, backgammon_v0, russian_draughts_v0
 from boardgym.envs import draughts as dr_api
 from boardgym.kernels.backgammon import game as bg_core
 from boardgym.kernels.draughts import game as dr_core
@@ -104,11 +108,17 @@ class DraughtsGame:
 
     def __init__(self, cfg: Any, names: Sequence[str]) -> None:
         self.names = names
-        self.env = russian_draughts_v0.raw_env()
+        self.env = russian_draughts_v0.raw_env(max_moves=getattr(cfg, "max_moves", None))
         self.env.reset(seed=cfg.seed, options={"fen": cfg.fen} if cfg.fen else None)
         self.first = 0 if self.env.start_fen.lstrip("[").upper().startswith("W") else 1
         self.seen = 0
         self.notes = {}  # move index -> the agent's evaluation, shown after the move in news
+        self.actions = []  # every env action so far: the game again from its settings
+
+    def step(self, action: int) -> None:
+        """Play an env action (the mover's frame) and keep it in actions."""
+        self.env.step(int(action))
+        self.actions.append(int(action))
 
     def board(self, seat: int) -> str:
         return self.env.render_text(perspective=seat)
@@ -124,16 +134,18 @@ class DraughtsGame:
         state = self.env.state
         side = int(state[S_SIDE])
         for a in dr_api.move_to_actions(state, text):  # kernel frame -> the mover's frame
-            self.env.step(int(dr_core.VIEW_ACTION[side, a]))
+            self.step(int(dr_core.VIEW_ACTION[side, a]))
 
-    def agent_step(self, agent: registry.Agent) -> None:
+    def choose(self, agent: registry.Agent) -> int:
+        """The agent's action now (the game is not changed)."""
         env = self.env
         if hasattr(agent, "act_state"):
-            action = agent.act_state(env.state)
-        else:
-            obs = env.observe(env.agent_selection)
-            action = agent.act(obs["observation"], obs["action_mask"])
-        env.step(int(action))
+            return int(agent.act_state(env.state))
+        obs = env.observe(env.agent_selection)
+        return int(agent.act(obs["observation"], obs["action_mask"]))
+
+    def agent_step(self, agent: registry.Agent) -> None:
+        self.step(self.choose(agent))
 
     def news(self, me: int | None, own: bool = False) -> list[str]:
         """Lines saying what the agent played since the last call (me None or own: both
@@ -165,6 +177,14 @@ class DraughtsGame:
 
     def record(self) -> str:
         return self.env.pdn(White=self.names[0], Black=self.names[1])
+
+    def points(self) -> tuple[float | None, bool]:
+        """(the winner's points or None, whether the game was stopped at the cap) of the
+        finished game."""
+        code = self.env.status()
+        if code in (dr_core.WHITE_WON, dr_core.BLACK_WON):
+            return 1.0, False
+        return None, code not in _DRAW_TEXT
 
 
 def _note(notes, index):
@@ -206,10 +226,11 @@ class BackgammonGame:
     def __init__(self, cfg: Any, names: Sequence[str]) -> None:
         self.names = names
         self.match_length = int(getattr(cfg, "match", 0) or 0)
+        cap = getattr(cfg, "max_moves", None)
         if self.match_length:
-            self.env = backgammon_v0.raw_env(match_length=self.match_length)
+            self.env = backgammon_v0.raw_env(match_length=self.match_length, max_turns=cap)
         else:
-            self.env = backgammon_v0.raw_env(scoring="gammon", cube=cfg.cube)
+            self.env = backgammon_v0.raw_env(scoring="gammon", cube=cfg.cube, max_turns=cap)
         options = {}
         if cfg.position_id is not None:
             options["position_id"] = cfg.position_id
@@ -220,8 +241,18 @@ class BackgammonGame:
         self.reported = 0  # finished games of a match that news has reported
         self.before = {}  # turn index -> the position its play started from
         self.notes = {}  # turn index -> the agent's evaluation, shown after the turn in news
+        self.actions = []  # every env action so far: the game again from its settings
         self._past = []  # (before, notes) of each finished game of a match
         self._told = {}  # id(agent) -> the match score it was last told
+
+    def step(self, action: int) -> None:
+        """Play an env action (a checker move or a cube action) and keep it in actions; in a
+        match, a game it ends is put aside with its positions and notes."""
+        if action < bg_core.N_ACTIONS:
+            self.remember()
+        self.env.step(int(action))
+        self.actions.append(int(action))
+        self._next_game()
 
     def game_number(self) -> int:
         """The number of the game in play from 1 (a finished match: its last game; money play:
@@ -306,16 +337,14 @@ class BackgammonGame:
         if choices:
             if word not in choices:
                 raise ValueError(f"{text!r} is not a cube decision here")
-            self.env.step(words[word])
-            self._next_game()
+            self.step(words[word])
             return
         if word in words:
             raise ValueError("no cube decision now: the dice are rolled, play them")
         d1, d2 = self._dice()
         self.remember()
         for a in bg_api.play_actions(self.env.state, d1, d2, text):  # ValueError if illegal
-            self.env.step(a)
-        self._next_game()
+            self.step(a)
 
     def remember(self) -> None:
         """Keep the position a play starts from (to write the play in notation later)."""
@@ -350,7 +379,9 @@ class BackgammonGame:
             self._told[id(agent)] = told
             tell(*told)
 
-    def agent_step(self, agent: registry.Agent) -> None:
+    def choose(self, agent: registry.Agent) -> int:
+        """The agent's action now: its cube decision (its own cube policy, where it has one) or
+        a checker move (the game is not changed); an agent with set_match is told the score."""
         env, g = self.env, bg_core
         self.tell_match(agent)
         mask = env.legal_mask()
@@ -360,16 +391,14 @@ class BackgammonGame:
             and hasattr(agent, "cube_action")
         ):
             # the agent's own cube policy (its ``cube`` option); one without a net never doubles
-            action = agent.cube_action(env.state, bool(mask[g.ACTION_TAKE]))
-        elif hasattr(agent, "act_state") and mask[: g.N_ACTIONS].any():
-            self.remember()
-            action = agent.act_state(env.state)
-        else:
-            self.remember()
-            obs = env.observe(env.agent_selection)
-            action = agent.act(obs["observation"], obs["action_mask"])
-        env.step(int(action))
-        self._next_game()
+            return int(agent.cube_action(env.state, bool(mask[g.ACTION_TAKE])))
+        if hasattr(agent, "act_state") and mask[: g.N_ACTIONS].any():
+            return int(agent.act_state(env.state))
+        obs = env.observe(env.agent_selection)
+        return int(agent.act(obs["observation"], obs["action_mask"]))
+
+    def agent_step(self, agent: registry.Agent) -> None:
+        self.step(self.choose(agent))
 
     def _turn_text(self, k, t, me, before):
         who = self.names[t["player"]]
@@ -482,21 +511,13 @@ class BackgammonGame:
 
     def record(self) -> str:
         """The game as gnubg match text; a match: every game so far, the one in play with a roll
-        in progress as its dice alone (backgammon_match.match_to_text)."""
-        if not self.match_length:
-            return self.env.match_text(names=self.names)
-        env = self.env
-        games = env.games
-        if not env.is_over:
-            m = env.match
-            current = env.game_record()
-            current.update(
-                score=(int(m[bg_core.M_SCORE]), int(m[bg_core.M_SCORE + 1])),
-                winner=None,
-                points=None,
-            )
-            games.append(current)
-        return backgammon_match.match_to_text(games, self.match_length, self.names)
+        in progress as its dice alone (backgammon_v0.match_text)."""
+        return self.env.match_text(names=self.names)
+
+    def points(self) -> tuple[float | None, bool]:
+        """(the winner's points or None, whether the game was stopped) of the finished game."""
+        result = self.env.result
+        return (None, True) if result is None else (float(result[2]), False)
 
 
 def _how(names, winner, kind, points):
@@ -508,3 +529,60 @@ def _how(names, winner, kind, points):
     value = points // kind
     cube = f", cube at {value}" if value > 1 else ""
     return f"{_KINDS[kind]} (O.3{cube}): {pts}"
+
+
+# ----------------------------------------------------------------------------- the archive
+def replayed(
+    game: str,
+    names: Sequence[str],
+    actions: Sequence[int],
+    seed: int | None = 0,
+    cube: bool = False,
+    max_moves: int | None = None,
+) -> DraughtsGame | BackgammonGame:
+    """The game of a match harness (matches.play_match's keep) again: the env's reset(seed)
+    from the start, then actions; ValueError if one is not legal."""
+    cfg = SimpleNamespace(
+        seed=seed, fen=None, position_id=None, dice=None, cube=cube, max_moves=max_moves
+    )
+    out = DraughtsGame(cfg, names) if game == "draughts" else BackgammonGame(cfg, names)
+    for a in actions:
+        out.step(a)
+    return out
+
+
+def archive_row(
+    game: DraughtsGame | BackgammonGame,
+    source: str,
+    settings: dict[str, Any],
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The archive row (``archive.Archive.save``) of a game so far: its players, settings (a
+    JSON-able dict, its ``seed`` also in its own column), actions, result and record (None for
+    a backgammon game from a Position ID, which a match file cannot start from)."""
+    env = game.env
+    over = bool(env.is_over)
+    winner = how = points = None
+    stopped = False
+    if over:
+        winner, how = game.outcome()
+        points, stopped = game.points()
+    try:
+        record = game.record()
+    except ValueError:
+        record = None
+    return {
+        "game": "draughts" if isinstance(game, DraughtsGame) else "backgammon",
+        "source": source,
+        "player_0": str(game.names[0]),
+        "player_1": str(game.names[1]),
+        "settings": settings,
+        "seed": settings.get("seed"),
+        "actions": list(game.actions),
+        "extra": extra or {},
+        "over": over,
+        "result": archive.result_of(winner, over, stopped),
+        "how": how,
+        "points": points,
+        "record": record,
+    }

@@ -32,6 +32,15 @@ work budget, with the janowski cube policy); ``GreedyAgent`` the one-ply heurist
 off) with its tie rule: it is the in-kernel ``OPP_GREEDY`` player exactly; ``ExpectimaxAgent``
 1-, 2- or 3-ply (its own counting) over the 21 distinct rolls with either of them.
 
+Match play (RULES.md MP.1-MP.7): ``set_match(length, score_me, score_opp, crawford,
+post_crawford)`` before a game of a match (length 0, the default, is money play). The agents
+with a net then rank plays by cubeless match winning chances at the score and the position's cube
+value (agents/backgammon/match_equity.py: the money-normalised equity of the MWC, the same
+ranking, searched as money equity is) and the "equity" and "janowski" cube policies decide in
+match winning chances (agents/backgammon/match_cube.py: Janowski's formula generalised to match
+play, position-dependent cube efficiency, no double in the Crawford game or when the cube
+already covers what the doubler needs). Money play is unchanged by any of it.
+
 Cube decisions by equity (money play, C.1-C.2; a rule of thumb, not cubeful analysis): with E the
 cubeless equity of the player on roll before its roll (the mean over the 21 rolls of its best
 afterstate's net equity, in points per cube unit), it doubles when ``DOUBLE_FROM <= E <
@@ -51,6 +60,8 @@ import numpy.typing as npt
 from numba import njit
 
 from boardgym.agents.backgammon import cube as backgammon_cube
+from boardgym.agents.backgammon import match_cube
+from boardgym.agents.backgammon import match_equity as met
 from boardgym.agents.backgammon import net as td_net
 from boardgym.agents.backgammon.search import (
     BUDGET_2,
@@ -60,12 +71,14 @@ from boardgym.agents.backgammon.search import (
     check_budget,
     check_search,
     preroll_outputs,
+    preroll_outputs_u,
     search_values,
+    search_values_u,
 )
 from boardgym.agents.backgammon.weights import check_params, load_weights, save_weights
 from boardgym.agents.files import CHECKPOINTS
 from boardgym.envs import backgammon_notation as notation
-from boardgym.envs.backgammon_checks import check_match
+from boardgym.envs.backgammon_checks import check_match, check_match_length
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import (
     BAR_ME,
@@ -122,6 +135,15 @@ def net_equities(net, rows, n, out):
     td_net.evaluate_rows(net, rows, n, ys)
     for r in range(n):
         out[r] = td_net.equity(ys[r])
+
+
+@njit(cache=True)
+def net_utilities(net, u, rows, n, out):
+    """out[r] = utility u (float64[6], match_equity.utility) of afterstate rows[r]'s outputs."""
+    ys = np.empty((n, td_net.N_OUT))
+    td_net.evaluate_rows(net, rows, n, ys)
+    for r in range(n):
+        out[r] = met.utility(u, ys[r])
 
 
 @njit(cache=True)
@@ -250,6 +272,34 @@ def _check_mask(action_mask):
     return mask
 
 
+def check_set_match(
+    length: int, score_me: int, score_opp: int, crawford: bool, post_crawford: bool
+) -> tuple[int, int, int, bool] | None:
+    """The match of set_match checked (RULES.md MP.1, MP.5-MP.7, as the match kernel accepts
+    it): None for money play (length 0, no score), else (length, away_me, away_opp, crawford);
+    TypeError/ValueError naming the problem."""
+    n = check_match_length(length)
+    for name, v in (("score_me", score_me), ("score_opp", score_opp)):
+        if not notation.is_int(v):
+            raise TypeError(f"{name} must be an integer, got {v!r}")
+    for name, v in (("crawford", crawford), ("post_crawford", post_crawford)):
+        if not isinstance(v, (bool, np.bool_)):
+            raise TypeError(f"{name} must be True or False, got {v!r}")
+    me, opp = int(score_me), int(score_opp)
+    if n == 0:
+        if me or opp or crawford or post_crawford:
+            raise ValueError("money play (match length 0) has no score and no Crawford game")
+        return None
+    for name, v in (("score_me", me), ("score_opp", opp)):
+        if not 0 <= v < n:
+            raise ValueError(f"{name} must be 0..{n - 1} in a match to {n}, got {v}")
+    m = np.zeros(game.MATCH_LEN, dtype=np.int64)
+    m[game.M_LENGTH], m[game.M_SCORE], m[game.M_SCORE + 1] = n, me, opp
+    m[game.M_CRAWFORD], m[game.M_POST], m[game.M_WINNER] = int(crawford), int(post_crawford), -1
+    check_match(m, "the match")
+    return n, n - me, n - opp, bool(crawford)
+
+
 def _route_actions(route):
     """The checker actions of a kernel route (int64[MAX_MOVES, MV_FIELDS])."""
     return [int((m[MV_FROM] - 1) * 6 + m[MV_DIE] - 1) for m in route if m[MV_FROM] > 0]
@@ -264,12 +314,53 @@ class AfterstateAgent:
 
     game = "backgammon"
     cube_policy = "cubeless"
+    _match = None  # (length, away_me, away_opp, crawford) once set_match sets a match
 
     def __init__(self) -> None:
         self._rows = np.empty((game.MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
         self._routes = np.empty((game.MAX_AFTERSTATES, game.MAX_MOVES, game.MV_FIELDS), np.int64)
         self._plan = []  # remaining actions of the current play
         self._expect = None  # the state the next planned action is for
+
+    # -- the match (MP.1-MP.7) --
+    def set_match(
+        self,
+        length: int = 0,
+        score_me: int = 0,
+        score_opp: int = 0,
+        crawford: bool = False,
+        post_crawford: bool = False,
+    ) -> None:
+        """Play the coming game of a match to length (0: money play, the default) at score_me -
+        score_opp (this agent's seat first), crawford: it is the Crawford game, post_crawford: the
+        Crawford game has been played (a score at length - 1 without crawford is post-Crawford
+        either way, MP.7). With a match, the agents with a net choose plays by cubeless match
+        winning chances at the position's cube value (the money-normalised equity of
+        match_equity.eq_weights, the same ranking) and the "equity" and "janowski" cube
+        policies decide in match winning chances (cube_analysis). An agent plays one seat.
+        TypeError/ValueError on a bad match."""
+        match = check_set_match(length, score_me, score_opp, crawford, post_crawford)
+        self._match = None if getattr(self, "score_mode", "match") == "money" else match
+
+    @property
+    def match(self) -> dict[str, int | bool] | None:
+        """None in money play, else the match set: length, away_me, away_opp, crawford."""
+        if self._match is None:
+            return None
+        n, a, b, c = self._match
+        return {"length": n, "away_me": a, "away_opp": b, "crawford": c}
+
+    def _utilities(self, rows):
+        """None in money play, else float64[2, 6]: the eq_weights of the mover (this agent) and of
+        its opponent at the match score and the cube value of rows (its afterstates)."""
+        if self._match is None:
+            return None
+        _, a, b, _ = self._match
+        c = met.check_cube(int(rows[0, CUBE_VALUE]))
+        uu = np.empty((2, 6))
+        met.eq_weights(a, b, c, met.TABLE, met.POST, uu[0])
+        met.eq_weights(b, a, c, met.TABLE, met.POST, uu[1])
+        return uu
 
     # -- evaluation hooks (validated rows, from the game core) --
     def _scores(self, rows):
@@ -377,19 +468,22 @@ class AfterstateAgent:
 
     cube_efficiency = backgammon_cube.X_MONEY
 
-    def cube_analysis(self, state: np.ndarray) -> dict[str, Any]:
-        """Janowski's cube analysis (agents/backgammon/cube.py) for the player on roll of state
-        before its roll, from the net's outputs before the roll (backgammon_search.
-        preroll_outputs) and the agent's ``cube_efficiency``: a dict of outputs (float64[5]),
-        no_double, double_take, double_drop (equities per cube unit, its view), double and
-        take (bools: it should double; its opponent should take). ValueError without a net."""
+    def cube_analysis(self, state: np.ndarray, offered: bool = False) -> dict[str, Any]:
+        """Janowski's cube analysis for the player on roll of state before its roll (the doubler),
+        from the net's outputs before the roll (backgammon_search.preroll_outputs): a dict of
+        outputs (float64[5]), no_double, double_take, double_drop (the doubler's view), double
+        and take (bools: it should double; its opponent should take). Money play: cubeful money
+        equities per cube unit (agents/backgammon/cube.py) with ``cube_efficiency``. In a match
+        (set_match): match winning chances (agents/backgammon/match_cube.py) with the position's
+        efficiency (``efficiency`` in the dict), the doubler's plays chosen by its match
+        utility; offered: the doubler is this agent's opponent (the agent decides the take).
+        ValueError without a net."""
         net = self._equity_net()
         if net is None:
             raise ValueError(f"{type(self).__name__} has no equity estimate")
         s = notation.check_state(state).copy()
         s[DICE : DICE + 6] = 0
         y = np.empty(td_net.N_OUT)
-        preroll_outputs(net, s, y)
         owner = s[CUBE_OWNER]
         where = (
             backgammon_cube.CENTRED
@@ -398,6 +492,9 @@ class AfterstateAgent:
             if owner == s[TURN]
             else backgammon_cube.OPP_OWNED
         )
+        if self._match is not None:
+            return self._match_analysis(net, s, y, where, offered)
+        preroll_outputs(net, s, y)
         nd, dt, dp, double, take = backgammon_cube.cube_decision(y, self.cube_efficiency, where)
         return {
             "outputs": y,
@@ -408,11 +505,35 @@ class AfterstateAgent:
             "take": bool(take),
         }
 
+    def _match_analysis(self, net, s, y, where, offered):
+        """cube_analysis in a match: s the doubler's position (no dice), where its cube."""
+        _, a, b, crawford = self._match
+        if offered:
+            a, b = b, a
+        c = met.check_cube(int(s[CUBE_VALUE]))
+        u = np.empty(6)
+        met.eq_weights(a, b, c, met.TABLE, met.POST, u)
+        preroll_outputs_u(net, u, s, y)
+        x = match_cube.position_efficiency(s)
+        limit = 1 if crawford else min(int(s[CUBE_LIMIT]), met.MAX_CUBE)
+        nd, dt, dp, double, take = match_cube.match_cube_decision(
+            y, x, a, b, c, where, limit, met.TABLE, met.POST
+        )
+        return {
+            "outputs": y,
+            "no_double": nd,
+            "double_take": dt,
+            "double_drop": dp,
+            "double": bool(double),
+            "take": bool(take),
+            "efficiency": x,
+        }
+
     def cube_action(
         self, state: np.ndarray | None, offered: bool, policy: str | None = None
     ) -> int:
         """The cube action of the agent (policy: "cubeless", "equity" or "janowski"; default
-        cube_policy).
+        cube_policy; in a match, "equity" and "janowski" both decide by the match analysis).
 
         offered False: the agent is on roll in state, before its roll -> ACTION_DOUBLE or
         ACTION_ROLL. offered True: state is the doubler's (on roll, before its roll) and the agent
@@ -426,8 +547,8 @@ class AfterstateAgent:
             raise ValueError(f"cube policy must be one of {CUBE_POLICIES}, got {policy!r}")
         if policy == "cubeless":
             return game.ACTION_TAKE if offered else game.ACTION_ROLL
-        if policy == "janowski":
-            d = self.cube_analysis(state)
+        if policy == "janowski" or self._match is not None:
+            d = self.cube_analysis(state, bool(offered))
             if offered:
                 return game.ACTION_TAKE if d["take"] else game.ACTION_DROP
             return game.ACTION_DOUBLE if d["double"] else game.ACTION_ROLL
@@ -479,7 +600,8 @@ class AfterstateAgent:
 
 
 class TDAgent(AfterstateAgent):
-    """The TD-Gammon style net (td_net): picks the afterstate of highest cubeless equity."""
+    """The TD-Gammon style net (td_net): picks the afterstate of highest cubeless equity (in a
+    match: of highest cubeless match winning chances)."""
 
     def __init__(
         self,
@@ -489,12 +611,18 @@ class TDAgent(AfterstateAgent):
         cube: str = "cubeless",
         model: str = "tesauro",
         race_hidden: int = 0,
+        score: str = "match",
     ) -> None:
         """weights: path of a .npz, a model tuple or (w1, b1, w2, b2), or None (the shipped
         checkpoint; with hidden=H, a fresh random net of H units: model "tesauro" (raw board) or
         "gnubg" (raw board + bg_features, with a race net of race_hidden units and the bear-off
-        table)); cube: the cube policy ("cubeless" or "equity")."""
+        table)); cube: the cube policy ("cubeless" or "equity"); score: "match" (plays and cube
+        for the match score it is told, set_match) or "money" (ignores it: money play at any
+        score, the agent before match play, kept to measure the difference)."""
         super().__init__()
+        if score not in ("match", "money"):
+            raise ValueError(f"score must be 'match' or 'money', got {score!r}")
+        self.score_mode = score
         if model not in ("tesauro", "gnubg"):
             raise ValueError(f"model must be 'tesauro' or 'gnubg', got {model!r}")
         if weights is None and hidden is not None:
@@ -535,7 +663,11 @@ class TDAgent(AfterstateAgent):
 
     def _scores(self, rows):
         out = np.empty(rows.shape[0])
-        net_equities(self.params, rows, rows.shape[0], out)
+        uu = self._utilities(rows)
+        if uu is None:
+            net_equities(self.params, rows, rows.shape[0], out)
+        else:
+            net_utilities(self.params, uu[0], rows, rows.shape[0], out)
         return out
 
     def save(self, path: str | os.PathLike[str], **meta: Any) -> None:
@@ -576,17 +708,12 @@ class TDSearchAgent(TDAgent):
 
     def _scores(self, rows):
         out = np.empty(rows.shape[0])
-        search_values(
-            self._equity_net(),
-            rows,
-            rows.shape[0],
-            self.plies,
-            self.candidates,
-            self.threshold,
-            self.budget,
-            self._info,
-            out,
-        )
+        uu = self._utilities(rows)
+        args = (self.plies, self.candidates, self.threshold, self.budget, self._info, out)
+        if uu is None:
+            search_values(self._equity_net(), rows, rows.shape[0], *args)
+        else:
+            search_values_u(self._equity_net(), uu, rows, rows.shape[0], *args)
         self.search_info["decisions"] += 1
         self.search_info["afterstates"] += int(self._info[0])
         self.search_info["stopped"] += int(self._info[1])
@@ -674,17 +801,14 @@ class ExpectimaxAgent(AfterstateAgent):
         n = rows.shape[0]
         if self.use_net:
             out = np.empty(n)
-            search_values(
-                self.params,
-                rows,
-                n,
-                self.depth - 1,
-                self.width if self.width > 0 else max(n, 1),
-                self.threshold,
-                self.budget,
-                np.zeros(INFO_LEN, dtype=np.int64),
-                out,
-            )
+            width = self.width if self.width > 0 else max(n, 1)
+            info = np.zeros(INFO_LEN, dtype=np.int64)
+            args = (self.depth - 1, width, self.threshold, self.budget, info, out)
+            uu = self._utilities(rows)
+            if uu is None:
+                search_values(self.params, rows, n, *args)
+            else:
+                search_values_u(self.params, uu, rows, n, *args)
             return out
         one = np.empty(n)
         _score(self.use_net, self.params, rows, n, one)

@@ -1,4 +1,5 @@
-"""Exact one-sided backgammon bear-off database, generated in Numba in a few seconds.
+"""Exact one-sided backgammon bear-off database, generated in Numba in a few seconds, then kept
+in the user's cache folder (agents/files.py ``cache_dir``) and checked when loaded.
 
 A one-sided position is up to 15 checkers of one player on its home points 1..6, nothing else on
 the board for it (the rest borne off): ``N_POSITIONS`` = C(21, 6) = 54,264 of them, numbered by
@@ -24,10 +25,14 @@ rolls each needs and F the rolls to the first checker off, the opponent rolls fi
 
 from __future__ import annotations
 
+import os
+import zipfile
+
 import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from boardgym.agents.files import cache_dir, write_atomically
 from boardgym.kernels.backgammon.board import (
     ME,
     OFF_ME,
@@ -88,62 +93,100 @@ def _mean(table, i, off):
 
 
 @njit(cache=True)
+def _solve_row(i, positions, table, s, rows, out):
+    """Write position i's two distributions into out (float64[TABLE_WIDTH], zeros on entry)
+    from the rows of table of the positions it can reach (s, rows: scratch)."""
+    c = positions[i]
+    total = 0
+    for p in range(N_POINTS_HOME):
+        total += c[p]
+    if total == 0:
+        out[0] = 1.0
+        out[N_ROLLS] = 1.0
+        return
+    if total < N_CHECKERS:
+        out[N_ROLLS] = 1.0
+    s[:] = 0
+    for p in range(N_POINTS_HOME):
+        s[ME + p] = c[p]
+    s[OFF_ME] = N_CHECKERS - total
+    s[OFF_OPP] = N_CHECKERS
+    refresh_masks(s)
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            w = (1.0 if d1 == d2 else 2.0) / 36.0
+            n = plays_of_roll(s, d1, d2, rows, None)
+            best = -1
+            best_m = 1e300
+            gbest = -1
+            gbest_m = 1e300
+            for r in range(n):
+                t = _rank_of_row(rows[r], np.int64(ME), np.int64(1))
+                m = _mean(table, t, np.int64(0))
+                if m < best_m:
+                    best_m = m
+                    best = t
+                if total == N_CHECKERS:
+                    g = _mean(table, t, np.int64(N_ROLLS))
+                    if g < gbest_m:
+                        gbest_m = g
+                        gbest = t
+            for k in range(1, N_ROLLS):
+                out[k] += w * table[best, k - 1]
+            if total == N_CHECKERS:
+                for k in range(1, N_ROLLS):
+                    out[N_ROLLS + k] += w * table[gbest, N_ROLLS + k - 1]
+
+
+@njit(cache=True)
 def _solve(order, positions, table):
+    """Fill table (zeros on entry) row by row in order (every position after those it reaches)."""
     s = np.zeros(STATE_LEN, dtype=np.int64)
     rows = np.empty((MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
     for j in range(order.shape[0]):
-        i = order[j]
-        c = positions[i]
-        total = 0
-        for p in range(N_POINTS_HOME):
-            total += c[p]
-        if total == 0:
-            table[i, 0] = 1.0
-            table[i, N_ROLLS] = 1.0
-            continue
-        if total < N_CHECKERS:
-            table[i, N_ROLLS] = 1.0
-        s[:] = 0
-        for p in range(N_POINTS_HOME):
-            s[ME + p] = c[p]
-        s[OFF_ME] = N_CHECKERS - total
-        s[OFF_OPP] = N_CHECKERS
-        refresh_masks(s)
-        for d1 in range(1, 7):
-            for d2 in range(d1, 7):
-                w = (1.0 if d1 == d2 else 2.0) / 36.0
-                n = plays_of_roll(s, d1, d2, rows, None)
-                best = -1
-                best_m = 1e300
-                gbest = -1
-                gbest_m = 1e300
-                for r in range(n):
-                    t = _rank_of_row(rows[r], np.int64(ME), np.int64(1))
-                    m = _mean(table, t, np.int64(0))
-                    if m < best_m:
-                        best_m = m
-                        best = t
-                    if total == N_CHECKERS:
-                        g = _mean(table, t, np.int64(N_ROLLS))
-                        if g < gbest_m:
-                            gbest_m = g
-                            gbest = t
-                for k in range(1, N_ROLLS):
-                    table[i, k] += w * table[best, k - 1]
-                if total == N_CHECKERS:
-                    for k in range(1, N_ROLLS):
-                        table[i, N_ROLLS + k] += w * table[gbest, N_ROLLS + k - 1]
+        _solve_row(order[j], positions, table, s, rows, table[order[j]])
+
+
+@njit(cache=True)
+def _first_wrong_row(which, positions, table):
+    """The first of the rows which (int64[K]) of table that its recurrence does not reproduce
+    exactly from the rows it reaches, else -1."""
+    s = np.zeros(STATE_LEN, dtype=np.int64)
+    rows = np.empty((MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
+    out = np.empty(TABLE_WIDTH)
+    for j in range(which.shape[0]):
+        out[:] = 0.0
+        _solve_row(which[j], positions, table, s, rows, out)
+        for k in range(TABLE_WIDTH):
+            if out[k] != table[which[j], k]:
+                return which[j]
+    return -1
 
 
 def _positions():
     """All one-sided positions (int64[N_POSITIONS, 6]) indexed by rank, and their pip counts."""
-    grids = np.indices((16,) * N_POINTS_HOME).reshape(N_POINTS_HOME, -1).T
-    grids = grids[grids.sum(axis=1) <= N_CHECKERS]
     pos = np.zeros((N_POSITIONS, N_POINTS_HOME), dtype=np.int64)
-    idx = _ranks(np.ascontiguousarray(grids, dtype=np.int64))
-    pos[idx] = grids
+    _enumerate(pos)
     pips = pos @ np.arange(1, N_POINTS_HOME + 1)
     return pos, pips
+
+
+@njit(cache=True)
+def _enumerate(out):
+    """Write every one-sided position into out (int64[N_POSITIONS, 6]) at the row of its rank."""
+    c = np.zeros(N_POINTS_HOME, dtype=np.int64)
+    total = 0
+    while True:
+        out[rank(c)] = c
+        p = 0  # the next counts in odometer order, skipping those over 15 checkers
+        while p < N_POINTS_HOME and total == N_CHECKERS:
+            total -= c[p]
+            c[p] = 0
+            p += 1
+        if p == N_POINTS_HOME:
+            return
+        c[p] += 1
+        total += 1
 
 
 @njit(cache=True)
@@ -155,6 +198,8 @@ def _ranks(grid):
 
 
 _TABLE = None
+FILE_NAME = "bearoff-v1.npz"  # in files.cache_dir(); a new layout takes a new name
+N_CHECKED_ROWS = 512  # rows whose recurrence is recomputed when a saved table is loaded
 
 
 def generate() -> npt.NDArray[np.float64]:
@@ -165,11 +210,61 @@ def generate() -> npt.NDArray[np.float64]:
     return table
 
 
+def _checked_rows(pips):
+    """The rows a load recomputes: the 64 positions with the most pips (they depend on the most
+    others), then rows spread evenly over the rest."""
+    order = np.argsort(pips, kind="stable").astype(np.int64)
+    spread = order[np.linspace(0, N_POSITIONS - 65, N_CHECKED_ROWS - 64).astype(np.int64)]
+    return np.concatenate([order[-64:], spread])
+
+
+def save(table: npt.NDArray[np.float64], path: str | os.PathLike[str]) -> None:
+    """Write table to path (an .npz: the zip format keeps a CRC-32 of it), atomically."""
+
+    def write(tmp):
+        with open(tmp, "wb") as f:
+            np.savez(f, table=table)
+
+    write_atomically(path, write)
+
+
+def load_saved(path: str | os.PathLike[str]) -> npt.NDArray[np.float64]:
+    """The table saved at path, checked (the zip's CRC-32, shape, dtype, each distribution summing
+    to 1, and N_CHECKED_ROWS rows recomputed from the rows they reach by the game core's plays).
+    OSError if it cannot be read, ValueError if it is not a table that generate() gives."""
+    try:
+        with np.load(path, allow_pickle=False) as f:
+            table = f["table"]
+    except (KeyError, ValueError, EOFError, zipfile.BadZipFile) as e:
+        raise ValueError(f"{path}: not a saved bear-off table, or a damaged one ({e})") from None
+    if table.shape != (N_POSITIONS, TABLE_WIDTH) or table.dtype != np.float64:
+        raise ValueError(f"{path}: a table of shape {table.shape} {table.dtype}")
+    sums = (table[:, :N_ROLLS].sum(1), table[:, N_ROLLS:].sum(1))
+    if not all(np.allclose(t, 1.0, atol=1e-9) for t in sums):
+        raise ValueError(f"{path}: a distribution does not sum to 1")
+    pos, pips = _positions()
+    wrong = _first_wrong_row(_checked_rows(pips), pos, table)
+    if wrong >= 0:
+        raise ValueError(f"{path}: row {wrong} does not follow from the rules")
+    return table
+
+
 def table() -> npt.NDArray[np.float64]:
-    """The bear-off table, generated once per process (read-only)."""
+    """The bear-off table, once per process (read-only): loaded from files.cache_dir() when a
+    checked copy is there, else generated and saved there for later processes (if the folder
+    can be written)."""
     global _TABLE
     if _TABLE is None:
-        t = generate()
+        path = cache_dir() / FILE_NAME
+        try:
+            t = load_saved(path)
+        except (OSError, ValueError):
+            t = generate()
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                save(t, path)
+            except OSError:
+                pass
         t.setflags(write=False)
         _TABLE = t
     return _TABLE

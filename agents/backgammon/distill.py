@@ -96,7 +96,7 @@ def sample_positions(net, rng, n_games, alt, out):
     return k
 
 
-@njit(parallel=True)
+@njit(parallel=True, cache=True)
 def targets1(net, rows, n, out):
     """1-ply outputs (float64[n, 5] into out: win, win gammon, win backgammon, lose gammon, lose
     backgammon, cumulative) of the afterstates rows[:n] for their movers under net."""

@@ -21,6 +21,15 @@ search (1-ply and more) an afterstate that ends the game is worth its exact poin
 player who moved (1, 2 or 3, O.3) instead of the model's estimate; at 0-ply the plays keep the
 model's values, so 0-ply is the plain net agent exactly.
 
+``search_values_u`` and ``preroll_outputs_u`` value outputs by any linear utility instead:
+``u[0] + u[1] y[0] + ... + u[5] y[4]`` (``match_equity.utility``), one row of weights for the
+player who made the plays and one for its opponent (``U[0]``, ``U[1]``), and a game's exact
+outcome by the same weights; the search is a negamax, so the two utilities must be opposite (one
+side's value is minus the other's: true of the money-normalised equity of match play,
+agents/backgammon/match_equity.py ``eq_weights``). Money play is ``MONEY_U`` = (-1, 2, 1, 1,
+-1, -1) for both, which ``search_values`` and ``preroll_outputs`` use: their values are
+``td_net.equity``'s to the last bit.
+
 The 2-ply search has a work budget (``BUDGET_2``, an agent's ``budget``): the number of
 afterstates the model values in the whole decision, counted as the search goes. A 2-ply search
 that would pass it stops, and every play keeps its 1-ply value (the decision is then exactly the
@@ -38,6 +47,7 @@ import numpy as np
 from numba import njit
 
 from boardgym.agents.backgammon import net as td_net
+from boardgym.agents.backgammon.match_equity import utility
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import OFF_ME, STATE_LEN
 
@@ -54,8 +64,11 @@ __all__ = [
     "ROLL_D1",
     "ROLL_D2",
     "ROLL_W",
+    "MONEY_U",
     "search_values",
+    "search_values_u",
     "preroll_outputs",
+    "preroll_outputs_u",
     "check_search",
     "check_budget",
 ]
@@ -72,6 +85,8 @@ INFO_LEN = 2  # search_values' info: afterstates valued, 1 if the 2-ply search s
 ROLL_D1 = np.array([d1 for d1 in range(1, 7) for d2 in range(d1, 7)], dtype=np.int64)
 ROLL_D2 = np.array([d2 for d1 in range(1, 7) for d2 in range(d1, 7)], dtype=np.int64)
 ROLL_W = np.where(ROLL_D1 == ROLL_D2, 1.0, 2.0) / 36.0  # probability of each of the 21 rolls
+MONEY_U = np.array([[-1.0, 2.0, 1.0, 1.0, -1.0, -1.0]] * 2)  # money equity as a utility (both)
+MONEY_U.flags.writeable = False
 
 
 def check_budget(budget: int) -> int:
@@ -104,20 +119,34 @@ def check_search(plies: int, candidates: int, threshold: float) -> tuple[int, in
 
 
 @njit(cache=True, inline="always")
-def _exact(row):
-    """Points (1/2/3 per cube unit) for the player who moved of an afterstate ending the game."""
+def _kind(row):
+    """1, 2 or 3 (O.3): the game kind of an afterstate ending the game, for the player who moved."""
     _, kind, _ = game.result(game.pass_turn(row), game.SCORING_GAMMON)
-    return float(kind)
+    return kind
+
+
+@njit(cache=True, inline="always")
+def _exact(u, row):
+    """Utility u (float64[6]) of the exact outcome of an afterstate ending the game, for the
+    player who moved: its outputs are 1 for a win and for each kind up to the game's."""
+    kind = _kind(row)
+    v = u[0] + u[1]
+    if kind >= 2:
+        v += u[2]
+    if kind >= 3:
+        v += u[3]
+    return v
 
 
 @njit(cache=True)
-def _values0(net, rows, n, ys, out, exact):
-    """out[r] = 0-ply equity of rows[r] for its mover (exact points of a finished game if exact)."""
+def _values0(net, u, rows, n, ys, out, exact):
+    """out[r] = 0-ply utility u (float64[6]) of rows[r] for its mover (exact outcome of a
+    finished game if exact)."""
     td_net.evaluate_rows(net, rows, n, ys)
     for r in range(n):
-        out[r] = td_net.equity(ys[r])
+        out[r] = utility(u, ys[r])
         if exact and rows[r, OFF_ME] == 15:
-            out[r] = _exact(rows[r])
+            out[r] = _exact(u, rows[r])
 
 
 @njit(cache=True)
@@ -134,17 +163,17 @@ def _filter(values, n, k_max, thr, cand):
 
 
 @njit(cache=True)
-def _value1(net, row, buf, ys, sc, info):
-    """1-ply value of afterstate row for its mover: the mean over the opponent's 21 rolls of
-    minus its best reply at 0-ply. buf int64[MAX_AFTERSTATES, STATE_LEN], ys, sc: scratch;
-    info[0] counts the afterstates valued."""
+def _value1(net, uu, side, row, buf, ys, sc, info):
+    """1-ply value of afterstate row for its mover (side 0 or 1: its row of uu, float64[2, 6]):
+    the mean over the opponent's 21 rolls of minus its best reply at 0-ply. buf
+    int64[MAX_AFTERSTATES, STATE_LEN], ys, sc: scratch; info[0] counts the afterstates valued."""
     if row[OFF_ME] == 15:
-        return _exact(row)
+        return _exact(uu[side], row)
     s = game.pass_turn(row)
     tot = 0.0
     for r in range(21):
         m = game.plays_of_roll(s, ROLL_D1[r], ROLL_D2[r], buf, None)
-        _values0(net, buf, m, ys, sc, np.bool_(True))
+        _values0(net, uu[1 - side], buf, m, ys, sc, np.bool_(True))
         info[0] += m
         best = sc[0]
         for k in range(1, m):
@@ -155,17 +184,17 @@ def _value1(net, row, buf, ys, sc, info):
 
 
 @njit(cache=True)
-def _value2(net, row, thr, buf, buf1, ys, sc, sc1, cand, budget, info):
-    """2-ply value of afterstate row for its mover: the mean over the opponent's 21 rolls of
-    minus its best reply at 1-ply among its REPLY_CANDIDATES best within thr at 0-ply. Stops
-    (info[1] = 1, the value meaningless) once info[0] passes budget (> 0)."""
+def _value2(net, uu, row, thr, buf, buf1, ys, sc, sc1, cand, budget, info):
+    """2-ply value of afterstate row for its mover (uu[0]'s player): the mean over the opponent's
+    21 rolls of minus its best reply at 1-ply among its REPLY_CANDIDATES best within thr at
+    0-ply. Stops (info[1] = 1, the value meaningless) once info[0] passes budget (> 0)."""
     if row[OFF_ME] == 15:
-        return _exact(row)
+        return _exact(uu[0], row)
     s = game.pass_turn(row)
     tot = 0.0
     for r in range(21):
         m = game.plays_of_roll(s, ROLL_D1[r], ROLL_D2[r], buf, None)
-        _values0(net, buf, m, ys, sc, np.bool_(True))
+        _values0(net, uu[1], buf, m, ys, sc, np.bool_(True))
         info[0] += m
         k = _filter(sc, m, np.int64(REPLY_CANDIDATES), thr, cand)
         best = -1e300
@@ -173,7 +202,7 @@ def _value2(net, row, thr, buf, buf1, ys, sc, sc1, cand, budget, info):
             if budget > 0 and info[0] > budget:
                 info[1] = 1
                 return 0.0
-            v = _value1(net, buf[cand[c]], buf1, ys, sc1, info)
+            v = _value1(net, uu, 1, buf[cand[c]], buf1, ys, sc1, info)
             if v > best:
                 best = v
         tot -= best * ROLL_W[r]
@@ -181,15 +210,12 @@ def _value2(net, row, thr, buf, buf1, ys, sc, sc1, cand, budget, info):
 
 
 @njit(cache=True)
-def search_values(net, rows, n, plies, candidates, threshold, budget, info, out):
-    """Values (float64[n] into out) of the plays rows[:n] (int64[N, STATE_LEN], mover's view) for
-    the mover, searched to plies (0, 1, 2) with the move filter (candidates, threshold); the best
-    value is the chosen play's (the module docstring). budget: afterstates valued past which a
-    2-ply search stops and the 1-ply values stand (0: no budget). info (int64[INFO_LEN], filled):
-    afterstates valued, 1 if the 2-ply search stopped. -> number of plays searched past 0-ply."""
+def search_values_u(net, uu, rows, n, plies, candidates, threshold, budget, info, out):
+    """search_values with the utilities uu (float64[2, 6]: the mover's, its opponent's; opposite,
+    the module docstring) in place of money equity."""
     maxa = game.MAX_AFTERSTATES
     ys = np.empty((max(n, maxa), td_net.N_OUT))
-    _values0(net, rows, n, ys, out, plies > 0)
+    _values0(net, uu[0], rows, n, ys, out, plies > 0)
     info[0] = n
     info[1] = 0
     if plies == 0 or n <= 1:
@@ -204,7 +230,7 @@ def search_values(net, rows, n, plies, candidates, threshold, budget, info, out)
     for r in range(n):
         out[r] -= FILTERED
     for c in range(k):
-        out[cand[c]] = _value1(net, rows[cand[c]], buf, ys, sc, info)
+        out[cand[c]] = _value1(net, uu, 0, rows[cand[c]], buf, ys, sc, info)
     if plies == 1 or k <= 1:
         return k
     one = out[:n].copy()
@@ -212,7 +238,7 @@ def search_values(net, rows, n, plies, candidates, threshold, budget, info, out)
     for r in range(n):
         out[r] -= FILTERED
     for c in range(k2):
-        v = _value2(net, rows[inner[c]], threshold, buf, buf1, ys, sc, sc1, cand, budget, info)
+        v = _value2(net, uu, rows[inner[c]], threshold, buf, buf1, ys, sc, sc1, cand, budget, info)
         if info[1] == 1:
             out[:n] = one
             return k
@@ -221,11 +247,19 @@ def search_values(net, rows, n, plies, candidates, threshold, budget, info, out)
 
 
 @njit(cache=True)
-def preroll_outputs(net, state, out):
-    """The model's outputs (float64[5] into out: win, win gammon, win backgammon, lose gammon,
-    lose backgammon, cumulative) for the player on roll of state before its roll: the mean over
-    the 21 rolls of the outputs of its best play (0-ply equity; exact for a play that ends the
-    game) -> the mean equity of those plays."""
+def search_values(net, rows, n, plies, candidates, threshold, budget, info, out):
+    """Values (float64[n] into out) of the plays rows[:n] (int64[N, STATE_LEN], mover's view) for
+    the mover, searched to plies (0, 1, 2) with the move filter (candidates, threshold); the best
+    value is the chosen play's (the module docstring). budget: afterstates valued past which a
+    2-ply search stops and the 1-ply values stand (0: no budget). info (int64[INFO_LEN], filled):
+    afterstates valued, 1 if the 2-ply search stopped. -> number of plays searched past 0-ply."""
+    return search_values_u(net, MONEY_U, rows, n, plies, candidates, threshold, budget, info, out)
+
+
+@njit(cache=True)
+def preroll_outputs_u(net, u, state, out):
+    """preroll_outputs with the best play of each roll by the utility u (float64[6]) of the
+    player on roll -> the mean utility of those plays."""
     buf = np.empty((game.MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
     ys = np.empty((game.MAX_AFTERSTATES, td_net.N_OUT))
     sc = np.empty(game.MAX_AFTERSTATES)
@@ -234,7 +268,7 @@ def preroll_outputs(net, state, out):
     eq = 0.0
     for r in range(21):
         m = game.plays_of_roll(state, ROLL_D1[r], ROLL_D2[r], buf, None)
-        _values0(net, buf, m, ys, sc, np.bool_(True))
+        _values0(net, u, buf, m, ys, sc, np.bool_(True))
         b = 0
         for k in range(1, m):
             if sc[k] > sc[b]:
@@ -242,7 +276,7 @@ def preroll_outputs(net, state, out):
         w = ROLL_W[r]
         eq += w * sc[b]
         if buf[b, OFF_ME] == 15:  # the game ends: exact outcome vector
-            kind = sc[b]
+            kind = _kind(buf[b])
             out[td_net.WIN] += w
             if kind >= 2:
                 out[td_net.WIN_G] += w
@@ -252,3 +286,12 @@ def preroll_outputs(net, state, out):
             for o in range(td_net.N_OUT):
                 out[o] += w * ys[b, o]
     return eq
+
+
+@njit(cache=True)
+def preroll_outputs(net, state, out):
+    """The model's outputs (float64[5] into out: win, win gammon, win backgammon, lose gammon,
+    lose backgammon, cumulative) for the player on roll of state before its roll: the mean over
+    the 21 rolls of the outputs of its best play (0-ply equity; exact for a play that ends the
+    game) -> the mean equity of those plays."""
+    return preroll_outputs_u(net, MONEY_U[0], state, out)

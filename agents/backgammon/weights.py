@@ -2,8 +2,8 @@
 writes a model to an ``.npz`` file with JSON metadata, ``load_weights`` reads one back (a
 gnubg-input model with its race net, or a Tesauro (w1, b1, w2, b2) net: every checkpoint written
 before loads), ``check_params`` validates the arrays of a model (shapes, dtypes, finite values)
-and returns its model tuple. The bear-off table of a gnubg model is generated
-(agents/backgammon/bearoff.py), never saved.
+and returns its model tuple. The bear-off table of a gnubg model is not in its checkpoint: it
+comes from agents/backgammon/bearoff.py (generated once, then kept in the user's cache folder).
 """
 
 from __future__ import annotations

@@ -16,7 +16,6 @@ the mask that tells whether the mover's play goes on is the mask handed out).
 (the vector envs' same-step autoreset), keeping their last observation, reward and end flags.
 """
 
-import numba
 import numpy as np
 from numba import njit, prange
 
@@ -217,7 +216,7 @@ def _start_game(
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _step_block(
     lo,
     hi,
@@ -259,7 +258,7 @@ def _step_block(
         )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _reset_block(
     lo,
     hi,
@@ -302,7 +301,7 @@ def _reset_block(
         )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _autoreset_block(
     lo,
     hi,
@@ -370,8 +369,8 @@ def _autoreset_block(
         )
 
 
-# Serial (cached) and parallel (one block of games per thread; uncached, prange) builds of the
-# same code; see draughts/batch.py.
+# Serial and parallel builds of the same block functions, both cached (the parallel ones take the
+# block count from the caller); see draughts/batch.py.
 @njit(cache=True)
 def batch_step_serial(
     states,
@@ -409,7 +408,7 @@ def batch_step_serial(
     )
 
 
-@njit(parallel=True)
+@njit(parallel=True, cache=True)
 def batch_step(
     states,
     actions,
@@ -424,10 +423,11 @@ def batch_step(
     current,
     rewards,
     done,
+    blocks,
 ):
     """batch_step_serial with one block of games per thread."""
     n = states.shape[0]
-    blocks = min(n, numba.get_num_threads())
+    blocks = max(1, min(n, blocks))
     for b in prange(blocks):
         _step_block(
             b * n // blocks,
@@ -486,7 +486,7 @@ def batch_reset_serial(
     )
 
 
-@njit(parallel=True)
+@njit(parallel=True, cache=True)
 def batch_reset(
     states,
     which,
@@ -502,10 +502,11 @@ def batch_reset(
     current,
     rewards,
     done,
+    blocks,
 ):
     """batch_reset_serial with one block of games per thread."""
     n = states.shape[0]
-    blocks = min(n, numba.get_num_threads())
+    blocks = max(1, min(n, blocks))
     for b in prange(blocks):
         _reset_block(
             b * n // blocks,
@@ -575,7 +576,7 @@ def batch_step_autoreset_serial(
     )
 
 
-@njit(parallel=True)
+@njit(parallel=True, cache=True)
 def batch_step_autoreset(
     states,
     actions,
@@ -594,10 +595,11 @@ def batch_step_autoreset(
     seat_rewards,
     seat_done,
     final_obs,
+    blocks,
 ):
     """batch_step_autoreset_serial with one block of games per thread."""
     n = states.shape[0]
-    blocks = min(n, numba.get_num_threads())
+    blocks = max(1, min(n, blocks))
     for b in prange(blocks):
         _autoreset_block(
             b * n // blocks,

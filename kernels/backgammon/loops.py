@@ -31,7 +31,7 @@ def count_plays(states, dice, reps, out, routes):
     return total
 
 
-@njit(parallel=True)
+@njit(parallel=True, cache=True)
 def count_afterstates_parallel(states, dice, reps, outs, scs):
     """The same over all cores: the cases split into one contiguous chunk per thread buffer."""
     nchunk = outs.shape[0]

@@ -13,8 +13,9 @@ The perspective player is the side to move in two-player mode (``opponent == OPP
 caller supplies both sides' actions, as in Pgx) and the learner's seat (``seats[i]``) when an
 in-kernel opponent (opponents.py, codes in boardgym.kernels.players) plays the other side.
 
-``batch_step`` / ``batch_reset`` run games in parallel; ``*_serial`` are the same code on one
-thread (faster for small batches). Finished games are not reset by ``batch_step``: the caller
+``batch_step`` / ``batch_reset`` run games in parallel, in ``blocks`` blocks of games (their
+last argument: one per thread); ``*_serial`` are the same code on one thread (faster for small
+batches). Finished games are not reset by ``batch_step``: the caller
 reads the terminal observation, then calls ``batch_reset`` on the finished games.
 ``batch_step_autoreset`` does both in one call (the vector envs' same-step autoreset), keeping
 the finished games' last observation, reward and end flags for the caller.
@@ -24,7 +25,6 @@ position (game.gen_actions, scratch allocated once per chunk of games) gives the
 (G.1), the random player's hop and the mask: no second move search, no state copies.
 """
 
-import numba
 import numpy as np
 from numba import njit, prange
 
@@ -139,7 +139,7 @@ def batch_outputs(states, seats, rngs, opponent, max_plies, obs, masks, current,
         )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _step_block(
     lo, hi, states, actions, seats, rngs, opponent, max_plies, obs, masks, current, rewards, done
 ):
@@ -168,7 +168,7 @@ def _step_block(
         )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _reset_block(
     lo,
     hi,
@@ -222,7 +222,7 @@ def _start_row(starts, rngs, i):
     return rand_below(rngs, i, starts.shape[0])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _autoreset_block(
     lo,
     hi,
@@ -292,9 +292,11 @@ def _autoreset_block(
         )
 
 
-# Each batch kernel in two builds: serial (cached; faster for small batches or one thread) and
-# parallel (one block of games per thread, each with its own scratch; uncached, as Numba
-# requires for prange).
+# Each batch kernel in two builds, both cached: serial (faster for small batches or one thread)
+# and parallel, whose prange runs the same block function (not inlined: the parallel build then
+# compiles little) once per block of games, each block with its own scratch. The caller passes
+# the block count, numba.get_num_threads() read in Python: called inside a kernel it is a ctypes
+# function pointer, which keeps Numba from caching the kernel.
 @njit(cache=True)
 def batch_step_serial(
     states, actions, seats, rngs, opponent, max_plies, obs, masks, current, rewards, done
@@ -319,13 +321,13 @@ def batch_step_serial(
     )
 
 
-@njit(parallel=True)
+@njit(parallel=True, cache=True)
 def batch_step(
-    states, actions, seats, rngs, opponent, max_plies, obs, masks, current, rewards, done
+    states, actions, seats, rngs, opponent, max_plies, obs, masks, current, rewards, done, blocks
 ):
     """batch_step_serial with one block of games per thread."""
     n = states.shape[0]
-    blocks = min(n, numba.get_num_threads())
+    blocks = max(1, min(n, blocks))
     for b in prange(blocks):
         _step_block(
             b * n // blocks,
@@ -382,7 +384,7 @@ def batch_reset_serial(
     )
 
 
-@njit(parallel=True)
+@njit(parallel=True, cache=True)
 def batch_reset(
     states,
     which,
@@ -397,10 +399,11 @@ def batch_reset(
     current,
     rewards,
     done,
+    blocks,
 ):
     """batch_reset_serial with one block of games per thread."""
     n = states.shape[0]
-    blocks = min(n, numba.get_num_threads())
+    blocks = max(1, min(n, blocks))
     for b in prange(blocks):
         _reset_block(
             b * n // blocks,
@@ -468,7 +471,7 @@ def batch_step_autoreset_serial(
     )
 
 
-@njit(parallel=True)
+@njit(parallel=True, cache=True)
 def batch_step_autoreset(
     states,
     actions,
@@ -486,10 +489,11 @@ def batch_step_autoreset(
     seat_rewards,
     seat_done,
     final_obs,
+    blocks,
 ):
     """batch_step_autoreset_serial with one block of games per thread."""
     n = states.shape[0]
-    blocks = min(n, numba.get_num_threads())
+    blocks = max(1, min(n, blocks))
     for b in prange(blocks):
         _autoreset_block(
             b * n // blocks,

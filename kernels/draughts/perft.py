@@ -2,7 +2,7 @@
 
 Bulk counting: at the last ply the moves are counted, not made (quiet moves by shifts and
 popcounts; captures are generated, since distinct outcomes must be told apart).
-``perft_parallel`` splits the tree over threads with ``prange`` (uncached): over the root moves'
+``perft_parallel`` splits the tree over threads with ``prange``: over the root moves'
 replies (the positions two plies deep), which balances the work better than root moves alone.
 """
 
@@ -81,9 +81,9 @@ def perft(state, depth):
     return perft_bb(state[S_WM], state[S_WK], state[S_BM], state[S_BK], state[S_SIDE], depth)
 
 
-@njit(parallel=True)
+@njit(parallel=True, cache=True)
 def perft_parallel(state, depth):
-    """perft with the subtrees two plies deep counted in parallel (prange; uncached)."""
+    """perft with the subtrees two plies deep counted in parallel (prange)."""
     wm, wk, bm, bk, side = state[S_WM], state[S_WK], state[S_BM], state[S_BK], state[S_SIDE]
     if depth <= 1:
         return perft_bb(wm, wk, bm, bk, side, depth)

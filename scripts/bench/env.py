@@ -312,7 +312,7 @@ def main_batched(s):
 def _say(bar, line):
     """Print a line of the report, clearing the progress bar's line first."""
     if bar.enabled:
-        bar.stream.write("\r\x1b[K")
+        bar.clear()
     print(line, flush=True)
 
 

@@ -192,7 +192,7 @@ class Table:
     def say(self, line=""):
         """Print a line of the report (clearing the progress bar's line first)."""
         if self.bar is not None and self.bar.enabled:
-            self.bar.stream.write("\r\x1b[K")
+            self.bar.clear()
         print(line, flush=True)
 
     def rate(self, task, impl):

@@ -167,7 +167,7 @@ def main(args=None):
             }
             out.append(row)
             if bar.enabled:
-                bar.stream.write("\r\x1b[K")
+                bar.clear()
             print(json.dumps(row), flush=True)
             bar.update(1)
     return out

@@ -177,6 +177,14 @@ function render() {
   box.innerHTML = "";
   const mode = $("mode").value;
   let board, legal = [], persp = 0;
+  $("archive-list").hidden = mode !== "archive";
+  $("archive-note").hidden = !(view && view.archive && mode !== "archive" && mode !== "replay");
+  if (view && view.archive) $("archive-note").textContent = view.archive;
+  if (mode === "archive") {
+    $("status").textContent = archive ? "" : "searching…";
+    $("evaluation").textContent = ""; $("log").innerHTML = "";
+    return;
+  }
   if (mode === "replay") {
     if (!replay) { $("status").textContent = "paste or choose a record, then Load"; return; }
     const fr = replay.frames[replay.k];
@@ -355,30 +363,104 @@ function watchRun() {
   timer = setTimeout(tick, 0);
 }
 
+// the archive: the games kept, filtered; replay, take up or download one
+let archive = null;     // {games, total, offset}
+const ARCHIVE_PAGE = 25;
+const RESULT_TEXT = {player_0: "player_0 won", player_1: "player_1 won", draw: "draw", stopped: "stopped", unfinished: "unfinished"};
+async function archiveSearch(offset) {
+  const q = new URLSearchParams({game: GAME, limit: String(ARCHIVE_PAGE), offset: String(offset || 0)});
+  for (const k of ["player", "result", "source", "since", "until"]) {
+    const v = $("archive-" + k).value.trim();
+    if (v) q.set(k, v);
+  }
+  const data = await api("GET", "/api/archive?" + q.toString());
+  archive = data ? {games: data.games, total: data.total, offset: offset || 0} : null;
+  drawArchive();
+  render();
+}
+function button(text, cls, onclick) {
+  const b = document.createElement("button");
+  b.textContent = text; b.className = cls; b.onclick = onclick;
+  return b;
+}
+function drawArchive() {
+  const body = $("archive-list").querySelector("tbody");
+  body.innerHTML = "";
+  if (!archive) { $("archive-count").textContent = ""; return; }
+  const {games, total, offset} = archive;
+  $("archive-count").textContent = total ? `games ${offset + 1}-${offset + games.length} of ${total}` : "no games found";
+  $("archive-newer").disabled = offset === 0;
+  $("archive-older").disabled = offset + games.length >= total;
+  for (const g of games) {
+    const tr = document.createElement("tr");
+    tr.dataset.uid = g.uid;
+    const result = g.result === "unfinished" || !g.how ? RESULT_TEXT[g.result] : `${RESULT_TEXT[g.result]}: ${g.how}`;
+    for (const text of [g.created.replace("T", " "), g.player_0, g.player_1, result, g.source]) {
+      const td = document.createElement("td"); td.textContent = text; tr.appendChild(td);
+    }
+    const n = document.createElement("td"); n.className = "archive-actions"; n.textContent = String(g.n_actions); tr.appendChild(n);
+    const cell = document.createElement("td");
+    const web = g.source === "web-play" || g.source === "web-watch";
+    cell.appendChild(button("Replay", "archive-replay", () => archiveReplay(g.uid)));
+    if (web && !g.over) cell.appendChild(button("Resume", "archive-resume", () => archiveResume(g.uid)));
+    cell.appendChild(button("Download", "archive-download", () => archiveDownload(g.uid)));
+    tr.appendChild(cell);
+    body.appendChild(tr);
+  }
+}
+async function archiveReplay(uid) {
+  const data = await api("GET", `/api/archive/${uid}/replay`);
+  if (!data) return;
+  view = null;
+  loadReplay(data);
+  $("mode").value = "replay";
+  setMode();
+}
+async function archiveResume(uid) {
+  const v = await api("GET", `/api/games/${uid}`);
+  if (!v) return;
+  view = v;
+  $("mode").value = v.mode;
+  setMode();
+}
+async function archiveDownload(uid) {
+  setPending(1);
+  const res = await fetch(`/api/archive/${uid}/record`).finally(() => setTimeout(() => setPending(-1), 0));
+  if (!res.ok) { const d = await res.json().catch(() => ({})); showError(d.error || "HTTP " + res.status); return; }
+  const name = /filename="([^"]+)"/.exec(res.headers.get("Content-Disposition") || "");
+  const blob = await res.blob();
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = name ? name[1] : (GAME === "draughts" ? "game.pdn" : "game.mat");
+  document.body.appendChild(a); a.click(); a.remove();
+}
+
 // replay
+function loadReplay(data) {
+  replay = {game: data.game, frames: data.frames, match: data.match, k: 0};
+  const sel = $("replay-game"); sel.innerHTML = "";
+  if (data.match) data.match.games.forEach((g, i) => {
+    const o = document.createElement("option"); o.value = String(i);
+    o.textContent = data.match.kind === "pdn" ? `game ${g.number}: ${g.white} - ${g.black} (${g.result})`
+      : `game ${g.number}: ${g.score[0]}-${g.score[1]} → ${g.score_after[0]}-${g.score_after[1]}`;
+    sel.appendChild(o);
+  });
+}
 async function replayLoad() {
   stopWatch();
   const data = await api("POST", "/api/replay", {text: $("replay-text").value});
-  if (data) {
-    replay = {game: data.game, frames: data.frames, match: data.match, k: 0};
-    const sel = $("replay-game"); sel.innerHTML = "";
-    if (data.match) data.match.games.forEach((g, i) => {
-      const o = document.createElement("option"); o.value = String(i);
-      o.textContent = data.match.kind === "pdn" ? `game ${g.number}: ${g.white} - ${g.black} (${g.result})`
-        : `game ${g.number}: ${g.score[0]}-${g.score[1]} → ${g.score_after[0]}-${g.score_after[1]}`;
-      sel.appendChild(o);
-    });
-  }
+  if (data) loadReplay(data);
   render();
 }
 function replayGo(k) { if (replay) { replay.k = Math.max(0, Math.min(replay.frames.length - 1, k)); render(); } }
 
 function setMode() {
   const mode = $("mode").value;
-  for (const m of ["play", "watch", "replay"]) $(m + "-controls").hidden = m !== mode;
+  for (const m of ["play", "watch", "replay", "archive"]) $(m + "-controls").hidden = m !== mode;
   stopWatch();
-  if (mode === "replay" || (view && view.mode !== mode)) view = null;
+  if (mode === "replay" || mode === "archive" || (view && view.mode !== mode)) view = null;
   showError("");
+  if (mode === "archive") archiveSearch(0);
   render();
 }
 
@@ -404,7 +486,10 @@ async function init() {
     else if (e.key === "ArrowLeft") replayGo(replay.k - 1);
   });
   $("replay-file").onchange = async (e) => { const f = e.target.files[0]; if (f) { $("replay-text").value = await f.text(); replayLoad(); } };
-  $("mode").onchange = setMode;
+  $("mode").onchange = () => setMode();
+  $("archive-search").onclick = () => archiveSearch(0);
+  $("archive-newer").onclick = () => archiveSearch(Math.max(0, (archive ? archive.offset : 0) - ARCHIVE_PAGE));
+  $("archive-older").onclick = () => archiveSearch((archive ? archive.offset : 0) + ARCHIVE_PAGE);
   const agents = await api("GET", "/api/agents");
   if (agents) for (const id of ["agent", "agent0", "agent1"]) {
     for (const name of agents[GAME]) { const o = document.createElement("option"); o.value = o.textContent = name; $(id).appendChild(o); }

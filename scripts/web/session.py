@@ -1,17 +1,19 @@
 """A game in the browser on the server: the person's actions, the agents' replies, undo, and the
-games kept at once (the least recently used dropped)."""
+games kept at once (the least recently used dropped from memory; with an archive, every game is
+written to it after each change and taken up again from it when asked for after a restart or
+once dropped)."""
 
 from __future__ import annotations
 
 import copy
-import itertools
-import secrets
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 
 import numpy as np
 
-from boardgym.agents.arena.sessions import BackgammonGame, DraughtsGame, load_agent
+from boardgym.agents.arena.archive import Recorder
+from boardgym.agents.arena.sessions import BackgammonGame, DraughtsGame, archive_row, load_agent
 from boardgym.envs import backgammon_ids
 from boardgym.envs import draughts as dr_api
 from boardgym.kernels.backgammon import game as bg_core
@@ -20,16 +22,63 @@ from boardgym.kernels.draughts.board import S_CAP_SQ, S_SIDE
 from boardgym.scripts.web import fields
 from boardgym.scripts.web.boards import backgammon_board, draughts_board
 from boardgym.scripts.web.fields import BadRequest
+from boardgym.scripts.web.thinking import think
 
 MAX_GAMES = 256  # games kept at once; the oldest is dropped past this
 MAX_AGENT_STEPS = 10_000  # agent actions in one request (a game always ends well before)
+# the request fields a game is started with (kept in the archive, to start it again)
+SETTINGS_KEYS = (
+    "game",
+    "mode",
+    "agent",
+    "agents",
+    "seat",
+    "seed",
+    "fen",
+    "position_id",
+    "dice",
+    "cube",
+    "depth",
+    "time_limit",
+    "options",
+    "agent_settings",
+)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a client may ask of the server's agents."""
+
+    max_depth: int = 64
+    """deepest search a client may ask for (plies)"""
+    max_think: float = 600.0
+    """longest time per move a client may ask for (seconds)"""
+
+    def check(self, cfgs, mode):
+        """BadRequest if an agent's settings ask for more than the limits."""
+        for k, c in cfgs.items():
+            where = f"player_{k} ({c.agent}): " if mode == "watch" else ""
+            if c.depth is not None and c.depth > self.max_depth:
+                raise BadRequest(
+                    f"{where}'depth' {c.depth} is more than this server allows ({self.max_depth})"
+                )
+            if c.time_limit is not None and c.time_limit > self.max_think:
+                raise BadRequest(
+                    f"{where}'time_limit' {c.time_limit:g} s is more than this server allows "
+                    f"({self.max_think:g} s)"
+                )
 
 
 class Session:
-    """One game on the server: the game (agents/arena/sessions), its agents, the undo snapshots."""
+    """One game on the server: the game (agents/arena/sessions), its agents, the undo snapshots;
+    written to the archive (if any) after every change. row: an archived game to take up again
+    (its actions replayed, the agents not asked)."""
 
-    def __init__(self, body):
+    def __init__(self, body, archive=None, row=None, pool=None, limits=None):
         self.lock = threading.Lock()
+        self.pool = pool
+        self.client = None  # the address of the client that started it
+        self.settings = {k: body[k] for k in SETTINGS_KEYS if body.get(k) is not None}
         self.game_name = fields.get(body, "game", str, "draughts", ("draughts", "backgammon"))
         self.mode = fields.get(body, "mode", str, "play", ("play", "watch"))
         if self.mode == "play":
@@ -51,6 +100,8 @@ class Session:
                 for k in (0, 1)
             }
             names = list(pair)
+        (limits or Limits()).check(cfgs, self.mode)
+        self.cfgs = cfgs
         self.agents = {}
         for k, c in cfgs.items():
             try:
@@ -64,11 +115,60 @@ class Session:
         except (ValueError, TypeError) as e:
             raise BadRequest(str(e)) from None
         self.names = names
+        resolved = {
+            "game": self.game_name,
+            "mode": self.mode,
+            "seed": fields.get(body, "seed", int, 0),
+        }
+        if self.mode == "play":
+            resolved.update(agent=names[1 - self.seat], seat=self.seat)
+        else:
+            resolved["agents"] = names
+        self.settings.update(resolved)  # the defaults spelt out: the same game again later
         self.log = []  # what happened, in notation
         self.history = []  # (game, log length) before each of the person's turns
         self.over_text = None
         self.evaluation = None  # the agent's own evaluation of its last move, where it has one
-        self._agents_play()
+        self.recorder = Recorder(archive, None if row is None else row["uid"])
+        if row is None:
+            self._agents_play()
+            self.save()
+        else:
+            self._replay(row)
+
+    @property
+    def uid(self):
+        return self.recorder.uid
+
+    # -- the archive
+    def save(self):
+        """Write the game to the archive (a failure is kept in recorder.problem)."""
+        extra = {
+            "log": self.log,
+            "undo": [[len(g.actions), n] for g, n in self.history],
+            "over_text": self.over_text,
+            "evaluation": self.evaluation,
+        }
+        source = "web-play" if self.mode == "play" else "web-watch"
+        self.recorder.save(archive_row(self.game, source, self.settings, extra))
+
+    def _replay(self, row):
+        """Take up an archived game: its actions replayed (with the undo snapshots), its log."""
+        extra = row.get("extra") or {}
+        undo = {int(n): int(k) for n, k in extra.get("undo", [])}
+        try:
+            for a in row["actions"]:
+                n = len(self.game.actions)
+                if n in undo:
+                    self.game.news(self.seat, own=True)  # as the live game had reported it
+                    self.history.append((copy.deepcopy(self.game), undo[n]))
+                self.game.step(int(a))
+        except (ValueError, TypeError, IndexError) as e:
+            raise BadRequest(f"the archived game {row['uid']} cannot be replayed: {e}") from None
+        self.game.news(self.seat, own=True)
+        self.log = [str(x) for x in extra.get("log", [])]
+        self.over_text = extra.get("over_text")
+        self.evaluation = extra.get("evaluation")
 
     # -- the game
     @property
@@ -87,39 +187,23 @@ class Session:
             self.log.append(self.over_text)
 
     def _agent_step(self):
-        """One agent action; its evaluation (where it has one) kept for the move list."""
+        """One agent action (in the pool when there is one); its evaluation (where it has one)
+        kept for the move list."""
         player = self._acting()
-        agent = self.agents[player]
-        s = self.env.state
         if self.game_name == "backgammon":
-            equity = self._equity(agent)
             index = len(self.env.turns) - 1
-            self.game.agent_step(agent)
-            text = None if equity is None else f"equity {equity:+.3f}"
         else:
-            first_hop = s[S_CAP_SQ] < 0
             index = len(self.env.moves)
-            if hasattr(agent, "last_info"):
-                agent.last_info = {}
-            self.game.agent_step(agent)
-            info = getattr(agent, "last_info", None) or {}
-            text = None
-            if first_hop and info.get("score") is not None:  # None: a forced move, not searched
-                depth = f" at depth {info['depth']}" if "depth" in info else ""
-                text = f"score {info['score']:+d}{depth}"
+        if self.pool is not None:
+            action, text = self.pool.think(self.cfgs[player], self.game)
+        else:
+            action, text = think(self.agents[player], self.game)
+        self.game.step(action)
         if text is not None:
             self.game.notes[index] = f"{self.names[player]}: {text}"
             self.evaluation = self.game.notes[index] + (
                 " after its play" if self.game_name == "backgammon" else ""
             )
-
-    def _equity(self, agent):
-        """The agent's equity of its best play (agents with a net), at the start of its play."""
-        s = self.env.state
-        d1, d2 = bg_core.dice_of(s)
-        if not getattr(agent, "has_equity", False) or d1 == 0 or not bg_core.can_move(s):
-            return None
-        return float(np.max(agent.scores(agent.afterstates(s, d1, d2))))
 
     def _agents_play(self):
         """In play mode, the agent's replies until the person is to act or the game ends."""
@@ -168,15 +252,15 @@ class Session:
         if before is not None:
             self.history.append((before, len(self.log)))
         self._agents_play()
+        self.save()
 
     def _play(self, action):
         """Step the env with a legal action given as legal() lists it."""
         if self.game_name == "draughts":
             side = int(self.env.state[S_SIDE])  # kernel frame -> the mover's frame
-            self.env.step(int(dr_core.VIEW_ACTION[side, action]))
+            self.game.step(int(dr_core.VIEW_ACTION[side, action]))
         else:
-            self.game.remember()
-            self.env.step(int(action))
+            self.game.step(int(action))
 
     def step(self):
         """Watch mode: one agent action (a draughts hop, a checker move or a cube decision)."""
@@ -186,6 +270,7 @@ class Session:
             raise BadRequest("the game is over")
         self._agent_step()
         self._news()
+        self.save()
 
     def undo(self):
         if self.mode != "play":
@@ -196,6 +281,7 @@ class Session:
         del self.log[n:]
         self.over_text = None
         self.log.append("taken back")
+        self.save()
 
     def record(self):
         """(file name, text) of the game so far: PDN or a gnubg match file."""
@@ -245,6 +331,8 @@ class Session:
             "legal": self.legal(),
             "can_undo": bool(self.history),
             "evaluation": self.evaluation,
+            "archive": self.recorder.problem,
+            "actions": len(self.game.actions),
         }
         if self.game_name == "draughts":
             view["board"] = draughts_board(env.state)
@@ -259,26 +347,67 @@ class Session:
 
 
 class Games:
-    """The games on the server, by id (least recently used dropped past max_games)."""
+    """The games on the server, by id (least recently used dropped from memory past max_games;
+    with an archive, a game not in memory is taken up again from it)."""
 
-    def __init__(self, max_games=MAX_GAMES):
+    def __init__(
+        self, max_games=MAX_GAMES, archive=None, pool=None, limits=None, max_client_games=None
+    ):
         self.max_games = max_games
+        self.archive = archive
+        self.pool = pool  # thinking.Pool of the agents' moves, or None: in this process
+        self.limits = limits or Limits()
+        self.max_client_games = max_client_games  # unfinished games in memory per client
         self.lock = threading.Lock()
+        self.loading = threading.Lock()  # one game taken up from the archive at a time
         self.games = OrderedDict()
-        self.counter = itertools.count(1)
 
-    def add(self, session):
-        sid = f"{next(self.counter)}-{secrets.token_hex(4)}"
+    def new(self, body, client=None):
+        """A new game (Session of body) for client (its address), kept; its id. BadRequest
+        (429) when client already has max_client_games unfinished games here."""
+        if self.max_client_games is not None and client is not None:
+            with self.lock:
+                mine = sum(
+                    1 for s in self.games.values() if s.client == client and not s.env.is_over
+                )
+            if mine >= self.max_client_games:
+                raise BadRequest(
+                    f"you have {mine} unfinished games on this server, its limit: finish one "
+                    "or wait",
+                    429,
+                )
+        session = Session(body, self.archive, pool=self.pool, limits=self.limits)
+        session.client = client
+        self._keep(session.uid, session)
+        return session.uid
+
+    def _keep(self, sid, session):
         with self.lock:
             self.games[sid] = session
             while len(self.games) > self.max_games:
                 self.games.popitem(last=False)
-        return sid
 
-    def get(self, sid):
+    def _find(self, sid):
         with self.lock:
             session = self.games.get(sid)
-            if session is None:
-                raise BadRequest(f"no game {sid!r} on this server (start a new game)", 404)
-            self.games.move_to_end(sid)
+            if session is not None:
+                self.games.move_to_end(sid)
             return session
+
+    def get(self, sid):
+        session = self._find(sid)
+        if session is not None:
+            return session
+        if self.archive is not None:
+            with self.loading:
+                session = self._find(sid)  # taken up meanwhile by another request
+                if session is not None:
+                    return session
+                row = self.archive.get(sid)
+                if row is not None and row["source"] in ("web-play", "web-watch"):
+                    session = Session(
+                        row["settings"], self.archive, row, pool=self.pool, limits=self.limits
+                    )
+                    self._keep(sid, session)
+                    return session
+        raise BadRequest(f"no game {sid!r} on this server (start a new game)", 404)

@@ -384,3 +384,31 @@ def test_a_match_cannot_start_from_a_finished_game():
     env = backgammon_v0.raw_env(match_length=3)
     with pytest.raises(ValueError, match="the game is over"):
         env.reset(options={"position_id": pid})
+
+
+@pytest.mark.parametrize("seed", [2, 5])
+def test_match_text_writes_the_whole_match_and_reads_back(seed):
+    from boardgym.envs.backgammon_match import read_match
+
+    env = backgammon_v0.raw_env(match_length=5)
+    texts = []
+    _random_match(
+        env,
+        seed,
+        see=lambda e, mask: (
+            texts.append(e.match_text()) if len(texts) < 1 and len(e.games) == 1 else None
+        ),
+    )
+    done = read_match(env.match_text())
+    assert done["match_length"] == 5
+    assert [g["score"] for g in done["games"]] == [list(g["score"]) for g in env.games]
+    assert [g["winner"] for g in done["games"]] == [g["winner"] for g in env.games]
+    m = env.match
+    final = [int(m[game.M_SCORE]), int(m[game.M_SCORE + 1])]
+    last = done["games"][-1]
+    assert max(final) == 5
+    need = 5 - last["score"][last["winner"]]
+    assert last["score"][last["winner"]] + min(last["points"], need) == 5
+    if texts:  # mid-match: the finished game and the one in play, unfinished
+        mid = read_match(texts[0])
+        assert len(mid["games"]) == 2 and mid["games"][1]["winner"] is None

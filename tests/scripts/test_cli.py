@@ -156,7 +156,7 @@ def test_dispatcher(capsys):
     assert err.count("\n") == 1 and "--threads" in err
 
 
-def test_progress_draws_only_on_a_terminal():
+def test_progress_draws_only_on_a_terminal_and_is_erased_at_the_end():
     quiet = io.StringIO()
     with cli.Progress(10, label="games", stream=quiet) as bar:
         for _ in range(10):
@@ -171,9 +171,11 @@ def test_progress_draws_only_on_a_terminal():
     with cli.Progress(4, label="games", unit="g", stream=tty, min_interval=0.0) as bar:
         for _ in range(4):
             bar.update(1)
+        bar.clear()
+        drawn = tty.getvalue()
     text = tty.getvalue()
-    assert "games [" in text and "4/4 g" in text and "ETA" in text and text.endswith("\n")
-    assert "/s" in cli.Progress(None, stream=tty).text()
+    assert "games: " in drawn and "4/4" in drawn and " g/s]" in drawn
+    assert text.endswith("\r") and text.rsplit("\r", 2)[-2].strip() == ""  # erased: no line left
 
 
 def test_missing_optional_dependency_is_one_line(capsys):
@@ -183,9 +185,3 @@ def test_missing_optional_dependency_is_one_line(capsys):
     assert cli.run(needs_ray, [], prog="demo") == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "boardgym_no_such_optional_package" in err
-
-
-def test_progress_eta_never_negative():
-    bar = cli.Progress(2, stream=io.StringIO())
-    bar.update(5)
-    assert "ETA 00:00" in bar.text()

@@ -279,3 +279,42 @@ def test_round_robin_with_plot_writes_a_png(tmp_path, capsys):
     res = ev.main(["greedy", "random", "--games", "2", "--quiet", "--plot", str(out2)])
     assert res["plots"] == [str(out2)] and "elo" not in res
     assert_nontrivial_png(out2, min_bytes=5_000)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["draughts-greedy", "random", "--games", "4"],
+        ["backgammon-td", "backgammon-greedy", "--games", "4"],  # the afterstate loop's games
+        ["backgammon-td", "backgammon-greedy", "--games", "2", "--cube"],
+    ],
+    ids=["draughts", "backgammon", "cube"],
+)
+def test_save_keeps_every_game_and_changes_no_result(args, tmp_path):
+    from boardgym.agents.arena.archive import Archive
+    from boardgym.envs import records
+
+    db = tmp_path / "games.sqlite"
+    plain = ev.main([*args, "--quiet", "--seed", "3"])
+    kept = ev.main([*args, "--quiet", "--seed", "3", "--save", str(db)])
+    assert kept["pairs"][(0, 1)] == plain["pairs"][(0, 1)]
+    with Archive(db) as store:
+        games = [store.get(g["uid"]) for g in store.list()]
+    n = plain["pairs"][(0, 1)]["games"]
+    assert len(games) == n and all(g["source"] == "evaluate" and g["over"] for g in games)
+    a, b = args[0], args[1]
+    assert sorted((g["player_0"], g["player_1"]) for g in games) == sorted(
+        [(a, b), (b, a)] * (n // 2)
+    )
+    wins = sum(g["result"] == ("player_0" if g["player_0"] == a else "player_1") for g in games)
+    assert wins == plain["pairs"][(0, 1)]["wins"]
+    for g in games:
+        kind, frames, _ = records.record_frames(g["record"])
+        assert len(frames) > 5 and g["actions"] and g["settings"]["seed"] == g["seed"]
+
+
+def test_save_and_luck_are_refused_together(tmp_path):
+    with pytest.raises(cli.UsageError, match="--save keeps games"):
+        ev.main(
+            ["backgammon-td", "backgammon-greedy", "--luck", "td", "--save", str(tmp_path / "a")]
+        )

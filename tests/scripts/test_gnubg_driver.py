@@ -123,3 +123,43 @@ def test_eval_gnubg_match_flags(capsys):
     )
     assert s["matches"] == 2
     assert "matches to 1" in capsys.readouterr().out
+
+
+HINT = """Cube analysis
+0-ply cubeless equity +0.018 (Money: +0.068)
+Cubeful equities:
+1. No double           +0.195
+2. Double, pass        +1.000  (+0.805)
+3. Double, take        +0.011  (-0.184)
+Proper cube action: No double, take (18.6%)
+"""
+
+
+def test_cube_equities_and_errors():
+    eq = gd.parse_cube_equities(HINT)
+    assert eq == {"nd": 0.195, "dp": 1.0, "dt": 0.011}
+    assert gd.cube_error(eq, False, game.ACTION_ROLL) == 0.0
+    assert gd.cube_error(eq, False, game.ACTION_DOUBLE) == pytest.approx(0.184)
+    assert gd.cube_error(eq, True, game.ACTION_TAKE) == 0.0
+    assert gd.cube_error(eq, True, game.ACTION_DROP) == pytest.approx(0.989)
+    with pytest.raises(ValueError, match="cubeful equities"):
+        gd.parse_cube_equities("Proper cube action: No double, take")
+
+
+def test_the_analyst_judges_every_decision_of_the_agent(tmp_path):
+    f = tmp_path / "r.jsonl"
+    analyst = gd.Analyst(0)
+    agent = GreedyAgent(seed=2)
+    rows = gd.play_gnubg_matches(agent, gd.GnubgAgent(0), 3, 1, 7, str(f), analyst=analyst)
+    assert sum(r["checker_n"] for r in rows) == len(analyst.checker) > 10
+    assert sum(r["cube_n"] for r in rows) == len(analyst.cube) > 0
+    assert min(analyst.checker) >= 0 and min(analyst.cube) >= 0
+    s = gd.summarize_matches(rows)["analysis"]
+    assert s["checker_decisions"] == len(analyst.checker)
+    assert s["checker_memg"] == pytest.approx(1000 * np.mean(analyst.checker), rel=1e-4)
+    assert "_pick" not in agent.__dict__ and "cube_action" not in agent.__dict__
+    # gnubg judged by itself loses nothing in checker play
+    self_judge = gd.Analyst(0)
+    g = gd.GnubgAgent(0)
+    gd.play_gnubg_matches(g, gd.GnubgAgent(0), 3, 1, 8, None, analyst=self_judge)
+    assert max(self_judge.checker) < 1e-9 and max(self_judge.cube) < 1e-9

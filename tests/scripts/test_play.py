@@ -464,3 +464,48 @@ def test_a_failed_save_leaves_the_old_file_whole(tmp_path, monkeypatch):
     )
     assert "cannot save: disk full" in text
     assert path.read_text() == "the old record\n"
+
+
+# ----------------------------------------------------------------------------- the archive
+def test_the_game_is_kept_in_the_archive_as_it_goes(tmp_path):
+    from boardgym.agents.arena.archive import Archive
+
+    db = tmp_path / "games.sqlite"
+    out = io.StringIO()
+
+    class Watcher(Feeder):
+        """Checks the archive before each move: the game so far is in it."""
+
+        seen = []
+
+        def readline(self):
+            with Archive(db) as store:
+                (row,) = store.list()
+                self.seen.append(row["n_actions"])
+            return super().readline()
+
+    end = play.main(
+        ["--game", "backgammon", "--agent", "greedy", "--db", str(db), "--seed", "4"],
+        stdin=Watcher(out),
+        out=out,
+    )
+    assert end.over
+    with Archive(db) as store:
+        (row,) = store.list()
+        game = store.get(row["uid"])
+    assert game["source"] == "play" and (game["player_0"], game["player_1"]) == ("you", "greedy")
+    assert game["record"] == end.record and game["over"] and game["result"] != "unfinished"
+    assert game["settings"]["seed"] == 4 and game["settings"]["agent"] == "greedy"
+    assert Watcher.seen[-1] > 10 and Watcher.seen == sorted(Watcher.seen)
+    assert "note:" not in out.getvalue()
+
+
+def test_no_archive_and_a_broken_archive(tmp_path):
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"not a database at all" * 64)
+    end, text = _run(["--game", "draughts", "--db", str(junk)], text="c3-d4\nquit\n")
+    assert "note: " in text and "is not a boardgym game archive" in text
+    assert "the game is not kept" in text and "played" in text  # the game went on
+    db = tmp_path / "none.sqlite"
+    _run(["--game", "draughts", "--db", str(db), "--no-archive"], text="quit\n")
+    assert not db.exists()

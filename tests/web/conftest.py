@@ -1,6 +1,7 @@
 """The web board served on a free loopback port (uvicorn in a thread) and headless Chromium (the
 system's ``chromium``, driven by Playwright for Python; Playwright's own browser download is not
-used)."""
+used). The page's Content-Security-Policy forbids evaluating strings as script: give
+``wait_for_function`` a function (``"() => view.over"``), not an expression."""
 
 import shutil
 import socket

@@ -163,14 +163,14 @@ def test_watch_two_agents(page, server_url):
     assert page.inner_text("#log").startswith("greedy (White) played")
     page.fill("#speed", "20")
     page.click("#watch-run")
-    page.wait_for_function("view.log.length >= 4", timeout=30_000)
+    page.wait_for_function("() => view.log.length >= 4", timeout=30_000)
     page.click("#watch-pause")
     settle(page)
     paused = page.evaluate("view.log.length")
     page.wait_for_timeout(400)  # paused: no more moves
     assert page.evaluate("view.log.length") == paused and not page.evaluate("view.over")
     page.click("#watch-run")
-    page.wait_for_function("view && view.over", timeout=60_000)
+    page.wait_for_function("() => view && view.over", timeout=60_000)
     assert "game over" in page.inner_text("#status")
 
 
@@ -360,7 +360,7 @@ def test_watch_backgammon_and_download_its_match(page, server_url):
     settle(page)
     page.fill("#speed", "60")
     page.click("#watch-run")
-    page.wait_for_function("view && view.over", timeout=60_000)
+    page.wait_for_function("() => view && view.over", timeout=60_000)
     assert "[td: equity" in page.inner_text("#log")
     with page.expect_download() as info:
         page.click("#watch-download")

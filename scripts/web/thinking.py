@@ -1,0 +1,239 @@
+"""Agents' moves for the web board: in the server's own process, or in a pool of worker processes
+with a time cap the server enforces.
+
+``think(agent, game)`` is one decision: the agent's action in a game of agents/arena/sessions
+(not changed) with the agent's own evaluation of it where it has one (a search's score and
+depth, a net's equity). ``Pool`` runs ``think`` in worker processes (as many as the machine
+has cores by default), so that one game's slow agent never holds up the requests of another
+and the server's own process stays free to answer: a request sends the game (pickled, a few
+kB) and the agent's settings to an idle worker, which loads the agent once per settings and
+answers. A worker that has not answered within ``cap`` seconds is killed and replaced, and the
+request is told so (``TooSlow``); when every worker is busy for longer than ``wait`` seconds
+the request is refused (``Busy``). A worker is put to work only once it has loaded the default
+agents (``WARM``), so its start-up never counts against a move's cap.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import queue
+import threading
+from collections import OrderedDict
+from types import SimpleNamespace
+
+import numpy as np
+
+from boardgym.agents.arena.sessions import BackgammonGame, load_agent
+from boardgym.kernels.backgammon import game as bg_core
+from boardgym.kernels.draughts.board import S_CAP_SQ
+from boardgym.scripts.web.fields import BadRequest
+
+WARM = (("draughts", "greedy"), ("backgammon", "greedy"), ("backgammon", "td"))
+MAX_AGENTS = 32  # agents one worker keeps loaded (the least recently used dropped)
+
+
+class TooSlow(BadRequest):
+    """The agent did not answer within the server's cap (HTTP 503)."""
+
+    def __init__(self, message):
+        super().__init__(message, 503)
+
+
+class Busy(BadRequest):
+    """Every worker stayed busy for longer than the server waits (HTTP 503)."""
+
+    def __init__(self, message):
+        super().__init__(message, 503)
+
+
+def _equity(agent, state):
+    """The agent's equity of its best play (agents with a net), at the start of its play."""
+    d1, d2 = bg_core.dice_of(state)
+    if not getattr(agent, "has_equity", False) or d1 == 0 or not bg_core.can_move(state):
+        return None
+    return float(np.max(agent.scores(agent.afterstates(state, d1, d2))))
+
+
+def think(agent, game):
+    """(action, the agent's evaluation as text or None) of the agent to act in game (a
+    DraughtsGame or BackgammonGame, not changed)."""
+    if isinstance(game, BackgammonGame):
+        equity = _equity(agent, game.env.state)
+        action = game.choose(agent)
+        return action, None if equity is None else f"equity {equity:+.3f}"
+    first_hop = game.env.state[S_CAP_SQ] < 0
+    if hasattr(agent, "last_info"):
+        agent.last_info = {}
+    action = game.choose(agent)
+    info = getattr(agent, "last_info", None) or {}
+    if first_hop and info.get("score") is not None:  # None: a forced move, not searched
+        depth = f" at depth {info['depth']}" if "depth" in info else ""
+        return action, f"score {info['score']:+d}{depth}"
+    return action, None
+
+
+def agent_key(cfg):
+    """What makes two agents' settings the same agent (a worker keeps one agent per key)."""
+    return repr(sorted((k, repr(v)) for k, v in vars(cfg).items()))
+
+
+def _settings(game, agent):
+    return SimpleNamespace(
+        game=game,
+        agent=agent,
+        seed=0,
+        fen=None,
+        position_id=None,
+        dice=None,
+        cube=False,
+        depth=None,
+        time_limit=None,
+        agent_option=[],
+    )
+
+
+def _worker(conn):
+    """A worker process: answers (key, cfg, game) with ('ok', (action, text)) or
+    ('error', message) until told None or its pipe closes."""
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    from boardgym.agents.arena.sessions import DraughtsGame
+
+    for game, name in WARM:  # load and run the default agents once (Numba's cache, nets)
+        cfg = _settings(game, name)
+        cls = DraughtsGame if game == "draughts" else BackgammonGame
+        think(load_agent(cfg), cls(cfg, ("a", "b")))
+    conn.send(("ready", None))
+    agents = OrderedDict()
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        if job is None:
+            return
+        key, cfg, game = job
+        try:
+            agent = agents.pop(key, None) or load_agent(cfg)
+            agents[key] = agent
+            while len(agents) > MAX_AGENTS:
+                agents.popitem(last=False)
+            conn.send(("ok", think(agent, game)))
+        except Exception as e:  # the request is told; the worker goes on
+            conn.send(("error", f"{type(e).__name__}: {e}"))
+
+
+class _Process:
+    def __init__(self, ctx):
+        self.conn, child = ctx.Pipe()
+        self.proc = ctx.Process(target=_worker, args=(child,), daemon=True)
+        self.proc.start()
+        child.close()
+
+    def stop(self):
+        if self.proc.is_alive():
+            self.proc.kill()
+        self.proc.join(timeout=5)
+        self.conn.close()
+
+
+class Pool:
+    """Worker processes that play agents' moves (module docstring). workers: how many (None:
+    the machine's cores); cap: seconds a move may take before its worker is killed; wait:
+    seconds a request waits for a free worker."""
+
+    def __init__(self, workers=None, cap=60.0, wait=120.0, start_timeout=600.0):
+        n = (os.cpu_count() or 1) if workers is None else workers
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise ValueError(f"workers must be at least 1, got {workers!r}")
+        self.cap, self.wait, self.start_timeout = float(cap), float(wait), float(start_timeout)
+        self.size = n
+        self._ctx = multiprocessing.get_context("spawn")  # no fork of a threaded server
+        self._idle = queue.Queue()
+        self._lock = threading.Lock()
+        self._all = []
+        self._closed = False
+        self.killed = 0  # workers stopped for running past the cap
+        for _ in range(n):
+            self._spawn()
+
+    def _spawn(self):
+        """Start a worker; it joins the idle ones once it has warmed up (in a thread)."""
+        worker = _Process(self._ctx)
+        with self._lock:
+            self._all.append(worker)
+
+        def ready():
+            ok = worker.conn.poll(self.start_timeout)
+            try:
+                ok = ok and worker.conn.recv()[0] == "ready"
+            except (EOFError, OSError):
+                ok = False
+            if ok and not self._closed:
+                self._idle.put(worker)
+            else:
+                self._drop(worker)
+
+        threading.Thread(target=ready, daemon=True).start()
+
+    def _drop(self, worker):
+        with self._lock:
+            if worker in self._all:
+                self._all.remove(worker)
+        worker.stop()
+
+    def think(self, cfg, game):
+        """(action, evaluation text or None) of the agent of settings cfg (a load_agent
+        settings object) to act in game, played in a worker; TooSlow, Busy or BadRequest."""
+        try:
+            worker = self._idle.get(timeout=self.wait)
+        except queue.Empty:
+            raise Busy(
+                f"every agent worker has been busy for {self.wait:.0f} s: try again soon"
+            ) from None
+        try:
+            worker.conn.send((agent_key(cfg), cfg, game))
+            if not worker.conn.poll(self.cap):
+                self.killed += 1
+                self._drop(worker)
+                self._spawn()
+                worker = None
+                raise TooSlow(
+                    f"the agent did not move within the server's cap of {self.cap:g} s: it was "
+                    "stopped (ask for a shorter time or a smaller depth)"
+                )
+            status, value = worker.conn.recv()
+        except (EOFError, OSError, BrokenPipeError):
+            self._drop(worker)
+            self._spawn()
+            worker = None
+            raise BadRequest("the agent's worker process died: try again", 503) from None
+        finally:
+            if worker is not None:
+                self._idle.put(worker)
+        if status != "ok":
+            raise BadRequest(f"the agent failed: {value}", 500)
+        return value
+
+    def ready(self, timeout=600.0):
+        """Wait until every worker has warmed up (True) or timeout seconds have passed."""
+        import time
+
+        deadline = time.monotonic() + timeout
+        while self._idle.qsize() < self.size:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.05)
+        return True
+
+    def close(self):
+        self._closed = True
+        with self._lock:
+            workers = list(self._all)
+            self._all.clear()
+        for w in workers:
+            try:
+                w.conn.send(None)
+            except (OSError, BrokenPipeError):
+                pass
+            w.stop()
