@@ -216,7 +216,7 @@ def _start_game(
     )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _step_block(
     lo,
     hi,
@@ -258,7 +258,7 @@ def _step_block(
         )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _reset_block(
     lo,
     hi,
@@ -301,7 +301,7 @@ def _reset_block(
         )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _autoreset_block(
     lo,
     hi,
