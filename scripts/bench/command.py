@@ -14,7 +14,7 @@ Targets (one target takes its own options; several, or all, take the options bel
   coldstart  first use with an empty Numba cache: import -> first finished game of each game
   paths    the paths users call (legal_plays, make_vec, the AEC env, cold start), each beside
            its peer and its goal, in one run
-  web      the web board under load, killed (kill -9) and fuzzed, on 127.0.0.1 (--mode)
+  web      the web board under load, killed (kill -9) and fuzzed, on 127.0.0.1 (--parts)
   all      every target above but paths (whose rows repeat theirs) and web
 
 Each target first lists its peers: the installed ones are measured, the missing ones are named with
@@ -127,7 +127,9 @@ def _target_settings(target: str, cfg: Settings):
     if target == "paths":
         return bench_paths.Settings(full=cfg.full)
     if target == "web":
-        return bench_web.Settings(mode="all", seconds=120.0 if cfg.full else 20.0)
+        return bench_web.Settings(
+            parts=["load", "faults", "fuzz"], seconds=120.0 if cfg.full else 20.0
+        )
     return bench_rllib.Settings(
         game="backgammon" if cfg.game == "backgammon" else "draughts", full=cfg.full
     )

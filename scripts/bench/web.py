@@ -1,16 +1,17 @@
 """The web board under load, killed, and fed garbage: a ``boardgym serve`` process on 127.0.0.1.
 
     boardgym bench web                          # load: 50 players and 2 watchers for 60 s
-    boardgym bench web --mode faults            # kill -9 at random moments in 20 games
-    boardgym bench web --mode fuzz              # 2,000 hostile requests
-    boardgym bench web --mode all --seconds 120 # BENCHMARKS.md
+    boardgym bench web --parts faults           # kill -9 at random moments in 20 games
+    boardgym bench web --parts fuzz             # 2,000 hostile requests
+    boardgym bench web --parts load faults fuzz --seconds 120   # BENCHMARKS.md
 
 The server runs in its own process with a fresh archive in a temporary folder, on a free port
 of 127.0.0.1 only; every run is bounded (players <= 200, seconds <= 600, fault games <= 100,
 fuzz requests <= 20,000).
 
 ``load``: ``--players`` simulated players (threads; half play draughts against
-``draughts-greedy``, half backgammon against ``backgammon-td``, whole games one after another,
+``draughts-greedy``, half backgammon against ``backgammon-td``, or ``--draughts-agent`` /
+``--backgammon-agent``, whole games one after another,
 each action a random legal one, cube decisions ``roll`` / ``take``) and ``--watchers`` watchers
 (greedy against random, td against greedy, one step at a time) for ``--seconds``. Reports the
 errors (any answer but 200, any failed request), p50 / p99 / max latency of an action request,
@@ -61,8 +62,10 @@ HOST = "127.0.0.1"  # never another address
 class Settings:
     """Settings of the web board's load, fault and fuzz runs."""
 
-    mode: Literal["load", "faults", "fuzz", "all"] = "load"
-    """what to run: load, faults, fuzz, or all three"""
+    parts: list[Literal["load", "faults", "fuzz"]] = dataclasses.field(
+        default_factory=lambda: ["load"]
+    )
+    """what to run: load, faults, fuzz (one or more)"""
     players: int = 50
     """load: simulated players at once (at most 200)"""
     watchers: int = 2
@@ -71,6 +74,11 @@ class Settings:
     """load: how long (at most 600)"""
     workers: int | None = None
     """load: the server's agent workers (none: one per core)"""
+    draughts_agent: str = "draughts-greedy"
+    """load: the draughts players' opponent"""
+    backgammon_agent: str = "backgammon-td"
+    """load: the backgammon players' opponent (backgammon-td searches 2 plies by default;
+    backgammon-td:plies=0 is the net alone)"""
     fault_games: int = 20
     """faults: games, one kill each (at most 100)"""
     fuzz_requests: int = 2000
@@ -79,6 +87,7 @@ class Settings:
     """seed of the players' choices, the kill moments and the fuzz"""
 
     def check(self):
+        cli.require(len(self.parts) > 0, "give at least one of --parts load faults fuzz")
         cli.require(1 <= self.players <= 200, f"--players must be 1..200, got {self.players}")
         cli.require(0 <= self.watchers <= 20, f"--watchers must be 0..20, got {self.watchers}")
         cli.require(0 < self.seconds <= 600, f"--seconds must be in (0, 600], got {self.seconds}")
@@ -199,8 +208,8 @@ def run_load(cfg, folder):
     lock = threading.Lock()
     # warm the agents once (the workers' first moves) before the clock starts
     for body in (
-        {"game": "draughts", "agent": "draughts-greedy"},
-        {"game": "backgammon", "agent": "backgammon-td"},
+        {"game": "draughts", "agent": cfg.draughts_agent},
+        {"game": "backgammon", "agent": cfg.backgammon_agent},
     ):
         request(port, "POST", "/api/games", body, timeout=600)
     memory = [(0.0, server.memory_mb())]
@@ -220,7 +229,7 @@ def run_load(cfg, folder):
     def player(k):
         rng = random.Random(cfg.seed * 1000 + k)
         game = "draughts" if k % 2 == 0 else "backgammon"
-        agent = "draughts-greedy" if game == "draughts" else "backgammon-td"
+        agent = cfg.draughts_agent if game == "draughts" else cfg.backgammon_agent
         while time.monotonic() < deadline:
             body = {"game": game, "agent": agent, "seed": rng.randrange(1 << 30)}
             if game == "backgammon":
@@ -280,6 +289,7 @@ def run_load(cfg, folder):
     server.stop()
     lat = sorted(stats["latency"])
     out = {
+        "agents": [cfg.draughts_agent, cfg.backgammon_agent],
         "players": cfg.players,
         "watchers": cfg.watchers,
         "seconds": round(elapsed, 1),
@@ -297,7 +307,8 @@ def run_load(cfg, folder):
         "integrity": integrity,
     }
     print(
-        f"load: {cfg.players} players + {cfg.watchers} watchers, {out['seconds']} s: "
+        f"load: {cfg.players} players + {cfg.watchers} watchers against {cfg.draughts_agent} / "
+        f"{cfg.backgammon_agent}, {out['seconds']} s: "
         f"{out['requests']} requests ({out['requests_per_s']}/s), {out['errors']} errors, "
         f"{out['games_finished']} games finished; action p50 {out['p50_ms']} ms, "
         f"p99 {out['p99_ms']} ms, max {out['max_ms']} ms; server memory (s, MB) "
@@ -537,7 +548,7 @@ def run_fuzz(cfg, folder):
 def main(args=None):
     """Run the chosen parts (Settings or command-line strings) -> {part: its figures}."""
     cfg = cli.settings(Settings, args, prog="boardgym bench web", description=__doc__)
-    parts = ("load", "faults", "fuzz") if cfg.mode == "all" else (cfg.mode,)
+    parts = list(dict.fromkeys(cfg.parts))
     out = {}
     with tempfile.TemporaryDirectory(prefix="boardgym-bench-web-") as folder:
         env_cache = os.environ.get("NUMBA_CACHE_DIR")

@@ -14,8 +14,10 @@ def test_load_faults_and_fuzz_with_tiny_budgets(capsys):
     out = bench.main(
         [
             "web",
-            "--mode",
-            "all",
+            "--parts",
+            "load",
+            "faults",
+            "fuzz",
             "--players",
             "2",
             "--watchers",
@@ -38,7 +40,7 @@ def test_load_faults_and_fuzz_with_tiny_budgets(capsys):
     assert fuzz["5xx"] == 0 and fuzz["timeouts"] == 0 and fuzz["4xx"] > 0
     assert fuzz["4xx_without_message"] == 0
     printed = capsys.readouterr().out
-    assert "load: 2 players + 1 watchers" in printed and "faults: 2 kills -9" in printed
+    assert "load: 2 players + 1 watchers against" in printed and "faults: 2 kills -9" in printed
 
 
 @pytest.mark.parametrize(
