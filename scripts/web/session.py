@@ -101,13 +101,15 @@ class Session:
             names = list(pair)
         (limits or Limits()).check(cfgs, self.mode)
         self.cfgs = cfgs
-        self.agents = {}
+        self.agents = {}  # the agents, in this process (with a pool: loaded to check, dropped)
         for k, c in cfgs.items():
             try:
-                self.agents[k] = load_agent(c)
+                agent = load_agent(c)
             except (ValueError, TypeError) as e:
                 where = f"player_{k} ({c.agent}): " if self.mode == "watch" else ""
                 raise BadRequest(f"{where}{e}") from None
+            if pool is None:
+                self.agents[k] = agent
         self.names = names
         try:
             self.game = self._new_game()

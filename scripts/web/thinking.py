@@ -30,7 +30,7 @@ from boardgym.kernels.draughts.board import S_CAP_SQ
 from boardgym.scripts.web.fields import BadRequest
 
 WARM = (("draughts", "greedy"), ("backgammon", "greedy"), ("backgammon", "td"))
-MAX_AGENTS = 32  # agents one worker keeps loaded (the least recently used dropped)
+MAX_AGENTS = 16  # agents one worker keeps loaded (the least recently used dropped)
 
 
 class TooSlow(BadRequest):
