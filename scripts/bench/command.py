@@ -14,7 +14,8 @@ Targets (one target takes its own options; several, or all, take the options bel
   coldstart  first use with an empty Numba cache: import -> first finished game of each game
   paths    the paths users call (legal_plays, make_vec, the AEC env, cold start), each beside
            its peer and its goal, in one run
-  all      every target above but paths (whose rows repeat theirs)
+  web      the web board under load, killed (kill -9) and fuzzed, on 127.0.0.1 (--parts)
+  all      every target above but paths (whose rows repeat theirs) and web
 
 Each target first lists its peers: the installed ones are measured, the missing ones are named with
 how to install them (most at once: pip install "boardgym[bench]"); boardgym's own figures are
@@ -35,6 +36,7 @@ from boardgym.scripts.bench import movegen as bench_movegen
 from boardgym.scripts.bench import paths as bench_paths
 from boardgym.scripts.bench import rllib as bench_rllib
 from boardgym.scripts.bench import search as bench_search
+from boardgym.scripts.bench import web as bench_web
 
 #: target -> (module, one-line summary)
 TARGETS = {
@@ -50,10 +52,11 @@ TARGETS = {
         "first use with an empty Numba cache: import -> first finished game of each game",
     ),
     "paths": (bench_paths, "the paths users call, each beside its peer and its goal, in one run"),
+    "web": (bench_web, "the web board under load, killed and fuzzed (a server on 127.0.0.1)"),
 }
-#: what ``all`` runs: every target but paths (its rows repeat the others')
-ALL = tuple(t for t in TARGETS if t != "paths")
-Target = Literal["all", "movegen", "envs", "search", "rllib", "coldstart", "paths"]
+#: what ``all`` runs: every target but paths (its rows repeat the others') and web (a server)
+ALL = tuple(t for t in TARGETS if t not in ("paths", "web"))
+Target = Literal["all", "movegen", "envs", "search", "rllib", "coldstart", "paths", "web"]
 
 
 @dataclasses.dataclass
@@ -61,7 +64,8 @@ class Settings:
     """Settings of a run of several targets (one target alone takes its own options)."""
 
     targets: list[Target] = field(default_factory=lambda: ["all"], metadata={"positional": True})
-    """what to benchmark: movegen, envs, search, rllib, coldstart, paths or all (all but paths)"""
+    """what to benchmark: movegen, envs, search, rllib, coldstart, paths, web or all (all but
+    paths and web)"""
     game: Literal["all", "draughts", "backgammon"] = "all"
     """benchmark one game only"""
     full: bool = False
@@ -122,6 +126,10 @@ def _target_settings(target: str, cfg: Settings):
         return bench_coldstart.Settings(game=cfg.game, full=cfg.full)
     if target == "paths":
         return bench_paths.Settings(full=cfg.full)
+    if target == "web":
+        return bench_web.Settings(
+            parts=["load", "faults", "fuzz"], seconds=120.0 if cfg.full else 20.0
+        )
     return bench_rllib.Settings(
         game="backgammon" if cfg.game == "backgammon" else "draughts", full=cfg.full
     )

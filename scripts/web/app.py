@@ -78,7 +78,7 @@ from boardgym.scripts.web.boards import replay_frames
 from boardgym.scripts.web.fields import BadRequest
 from boardgym.scripts.web.guard import Guard, check_token, is_loopback, new_token
 from boardgym.scripts.web.session import MAX_GAMES, Games, Limits
-from boardgym.scripts.web.thinking import Pool
+from boardgym.scripts.web.thinking import Pool, warm
 
 WEB = Path(__file__).resolve().parent
 MAX_BODY = 1 << 20  # bytes of one request (a pasted record)
@@ -370,6 +370,9 @@ def main(args=None):
     if cfg.workers != 0:
         pool = Pool(cfg.workers, cap=2 * cfg.max_think + 10)
         print(f"boardgym serve: {pool.size} agent workers starting", flush=True)
+    warm()  # this process loads the agents too (it checks each new game's settings)
+    if pool is not None and not pool.ready(600):
+        print("boardgym serve: the agent workers are slow to start; serving anyway", flush=True)
     limits = Limits(max_depth=cfg.max_depth, max_think=cfg.max_think)
     app = make_app(cfg.max_games, store, token, pool, limits, cfg.max_client_games)
     port = cfg.port

@@ -5,7 +5,6 @@ once dropped)."""
 
 from __future__ import annotations
 
-import copy
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -102,19 +101,20 @@ class Session:
             names = list(pair)
         (limits or Limits()).check(cfgs, self.mode)
         self.cfgs = cfgs
-        self.agents = {}
+        self.agents = {}  # the agents, in this process (with a pool: loaded to check, dropped)
         for k, c in cfgs.items():
             try:
-                self.agents[k] = load_agent(c)
+                agent = load_agent(c)
             except (ValueError, TypeError) as e:
                 where = f"player_{k} ({c.agent}): " if self.mode == "watch" else ""
                 raise BadRequest(f"{where}{e}") from None
+            if pool is None:
+                self.agents[k] = agent
+        self.names = names
         try:
-            cls = DraughtsGame if self.game_name == "draughts" else BackgammonGame
-            self.game = cls(next(iter(cfgs.values())), tuple(names))
+            self.game = self._new_game()
         except (ValueError, TypeError) as e:
             raise BadRequest(str(e)) from None
-        self.names = names
         resolved = {
             "game": self.game_name,
             "mode": self.mode,
@@ -126,7 +126,7 @@ class Session:
             resolved["agents"] = names
         self.settings.update(resolved)  # the defaults spelt out: the same game again later
         self.log = []  # what happened, in notation
-        self.history = []  # (game, log length) before each of the person's turns
+        self.history = []  # (actions, log length) before each of the person's turns
         self.over_text = None
         self.evaluation = None  # the agent's own evaluation of its last move, where it has one
         self.recorder = Recorder(archive, None if row is None else row["uid"])
@@ -145,7 +145,7 @@ class Session:
         """Write the game to the archive (a failure is kept in recorder.problem)."""
         extra = {
             "log": self.log,
-            "undo": [[len(g.actions), n] for g, n in self.history],
+            "undo": [[a, n] for a, n in self.history],
             "over_text": self.over_text,
             "evaluation": self.evaluation,
         }
@@ -155,20 +155,31 @@ class Session:
     def _replay(self, row):
         """Take up an archived game: its actions replayed (with the undo snapshots), its log."""
         extra = row.get("extra") or {}
-        undo = {int(n): int(k) for n, k in extra.get("undo", [])}
         try:
-            for a in row["actions"]:
-                n = len(self.game.actions)
-                if n in undo:
-                    self.game.news(self.seat, own=True)  # as the live game had reported it
-                    self.history.append((copy.deepcopy(self.game), undo[n]))
-                self.game.step(int(a))
+            self.history = [(int(a), int(n)) for a, n in extra.get("undo", [])]
+            self.game = self._rebuilt(row["actions"])
         except (ValueError, TypeError, IndexError) as e:
             raise BadRequest(f"the archived game {row['uid']} cannot be replayed: {e}") from None
-        self.game.news(self.seat, own=True)
         self.log = [str(x) for x in extra.get("log", [])]
         self.over_text = extra.get("over_text")
         self.evaluation = extra.get("evaluation")
+
+    def _new_game(self):
+        cls = DraughtsGame if self.game_name == "draughts" else BackgammonGame
+        return cls(next(iter(self.cfgs.values())), tuple(self.names))
+
+    def _rebuilt(self, actions, notes=None):
+        """The game from its start with actions played (what it was when it had played them:
+        the dice come from the env's seed), everything in it already reported."""
+        game = self._new_game()
+        for a in actions:
+            game.step(int(a))
+        if notes:  # the agents' evaluations of the moves (turns) still played
+            env = game.env
+            n = len(env.moves) if self.game_name == "draughts" else len(env.turns)
+            game.notes.update({k: v for k, v in notes.items() if k < n})
+        game.news(self.seat, own=True)
+        return game
 
     # -- the game
     @property
@@ -229,7 +240,7 @@ class Session:
             raise BadRequest("the game is over: start a new one (or undo)")
         if self._acting() != self.seat:
             raise BadRequest("it is not your turn")
-        before = copy.deepcopy(self.game) if self._turn_start() else None
+        before = len(self.game.actions) if self._turn_start() else None
         cube = fields.get(body, "cube", str)
         if cube is not None:
             if self.game_name != "backgammon":
@@ -277,7 +288,8 @@ class Session:
             raise BadRequest("undo is for games you play")
         if not self.history:
             raise BadRequest("nothing to take back")
-        self.game, n = self.history.pop()
+        n_actions, n = self.history.pop()
+        self.game = self._rebuilt(self.game.actions[:n_actions], self.game.notes)
         del self.log[n:]
         self.over_text = None
         self.log.append("taken back")

@@ -30,7 +30,7 @@ from boardgym.kernels.draughts.board import S_CAP_SQ
 from boardgym.scripts.web.fields import BadRequest
 
 WARM = (("draughts", "greedy"), ("backgammon", "greedy"), ("backgammon", "td"))
-MAX_AGENTS = 32  # agents one worker keeps loaded (the least recently used dropped)
+MAX_AGENTS = 16  # agents one worker keeps loaded (the least recently used dropped)
 
 
 class TooSlow(BadRequest):
@@ -93,16 +93,22 @@ def _settings(game, agent):
     )
 
 
+def warm():
+    """Load and run the default agents (WARM) once: Numba's cached kernels and the nets are
+    loaded before the first request needs them."""
+    from boardgym.agents.arena.sessions import DraughtsGame
+
+    for game, name in WARM:
+        cfg = _settings(game, name)
+        cls = DraughtsGame if game == "draughts" else BackgammonGame
+        think(load_agent(cfg), cls(cfg, ("a", "b")))
+
+
 def _worker(conn):
     """A worker process: answers (key, cfg, game) with ('ok', (action, text)) or
     ('error', message) until told None or its pipe closes."""
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    from boardgym.agents.arena.sessions import DraughtsGame
-
-    for game, name in WARM:  # load and run the default agents once (Numba's cache, nets)
-        cfg = _settings(game, name)
-        cls = DraughtsGame if game == "draughts" else BackgammonGame
-        think(load_agent(cfg), cls(cfg, ("a", "b")))
+    warm()
     conn.send(("ready", None))
     agents = OrderedDict()
     while True:

@@ -23,7 +23,7 @@ def free_port():
 def test_serve_from_the_wheel(wheel_cli):
     port = free_port()
     proc = subprocess.Popen(
-        [str(wheel_cli.command), "serve", "--port", str(port)],
+        [str(wheel_cli.command), "serve", "--port", str(port), "--workers", "1"],
         cwd=wheel_cli.cwd,
         env=wheel_cli.env(),
         stdout=subprocess.PIPE,
@@ -32,14 +32,14 @@ def test_serve_from_the_wheel(wheel_cli):
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 300  # the server answers once its agent worker is warm
         while True:
             try:
                 page = urllib.request.urlopen(f"{url}/draughts", timeout=5).read().decode()
                 break
             except (urllib.error.URLError, ConnectionError):
                 assert proc.poll() is None, proc.communicate()
-                assert time.monotonic() < deadline, "boardgym serve did not answer in 120 s"
+                assert time.monotonic() < deadline, "boardgym serve did not answer in 300 s"
                 time.sleep(0.5)
         assert "/static/app.js" in page
         for name in ("app.js", "style.css"):
