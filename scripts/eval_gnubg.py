@@ -484,8 +484,8 @@ def _main_matches(cfg):
             f"  gnubg {'/'.join(map(str, a['plies']))}-ply analysis of {cfg.agent} over "
             f"{a['matches']} matches: checker play {a['checker_memg']:.1f} mEMG per move "
             f"({a['checker_decisions']} plays with a choice), cube {a['cube_memg']:.1f} mEMG per "
-            f"decision ({a['cube_decisions']} decisions; {a['cube_unjudged']} where gnubg has no "
-            "double)"
+            f"decision ({a['cube_decisions']} decisions; {a['cube_unjudged']} more where gnubg has "
+            f"no double, its cube being dead: the agent doubled in {a['cube_unjudged_doubles']})"
         )
     return s
 

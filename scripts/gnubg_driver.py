@@ -213,6 +213,7 @@ class Analyst:
         self.checker = []
         self.cube = []
         self.unjudged = 0  # cube decisions gnubg has none for (a cube it deems dead)
+        self.unjudged_doubles = 0  # ... of them, the doubles made there
 
     def set_match(self, length, score_me, score_opp, crawford, post_crawford):
         self.match = (int(length), int(score_me), int(score_opp), bool(crawford))
@@ -228,6 +229,7 @@ class Analyst:
         text = run("hint")
         if "cannot double" in text:  # gnubg's dead cube, where its match play has no double
             self.unjudged += 1
+            self.unjudged_doubles += int(not offered and action == game.ACTION_DOUBLE)
             return
         self.cube.append(cube_error(parse_cube_equities(text), bool(offered), action))
 
@@ -348,9 +350,9 @@ def _one_match(agent, opponent, length, dice_seed, seat, analyst):
     pick, cube_action = agent._pick, agent.cube_action
     told = getattr(agent, "set_match", None)
     n0 = (
-        (0, 0, 0)
+        (0, 0, 0, 0)
         if analyst is None
-        else (len(analyst.checker), len(analyst.cube), analyst.unjudged)
+        else (len(analyst.checker), len(analyst.cube), analyst.unjudged, analyst.unjudged_doubles)
     )
 
     def timed_pick(state, rows):
@@ -403,6 +405,7 @@ def _one_match(agent, opponent, length, dice_seed, seat, analyst):
             cube_n=len(cube),
             cube_err=round(sum(cube), 6),
             cube_unjudged=analyst.unjudged - n0[2],
+            cube_unjudged_doubles=analyst.unjudged_doubles - n0[3],
         )
     return row
 
@@ -446,5 +449,6 @@ def summarize_matches(rows: list[dict]) -> dict:
             "cube_decisions": qn,
             "cube_memg": 1000 * sum(r["cube_err"] for r in judged) / qn if qn else None,
             "cube_unjudged": sum(r.get("cube_unjudged", 0) for r in judged),
+            "cube_unjudged_doubles": sum(r.get("cube_unjudged_doubles", 0) for r in judged),
         }
     return out

@@ -163,3 +163,13 @@ def test_the_analyst_judges_every_decision_of_the_agent(tmp_path):
     g = gd.GnubgAgent(0)
     gd.play_gnubg_matches(g, gd.GnubgAgent(0), 3, 1, 8, None, analyst=self_judge)
     assert max(self_judge.checker) < 1e-9 and max(self_judge.cube) < 1e-9
+
+
+def test_a_dead_cube_is_counted_apart():
+    analyst = gd.Analyst(0)
+    analyst.set_match(7, 6, 2, False, True)  # post-Crawford, 1 away: one game wins the match
+    analyst.judge_cube(bg.initial_state(), False, game.ACTION_DOUBLE)
+    assert analyst.cube == [] and analyst.unjudged == 1 and analyst.unjudged_doubles == 1
+    analyst.set_match(7, 2, 2, False, False)
+    analyst.judge_cube(bg.initial_state(), False, game.ACTION_ROLL)
+    assert analyst.cube == [0.0] and analyst.unjudged == 1
