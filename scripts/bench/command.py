@@ -127,9 +127,9 @@ def _target_settings(target: str, cfg: Settings):
     if target == "paths":
         return bench_paths.Settings(full=cfg.full)
     if target == "web":
-        return bench_web.Settings(
-            parts=["load", "faults", "fuzz"], seconds=120.0 if cfg.full else 20.0
-        )
+        if cfg.full:
+            return bench_web.Settings(full=True)
+        return bench_web.Settings(parts=["load", "faults", "fuzz"], seconds=20.0)
     return bench_rllib.Settings(
         game="backgammon" if cfg.game == "backgammon" else "draughts", full=cfg.full
     )

@@ -3,7 +3,7 @@
     boardgym bench web                          # load: 50 players and 2 watchers for 60 s
     boardgym bench web --parts faults           # kill -9 at random moments in 20 games
     boardgym bench web --parts fuzz             # 2,000 hostile requests
-    boardgym bench web --parts load faults fuzz --seconds 120   # BENCHMARKS.md
+    boardgym bench web --full                   # BENCHMARKS.md: all three, 120 s of load
 
 The server runs in its own process with a fresh archive in a temporary folder, on a free port
 of 127.0.0.1 only; every run is bounded (players <= 200, seconds <= 600, fault games <= 100,
@@ -85,8 +85,13 @@ class Settings:
     """fuzz: requests (at most 20,000)"""
     seed: int = 0
     """seed of the players' choices, the kill moments and the fuzz"""
+    full: bool = False
+    """the budget of BENCHMARKS.md: load, faults and fuzz, 120 s of load"""
 
     def check(self):
+        if self.full:
+            given = [f"--{k}" for k in FULL if getattr(self, k) != getattr(Settings(), k)]
+            cli.require(not given, f"--full sets {', '.join(given)}; give one or the other")
         cli.require(len(self.parts) > 0, "give at least one of --parts load faults fuzz")
         cli.require(1 <= self.players <= 200, f"--players must be 1..200, got {self.players}")
         cli.require(0 <= self.watchers <= 20, f"--watchers must be 0..20, got {self.watchers}")
@@ -98,6 +103,10 @@ class Settings:
             1 <= self.fuzz_requests <= 20_000,
             f"--fuzz-requests must be 1..20000, got {self.fuzz_requests}",
         )
+
+
+#: the budget of BENCHMARKS.md (``--full``)
+FULL = dict(parts=["load", "faults", "fuzz"], seconds=120.0)
 
 
 # ----------------------------------------------------------------------------- the server
@@ -548,6 +557,8 @@ def run_fuzz(cfg, folder):
 def main(args=None):
     """Run the chosen parts (Settings or command-line strings) -> {part: its figures}."""
     cfg = cli.settings(Settings, args, prog="boardgym bench web", description=__doc__)
+    if cfg.full:
+        cfg = dataclasses.replace(cfg, **FULL)
     parts = list(dict.fromkeys(cfg.parts))
     out = {}
     with tempfile.TemporaryDirectory(prefix="boardgym-bench-web-") as folder:
