@@ -566,6 +566,9 @@ API = {
         "check_dice": fn(B_DIE, B_DIE, examples=120),
         "check_scoring": fn(_scoring()),
         "check_max_turns": fn(B_MAX_TURNS),
+        "check_match_length": fn(S.ints(0, 64, "match_length")),
+        "new_match": fn(S.ints(0, 64, "match_length"), _score(), B_FLAG),
+        "check_match": fn(ANYTHING),
         "is_int": fn(ANYTHING),
         "play_actions": fn(B_STATE, B_DIE, B_DIE, S.plays()),
     },
@@ -1080,9 +1083,7 @@ D_AEC_CTOR = kwargs_spec(
 B_AEC_CTOR = kwargs_spec(
     {
         "render_mode": one_of_values([None, "ansi"], invalid=[("bogus", "unknown render mode")]),
-        "scoring": one_of_values(
-            ["single", "gammon"], invalid=[("double", "unknown scoring"), (None, "unknown scoring")]
-        ),
+        "scoring": one_of_values(["single", "gammon"], invalid=[("double", "unknown scoring")]),
         "cube": one_of_values([False, True], unknown=[0, 1], invalid=[("yes", "cube is a bool")]),
         "max_turns": _MAX_TURNS,
     }
