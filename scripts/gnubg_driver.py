@@ -203,7 +203,8 @@ class Analyst:
     equity lost against gnubg's best of the same afterstates (plays that end the game are not
     judged) and each cube decision's (``cube_error`` on ``hint``'s cubeful equities; a decision
     where gnubg says no one can double, its dead cube, is counted apart), in normalised equity;
-    ``summary()`` gives the counts and the means x 1000 (mEMG)."""
+    play_gnubg_matches keeps the counts and sums per match and summarize_matches gives the means
+    x 1000 (mEMG)."""
 
     def __init__(self, plies: int = 2) -> None:
         if not notation.is_int(plies) or not 0 <= plies <= 4:
@@ -232,19 +233,6 @@ class Analyst:
             self.unjudged_doubles += int(not offered and action == game.ACTION_DOUBLE)
             return
         self.cube.append(cube_error(parse_cube_equities(text), bool(offered), action))
-
-    def summary(self) -> dict:
-        def rate(xs):
-            return 1000.0 * float(np.mean(xs)) if xs else float("nan")
-
-        return {
-            "plies": self.plies,
-            "checker_decisions": len(self.checker),
-            "checker_memg": rate(self.checker),
-            "cube_decisions": len(self.cube),
-            "cube_memg": rate(self.cube),
-            "cube_errors": int(sum(e > 1e-9 for e in self.cube)),
-        }
 
 
 class GnubgAgent(AfterstateAgent):
