@@ -144,9 +144,7 @@ def play_game(
     """Play one game; seats: (agent of player_0, agent of player_1). Returns player_0's reward.
     actions: None, or a list that receives every action taken (the opening's included)."""
     env.reset(seed=seed)
-    for agent in seats:
-        if hasattr(agent, "reset"):
-            agent.reset()
+    _reset_agents(seats)
     total = {a: 0.0 for a in env.possible_agents}
     i = 0
     for name in env.agent_iter():
@@ -165,6 +163,13 @@ def play_game(
         if actions is not None:
             actions.append(int(action))
     return total[env.possible_agents[0]]
+
+
+def _reset_agents(seats):
+    """Reset each seat's agent that keeps state between games (its ``reset``)."""
+    for agent in seats:
+        if hasattr(agent, "reset"):
+            agent.reset()
 
 
 def _afterstate_agents(game, seats, observation_only):
@@ -191,9 +196,7 @@ def play_afterstate_game(
     doubling cube (the agents' cube policies; the same game as the env's ``cube=True``)."""
     from boardgym.agents.backgammon import game_loop
 
-    for agent in seats:
-        if hasattr(agent, "reset"):
-            agent.reset()
+    _reset_agents(seats)
     result = game_loop.play_afterstate_game(
         seats[0], seats[1], seed, max_turns=max_turns, scoring="gammon", rolls=rolls, cube=cube
     )
@@ -388,9 +391,7 @@ def play_point_matches(
     for k in range(n_pairs):
         pair_seed = int(rng.integers(2**31))
         for seat, seats in enumerate(((agent_a, agent_b), (agent_b, agent_a))):
-            for agent in seats:
-                if hasattr(agent, "reset"):
-                    agent.reset()
+            _reset_agents(seats)
             r = game_loop.play_afterstate_match(seats[0], seats[1], pair_seed, length, max_moves)
             points[2 * k + seat] = 0.0 if r.winner < 0 else (1.0 if r.winner == seat else -1.0)
         if progress is not None:
