@@ -5,6 +5,7 @@
     boardgym eval-gnubg --agent backgammon-greedy --opponent random --games 200
     boardgym eval-gnubg --agent backgammon-td:plies=0 --opponent gnubg0 --games 1000 --seed 1
     boardgym eval-gnubg --opponent gnubg --match 7 --games 200 --results r.jsonl
+    boardgym eval-gnubg --opponent gnubg --cube --games 600 --results money.jsonl
 
 ``pubeval`` and ``gnubg0`` need the optional ``gnubg-nn`` package (``pip install gnubg-nn``;
 GPL-3, for evaluation only); ``random`` needs nothing.
@@ -34,6 +35,12 @@ Backgammon's own module (``gnubg``, GPL-3, through ``scripts/gnubg_driver.py``) 
 player_0 and as player_1. Prints the agent's match win rate with its 95% interval over the dice
 pairs (and Wilson's over matches), games per match and the agent's CPU seconds per match;
 ``--results FILE`` keeps every finished match, so a long run resumes where it stopped.
+
+Cubeful money games (``--cube --opponent gnubg``): the money game with the doubling cube (no
+Jacoby rule, no beavers, gammons count) against the same opponent with its own cube decisions,
+in pairs on one dice seed (the agent in each seat), each game's luck judged as ``--luck`` says
+(each roll's luck times the cube value it was rolled at); prints raw and luck-adjusted points per
+game with their paired 95% intervals; ``--results FILE`` keeps every finished pair.
 
 Luck adjustment (``--luck``; ``agents.evaluation.play_adjusted_match``,
 ``agents.stats.luck_summary``): every roll's luck is judged by ``gnubg0`` (GNU Backgammon's 0-ply
@@ -83,13 +90,17 @@ class Settings:
     when gnubg-nn is installed, else none)"""
     quiet: bool = False
     """print only the summary (no progress lines or bar)"""
+    cube: bool = False
+    """with --opponent gnubg: cubeful money games (no Jacoby rule, no beavers, gammons count)
+    against GNU Backgammon's module with its own cube decisions, luck-adjusted (--luck)"""
     match: int = 0
     """play matches to this many points (1..64) with the cube instead of money games; --games
     counts matches (pairs on the same dice, the agent in each seat)"""
     gnubg_plies: int = 0
     """plies of the gnubg opponent (0..4) in --match"""
     results: str = ""
-    """--match: a JSON-lines file each finished match is appended to; a run resumes from it"""
+    """--match / --cube: a JSON-lines file each finished match or pair of games is appended to; a
+    run resumes from it"""
     analyse_plies: int = -1
     """--match: gnubg judges each checker play and cube decision of the agent at this many plies
     (0..4; -1: no analysis) and the error rates are printed in mEMG per decision"""
@@ -98,11 +109,15 @@ class Settings:
         cli.require(self.games > 0, f"--games must be positive, got {self.games}")
         cli.require(0 <= self.match <= 64, f"--match must be 1..64 points, got {self.match}")
         cli.require(
-            (self.match > 0) == (self.opponent == "gnubg"),
-            "--opponent gnubg plays matches (--match N), and --match needs --opponent gnubg",
+            (self.match > 0 or self.cube) == (self.opponent == "gnubg"),
+            "--opponent gnubg plays matches (--match N) or cubeful money games (--cube), and "
+            "both need --opponent gnubg",
         )
+        cli.require(not (self.cube and self.match), "--cube is for money games, not --match")
         cli.require(0 <= self.gnubg_plies <= 4, f"--gnubg-plies is 0..4, got {self.gnubg_plies}")
-        cli.require(not self.results or self.match > 0, "--results is for --match")
+        cli.require(
+            not self.results or self.match > 0 or self.cube, "--results is for --match or --cube"
+        )
         cli.require(
             -1 <= self.analyse_plies <= 4, f"--analyse-plies is 0..4, got {self.analyse_plies}"
         )
@@ -352,6 +367,8 @@ def main(args=None):
     cfg = cli.settings(Settings, args, prog="boardgym eval-gnubg", description=__doc__)
     if cfg.match:
         return _main_matches(cfg)
+    if cfg.cube:
+        return _main_money_cube(cfg)
     from boardgym.agents import load
     from boardgym.agents.backgammon.agents import AfterstateAgent
     from boardgym.agents.registry import parse_spec
@@ -437,19 +454,62 @@ def main(args=None):
     return s
 
 
-def _main_matches(cfg):
-    """--match: duplicate-dice matches against gnubg (scripts/gnubg_driver.py)."""
+def _gnubg_match_agent(cfg):
+    """The boardgym AfterstateAgent of --agent / --weights for --match and --cube."""
     from boardgym.agents import load
     from boardgym.agents.backgammon.agents import AfterstateAgent
     from boardgym.agents.registry import parse_spec
-    from boardgym.scripts import gnubg_driver
 
-    cli.require(cfg.agent not in ENGINES, f"--match plays a boardgym agent, not {cfg.agent}")
+    flag = "--match" if cfg.match else "--cube"
+    cli.require(cfg.agent not in ENGINES, f"{flag} plays a boardgym agent, not {cfg.agent}")
     name, kwargs = parse_spec(cfg.agent)
     if cfg.weights:
         kwargs["weights"] = cfg.weights
     agent = load(name, game="backgammon", **kwargs)
     cli.require(isinstance(agent, AfterstateAgent), f"--agent {cfg.agent} is no AfterstateAgent")
+    return agent
+
+
+def _main_money_cube(cfg):
+    """--cube: duplicate-dice cubeful money games against gnubg (scripts/gnubg_driver.py)."""
+    from boardgym.agents.arena.stats import format_money
+    from boardgym.scripts import gnubg_driver
+
+    agent = _gnubg_match_agent(cfg)
+    opponent = gnubg_driver.GnubgAgent(cfg.gnubg_plies)
+    luck = default_luck() if cfg.luck == "auto" else cfg.luck
+    cli.require(luck != "none", "--cube needs a luck judge (--luck gnubg0 or td)")
+    judge = make_judge(luck)
+    n_pairs = (cfg.games + 1) // 2
+    t0 = time.perf_counter()
+    bar = cli.Progress(
+        2 * n_pairs, label="games", unit="games", enabled=False if cfg.quiet else None
+    )
+    with bar:
+        rows = gnubg_driver.play_gnubg_money(
+            agent,
+            opponent,
+            judge,
+            n_pairs,
+            cfg.seed,
+            cfg.results or None,
+            lambda rows: bar.set(len(rows)),
+        )
+    s = gnubg_driver.summarize_money_rows(rows)
+    print(
+        f"{cfg.agent} vs gnubg {cfg.gnubg_plies}-ply, cubeful money games, "
+        f"{time.perf_counter() - t0:.0f} s, agent {s['agent_seconds_per_game']:.2f} s CPU a game"
+    )
+    print("  raw      " + format_money(s["raw"]))
+    print(f"  adjusted (luck judge {luck}) " + format_money(s["adjusted"]))
+    return s
+
+
+def _main_matches(cfg):
+    """--match: duplicate-dice matches against gnubg (scripts/gnubg_driver.py)."""
+    from boardgym.scripts import gnubg_driver
+
+    agent = _gnubg_match_agent(cfg)
     opponent = gnubg_driver.GnubgAgent(cfg.gnubg_plies)
     analyst = gnubg_driver.Analyst(cfg.analyse_plies) if cfg.analyse_plies >= 0 else None
     n_pairs = (cfg.games + 1) // 2

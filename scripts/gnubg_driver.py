@@ -25,6 +25,7 @@ use it; library code never does), and nothing it says is used to train anything.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -332,16 +333,14 @@ def play_gnubg_matches(
     return sorted(rows, key=lambda r: (r["pair"], r["seat"]))
 
 
-def _one_match(agent, opponent, length, dice_seed, seat, analyst):
-    """One match of play_gnubg_matches (the agent in seat), its row without the run's keys."""
+@contextlib.contextmanager
+def _watched(agent, analyst=None):
+    """Within the block, agent's play and cube decisions are timed (CPU seconds summed into the
+    yielded list's one element) and, with an analyst, judged; the match loop's set_match reaches
+    both. The agent's own methods are back afterwards."""
     clock = [0.0]
     pick, cube_action = agent._pick, agent.cube_action
     told = getattr(agent, "set_match", None)
-    n0 = (
-        (0, 0, 0, 0)
-        if analyst is None
-        else (len(analyst.checker), len(analyst.cube), analyst.unjudged, analyst.unjudged_doubles)
-    )
 
     def timed_pick(state, rows):
         t = time.process_time()
@@ -365,16 +364,27 @@ def _one_match(agent, opponent, length, dice_seed, seat, analyst):
         if callable(told):
             told(length, score_me, score_opp, crawford, post_crawford)
 
-    seats = [agent, opponent] if seat == 0 else [opponent, agent]
     names = ("_pick", "cube_action", "set_match")
     own = {k: agent.__dict__[k] for k in names if k in agent.__dict__}
     agent._pick, agent.cube_action, agent.set_match = timed_pick, timed_cube, set_match
     try:
-        r = play_afterstate_match(seats[0], seats[1], dice_seed, length)
+        yield clock
     finally:
         for k in names:  # the agent's own methods again
             del agent.__dict__[k]
         agent.__dict__.update(own)
+
+
+def _one_match(agent, opponent, length, dice_seed, seat, analyst):
+    """One match of play_gnubg_matches (the agent in seat), its row without the run's keys."""
+    n0 = (
+        (0, 0, 0, 0)
+        if analyst is None
+        else (len(analyst.checker), len(analyst.cube), analyst.unjudged, analyst.unjudged_doubles)
+    )
+    seats = [agent, opponent] if seat == 0 else [opponent, agent]
+    with _watched(agent, analyst) as clock:
+        r = play_afterstate_match(seats[0], seats[1], dice_seed, length)
     row = {
         "seat": seat,
         "dice_seed": dice_seed,
@@ -396,6 +406,78 @@ def _one_match(agent, opponent, length, dice_seed, seat, analyst):
             cube_unjudged_doubles=analyst.unjudged_doubles - n0[3],
         )
     return row
+
+
+def play_gnubg_money(
+    agent: AfterstateAgent,
+    opponent: AfterstateAgent,
+    judge: Callable[[np.ndarray], np.ndarray],
+    n_pairs: int,
+    seed: int,
+    results: str | None = None,
+    progress: Callable[[list[dict]], None] | None = None,
+) -> list[dict]:
+    """Play n_pairs pairs of cubeful money games (the env's cube game: no Jacoby rule, no
+    beavers, gammons count), each pair on one dice seed (seed * 1_000_003 + pair) with the agent
+    as player_0 and then as player_1, through the one match harness
+    (agents.arena.matches.play_adjusted_match with cube=True) -> one dict per game: pair, seat,
+    points (the agent's, cube included), luck (the agent's rolls' luck minus the opponent's under
+    judge, each roll's times the cube value it was rolled at) and the agent's CPU seconds.
+    results: a JSON-lines file the pairs are appended to as they finish; pairs it already holds
+    (money rows of the same seed) are not played again."""
+    from boardgym.agents.arena.matches import play_adjusted_match
+
+    rows = [r for r in _done(results) if r.get("money") and r.get("seed0") == seed]
+    have = {r["pair"] for r in rows}
+    for pair in range(n_pairs):
+        if pair in have:
+            continue
+        with _watched(agent) as clock:
+            pts, luck = play_adjusted_match(
+                agent, opponent, judge, 2, seed * 1_000_003 + pair, cube=True
+            )
+        new = [
+            {
+                "money": 1,
+                "seed0": seed,
+                "pair": pair,
+                "seat": seat,
+                "points": float(pts[seat]),
+                "luck": round(float(luck[seat]), 6),
+                "agent_seconds": round(clock[0] / 2, 3),
+            }
+            for seat in (0, 1)
+        ]
+        rows.extend(new)
+        if results:
+            with open(results, "a", encoding="utf-8") as f:
+                f.writelines(json.dumps(r) + "\n" for r in new)
+        if progress is not None:
+            progress(rows)
+    return sorted(rows, key=lambda r: (r["pair"], r["seat"]))
+
+
+def summarize_money_rows(rows: list[dict]) -> dict:
+    """Raw and luck-adjusted cubeful money results of play_gnubg_money's complete pairs
+    (agents/arena/stats.summarize_money: points per game with the paired 95% interval) and the
+    agent's CPU seconds per game."""
+    from boardgym.agents.arena import stats
+
+    by_pair = {}
+    for r in rows:
+        by_pair.setdefault(r["pair"], {})[r["seat"]] = r
+    pairs = [by_pair[p] for p in sorted(by_pair) if len(by_pair[p]) == 2]
+    if not pairs:
+        raise ValueError("no complete pair of games to summarize")
+    pts = np.array([p[s]["points"] for p in pairs for s in (0, 1)])
+    luck = np.array([p[s]["luck"] for p in pairs for s in (0, 1)])
+    return {
+        "raw": stats.summarize_money(pts),
+        "adjusted": stats.summarize_money(pts - luck),
+        "agent_seconds_per_game": float(
+            np.mean([p[s]["agent_seconds"] for p in pairs for s in (0, 1)])
+        ),
+    }
 
 
 def summarize_matches(rows: list[dict]) -> dict:

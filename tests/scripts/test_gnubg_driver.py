@@ -173,3 +173,40 @@ def test_a_dead_cube_is_counted_apart():
     analyst.set_match(7, 2, 2, False, False)
     analyst.judge_cube(bg.initial_state(), False, game.ACTION_ROLL)
     assert analyst.cube == [0.0] and analyst.unjudged == 1
+
+
+def test_money_games_against_gnubg_resume_and_adjust_for_luck(tmp_path):
+    from boardgym.agents.backgammon.luck import td_judge
+
+    f = tmp_path / "m.jsonl"
+    a, g, judge = GreedyAgent(seed=1), gd.GnubgAgent(0), td_judge()
+    rows = gd.play_gnubg_money(a, g, judge, 2, 4, str(f))
+    assert [(r["pair"], r["seat"]) for r in rows] == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    assert all(r["money"] == 1 and r["points"] != 0 for r in rows)
+    again = gd.play_gnubg_money(a, g, judge, 3, 4, str(f))
+    assert again[:4] == rows and len(f.read_text().splitlines()) == 6
+    s = gd.summarize_money_rows(again)
+    pts = np.array([r["points"] for r in again])
+    luck = np.array([r["luck"] for r in again])
+    assert s["raw"]["games"] == 6 and s["raw"]["points_per_game"] == pytest.approx(pts.mean())
+    assert s["adjusted"]["points_per_game"] == pytest.approx((pts - luck).mean())
+    assert "_pick" not in a.__dict__  # the agent's own methods again
+    # money rows and match rows share a results file without mixing
+    assert gd.play_gnubg_matches(a, g, 1, 1, 4, str(f))[0]["length"] == 1
+
+
+def test_eval_gnubg_cube_flags(capsys):
+    for args in (
+        ["--cube"],
+        ["--cube", "--opponent", "gnubg", "--match", "3"],
+        ["--cube", "--opponent", "gnubg", "--luck", "none"],
+    ):
+        with pytest.raises(UsageError):
+            eval_gnubg.main(args)
+    s = eval_gnubg.main(
+        ["--agent", "backgammon-greedy", "--opponent", "gnubg", "--cube", "--games", "2"]
+        + ["--luck", "td", "--quiet"]
+    )
+    assert s["raw"]["games"] == 2
+    out = capsys.readouterr().out
+    assert "cubeful money games" in out and "adjusted (luck judge td)" in out
