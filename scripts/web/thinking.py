@@ -11,14 +11,20 @@ answers. A worker that has not answered within ``cap`` seconds is killed and rep
 request is told so (``TooSlow``); when every worker is busy for longer than ``wait`` seconds
 the request is refused (``Busy``). A worker is put to work only once it has loaded the default
 agents (``WARM``), so its start-up never counts against a move's cap.
+
+Slow agents never take every worker: the pool keeps each agent settings' recent time per move
+(an average over its last moves; a move stopped at the cap counts as the cap), and the moves of
+settings slower than ``SLOW_MOVE`` seconds may hold at most all but one of the workers at once
+(all of a one-worker pool), so the quick agents' moves (a greedy player, a net alone) are
+answered while deep searches queue among themselves. Settings not seen yet count as quick.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
-import queue
 import threading
+import time
 from collections import OrderedDict
 from types import SimpleNamespace
 
@@ -31,6 +37,7 @@ from boardgym.scripts.web.fields import BadRequest
 
 WARM = (("draughts", "greedy"), ("backgammon", "greedy"), ("backgammon", "td"))
 MAX_AGENTS = 16  # agents one worker keeps loaded (the least recently used dropped)
+SLOW_MOVE = 0.5  # seconds per move above which an agent's settings count as slow
 
 
 class TooSlow(BadRequest):
@@ -154,11 +161,14 @@ class Pool:
             raise ValueError(f"workers must be at least 1, got {workers!r}")
         self.cap, self.wait, self.start_timeout = float(cap), float(wait), float(start_timeout)
         self.size = n
+        self.slow_cap = max(1, n - 1)  # workers the slow agents' moves may hold at once
         self._ctx = multiprocessing.get_context("spawn")  # no fork of a threaded server
-        self._idle = queue.Queue()
-        self._lock = threading.Lock()
+        self._cond = threading.Condition()
+        self._idle = []
+        self._slow_busy = 0
         self._all = []
         self._closed = False
+        self.costs = {}  # agent key -> recent seconds per move
         self.killed = 0  # workers stopped for running past the cap
         for _ in range(n):
             self._spawn()
@@ -166,7 +176,7 @@ class Pool:
     def _spawn(self):
         """Start a worker; it joins the idle ones once it has warmed up (in a thread)."""
         worker = _Process(self._ctx)
-        with self._lock:
+        with self._cond:
             self._all.append(worker)
 
         def ready():
@@ -176,31 +186,60 @@ class Pool:
             except (EOFError, OSError):
                 ok = False
             if ok and not self._closed:
-                self._idle.put(worker)
+                self._release(worker, False)
             else:
                 self._drop(worker)
 
         threading.Thread(target=ready, daemon=True).start()
 
     def _drop(self, worker):
-        with self._lock:
+        with self._cond:
             if worker in self._all:
                 self._all.remove(worker)
         worker.stop()
 
+    def is_slow(self, key):
+        """Whether the agent settings of key have been slower than SLOW_MOVE a move lately."""
+        return self.costs.get(key, 0.0) > SLOW_MOVE
+
+    def _take(self, slow):
+        """An idle worker for a quick or slow move (None after waiting self.wait seconds)."""
+        deadline = time.monotonic() + self.wait
+        with self._cond:
+            while not self._idle or (slow and self._slow_busy >= self.slow_cap):
+                left = deadline - time.monotonic()
+                if left <= 0 or self._closed:
+                    return None
+                self._cond.wait(left)
+            self._slow_busy += int(slow)
+            return self._idle.pop(0)
+
+    def _release(self, worker, slow):
+        """worker (None: it was dropped) back among the idle ones after a quick or slow move."""
+        with self._cond:
+            self._slow_busy -= int(slow)
+            if worker is not None and not self._closed:
+                self._idle.append(worker)
+            self._cond.notify_all()
+
+    def _record(self, key, seconds):
+        old = self.costs.get(key)
+        self.costs[key] = seconds if old is None else 0.5 * old + 0.5 * seconds
+
     def think(self, cfg, game):
         """(action, evaluation text or None) of the agent of settings cfg (a load_agent
         settings object) to act in game, played in a worker; TooSlow, Busy or BadRequest."""
+        key = agent_key(cfg)
+        slow = self.is_slow(key)
+        worker = self._take(slow)
+        if worker is None:
+            raise Busy(f"every agent worker has been busy for {self.wait:.0f} s: try again soon")
+        t0 = time.monotonic()
         try:
-            worker = self._idle.get(timeout=self.wait)
-        except queue.Empty:
-            raise Busy(
-                f"every agent worker has been busy for {self.wait:.0f} s: try again soon"
-            ) from None
-        try:
-            worker.conn.send((agent_key(cfg), cfg, game))
+            worker.conn.send((key, cfg, game))
             if not worker.conn.poll(self.cap):
                 self.killed += 1
+                self._record(key, self.cap)
                 self._drop(worker)
                 self._spawn()
                 worker = None
@@ -209,34 +248,34 @@ class Pool:
                     "stopped (ask for a shorter time or a smaller depth)"
                 )
             status, value = worker.conn.recv()
+            self._record(key, time.monotonic() - t0)
         except (EOFError, OSError, BrokenPipeError):
             self._drop(worker)
             self._spawn()
             worker = None
             raise BadRequest("the agent's worker process died: try again", 503) from None
         finally:
-            if worker is not None:
-                self._idle.put(worker)
+            self._release(worker, slow)
         if status != "ok":
             raise BadRequest(f"the agent failed: {value}", 500)
         return value
 
     def ready(self, timeout=600.0):
         """Wait until every worker has warmed up (True) or timeout seconds have passed."""
-        import time
-
         deadline = time.monotonic() + timeout
-        while self._idle.qsize() < self.size:
+        while len(self._idle) < self.size:
             if time.monotonic() > deadline:
                 return False
             time.sleep(0.05)
         return True
 
     def close(self):
-        self._closed = True
-        with self._lock:
+        with self._cond:
+            self._closed = True
             workers = list(self._all)
             self._all.clear()
+            self._idle.clear()
+            self._cond.notify_all()
         for w in workers:
             try:
                 w.conn.send(None)

@@ -21,7 +21,7 @@ from boardgym.agents.arena.sessions import BackgammonGame, DraughtsGame, load_ag
 from boardgym.scripts.web import app as serve  # noqa: E402
 from boardgym.scripts.web.fields import BadRequest  # noqa: E402
 from boardgym.scripts.web.session import Limits  # noqa: E402
-from boardgym.scripts.web.thinking import Busy, Pool, TooSlow, think  # noqa: E402
+from boardgym.scripts.web.thinking import Busy, Pool, TooSlow, agent_key, think  # noqa: E402
 
 
 def settings(game, agent, **kw):
@@ -93,6 +93,37 @@ def test_a_move_past_the_cap_is_stopped_and_others_go_on(pool):
     assert 2.9 < caught["seconds"] < 10 and pool.killed == killed + 1
     assert pool.ready(600)  # the killed worker was replaced
     assert pool.think(fast, DraughtsGame(fast, ("a", "b")))[0] >= 0
+
+
+def test_slow_agents_leave_a_worker_to_the_quick_ones(pool):
+    slower = settings("draughts", "alphabeta", depth=29)  # another slow agent: its own key
+    for cfg in (SLOW, slower):
+        pool.costs[agent_key(cfg)] = 30.0  # known to be slow
+    assert pool.is_slow(agent_key(SLOW)) and not pool.is_slow(agent_key(settings("x", "y")))
+    times = {}
+
+    def move(name, cfg):
+        t0 = time.monotonic()
+        try:
+            pool.think(cfg, DraughtsGame(cfg, ("a", "b")))
+        except TooSlow:
+            pass
+        times[name] = time.monotonic() - t0
+
+    first = threading.Thread(target=move, args=("first", SLOW))
+    first.start()
+    time.sleep(0.5)
+    second = threading.Thread(target=move, args=("second", slower))
+    second.start()  # waits: the other worker is kept for quick moves
+    time.sleep(0.5)
+    fast = settings("draughts", "greedy")
+    t0 = time.monotonic()
+    pool.think(fast, DraughtsGame(fast, ("a", "b")))
+    assert time.monotonic() - t0 < 2.0
+    first.join(timeout=60)
+    second.join(timeout=60)
+    assert times["second"] > 4.5  # its move (stopped at the 3 s cap) began after the first one
+    assert pool.ready(600)
 
 
 def test_a_pool_busy_for_too_long_says_so():
