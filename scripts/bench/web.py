@@ -214,6 +214,7 @@ def run_load(cfg, folder):
     server = Server(folder, extra=extra).start()
     port = server.port
     stats = {"errors": 0, "requests": 0, "games": 0, "latency": [], "error_texts": []}
+    by_game = {"draughts": [], "backgammon": []}  # action latencies of each game's players
     lock = threading.Lock()
     # warm the agents once (the workers' first moves) before the clock starts
     for body in (
@@ -225,11 +226,12 @@ def run_load(cfg, folder):
     t0 = time.monotonic()
     deadline = t0 + cfg.seconds
 
-    def note(status, v, latency=None):
+    def note(status, v, latency=None, game=None):
         with lock:
             stats["requests"] += 1
             if latency is not None:
                 stats["latency"].append(latency)
+                by_game[game].append(latency)
             if status != 200:
                 stats["errors"] += 1
                 if len(stats["error_texts"]) < 5:
@@ -254,7 +256,7 @@ def run_load(cfg, folder):
                         break
                     t = time.perf_counter()
                     status, v = request(port, "POST", f"/api/games/{v['id']}/action", move)
-                    note(status, v, time.perf_counter() - t)
+                    note(status, v, time.perf_counter() - t, game)
                     if status != 200:
                         break
                 if status == 200 and v["over"]:
@@ -297,6 +299,7 @@ def run_load(cfg, folder):
         kept = con.execute("SELECT COUNT(*) FROM games").fetchone()[0]
     server.stop()
     lat = sorted(stats["latency"])
+    per_game = {g: _quantiles_ms(sorted(x)) for g, x in by_game.items()}
     out = {
         "agents": [cfg.draughts_agent, cfg.backgammon_agent],
         "players": cfg.players,
@@ -307,10 +310,9 @@ def run_load(cfg, folder):
         "errors": stats["errors"],
         "error_examples": stats["error_texts"],
         "games_finished": stats["games"],
-        "actions": len(lat),
-        "p50_ms": round(1000 * statistics.median(lat), 1) if lat else None,
-        "p99_ms": round(1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))], 1) if lat else None,
+        **_quantiles_ms(lat),
         "max_ms": round(1000 * lat[-1], 1) if lat else None,
+        "by_game": per_game,
         "memory_mb": [(t, None if m is None else round(m)) for t, m in memory],
         "games_kept": kept,
         "integrity": integrity,
@@ -324,9 +326,20 @@ def run_load(cfg, folder):
         f"{out['memory_mb']}; {kept} games kept, integrity {integrity}",
         flush=True,
     )
+    for g, q in per_game.items():
+        print(f"  {g} players' actions: {q['actions']}, p50 {q['p50_ms']} ms, p99 {q['p99_ms']} ms")
     for text in out["error_examples"]:
         print(f"  error: {text}")
     return out
+
+
+def _quantiles_ms(lat):
+    """{actions, p50_ms, p99_ms} of sorted latencies in seconds."""
+    return {
+        "actions": len(lat),
+        "p50_ms": round(1000 * statistics.median(lat), 1) if lat else None,
+        "p99_ms": round(1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))], 1) if lat else None,
+    }
 
 
 # ----------------------------------------------------------------------------- faults

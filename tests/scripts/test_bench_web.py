@@ -36,11 +36,14 @@ def test_load_faults_and_fuzz_with_tiny_budgets(capsys):
     assert load["errors"] == 0 and load["actions"] > 0 and load["p50_ms"] > 0
     assert load["integrity"] == "ok" and load["games_kept"] >= 2
     assert len(load["memory_mb"]) >= 2
+    by = load["by_game"]
+    assert by["draughts"]["actions"] + by["backgammon"]["actions"] == load["actions"]
     assert faults["kills"] == 2 and faults["lost"] == 0 and faults["integrity_failures"] == 0
     assert fuzz["5xx"] == 0 and fuzz["timeouts"] == 0 and fuzz["4xx"] > 0
     assert fuzz["4xx_without_message"] == 0
     printed = capsys.readouterr().out
     assert "load: 2 players + 1 watchers against" in printed and "faults: 2 kills -9" in printed
+    assert "draughts players' actions:" in printed and "backgammon players' actions:" in printed
 
 
 @pytest.mark.parametrize(
