@@ -6,6 +6,7 @@
     boardgym eval-gnubg --agent backgammon-td:plies=0 --opponent gnubg0 --games 1000 --seed 1
     boardgym eval-gnubg --opponent gnubg --match 7 --games 200 --results r.jsonl
     boardgym eval-gnubg --opponent gnubg --cube --games 600 --results money.jsonl
+    boardgym eval-gnubg --agent gnubg0 --opponent gnubg --games 100 --analyse-plies 2
 
 ``pubeval`` and ``gnubg0`` need the optional ``gnubg-nn`` package (``pip install gnubg-nn``;
 GPL-3, for evaluation only); ``random`` needs nothing.
@@ -36,11 +37,14 @@ player_0 and as player_1. Prints the agent's match win rate with its 95% interva
 pairs (and Wilson's over matches), games per match and the agent's CPU seconds per match;
 ``--results FILE`` keeps every finished match, so a long run resumes where it stopped.
 
-Cubeful money games (``--cube --opponent gnubg``): the money game with the doubling cube (no
-Jacoby rule, no beavers, gammons count) against the same opponent with its own cube decisions,
-in pairs on one dice seed (the agent in each seat), each game's luck judged as ``--luck`` says
-(each roll's luck times the cube value it was rolled at); prints raw and luck-adjusted points per
-game with their paired 95% intervals; ``--results FILE`` keeps every finished pair.
+Money games against the same module (``--opponent gnubg`` without ``--match``): cubeless, its
+checker play by cubeless equity, or with ``--cube`` the money game with the doubling cube (no
+Jacoby rule, no beavers, gammons count) and its own cube decisions; in pairs on one dice seed
+(the agent in each seat), each game's luck judged as ``--luck`` says (each roll's luck times the
+cube value it was rolled at); prints raw and luck-adjusted points per game with their paired 95%
+intervals; ``--results FILE`` keeps every finished pair. ``--agent`` may then also be an engine
+(cubeless games) or ``gnubg:plies=N``, so that ``--analyse-plies`` gives any player's error rate
+under one judge.
 
 Luck adjustment (``--luck``; ``agents.evaluation.play_adjusted_match``,
 ``agents.stats.luck_summary``): every roll's luck is judged by ``gnubg0`` (GNU Backgammon's 0-ply
@@ -74,13 +78,13 @@ class Settings:
 
     agent: str = "backgammon-td"
     """boardgym.agents.load name of the agent with optional ':key=value,...' options
-    (backgammon-td, backgammon-td:plies=2, backgammon-greedy, ...) or an engine (pubeval,
-    gnubg0, random)"""
+    (backgammon-td, backgammon-td:plies=2, backgammon-greedy, ...), an engine (pubeval,
+    gnubg0, random), or against --opponent gnubg also gnubg:plies=N (GNU Backgammon's module)"""
     weights: str = ""
     """weights .npz for backgammon-td / expectimax (empty: the shipped checkpoint)"""
     opponent: Literal["pubeval", "gnubg0", "random", "gnubg"] = "pubeval"
     """the engine to play against (pubeval and gnubg0 need gnubg-nn; gnubg is GNU Backgammon's own
-    module at --gnubg-plies with its cube decisions, for --match)"""
+    module at --gnubg-plies: cubeless money games, or with its cube decisions --cube or --match)"""
     games: int = 1000
     """games (rounded up to even: pairs with the same dice)"""
     seed: int = 0
@@ -99,30 +103,34 @@ class Settings:
     gnubg_plies: int = 0
     """plies of the gnubg opponent (0..4) in --match"""
     results: str = ""
-    """--match / --cube: a JSON-lines file each finished match or pair of games is appended to; a
+    """--opponent gnubg: a JSON-lines file each finished match or pair of games is appended to; a
     run resumes from it"""
     analyse_plies: int = -1
-    """--match: gnubg judges each checker play and cube decision of the agent at this many plies
-    (0..4; -1: no analysis) and the error rates are printed in mEMG per decision"""
+    """--opponent gnubg: gnubg judges each checker play and cube decision of the agent at this
+    many plies (0..4; -1: no analysis) and the error rates are printed in mEMG per decision"""
 
     def check(self):
         cli.require(self.games > 0, f"--games must be positive, got {self.games}")
         cli.require(0 <= self.match <= 64, f"--match must be 1..64 points, got {self.match}")
+        gnubg = self.opponent == "gnubg"
         cli.require(
-            (self.match > 0 or self.cube) == (self.opponent == "gnubg"),
-            "--opponent gnubg plays matches (--match N) or cubeful money games (--cube), and "
-            "both need --opponent gnubg",
+            gnubg or not (self.match or self.cube),
+            "--match N and --cube are played against --opponent gnubg",
         )
         cli.require(not (self.cube and self.match), "--cube is for money games, not --match")
         cli.require(0 <= self.gnubg_plies <= 4, f"--gnubg-plies is 0..4, got {self.gnubg_plies}")
-        cli.require(
-            not self.results or self.match > 0 or self.cube, "--results is for --match or --cube"
-        )
+        cli.require(gnubg or not self.results, "--results is for --opponent gnubg")
         cli.require(
             -1 <= self.analyse_plies <= 4, f"--analyse-plies is 0..4, got {self.analyse_plies}"
         )
-        cli.require(self.analyse_plies < 0 or self.match > 0, "--analyse-plies is for --match")
-        if self.match:
+        cli.require(gnubg or self.analyse_plies < 0, "--analyse-plies is for --opponent gnubg")
+        cli.require(
+            not gnubg or self.match or self.luck != "none",
+            "money games against gnubg need a luck judge (--luck gnubg0 or td)",
+        )
+        if gnubg:
+            if self.agent in ENGINES or self.luck == "gnubg0":
+                _require_gnubg()
             return
         if "gnubg0" in (self.agent, self.opponent, self.luck) or "pubeval" in (
             self.agent,
@@ -367,8 +375,8 @@ def main(args=None):
     cfg = cli.settings(Settings, args, prog="boardgym eval-gnubg", description=__doc__)
     if cfg.match:
         return _main_matches(cfg)
-    if cfg.cube:
-        return _main_money_cube(cfg)
+    if cfg.opponent == "gnubg":
+        return _main_money_gnubg(cfg)
     from boardgym.agents import load
     from boardgym.agents.backgammon.agents import AfterstateAgent
     from boardgym.agents.registry import parse_spec
@@ -455,14 +463,22 @@ def main(args=None):
 
 
 def _gnubg_match_agent(cfg):
-    """The boardgym AfterstateAgent of --agent / --weights for --match and --cube."""
+    """The AfterstateAgent of --agent / --weights against --opponent gnubg: a boardgym agent,
+    GNU Backgammon's module (gnubg:plies=N) or, in cubeless games, an engine."""
     from boardgym.agents import load
     from boardgym.agents.backgammon.agents import AfterstateAgent
     from boardgym.agents.registry import parse_spec
+    from boardgym.scripts import gnubg_driver
 
-    flag = "--match" if cfg.match else "--cube"
-    cli.require(cfg.agent not in ENGINES, f"{flag} plays a boardgym agent, not {cfg.agent}")
+    cubeful = bool(cfg.match or cfg.cube)
+    if cfg.agent in ENGINES:
+        cli.require(not cubeful, f"{cfg.agent} has no cube: play it without --match or --cube")
+        cli.require(not cfg.weights, f"--weights is for a boardgym agent, not {cfg.agent}")
+        return engine_agent(cfg.agent, cfg.seed + 1)
     name, kwargs = parse_spec(cfg.agent)
+    if name == "gnubg":
+        cli.require(set(kwargs) <= {"plies"}, f"gnubg takes one option, plies=N: {cfg.agent}")
+        return gnubg_driver.GnubgAgent(kwargs.get("plies", 0), cubeful=cubeful)
     if cfg.weights:
         kwargs["weights"] = cfg.weights
     agent = load(name, game="backgammon", **kwargs)
@@ -470,15 +486,17 @@ def _gnubg_match_agent(cfg):
     return agent
 
 
-def _main_money_cube(cfg):
-    """--cube: duplicate-dice cubeful money games against gnubg (scripts/gnubg_driver.py)."""
+def _main_money_gnubg(cfg):
+    """--opponent gnubg without --match: duplicate-dice money games, cubeless or with the cube
+    (--cube), against gnubg (scripts/gnubg_driver.py), luck-adjusted."""
     from boardgym.agents.arena.stats import format_money
     from boardgym.scripts import gnubg_driver
 
     agent = _gnubg_match_agent(cfg)
-    opponent = gnubg_driver.GnubgAgent(cfg.gnubg_plies)
+    opponent = gnubg_driver.GnubgAgent(cfg.gnubg_plies, cubeful=cfg.cube)
+    analyst = gnubg_driver.Analyst(cfg.analyse_plies, cfg.cube) if cfg.analyse_plies >= 0 else None
     luck = default_luck() if cfg.luck == "auto" else cfg.luck
-    cli.require(luck != "none", "--cube needs a luck judge (--luck gnubg0 or td)")
+    cli.require(luck != "none", "money games against gnubg need a luck judge: install gnubg-nn")
     judge = make_judge(luck)
     n_pairs = (cfg.games + 1) // 2
     t0 = time.perf_counter()
@@ -494,15 +512,39 @@ def _main_money_cube(cfg):
             cfg.seed,
             cfg.results or None,
             lambda rows: bar.set(len(rows)),
+            cfg.cube,
+            analyst,
         )
     s = gnubg_driver.summarize_money_rows(rows)
+    kind = "cubeful money" if cfg.cube else "cubeless money"
     print(
-        f"{cfg.agent} vs gnubg {cfg.gnubg_plies}-ply, cubeful money games, "
+        f"{cfg.agent} vs gnubg {cfg.gnubg_plies}-ply, {kind} games, "
         f"{time.perf_counter() - t0:.0f} s, agent {s['agent_seconds_per_game']:.2f} s CPU a game"
     )
-    print("  raw      " + format_money(s["raw"]))
-    print(f"  adjusted (luck judge {luck}) " + format_money(s["adjusted"]))
+    print("  raw      " + format_money(s["raw"], kind))
+    print(f"  adjusted (luck judge {luck}) " + format_money(s["adjusted"], kind))
+    _print_analysis(cfg, s.get("analysis"), "games")
     return s
+
+
+def _print_analysis(cfg, a, unit):
+    """The analysis line of a summary's "analysis" (None: nothing to print)."""
+    if not a:
+        return
+    cube = ""
+    if a["cube_decisions"] or a["cube_unjudged"]:
+        memg = "-" if a["cube_memg"] is None else f"{a['cube_memg']:.1f}"
+        cube = (
+            f", cube {memg} mEMG per decision ({a['cube_decisions']} decisions; "
+            f"{a['cube_unjudged']} more where gnubg has no double, its cube being dead: the agent "
+            f"doubled in {a['cube_unjudged_doubles']})"
+        )
+    checker = "-" if a["checker_memg"] is None else f"{a['checker_memg']:.1f}"
+    print(
+        f"  gnubg {'/'.join(map(str, a['plies']))}-ply analysis of {cfg.agent} over "
+        f"{a[unit]} {unit}: checker play {checker} mEMG per move "
+        f"({a['checker_decisions']} plays with a choice){cube}"
+    )
 
 
 def _main_matches(cfg):
@@ -538,15 +580,7 @@ def _main_matches(cfg):
         f"{s['games_per_match']:.1f} games a match, agent {s['agent_seconds_per_match']:.1f} s "
         f"CPU a match, {time.perf_counter() - t0:.0f} s"
     )
-    a = s.get("analysis")
-    if a:
-        print(
-            f"  gnubg {'/'.join(map(str, a['plies']))}-ply analysis of {cfg.agent} over "
-            f"{a['matches']} matches: checker play {a['checker_memg']:.1f} mEMG per move "
-            f"({a['checker_decisions']} plays with a choice), cube {a['cube_memg']:.1f} mEMG per "
-            f"decision ({a['cube_decisions']} decisions; {a['cube_unjudged']} more where gnubg has "
-            f"no double, its cube being dead: the agent doubled in {a['cube_unjudged_doubles']})"
-        )
+    _print_analysis(cfg, s.get("analysis"), "matches")
     return s
 
 

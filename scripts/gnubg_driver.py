@@ -123,10 +123,11 @@ def parse_cube_hint(text: str) -> tuple[bool, bool]:
     return double, take
 
 
-def play_equities(state, rows, match, plies):
+def play_equities(state, rows, match, plies, cubeful=True):
     """gnubg's cubeful equity (normalised, the mover's view) of each afterstate in rows of the
     position on roll state, at match = (length, score_me, score_opp, crawford) of the mover,
-    evaluated with the opponent on roll at plies; rows must not end the game."""
+    evaluated with the opponent on roll at plies (cubeful False: its cubeless money equity);
+    rows must not end the game."""
     g = gnubg_module(plies)
     length, me, opp, crawford = match
     player = int(state[TURN])  # the opponent is on roll after our play: gnubg's player 1
@@ -140,7 +141,7 @@ def play_equities(state, rows, match, plies):
         int(crawford and length > 0),
         0,
     )
-    context = g.eval_context(1, plies, 1, 1, 0)
+    context = g.eval_context(int(cubeful), plies, 1, 1, 0)
     return np.array(
         [
             -g.evaluate(notation.board_from_state(game.pass_turn(rows[k])), info, context)[5]
@@ -201,16 +202,18 @@ def load_position(state, match, offered, plies):
 
 class Analyst:
     """gnubg's judgement at plies of an agent's decisions (evaluation only): each checker play's
-    equity lost against gnubg's best of the same afterstates (plays that end the game are not
+    equity lost against gnubg's best of the same afterstates (cubeful, or with cubeful False
+    cubeless money equity, for cubeless games) (plays that end the game are not
     judged) and each cube decision's (``cube_error`` on ``hint``'s cubeful equities; a decision
     where gnubg says no one can double, its dead cube, is counted apart), in normalised equity;
     play_gnubg_matches keeps the counts and sums per match and summarize_matches gives the means
     x 1000 (mEMG)."""
 
-    def __init__(self, plies: int = 2) -> None:
+    def __init__(self, plies: int = 2, cubeful: bool = True) -> None:
         if not notation.is_int(plies) or not 0 <= plies <= 4:
             raise ValueError(f"gnubg plies must be 0..4, got {plies!r}")
         self.plies = int(plies)
+        self.cubeful = bool(cubeful)
         self.match = (0, 0, 0, False)
         self.checker = []
         self.cube = []
@@ -223,7 +226,7 @@ class Analyst:
     def judge_play(self, state, rows, k):
         if rows.shape[0] < 2 or (rows[:, OFF_ME] == N_CHECKERS).any():
             return
-        eq = play_equities(state, rows, self.match, self.plies)
+        eq = play_equities(state, rows, self.match, self.plies, self.cubeful)
         self.checker.append(float(eq.max() - eq[k]))
 
     def judge_cube(self, state, offered, action):
@@ -238,13 +241,15 @@ class Analyst:
 
 class GnubgAgent(AfterstateAgent):
     """GNU Backgammon at plies (0..4) with its own cube decisions, for money or at the match score
-    it is told by ``set_match`` (module docstring)."""
+    it is told by ``set_match`` (module docstring); cubeful False: its checker play by cubeless
+    money equity (for cubeless games)."""
 
-    def __init__(self, plies: int = 0) -> None:
+    def __init__(self, plies: int = 0, cubeful: bool = True) -> None:
         super().__init__()
         if not notation.is_int(plies) or not 0 <= plies <= 4:
             raise ValueError(f"gnubg plies must be 0..4, got {plies!r}")
         self.plies = int(plies)
+        self.cubeful = bool(cubeful)
         self.cube_policy = "gnubg"
         self.set_match(0, 0, 0, False, False)
 
@@ -261,7 +266,7 @@ class GnubgAgent(AfterstateAgent):
         over = np.flatnonzero(rows[:, OFF_ME] == N_CHECKERS)
         if over.size:  # a play that wins: the one that wins most (O.3)
             return int(max(over, key=lambda k: game.result(rows[k], game.SCORING_GAMMON)[2]))
-        return int(np.argmax(play_equities(state, rows, self._match, self.plies)))
+        return int(np.argmax(play_equities(state, rows, self._match, self.plies, self.cubeful)))
 
     def _choose(self, rows):
         raise TypeError("GnubgAgent plays from a position on roll (its _pick), not from rows alone")
@@ -377,11 +382,7 @@ def _watched(agent, analyst=None):
 
 def _one_match(agent, opponent, length, dice_seed, seat, analyst):
     """One match of play_gnubg_matches (the agent in seat), its row without the run's keys."""
-    n0 = (
-        (0, 0, 0, 0)
-        if analyst is None
-        else (len(analyst.checker), len(analyst.cube), analyst.unjudged, analyst.unjudged_doubles)
-    )
+    n0 = _counts(analyst)
     seats = [agent, opponent] if seat == 0 else [opponent, agent]
     with _watched(agent, analyst) as clock:
         r = play_afterstate_match(seats[0], seats[1], dice_seed, length)
@@ -395,17 +396,29 @@ def _one_match(agent, opponent, length, dice_seed, seat, analyst):
         "agent_seconds": round(clock[0], 3),
     }
     if analyst is not None:
-        checker, cube = analyst.checker[n0[0] :], analyst.cube[n0[1] :]
-        row.update(
-            analysis_plies=analyst.plies,
-            checker_n=len(checker),
-            checker_err=round(sum(checker), 6),
-            cube_n=len(cube),
-            cube_err=round(sum(cube), 6),
-            cube_unjudged=analyst.unjudged - n0[2],
-            cube_unjudged_doubles=analyst.unjudged_doubles - n0[3],
-        )
+        row.update(_judged(analyst, n0))
     return row
+
+
+def _counts(analyst):
+    """How many decisions analyst has judged so far (None without one)."""
+    if analyst is None:
+        return None
+    return len(analyst.checker), len(analyst.cube), analyst.unjudged, analyst.unjudged_doubles
+
+
+def _judged(analyst, n0):
+    """The result-row keys of the decisions analyst judged since _counts gave n0."""
+    checker, cube = analyst.checker[n0[0] :], analyst.cube[n0[1] :]
+    return {
+        "analysis_plies": analyst.plies,
+        "checker_n": len(checker),
+        "checker_err": round(sum(checker), 6),
+        "cube_n": len(cube),
+        "cube_err": round(sum(cube), 6),
+        "cube_unjudged": analyst.unjudged - n0[2],
+        "cube_unjudged_doubles": analyst.unjudged_doubles - n0[3],
+    }
 
 
 def play_gnubg_money(
@@ -416,29 +429,38 @@ def play_gnubg_money(
     seed: int,
     results: str | None = None,
     progress: Callable[[list[dict]], None] | None = None,
+    cube: bool = True,
+    analyst: Analyst | None = None,
 ) -> list[dict]:
-    """Play n_pairs pairs of cubeful money games (the env's cube game: no Jacoby rule, no
-    beavers, gammons count), each pair on one dice seed (seed * 1_000_003 + pair) with the agent
-    as player_0 and then as player_1, through the one match harness
-    (agents.arena.matches.play_adjusted_match with cube=True) -> one dict per game: pair, seat,
-    points (the agent's, cube included), luck (the agent's rolls' luck minus the opponent's under
-    judge, each roll's times the cube value it was rolled at) and the agent's CPU seconds.
-    results: a JSON-lines file the pairs are appended to as they finish; pairs it already holds
-    (money rows of the same seed) are not played again."""
+    """Play n_pairs pairs of money games, cubeful (cube True: the env's cube game, no Jacoby
+    rule, no beavers) or cubeless, gammons counted, each pair on one dice seed (seed * 1_000_003
+    + pair) with the agent as player_0 and then as player_1, through the one match harness
+    (agents.arena.matches.play_adjusted_match) -> one dict per game: pair, seat, points (the
+    agent's, cube included), luck (the agent's rolls' luck minus the opponent's under judge,
+    each roll's times the cube value it was rolled at), the agent's CPU seconds and, with an
+    analyst, its checker plays judged (count and summed error, over the pair). results: a
+    JSON-lines file the pairs are appended to as they finish; pairs it already holds (money rows
+    of the same seed and cube) are not played again."""
     from boardgym.agents.arena.matches import play_adjusted_match
 
-    rows = [r for r in _done(results) if r.get("money") and r.get("seed0") == seed]
+    rows = [
+        r
+        for r in _done(results)
+        if r.get("money") and r.get("seed0") == seed and r.get("cube", 1) == int(cube)
+    ]
     have = {r["pair"] for r in rows}
     for pair in range(n_pairs):
         if pair in have:
             continue
-        with _watched(agent) as clock:
+        n0 = _counts(analyst)
+        with _watched(agent, analyst) as clock:
             pts, luck = play_adjusted_match(
-                agent, opponent, judge, 2, seed * 1_000_003 + pair, cube=True
+                agent, opponent, judge, 2, seed * 1_000_003 + pair, cube=cube
             )
         new = [
             {
                 "money": 1,
+                "cube": int(cube),
                 "seed0": seed,
                 "pair": pair,
                 "seat": seat,
@@ -448,6 +470,8 @@ def play_gnubg_money(
             }
             for seat in (0, 1)
         ]
+        if analyst is not None:
+            new[0].update(_judged(analyst, n0))  # the pair's decisions, on its first row
         rows.extend(new)
         if results:
             with open(results, "a", encoding="utf-8") as f:
@@ -458,9 +482,10 @@ def play_gnubg_money(
 
 
 def summarize_money_rows(rows: list[dict]) -> dict:
-    """Raw and luck-adjusted cubeful money results of play_gnubg_money's complete pairs
-    (agents/arena/stats.summarize_money: points per game with the paired 95% interval) and the
-    agent's CPU seconds per game."""
+    """Raw and luck-adjusted money results of play_gnubg_money's complete pairs
+    (agents/arena/stats.summarize_money: points per game with the paired 95% interval), the
+    agent's CPU seconds per game and, where rows were judged, the error rates in mEMG per
+    decision (analysis: summarize_matches' keys, with games for matches)."""
     from boardgym.agents.arena import stats
 
     by_pair = {}
@@ -471,12 +496,31 @@ def summarize_money_rows(rows: list[dict]) -> dict:
         raise ValueError("no complete pair of games to summarize")
     pts = np.array([p[s]["points"] for p in pairs for s in (0, 1)])
     luck = np.array([p[s]["luck"] for p in pairs for s in (0, 1)])
-    return {
+    out = {
         "raw": stats.summarize_money(pts),
         "adjusted": stats.summarize_money(pts - luck),
         "agent_seconds_per_game": float(
             np.mean([p[s]["agent_seconds"] for p in pairs for s in (0, 1)])
         ),
+    }
+    judged = [p[0] for p in pairs if "checker_n" in p[0]]
+    if judged:
+        out["analysis"] = {"games": 2 * len(judged), **_analysis(judged)}
+    return out
+
+
+def _analysis(judged):
+    """Error rates (mEMG per decision) and counts summed over result rows with _judged's keys."""
+    cn = sum(r["checker_n"] for r in judged)
+    qn = sum(r["cube_n"] for r in judged)
+    return {
+        "plies": sorted({r["analysis_plies"] for r in judged}),
+        "checker_decisions": cn,
+        "checker_memg": 1000 * sum(r["checker_err"] for r in judged) / cn if cn else None,
+        "cube_decisions": qn,
+        "cube_memg": 1000 * sum(r["cube_err"] for r in judged) / qn if qn else None,
+        "cube_unjudged": sum(r.get("cube_unjudged", 0) for r in judged),
+        "cube_unjudged_doubles": sum(r.get("cube_unjudged_doubles", 0) for r in judged),
     }
 
 
@@ -509,16 +553,5 @@ def summarize_matches(rows: list[dict]) -> dict:
     judged = [r for r in rows if "cube_n" in r]
 
     if judged:
-        cn = sum(r["checker_n"] for r in judged)
-        qn = sum(r["cube_n"] for r in judged)
-        out["analysis"] = {
-            "matches": len(judged),
-            "plies": sorted({r["analysis_plies"] for r in judged}),
-            "checker_decisions": cn,
-            "checker_memg": 1000 * sum(r["checker_err"] for r in judged) / cn if cn else None,
-            "cube_decisions": qn,
-            "cube_memg": 1000 * sum(r["cube_err"] for r in judged) / qn if qn else None,
-            "cube_unjudged": sum(r.get("cube_unjudged", 0) for r in judged),
-            "cube_unjudged_doubles": sum(r.get("cube_unjudged_doubles", 0) for r in judged),
-        }
+        out["analysis"] = {"matches": len(judged), **_analysis(judged)}
     return out

@@ -371,11 +371,11 @@ def summarize_money(points: npt.ArrayLike, z: float = Z95) -> dict[str, Any]:
     }
 
 
-def format_money(s: Mapping[str, Any]) -> str:
-    """One line of a summarize_money s."""
+def format_money(s: Mapping[str, Any], label: str = "cubeful money") -> str:
+    """One line of a summarize_money s, led by label."""
     lo, hi = s["ppg_interval"]
     return (
-        f"cubeful money: {s['games']} games  +{s['wins']} ={s['draws']} -{s['losses']}  "
+        f"{label}: {s['games']} games  +{s['wins']} ={s['draws']} -{s['losses']}  "
         f"points/game {s['points_per_game']:+.3f} (95% [{lo:+.3f}, {hi:+.3f}], "
         f"+-{(hi - lo) / 2:.3f})  per-game SD {s['sd']:.3f}"
     )

@@ -101,7 +101,7 @@ def test_matches_resume_from_the_results_file(tmp_path):
 def test_eval_gnubg_match_flags(capsys):
     for args in (
         ["--match", "7"],
-        ["--opponent", "gnubg"],
+        ["--opponent", "gnubg", "--luck", "none"],
         ["--match", "65", "--opponent", "gnubg"],
         ["--results", "x.jsonl"],
         ["--match", "3", "--opponent", "gnubg", "--gnubg-plies", "9"],
@@ -210,3 +210,22 @@ def test_eval_gnubg_cube_flags(capsys):
     assert s["raw"]["games"] == 2
     out = capsys.readouterr().out
     assert "cubeful money games" in out and "adjusted (luck judge td)" in out
+    for args in (["--agent", "gnubg0", "--cube"], ["--agent", "gnubg:depth=2"]):
+        with pytest.raises(UsageError):
+            eval_gnubg.main(args + ["--opponent", "gnubg", "--games", "2", "--luck", "td"])
+
+
+def test_error_rates_of_any_player_under_one_judge(capsys, tmp_path):
+    """Cubeless money games against gnubg with its 0-ply analysis: gnubg 0-ply as the agent loses
+    nothing against its own judge; the greedy agent loses equity; both printed in mEMG."""
+    pytest.importorskip("gnubg_nn")
+    common = ["--opponent", "gnubg", "--games", "2", "--luck", "td", "--analyse-plies", "0"]
+    me = eval_gnubg.main(["--agent", "gnubg:plies=0", *common, "--quiet"])
+    a = me["analysis"]
+    assert a["checker_decisions"] > 10 and a["checker_memg"] < 1e-6 and a["cube_decisions"] == 0
+    greedy = eval_gnubg.main(["--agent", "backgammon-greedy", *common, "--quiet"])["analysis"]
+    assert greedy["checker_memg"] > 1.0
+    engine = eval_gnubg.main(["--agent", "gnubg0", *common, "--quiet"])["analysis"]
+    assert engine["checker_decisions"] > 10  # gnubg-nn's net, judged by the module
+    out = capsys.readouterr().out
+    assert "cubeless money games" in out and "mEMG per move" in out
