@@ -29,7 +29,9 @@ an MLP over the observation and evaluation features,
 search with the shipped TD(lambda) self-play value net, ``draughts-alphabeta-td.npz``), ``ppo``
 (``agents/checkpoints/draughts-ppo.pt``, a 256x256 MaskablePPO policy cloned from
 ``draughts-alphabeta:depth=4`` then 35M steps with the league; or ``path=PATH``);
-the searches default to depth 6.
+``alphabeta-2026`` (the frozen reference: ``alphabeta`` as it was on 2026-12-04, with a copy of
+its weights, ``draughts-alphabeta-2026.npz``, and its time use: each move its budget, nothing
+banked; the options that would change it are refused); the searches default to depth 6.
 
 Backgammon: ``random``, ``greedy``, ``td`` (the shipped TD(0) self-play net
 ``agents/checkpoints/backgammon-td.npz``: the gnubg-style model, raw board plus contact
@@ -400,6 +402,27 @@ register(
         "draughts-alphabeta", "draughts-alphabeta.npz", "boardgym train-eval"
     ),
 )
+#: what the frozen engine fixes (draughts-alphabeta-2026): the time use of that engine
+FROZEN_2026 = {
+    "time_bank": False,
+    "adaptive_time": False,
+    "start_fraction": 1.0,
+    "keep_partial": True,
+}
+
+
+@_passes_to(_DRAUGHTS + "AlphaBetaAgent", refuses=("evaluation", *FROZEN_2026))
+def _draughts_alphabeta_2026(**kwargs):
+    """draughts-alphabeta as it was on 2026-12-04 (commit 3df8cb1): its weights (a copy) and its
+    time use (every move its budget, none carried over)."""
+    from boardgym.agents.draughts.agents import AlphaBetaAgent
+
+    kwargs.setdefault("depth", 6)
+    path = CHECKPOINTS / "draughts-alphabeta-2026.npz"
+    return AlphaBetaAgent(evaluation=str(path), **FROZEN_2026, **kwargs)
+
+
+register("draughts", "alphabeta-2026", _draughts_alphabeta_2026)
 # the same search with the TD(lambda) self-play value net (boardgym train --game draughts --algo td)
 register(
     "draughts",

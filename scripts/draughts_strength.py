@@ -169,6 +169,7 @@ def timing(cfg, log):
         ts, decided = [], []
         for fen in fens:
             agent.buffers.clear()
+            agent.reset()  # independent positions: no time banked from the one before
             t0 = time.perf_counter()
             agent.best_move(fen)
             ts.append(time.perf_counter() - t0)

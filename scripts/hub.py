@@ -35,7 +35,9 @@ a1 (a1 = 1, c1 = 2 .. h8 = 32) while positions stay standard, which is what pydr
 sends and reads for its Russian board; a pydraughts user sets
 ``engine.setoption("move-numbering", "a1")`` before ``init``.
 
-Time: ``move-time`` is used in full (draughts-alphabeta stops mid-iteration at the deadline);
+Time: ``move-time`` is used in full (draughts-alphabeta stops mid-iteration at the deadline),
+and what a forced move leaves is spent on the next moves of the game (``time_bank`` of
+draughts_agents.AlphaBetaAgent);
 ``time``/``moves``/``inc`` get ``time / moves + inc`` (``moves`` unknown: 25), the increment
 added before the move as the protocol says, and never more than 80% of what is on the clock
 minus 50 ms. ``go ponder`` searches without a deadline until ``ponder-hit`` starts the clock (or
@@ -338,6 +340,7 @@ class HubEngine:
         self.state = api.initial_state()
         if self.agent is not None:
             self.agent.buffers.clear()
+            self.agent.reset()  # the time banked in the last game
 
     def _cmd_pos(self, args):
         if "pos" not in args:
@@ -368,6 +371,9 @@ class HubEngine:
             depth = MAX_PLY - 2  # search a forced move too
         self._budget = budget
         self._pondering = mode == "ponder"
+        # a fixed time a move: what a forced move leaves is spent on the next ones (time_bank);
+        # a game clock carries it over by itself
+        bank = mode == "think" and budget is not None and (not lv or "move-time" in lv)
         self.wait()  # the previous search's thread, which has written its last line
         agent.clear_stop()
         state = self.state.copy()
@@ -375,12 +381,12 @@ class HubEngine:
         self._worker = threading.Thread(
             target=self._search,
             name="hub-search",
-            args=(state, None if self._pondering else budget, depth, lv.get("nodes")),
+            args=(state, None if self._pondering else budget, depth, lv.get("nodes"), bank),
             daemon=True,
         )
         self._worker.start()
 
-    def _search(self, state, budget, depth, nodes):
+    def _search(self, state, budget, depth, nodes, bank=False):
         agent = self.agent
         try:
             row, _ = agent.think(
@@ -390,6 +396,7 @@ class HubEngine:
                 max_nodes=nodes,
                 ponder=self._pondering,
                 on_iteration=lambda info: self._info(state, info),
+                bank=bank,
             )
             pv, _ = agent.principal_variation(state, row, length=2)
             ponder = move_to_hub(pv[1], self._a1()) if len(pv) > 1 else None

@@ -297,7 +297,14 @@ class AlphaBetaAgent(DraughtsAgent, Deepening):
     iteration gets the bank on top of its budget (at most ``ADAPT_MAX_EXTRA`` budgets more, so
     never twice its budget), once. Off by default: over 400 games at 0.1 s a move it scored
     51.6% against the same engine without it (BENCHMARKS.md), no clear gain. ``think`` (a budget
-    of its own: the Hub engine) never shares.
+    of its own: the Hub engine) never shares. It replaces time_bank when on.
+    time_bank: with a time_limit (the default: True), what a move leaves of its budget (a forced
+    move, a decided game) is banked (at most ``BANK_MAX`` budgets, thinking.py) and spent on
+    the searched moves that follow: each gets ``BANK_SPEND`` of the bank on top of its budget,
+    and one whose best move changes or whose score falls (``ADAPT_DROP``) at an iteration
+    finished after ``EXTEND_AFTER`` of its time gets the whole bank, never more than
+    ``MOVE_MAX`` budgets in all; so over a game the moves take about their budgets on average.
+    False: every move gets exactly its budget. ``reset`` (between games) empties the bank.
     ``last_info`` holds depth, score, nodes, qnodes, tt_hits, seldepth, reduced (moves searched
     reduced), researched (of which searched again at full depth), helper_nodes (the other
     threads' nodes), time and nodes/s (the main search's).
@@ -310,8 +317,9 @@ class AlphaBetaAgent(DraughtsAgent, Deepening):
     the new depth is better). The clock fires early by the lag measured on the earlier moves (from
     the deadline to the search's end: thread wake-up on a loaded machine), averaged, so that the
     move itself takes the budget. A forced move (one legal move) or a decided game (a win or loss
-    found) returns at once. ``think`` searches with a budget of its own and can be stopped or
-    given its deadline from another thread (``request_stop``, ``set_deadline``; the Hub engine).
+    found) returns at once (banking its time with time_bank). ``think`` searches with a budget
+    of its own and can be stopped or given its deadline from another thread (``request_stop``,
+    ``set_deadline``; the Hub engine).
     """
 
     def __init__(
@@ -329,10 +337,14 @@ class AlphaBetaAgent(DraughtsAgent, Deepening):
         lmr: bool | None = None,
         threads: int | None = None,
         adaptive_time: bool = False,
+        time_bank: bool = True,
     ) -> None:
         if not isinstance(adaptive_time, (bool, np.bool_)):
             raise ValueError(f"adaptive_time must be True or False, got {adaptive_time!r}")
+        if not isinstance(time_bank, (bool, np.bool_)):
+            raise ValueError(f"time_bank must be True or False, got {time_bank!r}")
         self.adaptive_time = bool(adaptive_time)
+        self.time_bank = bool(time_bank)
         self._bank = 0.0  # seconds saved on earlier moves (adaptive_time)
         if not (isinstance(start_fraction, (int, float)) and 0 < start_fraction <= 1):
             raise ValueError(f"start_fraction must be in (0, 1], got {start_fraction!r}")
@@ -397,8 +409,14 @@ class AlphaBetaAgent(DraughtsAgent, Deepening):
             False,
             None,
             adaptive=self.adaptive_time and self.time_limit is not None,
+            bank=self.time_bank,
         )
         return self._best
+
+    def reset(self) -> None:
+        """Forget the remembered route and the time banked (call between games)."""
+        super().reset()
+        self._bank = 0.0
 
     def search(self, state: np.ndarray, depth: int | None = None) -> tuple[int, int | None]:
         """Search a position vector to depth (default self.depth); return (best child index into
@@ -431,6 +449,7 @@ class AlphaBetaAgent(DraughtsAgent, Deepening):
         max_nodes: int | None = None,
         ponder: bool = False,
         on_iteration: Callable[[dict[str, Any]], object] | None = None,
+        bank: bool = False,
     ) -> tuple[npt.NDArray[np.int64], dict[str, Any]]:
         """(row int64[ROW_LEN], info dict) of the move chosen in a whole-move position vector,
         searched with these limits instead of the agent's own: budget seconds (None: none),
@@ -438,7 +457,9 @@ class AlphaBetaAgent(DraughtsAgent, Deepening):
         ``set_deadline`` (or ``request_stop``) is called from another thread. A forced move is
         returned at once. on_iteration(info) is called after each finished iteration (info:
         depth, score, nodes, time, move: the best move's row). Clear a
-        stop left over from an earlier search with ``clear_stop`` before calling."""
+        stop left over from an earlier search with ``clear_stop`` before calling. bank: share
+        time with the other ``bank=True`` calls as ``time_bank`` does (a fixed time per move;
+        ``reset`` empties the bank)."""
         s = _ongoing(api.check_state(state), "think")
         if s[S_CAP_SQ] >= 0:
             raise ValueError("think: the position is in the middle of a capture chain")
@@ -459,6 +480,7 @@ class AlphaBetaAgent(DraughtsAgent, Deepening):
             bool(ponder),
             on_iteration,
             depth_given=depth is not None,
+            bank=bool(bank),
         )
         return b.rows[self._best].copy(), dict(self.last_info)
 

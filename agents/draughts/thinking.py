@@ -7,6 +7,13 @@ buffers it reads: ``buffers`` (SearchBuffers), ``evaluation``, ``rng``, ``depth`
 ``use_tt``, ``lmr``, ``start_fraction``, ``keep_partial``, ``_helpers`` (one SearchBuffers per
 helper thread), ``_clock`` (a SearchClock on ``buffers.stats``); it keeps the move's outcome
 in ``_best`` and ``last_info`` and the time it carries between moves in ``_lag`` and ``_bank``.
+
+Time of a move with a budget T (``time_plan``, ``bank_after``): the deadline is T plus a share
+of the bank (time_bank) and is the hard stop, checked at every node of the search (the clock
+thread sets ``stats[ST_STOP]``); a new iteration starts while less than ``start_fraction`` of
+the move's time is spent; an iteration that changes the best move or lowers the score by more
+than ``ADAPT_DROP`` (finished after ``EXTEND_AFTER`` of the move's time) extends the deadline
+from the bank, once; a forced move or a decided game returns at once and banks its budget.
 """
 
 from __future__ import annotations
@@ -48,6 +55,12 @@ MAX_THREADS = 64
 # a move whose best move changes (or whose score falls by more than ADAPT_DROP) at an iteration
 # gets up to ADAPT_MAX_EXTRA of a budget more from the bank, once
 ADAPT_STABLE, ADAPT_STOP, ADAPT_BANK, ADAPT_MAX_EXTRA, ADAPT_DROP = 3, 0.5, 2.0, 0.9, 30
+# time_bank (the default): what a move leaves of its budget (a forced move, a decided game, a
+# search that ends early) goes to a bank of at most BANK_MAX budgets; each searched move adds
+# BANK_SPEND of the bank to its budget, and a move whose best move changes or whose score falls
+# by more than ADAPT_DROP at an iteration finished after EXTEND_AFTER of the move's time takes
+# the rest of the bank, once; a move's deadline is never more than MOVE_MAX budgets
+BANK_MAX, BANK_SPEND, MOVE_MAX, EXTEND_AFTER = 2.0, 0.25, 1.4, 0.25
 
 _search_ready = False  # search_root has run once in this process (compiled or loaded from cache)
 
@@ -144,6 +157,20 @@ class SearchClock:
             self._thread = None
 
 
+def time_plan(budget: float, bank: float) -> tuple[float, float]:
+    """(seconds of a move at the start, the most it may grow to on an unsettled iteration) for a
+    budget with ``bank`` seconds saved (time_bank): the budget plus ``BANK_SPEND`` of the bank,
+    and at most the budget plus the whole bank; neither over ``MOVE_MAX`` budgets."""
+    cap = MOVE_MAX * budget
+    return min(budget + BANK_SPEND * bank, cap), min(budget + bank, cap)
+
+
+def bank_after(bank: float, budget: float, used: float) -> float:
+    """The bank after a move that used ``used`` seconds of a ``budget`` (time_bank): what it
+    left is saved, what it took beyond the budget is spent; kept within 0..BANK_MAX budgets."""
+    return min(max(bank + budget - used, 0.0), BANK_MAX * budget)
+
+
 class Deepening:
     """Iterative deepening with the clock and the helper threads, over the agent's buffers (the
     attributes the module docstring lists): ``_search`` plays one move's search."""
@@ -235,8 +262,10 @@ class Deepening:
         on_iteration,
         depth_given=None,
         adaptive=False,
+        bank=False,
     ):
-        """search() over the n root moves already in self.buffers (root_children)."""
+        """search() over the n root moves already in self.buffers (root_children); adaptive:
+        adaptive_time's sharing, bank: time_bank's (the module docstring)."""
         b = self.buffers
         if depth_given is None:
             depth_given = depth is not None
@@ -254,12 +283,15 @@ class Deepening:
         ev = self.evaluation
         if budget is not None or ponder:  # compile before the clock runs, not within the budget
             _ready_search(ev, b.egdb)
+        banked = bank and budget is not None and not ponder and not adaptive
+        if banked:
+            allowed, most = time_plan(float(budget), self._bank)
+        else:  # adaptive: may grow once
+            allowed = most = None if budget is None else float(budget)
         t0 = time.perf_counter()
         # the clock fires early by the lag measured on earlier moves (thread wake-up, a loaded
-        # machine), so that the move is returned at the budget
-        deadline = (
-            None if budget is None else t0 + float(budget) - min(self._lag, 0.5 * float(budget))
-        )
+        # machine), so that the move is returned at its time
+        deadline = None if budget is None else t0 + allowed - min(self._lag, 0.5 * float(budget))
         best_i, best_score, done, partial = int(order[0]), 0, 0, False
         total = {
             "nodes": 0,
@@ -275,7 +307,6 @@ class Deepening:
         if clock:
             self._clock.start(None if ponder else deadline)
         helpers, helper_nodes = self._start_helpers(n, max_depth) if max_depth > 0 else ([], [])
-        allowed = None if budget is None else float(budget)  # adaptive: may grow once
         stable_since, extended = 1, False
         try:
             for d in range(1, max_depth + 1):
@@ -331,6 +362,19 @@ class Deepening:
                         # this iteration is at least as good
                         best_i, best_score, partial = int(bi), int(sc), True
                     break
+                if (
+                    banked
+                    and done > 0
+                    and not extended
+                    and most > allowed
+                    and time.perf_counter() - t0 >= EXTEND_AFTER * allowed
+                ):
+                    # best_i, best_score: the previous iteration's; unsettled: the whole bank
+                    if int(bi) != best_i or int(sc) < best_score - ADAPT_DROP:
+                        deadline += most - allowed
+                        allowed = most
+                        self._clock.set_deadline(deadline)
+                        extended = True
                 if adaptive and done > 0:
                     # best_i, best_score: the previous iteration's
                     if int(bi) != best_i or int(sc) < best_score - ADAPT_DROP:
@@ -372,6 +416,8 @@ class Deepening:
         el = end - t0
         if adaptive and max_depth > 0:
             self._bank = min(max(self._bank + float(budget) - el, 0.0), ADAPT_BANK * float(budget))
+        elif banked:
+            self._bank = bank_after(self._bank, float(budget), el)
         self._best = best_i
         if done == 0:
             best_score = None  # a forced move: not searched

@@ -10,12 +10,13 @@ Targets (one target takes its own options; several, or all, take the options bel
   movegen  move generation and perft against py-draughts, gnubg-nn, gym-backgammon
   envs     environment steps/s against PettingZoo chess / connect four, OpenSpiel (--batched: Pgx)
   search   the draughts alpha-beta search, nodes/s
+  timeuse  the draughts engines' wall time per move in games at a fixed budget (frozen and today's)
   rllib    RLlib sampling throughput (needs Ray: pip install "boardgym[ray]", its own venv)
   coldstart  first use with an empty Numba cache: import -> first finished game of each game
   paths    the paths users call (legal_plays, make_vec, the AEC env, cold start), each beside
            its peer and its goal, in one run
   web      the web board under load, killed (kill -9) and fuzzed, on 127.0.0.1 (--parts)
-  all      every target above but paths (whose rows repeat theirs) and web
+  all      every target above but paths (whose rows repeat theirs), web and timeuse
 
 Each target first lists its peers: the installed ones are measured, the missing ones are named with
 how to install them (most at once: pip install "boardgym[bench]"); boardgym's own figures are
@@ -36,6 +37,7 @@ from boardgym.scripts.bench import movegen as bench_movegen
 from boardgym.scripts.bench import paths as bench_paths
 from boardgym.scripts.bench import rllib as bench_rllib
 from boardgym.scripts.bench import search as bench_search
+from boardgym.scripts.bench import timeuse as bench_timeuse
 from boardgym.scripts.bench import web as bench_web
 
 #: target -> (module, one-line summary)
@@ -46,6 +48,10 @@ TARGETS = {
     ),
     "envs": (bench_env, "environment steps/s against PettingZoo and OpenSpiel (--batched: Pgx)"),
     "search": (bench_search, "the draughts alpha-beta search, nodes/s"),
+    "timeuse": (
+        bench_timeuse,
+        "the draughts engines' wall time per move in games at a fixed budget",
+    ),
     "rllib": (bench_rllib, "RLlib sampling throughput (needs Ray)"),
     "coldstart": (
         bench_coldstart,
@@ -54,9 +60,12 @@ TARGETS = {
     "paths": (bench_paths, "the paths users call, each beside its peer and its goal, in one run"),
     "web": (bench_web, "the web board under load, killed and fuzzed (a server on 127.0.0.1)"),
 }
-#: what ``all`` runs: every target but paths (its rows repeat the others') and web (a server)
-ALL = tuple(t for t in TARGETS if t not in ("paths", "web"))
-Target = Literal["all", "movegen", "envs", "search", "rllib", "coldstart", "paths", "web"]
+#: what ``all`` runs: every target but paths (its rows repeat the others'), web (a server) and
+#: timeuse (games at a fixed time a move: minutes whatever the machine)
+ALL = tuple(t for t in TARGETS if t not in ("paths", "web", "timeuse"))
+Target = Literal[
+    "all", "movegen", "envs", "search", "timeuse", "rllib", "coldstart", "paths", "web"
+]
 
 
 @dataclasses.dataclass
@@ -64,8 +73,8 @@ class Settings:
     """Settings of a run of several targets (one target alone takes its own options)."""
 
     targets: list[Target] = field(default_factory=lambda: ["all"], metadata={"positional": True})
-    """what to benchmark: movegen, envs, search, rllib, coldstart, paths, web or all (all but
-    paths and web)"""
+    """what to benchmark: movegen, envs, search, timeuse, rllib, coldstart, paths, web or all
+    (all but paths, web and timeuse)"""
     game: Literal["all", "draughts", "backgammon"] = "all"
     """benchmark one game only"""
     full: bool = False
@@ -122,6 +131,8 @@ def _target_settings(target: str, cfg: Settings):
         return bench_env.Settings(envs=list(keep), full=cfg.full)
     if target == "search":
         return None if cfg.game == "backgammon" else bench_search.Settings(full=cfg.full)
+    if target == "timeuse":
+        return None if cfg.game == "backgammon" else bench_timeuse.Settings(full=cfg.full)
     if target == "coldstart":
         return bench_coldstart.Settings(game=cfg.game, full=cfg.full)
     if target == "paths":

@@ -23,6 +23,13 @@ from boardgym.scripts import cli
 
 #: optional peers (name, module, how to install, game): none, the search is compared with itself
 PEERS = ()
+#: the registry names of the alpha-beta searchers
+SEARCHERS = (
+    "draughts-alphabeta",
+    "draughts-alphabeta-2026",
+    "draughts-alphabeta-material",
+    "draughts-alphabeta-td",
+)
 
 
 @dataclasses.dataclass
@@ -58,9 +65,8 @@ class Settings:
         except ValueError as e:
             raise cli.UsageError(f"--agent: {e}") from None
         cli.require(
-            name in ("draughts-alphabeta", "draughts-alphabeta-material", "draughts-alphabeta-td"),
-            f"--agent must be an alpha-beta searcher (draughts-alphabeta, "
-            f"draughts-alphabeta-material, draughts-alphabeta-td), got {name!r}",
+            name in SEARCHERS,
+            f"--agent must be an alpha-beta searcher ({', '.join(SEARCHERS)}), got {name!r}",
         )
         fixed = {"depth", "time_limit", "tt_bits", "use_tt", "seed"} & set(opts)
         cli.require(

@@ -1427,6 +1427,7 @@ AGENT_KWARGS = {
     "draughts-greedy": {"seed": 0},
     "draughts-alphabeta-material": {"depth": 2},
     "draughts-alphabeta": {"depth": 2},
+    "draughts-alphabeta-2026": {"depth": 2},
     "draughts-alphabeta-td": {"depth": 2},
     "backgammon-random": {"seed": 0},
     "backgammon-td": {},

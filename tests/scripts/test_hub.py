@@ -234,3 +234,21 @@ def test_moves_numbered_from_a1_in_a_session():
     assert out[-1].startswith('error message="illegal move')
     e.handle("set-param name=move-numbering value=c4")
     assert out[-1].startswith('error message="move-numbering must be b8 or a1')
+
+
+def test_a_forced_move_banks_its_move_time_until_the_next_game():
+    """With a fixed move-time, a forced move's time is banked for the next moves (time_bank);
+    new-game empties the bank; a game clock (time=) banks nothing."""
+    out = []
+    e = hub.HubEngine(hub.Settings(tt_size=1), out.append)
+    forced = draughts_hub.position_to_hub("W:W15,28:B4,18")  # one legal move: e5:c3
+    for level, banked in (("level move-time=0.2", True), ("level time=10", False)):
+        e.handle("new-game")
+        e.handle(level)
+        e.handle(f"pos pos={forced}")
+        e.handle("go think")
+        e.wait()
+        assert out[-1].startswith("done"), out
+        assert (e.agent._bank > 0.15) == banked
+    e.handle("new-game")
+    assert e.agent._bank == 0.0

@@ -243,3 +243,65 @@ def test_adaptive_time_counts_a_falling_score_as_unsettled(monkeypatch):
         el = _timed_move(a, FENS[0])
         assert da.ADAPT_STOP * budget <= el < 0.8 * budget
         assert a._bank > budget + 0.1 * budget  # saved more
+
+
+def test_time_plan_and_bank_after_keep_their_bounds():
+    """time_bank's arithmetic: a move gets its budget plus BANK_SPEND of the bank (the whole bank
+    when unsettled), never over MOVE_MAX budgets; the bank keeps what a move leaves, loses what
+    it takes beyond its budget, within 0..BANK_MAX budgets."""
+    from boardgym.agents.draughts import thinking as da
+
+    assert da.time_plan(0.1, 0.0) == (0.1, 0.1)
+    start, most = da.time_plan(0.1, 0.02)
+    assert start == pytest.approx(0.1 + da.BANK_SPEND * 0.02) and most == pytest.approx(0.12)
+    start, most = da.time_plan(0.1, 10.0)
+    assert start == most == pytest.approx(da.MOVE_MAX * 0.1)
+    assert 1 < da.MOVE_MAX < 2  # room for the lag under twice the budget
+    assert da.bank_after(0.0, 0.1, 0.0) == pytest.approx(0.1)  # a forced move: its budget saved
+    assert da.bank_after(0.05, 0.1, 0.13) == pytest.approx(0.02)
+    assert da.bank_after(0.01, 0.1, 0.13) == 0.0
+    assert da.bank_after(0.19, 0.1, 0.0) == pytest.approx(da.BANK_MAX * 0.1)
+
+
+FORCED = "W:W15,28:B4,18"  # one legal move (RULES.md, 25.2): e5:c3
+
+
+def test_time_bank_saves_forced_moves_and_spends_them(monkeypatch):
+    """time_bank (the default): a forced move returns at once and banks its budget; the next
+    searched move takes its budget plus BANK_SPEND of the bank; a move whose best move changes
+    late takes the whole bank (here MOVE_MAX raised so that the cap does not bind); a change in
+    the first iterations only (before EXTEND_AFTER of its time) does not; reset empties the bank.
+    A scripted search (10 ms an iteration) stands in for the kernel."""
+    from boardgym.agents.draughts import thinking as da
+
+    AlphaBetaAgent(depth=1, seed=0).best_move(FENS[0])  # compiled before the clocks run
+    monkeypatch.setattr(da, "_search_ready", True)
+    monkeypatch.setattr(da, "MOVE_MAX", 2.0)
+    budget = 0.2
+    a = AlphaBetaAgent(depth=None, time_limit=budget, seed=0, threads=1)
+    assert a.time_bank
+    assert _timed_move(a, FORCED) < 0.05
+    assert a._bank == pytest.approx(budget, abs=0.01)
+    bank = a._bank
+    monkeypatch.setattr(da, "search_root", _scripted_search(lambda d: 0))  # settled
+    el = _timed_move(a, FENS[0])
+    assert budget + 0.6 * da.BANK_SPEND * bank < el < budget + da.BANK_SPEND * bank + 0.04
+    assert a._bank == pytest.approx(bank + budget - el, abs=0.01)
+    a._bank = bank = budget
+    monkeypatch.setattr(da, "search_root", _scripted_search(lambda d: d))  # unsettled
+    el = _timed_move(a, FENS[0])
+    assert budget + 0.8 * bank < el < budget + bank + 0.04
+    assert a._bank < 0.1 * budget
+    a._bank = bank = budget
+    monkeypatch.setattr(da, "search_root", _scripted_search(lambda d: min(d, 2)))  # early only
+    el = _timed_move(a, FENS[0])
+    assert el < budget + da.BANK_SPEND * bank + 0.04
+    a.reset()
+    assert a._bank == 0.0
+    # time_bank=False: a forced move banks nothing, a searched move gets its budget and no more
+    b = AlphaBetaAgent(depth=None, time_limit=budget, seed=0, threads=1, time_bank=False)
+    _timed_move(b, FORCED)
+    assert b._bank == 0.0
+    assert 0.8 * budget < _timed_move(b, FENS[0]) < budget + 0.04
+    with pytest.raises(ValueError, match="time_bank"):
+        AlphaBetaAgent(depth=None, time_limit=budget, time_bank="yes")
