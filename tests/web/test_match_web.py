@@ -181,10 +181,10 @@ def test_the_archive_keeps_the_score_resumes_the_match_and_replays_it(tmp_path):
     assert rec.status_code == 200 and len(backgammon_match.read_match(rec.text)["games"]) == 2
 
 
-def test_a_match_played_in_the_terminal_has_its_score_in_the_archive(tmp_path):
+def test_a_match_played_in_the_terminal_has_its_score_in_the_archive(tmp_path, capsys):
     import io
 
-    from boardgym.scripts import play
+    from boardgym.scripts import archive, play
 
     path = tmp_path / "games.sqlite"
     args = ["--game", "backgammon", "--agent", "greedy", "--match", "3", "--db", str(path)]
@@ -192,3 +192,5 @@ def test_a_match_played_in_the_terminal_has_its_score_in_the_archive(tmp_path):
     (row,) = Archive(path).list()
     assert row["source"] == "play" and row["score"]["length"] == 3 and not row["over"]
     assert row["score"]["score"] == [0, 0] and row["score"]["game"] == 1
+    archive.main(["list", "--db", str(path)])
+    assert "unfinished (match to 3, 0-0, game 1)" in capsys.readouterr().out
