@@ -9,11 +9,12 @@ Every game played or watched in the browser (``boardgym serve``), in the termina
 play``) or by ``boardgym evaluate --save`` is kept in the archive (``--db``, else
 ``$BOARDGYM_ARCHIVE``, else ``~/.local/share/boardgym/archive.sqlite``;
 ``boardgym.agents.arena.archive``). ``list`` prints the matching games, newest first: id, date,
-players, result, where played, actions. ``export DIR`` writes each matching game's record into
-DIR (created), one file per game named ``<number>-<player_0>-vs-<player_1>.pdn`` (``.mat`` for
-backgammon); a backgammon game started from a Position ID has no match file and is counted as
-skipped. Filters: ``--game``, ``--player`` (a part of either name, any case), ``--result``,
-``--source``, ``--since`` / ``--until`` (dates, YYYY-MM-DD, both inclusive).
+players, result (of an unfinished match: its score and game), where played, actions.
+``export DIR`` writes each matching game's record into DIR (created), one file per game named
+``<number>-<player_0>-vs-<player_1>.pdn`` (``.mat`` for backgammon); a backgammon game started
+from a Position ID has no match file and is counted as skipped. Filters: ``--game``,
+``--player`` (a part of either name, any case), ``--result``, ``--source``, ``--since`` /
+``--until`` (dates, YYYY-MM-DD, both inclusive).
 """
 
 import dataclasses
@@ -89,6 +90,11 @@ def main(args=None):
     if cfg.action == "list":
         for g in games:
             result = g["result"] if not g["how"] else f"{g['result']} ({g['how']})"
+            m = g["score"]  # a backgammon match: its length and score
+            if m and not g["over"]:
+                result += (
+                    f" (match to {m['length']}, {m['score'][0]}-{m['score'][1]}, game {m['game']})"
+                )
             print(
                 f"{g['uid']}  {g['created'].replace('T', ' ')}  {g['game']:<10}  "
                 f"{g['player_0']} - {g['player_1']}  {result}  {g['source']}  "

@@ -284,6 +284,24 @@ class BackgammonGame:
             f"you {mine}, {self.names[1 - seat]} {theirs}{flag}"
         )
 
+    def match_score(self) -> dict[str, Any] | None:
+        """The match so far (None in money play): {"length", "score" (player_0's, player_1's;
+        the final score once the match is over), "game" (the number of the game in play),
+        "crawford", "post_crawford" (of the game in play; False once over), "winner" (None
+        until the match is over)}; what the archive keeps in its score column."""
+        if not self.match_length:
+            return None
+        m, g = self.env.match, bg_core
+        over = bool(self.env.is_over)
+        return {
+            "length": self.match_length,
+            "score": [int(m[g.M_SCORE]), int(m[g.M_SCORE + 1])],
+            "game": self.game_number(),
+            "crawford": bool(m[g.M_CRAWFORD]) and not over,
+            "post_crawford": bool(m[g.M_POST]) and not over,
+            "winner": None if m[g.M_WINNER] < 0 else int(m[g.M_WINNER]),
+        }
+
     def cube_choices(self) -> list[str]:
         """The cube decisions open now (C.1-C.2): ['roll', 'double'], ['take', 'drop'] or []."""
         mask = self.env.legal_mask()
@@ -558,8 +576,9 @@ def archive_row(
     extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The archive row (``archive.Archive.save``) of a game so far: its players, settings (a
-    JSON-able dict, its ``seed`` also in its own column), actions, result and record (None for
-    a backgammon game from a Position ID, which a match file cannot start from)."""
+    JSON-able dict, its ``seed`` also in its own column), actions, result, the match score of
+    a backgammon match (``BackgammonGame.match_score``; None otherwise) and record (None for a
+    backgammon game from a Position ID, which a match file cannot start from)."""
     env = game.env
     over = bool(env.is_over)
     winner = how = points = None
@@ -584,5 +603,6 @@ def archive_row(
         "result": archive.result_of(winner, over, stopped),
         "how": how,
         "points": points,
+        "score": game.match_score() if isinstance(game, BackgammonGame) else None,
         "record": record,
     }

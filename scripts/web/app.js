@@ -16,10 +16,12 @@ function setPending(d) { pending += d; document.body.dataset.pending = String(pe
 
 document.body.classList.add(GAME);
 document.title = (GAME === "draughts" ? "Russian draughts" : "Backgammon") + " · boardgym";
-if (GAME === "draughts") {
-  $("seat0").textContent = "White (moves first)"; $("seat1").textContent = "Black";
-  $("watch-legend0").textContent = "White (player_0)"; $("watch-legend1").textContent = "Black (player_1)";
-}
+// the seats by their colours (player_0 is White in both games; backgammon's player_1 is Red)
+const COLOURS = GAME === "draughts" ? ["White", "Black"] : ["White", "Red"];
+$("seat0").textContent = GAME === "draughts" ? "White (player_0, moves first)" : "White (player_0)";
+$("seat1").textContent = `${COLOURS[1]} (player_1)`;
+$("watch-legend0").textContent = "White (player_0)"; $("watch-legend1").textContent = `${COLOURS[1]} (player_1)`;
+let startBoard = null;  // the start position, drawn before the first game (GET /api/start)
 
 function showError(text) {
   const box = $("error");
@@ -73,12 +75,13 @@ function drawDraughts(board, legal, flip) {
     el("text", {x: i * CELL + CELL / 2, y: size + 16, "text-anchor": "middle", fill: "#f3e6c8", "font-size": 13}, svg, file);
     el("text", {x: -11, y: i * CELL + CELL / 2 + 5, "text-anchor": "middle", fill: "#f3e6c8", "font-size": 13}, svg, String(rank));
   }
+  const sel = legal.length ? selected : null;  // a selection belongs to a game in play
   const froms = new Set(legal.map((a) => a.from));
-  const dests = new Set(legal.filter((a) => a.from === selected).map((a) => a.to));
+  const dests = new Set(legal.filter((a) => a.from === sel).map((a) => a.to));
   for (let sq = 0; sq < 32; sq++) {
     const [x, y] = sqXY(sq, flip), cx = x + CELL / 2, cy = y + CELL / 2;
     const g = el("g", {class: "target square", "data-sq": sq, "data-name": sqName(sq)}, svg);
-    el("rect", {x, y, width: CELL, height: CELL, fill: sq === selected ? "#d8b43c" : "#7a9a5c"}, g);
+    el("rect", {x, y, width: CELL, height: CELL, fill: sq === sel ? "#d8b43c" : "#7a9a5c", class: sq === sel ? "selected" : "square-bg"}, g);
     const code = board.pieces[sq];
     if (code) {
       const white = code <= 2;
@@ -92,7 +95,7 @@ function drawDraughts(board, legal, flip) {
       el("line", {x1: x + 12, y1: y + 12, x2: x + CELL - 12, y2: y + CELL - 12, stroke: "#e03c31", "stroke-width": 4}, g);
       el("line", {x1: x + CELL - 12, y1: y + 12, x2: x + 12, y2: y + CELL - 12, stroke: "#e03c31", "stroke-width": 4}, g);
     }
-    if (froms.has(sq) && sq !== selected) el("rect", {x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, fill: "none", stroke: "#f2d45c", "stroke-width": 2, class: "movable"}, g);
+    if (froms.has(sq) && sq !== sel) el("rect", {x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, fill: "none", stroke: "#f2d45c", "stroke-width": 2, class: "movable"}, g);
     if (dests.has(sq)) el("circle", {cx, cy, r: 10, fill: "#3cc24a", stroke: "#135c1a", class: "dest"}, g);
     g.addEventListener("click", () => clickTarget(sq));
   }
@@ -100,20 +103,21 @@ function drawDraughts(board, legal, flip) {
 }
 
 // ---------------------------------------------------------------- backgammon (backgammon_render layout)
-const COL = 46, BH = 460, TRI = 190;
+const COL = 46, BH = 460, TRI = 190, BM = 20;  // BM: the margin above and below, for the point numbers
 function pointX(p) {  // column of point p (1..24) numbered from the perspective's side; home at the bottom right
   if (p <= 12) { const i = 12 - p; return (i < 6 ? i : i + 1) * COL; }
   const i = p - 13; return (i < 6 ? i : i + 1) * COL;
 }
 function drawBackgammon(board, legal, mine) {
-  const W = 14 * COL, svg = el("svg", {width: W + 20, height: BH + 20, viewBox: `-10 -10 ${W + 20} ${BH + 20}`, id: "board-svg"});
-  el("rect", {x: -10, y: -10, width: W + 20, height: BH + 20, fill: "#5b3b22"}, svg);
+  const W = 14 * COL, svg = el("svg", {width: W + 20, height: BH + 2 * BM, viewBox: `-10 ${-BM} ${W + 20} ${BH + 2 * BM}`, id: "board-svg"});
+  el("rect", {x: -10, y: -BM, width: W + 20, height: BH + 2 * BM, fill: "#5b3b22"}, svg);
   el("rect", {x: 0, y: 0, width: 13 * COL, height: BH, fill: "#e9dcb8"}, svg);
   el("rect", {x: 6 * COL, y: 0, width: COL, height: BH, fill: "#6d4a2c"}, svg);
   const colours = ["#f7f3e8", "#8c1c1c"], strokes = ["#666", "#3a0808"];
   if (chosenDie !== null && legal.some((a) => a.die === chosenDie)) legal = legal.filter((a) => a.die === chosenDie);
+  const sel = legal.length ? selected : null;  // a selection belongs to a game in play
   const froms = new Set(legal.map((a) => a.from));
-  const dests = new Set(legal.filter((a) => a.from === selected).map((a) => a.to));
+  const dests = new Set(legal.filter((a) => a.from === sel).map((a) => a.to));
   const stack = (g, cx, y0, dir, n, who) => {
     for (let k = 0; k < Math.min(n, 5); k++)
       el("circle", {cx, cy: y0 + dir * (k * 36 + 19), r: 18, fill: colours[who], stroke: strokes[who], "stroke-width": 2}, g);
@@ -123,12 +127,14 @@ function drawBackgammon(board, legal, mine) {
     const x = pointX(p), top = p > 12, g = el("g", {class: "target point", "data-point": p}, svg);
     el("rect", {x, y: top ? 0 : BH - TRI - 10, width: COL, height: TRI + 10, fill: "transparent"}, g);
     const tip = top ? TRI : BH - TRI, base = top ? 0 : BH;
-    el("polygon", {points: `${x + 2},${base} ${x + COL - 2},${base} ${x + COL / 2},${tip}`, fill: p === selected ? "#d8b43c" : (p % 2 ? "#a0522d" : "#2f4f4f")}, g);
-    el("text", {x: x + COL / 2, y: top ? -1 : BH + 9, "text-anchor": "middle", "font-size": 9, fill: "#f3e6c8"}, g, String(p));
+    el("polygon", {points: `${x + 2},${base} ${x + COL - 2},${base} ${x + COL / 2},${tip}`, fill: p % 2 ? "#a0522d" : "#2f4f4f"}, g);
+    el("text", {x: x + COL / 2, y: top ? -5 : BH + 15, "text-anchor": "middle", "font-size": 14, "font-weight": "bold", fill: "#f3e6c8", class: "point-number"}, g, String(p));
     const nx = board.x[p], no = board.o[p];
     if (nx) stack(g, x + COL / 2, base, top ? 1 : -1, nx, 0);
     if (no) stack(g, x + COL / 2, base, top ? 1 : -1, no, 1);
-    if (froms.has(p) && p !== selected) el("rect", {x: x + 1, y: top ? 0 : BH - TRI - 10, width: COL - 2, height: TRI + 10, fill: "none", stroke: "#f2d45c", "stroke-width": 2, class: "movable"}, g);
+    if (p === sel)  // over the checkers, so that a full point shows it too
+      el("rect", {x: x + 2, y: top ? 1 : BH - TRI - 9, width: COL - 4, height: TRI + 8, fill: "rgba(242, 212, 92, 0.35)", stroke: "#e0a800", "stroke-width": 4, class: "selected"}, g);
+    if (froms.has(p) && p !== sel) el("rect", {x: x + 1, y: top ? 0 : BH - TRI - 10, width: COL - 2, height: TRI + 10, fill: "none", stroke: "#f2d45c", "stroke-width": 2, class: "movable"}, g);
     if (dests.has(p)) el("circle", {cx: x + COL / 2, cy: top ? TRI + 16 : BH - TRI - 16, r: 10, fill: "#3cc24a", stroke: "#135c1a", class: "dest"}, g);
     g.addEventListener("click", () => clickTarget(p));
   }
@@ -139,6 +145,7 @@ function drawBackgammon(board, legal, mine) {
   const me = board.perspective;
   stack(bar, 6.5 * COL, BH / 2 + 4, 1, board.bar[me], me);
   stack(bar, 6.5 * COL, BH / 2 - 4, -1, board.bar[1 - me], 1 - me);
+  if (sel === 25) el("rect", {x: 6 * COL + 2, y: 2, width: COL - 4, height: BH - 4, fill: "rgba(242, 212, 92, 0.35)", stroke: "#e0a800", "stroke-width": 4, class: "selected"}, bar);
   bar.addEventListener("click", () => clickTarget(25));
   const off = el("g", {class: "target off", "data-point": 0}, svg);
   el("rect", {x: 13 * COL + 4, y: 0, width: COL - 8, height: BH, fill: dests.has(0) ? "#3cc24a" : "#4a301c"}, off);
@@ -161,21 +168,47 @@ function drawBackgammon(board, legal, mine) {
   const [value, owner] = board.cube;
   const cy = owner < 0 ? BH / 2 - 18 : (owner === me ? BH - 44 : 8);
   el("rect", {x: 2.5 * COL, y: cy, width: 36, height: 36, rx: 4, fill: "#fff", stroke: "#000", class: "cube"}, svg);
-  el("text", {x: 2.5 * COL + 18, y: cy + 24, "text-anchor": "middle", "font-size": 17, class: "cube-value"}, svg, String(owner < 0 ? 64 : value));
+  el("text", {x: 2.5 * COL + 18, y: cy + 24, "text-anchor": "middle", "font-size": 17, class: "cube-value"}, svg, String(value));
   if (board.offered) {  // a double on offer (replay): the new value beside the doubler's dice
     const oy = BH / 2 - 18;
     el("rect", {x: 4 * COL, y: oy, width: 36, height: 36, rx: 4, fill: "#fff6c8", stroke: "#c00", "stroke-width": 2, class: "cube offered"}, svg);
     el("text", {x: 4 * COL + 18, y: oy + 24, "text-anchor": "middle", "font-size": 17}, svg, String(board.offered));
   }
-  el("text", {x: 3, y: BH / 2 + 5, "font-size": 12, fill: "#333"}, svg, `pips ${board.pips[me]} / ${board.pips[1 - me]}`);
+  // each side's pip count by a checker of its colour: the far side's above, the near side's below
+  [[1 - me, BH / 2 - 10], [me, BH / 2 + 16]].forEach(([who, y]) => {
+    el("circle", {cx: 10, cy: y - 5, r: 7, fill: colours[who], stroke: strokes[who], "stroke-width": 1.5}, svg);
+    el("text", {x: 22, y, "font-size": 13, fill: "#222", class: "pips", "data-player": who}, svg, `${board.pips[who]} pips`);
+  });
   return svg;
 }
 
 // ---------------------------------------------------------------- the page
+// a side of a backgammon view: "White (you, player_0)"
+function sideText(names, k) { return `${COLOURS[k]} (${names[k] === `player_${k}` ? names[k] : `${names[k]}, player_${k}`})`; }
+
+// the lines about the board: each side's pips (and colour), the cube's value and owner; a match's score
+function drawInfo(board, names, match) {
+  $("board-info").textContent = "";
+  $("match-info").hidden = !match;
+  $("match-last").textContent = "";
+  if (GAME !== "backgammon" || !board) return;
+  const [value, owner] = board.cube;
+  const cube = owner < 0 ? `cube ${value}, centred` : `cube ${value}, owned by ${names[owner]} (player_${owner})`;
+  $("board-info").textContent = `pips: ${sideText(names, 0)} ${board.pips[0]} · ${sideText(names, 1)} ${board.pips[1]} · ${cube}`;
+  if (!match) return;
+  $("match-score").textContent = `match to ${match.length}: ${sideText(names, 0)} ${match.score[0]} – ${match.score[1]} ${sideText(names, 1)}`
+    + (match.winner === null ? ` · game ${match.game}` : "");
+  $("crawford").hidden = !match.crawford;
+  $("post-crawford").hidden = !match.post_crawford;
+  $("match-last").textContent = match.last_game ? "last game: " + match.last_game : "";
+}
+
 function render() {
   const box = $("board");
   box.innerHTML = "";
   const mode = $("mode").value;
+  $("log").classList.toggle("captions", mode === "replay");  // replay captions carry their own numbers
+  drawInfo(null, null, null);
   let board, legal = [], persp = 0;
   $("archive-list").hidden = mode !== "archive";
   $("archive-note").hidden = !(view && view.archive && mode !== "archive" && mode !== "replay");
@@ -220,17 +253,23 @@ function render() {
       log.appendChild(li);
     }
     box.appendChild(replay.game === "draughts" ? drawDraughts(board, [], false) : drawBackgammon(board, [], 0));
+    drawInfo(board, match && match.names ? match.names : ["player_0", "player_1"], null);
     return;
   }
   $("replay-game-label").hidden = true;
   $("replay-score").textContent = "";
-  if (!view) { $("status").textContent = "press New game"; $("evaluation").textContent = ""; $("log").innerHTML = ""; return; }
+  if (!view) {
+    $("status").textContent = "press New game"; $("evaluation").textContent = ""; $("log").innerHTML = "";
+    if (startBoard) box.appendChild(GAME === "draughts" ? drawDraughts(startBoard, [], false) : drawBackgammon(startBoard, [], 0));
+    return;
+  }
   board = view.board;
   sessionStorage.setItem(SAVED, view.id);  // this tab's game, found again after a reload
   if (view.mode === "play") { legal = view.legal; persp = view.seat; }
   if (dieChoice && !legal.length) dieChoice = null;
   if (legal.length && new Set(legal.map((a) => a.from)).size === 1) selected = legal[0].from;
   box.appendChild(GAME === "draughts" ? drawDraughts(board, legal, persp === 1) : drawBackgammon(board, legal, persp));
+  drawInfo(board, view.names, view.match);
   const log = $("log"); log.innerHTML = "";
   for (const line of view.log) { const li = document.createElement("li"); li.textContent = line; log.appendChild(li); }
   log.parentElement.scrollTop = log.parentElement.scrollHeight;
@@ -306,7 +345,7 @@ async function newGame() {
   const body = {game: GAME, mode: "play", agent: $("agent").value, seat: Number($("seat").value),
     seed: num("seed") || 0, depth: num("depth"), time_limit: num("time-limit"), options: $("options").value.trim() || null};
   if (GAME === "draughts") body.fen = $("fen").value.trim() || null;
-  else { body.position_id = $("position-id").value.trim() || null; body.cube = $("cube").checked; body.dice = $("dice").value.trim() || null; }
+  else { body.position_id = $("position-id").value.trim() || null; body.cube = $("cube").checked; body.dice = $("dice").value.trim() || null; body.match = num("match") || 0; }
   $("status").textContent = "starting…";
   const v = await api("POST", "/api/games", body);
   if (v) view = v;
@@ -318,10 +357,11 @@ async function download() {
   setPending(1);
   const res = await fetch(`/api/games/${view.id}/record`).finally(() => setTimeout(() => setPending(-1), 0));
   if (!res.ok) { const d = await res.json().catch(() => ({})); showError(d.error || "HTTP " + res.status); return; }
+  const name = /filename="([^"]+)"/.exec(res.headers.get("Content-Disposition") || "");
   const blob = await res.blob();
   const a = document.createElement("a");
   a.href = URL.createObjectURL(blob);
-  a.download = GAME === "draughts" ? "game.pdn" : "game.mat";
+  a.download = name ? name[1] : (GAME === "draughts" ? "game.pdn" : "game.mat");
   document.body.appendChild(a); a.click(); a.remove();
 }
 
@@ -330,11 +370,12 @@ let watchRunId = 0;     // a new run (or a pause) ends the ticks of the one befo
 function stopWatch() { watchRunId++; if (timer) { clearTimeout(timer); timer = null; } }
 async function watchNew() {
   stopWatch();
+  selected = null; chosenDie = null; dieChoice = null;
   const settings = [0, 1].map((k) => ({depth: num("depth" + k), time_limit: num("time-limit" + k), options: $("options" + k).value.trim() || null}));
   const body = {game: GAME, mode: "watch", agents: [$("agent0").value, $("agent1").value], agent_settings: settings,
     seed: num("watch-seed") || 0};
   if (GAME === "draughts") body.fen = $("watch-fen").value.trim() || null;
-  else { body.position_id = $("watch-position-id").value.trim() || null; body.cube = $("watch-cube").checked; }
+  else { body.position_id = $("watch-position-id").value.trim() || null; body.cube = $("watch-cube").checked; body.match = num("watch-match") || 0; }
   $("status").textContent = "starting…";
   const v = await api("POST", "/api/games", body);
   if (v) view = v;
@@ -395,7 +436,9 @@ function drawArchive() {
     const tr = document.createElement("tr");
     tr.dataset.uid = g.uid;
     const result = g.result === "unfinished" || !g.how ? RESULT_TEXT[g.result] : `${RESULT_TEXT[g.result]}: ${g.how}`;
-    for (const text of [g.created.replace("T", " "), g.player_0, g.player_1, result, g.source]) {
+    const m = g.score;  // a backgammon match: its length and score (the final one once over)
+    const score = m ? `match to ${m.length}: ${m.score[0]}-${m.score[1]}` + (g.over ? "" : `, game ${m.game}`) + (m.crawford ? " (Crawford)" : "") : "";
+    for (const text of [g.created.replace("T", " "), g.player_0, g.player_1, result, score, g.source]) {
       const td = document.createElement("td"); td.textContent = text; tr.appendChild(td);
     }
     const n = document.createElement("td"); n.className = "archive-actions"; n.textContent = String(g.n_actions); tr.appendChild(n);
@@ -437,6 +480,7 @@ async function archiveDownload(uid) {
 
 // replay
 function loadReplay(data) {
+  selected = null; chosenDie = null; dieChoice = null;
   replay = {game: data.game, frames: data.frames, match: data.match, k: 0};
   const sel = $("replay-game"); sel.innerHTML = "";
   if (data.match) data.match.games.forEach((g, i) => {
@@ -458,6 +502,7 @@ function setMode() {
   const mode = $("mode").value;
   for (const m of ["play", "watch", "replay", "archive"]) $(m + "-controls").hidden = m !== mode;
   stopWatch();
+  selected = null; chosenDie = null; dieChoice = null;  // a selection belongs to the game it was made in
   if (mode === "replay" || mode === "archive" || (view && view.mode !== mode)) view = null;
   showError("");
   if (mode === "archive") archiveSearch(0);
@@ -490,6 +535,8 @@ async function init() {
   $("archive-search").onclick = () => archiveSearch(0);
   $("archive-newer").onclick = () => archiveSearch(Math.max(0, (archive ? archive.offset : 0) - ARCHIVE_PAGE));
   $("archive-older").onclick = () => archiveSearch((archive ? archive.offset : 0) + ARCHIVE_PAGE);
+  const start = await api("GET", `/api/start/${GAME}`);
+  if (start) startBoard = start.board;
   const agents = await api("GET", "/api/agents");
   if (agents) for (const id of ["agent", "agent0", "agent1"]) {
     for (const name of agents[GAME]) { const o = document.createElement("option"); o.value = o.textContent = name; $(id).appendChild(o); }

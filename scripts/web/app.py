@@ -27,17 +27,29 @@ to the same spot (bearing off, O.1-O.2), the page asks which die (or a die is cl
 ``dice`` sets the first roll of a new game (with or without a Position ID). Undo takes back the
 person's turn (its checker moves or its cube action) with the agent's reply.
 
+Match play: ``match`` N (1..64; 0, the default, is money play) makes the game a whole match to N
+points with the cube and gammons (boardgym/RULES.md MP.1-MP.8; agents/arena/sessions.py's
+BackgammonGame, the match of ``boardgym play --match``): the view's ``match`` has the length, the
+score (player_0's, player_1's), the number of the game in play, its Crawford and post-Crawford
+flags, the winner once the match is over, the gnubg Match ID and how the last game ended. When a
+game ends and the match goes on, the next game starts by itself (its opening roll); the move list
+says how the game ended and the score, and the page keeps that line under the board. Doubling is
+refused where the env's mask refuses it (the Crawford game, MP.5; a cube of 64, MP.4). Undo takes
+back moves of the game in play only.
+
 Replay: a PDN file of one or more games, or a whole Jellyfish / gnubg match file (``.mat``, every
 game, as GNU Backgammon exports it too: a lone entry is placed by the column it starts in): each
 position with the move that led to it, the match score before each game, the cube's value and
 owner at every step (``Doubles => n`` shown on offer, a take doubles the cube and gives it to the
 taker, C.1-C.2; a drop ends the game), forwards and backwards across games.
 
-API (JSON): ``GET /api/agents``; ``POST /api/games`` ``{game, mode: play|watch, agent, agents,
-seat, seed, fen, position_id, dice, cube, depth, time_limit, options, agent_settings}``;
+API (JSON): ``GET /api/agents``; ``GET /api/start/{game}`` (the start position's board, drawn
+before a game begins); ``POST /api/games`` ``{game, mode: play|watch, agent, agents, seat, seed,
+fen, position_id, dice, cube, match, depth, time_limit, options, agent_settings}``;
 ``GET /api/games/{id}``; ``POST /api/games/{id}/action`` ``{action}`` or ``{cube}``;
 ``POST /api/games/{id}/step`` (watch: one agent action); ``POST /api/games/{id}/undo``;
-``GET /api/games/{id}/record`` (PDN or match file download, from play and watch);
+``GET /api/games/{id}/record`` (PDN or match file download, from play and watch; a match: the
+whole match so far, ``match.mat``);
 ``POST /api/replay`` ``{text}`` -> ``{game, frames, match}``. The view of a game has ``log``
 (moves in notation, an agent's evaluation in brackets where it has one: a search's score and
 depth, a net's equity) and ``evaluation`` (the last one). A POST from a page of another site
@@ -72,9 +84,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from boardgym.agents.arena import archive as archives
+from boardgym.envs import backgammon_notation as bg_api
+from boardgym.envs import draughts as dr_api
 from boardgym.scripts import cli
 from boardgym.scripts.web import fields
-from boardgym.scripts.web.boards import replay_frames
+from boardgym.scripts.web.boards import backgammon_board, draughts_board, replay_frames
 from boardgym.scripts.web.fields import BadRequest
 from boardgym.scripts.web.guard import Guard, check_token, is_loopback, new_token
 from boardgym.scripts.web.session import MAX_GAMES, Games, Limits
@@ -83,6 +97,10 @@ from boardgym.scripts.web.thinking import Pool, warm
 WEB = Path(__file__).resolve().parent
 MAX_BODY = 1 << 20  # bytes of one request (a pasted record)
 STATIC = {"app.js": "text/javascript", "style.css": "text/css"}  # what /static/ serves
+START_BOARDS = {  # the page's board of each game's start position (drawn before a game begins)
+    "draughts": lambda: draughts_board(dr_api.initial_state()),
+    "backgammon": lambda: backgammon_board(bg_api.initial_state(), 0),
+}
 
 
 @dataclass
@@ -210,6 +228,12 @@ def make_app(
 
         return JSONResponse({g: available(g) for g in ("draughts", "backgammon")})
 
+    async def start(request):
+        name = request.path_params["game"]
+        if name not in START_BOARDS:
+            raise BadRequest(f"no game {name!r}: draughts or backgammon", 404)
+        return JSONResponse({"game": name, "board": START_BOARDS[name]()})
+
     async def new_game(request):
         body = await body_of(request)
         client = request.client.host if request.client else None
@@ -324,6 +348,7 @@ def make_app(
         Route("/backgammon", page),
         Route("/favicon.ico", lambda request: Response(status_code=204)),
         Route("/api/agents", endpoint(agents)),
+        Route("/api/start/{game}", endpoint(start)),
         Route("/api/games", endpoint(new_game), methods=["POST"]),
         Route("/api/games/{sid}", endpoint(get_game)),
         Route("/api/games/{sid}/action", endpoint(action), methods=["POST"]),

@@ -6,6 +6,7 @@ import re
 from types import SimpleNamespace
 
 from boardgym.agents.registry import parse_option
+from boardgym.kernels.backgammon.match import MAX_MATCH_LENGTH
 
 
 class BadRequest(ValueError):
@@ -111,6 +112,18 @@ def options(body, game, agent, spec=None, where=""):
             f"'dice' must be two dice 1..6 such as [6, 4] or \"6-4\" (the first "
             f"roll), got {body.get('dice')!r}"
         )
+    match = get(body, "match", int, 0)
+    if match and game != "backgammon":
+        raise BadRequest("'match' is for backgammon (a match to N points)")
+    if not 0 <= match <= MAX_MATCH_LENGTH:
+        raise BadRequest(
+            f"'match' must be 0 (money play) or 1..{MAX_MATCH_LENGTH} points, got {match}"
+        )
+    if match and pid is not None:
+        raise BadRequest(
+            "'match' plays from the standard start (a match file has no set-up position): "
+            "leave out 'position_id'"
+        )
     return SimpleNamespace(
         game=game,
         agent=agent,
@@ -118,7 +131,8 @@ def options(body, game, agent, spec=None, where=""):
         fen=fen,
         position_id=pid.strip() if pid else None,
         dice=None if dice is None else f"{dice[0]}-{dice[1]}",
-        cube=get(body, "cube", bool, False),
+        cube=get(body, "cube", bool, False) or match > 0,
+        match=match,
         depth=depth,
         time_limit=None if limit is None else float(limit),
         agent_option=items,

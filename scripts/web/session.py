@@ -37,6 +37,7 @@ SETTINGS_KEYS = (
     "position_id",
     "dice",
     "cube",
+    "match",
     "depth",
     "time_limit",
     "options",
@@ -193,9 +194,23 @@ class Session:
         self.log += self.game.news(self.seat, own=True)
         if self.env.is_over and self.over_text is None:
             winner, how = self.game.outcome()
-            who = "draw" if winner is None else f"{self.names[winner]} (player_{winner}) wins"
-            self.over_text = f"game over: {who}: {how}"
+            if winner is None:
+                who = "draw" if self.game_name == "draughts" else "no winner"
+            elif winner == self.seat:
+                who = f"you win (player_{winner})"
+            else:
+                who = f"{self.names[winner]} wins (player_{winner})"
+            over = "match over" if self._match_length() else "game over"
+            self.over_text = f"{over}: {who}: {how}"
             self.log.append(self.over_text)
+
+    def _match_length(self):
+        """The match's length in points (0: money play or draughts)."""
+        return getattr(self.game, "match_length", 0)
+
+    def _game_number(self):
+        """The number of the game in play (a match's games; 1 otherwise)."""
+        return self.game.game_number() if self._match_length() else 1
 
     def _agent_step(self):
         """One agent action (in the pool when there is one); its evaluation (where it has one)
@@ -241,6 +256,7 @@ class Session:
         if self._acting() != self.seat:
             raise BadRequest("it is not your turn")
         before = len(self.game.actions) if self._turn_start() else None
+        number = self._game_number()
         cube = fields.get(body, "cube", str)
         if cube is not None:
             if self.game_name != "backgammon":
@@ -263,6 +279,8 @@ class Session:
         if before is not None:
             self.history.append((before, len(self.log)))
         self._agents_play()
+        if self._game_number() != number:
+            self.history.clear()  # undo stays within the game of a match in play
         self.save()
 
     def _play(self, action):
@@ -301,7 +319,9 @@ class Session:
             text = self.game.record()
         except ValueError as e:
             raise BadRequest(f"cannot write this game: {e}") from None
-        return ("game.pdn" if self.game_name == "draughts" else "game.mat"), text
+        if self.game_name == "draughts":
+            return "game.pdn", text
+        return ("match.mat" if self._match_length() else "game.mat"), text
 
     # -- what the page sees
     def legal(self):
@@ -355,7 +375,19 @@ class Session:
             view["position_id"] = backgammon_ids.position_id(env.state)
             dice = None if env.is_over else env.infos[env.agent_selection].get("dice")
             view["dice"] = list(dice) if dice else []
+            view["match"] = self.match_view() if self._match_length() else None
         return view
+
+    def match_view(self):
+        """The match for the page: BackgammonGame.match_score (length, score, game, Crawford,
+        post-Crawford, winner) with the gnubg Match ID and how the last finished game ended
+        (sessions.game_end_line)."""
+        games = self.env.games
+        return {
+            **self.game.match_score(),
+            "match_id": self.env.match_id(),
+            "last_game": self.game.game_end_line(len(games) - 1, self.seat) if games else None,
+        }
 
 
 class Games:

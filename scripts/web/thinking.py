@@ -75,8 +75,10 @@ def think(agent, game):
     action = game.choose(agent)
     info = getattr(agent, "last_info", None) or {}
     if first_hop and info.get("score") is not None:  # None: a forced move, not searched
-        depth = f" at depth {info['depth']}" if "depth" in info else ""
-        return action, f"score {info['score']:+d}{depth}"
+        depth = info.get("depth")
+        if "nodes" not in info:  # a one-ply look (greedy): the position after the move
+            return action, f"score {info['score']:+d} after its move (one ply, no search)"
+        return action, f"score {info['score']:+d}" + ("" if depth is None else f" at depth {depth}")
     return action, None
 
 

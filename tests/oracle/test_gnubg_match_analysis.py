@@ -7,7 +7,8 @@ points, Crawford flags, every action (rolls, plays, cube actions, resignations) 
 positions it replays agree with ours, its statistics count our rolls and cube actions, and what
 it prints while importing and analysing holds no warning or error. A game saved in the terminal
 after ``undo`` (the roll in progress written as its dice) imports too, and so do matches played
-in the terminal (``boardgym play --match``), whole or saved in their second game.
+in the terminal (``boardgym play --match``), whole or saved in their second game, and a match
+watched on the web board (``boardgym serve``).
 
 Uses the ``gnubg`` package (GNU Backgammon's own engine; GPL: test-only, never imported by
 library code). gnubg prints through C stdio, so its output is captured at file descriptors 1
@@ -231,3 +232,40 @@ def test_gnubg_imports_a_match_played_in_the_terminal(tmp_path, whole):
         score = (last["info"]["score-X"], last["info"]["score-O"])
         assert score == tuple(ours["games"][-1]["score"]) == tuple(match["games"][0]["score_after"])
         assert last["game"][-1]["action"] == "set" and not turns[-1]["moves"]
+
+
+def test_gnubg_imports_a_match_played_in_the_browser(tmp_path):
+    """A 5-point match watched on the web board (``boardgym serve``, two agents that never
+    double: several games, a Crawford game), downloaded from ``/api/games/{id}/record``, imports
+    into gnubg with our games, scores, winners, points, Crawford flags and actions, and analyses
+    without complaint."""
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx")
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    from boardgym.scripts.web import app as serve
+
+    c = TestClient(serve.make_app())
+    agents = ["greedy", "backgammon-greedy"]
+    body = {"game": "backgammon", "mode": "watch", "agents": agents, "match": 5, "seed": 6}
+    v = c.post("/api/games", json=body).json()
+    while not v["over"]:
+        v = c.post(f"/api/games/{v['id']}/step").json()
+    path = tmp_path / "web.mat"
+    path.write_text(c.get(f"/api/games/{v['id']}/record").text)
+    ours = backgammon_match.read_match(path.read_text())
+    frames, match = backgammon_match.match_frames(path.read_text())
+    assert len(ours["games"]) == v["match"]["game"] >= 3
+    assert any(g["crawford"] for g in ours["games"])
+    log = run_gnubg(*SETUP, f"import mat {path}", "analyse match")
+    complaints = [ln for ln in log.splitlines() if COMPLAINT.search(ln)]
+    assert not complaints, complaints
+    played = gnubg.match()
+    assert played["match-info"]["match-length"] == 5
+    assert len(played["games"]) == len(ours["games"])
+    for rec, game, where in zip(played["games"], ours["games"], match["games"]):
+        _check_game(rec, {**game, "last_frame": where["last"]}, frames, where["first"])

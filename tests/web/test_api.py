@@ -50,7 +50,7 @@ def test_draughts_game_to_its_end_matches_the_kernel(client):
         if hops == 1:  # mid-chain: the same piece goes on, from d6 only; no FEN mid-chain
             assert v["board"]["capturing"] == 21 and v["fen"] is None
             assert {m["from"] for m in v["legal"]} == {21} and v["board"]["jumped"] == [17]
-    assert "you (player_0) wins" in v["result"] and "(G.1)" in v["result"]
+    assert "you win (player_0)" in v["result"] and "(G.1)" in v["result"]
     record = client.get(f"/api/games/{v['id']}/record")
     assert record.status_code == 200 and "game.pdn" in record.headers["content-disposition"]
     tags, fen, moves, result, final = draughts_pdn.read_pdn(record.text)
@@ -559,7 +559,7 @@ def test_the_agent_doubles_and_the_person_drops(client):
     status, e = act(client, v, cube="double")
     assert status == 400 and "(choose take or drop)" in e["error"]
     _, v = act(client, v, cube="drop")
-    assert v["over"] and "td (player_1) wins: you dropped the double (C.2): 1 point" in v["result"]
+    assert v["over"] and "td wins (player_1): you dropped the double (C.2): 1 point" in v["result"]
 
 
 @pytest.mark.parametrize(

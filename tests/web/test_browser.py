@@ -90,7 +90,7 @@ def test_draughts_game_by_clicks_to_its_end(page, server_url, tmp_path):
             break
         click_a_move(page)
     status = page.inner_text("#status")
-    assert "you (player_0) wins" in status and "(G.1)" in status
+    assert "you win (player_0)" in status and "(G.1)" in status
     with page.expect_download() as info:
         page.click("#download")
     pdn = Path(info.value.path()).read_text()
@@ -133,7 +133,7 @@ def test_backgammon_double_dropped_by_the_agent(page, server_url):
         page.click("#cube-double")
     settle(page)
     status = page.inner_text("#status")
-    assert "you (player_0) wins: td dropped the double (C.2): 1 point" in status
+    assert "you win (player_0): td dropped the double (C.2): 1 point" in status
 
 
 def test_an_illegal_request_shows_its_error(page, server_url):
