@@ -121,6 +121,7 @@ __all__ = [
     "legal_actions",
     "apply_action",
     "move_to_actions",
+    "parse_route",
     "square_name",
     "parse_square",
     "state_from_observation",
@@ -493,6 +494,12 @@ def _parse_move(move_str):
         return [parse_square(t) for t in toks]
     except ValueError as e:
         raise ValueError(f"bad move {move_str!r}: {e}") from None
+
+
+def parse_route(move_str: str) -> list[int]:
+    """The squares (sq32, start first) a move's text names: ``c3:e5:g3`` -> [9, 18, 13]; the
+    squares are checked, not the move's legality (ValueError naming a bad square)."""
+    return _parse_move(move_str)
 
 
 def move_to_actions(fen_or_state: str | npt.ArrayLike, move_str: str) -> list[int]:

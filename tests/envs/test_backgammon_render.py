@@ -46,7 +46,7 @@ def pips(circles):
     return [c for c in circles if c[2] < 5]
 
 
-WHITE, BLACK = "#f5f5f0", "#1e1e1e"
+WHITE, RED = "#f7f3e8", "#8c1c1c"  # player_0's and player_1's checkers (one palette)
 
 
 def test_text_shows_cube_owner_turn_dice_bar_off_and_pips():
@@ -87,7 +87,7 @@ def test_perspective_moves_bar_and_off_checkers_and_the_cube_to_the_owner_side()
         ]
         o_bar = [
             c
-            for c in checkers(circles, BLACK)
+            for c in checkers(circles, RED)
             if R._X0 + 6 * R._PT < c[0] < R._X0 + 6 * R._PT + R._BAR
         ]
         assert len(x_bar) == 2 and len(o_bar) == 1
@@ -111,7 +111,7 @@ def test_svg_shows_the_dice_on_the_movers_half():
     for perspective, left in ((0, True), (1, False)):  # O moves: its dice on its own half
         circles, texts = parse(R.to_svg(s, perspective=perspective))
         dots = pips(circles)
-        assert len(dots) == 8 and all(c[3] == WHITE for c in dots)  # white pips on black dice
+        assert len(dots) == 8 and all(c[3] == WHITE for c in dots)  # white pips on red dice
         centre = R._X0 + R._BW / 2
         assert all((c[0] < centre) == left for c in dots)
     _, texts = parse(R.to_svg(R.Board(START_ID, dice=(3, 3)).state))
@@ -120,8 +120,8 @@ def test_svg_shows_the_dice_on_the_movers_half():
 
 def test_checkers_and_counts_are_all_drawn():
     circles, texts = parse(R.to_svg(bg.initial_state()))
-    assert len(checkers(circles, WHITE)) == 15 and len(checkers(circles, BLACK)) == 15
-    assert R.to_svg(bg.initial_state()).count("<circle") == 30
+    assert len(checkers(circles, WHITE)) == 15 and len(checkers(circles, RED)) == 15
+    assert R.to_svg(bg.initial_state()).count("<circle") == 30 + 2  # the checkers, the legend
     tall = bg.state_from_board([[0] * 5 + [15] + [0] * 19, [0] * 5 + [9] + [0] * 19], turn=0)
     circles, texts = parse(R.to_svg(tall))
     assert len(checkers(circles, WHITE)) == 5 and any(t[0] == "9" for t in texts)
@@ -131,10 +131,10 @@ def test_checkers_and_counts_are_all_drawn():
 def test_image_matches_the_svg_drawing():
     s = R.Board(race_state(), dice=(5, 5)).state
     img = R.render_rgb(s)
-    assert img.dtype == np.uint8 and img.shape == (480, 700, 3)
+    assert img.dtype == np.uint8 and img.shape == (502, 700, 3)
     assert not np.array_equal(img, R.render_rgb(s, perspective=1))
     b = R.Board(s, perspective=1, scale=0.5)
-    assert b.rgb().shape == (240, 350, 3) and np.array_equal(decode_png(b.png()), b.rgb())
+    assert b.rgb().shape == (251, 350, 3) and np.array_equal(decode_png(b.png()), b.rgb())
     assert ET.fromstring(b.svg()).get("width") == "350"
 
 

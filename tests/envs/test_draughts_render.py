@@ -21,10 +21,10 @@ def test_svg_and_image_show_the_side_to_move():
     black = R.to_svg(api.from_fen("B:W21-32:B1-12"))
     assert "White to move" in white and "Black to move" in black
     ET.fromstring(white)  # well-formed XML
-    assert white.count("<circle") == 24
+    assert white.count("<circle") == 24 + 1 + 2  # the pieces, the side to move, the legend
     a = R.render_rgb(api.from_fen(START))
     b = R.render_rgb(api.from_fen("B:W21-32:B1-12"))
-    assert a.dtype == np.uint8 and a.shape == (504, 504, 3)
+    assert a.dtype == np.uint8 and a.shape == (532, 504, 3)
     assert (a != b).any()  # the marker and the text differ
 
 
@@ -52,7 +52,7 @@ def test_board_from_fen_or_state(tmp_path):
     assert b._repr_svg_() == b.svg() == R.to_svg(api.initial_state())
     png = b._repr_png_()
     assert isinstance(png, bytes) and np.array_equal(decode_png(png), b.rgb())
-    assert b.rgb().shape == (450, 450, 3)  # 50-pixel squares and half a square of margin
+    assert b.rgb().shape == (475, 450, 3)  # 50-pixel squares, half a square of margin, legend
     svg_path, png_path = tmp_path / "p.svg", tmp_path / "p.PNG"
     assert b.save(svg_path) == svg_path and b.save(str(png_path)) == str(png_path)
     assert svg_path.read_text() == b.svg() and png_path.read_bytes() == png
@@ -120,7 +120,7 @@ def test_png_opens_in_pillow():
 
     b = R.Board(START)
     with image.open(io.BytesIO(b.png())) as pic:
-        assert pic.size == (450, 450) and pic.mode == "RGB"
+        assert pic.size == (450, 475) and pic.mode == "RGB"
         assert np.array_equal(np.asarray(pic), b.rgb())
 
 
@@ -132,7 +132,7 @@ def test_perspective_draws_blacks_side_at_the_bottom():
     assert t0.splitlines()[7] == "1  .     B     .     W    "  # c1 black king, g1 white king
     assert t1.splitlines()[0] == "1     W     .     B     . "  # rank 1 on top, from h to a
     a, b = R.render_rgb(s), R.render_rgb(s, perspective=1)
-    assert np.array_equal(a[28:-28, 28:-28], b[28:-28, 28:-28][::-1, ::-1])  # the board turned
+    assert np.array_equal(a[28:476, 28:-28], b[28:476, 28:-28][::-1, ::-1])  # the board turned
     assert R.to_svg(s, perspective=1) == R.Board(s, perspective=1).svg()
     for bad, error in ((2, ValueError), ("1", TypeError), (None, TypeError)):
         with pytest.raises(error, match="perspective"):
