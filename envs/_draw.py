@@ -17,7 +17,6 @@ import zlib
 
 import numpy as np
 import numpy.typing as npt
-from PIL import Image, ImageDraw, ImageFont
 
 from boardgym.envs.checks import is_int
 
@@ -54,6 +53,8 @@ LAST_MOVE = "last-move"
 @functools.lru_cache(maxsize=64)
 def font(size):
     """Pillow's bundled TrueType font (Aileron Regular) at size pixels (an int >= 1)."""
+    from PIL import ImageFont  # Pillow loads when the first picture has text
+
     return ImageFont.load_default(size=size)
 
 
@@ -312,6 +313,8 @@ _ANCHORS = {
 def _draw_text(img, x, y, text, size, color, anchor):
     """Antialiased text in Pillow's bundled TrueType font, size pixels (the em, as SVG's
     font-size), baseline at y, blended into img."""
+    from PIL import Image, ImageDraw
+
     if not text:
         return
     f = font(max(1, round(size)))

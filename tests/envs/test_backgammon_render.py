@@ -233,3 +233,86 @@ def test_board_raises_only_clear_errors_on_hostile_input(position, match, dice, 
         assert str(e) and "numba" not in str(e).lower()
         return
     assert b.text() and b.svg().startswith("<svg")
+
+
+def _framed_points(svg):
+    """The viewer's points framed as the last play's (by the rectangles' left edges and half)."""
+    out = set()
+    for r in ET.fromstring(svg).iter(NS + "rect"):
+        if r.get("class") == "last-move":
+            x, top = float(r.get("x")), float(r.get("y")) < R._MID
+            out |= {
+                p
+                for p in range(1, 25)
+                if abs(R._point_geometry(p)[0] - x) < 3 and R._point_geometry(p)[1] == top
+            }
+    return out
+
+
+@pytest.mark.parametrize("perspective", [0, 1])
+def test_the_last_play_is_marked_from_either_side(perspective):
+    env = backgammon_v0.raw_env()
+    env.reset(seed=0, options={"position_id": START_ID, "dice": [3, 1]})
+    assert env.last_move() is None  # the roll in play, nothing moved yet
+    for a in bg.play_actions(env.state, 3, 1, "8/5 6/5"):
+        env.step(a)
+    last = env.last_move()
+    assert last == {"player": 0, "dice": (3, 1), "moves": [(8, 5, False), (6, 5, False)]}
+    expected = {8, 6, 5} if perspective == 0 else {17, 19, 20}
+    assert _framed_points(env.to_svg(perspective=perspective)) == expected
+    text = env.render_text(perspective=perspective)
+    shown = "8/5 6/5" if perspective == 0 else "17/20 19/20"
+    assert f"last play: player_0 (X) 3-1: {shown}" in text
+    assert _framed_points(R.to_svg(env.state, perspective=perspective)) == set()  # none given
+
+
+def test_a_play_from_the_bar_and_off_frames_the_bar_and_the_tray():
+    s = race_state()  # player_1 on roll; its checker on the bar enters, another bears off
+    svg = R.to_svg(
+        s, last_move={"player": 1, "dice": (6, 1), "moves": [(25, 24, False), (1, 0, False)]}
+    )
+    root = ET.fromstring(svg)
+    marks = [r for r in root.iter(NS + "rect") if r.get("class") == "last-move"]
+    frames = sorted((float(r.get("x")) - 1.5, float(r.get("y")) - 1.5) for r in marks)  # inset
+    bar, tray = R._X0 + 6 * R._PT, R._TRAY
+    # player_1's half of the bar and of the tray are the top ones from player_0's side
+    assert len(marks) == 4 and (bar, R._Y0) in frames and frames[-1] == (tray, R._Y0)
+    for bad, error in (
+        ({"moves": []}, TypeError),
+        ({"player": 0, "moves": [(3, 5, False)]}, ValueError),
+    ):
+        with pytest.raises(error, match="last_move"):
+            R.render_text(s, last_move=bad)
+
+
+def test_a_finished_game_says_who_won():
+    # X (on roll) has borne off all 15; O has all its checkers in X's home board
+    done = bg.state_from_board([[0] * 23 + [15, 0], [0] * 25], turn=0)
+    text = R.render_text(done)
+    assert "game over: player_0 (X) won a backgammon" in text and "on roll" not in text
+    assert "game over: player_0 (X) won" in R.to_svg(done)
+    # a dropped double: the env says so, with the points
+    env = backgammon_v0.raw_env(cube=True, scoring="gammon")
+    env.reset(seed=0)
+    from boardgym.kernels.backgammon import game
+
+    while not env.is_over:
+        mask = env.legal_mask()
+        for a in (game.ACTION_DOUBLE, game.ACTION_DROP):
+            if a < mask.shape[0] and mask[a]:
+                env.step(a)
+                break
+        else:
+            env.step(int(np.flatnonzero(mask)[0]))
+    line = env.render_text().splitlines()[-2]
+    assert line.startswith(" game over: player_") and line.endswith(
+        "won 1 point: the double was dropped"
+    )
+    assert "the double was dropped" in env.to_svg()
+
+
+def test_pictures_name_each_colour_s_player():
+    svg = R.to_svg(bg.initial_state())
+    assert "player_0 (X)" in svg and "player_1 (O)" in svg
+    legend = [c for c in parse(svg)[0] if 5 < c[2] < 10]
+    assert [c[3] for c in legend] == [WHITE, RED]
