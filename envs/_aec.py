@@ -198,6 +198,7 @@ class TwoPlayerAEC(AECEnv):
         self._mask = np.zeros(n_actions, np.int8)
         self._n_legal = 0
         self._done = True
+        self._illegal_by = None
         self.np_random, self._np_random_seed = seeding.np_random(None)
         self.agent_selection = AGENTS[0]
         self.rewards = dict.fromkeys(AGENTS, 0.0)
@@ -240,20 +241,42 @@ class TwoPlayerAEC(AECEnv):
     #: the game's render module (render_text, render_rgb, to_svg over a state); set by each game
     renderer = None
 
+    def last_move(self) -> Any:
+        """The last move as the renderer marks it (the game's own form), or None."""
+        return None
+
+    def end_text(self) -> str | None:
+        """The header of a game that ended in a way its position does not show (a truncation,
+        an illegal action), else None (the renderer says who won, or whose move it is)."""
+        if not self._done:
+            return None
+        if self._illegal_by is not None:
+            return f"game over: {self._illegal_by} played an illegal action"
+        if any(self.truncations.values()) and not any(self.terminations.values()):
+            return "game over: stopped at the move cap (no result)"
+        return None
+
+    def _picture_args(self, perspective):
+        return {
+            "perspective": perspective,
+            "last_move": self.last_move(),
+            "outcome": self.end_text(),
+        }
+
     def render_text(self, perspective: int = 0) -> str:
         """The current position as a text board, player ``perspective``'s side (0/1) at the
-        bottom."""
-        return self.renderer.render_text(self.state, perspective=perspective)
+        bottom, with the last move and, once the game is over, who won."""
+        return self.renderer.render_text(self.state, **self._picture_args(perspective))
 
     def render_rgb(self, perspective: int = 0) -> npt.NDArray[np.uint8]:
         """The current position as an RGB image (H, W, 3) uint8, player ``perspective``'s side
-        (0/1) at the bottom."""
-        return self.renderer.render_rgb(self.state, perspective=perspective)
+        (0/1) at the bottom, the last move marked."""
+        return self.renderer.render_rgb(self.state, **self._picture_args(perspective))
 
     def to_svg(self, perspective: int = 0) -> str:
         """The current position as an SVG document (str), player ``perspective``'s side (0/1) at
-        the bottom."""
-        return self.renderer.to_svg(self.state, perspective=perspective)
+        the bottom, the last move marked."""
+        return self.renderer.to_svg(self.state, **self._picture_args(perspective))
 
     def _repr_svg_(self):
         return self.to_svg()
@@ -288,6 +311,7 @@ class TwoPlayerAEC(AECEnv):
             raise ValueError("the game is already over; call reset()")
         agent = self.agent_selection
         self._done = True
+        self._illegal_by = agent
         self._mask[:] = 0
         self._n_legal = 0
         self._cumulative_rewards[agent] = 0.0
@@ -320,6 +344,7 @@ class TwoPlayerAEC(AECEnv):
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
         self._done = False
+        self._illegal_by = None
         self._after_change()
         if self.render_mode == "human":
             self.render()

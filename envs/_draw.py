@@ -3,12 +3,14 @@
 The board renderers (draughts_render, backgammon_render) describe a position once as a ``Scene``
 — rectangles, circles, convex polygons, lines and text in picture coordinates — and get the SVG
 document (``svg()``) and the ``rgb_array`` image (``rgb()``, NumPy, no pygame, headless) from the
-same description. Raster text uses a 3x5 bitmap font (capitals, digits, a little punctuation).
+same description, in one palette (``PALETTE``) shared with the web board. Raster text is drawn with
+Pillow's bundled TrueType font (Aileron, antialiased), the SVG's in ``FONT_FAMILY``.
 ``png_bytes`` writes an RGB image as a PNG file with the standard library (zlib) only.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import struct
 import zlib
@@ -18,61 +20,42 @@ import numpy.typing as npt
 
 from boardgym.envs.checks import is_int
 
-# 3x5 bitmap font ('#' = ink). Lower-case letters are drawn as capitals.
-_GLYPHS = {
-    "0": ("###", "#.#", "#.#", "#.#", "###"),
-    "1": (".#.", "##.", ".#.", ".#.", "###"),
-    "2": ("###", "..#", "###", "#..", "###"),
-    "3": ("###", "..#", "###", "..#", "###"),
-    "4": ("#.#", "#.#", "###", "..#", "..#"),
-    "5": ("###", "#..", "###", "..#", "###"),
-    "6": ("###", "#..", "###", "#.#", "###"),
-    "7": ("###", "..#", "..#", "..#", "..#"),
-    "8": ("###", "#.#", "###", "#.#", "###"),
-    "9": ("###", "#.#", "###", "..#", "###"),
-    "A": (".#.", "#.#", "###", "#.#", "#.#"),
-    "B": ("##.", "#.#", "##.", "#.#", "##."),
-    "C": (".##", "#..", "#..", "#..", ".##"),
-    "D": ("##.", "#.#", "#.#", "#.#", "##."),
-    "E": ("###", "#..", "##.", "#..", "###"),
-    "F": ("###", "#..", "##.", "#..", "#.."),
-    "G": (".##", "#..", "#.#", "#.#", ".##"),
-    "H": ("#.#", "#.#", "###", "#.#", "#.#"),
-    "I": ("###", ".#.", ".#.", ".#.", "###"),
-    "J": ("..#", "..#", "..#", "#.#", ".#."),
-    "K": ("#.#", "#.#", "##.", "#.#", "#.#"),
-    "L": ("#..", "#..", "#..", "#..", "###"),
-    "M": ("#.#", "###", "###", "#.#", "#.#"),
-    "N": ("##.", "#.#", "#.#", "#.#", "#.#"),
-    "O": (".#.", "#.#", "#.#", "#.#", ".#."),
-    "P": ("##.", "#.#", "##.", "#..", "#.."),
-    "Q": (".#.", "#.#", "#.#", "##.", ".##"),
-    "R": ("##.", "#.#", "##.", "#.#", "#.#"),
-    "S": (".##", "#..", ".#.", "..#", "##."),
-    "T": ("###", ".#.", ".#.", ".#.", ".#."),
-    "U": ("#.#", "#.#", "#.#", "#.#", "###"),
-    "V": ("#.#", "#.#", "#.#", "#.#", ".#."),
-    "W": ("#.#", "#.#", "###", "###", "#.#"),
-    "X": ("#.#", "#.#", ".#.", "#.#", "#.#"),
-    "Y": ("#.#", "#.#", ".#.", ".#.", ".#."),
-    "Z": ("###", "..#", ".#.", "#..", "###"),
-    "/": ("..#", "..#", ".#.", "#..", "#.."),
-    "-": ("...", "...", "###", "...", "..."),
-    ":": ("...", ".#.", "...", ".#.", "..."),
-    ".": ("...", "...", "...", "...", ".#."),
-    ",": ("...", "...", "...", ".#.", "#.."),
-    "(": (".#.", "#..", "#..", "#..", ".#."),
-    ")": (".#.", "..#", "..#", "..#", ".#."),
-    "+": ("...", ".#.", "###", ".#.", "..."),
-    "=": ("...", "###", "...", "###", "..."),
-    "_": ("...", "...", "...", "...", "###"),
-    "?": ("##.", "..#", ".#.", "...", ".#."),
-    "*": ("#.#", ".#.", "#.#", "...", "..."),
-    " ": ("...", "...", "...", "...", "..."),
+#: The one palette of every view (pictures, the web board's app.js and style.css use the same
+#: colours): draughts squares and pieces, backgammon felt, points and checkers, the last-move mark.
+PALETTE = {
+    "frame": (0x5B, 0x3B, 0x22),
+    "label": (0xF3, 0xE6, 0xC8),
+    "light": (0xEF, 0xE3, 0xC4),
+    "dark": (0x7A, 0x9A, 0x5C),
+    "white_piece": (0xF7, 0xF3, 0xE8),
+    "white_rim": (0x77, 0x77, 0x77),
+    "black_piece": (0x26, 0x22, 0x20),
+    "black_rim": (0x00, 0x00, 0x00),
+    "king": (0xD8, 0xB4, 0x3C),
+    "capture": (0xE0, 0x3C, 0x31),
+    "felt": (0xE9, 0xDC, 0xB8),
+    "bar": (0x6D, 0x4A, 0x2C),
+    "tray": (0x4A, 0x30, 0x1C),
+    "odd_point": (0xA0, 0x52, 0x2D),
+    "even_point": (0x2F, 0x4F, 0x4F),
+    "checker_0": (0xF7, 0xF3, 0xE8),
+    "checker_1": (0x8C, 0x1C, 0x1C),
+    "checker_rim_0": (0x66, 0x66, 0x66),
+    "checker_rim_1": (0x3A, 0x08, 0x08),
+    "last_move": (0x1E, 0x90, 0xFF),
 }
-_GLYPH_BITS = {
-    k: np.array([[c == "#" for c in row] for row in v], bool) for k, v in _GLYPHS.items()
-}
+#: the SVG font (Pillow's bundled Aileron draws the PNG text; sans-serif where it is missing)
+FONT_FAMILY = "Aileron, sans-serif"
+#: the SVG class of the last-move marks (squares or points, and a capture's path)
+LAST_MOVE = "last-move"
+
+
+@functools.lru_cache(maxsize=64)
+def font(size):
+    """Pillow's bundled TrueType font (Aileron Regular) at size pixels (an int >= 1)."""
+    from PIL import ImageFont  # Pillow loads when the first picture has text
+
+    return ImageFont.load_default(size=size)
 
 
 def check_perspective(perspective):
@@ -102,32 +85,38 @@ def _escape(text):
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+def _cls(tag):
+    return f' class="{tag}"' if tag else ""
+
+
 class Scene:
-    """Shapes in picture coordinates (x right, y down; colours are RGB tuples), in drawing order."""
+    """Shapes in picture coordinates (x right, y down; colours are RGB tuples), in drawing order.
+    A shape's tag becomes its SVG class (e.g. ``LAST_MOVE``)."""
 
     def __init__(self, width, height, background):
         self.width, self.height = width, height
-        self.items = [("rect", 0, 0, width, height, background, None, 0)]
+        self.items = [("rect", 0, 0, width, height, background, None, 0, None)]
 
-    def rect(self, x, y, w, h, fill, stroke=None, stroke_width=1.0):
-        """A rectangle with top-left corner (x, y)."""
-        self.items.append(("rect", x, y, w, h, fill, stroke, stroke_width))
+    def rect(self, x, y, w, h, fill, stroke=None, stroke_width=1.0, tag=None):
+        """A rectangle with top-left corner (x, y); fill None: its outline only, inside the
+        rectangle."""
+        self.items.append(("rect", x, y, w, h, fill, stroke, stroke_width, tag))
 
-    def circle(self, cx, cy, r, fill, stroke=None, stroke_width=1.0):
+    def circle(self, cx, cy, r, fill, stroke=None, stroke_width=1.0, tag=None):
         """A disc of radius r (its outline, if any, centred on the radius)."""
-        self.items.append(("circle", cx, cy, r, fill, stroke, stroke_width))
+        self.items.append(("circle", cx, cy, r, fill, stroke, stroke_width, tag))
 
-    def polygon(self, points, fill):
-        """A filled convex polygon [(x, y), ...]."""
-        self.items.append(("polygon", tuple(points), fill))
+    def polygon(self, points, fill, stroke=None, stroke_width=1.0, tag=None):
+        """A convex polygon [(x, y), ...]; fill None: its outline only."""
+        self.items.append(("polygon", tuple(points), fill, stroke, stroke_width, tag))
 
-    def line(self, x1, y1, x2, y2, stroke, width):
-        """A straight stroke of the given width."""
-        self.items.append(("line", x1, y1, x2, y2, stroke, width))
+    def line(self, x1, y1, x2, y2, stroke, width, tag=None):
+        """A straight stroke of the given width (round ends)."""
+        self.items.append(("line", x1, y1, x2, y2, stroke, width, tag))
 
-    def text(self, x, y, text, size, fill, anchor="middle"):
+    def text(self, x, y, text, size, fill, anchor="middle", tag=None):
         """text with its baseline at y; anchor 'start', 'middle' or 'end' at x; size in pixels."""
-        self.items.append(("text", x, y, str(text), size, fill, anchor))
+        self.items.append(("text", x, y, str(text), size, fill, anchor, tag))
 
     # ---- SVG ------------------------------------------------------------------------------------
     def svg(self, scale=1.0):
@@ -138,39 +127,52 @@ class Scene:
             f'viewBox="0 0 {_num(self.width)} {_num(self.height)}">'
         ]
         for item in self.items:
-            kind = item[0]
+            kind, tag = item[0], item[-1]
             if kind == "rect":
-                _, x, y, rw, rh, fill, stroke, sw = item
+                _, x, y, rw, rh, fill, stroke, sw, _ = item
+                if fill is None:  # an outline inside the rectangle
+                    x, y, rw, rh = x + sw / 2, y + sw / 2, rw - sw, rh - sw
                 line = (
-                    f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(rw)}" height="{_num(rh)}" '
-                    f'fill="{_hex(fill)}"'
+                    f'<rect{_cls(tag)} x="{_num(x)}" y="{_num(y)}" width="{_num(rw)}" '
+                    f'height="{_num(rh)}" fill="{_paint(fill)}"'
                 )
                 if stroke is not None:
                     line += f' stroke="{_hex(stroke)}" stroke-width="{_num(sw)}"'
                 out.append(line + "/>")
             elif kind == "circle":
-                _, cx, cy, r, fill, stroke, sw = item
-                line = f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(r)}" fill="{_hex(fill)}"'
+                _, cx, cy, r, fill, stroke, sw, _ = item
+                line = (
+                    f'<circle{_cls(tag)} cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(r)}" '
+                    f'fill="{_paint(fill)}"'
+                )
                 if stroke is not None:
                     line += f' stroke="{_hex(stroke)}" stroke-width="{_num(sw)}"'
                 out.append(line + "/>")
             elif kind == "polygon":
-                _, pts, fill = item
-                out.append(
-                    f'<polygon points="{" ".join(f"{_num(px)},{_num(py)}" for px, py in pts)}" '
-                    f'fill="{_hex(fill)}"/>'
+                _, pts, fill, stroke, sw, _ = item
+                line = (
+                    f"<polygon{_cls(tag)} "
+                    f'points="{" ".join(f"{_num(px)},{_num(py)}" for px, py in pts)}" '
+                    f'fill="{_paint(fill)}"'
                 )
+                if stroke is not None:
+                    line += (
+                        f' stroke="{_hex(stroke)}" stroke-width="{_num(sw)}" '
+                        'stroke-linejoin="round"'
+                    )
+                out.append(line + "/>")
             elif kind == "line":
-                _, x1, y1, x2, y2, stroke, width = item
+                _, x1, y1, x2, y2, stroke, width, _ = item
                 out.append(
-                    f'<line x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" y2="{_num(y2)}" '
-                    f'stroke="{_hex(stroke)}" stroke-width="{_num(width)}"/>'
+                    f'<line{_cls(tag)} x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" '
+                    f'y2="{_num(y2)}" stroke="{_hex(stroke)}" stroke-width="{_num(width)}" '
+                    'stroke-linecap="round"/>'
                 )
             else:
-                _, x, y, text, size, fill, anchor = item
+                _, x, y, text, size, fill, anchor, _ = item
                 out.append(
-                    f'<text x="{_num(x)}" y="{_num(y)}" font-size="{_num(size)}" '
-                    f'font-family="sans-serif" text-anchor="{anchor}" '
+                    f'<text{_cls(tag)} x="{_num(x)}" y="{_num(y)}" font-size="{_num(size)}" '
+                    f'font-family="{FONT_FAMILY}" text-anchor="{anchor}" '
                     f'fill="{_hex(fill)}">{_escape(text)}</text>'
                 )
         out.append("</svg>")
@@ -186,30 +188,49 @@ class Scene:
         for item in self.items:
             kind = item[0]
             if kind == "rect":
-                _, x, y, w, h, fill, stroke, sw = item
-                if stroke is not None:
-                    _fill_rect(img, y * s, x * s, (y + h) * s, (x + w) * s, stroke)
-                    d = sw * s
-                    _fill_rect(img, y * s + d, x * s + d, (y + h) * s - d, (x + w) * s - d, fill)
-                else:
-                    _fill_rect(img, y * s, x * s, (y + h) * s, (x + w) * s, fill)
+                _, x, y, w, h, fill, stroke, sw, _ = item
+                y0, x0, y1, x1, d = y * s, x * s, (y + h) * s, (x + w) * s, sw * s
+                if stroke is not None and fill is None:
+                    for box in (
+                        (y0, x0, y0 + d, x1),
+                        (y1 - d, x0, y1, x1),
+                        (y0, x0, y1, x0 + d),
+                        (y0, x1 - d, y1, x1),
+                    ):
+                        _fill_rect(img, *box, stroke)
+                elif stroke is not None:
+                    _fill_rect(img, y0, x0, y1, x1, stroke)
+                    _fill_rect(img, y0 + d, x0 + d, y1 - d, x1 - d, fill)
+                elif fill is not None:
+                    _fill_rect(img, y0, x0, y1, x1, fill)
             elif kind == "circle":
-                _, cx, cy, r, fill, stroke, sw = item
-                if stroke is not None:
+                _, cx, cy, r, fill, stroke, sw, _ = item
+                if stroke is not None and fill is None:
+                    _fill_ring(img, cy * s, cx * s, (r + sw / 2) * s, (r - sw / 2) * s, stroke)
+                elif stroke is not None:
                     _fill_circle(img, cy * s, cx * s, (r + sw / 2) * s, stroke)
                     _fill_circle(img, cy * s, cx * s, (r - sw / 2) * s, fill)
-                else:
+                elif fill is not None:
                     _fill_circle(img, cy * s, cx * s, r * s, fill)
             elif kind == "polygon":
-                _, pts, fill = item
-                _fill_polygon(img, [(px * s, py * s) for px, py in pts], fill)
+                _, pts, fill, stroke, sw, _ = item
+                pts = [(px * s, py * s) for px, py in pts]
+                if fill is not None:
+                    _fill_polygon(img, pts, fill)
+                if stroke is not None:
+                    for (ax, ay), (bx, by) in zip(pts, pts[1:] + pts[:1]):
+                        _fill_segment(img, ax, ay, bx, by, sw * s / 2, stroke)
             elif kind == "line":
-                _, x1, y1, x2, y2, stroke, width = item
+                _, x1, y1, x2, y2, stroke, width, _ = item
                 _fill_segment(img, x1 * s, y1 * s, x2 * s, y2 * s, width * s / 2, stroke)
             else:
-                _, x, y, text, size, fill, anchor = item
+                _, x, y, text, size, fill, anchor, _ = item
                 _draw_text(img, x * s, y * s, text, size * s, fill, anchor)
         return img
+
+
+def _paint(fill):
+    return "none" if fill is None else _hex(fill)
 
 
 def _fill_rect(img, y0, x0, y1, x1, color):
@@ -272,21 +293,49 @@ def _fill_segment(img, x1, y1, x2, y2, half, color):
     img[r0:r1, c0:c1][inside] = color
 
 
+def _fill_ring(img, cy, cx, r_out, r_in, color):
+    """Paint the annulus r_in < distance <= r_out (a circle's outline without its inside)."""
+    r0, r1, c0, c1 = _box(img, cy - r_out, cx - r_out, cy + r_out, cx + r_out)
+    if r1 <= r0 or c1 <= c0:
+        return
+    yy, xx = np.ogrid[r0:r1, c0:c1]
+    d2 = (yy + 0.5 - cy) ** 2 + (xx + 0.5 - cx) ** 2
+    img[r0:r1, c0:c1][(d2 <= r_out * r_out) & (d2 > max(r_in, 0) ** 2)] = color
+
+
+_ANCHORS = {
+    "start": "ls",
+    "middle": "ms",
+    "end": "rs",
+}  # Pillow's anchors: left/middle/right, baseline
+
+
 def _draw_text(img, x, y, text, size, color, anchor):
-    """Bitmap text about as tall as an SVG font of that size would draw its capitals."""
-    k = max(1, round(size * 0.72 / 5))
-    width = len(text) * 4 * k - k
-    left = x - (width / 2 if anchor == "middle" else width if anchor == "end" else 0)
-    top = round(y - 5 * k)
-    for i, ch in enumerate(text):
-        glyph = _GLYPH_BITS.get(ch.upper(), _GLYPH_BITS["?"])
-        big = np.kron(glyph, np.ones((k, k), bool))
-        gy, gx = top, round(left + i * 4 * k)
-        ys, xs = max(0, -gy), max(0, -gx)
-        h = min(big.shape[0], img.shape[0] - gy)
-        w = min(big.shape[1], img.shape[1] - gx)
-        if h > ys and w > xs:
-            img[gy + ys : gy + h, gx + xs : gx + w][big[ys:h, xs:w]] = color
+    """Antialiased text in Pillow's bundled TrueType font, size pixels (the em, as SVG's
+    font-size), baseline at y, blended into img."""
+    from PIL import Image, ImageDraw
+
+    if not text:
+        return
+    f = font(max(1, round(size)))
+    a = _ANCHORS[anchor]
+    left, top, right, bottom = f.getbbox(text, anchor=a)
+    if right <= left or bottom <= top:
+        return
+    mask = Image.new("L", (right - left, bottom - top), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=f, anchor=a)
+    alpha = np.asarray(mask, np.float32)[..., None] / 255.0
+    gy, gx = round(y) + top, round(x) + left
+    ys, xs = max(0, -gy), max(0, -gx)
+    h = min(alpha.shape[0], img.shape[0] - gy)
+    w = min(alpha.shape[1], img.shape[1] - gx)
+    if h <= ys or w <= xs:
+        return
+    region = img[gy + ys : gy + h, gx + xs : gx + w]
+    cut = alpha[ys:h, xs:w]
+    region[...] = np.rint(region * (1.0 - cut) + np.asarray(color, np.float32) * cut).astype(
+        np.uint8
+    )
 
 
 def png_bytes(img):

@@ -426,7 +426,10 @@ class _Game:
         self.match_length, self.crawford = match_length, crawford
         self.state = start
         self.turns, self.ply = [], 0
-        self.frames = [{"state": self.state, "caption": f"{self._head()}: start", "ply": 0}]
+        self.last = None  # the latest roll's play, as pictures mark it (a turn record)
+        self.frames = [
+            {"state": self.state, "caption": f"{self._head()}: start", "ply": 0, "last_move": None}
+        ]
         self.offered = self.doubler = None
         self.dropped = self.pending = False
         self._mask = np.zeros(core.N_ACTIONS_CUBE, np.int8)
@@ -438,7 +441,15 @@ class _Game:
         )
 
     def _frame(self, caption, **extra):
-        self.frames.append({"state": self.state, "caption": caption, "ply": self.ply, **extra})
+        self.frames.append(
+            {
+                "state": self.state,
+                "caption": caption,
+                "ply": self.ply,
+                "last_move": self.last,
+                **extra,
+            }
+        )
 
     def _to_act(self, e, who, verb):
         """ValueError unless the entry's player is on roll (the game's first action: either)."""
@@ -529,11 +540,13 @@ class _Game:
                     "dice": [hi, lo],
                     "turn": e.player,
                     "pending": True,
+                    "last_move": self.last,
                 }
             )
             return
         self.state, self.ply = state, self.ply + 1
         self.turns.append(turn)
+        self.last = {"player": e.player, "dice": (d1, d2), "moves": list(moves)}
         shown = " ".join(
             f"{'bar' if a == 25 else a}/{'off' if b == 0 else b}{'*' if h else ''}"
             for a, b, h in moves
@@ -735,7 +748,9 @@ def match_frames(text: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     the cube's value and owner in its state, the match score before each game.
 
     A frame is {state (int64[STATE_LEN]), caption, ply (rolls played in its game), game, score,
-    match_length, crawford}, with dice and turn after a roll, offered at a double or a drop,
+    match_length, crawford, last_move (the game's latest play as a turn record {player, dice,
+    moves: [(from, to, hit)]} in its player's numbering; None before it)}, with dice and turn
+    after a roll, offered at a double or a drop,
     score_after in a game's last frame; a roll not yet played (a game's last entry) is a frame
     with pending True, its dice and turn, the state before it and the ply unchanged. match is
     {kind: "match", games: [{number, score, score_after, winner, points, crawford, first,

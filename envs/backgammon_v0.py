@@ -63,9 +63,10 @@ double; in match play the last finished game's).
 
 Rendering (envs/backgammon_render.py): ``render_mode`` ``"ansi"`` (text board), ``"rgb_array"``
 (image) or ``"human"`` (prints the text board), all with the cube, the player on roll, the dice,
-bar and borne-off counts; ``render_text`` / ``render_rgb`` / ``to_svg`` take ``perspective``
-(whose side is at the bottom and whose point numbers are shown); a notebook shows the env as
-its board.
+bar and borne-off counts, the last play marked (``last_move()``) and, once the game or match is
+over, who won (``end_text()``) in place of who is on roll; ``render_text`` / ``render_rgb`` /
+``to_svg`` take ``perspective`` (whose side is at the bottom and whose point numbers are shown); a
+notebook shows the env as its board (a ``gymnasium.make`` env too: boardgym.envs.notebook).
 """
 
 from __future__ import annotations
@@ -407,9 +408,39 @@ class raw_env(TwoPlayerAEC):
         docstring); shallow copies. Empty in money play."""
         return [dict(g) for g in self._games]
 
+    def last_move(self) -> dict[str, Any] | None:
+        """The latest roll's play as pictures mark it, ``{"player", "dice", "moves": [(from, to,
+        hit), ...]}`` (the player's own numbering, 25 = bar, 0 = off; a lost roll has no moves;
+        the roll in play once it has a move), or None (none yet in the game in play)."""
+        for t in reversed(self.turns):
+            if "dice" not in t:  # a cube action
+                continue
+            if t is self.turns[-1] and self._roll_dice is not None and not t["moves"]:
+                continue  # the roll in play, nothing moved yet
+            return {"player": t["player"], "dice": tuple(t["dice"]), "moves": list(t["moves"])}
+        return None
+
+    def end_text(self) -> str | None:
+        """The header of a finished game (match) its position does not tell: a dropped double,
+        the end of a match, a truncation or an illegal action; else None."""
+        if not self.is_over:
+            return None
+        text = super().end_text()
+        if text is not None or self.result is None:
+            return text
+        winner, kind, points = self.result
+        who = f"player_{winner} ({'XO'[winner]})"
+        if self.match_length:
+            m = self._match
+            a, b = int(m[game.M_SCORE]), int(m[game.M_SCORE + 1])
+            return f"match over: {who} won the match to {self.match_length}, {a}-{b}"
+        what = {0: ": the double was dropped", 1: "", 2: " (a gammon)", 3: " (a backgammon)"}
+        return f"game over: {who} won {points} point{'s' if points != 1 else ''}{what[kind]}"
+
     def render_text(self, perspective: int = 0) -> str:
         """The current position as a text board (player ``perspective``'s side at the bottom),
-        with the match line ("match to N, score a-b", Crawford) in match play."""
+        with the last play, who won once it is over and the match line ("match to N, score
+        a-b", Crawford) in match play."""
         text = super().render_text(perspective)
         if not self.match_length:
             return text

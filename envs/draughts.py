@@ -121,6 +121,8 @@ __all__ = [
     "legal_actions",
     "apply_action",
     "move_to_actions",
+    "full_move",
+    "parse_route",
     "square_name",
     "parse_square",
     "state_from_observation",
@@ -495,6 +497,12 @@ def _parse_move(move_str):
         raise ValueError(f"bad move {move_str!r}: {e}") from None
 
 
+def parse_route(move_str: str) -> list[int]:
+    """The squares (sq32, start first) a move's text names: ``c3:e5:g3`` -> [9, 18, 13]; the
+    squares are checked, not the move's legality (ValueError naming a bad square)."""
+    return _parse_move(move_str)
+
+
 def move_to_actions(fen_or_state: str | npt.ArrayLike, move_str: str) -> list[int]:
     """The action sequence (list[int], kernel frame) that plays move_str hop by hop; ValueError
     if it is not a legal move."""
@@ -538,6 +546,15 @@ def _route_actions(state, sqs):
     if s[S_CAP_SQ] >= 0:
         return None  # the chain must go on (25.2, 25.4)
     return actions
+
+
+def full_move(fen_or_state: str | npt.ArrayLike, move_str: str) -> str:
+    """The PDN of a legal move with every landing square (``c3xg7`` -> ``c3:e5:g7``); ValueError
+    naming an illegal or malformed one."""
+    s = _whole_move_state(fen_or_state)
+    actions = move_to_actions(s, move_str)
+    route = [int(action_squares(actions[0])[0])] + [int(action_squares(a)[1]) for a in actions]
+    return format_move(route, bool(_game.is_capture(s)))
 
 
 def apply(fen_or_state: str | npt.ArrayLike, move_str: str) -> npt.NDArray[np.int64]:

@@ -165,7 +165,8 @@ def _split_pdn(text):
 
 def pdn_frames(text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]] | None]:
     """(frames, games) of a PDN file of one or more games: every position with the move that led
-    to it; a frame is {state (int64[STATE_LEN]), caption, ply (moves played in its game), game};
+    to it; a frame is {state (int64[STATE_LEN]), caption, ply (moves played in its game), game,
+    last_move (the move's PDN with every landing square; None at the start)};
     games is None for one game, else [{number, white, black, result, first, last}] (frame
     indices). TypeError unless text is a string, ValueError naming the first bad move."""
     if not isinstance(text, str):
@@ -183,12 +184,29 @@ def pdn_frames(text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]] | 
         head = f"game {number}: {white} - {black}: " if len(texts) > 1 else ""
         first = len(frames)
         state = api.from_fen(fen)
-        frames.append({"state": state, "caption": f"{head}start: {fen}", "ply": 0, "game": number})
+        frames.append(
+            {
+                "state": state,
+                "caption": f"{head}start: {fen}",
+                "ply": 0,
+                "game": number,
+                "last_move": None,
+            }
+        )
         for k, move in enumerate(moves):
-            state = api.apply(state, move)
+            route = api.full_move(state, move)  # every landing square of a short-form capture
+            state = api.apply(state, route)
             number_ = k // 2 + 1
             caption = f"{number_}. {move}" if k % 2 == 0 else f"{number_}... {move}"
-            frames.append({"state": state, "caption": caption, "ply": k + 1, "game": number})
+            frames.append(
+                {
+                    "state": state,
+                    "caption": caption,
+                    "ply": k + 1,
+                    "game": number,
+                    "last_move": route,
+                }
+            )
         if result and result != "*":
             frames[-1]["caption"] += f"  ({result})"
         games.append(

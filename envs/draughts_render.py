@@ -5,10 +5,15 @@ Every function takes a position vector (checked by boardgym.envs.draughts.check_
 ``png()``, ``save(path)``. The image and the SVG come from one drawing (boardgym.envs._draw.Scene).
 
 Boards are drawn from White's side (a1 at the lower left; ``perspective=0``, the default) or
-Black's (``perspective=1``, h8 at the lower left), with a-h / 1-8 coordinates and the side to move.
+Black's (``perspective=1``, h8 at the lower left), with a-h / 1-8 coordinates and a header saying
+the side to move or, once the game is over, who won or how it was drawn (``outcome`` replaces it,
+e.g. for a game stopped at a move cap). Pictures have a legend (White is player_0, Black
+player_1) in the one palette of every view (boardgym.envs._draw.PALETTE).
 Symbols: ``w`` White man, ``W`` White king, ``b`` Black man, ``B`` Black king, ``.`` empty dark
 square; a piece in the middle of a capture chain is bracketed in text and ringed in pictures,
-pieces it has already jumped are marked ``x``.
+pieces it has already jumped are marked ``x``. ``last_move`` (its PDN text) is marked: in text
+its piece in parentheses, the squares it left ``*`` and a line naming it; in pictures its first
+and last squares framed and its path drawn (SVG class ``last-move``).
 """
 
 from __future__ import annotations
@@ -16,9 +21,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from boardgym.envs._draw import Picture, Scene, check_perspective
+from boardgym.envs._draw import LAST_MOVE, PALETTE, Picture, Scene, check_perspective
 from boardgym.envs.checks import is_int
-from boardgym.envs.draughts import check_state, from_fen, to_fen
+from boardgym.envs.draughts import check_state, from_fen, parse_route, to_fen
 from boardgym.kernels.draughts.board import (
     GHOST_FILE,
     GHOST_ROW,
@@ -31,6 +36,14 @@ from boardgym.kernels.draughts.board import (
     S_WK,
     S_WM,
     SQ32_TO_GHOST,
+)
+from boardgym.kernels.draughts.game import (
+    BLACK_WON,
+    ONGOING,
+    ROUTE_LEN,
+    STATUS_NAMES,
+    WHITE_WON,
+    game_status,
 )
 
 _SQ_ROW = GHOST_ROW[SQ32_TO_GHOST]  # row (0 = White's side) and file (0 = a) of each sq32 square
@@ -54,15 +67,74 @@ def _marks(state):
     return mover, jumped
 
 
-def render_text(state: npt.ArrayLike, perspective: int = 0) -> str:
-    """A text board with coordinates, the side to move and any capture in progress; from White's
-    side (perspective 0, a1 at the lower left) or Black's (1, h8 at the lower left)."""
+def move_squares(last_move: str | None) -> list[int]:
+    """The route of a move from its PDN text (``c3:e5:g3``, ``22-17``) as sq32 squares, start
+    first; [] for None. The squares are checked, not the move's legality."""
+    if last_move is None:
+        return []
+    if not isinstance(last_move, str):
+        raise TypeError(
+            f"last_move must be a move's PDN text (e.g. c3:e5:g3), got {type(last_move).__name__}"
+        )
+    route = parse_route(last_move)
+    if len(route) > ROUTE_LEN:
+        raise ValueError(f"last_move {last_move!r}: a move has at most {ROUTE_LEN} squares")
+    return route
+
+
+def _check_outcome(outcome):
+    if outcome is not None and not isinstance(outcome, str):
+        raise TypeError(f"outcome must be a str or None, got {type(outcome).__name__}")
+    return outcome
+
+
+def header(state: npt.ArrayLike, outcome: str | None = None) -> str:
+    """The board's header: who is to move (a capture in progress said), or once the position
+    is over who won or how it was drawn; outcome (a sentence) replaces it, e.g. for a game
+    stopped at a move cap."""
+    state = check_state(state)
+    if _check_outcome(outcome) is not None:
+        return outcome
+    code = game_status(state)
+    if code == WHITE_WON:
+        return "game over: White won"
+    if code == BLACK_WON:
+        return "game over: Black won"
+    if code != ONGOING:
+        name = STATUS_NAMES[code].removeprefix("draw ")
+        return f"game over: draw ({name})"
+    side = "White" if state[S_SIDE] == 0 else "Black"
+    return f"{side} to move" + (" (capture in progress)" if state[S_CAP_SQ] >= 0 else "")
+
+
+def _move_line(codes, last_move, route):
+    """'last move: White c3:e5:g3' of a move whose piece now stands on its last square."""
+    who = {1: "White ", 2: "White ", 3: "Black ", 4: "Black "}.get(int(codes[route[-1]]), "")
+    return f"last move: {who}{last_move.strip()}"
+
+
+def render_text(
+    state: npt.ArrayLike,
+    perspective: int = 0,
+    last_move: str | None = None,
+    outcome: str | None = None,
+) -> str:
+    """A text board with coordinates, the side to move (or the result) and any capture in
+    progress; from White's side (perspective 0, a1 at the lower left) or Black's (1, h8 at the
+    lower left). last_move (PDN text) is marked: its piece in parentheses, the
+    squares it left ``*``, and said in a line."""
     state = check_state(state)
     flip = check_perspective(perspective) == 1
+    route = move_squares(last_move)
     codes = piece_codes(state)
     mover, jumped = _marks(state)
     grid = np.full((8, 8), "   ", dtype=object)
     cells = np.char.add(np.char.add(" ", _CODES[codes]), " ").astype(object)
+    for q in route[:-1]:
+        if not codes[q]:
+            cells[q] = " * "
+    if route and codes[route[-1]]:
+        cells[route[-1]] = "(" + _CODES[codes[route[-1]]] + ")"
     cells[jumped] = " x "
     if mover >= 0:
         cells[mover] = "[" + _CODES[codes[mover]] + "]"
@@ -70,15 +142,14 @@ def render_text(state: npt.ArrayLike, perspective: int = 0) -> str:
     rows, files = (range(8), "hgfedcba") if flip else (range(7, -1, -1), "abcdefgh")
     lines = [f"{r + 1} " + "".join(grid[r][::-1] if flip else grid[r]) for r in rows]
     lines.append("  " + "".join(f" {f} " for f in files).rstrip())
-    side = "White" if state[S_SIDE] == 0 else "Black"
-    lines.append(f"{side} to move" + (" (capture in progress)" if mover >= 0 else ""))
+    if route:
+        lines.append(_move_line(codes, last_move, route))
+    lines.append(header(state, outcome))
     return "\n".join(lines)
 
 
 _CELL = 56  # pixels per square of the rgb_array image
-_LIGHT, _DARK, _FRAME = (238, 216, 174), (150, 100, 60), (60, 60, 60)
-_WHITE_PC, _BLACK_PC, _GOLD, _RED = (245, 245, 240), (30, 30, 30), (218, 165, 32), (200, 30, 30)
-_INK, _RIM = (230, 230, 230), (128, 128, 128)
+_C = PALETTE
 
 
 def _check_cell(cell):
@@ -89,14 +160,16 @@ def _check_cell(cell):
     return int(cell)
 
 
-def _scene(state, cell, perspective):
-    """The Scene of a validated state, cell pixels per square, a margin of half a square, from
-    White's side (perspective 0) or Black's (1)."""
+def _scene(state, cell, perspective, last_move=None, outcome=None):
+    """The Scene of a validated state, cell pixels per square, a margin of half a square and a
+    legend strip below, from White's side (perspective 0) or Black's (1), the last move's route
+    (sq32 squares) marked."""
     codes = piece_codes(state)
     mover, jumped = _marks(state)
+    route = move_squares(last_move)
     m = cell // 2
     size = 8 * cell + 2 * m
-    sc = Scene(size, size, _FRAME)
+    sc = Scene(size, size + m, _C["frame"])
     flip = perspective == 1
 
     def col(f):  # screen column of file f, screen row of rank r (0 = top)
@@ -105,6 +178,9 @@ def _scene(state, cell, perspective):
     def row(r):
         return r if flip else 7 - r
 
+    def centre(q):
+        return m + col(_SQ_FILE[q]) * cell + cell / 2, m + row(_SQ_ROW[q]) * cell + cell / 2
+
     for r in range(8):  # 64 board cells: drawing code, not game logic
         for f in range(8):
             sc.rect(
@@ -112,52 +188,102 @@ def _scene(state, cell, perspective):
                 m + row(r) * cell,
                 cell,
                 cell,
-                _DARK if (r + f) % 2 == 0 else _LIGHT,
+                _C["dark"] if (r + f) % 2 == 0 else _C["light"],
             )
     for i in range(8):
-        sc.text(m + col(i) * cell + cell / 2, size - m / 3, "abcdefgh"[i], m * 0.7, _INK)
-        sc.text(m / 2, m + row(i) * cell + cell * 0.6, str(i + 1), m * 0.7, _INK)
+        sc.text(m + col(i) * cell + cell / 2, size - m / 3, "abcdefgh"[i], m * 0.7, _C["label"])
+        sc.text(m / 2, m + row(i) * cell + cell * 0.6, str(i + 1), m * 0.7, _C["label"])
     white = int(state[S_SIDE]) == 0
-    sc.rect(
-        m * 0.2, m * 0.2, m * 0.6, m * 0.6, _WHITE_PC if white else _BLACK_PC, _RIM, max(1, m / 12)
-    )
+    over = game_status(state) != ONGOING or outcome is not None
+    if not over:
+        sc.circle(
+            m * 0.5,
+            m * 0.5,
+            m * 0.3,
+            _C["white_piece"] if white else _C["black_piece"],
+            _C["white_rim"],
+            max(1, m / 12),
+        )
     sc.text(
-        m * 1.1,
+        m * 1.1 if not over else m * 0.3,
         m * 0.75,
-        ("White" if white else "Black")
-        + " to move"
-        + (" (capture in progress)" if mover >= 0 else ""),
+        header(state, outcome),
         m * 0.7,
-        _INK,
+        _C["label"],
         anchor="start",
     )
-    for s in np.flatnonzero(codes):
-        cx = m + col(_SQ_FILE[s]) * cell + cell / 2
-        cy = m + row(_SQ_ROW[s]) * cell + cell / 2
-        fill = _WHITE_PC if codes[s] <= 2 else _BLACK_PC
-        if s == mover:
-            sc.circle(cx, cy, cell * 0.37, fill, _RED, cell * 0.06)
+    for q in (route[0], route[-1]) if route else ():  # the last move: its squares, its path
+        x, y = centre(q)
+        sc.rect(
+            x - cell / 2,
+            y - cell / 2,
+            cell,
+            cell,
+            None,
+            _C["last_move"],
+            cell * 0.07,
+            tag=LAST_MOVE,
+        )
+    for a, b in zip(route, route[1:]):
+        (x1, y1), (x2, y2) = centre(a), centre(b)
+        sc.line(x1, y1, x2, y2, _C["last_move"], cell * 0.06, tag=LAST_MOVE)
+    for q in np.flatnonzero(codes):
+        cx, cy = centre(q)
+        fill, rim = (
+            (_C["white_piece"], _C["white_rim"])
+            if codes[q] <= 2
+            else (_C["black_piece"], _C["black_rim"])
+        )
+        if q == mover:
+            sc.circle(cx, cy, cell * 0.37, fill, _C["capture"], cell * 0.06)
         else:
-            sc.circle(cx, cy, cell * 0.37, fill, _RIM, cell * 0.03)
-        if codes[s] in (2, 4):
-            sc.circle(cx, cy, cell * 0.16, _GOLD)
-        if jumped[s]:
-            sc.line(cx - cell * 0.3, cy, cx + cell * 0.3, cy, _RED, cell * 0.08)
+            sc.circle(cx, cy, cell * 0.37, fill, rim, cell * 0.03)
+        if codes[q] in (2, 4):
+            sc.circle(cx, cy, cell * 0.16, _C["king"])
+        if jumped[q]:
+            sc.line(cx - cell * 0.3, cy, cx + cell * 0.3, cy, _C["capture"], cell * 0.08)
+    # the legend: which colour is which player
+    y = size + m * 0.3
+    for k, (name, fill, rim) in enumerate(
+        (
+            ("White: player_0", _C["white_piece"], _C["white_rim"]),
+            ("Black: player_1", _C["black_piece"], _C["black_rim"]),
+        )
+    ):
+        x = m + k * 3 * cell
+        sc.circle(x + m * 0.3, y, m * 0.3, fill, rim, max(1, m / 12))
+        sc.text(x + m * 0.8, y + m * 0.22, name, m * 0.6, _C["label"], anchor="start")
     return sc
 
 
-def render_rgb(state: npt.ArrayLike, perspective: int = 0) -> npt.NDArray[np.uint8]:
+def render_rgb(
+    state: npt.ArrayLike,
+    perspective: int = 0,
+    last_move: str | None = None,
+    outcome: str | None = None,
+) -> npt.NDArray[np.uint8]:
     """An RGB image (uint8[H, W, 3]) of the board from White's side (perspective 0) or Black's
-    (1), with coordinates and the side to move."""
+    (1), with coordinates, the side to move (or the result), a legend and last_move marked."""
     state = check_state(state)
-    return _scene(state, _CELL, check_perspective(perspective)).rgb()
+    return _scene(
+        state, _CELL, check_perspective(perspective), last_move, _check_outcome(outcome)
+    ).rgb()
 
 
-def to_svg(state: npt.ArrayLike, cell: int = 50, perspective: int = 0) -> str:
+def to_svg(
+    state: npt.ArrayLike,
+    cell: int = 50,
+    perspective: int = 0,
+    last_move: str | None = None,
+    outcome: str | None = None,
+) -> str:
     """An SVG document (str) of the position from White's side (perspective 0) or Black's (1),
-    with coordinates and the side to move; cell: pixels per square, an integer 4..1000."""
+    with coordinates, the side to move (or the result), a legend and last_move marked (class
+    ``last-move``); cell: pixels per square, an integer 4..1000."""
     state = check_state(state)
-    return _scene(state, _check_cell(cell), check_perspective(perspective)).svg()
+    return _scene(
+        state, _check_cell(cell), check_perspective(perspective), last_move, _check_outcome(outcome)
+    ).svg()
 
 
 class Board(Picture):
@@ -166,9 +292,16 @@ class Board(Picture):
     Jupyter shows it as a picture (``_repr_svg_`` / ``_repr_png_``); ``svg()`` (str), ``png()``
     (bytes), ``rgb()`` (uint8[H, W, 3]), ``save("pos.svg" or "pos.png")``, ``text()``; ``fen``
     and ``state`` (a copy) give the position back. cell: pixels per square, 4..1000;
-    perspective 0 draws White's side at the bottom, 1 Black's."""
+    perspective 0 draws White's side at the bottom, 1 Black's; last_move (its PDN text) is
+    marked."""
 
-    def __init__(self, position: str | npt.ArrayLike, cell: int = 50, perspective: int = 0) -> None:
+    def __init__(
+        self,
+        position: str | npt.ArrayLike,
+        cell: int = 50,
+        perspective: int = 0,
+        last_move: str | None = None,
+    ) -> None:
         if isinstance(position, str):
             self._state = from_fen(position)
         elif isinstance(position, (np.ndarray, list, tuple)):
@@ -180,6 +313,8 @@ class Board(Picture):
             )
         self._cell = _check_cell(cell)
         self._perspective = check_perspective(perspective)
+        move_squares(last_move)  # checked
+        self._last_move = last_move
 
     @property
     def state(self) -> npt.NDArray[np.int64]:
@@ -193,10 +328,10 @@ class Board(Picture):
 
     def text(self) -> str:
         """The text board (render_text)."""
-        return render_text(self._state, self._perspective)
+        return render_text(self._state, self._perspective, self._last_move)
 
     def _scene(self):
-        return _scene(self._state, self._cell, self._perspective)
+        return _scene(self._state, self._cell, self._perspective, self._last_move)
 
     def __repr__(self):
         return f"Board({self.fen!r})"

@@ -24,8 +24,11 @@ gives the position's FEN.
 ``env.moves`` lists the PDN moves played; ``env.pdn()`` exports the game (envs/draughts_pdn.py).
 
 Rendering (envs/draughts_render.py): ``render_mode`` ``"ansi"`` (text board), ``"rgb_array"``
-(image) or ``"human"`` (prints the text board); ``render_text`` / ``render_rgb`` / ``to_svg`` take
-``perspective`` (0: White's side at the bottom, 1: Black's); a notebook shows the env as its board.
+(image) or ``"human"`` (prints the text board), each with the last move marked and, once the game
+is over, who won (or how it was drawn, or that it was stopped at the move cap) in place of whose
+move it is; ``render_text`` / ``render_rgb`` / ``to_svg`` take ``perspective`` (0: White's side
+at the bottom, 1: Black's); a notebook shows the env as its board (a ``gymnasium.make`` env too:
+boardgym.envs.notebook).
 """
 
 from __future__ import annotations
@@ -80,6 +83,7 @@ class raw_env(TwoPlayerAEC):
         self._route = np.zeros(game.ROUTE_LEN, np.int64)
         self._hops = np.zeros(game.MAX_HOPS, np.int64)  # the move in progress, its hops so far
         self._n_hops = 0
+        self._last_move = None
 
     # ---- hooks ------------------------------------------------------------------------------
     def _new_game(self, options):
@@ -125,6 +129,10 @@ class raw_env(TwoPlayerAEC):
                 _MOVE_TEXT.clear()
             _MOVE_TEXT[key] = text
         return text
+
+    def last_move(self) -> str | None:
+        """PDN of the last completed move (what pictures mark), None before the first."""
+        return self._last_move
 
     def status(self) -> int:
         """Outcome code of the current position (boardgym.kernels.draughts.outcome)."""

@@ -15,8 +15,10 @@ K-th game of a record of several (a match file's ``Game K``; by default the firs
 N`` the position after N plies of it (draughts moves, backgammon turns with the cube actions
 after them; the roll of the next turn is drawn when the record has it), by default the final
 one. A position of a match is drawn with the match length, the score before its game and the
-Crawford marker (``match to 7, score 2-4 (Crawford)``) beside the cube. Without ``--out`` the
-text board is printed, after a line saying which game and ply it is and what was played there.
+Crawford marker (``match to 7, score 2-4 (Crawford)``) beside the cube. A position of a record
+has the move (play) that led to it marked: its squares and capture path (points, bar, tray)
+framed in the picture, named on the text board. Without ``--out`` the text board is printed,
+after a line saying which game and ply it is and what was played there.
 """
 
 import dataclasses
@@ -96,8 +98,13 @@ def _draughts_board(cfg, replayed):
         return draughts_render.Board(
             cfg.position, cell=round(50 * cfg.scale), perspective=cfg.perspective
         )
-    state, _, _ = replayed
-    return draughts_render.Board(state, cell=round(50 * cfg.scale), perspective=cfg.perspective)
+    state, _, frame = replayed
+    return draughts_render.Board(
+        state,
+        cell=round(50 * cfg.scale),
+        perspective=cfg.perspective,
+        last_move=frame.get("last_move"),
+    )
 
 
 def _backgammon_board(cfg, replayed):
@@ -126,6 +133,7 @@ def _backgammon_board(cfg, replayed):
         dice=dice or following,
         perspective=cfg.perspective,
         scale=cfg.scale,
+        last_move=frame.get("last_move"),
     )
 
 

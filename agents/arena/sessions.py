@@ -30,7 +30,7 @@ import numpy as np
 from boardgym.agents import registry
 from boardgym.agents.arena import archive
 from boardgym.envs import backgammon_notation as bg_api
-from boardgym.envs import backgammon_render, backgammon_v0, russian_draughts_v0
+from boardgym.envs import backgammon_v0, russian_draughts_v0
 from boardgym.envs import draughts as dr_api
 from boardgym.kernels.backgammon import game as bg_core
 from boardgym.kernels.draughts import game as dr_core
@@ -121,6 +121,7 @@ class DraughtsGame:
         self.actions.append(int(action))
 
     def board(self, seat: int) -> str:
+        """The text board from seat's side with the last move and, once over, who won."""
         return self.env.render_text(perspective=seat)
 
     def prompt(self, me: int) -> str:
@@ -205,12 +206,6 @@ _DRAW_TEXT = {  # outcome codes -> how the draw came
 }
 
 
-def backgammon_board(state: np.ndarray, seat: int) -> str:
-    """The text board of a backgammon state from seat's side (its numbering, its home at the
-    bottom right)."""
-    return backgammon_render.render_text(state, perspective=seat)
-
-
 def flip_points(text: str) -> str:
     """Play text with points renumbered from the other side (p -> 25 - p; bar, off unchanged)."""
     return re.sub(r"(?<![\d(])(\d{1,2})(?![\d)])", lambda m: str(25 - int(m.group(1))), text)
@@ -262,8 +257,10 @@ class BackgammonGame:
         return int(self.env.infos["player_0"]["game"])
 
     def board(self, seat: int) -> str:
+        """The text board from seat's side (its numbering, its home at the bottom right) with
+        the last play and, once over, who won; in a match with the match line."""
         if not self.match_length:
-            return backgammon_board(self.env.state, seat)
+            return self.env.render_text(perspective=seat)
         return self.env.render_text(perspective=seat).rstrip() + "\n" + self.match_line(seat)
 
     def match_line(self, seat: int) -> str:

@@ -174,7 +174,7 @@ def test_render_modes_and_svg():
     pic.reset(seed=0)
     img = pic.render()
     assert img.dtype == np.uint8 and img.shape[2] == 3 and img.std() > 10
-    assert to_svg(api.initial_state()).count("<circle") == 30
+    assert to_svg(api.initial_state()).count("<circle") == 30 + 2  # the checkers, the legend
 
 
 def test_observation_views_are_symmetric():

@@ -46,7 +46,7 @@ def pips(circles):
     return [c for c in circles if c[2] < 5]
 
 
-WHITE, BLACK = "#f5f5f0", "#1e1e1e"
+WHITE, RED = "#f7f3e8", "#8c1c1c"  # player_0's and player_1's checkers (one palette)
 
 
 def test_text_shows_cube_owner_turn_dice_bar_off_and_pips():
@@ -87,7 +87,7 @@ def test_perspective_moves_bar_and_off_checkers_and_the_cube_to_the_owner_side()
         ]
         o_bar = [
             c
-            for c in checkers(circles, BLACK)
+            for c in checkers(circles, RED)
             if R._X0 + 6 * R._PT < c[0] < R._X0 + 6 * R._PT + R._BAR
         ]
         assert len(x_bar) == 2 and len(o_bar) == 1
@@ -111,7 +111,7 @@ def test_svg_shows_the_dice_on_the_movers_half():
     for perspective, left in ((0, True), (1, False)):  # O moves: its dice on its own half
         circles, texts = parse(R.to_svg(s, perspective=perspective))
         dots = pips(circles)
-        assert len(dots) == 8 and all(c[3] == WHITE for c in dots)  # white pips on black dice
+        assert len(dots) == 8 and all(c[3] == WHITE for c in dots)  # white pips on red dice
         centre = R._X0 + R._BW / 2
         assert all((c[0] < centre) == left for c in dots)
     _, texts = parse(R.to_svg(R.Board(START_ID, dice=(3, 3)).state))
@@ -120,8 +120,8 @@ def test_svg_shows_the_dice_on_the_movers_half():
 
 def test_checkers_and_counts_are_all_drawn():
     circles, texts = parse(R.to_svg(bg.initial_state()))
-    assert len(checkers(circles, WHITE)) == 15 and len(checkers(circles, BLACK)) == 15
-    assert R.to_svg(bg.initial_state()).count("<circle") == 30
+    assert len(checkers(circles, WHITE)) == 15 and len(checkers(circles, RED)) == 15
+    assert R.to_svg(bg.initial_state()).count("<circle") == 30 + 2  # the checkers, the legend
     tall = bg.state_from_board([[0] * 5 + [15] + [0] * 19, [0] * 5 + [9] + [0] * 19], turn=0)
     circles, texts = parse(R.to_svg(tall))
     assert len(checkers(circles, WHITE)) == 5 and any(t[0] == "9" for t in texts)
@@ -131,10 +131,10 @@ def test_checkers_and_counts_are_all_drawn():
 def test_image_matches_the_svg_drawing():
     s = R.Board(race_state(), dice=(5, 5)).state
     img = R.render_rgb(s)
-    assert img.dtype == np.uint8 and img.shape == (480, 700, 3)
+    assert img.dtype == np.uint8 and img.shape == (502, 700, 3)
     assert not np.array_equal(img, R.render_rgb(s, perspective=1))
     b = R.Board(s, perspective=1, scale=0.5)
-    assert b.rgb().shape == (240, 350, 3) and np.array_equal(decode_png(b.png()), b.rgb())
+    assert b.rgb().shape == (251, 350, 3) and np.array_equal(decode_png(b.png()), b.rgb())
     assert ET.fromstring(b.svg()).get("width") == "350"
 
 
@@ -233,3 +233,86 @@ def test_board_raises_only_clear_errors_on_hostile_input(position, match, dice, 
         assert str(e) and "numba" not in str(e).lower()
         return
     assert b.text() and b.svg().startswith("<svg")
+
+
+def _framed_points(svg):
+    """The viewer's points framed as the last play's (by the rectangles' left edges and half)."""
+    out = set()
+    for r in ET.fromstring(svg).iter(NS + "rect"):
+        if r.get("class") == "last-move":
+            x, top = float(r.get("x")), float(r.get("y")) < R._MID
+            out |= {
+                p
+                for p in range(1, 25)
+                if abs(R._point_geometry(p)[0] - x) < 3 and R._point_geometry(p)[1] == top
+            }
+    return out
+
+
+@pytest.mark.parametrize("perspective", [0, 1])
+def test_the_last_play_is_marked_from_either_side(perspective):
+    env = backgammon_v0.raw_env()
+    env.reset(seed=0, options={"position_id": START_ID, "dice": [3, 1]})
+    assert env.last_move() is None  # the roll in play, nothing moved yet
+    for a in bg.play_actions(env.state, 3, 1, "8/5 6/5"):
+        env.step(a)
+    last = env.last_move()
+    assert last == {"player": 0, "dice": (3, 1), "moves": [(8, 5, False), (6, 5, False)]}
+    expected = {8, 6, 5} if perspective == 0 else {17, 19, 20}
+    assert _framed_points(env.to_svg(perspective=perspective)) == expected
+    text = env.render_text(perspective=perspective)
+    shown = "8/5 6/5" if perspective == 0 else "17/20 19/20"
+    assert f"last play: player_0 (X) 3-1: {shown}" in text
+    assert _framed_points(R.to_svg(env.state, perspective=perspective)) == set()  # none given
+
+
+def test_a_play_from_the_bar_and_off_frames_the_bar_and_the_tray():
+    s = race_state()  # player_1 on roll; its checker on the bar enters, another bears off
+    svg = R.to_svg(
+        s, last_move={"player": 1, "dice": (6, 1), "moves": [(25, 24, False), (1, 0, False)]}
+    )
+    root = ET.fromstring(svg)
+    marks = [r for r in root.iter(NS + "rect") if r.get("class") == "last-move"]
+    frames = sorted((float(r.get("x")) - 1.5, float(r.get("y")) - 1.5) for r in marks)  # inset
+    bar, tray = R._X0 + 6 * R._PT, R._TRAY
+    # player_1's half of the bar and of the tray are the top ones from player_0's side
+    assert len(marks) == 4 and (bar, R._Y0) in frames and frames[-1] == (tray, R._Y0)
+    for bad, error in (
+        ({"moves": []}, TypeError),
+        ({"player": 0, "moves": [(3, 5, False)]}, ValueError),
+    ):
+        with pytest.raises(error, match="last_move"):
+            R.render_text(s, last_move=bad)
+
+
+def test_a_finished_game_says_who_won():
+    # X (on roll) has borne off all 15; O has all its checkers in X's home board
+    done = bg.state_from_board([[0] * 23 + [15, 0], [0] * 25], turn=0)
+    text = R.render_text(done)
+    assert "game over: player_0 (X) won a backgammon" in text and "on roll" not in text
+    assert "game over: player_0 (X) won" in R.to_svg(done)
+    # a dropped double: the env says so, with the points
+    env = backgammon_v0.raw_env(cube=True, scoring="gammon")
+    env.reset(seed=0)
+    from boardgym.kernels.backgammon import game
+
+    while not env.is_over:
+        mask = env.legal_mask()
+        for a in (game.ACTION_DOUBLE, game.ACTION_DROP):
+            if a < mask.shape[0] and mask[a]:
+                env.step(a)
+                break
+        else:
+            env.step(int(np.flatnonzero(mask)[0]))
+    line = env.render_text().splitlines()[-2]
+    assert line.startswith(" game over: player_") and line.endswith(
+        "won 1 point: the double was dropped"
+    )
+    assert "the double was dropped" in env.to_svg()
+
+
+def test_pictures_name_each_colour_s_player():
+    svg = R.to_svg(bg.initial_state())
+    assert "player_0 (X)" in svg and "player_1 (O)" in svg
+    legend = [c for c in parse(svg)[0] if 5 < c[2] < 10]
+    assert [c[3] for c in legend] == [WHITE, RED]

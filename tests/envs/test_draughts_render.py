@@ -1,6 +1,7 @@
 """Draughts pictures: the side to move, one drawing for SVG and image, PNG files, Board objects."""
 
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -8,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from png_decode import decode_png
 
+from boardgym.envs import _draw, russian_draughts_v0
 from boardgym.envs import draughts as api
 from boardgym.envs import draughts_render as R
-from boardgym.envs import russian_draughts_v0
-from boardgym.envs._draw import Scene, png_bytes
+from boardgym.envs._draw import FONT_FAMILY, PALETTE, Scene, png_bytes
 
 START = "W:W21-32:B1-12"
 
@@ -21,10 +22,10 @@ def test_svg_and_image_show_the_side_to_move():
     black = R.to_svg(api.from_fen("B:W21-32:B1-12"))
     assert "White to move" in white and "Black to move" in black
     ET.fromstring(white)  # well-formed XML
-    assert white.count("<circle") == 24
+    assert white.count("<circle") == 24 + 1 + 2  # the pieces, the side to move, the legend
     a = R.render_rgb(api.from_fen(START))
     b = R.render_rgb(api.from_fen("B:W21-32:B1-12"))
-    assert a.dtype == np.uint8 and a.shape == (504, 504, 3)
+    assert a.dtype == np.uint8 and a.shape == (532, 504, 3)
     assert (a != b).any()  # the marker and the text differ
 
 
@@ -52,7 +53,7 @@ def test_board_from_fen_or_state(tmp_path):
     assert b._repr_svg_() == b.svg() == R.to_svg(api.initial_state())
     png = b._repr_png_()
     assert isinstance(png, bytes) and np.array_equal(decode_png(png), b.rgb())
-    assert b.rgb().shape == (450, 450, 3)  # 50-pixel squares and half a square of margin
+    assert b.rgb().shape == (475, 450, 3)  # 50-pixel squares, half a square of margin, legend
     svg_path, png_path = tmp_path / "p.svg", tmp_path / "p.PNG"
     assert b.save(svg_path) == svg_path and b.save(str(png_path)) == str(png_path)
     assert svg_path.read_text() == b.svg() and png_path.read_bytes() == png
@@ -120,7 +121,7 @@ def test_png_opens_in_pillow():
 
     b = R.Board(START)
     with image.open(io.BytesIO(b.png())) as pic:
-        assert pic.size == (450, 450) and pic.mode == "RGB"
+        assert pic.size == (450, 475) and pic.mode == "RGB"
         assert np.array_equal(np.asarray(pic), b.rgb())
 
 
@@ -132,7 +133,7 @@ def test_perspective_draws_blacks_side_at_the_bottom():
     assert t0.splitlines()[7] == "1  .     B     .     W    "  # c1 black king, g1 white king
     assert t1.splitlines()[0] == "1     W     .     B     . "  # rank 1 on top, from h to a
     a, b = R.render_rgb(s), R.render_rgb(s, perspective=1)
-    assert np.array_equal(a[28:-28, 28:-28], b[28:-28, 28:-28][::-1, ::-1])  # the board turned
+    assert np.array_equal(a[28:476, 28:-28], b[28:476, 28:-28][::-1, ::-1])  # the board turned
     assert R.to_svg(s, perspective=1) == R.Board(s, perspective=1).svg()
     for bad, error in ((2, ValueError), ("1", TypeError), (None, TypeError)):
         with pytest.raises(error, match="perspective"):
@@ -160,3 +161,126 @@ def test_board_raises_only_clear_errors_on_hostile_input(position, cell, perspec
         assert str(e) and "numba" not in str(e).lower()
         return
     assert b.text() and b.svg().startswith("<svg")
+
+
+def _last_move_marks(svg):
+    """(framed squares as (x, y) of their centres, path segments) of an SVG's last-move marks."""
+    root = ET.fromstring(svg)
+    ns = "{http://www.w3.org/2000/svg}"
+    rects = [
+        (
+            float(r.get("x")) + float(r.get("width")) / 2,
+            float(r.get("y")) + float(r.get("height")) / 2,
+        )
+        for r in root.iter(ns + "rect")
+        if r.get("class") == "last-move"
+    ]
+    lines = [r for r in root.iter(ns + "line") if r.get("class") == "last-move"]
+    return rects, lines
+
+
+def _centre(name, cell=50, flip=False):
+    """Picture coordinates of a square's centre (half a square of margin)."""
+    f, r = "abcdefgh".index(name[0]), int(name[1]) - 1
+    col, row = (7 - f, r) if flip else (f, 7 - r)
+    m = cell // 2
+    return m + col * cell + cell / 2, m + row * cell + cell / 2
+
+
+@pytest.mark.parametrize("perspective", [0, 1])
+def test_the_last_move_and_its_capture_path_are_marked(perspective):
+    env = russian_draughts_v0.raw_env()
+    env.reset(options={"fen": "W:W22,28:B4,11,17,18"})
+    for a in api.move_to_actions(env.state, "c3:e5:g7"):  # two hops, the kernel frame is White's
+        env.step(a)
+    assert env.last_move() == "c3:e5:g7" and env.infos["player_0"]["last_move"] == "c3:e5:g7"
+    rects, lines = _last_move_marks(env.to_svg(perspective=perspective))
+    flip = perspective == 1
+    assert sorted(rects) == sorted(_centre(q, flip=flip) for q in ("c3", "g7"))  # from and to
+    assert len(lines) == 2  # c3-e5 and e5-g7
+    first = (float(lines[0].get("x1")), float(lines[0].get("y1")))
+    assert first == _centre("c3", flip=flip)
+    text = env.render_text(perspective=perspective)
+    assert "last move: White c3:e5:g7" in text
+    rows = {line[0]: line for line in text.splitlines()[:8]}
+    assert "(w)" in rows["7"] and " * " in rows["3"] and " * " in rows["5"]  # e5 was a landing
+    # the picture marks the same squares as the SVG: the mark's colour on c3's frame
+    img = env.render_rgb(perspective=perspective)
+    x, y = _centre("c3", cell=56, flip=flip)
+    assert tuple(img[round(y - 27), round(x)]) == PALETTE["last_move"]
+    assert R.render_text(env.state) == R.render_text(env.state, last_move=None)  # no mark given
+    assert "(w)" not in R.render_text(env.state)
+
+
+def test_a_board_marks_a_given_move_and_rejects_a_bad_one():
+    b = R.Board("B:W18,22:B1,K30", last_move="22-18")  # c3-d4 in numbers
+    rects, lines = _last_move_marks(b.svg())
+    assert sorted(rects) == sorted([_centre("c3"), _centre("d4")]) and len(lines) == 1
+    with pytest.raises(ValueError, match="square"):
+        R.Board(START, last_move="c3-z9")
+    with pytest.raises(TypeError, match="PDN text"):
+        R.Board(START, last_move=[9, 13])
+
+
+def test_a_finished_game_says_who_won_not_whose_move_it_is():
+    s = api.from_fen("B:W21:B")  # Black has no pieces: White won (G.1)
+    for shown in (R.render_text(s), R.to_svg(s), R.Board(s).text()):
+        assert "game over: White won" in shown and "to move" not in shown
+    blocked = api.from_fen("W:W28:B19,24")  # h2 is blocked by g3 and f4: Black won (G.1)
+    assert R.render_text(blocked).splitlines()[-1] == "game over: Black won"
+    # the README's loop: a random game to its end, the header names its winner
+    env = russian_draughts_v0.env(render_mode="ansi")
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        env.step(
+            None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        )
+    raw = env.unwrapped
+    header = raw.render().splitlines()[-1]
+    code = raw.status()
+    if code in (1, 2):  # outcome.WHITE_WON, BLACK_WON
+        assert header == f"game over: {'White' if code == 1 else 'Black'} won"
+    else:
+        assert header.startswith("game over: draw")
+    assert "to move" not in raw.to_svg()
+
+
+def test_a_game_stopped_at_the_move_cap_says_so():
+    env = russian_draughts_v0.raw_env(max_moves=2)
+    env.reset(seed=0)
+    while not env.is_over:
+        env.step(int(np.flatnonzero(env.legal_mask())[0]))
+    assert env.render_text().splitlines()[-1] == "game over: stopped at the move cap (no result)"
+    assert "stopped at the move cap" in env.to_svg()
+
+
+def test_pictures_name_each_colour_s_player_in_one_palette_and_one_font():
+    svg = R.to_svg(api.initial_state())
+    assert "White: player_0" in svg and "Black: player_1" in svg
+    assert f'font-family="{FONT_FAMILY}"' in svg and 'font-family="sans-serif"' not in svg
+    fills = {c.get("fill") for c in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}circle")}
+    assert {"#f7f3e8", "#262220"} <= fills
+    # the web board draws the pieces, squares and checkers in the same colours
+    web = (Path(R.__file__).parents[1] / "scripts" / "web" / "app.js").read_text()
+    for role in ("white_piece", "black_piece", "dark", "light", "frame", "checker_0", "checker_1"):
+        hex_ = "#{:02x}{:02x}{:02x}".format(*PALETTE[role])
+        assert hex_ in web, (role, hex_)
+    css = (Path(R.__file__).parents[1] / "scripts" / "web" / "style.css").read_text()
+    assert "#{:02x}{:02x}{:02x}".format(*PALETTE["last_move"]) in css
+
+
+def test_png_text_is_drawn_in_a_truetype_font():
+    from PIL import ImageFont
+
+    assert isinstance(_draw.font(15), ImageFont.FreeTypeFont)
+    assert _draw.font(15).getname()[0] == "Aileron"
+    sc = Scene(60, 20, (0, 0, 0))
+    sc.text(2, 15, "Black", 14, (255, 255, 255), anchor="start")
+    img = sc.rgb()
+    grey = (img[..., 0] > 0) & (img[..., 0] < 255)
+    assert grey.any() and (img[..., 0] == 255).any()  # antialiased glyphs, not a bitmap font
+    lower = Scene(60, 20, (0, 0, 0))
+    lower.text(2, 15, "BLACK", 14, (255, 255, 255), anchor="start")
+    assert not np.array_equal(lower.rgb(), img)  # lower case has its own glyphs

@@ -23,7 +23,8 @@ def test_make_accepts_the_modes_without_a_warning(env_id, mode):
     if mode == "rgb_array":
         assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
     else:
-        assert frame == IDS[env_id].render_text(env.unwrapped.aec.state)
+        aec = env.unwrapped.aec
+        assert frame == IDS[env_id].render_text(aec.state, last_move=aec.last_move())
     assert env.unwrapped._repr_svg_().startswith("<svg")
 
 

@@ -189,7 +189,7 @@ def test_render_modes_and_svg():
     pic = img.render()
     assert pic.dtype == np.uint8 and pic.shape[2] == 3 and pic.std() > 10
     svg = to_svg(api.initial_state())
-    assert svg.startswith("<svg") and svg.count("<circle") == 24
+    assert svg.startswith("<svg") and svg.count("<circle") == 24 + 1 + 2  # side to move, legend
 
 
 def test_pdn_export_import_round_trip():

@@ -89,6 +89,10 @@ def test_draughts_from_a_fen_win_says_how():
     assert end.winner == 0 and end.how == "Black has no pieces left (G.1)"
     assert "game over: you win (player_0): Black has no pieces left (G.1)" in text
     assert '[FEN "W:Wc3:Bd4"]' in end.record and "1. c3:e5 2-0" in end.record
+    # the final board marks the last move and says who won, not whose move it would be
+    final = text.split("game over: you win")[0].splitlines()
+    assert final[-2:] == ["last move: White c3:e5", "game over: White won"]
+    assert final[-8].startswith("5 ") and "(w)" in final[-8]  # the piece on e5, marked
 
 
 class SafeKing:

@@ -49,7 +49,9 @@ def test_a_match_to_3_scores_each_game_plays_the_crawford_game_and_saves_the_mat
     end, text = _session([*GREEDY, "--match", "3", "--seed", "0", "--save", str(path)], MatchFeeder)
     assert text.startswith("backgammon match to 3: you are player_0, backgammon-greedy is ")
     overs = GAME_OVER.findall(text)
-    assert len(overs) == text.count(" over: ") - 1 == 2  # and the 'match over' line
+    # and the 'match over' line, under the final board whose header says who won the match
+    assert len(overs) == text.count(" over: ") - 2 == 2
+    assert " match over: player_1 (O) won the match to 3, 0-3\n" in text
     (g1, who1, w1, how1, pts1, _, n1, a1, b1, tail1), (g2, *_, a2, b2, tail2) = overs
     assert (g1, who1, w1, n1) == ("1", "backgammon-greedy wins", "1", "3")
     assert "gammon" in how1 and (a1, b1) == ("0", pts1) == ("0", "2")

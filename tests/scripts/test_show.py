@@ -41,7 +41,8 @@ def test_fen_to_text_svg_and_png(tmp_path, capsys):
     assert svg.read_text() == board.svg() and f"wrote {svg}" in capsys.readouterr().out
     png = tmp_path / "p.png"
     board = show.main(["B:W21,22:B1,K30", "--out", str(png), "--scale", "0.5"])
-    assert decode_png(png.read_bytes()).shape == (224, 224, 3)  # 25-pixel squares, 12-pixel margins
+    # 25-pixel squares, 12-pixel margins and a 12-pixel legend strip
+    assert decode_png(png.read_bytes()).shape == (236, 224, 3)
     assert "Black to move" in board.svg()
     flipped = show.main(["W:W21,22:B1,K30", "--perspective", "1"])
     assert flipped.text().splitlines()[-2] == "   h  g  f  e  d  c  b  a"
@@ -81,6 +82,21 @@ def test_match_record_at_a_ply_shows_the_next_roll(tmp_path):
     )
     assert board.position_id == bg.position_id(after2)
     assert "player_1 (O) to play 5-4" in show.main([str(path), "--ply", "0"]).text()
+
+
+def test_a_record_s_position_has_its_last_move_marked(tmp_path, capsys):
+    path = tmp_path / "capture.pdn"
+    path.write_text('[GameType "25"]\n[FEN "W:W22,28:B4,11,17,18"]\n1. c3xg7 *\n')  # short form
+    board = show.main([str(path)])
+    assert "last move: White c3:e5:g7" in capsys.readouterr().out  # every landing square
+    svg = board.svg()
+    assert svg.count('<line class="last-move"') == 2 and svg.count('<rect class="last-move"') == 2
+    assert "last-move" not in show.main([str(path), "--ply", "0"]).svg()  # the start: no move
+    mat = tmp_path / "game.mat"
+    mat.write_text(MATCH)
+    board = show.main([str(mat), "--ply", "2"])  # after player_0's 41: 8/4 6/5*
+    assert "last play: player_0 (X) 4-1: 8/4 6/5*" in board.text()
+    assert board.svg().count('class="last-move"') == 4  # points 8, 4, 6 and 5
 
 
 @pytest.mark.parametrize(
