@@ -256,10 +256,7 @@ def _resolve(name, game):
 
 
 def _other_game(name, its, game):
-    return (
-        f"agent {name} is a {its} agent, not a {game} one "
-        f"(available for {game}: {_names(game)})"
-    )
+    return f"agent {name} is a {its} agent, not a {game} one (available for {game}: {_names(game)})"
 
 
 def _checkpoint(path, game):
