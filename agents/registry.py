@@ -20,7 +20,8 @@ agent that takes a seed when neither gives one. An option the agent does not tak
 ValueError naming the ones it takes (``options``: the keyword parameters of its factory and of
 the constructor the factory hands the rest to). Every error names the agent as it was given
 (``agent NAME ...``). ``available(game)`` lists the names; other modules add theirs with
-``register(game, name, factory)``.
+``register(game, name, factory)``. Messages name the agents in full (``draughts-greedy``), as
+the README does; the short names work wherever the game is given.
 
 Draughts: ``random``, ``greedy``, ``alphabeta-material`` (search, material evaluation) and
 ``alphabeta`` (the same search with the shipped learned evaluation distilled from deeper search,
@@ -87,6 +88,11 @@ def available(game: str | None = None) -> list[str]:
         _check_game(game)
         return sorted(n for g, n in _FACTORIES if g == game)
     return sorted(f"{g}-{n}" for g, n in _FACTORIES) + ["random"]
+
+
+def _names(game):
+    """The full names of game's agents (``draughts-greedy``, ..., ``random``), for messages."""
+    return ", ".join(sorted(f"{game}-{n}" for n in available(game) if n != "random") + ["random"])
 
 
 def _check_game(game):
@@ -245,17 +251,14 @@ def _resolve(name, game):
             raise ValueError(_other_game(name, other, game))
         raise ValueError(
             f"unknown {game} agent {short!r}; available for {game}: "
-            f"{', '.join(available(game))}, or a checkpoint path "
+            f"{_names(game)}, or a checkpoint path "
             f"({', '.join(CHECKPOINT_SUFFIXES)})"
         )
     return game, factory
 
 
 def _other_game(name, its, game):
-    return (
-        f"agent {name} is a {its} agent, not a {game} one "
-        f"(available for {game}: {', '.join(available(game))})"
-    )
+    return f"agent {name} is a {its} agent, not a {game} one (available for {game}: {_names(game)})"
 
 
 def _checkpoint(path, game):

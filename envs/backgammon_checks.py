@@ -1,5 +1,7 @@
 """Backgammon's validated boundary: the checks of states, batches, dice and options.
 
+``parse_dice`` reads a roll in any of the forms the commands and the web board take.
+
 Every public function here checks its input before a kernel sees it and raises ``TypeError``
 for a wrong type or ``ValueError`` for a wrong value, naming the problem. The other notation
 modules (backgammon_ids, backgammon_plays) and every adapter check their input here.
@@ -19,6 +21,9 @@ Match
 """
 
 from __future__ import annotations
+
+import re
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -164,6 +169,30 @@ def check_dice(die1: int, die2: int) -> tuple[int, int]:
         if not 1 <= int(d) <= 6:
             raise ValueError(f"a die must be 1..6, got {int(d)}")
     return int(die1), int(die2)
+
+
+def parse_dice(value: str | Sequence[int | str]) -> tuple[int, int]:
+    """(die1, die2) of a roll written ``3-1``, ``31``, ``3 1`` or ``3,1``, or given as two
+    integers or strings (``(3, 1)``, ``["3", "1"]``; one string in a sequence reads as text);
+    ValueError naming the problem."""
+    if isinstance(value, (list, tuple)) and len(value) == 1 and isinstance(value[0], str):
+        value = value[0]
+    if isinstance(value, str):
+        m = _DICE_TEXT.fullmatch(value) if len(value) < 40 else None
+        if m is None:
+            raise ValueError(f"expected two dice 1..6 such as 3-1 or 3 1, got {value[:40]!r}")
+        return int(m.group(1)), int(m.group(2))
+    shown = " ".join(map(str, value)) if isinstance(value, (list, tuple)) else repr(value)
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
+        raise ValueError(f"expected two dice 1..6 such as 3-1 or 3 1, got {shown[:40]}")
+    dice = [int(d) if isinstance(d, str) and d.strip().isdigit() else d for d in value]
+    try:
+        return check_dice(*dice)
+    except (TypeError, ValueError):
+        raise ValueError(f"expected two dice 1..6 such as 3-1 or 3 1, got {shown[:40]}") from None
+
+
+_DICE_TEXT = re.compile(r"\s*([1-6])\s*[-, ]?\s*([1-6])\s*")
 
 
 def check_scoring(scoring: str) -> int:

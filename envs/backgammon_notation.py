@@ -19,6 +19,7 @@ from boardgym.envs.backgammon_checks import (
     check_scoring,
     check_state,
     new_match,
+    parse_dice,
 )
 from boardgym.envs.backgammon_ids import (
     board_from_state,
@@ -45,6 +46,7 @@ __all__ = [
     "check_state",
     "check_batch",
     "check_dice",
+    "parse_dice",
     "check_scoring",
     "check_max_turns",
     "check_match_length",

@@ -31,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from boardgym.envs.checks import is_int
+from boardgym.envs.opponents import DRAUGHTS_GREEDY
 from boardgym.envs.seeding import check_seed, check_seeds
 from boardgym.kernels.players import OPP_GREEDY, OPP_NONE, OPP_RANDOM
 from boardgym.kernels.rng import (
@@ -421,11 +422,7 @@ class DraughtsBatch(_BatchCore):
         from boardgym.kernels.draughts import game
 
         if isinstance(opponent, str) and opponent == "greedy":
-            raise ValueError(
-                "draughts has no in-kernel 'greedy' player: opponent='recapture' is "
-                "the in-kernel one-ply material player; boardgym.agents' GreedyAgent "
-                "(load('greedy', game='draughts')) plays through the AEC env"
-            )
+            raise ValueError(DRAUGHTS_GREEDY)
         self.state_len, self.n_actions, self.obs_len = game.STATE_LEN, game.N_ACTIONS, game.OBS_LEN
         super().__init__(num_envs, opponent, learner, threads)
         self.max_plies = api.check_max_moves(max_moves) or 0

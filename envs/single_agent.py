@@ -1,10 +1,13 @@
 """Gymnasium single-agent envs: the learner plays one seat of an AEC env against an opponent.
 
 ``gymnasium.make("boardgym/RussianDraughts-v0", opponent="random")`` and
-``"boardgym/Backgammon-v0"``. The opponent is ``"random"`` (a uniformly random legal action from
-the mask, drawn by a generator seeded from the env's own: what ``boardgym.agents.RandomAgent``
-does), any object with ``act(observation, action_mask) -> action`` (boardgym.agents), or a
-callable ``(observation, action_mask) -> action``; it moves inside ``step()`` until the learner
+``"boardgym/Backgammon-v0"``. The opponent is a player the env plays itself, named as for
+``gymnasium.make_vec`` (boardgym.envs.opponents): ``"random"`` (a uniformly random legal action
+from the mask, drawn by a generator seeded from the env's own: what
+``boardgym.agents.RandomAgent`` does) or the game's one-ply heuristic (draughts
+``"recapture"``, backgammon ``"greedy"``); or any object with ``act(observation, action_mask)
+-> action`` (``boardgym.agents.load("draughts-greedy")``, ...), or a callable
+``(observation, action_mask) -> action``; it moves inside ``step()`` until the learner
 is to act again or the game ends. An agent with ``act_state(state)`` (the search agents) is
 given the kernel state instead, so it sees the repetition history and counters. ``learner`` is
 ``"player_0"``, ``"player_1"`` or ``"alternate"`` (the seat is drawn from the env's seeded
@@ -33,7 +36,7 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 
-from boardgym.envs import backgammon_v0, russian_draughts_v0
+from boardgym.envs import backgammon_v0, opponents, russian_draughts_v0
 from boardgym.envs._aec import AGENTS, TwoPlayerAEC
 from boardgym.envs.seeding import check_seed
 
@@ -63,6 +66,7 @@ _Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], int]
 
 class _SingleAgentEnv(gymnasium.Env):
     _aec_cls = None
+    _game = ""
     # Read by gymnasium.make before an env exists (its render_mode check): the AEC env's modes.
     metadata = {k: TwoPlayerAEC.metadata[k] for k in ("render_modes", "render_fps")}
 
@@ -86,11 +90,8 @@ class _SingleAgentEnv(gymnasium.Env):
             raise ValueError(
                 f"learner must be 'player_0', 'player_1' or 'alternate', got {learner!r}"
             )
-        if not (opponent == "random" or callable(opponent) or hasattr(opponent, "act")):
-            raise ValueError(
-                "opponent must be 'random', an agent with act(observation, action_mask) "
-                f"or a callable (observation, action_mask) -> action; got {opponent!r}"
-            )
+        if isinstance(opponent, str) or not (callable(opponent) or hasattr(opponent, "act")):
+            opponents.check_name(self._game, opponent)
         self.aec = self._aec_cls(render_mode=render_mode, **game_kwargs)
         self.metadata = {**self.aec.metadata, "render_modes": self.aec.metadata["render_modes"]}
         self.render_mode = render_mode
@@ -136,8 +137,11 @@ class _SingleAgentEnv(gymnasium.Env):
         else:
             self.seat = self.learner
         spec = self._opponent_spec
-        if isinstance(spec, str):
+        if spec == "random":
             self._policy = _random_policy(int(self.np_random.integers(2**31)))
+        elif isinstance(spec, str):  # the game's in-kernel heuristic player
+            spec = opponents.KernelPlayer(self._game, spec, int(self.np_random.integers(2**31)))
+            self._policy = spec.act
         else:
             self._policy = spec.act if hasattr(spec, "act") else spec
         self._state_policy = getattr(spec, "act_state", None)
@@ -190,6 +194,7 @@ class RussianDraughtsEnv(_SingleAgentEnv):
     """Single-agent Russian draughts (see boardgym.envs.russian_draughts_v0 for the game)."""
 
     _aec_cls = russian_draughts_v0.raw_env
+    _game = "draughts"
 
 
 class BackgammonEnv(_SingleAgentEnv):
@@ -201,6 +206,7 @@ class BackgammonEnv(_SingleAgentEnv):
     score changed."""
 
     _aec_cls = backgammon_v0.raw_env
+    _game = "backgammon"
 
     def _by_state(self):
         return bool(self.aec.legal_mask()[: backgammon_v0.game.N_ACTIONS].any())

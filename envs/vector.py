@@ -36,7 +36,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from boardgym.envs import backgammon_render, draughts_render
+from boardgym.envs import backgammon_render, draughts_render, opponents
 from boardgym.envs import batch as _batch
 from boardgym.envs.seeding import check_seed
 
@@ -106,8 +106,8 @@ def _make_core(game, num_envs, opponent, **kwargs):
         return _PolicyOpponentCore(core_cls(num_envs, opponent=None, **kwargs), opponent)
     if not isinstance(opponent, str) or opponent == "none":  # the core checks the name
         raise ValueError(
-            "opponent must be an in-kernel player's name ('random', 'greedy' / "
-            f"draughts 'recapture') or a callable (obs, masks) -> actions, got {opponent!r}"
+            f"opponent must be one of {', '.join(map(repr, opponents.NAMES[game]))} (played "
+            f"in the kernels) or a callable (obs, masks) -> actions, got {opponent!r}"
         )
     return core_cls(num_envs, opponent=opponent, **kwargs)
 

@@ -90,6 +90,7 @@ from boardgym.agents.arena.matches import GAMES, random_opening, summarize  # no
 from boardgym.agents.arena.sessions import archive_row, replayed
 from boardgym.agents.arena.stats import (
     elo_intervals,
+    format_elo,
     format_luck,
     format_money,
     luck_summary,
@@ -298,7 +299,8 @@ def play_pair(cfg, spec_a, spec_b, pair_seed, log=print, bar=None, judge=None, k
         k = len(points) // 2
         if bar is not None:
             bar.update(2)
-        if not cfg.quiet and k % max(1, n_pairs // 5) == 0:
+        # every fifth of the pairs, but not at the end: the summary line says it then
+        if not cfg.quiet and k % max(1, n_pairs // 5) == 0 and k < n_pairs:
             if bar is not None and bar.enabled:
                 bar.clear()
             score = (
@@ -339,10 +341,6 @@ def play_pair(cfg, spec_a, spec_b, pair_seed, log=print, bar=None, judge=None, k
     )
 
 
-def _fmt_elo(x):
-    return f"{x:+.0f}" if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
-
-
 RESULT_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
 
 
@@ -371,7 +369,7 @@ def format_summary(spec_a, spec_b, s):
         f"{format_results(s['results'])}  "
         f"points/game {s['points_per_game']:+.3f} [{plo:+.3f}, {phi:+.3f}]  "
         f"score {s['score']:.3f} [{lo:.3f}, {hi:.3f}]  "
-        f"Elo {_fmt_elo(s['elo'])} [{_fmt_elo(elo_lo)}, {_fmt_elo(elo_hi)}]"
+        f"Elo {format_elo(s['elo'], elo_lo, elo_hi)}"
     )
 
 

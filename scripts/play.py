@@ -86,9 +86,9 @@ class Settings:
     """draughts: start from this PDN FEN (e.g. W:W21,22:B1,K30)"""
     position_id: str | None = None
     """backgammon: start from this gnubg Position ID; its player on roll is player_0"""
-    dice: str | None = None
-    """backgammon: the first roll, e.g. 3-1 (none: rolled); with it and no --position-id,
-    player_0 is on roll at the standard start"""
+    dice: tuple[str, ...] = ()
+    """backgammon: the first roll, e.g. 3-1 or 3 1 (none given: rolled); with it and no
+    --position-id, player_0 is on roll at the standard start"""
     cube: bool = False
     """backgammon: play with the doubling cube (money play, C.1-C.2)"""
     match: int = 0
@@ -117,7 +117,7 @@ class Settings:
         )
         cli.require(
             self.position_id is None
-            and self.dice is None
+            and not self.dice
             and not self.cube
             or self.game == "backgammon",
             "--position-id, --dice and --cube are for --game backgammon",
@@ -199,7 +199,7 @@ class _Keeper:
         self.settings = {
             k: v
             for k, v in dataclasses.asdict(cfg).items()
-            if k not in ("save", "db", "archive") and v not in (None, [])
+            if k not in ("save", "db", "archive") and v not in (None, [], ())
         }
         store = None
         if cfg.archive:

@@ -26,7 +26,13 @@ import os
 import re
 from typing import Literal
 
-from boardgym.envs import backgammon_ids, backgammon_render, draughts_render, records
+from boardgym.envs import (
+    backgammon_checks,
+    backgammon_ids,
+    backgammon_render,
+    draughts_render,
+    records,
+)
 from boardgym.scripts import cli
 
 KINDS = ("auto", "draughts", "backgammon")
@@ -48,8 +54,8 @@ class Settings:
     the file's name and text); or a number K: the K-th game of a record file (1 = the first)"""
     match_id: str | None = None
     """backgammon: a gnubg Match ID giving the player on roll, the cube, the dice and the score"""
-    dice: tuple[int, ...] = ()
-    """backgammon: the roll to play, two dice 1..6 (e.g. --dice 3 1)"""
+    dice: tuple[str, ...] = ()
+    """backgammon: the roll to play, two dice 1..6 (e.g. --dice 3-1 or --dice 3 1)"""
     perspective: Literal[0, 1] = 0
     """whose side is at the bottom: 0 = draughts White / backgammon player_0, 1 = Black /
     player_1 (in backgammon also whose point numbers are shown)"""
@@ -78,19 +84,22 @@ class Settings:
         )
         cli.require(0.1 <= self.scale <= 10, f"--scale must be in 0.1..10, got {self.scale}")
         cli.require(self.ply is None or self.ply >= 0, f"--ply must be 0 or more, got {self.ply}")
-        cli.require(
-            not self.dice or len(self.dice) == 2,
-            f"--dice takes two dice, got {' '.join(map(str, self.dice))}",
-        )
-        cli.require(
-            all(1 <= d <= 6 for d in self.dice),
-            f"--dice must be two numbers 1..6, got {' '.join(map(str, self.dice))}",
-        )
+        _dice(self.dice)
         if self.out is not None:
             cli.require(
                 os.path.splitext(self.out)[1].lower() in (".svg", ".png"),
                 f"--out must end in .svg or .png, got {self.out!r}",
             )
+
+
+def _dice(values):
+    """(d1, d2) of --dice (3-1, 31 or 3 1), None if not given; UsageError naming --dice."""
+    if not values:
+        return None
+    try:
+        return backgammon_checks.parse_dice(values)
+    except ValueError as e:
+        raise cli.UsageError(f"--dice: {e}") from None
 
 
 def _draughts_board(cfg, replayed):
@@ -108,7 +117,7 @@ def _draughts_board(cfg, replayed):
 
 
 def _backgammon_board(cfg, replayed):
-    dice = tuple(cfg.dice) or None
+    dice = _dice(cfg.dice)
     if replayed is None:
         return backgammon_render.Board(
             cfg.position,

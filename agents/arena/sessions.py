@@ -38,14 +38,16 @@ from boardgym.kernels.draughts import outcome
 from boardgym.kernels.draughts.board import S_BK, S_BM, S_SIDE, S_WK, S_WM
 
 
-def parse_dice(text: str | None) -> tuple[int, int] | None:
-    """(d1, d2) of '3-1' / '31' / '3 1', or None; UsageError naming --dice if malformed."""
-    if text is None:
+def parse_dice(value: str | Sequence[int | str] | None) -> tuple[int, int] | None:
+    """(d1, d2) of a roll as ``--dice`` gives it (``3-1``, ``31``, ``3 1``, or the two values
+    ``3 1`` as two strings: backgammon_notation.parse_dice), or None for None or no values;
+    ValueError naming --dice if malformed."""
+    if value is None or isinstance(value, (list, tuple)) and not value:
         return None
-    m = re.fullmatch(r"\s*([1-6])\s*[-, ]?\s*([1-6])\s*", text)
-    if not m:
-        raise ValueError(f"--dice: expected two dice 1..6 such as 3-1, got {text!r}")
-    return int(m.group(1)), int(m.group(2))
+    try:
+        return bg_api.parse_dice(value)
+    except ValueError as e:
+        raise ValueError(f"--dice: {e}") from None
 
 
 def agent_options(cfg: Any) -> dict[str, Any]:
@@ -229,8 +231,9 @@ class BackgammonGame:
         options = {}
         if cfg.position_id is not None:
             options["position_id"] = cfg.position_id
-        if cfg.dice is not None:
-            options["dice"] = list(parse_dice(cfg.dice))
+        dice = parse_dice(cfg.dice)
+        if dice is not None:
+            options["dice"] = list(dice)
         self.env.reset(seed=cfg.seed, options=options)
         self.seen = 0  # turns of the game being reported that news has reported
         self.reported = 0  # finished games of a match that news has reported

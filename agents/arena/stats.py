@@ -6,17 +6,20 @@ trainers' periodic evaluations through points_summary, the benchmarks):
 - ``wilson(k, n)``: Wilson score interval of a score of k points in n games (a win 1, a draw
   1/2, a loss 0). Exact ends at k = 0 and k = n.
 - ``mean_interval(xs, low, high)``: interval of the mean points per game when every game scores
-  between ``low`` and ``high`` (draughts -1..1; cubeless backgammon with gammons -3..3).
-  Method (a generalised Agresti-Coull interval): z^2/2 virtual games are added at each end of
-  the range, and the normal interval of the augmented sample's mean is clipped to the range.
-  For win/loss results this is exactly the Agresti-Coull interval (which contains Wilson's);
-  it never leaves the possible range, never has zero width (two identical games still leave
-  a wide interval: their sample variance is 0, the virtual games' is not), always contains the
-  sample mean, and tends to the usual mean +- z s / sqrt(n) as n grows (the virtual games weigh
-  z^2 / n). The plain normal interval it replaces gave +0.750 [+0.470, +1.030] with 1 the
-  maximum, and +-0.000 after two identical games.
+  between ``low`` and ``high`` (draughts -1..1; cubeless backgammon with gammons -3..3), by the
+  same method: Wilson's interval of the rescaled mean with the variance at a candidate mean mu
+  taken as r mu (1 - mu), r the ratio of the sample's variance to the largest one its mean
+  allows (a win/loss sample's), the sample counted with z^2/2 virtual games at each end of the
+  range for r alone (so that identical games still leave a wide interval). For win/loss results
+  r = 1 and this is exactly Wilson's interval; it stays inside the range, always contains the
+  sample mean, reaches an end of the range only when every game scored it (a sample with one
+  loss rules out "always wins"), never has zero width, and tends to mean +- z s / sqrt(n) as n
+  grows. One method for both, so the intervals of one match never contradict each other:
+  ``summarize_points`` gives the score the interval of the per-game scores (1, 1/2, 0), which in
+  draughts (points -1, 0, 1) is the points-per-game interval rescaled, end for end.
 - ``elo_from_score(p)``: the Elo difference whose expected score is p; ``match_elo(k, n)``: that
-  difference with the Elo of the Wilson interval's ends.
+  difference with the Elo of the Wilson interval's ends (infinite at a score of 0 or 1:
+  ``format_elo`` writes that as the bound the interval gives, "below -683").
 - ``elo_ratings`` / ``elo_covariance`` / ``elo_intervals``: maximum-likelihood Elo ratings of a
   round-robin (Bradley-Terry with a virtual draw per pair as a prior), their covariance from the
   observed Fisher information, and 95% intervals.
@@ -46,6 +49,7 @@ __all__ = [
     "ELO_PER_NAT",
     "wilson",
     "mean_interval",
+    "format_elo",
     "elo_from_score",
     "match_elo",
     "elo_ratings",
@@ -89,12 +93,18 @@ def wilson(k: float, n: float, z: float = Z95) -> tuple[float, float]:
         raise ValueError(f"score k={k!r} exceeds the number of games n={n!r}")
     if n == 0:
         return 0.0, 1.0
-    p = k / n
-    denom = 1.0 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    lo = 0.0 if k <= 0 else max(0.0, centre - half)  # exact ends at 0 and n (no rounding)
-    hi = 1.0 if k >= n else min(1.0, centre + half)
+    return _wilson(k / n, 1.0, n, z)
+
+
+def _wilson(m, r, n, z):
+    """Wilson's interval in [0, 1] of a mean m of n values in [0, 1] whose variance at a mean mu
+    is r mu (1 - mu); exact ends at m = 0 and m = 1."""
+    zz = z * z * r
+    denom = 1.0 + zz / n
+    centre = (m + zz / (2 * n)) / denom
+    half = math.sqrt(zz * m * (1 - m) / n + zz * zz / (4 * n * n)) / denom
+    lo = 0.0 if m <= 0 else max(0.0, centre - half)  # exact ends at 0 and 1 (no rounding)
+    hi = 1.0 if m >= 1 else min(1.0, centre + half)
     return lo, hi
 
 
@@ -123,19 +133,19 @@ def mean_interval(
 ) -> tuple[float, float]:
     """(lo, hi): interval of the mean of xs (per-game points, each in [low, high]).
 
-    z^2/2 virtual games at each end of the range, the normal interval of the augmented sample,
-    clipped to [low, high] (the module docstring says why). With no games: (low, high)."""
+    Wilson's interval with the sample's variance ratio (the module docstring says how). With no
+    games: (low, high)."""
     p, low, high = _points(xs, low, high)
     z = _z(z)
     if p.size == 0:
         return low, high
     u = (p - low) / (high - low)  # rescaled to [0, 1]
-    c = z * z / 2
-    n = u.size + 2 * c
-    mean = (u.sum() + c) / n
-    var = max((np.square(u).sum() + c) / n - mean * mean, 0.0)
-    half = z * math.sqrt(var / n)
-    lo, hi = max(0.0, mean - half), min(1.0, mean + half)
+    c = z * z / 2  # virtual games at each end, for the variance ratio
+    n_aug = u.size + 2 * c
+    m_aug = (u.sum() + c) / n_aug
+    var_aug = max((np.square(u).sum() + c) / n_aug - m_aug * m_aug, 0.0)
+    r = min(1.0, var_aug / (m_aug * (1 - m_aug)))
+    lo, hi = _wilson(float(u.mean()), r, u.size, z)
     return float(low + (high - low) * lo), float(low + (high - low) * hi)
 
 
@@ -158,6 +168,17 @@ def match_elo(k: float, n: float, z: float = Z95) -> tuple[float, float, float]:
     lo, hi = wilson(k, n, z)
     elo = elo_from_score(k / n) if n > 0 else 0.0
     return elo, elo_from_score(lo), elo_from_score(hi)
+
+
+def format_elo(elo: float, low: float, high: float, cap: float = 1000.0) -> str:
+    """An Elo difference with its interval as text, '+123 [+50, +199]'; with a score of all or
+    nothing (elo infinite, or at +-cap where a caller capped it) no difference is measured, only
+    a bound: 'below -683' / 'above +512' (the interval's finite end)."""
+    if elo <= -cap:
+        return f"below {high:+.0f}"
+    if elo >= cap:
+        return f"above {low:+.0f}"
+    return f"{elo:+.0f} [{low:+.0f}, {high:+.0f}]"
 
 
 def _table(points, games):
@@ -263,12 +284,13 @@ def summarize_points(
 
     Keys: games, wins, draws, losses (points > 0, == 0, < 0), results ({points: count}),
     points_per_game and ppg_interval (mean_interval), score (wins + draws / 2, as a fraction) and
-    score_interval (wilson), elo and elo_interval (match_elo)."""
+    score_interval (mean_interval of the per-game scores 1, 1/2, 0: wilson without draws), elo
+    and elo_interval (the Elo of the score and of its interval's ends)."""
     p, low, high = _points(points, low, high)
     n = p.size
     wins, draws, losses = int((p > 0).sum()), int((p == 0).sum()), int((p < 0).sum())
     k = wins + 0.5 * draws
-    elo, elo_lo, elo_hi = match_elo(k, n, z)
+    s_lo, s_hi = mean_interval((p > 0) + 0.5 * (p == 0), 0.0, 1.0, z)
     values, counts = np.unique(p, return_counts=True)
     return {
         "games": n,
@@ -279,9 +301,9 @@ def summarize_points(
         "points_per_game": float(p.mean()) if n else 0.0,
         "ppg_interval": mean_interval(p, low, high, z),
         "score": k / n if n else 0.5,
-        "score_interval": wilson(k, n, z),
-        "elo": elo,
-        "elo_interval": (elo_lo, elo_hi),
+        "score_interval": (s_lo, s_hi),
+        "elo": elo_from_score(k / n) if n else 0.0,
+        "elo_interval": (elo_from_score(s_lo), elo_from_score(s_hi)),
     }
 
 

@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from boardgym.agents.arena.stats import format_elo
 from boardgym.agents.files import write_atomically, write_file_atomically
 from boardgym.agents.ppo import _sparse_policy_class, _torch_threads
 from boardgym.agents.training.lifecycle import Run, due
@@ -218,7 +219,8 @@ def evaluate_baselines(
     """{opponent: points_summary + Elo} of the model against the game's in-kernel players and,
     with greedy (draughts), GreedyAgent (one point a game: the batched backgammon core scores
     single games). Each entry adds ``elo`` and ``elo_ci95``: the Elo difference to that opponent
-    with its 95% interval (stats.match_elo of the score, +-1000 standing for infinity).
+    with its 95% interval (stats.match_elo of the score, +-1000 standing for infinity: a
+    score of all or nothing measures no difference, stats.format_elo prints its bound).
     Draughts games start from positions after 2-4 random moves (evaluation.opening_positions,
     one per pair, seeded by seed), as ``boardgym evaluate``'s do: from the start position alone a
     deterministic policy is measured on a handful of lines."""
@@ -710,7 +712,9 @@ class PPORun:
         snaps = len(opp.policies) if self.use_league else len(opp.snapshots)
         self.log(
             f"steps {steps}: {format_evaluation(res)}  "
-            + "  ".join(f"Elo vs {k} {r['elo']:+.0f}" for k, r in res.items())
+            + "  ".join(
+                f"Elo vs {k} {format_elo(r['elo'], *r['elo_ci95'])}" for k, r in res.items()
+            )
             + f"  pool {snaps} snapshots"
         )
 

@@ -57,12 +57,10 @@ def recapture_value(s, side, replies):
 
 
 @njit(cache=True)
-def recapture_move(s, rngs, i):
-    """Position after the side to move plays the recapture player's whole move (between moves)."""
+def recapture_pick(s, moves, n, rngs, i):
+    """Index of the recapture player's whole move among moves[:n] (gen_moves rows of s, n >= 1)."""
     side = s[S_SIDE]
-    moves = np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64)
     replies = np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64)
-    n = gen_moves(s, moves)
     best, best_val, ties = 0, -1000, 0
     for k in range(n):
         v = recapture_value(apply_move(s, moves[k]), side, replies)
@@ -72,7 +70,15 @@ def recapture_move(s, rngs, i):
             ties += 1
             if rand_below(rngs, i, ties) == 0:  # reservoir choice among equals
                 best = k
-    return apply_move(s, moves[best])
+    return best
+
+
+@njit(cache=True)
+def recapture_move(s, rngs, i):
+    """Position after the side to move plays the recapture player's whole move (between moves)."""
+    moves = np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64)
+    n = gen_moves(s, moves)
+    return apply_move(s, moves[recapture_pick(s, moves, n, rngs, i)])
 
 
 @njit(cache=True)

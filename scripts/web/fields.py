@@ -6,6 +6,7 @@ import re
 from types import SimpleNamespace
 
 from boardgym.agents.registry import parse_option
+from boardgym.envs import backgammon_checks
 from boardgym.kernels.backgammon.match import MAX_MATCH_LENGTH
 
 
@@ -99,19 +100,16 @@ def options(body, game, agent, spec=None, where=""):
     if fen is not None and game != "draughts":
         raise BadRequest("'fen' is a draughts position; for backgammon give 'position_id'")
     dice = get(body, "dice", (list, str)) or None
-    if isinstance(dice, str) and len(dice) < 20:
-        m = re.fullmatch(r"\s*([1-6])\s*[-, ]?\s*([1-6])\s*", dice)
-        dice = [int(m.group(1)), int(m.group(2))] if m else [dice]
     if (pid is not None or body.get("cube") or dice is not None) and game != "backgammon":
         raise BadRequest("'position_id', 'dice' and 'cube' are for backgammon")
-    if dice is not None and (
-        len(dice) != 2
-        or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)
-    ):
-        raise BadRequest(
-            f"'dice' must be two dice 1..6 such as [6, 4] or \"6-4\" (the first "
-            f"roll), got {body.get('dice')!r}"
-        )
+    if dice is not None:
+        try:
+            dice = backgammon_checks.parse_dice(dice)
+        except ValueError:
+            raise BadRequest(
+                f"'dice' must be two dice 1..6 such as [6, 4] or \"6-4\" (the first "
+                f"roll), got {str(body.get('dice'))[:40]!r}"
+            ) from None
     match = get(body, "match", int, 0)
     if match and game != "backgammon":
         raise BadRequest("'match' is for backgammon (a match to N points)")

@@ -155,8 +155,8 @@ def test_the_game_of_a_name_or_checkpoint_is_not_contradicted():
         load("greedy")
     with pytest.raises(
         ValueError,
-        match=r"unknown draughts agent 'nonsense'; available for draughts: alphabeta, .*, or "
-        r"a checkpoint path \(.npz, .zip, .pt\)",
+        match=r"unknown draughts agent 'nonsense'; available for draughts: draughts-alphabeta, "
+        r".*, or a checkpoint path \(.npz, .zip, .pt\)",
     ):
         load_spec("nonsense", "draughts")
     assert [spec_game(s) for s in ("draughts-greedy:depth=1", "backgammon-td", "greedy")] == [
@@ -242,3 +242,18 @@ def test_sessions_and_kickstart_load_through_the_registry():
     assert agent_state(teacher) == agent_state(load_spec("alphabeta:depth=2", "draughts", seed=5))
     with pytest.raises(ValueError, match=r"teacher 'greedy:x=1': agent greedy takes no option"):
         kickstart.parse_teacher("draughts", "greedy:x=1")
+
+
+@pytest.mark.parametrize("game", ["draughts", "backgammon"])
+def test_messages_list_the_full_names_the_readme_uses(game):
+    """The names an error lists are exactly the full names available() gives for the game."""
+    with pytest.raises(ValueError) as e:
+        load_spec("nonsense", game)
+    listed = re.search(rf"available for {game}: (.*), or a checkpoint", str(e.value))[1]
+    names = listed.split(", ")
+    assert set(names) == {n for n in available() if n.startswith(game + "-")} - {
+        f"{game}-random"
+    } | {"random"}
+    other = "backgammon-td" if game == "draughts" else "draughts-alphabeta"
+    with pytest.raises(ValueError, match=f"available for {game}: {re.escape(listed)}"):
+        load_spec(other.split("-", 1)[1], game)

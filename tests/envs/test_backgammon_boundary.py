@@ -335,3 +335,16 @@ def test_td_weights_are_checked_before_the_net_kernels():
         TDAgent(weights=(bad[0] * np.nan, *bad[1:]))
     with pytest.raises(ValueError, match="hidden"):
         TDAgent(hidden=0)
+
+
+@pytest.mark.parametrize(
+    "value", ["3-1", "31", "3 1", " 3,1 ", ("3", "1"), ["3-1"], (3, 1), [np.int64(3), 1]]
+)
+def test_parse_dice_reads_every_form_of_a_roll(value):
+    assert bg.parse_dice(value) == (3, 1)
+
+
+@pytest.mark.parametrize("value", ["3-7", "3", "", "3-1-2", ("3", "1", "2"), (0, 1), (True, 1), 31])
+def test_parse_dice_refuses_anything_else(value):
+    with pytest.raises(ValueError, match="two dice 1..6 such as 3-1 or 3 1"):
+        bg.parse_dice(value)

@@ -209,6 +209,12 @@ def test_backgammon_agent_play_text_is_legal_from_its_position():
     assert "1) 31: 8/5 6/5" in end.record.replace("  ", " ")
 
 
+@pytest.mark.parametrize("dice", [["3-1"], ["3", "1"], ["31"]])
+def test_play_takes_the_dice_in_every_form_show_takes(dice):
+    _, text = _run(["--game", "backgammon", "--dice", *dice], text="quit\n")
+    assert "you rolled 3-1" in text
+
+
 RACE = "23YHAIC27QAAAA"  # on roll: 1, 2, 2, 2, 2, 3 on its points 1-6; the other 2, 2, 2, 2, 3, 3
 
 
@@ -411,6 +417,7 @@ def test_agent_options_reach_the_agent():
         (["--position-id", "4HPwATDgc/ABMA"], "--position-id"),
         (["--game", "backgammon", "--position-id", "nonsense"], "--position-id"),
         (["--game", "backgammon", "--dice", "7-1"], "--dice"),
+        (["--game", "backgammon", "--dice", "3", "7"], "--dice"),
         (["--game", "backgammon", "--position-id", RACE, "--save", "x.mat"], "--save"),
         (["--depth", "0"], "--depth"),
         (["--save", "/no/such/dir/game.pdn"], "--save"),

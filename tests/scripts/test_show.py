@@ -57,6 +57,17 @@ def test_position_id_with_match_id_dice_and_perspective(tmp_path):
     assert np.array_equal(decode_png((tmp_path / "b.png").read_bytes()), board.rgb())
 
 
+@pytest.mark.parametrize("dice", [["3", "1"], ["3-1"], ["31"]])
+def test_show_takes_the_dice_in_every_form_play_takes(dice):
+    assert "to play 3-1" in show.main(["4HPwATDgc/ABMA", "--dice", *dice]).text()
+
+
+@pytest.mark.parametrize("dice", [["3", "7"], ["3-1", "2"], ["3"]])
+def test_show_refuses_a_bad_roll_naming_dice(dice):
+    with pytest.raises(cli.UsageError, match="--dice: expected two dice 1..6"):
+        show.main(["4HPwATDgc/ABMA", "--dice", *dice])
+
+
 def test_pdn_record_at_a_ply(tmp_path):
     moves, final = first_moves(10)
     path = tmp_path / "game.pdn"
@@ -109,8 +120,8 @@ def test_a_record_s_position_has_its_last_move_marked(tmp_path, capsys):
         (["W:W21-32:B1-12", "--ply", "3"], "--ply is for a game record"),
         (["W:W21-32:B1-12", "--out", "x.jpg"], "--out must end in .svg or .png"),
         (["W:W21-32:B1-12", "--scale", "0"], "--scale"),
-        (["4HPwATDgc/ABMA", "--dice", "3"], "--dice takes two dice"),
-        (["4HPwATDgc/ABMA", "--dice", "3", "7"], "--dice must be two numbers 1..6"),
+        (["4HPwATDgc/ABMA", "--dice", "3"], "--dice: expected two dice 1..6"),
+        (["4HPwATDgc/ABMA", "--dice", "3", "7"], "--dice: expected two dice 1..6"),
         (["4HPwATDgc/ABMA", "--match-id", "nonsense"], "Match ID"),
         (["W:W21-32:B1-99"], "bad FEN"),
         (["W:W21-32:B1-12", "--game", "backgammon"], "Position ID"),

@@ -127,32 +127,45 @@ def test_elo_intervals_widen_with_fewer_games_and_rank_known_strengths():
 
 
 # ---- points per game ---------------------------------------------------------------------------
-def agresti_coull(k, n, z=S.Z95):
-    """The Agresti-Coull interval of k successes in n trials (by its textbook formula)."""
-    nt = n + z * z
-    p = (k + z * z / 2) / nt
-    half = z * math.sqrt(p * (1 - p) / nt)
-    return max(0.0, p - half), min(1.0, p + half)
-
-
-def test_mean_interval_of_win_loss_results_is_agresti_coull():
-    for k, n in ((7, 10), (0, 5), (50, 100), (1, 1), (3, 4)):
+def test_mean_interval_of_win_loss_results_is_wilson():
+    for k, n in ((7, 10), (0, 5), (50, 100), (1, 1), (3, 4), (4, 4)):
         lo, hi = S.mean_interval([1.0] * k + [-1.0] * (n - k), -1, 1)
-        a, b = agresti_coull(k, n)
+        a, b = S.wilson(k, n)
         assert lo == pytest.approx(2 * a - 1, abs=1e-12) and hi == pytest.approx(
             2 * b - 1, abs=1e-12
         )
-    # by hand, 7 wins 3 losses: n~ = 13.8415, p~ = 8.9207 / 13.8415 = 0.64449, half 0.25222
-    lo, hi = S.mean_interval([1] * 7 + [-1] * 3, -1, 1)
-    assert lo == pytest.approx(-0.2153, abs=1e-4) and hi == pytest.approx(0.7933, abs=1e-4)
+
+
+def test_score_and_points_intervals_of_one_match_agree():
+    """4 wins of 4 printed points/game [-0.092, +1.000] beside score [0.510, 1.000]: the two
+    intervals of one match come from one method now, the score's the points' rescaled."""
+    for points in ([1] * 4, [1, 1, 0, -1, 0, 1, 1], [0, 0], [1] * 30 + [0] * 50 + [-1] * 20):
+        s = S.summarize_points(points)
+        lo, hi = s["ppg_interval"]
+        assert s["score_interval"] == pytest.approx(((lo + 1) / 2, (hi + 1) / 2), abs=1e-12)
+    lo, hi = S.summarize_points([1] * 4)["ppg_interval"]
+    assert lo == pytest.approx(2 * 0.5101 - 1, abs=1e-4) and hi == 1.0
+
+
+def test_an_interval_reaches_an_end_only_when_every_game_scored_it():
+    """One loss rules out "always wins" (and one win "always loses")."""
+    for xs, low, high in (
+        ([1] * 9 + [-1], -1, 1),
+        ([1] * 200 + [0], -1, 1),
+        ([3] * 50 + [2], -3, 3),
+        ([-3] * 50 + [-1], -3, 3),
+    ):
+        lo, hi = S.mean_interval(xs, low, high)
+        assert low < lo and hi < high
+    assert S.mean_interval([1] * 5, -1, 1)[1] == 1.0 and S.mean_interval([-3] * 5, -3, 3)[0] == -3
 
 
 def test_mean_interval_stays_in_range_and_never_collapses():
     # the flaws of the plain normal interval: past the maximum, and +-0 after identical games
     lo, hi = S.mean_interval([1, 1], -1, 1)
-    assert hi == 1.0 and lo == pytest.approx(-0.4195, abs=1e-4)  # Agresti-Coull of 2 wins in 2
+    assert hi == 1.0 and lo == pytest.approx(2 * S.wilson(2, 2)[0] - 1, abs=1e-12)
     lo, hi = S.mean_interval([0, 0], -1, 1)  # two draws: symmetric, wide
-    assert lo == pytest.approx(-hi) and hi == pytest.approx(0.6576, abs=1e-4)
+    assert lo == pytest.approx(-hi) and hi == pytest.approx(0.7471, abs=1e-4)
     lo, hi = S.mean_interval([1, 1, 1, 0], -1, 1)
     assert -1 <= lo < 0.75 < hi <= 1
     lo, hi = S.mean_interval([3, 3], -3, 3)  # backgammons only
@@ -192,7 +205,11 @@ def test_summarize_points():
     s = S.summarize_points([1] * 50 + [0] * 20 + [-1] * 30)
     assert (s["wins"], s["draws"], s["losses"], s["games"]) == (50, 20, 30, 100)
     assert s["score"] == pytest.approx(0.6) and s["points_per_game"] == pytest.approx(0.2)
-    assert s["score_interval"] == S.wilson(60, 100)
+    scores = [1] * 50 + [0.5] * 20 + [0] * 30
+    assert s["score_interval"] == S.mean_interval(scores, 0, 1)
+    assert S.summarize_points([1] * 60 + [-1] * 40)["score_interval"] == pytest.approx(
+        S.wilson(60, 100), abs=1e-12
+    )
     assert s["ppg_interval"] == S.mean_interval([1] * 50 + [0] * 20 + [-1] * 30, -1, 1)
     assert s["elo"] == pytest.approx(S.elo_from_score(0.6))
     s = S.summarize_points([2, -1, 3, 0, 2, -2], -3, 3)
