@@ -41,6 +41,7 @@ __all__ = [
     "check_scoring",
     "check_max_turns",
     "check_match_length",
+    "check_play_options",
     "new_match",
     "check_match",
 ]
@@ -235,6 +236,32 @@ def check_match_length(length: int) -> int:
             f"match_length must be 0..{game.MAX_MATCH_LENGTH} (0: money play), got {int(length)}"
         )
     return int(length)
+
+
+def check_play_options(
+    scoring: str | None, cube: bool | None, match_length: int, match_reward: str
+) -> tuple[str, bool, int, str]:
+    """(scoring, cube, match_length, match_reward) of a backgammon env's options, checked:
+    scoring "single" / "gammon" (None: "single", or "gammon" in a match); cube a bool (None:
+    False, or True in a match); match_length 0..MAX_MATCH_LENGTH (0: money play); match_reward
+    "match" or "points". A match plays with the cube and gammons: cube=False or
+    scoring="single" with one is a ValueError."""
+    length = check_match_length(match_length)
+    if not isinstance(match_reward, str) or match_reward not in ("match", "points"):
+        raise ValueError(f"match_reward must be 'match' or 'points', got {match_reward!r}")
+    if cube is not None and not isinstance(cube, (bool, np.bool_)):
+        raise TypeError(f"cube must be True or False, got {cube!r}")
+    if scoring is not None:
+        check_scoring(scoring)
+    if length:
+        if cube is not None and not cube:
+            raise ValueError("match play uses the doubling cube: leave cube out or set True")
+        if scoring is not None and scoring != "gammon":
+            raise ValueError(
+                f"match play counts gammons: leave scoring out or set 'gammon', got {scoring!r}"
+            )
+        cube, scoring = True, "gammon"
+    return ("single" if scoring is None else scoring), bool(cube), length, match_reward
 
 
 def new_match(

@@ -83,8 +83,8 @@ from boardgym.envs import backgammon_render
 from boardgym.envs._aec import AGENTS, TwoPlayerAEC, warn_unknown_options, wrap_classic
 from boardgym.envs.backgammon_checks import (
     check_dice,
-    check_match_length,
     check_max_turns,
+    check_play_options,
     check_scoring,
     new_match,
 )
@@ -124,25 +124,10 @@ class raw_env(TwoPlayerAEC):
         """scoring: "single" or "gammon" (None: "single", or "gammon" in a match); cube: bool
         (None: False, or True in a match); match_length 0..64 (0: money play); match_reward
         "match" or "points" (module docstring)."""
-        self.match_length = check_match_length(match_length)
-        if not isinstance(match_reward, str) or match_reward not in ("match", "points"):
-            raise ValueError(f"match_reward must be 'match' or 'points', got {match_reward!r}")
-        self.match_reward = match_reward
-        if cube is not None and not isinstance(cube, (bool, np.bool_)):
-            raise TypeError(f"cube must be True or False, got {cube!r}")
-        if scoring is not None:
-            check_scoring(scoring)
-        if self.match_length:
-            if cube is not None and not cube:
-                raise ValueError("match play uses the doubling cube: leave cube out or set True")
-            if scoring is not None and scoring != "gammon":
-                raise ValueError(
-                    f"match play counts gammons: leave scoring out or set 'gammon', got {scoring!r}"
-                )
-            cube, scoring = True, "gammon"
-        self.scoring = "single" if scoring is None else scoring
+        self.scoring, self.cube, self.match_length, self.match_reward = check_play_options(
+            scoring, cube, match_length, match_reward
+        )
         self._scoring = check_scoring(self.scoring)
-        self.cube = bool(cube)
         cap = check_max_turns(max_turns)
         self.max_turns = cap or None
         high = 7.5  # (15 - 3) / 2 is the largest unit value

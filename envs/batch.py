@@ -536,38 +536,83 @@ class DraughtsBatch(_BatchCore):
             self._seat_rewards,
             self._seat_done,
             self._final_obs,
+            self.final_matches,
         )
 
 
 class BackgammonBatch(_BatchCore):
-    """N cubeless backgammon games (actions and observations as in backgammon_v0; game i of a
-    batch reset with seed S rolls the same dice as backgammon_v0 reset with seed S + i). Every
-    rule goes through the game core (kernels/backgammon/game.py); positions in snapshots are
-    checked by backgammon_checks.check_batch."""
+    """N backgammon games or matches (actions and observations as in backgammon_v0 with the same
+    options; game i of a batch reset with seed S rolls the same dice as backgammon_v0 reset with
+    seed S + i). Every rule goes through the game core (kernels/backgammon/game.py, match.py);
+    positions in snapshots are checked by backgammon_checks.check_batch.
 
-    _state_fields = _BatchCore._state_fields + ("rolls",)
+    Options as backgammon_v0's (backgammon_checks.check_play_options): ``cube=True`` adds the
+    money-game doubling cube (A = 154: ACTION_ROLL, ACTION_DOUBLE, ACTION_TAKE, ACTION_DROP
+    after the checker moves; a dropped double pays the doubler the cube before doubling);
+    ``match_length=N`` (1..64) makes each game's episode a match to N points with the cube and
+    gammons (the next game starts by itself in the same step; observations end with the match
+    block, O = 212; no doubling in the Crawford game nor past a cube of 64), ``match_reward``
+    "match" (+1 / -1 at the end) or "points" (each game's credited points as it ends).
+    ``matches`` (int64 (N, MATCH_LEN), kernels/backgammon/match.py) holds each match's score,
+    ``score`` player_0's and player_1's; ``step_autoreset`` keeps the match state of each
+    finished match in ``final_matches`` before restarting it; ``offered`` (int64 (N,)) is 1 while a double awaits
+    its answer. The in-kernel opponents never double and take every double."""
+
+    _state_fields = _BatchCore._state_fields + ("rolls", "offered", "matches")
 
     def __init__(
         self,
         num_envs: int,
         opponent: str | None = None,
         learner: str | int = "alternate",
-        scoring: str = "single",
+        scoring: str | None = None,
         max_turns: int | None = None,
         threads: int | None = None,
+        cube: bool | None = None,
+        match_length: int = 0,
+        match_reward: str = "match",
     ) -> None:
         from boardgym.envs import backgammon_checks as checks
         from boardgym.kernels.backgammon import batch as kb
         from boardgym.kernels.backgammon import game
-        from boardgym.kernels.backgammon.observe import OBS_LEN
+        from boardgym.kernels.backgammon.observe import MATCH_OBS_LEN, OBS_LEN
 
-        self.state_len, self.n_actions, self.obs_len = game.STATE_LEN, game.N_ACTIONS, OBS_LEN
-        self.scoring = checks.check_scoring(scoring)
+        names = checks.check_play_options(scoring, cube, match_length, match_reward)
+        self.scoring_name, self.cube, self.match_length, self.match_reward = names
+        self.scoring = checks.check_scoring(self.scoring_name)
         self.max_turns = checks.check_max_turns(max_turns)
+        self.state_len = game.STATE_LEN
+        self.n_actions = game.N_ACTIONS_CUBE if self.cube else game.N_ACTIONS
+        self.obs_len = OBS_LEN + (MATCH_OBS_LEN if self.match_length else 0)
         super().__init__(num_envs, opponent, learner, threads)
-        self.rolls = np.zeros(self.num_envs, np.int64)
+        n = self.num_envs
+        self.rolls = np.zeros(n, np.int64)
+        self.offered = np.zeros(n, np.int64)
+        self.matches = np.zeros((n, game.MATCH_LEN), np.int64)
+        self.final_matches = np.zeros((n, game.MATCH_LEN), np.int64)
         self._k = kb
         self._checks = checks
+        self._game = game
+
+    @property
+    def score(self) -> npt.NDArray[np.int64]:
+        """int64 (N, 2): player_0's and player_1's score in each match (zeros in money play)."""
+        g = self._game
+        return self.matches[:, g.M_SCORE : g.M_SCORE + 2].copy()
+
+    def _play(self):
+        reward = self._k.REWARD_POINTS if self.match_reward == "points" else self._k.REWARD_MATCH
+        return (
+            self.opponent,
+            self.max_turns,
+            self.scoring,
+            int(self.cube),
+            self.match_length,
+            reward,
+        )
+
+    def _games(self):
+        return self.states, self.seats, self.rngs, self.rolls, self.offered, self.matches
 
     def _check_states(self, states):
         try:
@@ -580,17 +625,40 @@ class BackgammonBatch(_BatchCore):
 
         states = fields["states"]
         self._check_states(states)
-        bad = np.flatnonzero(fields["current"] != states[:, TURN])
+        offered = fields["offered"]
+        if ((offered != 0) & (offered != 1)).any() or (not self.cube and offered.any()):
+            raise ValueError(
+                "set_state: 'offered' must hold 0/1 (and 0 without the cube)"
+                if self.cube
+                else "set_state: 'offered' must be 0 without the cube"
+            )
+        for i, m in enumerate(fields["matches"]):
+            try:
+                self._checks.check_match(m, f"matches[{i}]")
+            except ValueError as e:
+                raise ValueError(f"set_state: {e}") from None
+            if m[self._game.M_LENGTH] != self.match_length:
+                raise ValueError(
+                    f"set_state: matches[{i}] is a match to {int(m[self._game.M_LENGTH])}, "
+                    f"not {self.match_length}"
+                )
+        bad = np.flatnonzero(fields["current"] != states[:, TURN] ^ offered)
         if bad.size:
             raise ValueError(
-                f"set_state: 'current' of game {bad[0]} is not the player on roll of its position"
+                f"set_state: 'current' of game {bad[0]} is not the player to act of its position"
             )
         i = self._k.snapshot_mask_error(
-            states, fields["done"], fields["seats"], self.opponent, fields["masks"]
+            states,
+            fields["done"],
+            fields["seats"],
+            np.ascontiguousarray(offered),
+            self.opponent,
+            int(self.cube),
+            fields["masks"],
         )
         if i >= 0:
             raise ValueError(
-                f"set_state: the mask of game {i} is not the legal moves of its "
+                f"set_state: the mask of game {i} is not the legal actions of its "
                 "position (or of its state of play)"
             )
 
@@ -601,48 +669,29 @@ class BackgammonBatch(_BatchCore):
         self._run(
             "batch_reset",
             parallel,
-            self.states,
             which,
-            self.seats,
             self.alternate,
-            self.rngs,
-            self.rolls,
-            self.opponent,
-            self.max_turns,
-            self.scoring,
-            *self._outputs(),
+            self._games(),
+            self._play(),
+            self._outputs(),
         )
 
     def _step(self, actions):
         self._run(
-            "batch_step",
-            self._parallel(),
-            self.states,
-            actions,
-            self.seats,
-            self.rngs,
-            self.rolls,
-            self.opponent,
-            self.max_turns,
-            self.scoring,
-            *self._outputs(),
+            "batch_step", self._parallel(), actions, self._games(), self._play(), self._outputs()
         )
 
     def _step_autoreset(self, actions):
         self._run(
             "batch_step_autoreset",
             self._parallel(),
-            self.states,
             actions,
-            self.seats,
             self.alternate,
-            self.rngs,
-            self.rolls,
-            self.opponent,
-            self.max_turns,
-            self.scoring,
-            *self._outputs(),
+            self._games(),
+            self._play(),
+            self._outputs(),
             self._seat_rewards,
             self._seat_done,
             self._final_obs,
+            self.final_matches,
         )

@@ -140,6 +140,8 @@ class _LearnerStepper:
         trunc &= ~term
         finished = np.flatnonzero(term | trunc)
         final_obs = core.obs[finished]  # a copy (fancy indexing)
+        if finished.size and getattr(core, "match_length", 0):
+            core.final_matches[finished] = core.matches[finished]
         if finished.size:
             core.reset_done()
         return rewards, term, trunc, finished, final_obs
@@ -193,7 +195,31 @@ class _VectorEnv(_LearnerStepper, VectorEnv):
         convention: game i's stream from seed[i] alone; seeds S, S + 1, ... are the integer S;
         all None = unseeded)."""
         self.core.reset(seed)  # the core checks it (one seed, or one per game)
-        return self._out(self.core.obs), {"action_mask": self._out(self.core.masks)}
+        infos = {"action_mask": self._out(self.core.masks)}
+        self._match_infos(infos, np.zeros(0, np.intp))
+        return self._out(self.core.obs), infos
+
+    def _match_infos(self, infos, finished):
+        """In backgammon match play: the score of every match in play (player_0's, player_1's),
+        its game number from 1, the Crawford flag, the learner's seat; and for the matches
+        that ended at this step their final score (``final_score``, marked by
+        ``_final_score``)."""
+        if not getattr(self.core, "match_length", 0):
+            return
+        from boardgym.kernels.backgammon import game
+
+        m = self.core.matches
+        infos["score"] = m[:, game.M_SCORE : game.M_SCORE + 2].copy()
+        infos["game"] = m[:, game.M_GAME] + 1
+        infos["crawford"] = m[:, game.M_CRAWFORD] == 1
+        infos["seat"] = self.core.seats.copy()
+        if finished.size:
+            final = np.zeros((self.num_envs, 2), np.int64)
+            fm = self.core.final_matches
+            final[finished] = fm[finished, game.M_SCORE : game.M_SCORE + 2]
+            mark = np.zeros(self.num_envs, bool)
+            mark[finished] = True
+            infos["final_score"], infos["_final_score"] = final, mark
 
     def _out(self, buffer):
         """A core buffer as handed out: itself (valid until the next step), or a copy."""
@@ -218,6 +244,7 @@ class _VectorEnv(_LearnerStepper, VectorEnv):
             mark = np.zeros(self.num_envs, bool)
             mark[finished] = True
             infos["final_obs"], infos["_final_obs"] = fo, mark
+        self._match_infos(infos, finished)
         return self._out(self.core.obs), rewards, term, trunc, infos
 
     def render(self) -> tuple[str, ...] | tuple[npt.NDArray[np.uint8], ...] | None:

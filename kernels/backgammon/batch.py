@@ -1,28 +1,51 @@
-"""Batched backgammon (cubeless): N games in one ``(N, STATE_LEN)`` array, stepped by parallel
+"""Batched backgammon: N games (or matches) in one ``(N, STATE_LEN)`` array, stepped by parallel
 kernels.
 
 Same protocol as the draughts batch (boardgym.kernels.draughts.batch): outputs ``obs``
-float32[N, OBS_LEN], ``masks`` int8[N, 150], ``current`` int64[N] (player to act), ``rewards``
+float32[N, O], ``masks`` int8[N, A], ``current`` int64[N] (player to act), ``rewards``
 float32[N, 2], ``done`` int8[N, 2] (terminated, truncated); the perspective player is the one to
 act (two-player mode, ``OPP_NONE``) or the learner's seat ``seats[i]`` against an in-kernel
-opponent (``OPP_RANDOM`` / ``OPP_GREEDY`` of kernels/players.py, played by opponents.py). Per
-game: ``rngs[i]`` is its SplitMix64 dice stream (the random opponent draws its moves from it too,
-so game i of a batch seeded S plays like the single env seeded S + i), ``rolls[i]`` the rolls made
-(for ``max_turns`` truncation). ``scoring``: game.SCORING_SINGLE or game.SCORING_GAMMON.
-Every rule and every turn goes through the game core (game.py): step, finish_turn, start, result
-(their in-place forms step_masked / finish_turn_inplace: positions are stepped in their rows, and
-the mask that tells whether the mover's play goes on is the mask handed out).
-``batch_step_autoreset`` is ``batch_step`` then ``batch_reset`` of the finished games in one call
-(the vector envs' same-step autoreset), keeping their last observation, reward and end flags.
+opponent (``OPP_RANDOM`` / ``OPP_GREEDY`` of kernels/players.py, played by opponents.py).
+
+The kernels take three tuples:
+- ``games = (states, seats, rngs, rolls, offered, matches)``: per game, ``rngs[i]`` its
+  SplitMix64 dice stream (the random opponent draws its moves from it too, so game i of a batch
+  seeded S plays like the single env seeded S + i), ``rolls[i]`` the rolls of the game in play
+  (for ``max_turns`` truncation), ``offered[i]`` 1 while a double awaits take/drop,
+  ``matches[i]`` its match state (int64[MATCH_LEN], match.py; length 0 in money play);
+- ``outs = (obs, masks, current, rewards, done)``;
+- ``play = (opponent, max_turns, scoring, cube, match_length, match_reward)`` (int64): scoring
+  game.SCORING_SINGLE / SCORING_GAMMON; cube 0/1 (A = N_ACTIONS_CUBE, cube actions in the masks
+  where cube.py allows them); match_length 0 (money play: one episode is one game) or N (one
+  episode is one match to N points: each finished game is credited by match_award and the next
+  one starts in the same call, its cube limit from set_cube_limit; O = OBS_LEN + MATCH_OBS_LEN);
+  match_reward ``REWARD_MATCH`` (+1 / -1 at the end of the match) or ``REWARD_POINTS`` (each
+  game's credited points as it ends).
+The in-kernel opponents answer cube decisions as the agents' "cubeless" cube policy does: they
+never double and take every double (drawing nothing from the stream).
+
+Every rule and every turn goes through the game core (game.py): step_masked, cube_step_inplace,
+finish_turn_inplace, start, legal_mask, result, dropped_result, and match.py's match_init,
+match_award, set_cube_limit (the in-place forms: positions are stepped in their rows, and the
+mask that tells whether the mover's play goes on is the mask handed out).
+``batch_step_autoreset`` is ``batch_step`` then ``batch_reset`` of the finished games (or
+matches) in one call (the vector envs' same-step autoreset), keeping their last observation,
+reward and end flags.
 """
 
 import numpy as np
 from numba import njit, prange
 
 from boardgym.kernels.backgammon.board import TURN
-from boardgym.kernels.backgammon.codec import mask_work
+from boardgym.kernels.backgammon.codec import N_ACTIONS, mask_work
 from boardgym.kernels.backgammon.game import (
+    ACTION_ROLL,
+    ACTION_TAKE,
+    CUBE_DECISION,
+    GAME_OVER,
     ROLLED,
+    cube_step_inplace,
+    dropped_result,
     finish_turn_inplace,
     is_truncation,
     legal_mask,
@@ -30,9 +53,18 @@ from boardgym.kernels.backgammon.game import (
     start,
     step_masked,
 )
-from boardgym.kernels.backgammon.observe import encode_obs
+from boardgym.kernels.backgammon.match import (
+    match_award,
+    match_init,
+    match_over,
+    set_cube_limit,
+)
+from boardgym.kernels.backgammon.observe import OBS_LEN, encode_match_obs, encode_obs
 from boardgym.kernels.backgammon.opponents import greedy_turn, random_turn_inplace
 from boardgym.kernels.players import OPP_GREEDY, OPP_NONE
+
+REWARD_MATCH = 0  # +1 / -1 to the match winner at the end of the match
+REWARD_POINTS = 1  # each game's credited points (+ winner, - loser) as the game ends
 
 
 @njit(cache=True)
@@ -42,83 +74,138 @@ def _scratch():
     return np.empty((0, 3), dtype=np.int64), np.empty(15, dtype=np.int64)
 
 
+@njit(cache=True, inline="always")
+def _actor(s, offered):
+    """The player to act: the one on roll, or its opponent while a double is offered."""
+    return s[TURN] ^ offered
+
+
 @njit(cache=True)
-def _opponent_plays(s, status, i, seat, rngs, rolls, opponent, max_turns, scratch, passes, stk):
-    """The in-kernel opponent plays its turns on s while it is on roll -> the status after them;
-    scratch: int8[N_ACTIONS]."""
-    while status == ROLLED and s[TURN] != seat:
-        if opponent == OPP_GREEDY:
-            s[:] = greedy_turn(s)
+def _opponent_plays(s, status, i, games, play, scratch, passes, stk):
+    """The in-kernel opponent acts on s while it is to act -> the status after it; scratch:
+    int8[N_ACTIONS]. Cube decisions: it rolls (never doubles) and takes."""
+    _, seats, rngs, rolls, offered, _ = games
+    opponent, max_turns, _, cube, _, _ = play
+    seat = seats[i]
+    while True:
+        if status == ROLLED and s[TURN] != seat:
+            if opponent == OPP_GREEDY:
+                s[:] = greedy_turn(s)
+            else:
+                random_turn_inplace(s, rngs[i : i + 1], np.int64(0), scratch, stk)
+            status, rolls[i], _ = finish_turn_inplace(
+                s, rngs[i : i + 1], rolls[i], max_turns, cube != 0, passes
+            )
+        elif status == CUBE_DECISION and _actor(s, offered[i]) != seat:
+            answer = ACTION_TAKE if offered[i] != 0 else ACTION_ROLL
+            status, offered[i], rolls[i], _ = cube_step_inplace(
+                s, answer, rngs[i : i + 1], rolls[i], max_turns, passes
+            )
         else:
-            random_turn_inplace(s, rngs[i : i + 1], np.int64(0), scratch, stk)
-        status, rolls[i], _ = finish_turn_inplace(s, rngs[i : i + 1], rolls[i], max_turns, passes)
+            return status
+
+
+@njit(cache=True, inline="always")
+def _new_game(s, i, games, play, passes):
+    """Start the next game of game i in its row s (the opening roll from its stream; the cube
+    limit of its match) -> status."""
+    _, _, rngs, rolls, offered, matches = games
+    _, max_turns, _, _, _, _ = play
+    st, status, rolls[i], _ = start(rngs[i : i + 1], max_turns, passes)
+    s[:] = st
+    set_cube_limit(s, matches[i])
+    offered[i] = 0
     return status
 
 
 @njit(cache=True, inline="always")
-def _finish(
-    s,
-    status,
-    k,
-    i,
-    seats,
-    rngs,
-    rolls,
-    opponent,
-    max_turns,
-    scoring,
-    obs,
-    masks,
-    current,
-    rewards,
-    done,
-    passes,
-    stk,
-):
-    """Let the in-kernel opponent play its turns (on s itself), then fill game i's outputs; k > 0
-    says masks[i] already holds the mask of s (a play going on)."""
-    if opponent != OPP_NONE and status == ROLLED and s[TURN] != seats[i]:
-        status = _opponent_plays(
-            s, status, i, seats[i], rngs, rolls, opponent, max_turns, masks[i], passes, stk
-        )
+def _finish(s, status, k, dropped, i, games, play, outs, passes, stk):
+    """Let the in-kernel opponent act (on s itself), credit a finished game to the match and
+    start the next one while the match goes on, then fill game i's outputs; k > 0 says masks[i]
+    already holds the mask of s (a play going on); dropped: the last action dropped a double."""
+    _, seats, _, _, offered, matches = games
+    opponent, _, scoring, cube, length, match_reward = play
+    obs, masks, current, rewards, done = outs
+    r0 = 0.0  # player 0's reward at this step
+    over = False
+    while True:
+        if (
+            not dropped
+            and opponent != OPP_NONE
+            and (status == ROLLED or status == CUBE_DECISION)
+            and _actor(s, offered[i]) != seats[i]
+        ):
+            status = _opponent_plays(s, status, i, games, play, masks[i, :N_ACTIONS], passes, stk)
+            k = 0
+        if dropped:
+            winner, _, pts = dropped_result(s)
+        else:
+            winner, _, pts = result(s, scoring)
+        if winner < 0:
+            break
+        if length == 0:
+            r0 = pts if winner == 0 else -pts
+            over = True
+            break
+        credit = match_award(matches[i], winner, pts)
+        if match_reward == REWARD_POINTS:
+            r0 += credit if winner == 0 else -credit
+        if match_over(matches[i]):
+            if match_reward == REWARD_MATCH:
+                r0 = 1.0 if winner == 0 else -1.0
+            over = True
+            break
+        status = _new_game(s, i, games, play, passes)
+        dropped = False
         k = 0
-    winner, _, pts = result(s, scoring)
-    rewards[i, 0] = 0.0
-    rewards[i, 1] = 0.0
-    if winner >= 0:
-        rewards[i, winner] = pts
-        rewards[i, 1 - winner] = -pts
-    trunc = winner < 0 and is_truncation(status)
-    done[i, 0] = winner >= 0
+    rewards[i, 0] = r0
+    rewards[i, 1] = -r0
+    trunc = not over and is_truncation(status)
+    done[i, 0] = over
     done[i, 1] = trunc
-    side = s[TURN]
-    encode_obs(s, side if opponent == OPP_NONE else seats[i], obs[i])
+    side = _actor(s, offered[i])
+    view = side if opponent == OPP_NONE else seats[i]
+    encode_obs(s, view, obs[i])
+    if cube != 0:
+        obs[i, OBS_LEN - 1] = offered[i]
+    if length > 0:
+        encode_match_obs(matches[i], view, obs[i], OBS_LEN)
     if k > 0:
         pass  # masks[i] is already the mask of s
-    elif winner >= 0 or trunc or (opponent != OPP_NONE and side != seats[i]):
+    elif over or trunc or (opponent != OPP_NONE and side != seats[i]):
         masks[i, :] = 0
+    elif cube != 0:
+        legal_mask(s, True, offered[i] != 0, masks[i])
     else:
         mask_work(s, masks[i], stk)  # _fill_mask on the row itself
     current[i] = side
 
 
 @njit(cache=True, inline="always")
-def _fill_mask(s, finished, seat, opponent, mask):
-    """The mask of a game: the legal moves while it goes on and its perspective player is to act
-    (the one on roll, or the learner's seat against an in-kernel opponent), else all zero."""
-    if finished or (opponent != OPP_NONE and s[TURN] != seat):
+def _fill_mask(s, finished, seat, offered, opponent, cube, mask):
+    """The mask of a game: the legal actions while it goes on and its perspective player is to
+    act (the one to act, or the learner's seat against an in-kernel opponent), else all zero."""
+    if finished or (opponent != OPP_NONE and _actor(s, offered) != seat):
         mask[:] = 0
     else:
-        legal_mask(s, False, False, mask)
+        legal_mask(s, cube, offered != 0, mask)
 
 
 @njit(cache=True)
-def snapshot_mask_error(states, done, seats, opponent, masks):
-    """First game whose mask differs from what its (validated) state, done flags and seat give
-    (-1 if none): a restored snapshot must be one the kernels could have written."""
+def snapshot_mask_error(states, done, seats, offered, opponent, cube, masks):
+    """First game whose mask differs from what its (validated) state, done flags, offered flag
+    and seat give (-1 if none): a restored snapshot must be one the kernels could have written."""
     want = np.empty(masks.shape[1], dtype=np.int8)
     for i in range(states.shape[0]):
-        _fill_mask(states[i], done[i, 0] != 0 or done[i, 1] != 0, seats[i], opponent, want)
+        _fill_mask(
+            states[i],
+            done[i, 0] != 0 or done[i, 1] != 0,
+            seats[i],
+            offered[i],
+            opponent,
+            cube,
+            want,
+        )
         for a in range(masks.shape[1]):
             if want[a] != masks[i, a]:
                 return i
@@ -126,499 +213,154 @@ def snapshot_mask_error(states, done, seats, opponent, masks):
 
 
 @njit(cache=True, inline="always")
-def _step_game(
-    states,
-    i,
-    a,
-    seats,
-    rngs,
-    rolls,
-    opponent,
-    max_turns,
-    scoring,
-    obs,
-    masks,
-    current,
-    rewards,
-    done,
-    passes,
-    stk,
-):
-    """Play action a in game i and continue it until its perspective player must act or it ends."""
+def _step_game(i, a, games, play, outs, passes, stk):
+    """Play action a in game i and continue it until its perspective player must act or it (its
+    match) ends."""
+    states, _, rngs, rolls, offered, _ = games
+    _, max_turns, _, cube, _, _ = play
+    masks = outs[1]
     s = states[i]
-    status, rolls[i], _, k = step_masked(
-        s, a, rngs[i : i + 1], rolls[i], max_turns, passes, masks[i], stk
-    )
-    _finish(
-        s,
-        status,
-        k,
-        i,
-        seats,
-        rngs,
-        rolls,
-        opponent,
-        max_turns,
-        scoring,
-        obs,
-        masks,
-        current,
-        rewards,
-        done,
-        passes,
-        stk,
-    )
+    dropped = False
+    k = 0
+    if a >= N_ACTIONS:
+        status, offered[i], rolls[i], _ = cube_step_inplace(
+            s, a, rngs[i : i + 1], rolls[i], max_turns, passes
+        )
+        dropped = status == GAME_OVER
+    else:
+        status, rolls[i], _, k = step_masked(
+            s, a, rngs[i : i + 1], rolls[i], max_turns, cube != 0, passes, masks[i, :N_ACTIONS], stk
+        )
+    _finish(s, status, k, dropped, i, games, play, outs, passes, stk)
 
 
 @njit(cache=True, inline="always")
-def _start_game(
-    states,
-    i,
-    seats,
-    alternate,
-    rngs,
-    rolls,
-    opponent,
-    max_turns,
-    scoring,
-    obs,
-    masks,
-    current,
-    rewards,
-    done,
-    passes,
-    stk,
-):
-    """Start a new game i (opening roll from its stream; with alternate the learner changes
-    seat)."""
+def _start_game(i, alternate, games, play, outs, passes, stk):
+    """Start game i afresh: a new match at 0-0 in match play, its first game's opening roll from
+    its stream; with alternate the learner changes seat."""
+    states, seats, _, _, _, matches = games
+    length = play[4]
     if alternate:
         seats[i] = 1 - seats[i]
-    s, status, rolls[i], _ = start(rngs[i : i + 1], max_turns, passes)
-    states[i] = s
-    _finish(
-        states[i],
-        status,
-        0,
-        i,
-        seats,
-        rngs,
-        rolls,
-        opponent,
-        max_turns,
-        scoring,
-        obs,
-        masks,
-        current,
-        rewards,
-        done,
-        passes,
-        stk,
-    )
+    if length > 0:
+        match_init(length, 0, 0, 0, matches[i])
+    s = states[i]
+    status = _new_game(s, i, games, play, passes)
+    _finish(s, status, 0, False, i, games, play, outs, passes, stk)
 
 
 @njit(cache=True, inline="always")
-def _step_block(
-    lo,
-    hi,
-    states,
-    actions,
-    seats,
-    rngs,
-    rolls,
-    opponent,
-    max_turns,
-    scoring,
-    obs,
-    masks,
-    current,
-    rewards,
-    done,
-):
+def _step_block(lo, hi, actions, games, play, outs):
     passes, stk = _scratch()
     for i in range(lo, hi):
         if actions[i] < 0:
             continue
-        _step_game(
-            states,
-            i,
-            actions[i],
-            seats,
-            rngs,
-            rolls,
-            opponent,
-            max_turns,
-            scoring,
-            obs,
-            masks,
-            current,
-            rewards,
-            done,
-            passes,
-            stk,
-        )
+        _step_game(i, actions[i], games, play, outs, passes, stk)
 
 
 @njit(cache=True, inline="always")
-def _reset_block(
-    lo,
-    hi,
-    states,
-    which,
-    seats,
-    alternate,
-    rngs,
-    rolls,
-    opponent,
-    max_turns,
-    scoring,
-    obs,
-    masks,
-    current,
-    rewards,
-    done,
-):
+def _reset_block(lo, hi, which, alternate, games, play, outs):
     passes, stk = _scratch()
     for i in range(lo, hi):
         if which[i] == 0:
             continue
-        _start_game(
-            states,
-            i,
-            seats,
-            alternate,
-            rngs,
-            rolls,
-            opponent,
-            max_turns,
-            scoring,
-            obs,
-            masks,
-            current,
-            rewards,
-            done,
-            passes,
-            stk,
-        )
+        _start_game(i, alternate, games, play, outs, passes, stk)
 
 
 @njit(cache=True, inline="always")
 def _autoreset_block(
-    lo,
-    hi,
-    states,
-    actions,
-    seats,
-    alternate,
-    rngs,
-    rolls,
-    opponent,
-    max_turns,
-    scoring,
-    obs,
-    masks,
-    current,
-    rewards,
-    done,
-    seat_rewards,
-    seat_done,
-    final_obs,
+    lo, hi, actions, alternate, games, play, outs, seat_rewards, seat_done, final, final_matches
 ):
     passes, stk = _scratch()
+    seats = games[1]
+    obs, _, _, rewards, done = outs
     for i in range(lo, hi):
-        _step_game(
-            states,
-            i,
-            actions[i],
-            seats,
-            rngs,
-            rolls,
-            opponent,
-            max_turns,
-            scoring,
-            obs,
-            masks,
-            current,
-            rewards,
-            done,
-            passes,
-            stk,
-        )
+        _step_game(i, actions[i], games, play, outs, passes, stk)
         seat_rewards[i] = rewards[i, seats[i]]
         seat_done[i, 0] = done[i, 0]
         seat_done[i, 1] = done[i, 1]
         if done[i, 0] == 0 and done[i, 1] == 0:
             continue
-        final_obs[i, :] = obs[i, :]
-        _start_game(
-            states,
-            i,
-            seats,
-            alternate,
-            rngs,
-            rolls,
-            opponent,
-            max_turns,
-            scoring,
-            obs,
-            masks,
-            current,
-            rewards,
-            done,
-            passes,
-            stk,
-        )
+        final[i, :] = obs[i, :]
+        final_matches[i, :] = games[5][i, :]
+        _start_game(i, alternate, games, play, outs, passes, stk)
 
 
 # Serial and parallel builds of the same block functions, both cached (the parallel ones take the
 # block count from the caller); see draughts/batch.py.
 @njit(cache=True)
-def batch_step_serial(
-    states,
-    actions,
-    seats,
-    rngs,
-    rolls,
-    opponent,
-    max_turns,
-    scoring,
-    obs,
-    masks,
-    current,
-    rewards,
-    done,
-):
-    """Apply actions[i] (legal checker moves of the player to act; -1 skips game i) and continue
-    each game until its perspective player must act or it ends; fill the outputs."""
-    _step_block(
-        0,
-        states.shape[0],
-        states,
-        actions,
-        seats,
-        rngs,
-        rolls,
-        opponent,
-        max_turns,
-        scoring,
-        obs,
-        masks,
-        current,
-        rewards,
-        done,
-    )
+def batch_step_serial(actions, games, play, outs):
+    """Apply actions[i] (legal actions of the player to act; -1 skips game i) and continue each
+    game until its perspective player must act or it ends; fill the outputs."""
+    _step_block(0, games[0].shape[0], actions, games, play, outs)
 
 
 @njit(parallel=True, cache=True)
-def batch_step(
-    states,
-    actions,
-    seats,
-    rngs,
-    rolls,
-    opponent,
-    max_turns,
-    scoring,
-    obs,
-    masks,
-    current,
-    rewards,
-    done,
-    blocks,
-):
+def batch_step(actions, games, play, outs, blocks):
     """batch_step_serial with one block of games per thread."""
-    n = states.shape[0]
+    n = games[0].shape[0]
     blocks = max(1, min(n, blocks))
     for b in prange(blocks):
-        _step_block(
-            b * n // blocks,
-            (b + 1) * n // blocks,
-            states,
-            actions,
-            seats,
-            rngs,
-            rolls,
-            opponent,
-            max_turns,
-            scoring,
-            obs,
-            masks,
-            current,
-            rewards,
-            done,
-        )
+        _step_block(b * n // blocks, (b + 1) * n // blocks, actions, games, play, outs)
 
 
 @njit(cache=True)
-def batch_reset_serial(
-    states,
-    which,
-    seats,
-    alternate,
-    rngs,
-    rolls,
-    opponent,
-    max_turns,
-    scoring,
-    obs,
-    masks,
-    current,
-    rewards,
-    done,
-):
-    """Start new games (opening roll from each game's stream) where which[i] != 0."""
-    _reset_block(
-        0,
-        states.shape[0],
-        states,
-        which,
-        seats,
-        alternate,
-        rngs,
-        rolls,
-        opponent,
-        max_turns,
-        scoring,
-        obs,
-        masks,
-        current,
-        rewards,
-        done,
-    )
+def batch_reset_serial(which, alternate, games, play, outs):
+    """Start new games (matches) where which[i] != 0 (opening roll from each game's stream)."""
+    _reset_block(0, games[0].shape[0], which, alternate, games, play, outs)
 
 
 @njit(parallel=True, cache=True)
-def batch_reset(
-    states,
-    which,
-    seats,
-    alternate,
-    rngs,
-    rolls,
-    opponent,
-    max_turns,
-    scoring,
-    obs,
-    masks,
-    current,
-    rewards,
-    done,
-    blocks,
-):
+def batch_reset(which, alternate, games, play, outs, blocks):
     """batch_reset_serial with one block of games per thread."""
-    n = states.shape[0]
+    n = games[0].shape[0]
     blocks = max(1, min(n, blocks))
     for b in prange(blocks):
-        _reset_block(
-            b * n // blocks,
-            (b + 1) * n // blocks,
-            states,
-            which,
-            seats,
-            alternate,
-            rngs,
-            rolls,
-            opponent,
-            max_turns,
-            scoring,
-            obs,
-            masks,
-            current,
-            rewards,
-            done,
-        )
+        _reset_block(b * n // blocks, (b + 1) * n // blocks, which, alternate, games, play, outs)
 
 
 @njit(cache=True)
 def batch_step_autoreset_serial(
-    states,
-    actions,
-    seats,
-    alternate,
-    rngs,
-    rolls,
-    opponent,
-    max_turns,
-    scoring,
-    obs,
-    masks,
-    current,
-    rewards,
-    done,
-    seat_rewards,
-    seat_done,
-    final_obs,
+    actions, alternate, games, play, outs, seat_rewards, seat_done, final, final_matches
 ):
-    """batch_step for every game, then, in the same call, batch_reset of each game that ended,
-    after keeping the reward of the player in seats[i] (seat_rewards float32[N]), the game's end
-    (seat_done int8[N, 2]: terminated, truncated) and, for the finished games, the last
-    observation (final_obs float32[N, OBS_LEN]). The outputs and streams end as batch_step then
+    """batch_step for every game, then, in the same call, batch_reset of each game (match) that
+    ended, after keeping the reward of the player in seats[i] (seat_rewards float32[N]), the
+    end (seat_done int8[N, 2]: terminated, truncated) and, for the finished ones, the last
+    observation (final float32[N, O]) and match state (final_matches int64[N, MATCH_LEN]). The outputs and streams end as batch_step then
     batch_reset of the finished games leave them."""
     _autoreset_block(
         0,
-        states.shape[0],
-        states,
+        games[0].shape[0],
         actions,
-        seats,
         alternate,
-        rngs,
-        rolls,
-        opponent,
-        max_turns,
-        scoring,
-        obs,
-        masks,
-        current,
-        rewards,
-        done,
+        games,
+        play,
+        outs,
         seat_rewards,
         seat_done,
-        final_obs,
+        final,
+        final_matches,
     )
 
 
 @njit(parallel=True, cache=True)
 def batch_step_autoreset(
-    states,
-    actions,
-    seats,
-    alternate,
-    rngs,
-    rolls,
-    opponent,
-    max_turns,
-    scoring,
-    obs,
-    masks,
-    current,
-    rewards,
-    done,
-    seat_rewards,
-    seat_done,
-    final_obs,
-    blocks,
+    actions, alternate, games, play, outs, seat_rewards, seat_done, final, final_matches, blocks
 ):
     """batch_step_autoreset_serial with one block of games per thread."""
-    n = states.shape[0]
+    n = games[0].shape[0]
     blocks = max(1, min(n, blocks))
     for b in prange(blocks):
         _autoreset_block(
             b * n // blocks,
             (b + 1) * n // blocks,
-            states,
             actions,
-            seats,
             alternate,
-            rngs,
-            rolls,
-            opponent,
-            max_turns,
-            scoring,
-            obs,
-            masks,
-            current,
-            rewards,
-            done,
+            games,
+            play,
+            outs,
             seat_rewards,
             seat_done,
-            final_obs,
+            final,
+            final_matches,
         )

@@ -15,7 +15,8 @@ bar), ``N_ACTIONS = 150``; with the cube, four more (cube.py): ``N_ACTIONS_CUBE 
 Two ways to play a turn, one rule:
 - by action: ``legal_mask`` (the moves that begin or continue a play using the most dice, B.5)
   and ``step`` (one move; when the play is over, the turn passes and the next one is rolled;
-  ``step_masked`` does it on the state itself and hands back the mover's next mask);
+  ``step_masked`` does it on the state itself and hands back the mover's next mask; a cube
+  action, ``cube_step_inplace``);
 - by afterstate: ``plays`` / ``afterstates`` (the distinct positions a whole play can reach, B.6,
   each with one route: the checker moves reaching it, as notation writes them) and the game loop
   ``start`` -> ``afterstates`` -> ``finish_turn`` -> ... (cubeless).
@@ -137,6 +138,7 @@ __all__ = [
     "step_masked",
     "begin_turn",
     "finish_turn_inplace",
+    "cube_step_inplace",
     "opening",
     "plays",
     "plays_of_roll",
@@ -250,12 +252,12 @@ def step(state, action, rng, rolls, max_turns, cube, passes):
 
 
 @njit(cache=True, inline="always")
-def step_masked(state, action, rng, rolls, max_turns, passes, mask, stk):
-    """step (cubeless) on state itself, with the mask of what follows -> (status, rolls, lost
-    rolls, count). While the mover's play goes on (MOVING) its legal mask is in mask (int8
+def step_masked(state, action, rng, rolls, max_turns, cube, passes, mask, stk):
+    """step on state itself, with the mask of what follows -> (status, rolls, lost rolls,
+    count). While the mover's play goes on (MOVING) its legal mask is in mask (int8
     [N_ACTIONS]) and count > 0: the same search tells that the play goes on and gives the mask.
-    Otherwise the turn has passed as in step, mask is scratch and count is 0. stk: int64[15]
-    scratch."""
+    Otherwise the turn has passed as in step (cube: stop at CUBE_DECISION), mask is scratch and
+    count is 0. stk: int64[15] scratch."""
     move_checker(state, action)
     k = mask_work(state, mask, stk)
     if k > 0:
@@ -268,7 +270,7 @@ def step_masked(state, action, rng, rolls, max_turns, passes, mask, stk):
         rng,
         np.int64(0),
         np.int64(0),
-        np.bool_(False),
+        cube,
         np.bool_(False),
         rolls,
         max_turns,
@@ -278,8 +280,9 @@ def step_masked(state, action, rng, rolls, max_turns, passes, mask, stk):
 
 
 @njit(cache=True, inline="always")
-def finish_turn_inplace(afterstate, rng, rolls, max_turns, passes):
-    """finish_turn on the afterstate itself -> (status, rolls, lost rolls)."""
+def finish_turn_inplace(afterstate, rng, rolls, max_turns, cube, passes):
+    """finish_turn on the afterstate itself -> (status, rolls, lost rolls); cube: stop at
+    CUBE_DECISION when the next player may double."""
     end_turn_inplace(afterstate)
     if outcome(afterstate)[0] >= 0:
         return GAME_OVER, rolls, 0
@@ -288,12 +291,39 @@ def finish_turn_inplace(afterstate, rng, rolls, max_turns, passes):
         rng,
         np.int64(0),
         np.int64(0),
-        np.bool_(False),
+        cube,
         np.bool_(False),
         rolls,
         max_turns,
         passes,
     )
+
+
+@njit(cache=True, inline="always")
+def cube_step_inplace(state, action, rng, rolls, max_turns, passes):
+    """Play a legal cube action (cube_action_mask) on state itself -> (status, offered, rolls,
+    lost rolls). ACTION_DOUBLE offers the double (status CUBE_DECISION, offered 1: the
+    opponent answers); ACTION_TAKE doubles the cube for the taker (take_double) and
+    ACTION_ROLL rolls, both going on as begin_turn with the decision made; ACTION_DROP ends
+    the game (GAME_OVER; its result is dropped_result(state))."""
+    if action == ACTION_DOUBLE:
+        return CUBE_DECISION, 1, rolls, 0
+    if action == ACTION_DROP:
+        return GAME_OVER, 0, rolls, 0
+    if action == ACTION_TAKE:
+        state[:] = take_double(state)
+    status, rolls, n = begin_turn_inplace(
+        state,
+        rng,
+        np.int64(0),
+        np.int64(0),
+        np.bool_(True),
+        np.bool_(True),
+        rolls,
+        max_turns,
+        passes,
+    )
+    return status, 0, rolls, n
 
 
 @njit(cache=True)
