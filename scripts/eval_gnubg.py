@@ -50,9 +50,11 @@ Luck adjustment (``--luck``; ``agents.evaluation.play_adjusted_match``,
 ``agents.stats.luck_summary``): every roll's luck is judged by ``gnubg0`` (GNU Backgammon's 0-ply
 net, ``GnubgJudge``: its best play of each roll by ``gnubg_nn.best_move``, valued by
 ``gnubg_nn.probabilities`` at 0-ply, cubeless money equity; what ``auto``, the default, picks when
-gnubg-nn is installed), ``td`` (the shipped TD net, ``agents.backgammon.luck.td_judge``) or
-``none``. Prints the raw points per game beside the adjusted ones, each with its 95% interval and
-per-game standard deviation.
+gnubg-nn is installed), ``gnubg`` (GNU Backgammon's module, cubeful money equity at 0-ply,
+``gnubg_driver.CubefulJudge``: what ``auto`` picks for ``--cube``, where a cubeless judge's luck
+times a high cube swamps the results), ``td`` (the shipped TD net,
+``agents.backgammon.luck.td_judge``) or ``none``. Prints the raw points per game beside the
+adjusted ones, each with its 95% interval and per-game standard deviation.
 
     boardgym eval-gnubg --agent backgammon-td --opponent gnubg0 --games 1000 --seed 1 --luck gnubg0
 """
@@ -89,9 +91,10 @@ class Settings:
     """games (rounded up to even: pairs with the same dice)"""
     seed: int = 0
     """dice seed"""
-    luck: Literal["auto", "gnubg0", "td", "none"] = "auto"
-    """luck judge: gnubg0 (GNU Backgammon 0-ply), td (the shipped TD net), none, or auto (gnubg0
-    when gnubg-nn is installed, else none)"""
+    luck: Literal["auto", "gnubg0", "gnubg", "td", "none"] = "auto"
+    """luck judge: gnubg0 (GNU Backgammon 0-ply, cubeless), gnubg (GNU Backgammon's module,
+    cubeful 0-ply: for --cube), td (the shipped TD net), none, or auto (gnubg with --cube; else
+    gnubg0 when gnubg-nn is installed, else none)"""
     quiet: bool = False
     """print only the summary (no progress lines or bar)"""
     cube: bool = False
@@ -286,7 +289,11 @@ def make_judge(kind):
         return td_judge()
     if kind == "gnubg0":
         return GnubgJudge()
-    raise ValueError(f"unknown luck judge {kind!r}; expected gnubg0, td or none")
+    if kind == "gnubg":
+        from boardgym.scripts.gnubg_driver import CubefulJudge
+
+        return CubefulJudge(0)
+    raise ValueError(f"unknown luck judge {kind!r}; expected gnubg0, gnubg, td or none")
 
 
 def default_luck():
@@ -495,7 +502,7 @@ def _main_money_gnubg(cfg):
     agent = _gnubg_match_agent(cfg)
     opponent = gnubg_driver.GnubgAgent(cfg.gnubg_plies, cubeful=cfg.cube)
     analyst = gnubg_driver.Analyst(cfg.analyse_plies, cfg.cube) if cfg.analyse_plies >= 0 else None
-    luck = default_luck() if cfg.luck == "auto" else cfg.luck
+    luck = ("gnubg" if cfg.cube else default_luck()) if cfg.luck == "auto" else cfg.luck
     cli.require(luck != "none", "money games against gnubg need a luck judge: install gnubg-nn")
     judge = make_judge(luck)
     n_pairs = (cfg.games + 1) // 2
@@ -514,6 +521,7 @@ def _main_money_gnubg(cfg):
             lambda rows: bar.set(len(rows)),
             cfg.cube,
             analyst,
+            luck,
         )
     s = gnubg_driver.summarize_money_rows(rows)
     kind = "cubeful money" if cfg.cube else "cubeless money"

@@ -200,6 +200,32 @@ def load_position(state, match, offered, plies):
         run("set jacoby off")  # new session takes the default; our money game has none
 
 
+class CubefulJudge:
+    """GNU Backgammon's cubeful money equity at plies as a luck judge for cubeful money games
+    (agents/backgammon/luck.py's judge interface, evaluation only): ``judge(rows)`` values each
+    afterstate for the player who moved, per cube unit, with the cube as the afterstate has it:
+    minus the cubeful equity of the opponent on roll after it (which counts the opponent's own
+    cube decision), or the exact points per cube (1, 2, 3) of a play that ends the game. The
+    luck of a roll is then the cube value times the change it makes in cubeful equity, so a
+    decided game at a high cube carries little luck, as its points do."""
+
+    def __init__(self, plies: int = 0) -> None:
+        if not notation.is_int(plies) or not 0 <= plies <= 4:
+            raise ValueError(f"gnubg plies must be 0..4, got {plies!r}")
+        self.plies = int(plies)
+
+    def __call__(self, rows):
+        rows = np.asarray(rows)
+        out = np.empty(rows.shape[0])
+        over = rows[:, OFF_ME] == N_CHECKERS
+        for k in np.flatnonzero(over):
+            out[k] = game.result(game.pass_turn(rows[k]), game.SCORING_GAMMON)[2]
+        live = np.flatnonzero(~over)
+        if live.size:
+            out[live] = play_equities(rows[live[0]], rows[live], (0, 0, 0, False), self.plies)
+        return out
+
+
 class Analyst:
     """gnubg's judgement at plies of an agent's decisions (evaluation only): each checker play's
     equity lost against gnubg's best of the same afterstates (cubeful, or with cubeful False
@@ -431,6 +457,7 @@ def play_gnubg_money(
     progress: Callable[[list[dict]], None] | None = None,
     cube: bool = True,
     analyst: Analyst | None = None,
+    judge_name: str = "",
 ) -> list[dict]:
     """Play n_pairs pairs of money games, cubeful (cube True: the env's cube game, no Jacoby
     rule, no beavers) or cubeless, gammons counted, each pair on one dice seed (seed * 1_000_003
@@ -440,13 +467,17 @@ def play_gnubg_money(
     each roll's times the cube value it was rolled at), the agent's CPU seconds and, with an
     analyst, its checker plays judged (count and summed error, over the pair). results: a
     JSON-lines file the pairs are appended to as they finish; pairs it already holds (money rows
-    of the same seed and cube) are not played again."""
+    of the same seed, cube and judge_name, the luck judge's name kept in each row) are not played
+    again."""
     from boardgym.agents.arena.matches import play_adjusted_match
 
     rows = [
         r
         for r in _done(results)
-        if r.get("money") and r.get("seed0") == seed and r.get("cube", 1) == int(cube)
+        if r.get("money")
+        and r.get("seed0") == seed
+        and r.get("cube", 1) == int(cube)
+        and r.get("luck_judge", "") == judge_name
     ]
     have = {r["pair"] for r in rows}
     for pair in range(n_pairs):
@@ -466,6 +497,7 @@ def play_gnubg_money(
                 "seat": seat,
                 "points": float(pts[seat]),
                 "luck": round(float(luck[seat]), 6),
+                "luck_judge": judge_name,
                 "agent_seconds": round(clock[0] / 2, 3),
             }
             for seat in (0, 1)

@@ -229,3 +229,35 @@ def test_error_rates_of_any_player_under_one_judge(capsys, tmp_path):
     assert engine["checker_decisions"] > 10  # gnubg-nn's net, judged by the module
     out = capsys.readouterr().out
     assert "cubeless money games" in out and "mEMG per move" in out
+
+
+def test_the_cubeful_judge_values_plays_per_cube_unit():
+    judge = gd.CubefulJudge(0)
+
+    def plays(state, d1, d2):
+        out = np.empty((game.MAX_AFTERSTATES, B.STATE_LEN), np.int64)
+        return out[: game.afterstates(game.set_roll(state, d1, d2), out)]
+
+    rows = plays(bg.initial_state(), 3, 1)
+    v = judge(rows)
+    assert v.shape == (rows.shape[0],) and np.isfinite(v).all() and -1 < v.max() < 1
+    # the same plays with the cube at 4 on the player's side: values stay per cube unit
+    owned = rows.copy()
+    owned[:, B.CUBE_VALUE], owned[:, B.CUBE_OWNER] = 4, owned[:, B.TURN]
+    assert np.abs(judge(owned) - v).max() < 0.3
+    # a play that bears off the last checker is worth its exact points
+    done = _race({1: 1}, {24: 15})  # the opponent has borne off none, none in our home: a gammon
+    assert judge(plays(done, 6, 5)).max() == 2.0
+
+
+def test_cubeful_luck_keeps_high_cube_games_in_bounds(tmp_path):
+    """With gnubg's cubeful judge the luck of a game stays near its points (a cubeless judge's
+    luck times the cube ran to +113 for a 16-point game); rows name their judge and a run with
+    another judge does not resume from them."""
+    f = tmp_path / "m.jsonl"
+    a, g = GreedyAgent(seed=1), gd.GnubgAgent(0)
+    rows = gd.play_gnubg_money(a, g, gd.CubefulJudge(0), 2, 8, str(f), judge_name="gnubg")
+    assert all(r["luck_judge"] == "gnubg" for r in rows)
+    for r in rows:
+        assert abs(r["points"] - r["luck"]) <= 2 * max(4.0, abs(r["points"]))
+    assert gd.play_gnubg_money(a, g, gd.CubefulJudge(0), 1, 8, str(f), judge_name="x") != rows[:2]
