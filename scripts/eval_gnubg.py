@@ -253,9 +253,9 @@ class GnubgJudge:
         from boardgym.kernels.backgammon.board import OFF_ME, TURN
 
         nxt = game.pass_turn(after)
-        if after[OFF_ME] == 15:
-            winner, _, pts = game.result(nxt, game.SCORING_GAMMON)
-            return float(pts if winner == after[TURN] else -pts)
+        if after[OFF_ME] == 15:  # exact points per cube unit, as the equities are
+            winner, kind, _ = game.result(nxt, game.SCORING_GAMMON)
+            return float(kind if winner == after[TURN] else -kind)
         return -_gnubg_equity(nxt)
 
     def __call__(self, rows):

@@ -218,8 +218,8 @@ class CubefulJudge:
         rows = np.asarray(rows)
         out = np.empty(rows.shape[0])
         over = rows[:, OFF_ME] == N_CHECKERS
-        for k in np.flatnonzero(over):
-            out[k] = game.result(game.pass_turn(rows[k]), game.SCORING_GAMMON)[2]
+        for k in np.flatnonzero(over):  # the kind (1, 2, 3): points per cube unit
+            out[k] = game.result(game.pass_turn(rows[k]), game.SCORING_GAMMON)[1]
         live = np.flatnonzero(~over)
         if live.size:
             out[live] = play_equities(rows[live[0]], rows[live], (0, 0, 0, False), self.plies)

@@ -72,11 +72,13 @@ def _roll_afterstates(state, rolls, out, starts):
 
 @njit(cache=True)
 def _exact_values(rows, n, values):
-    """Overwrite values[r] with the exact points (O.3) of each afterstate that ends the game."""
+    """Overwrite values[r] with the exact points per cube unit (O.3: 1, 2 or 3) of each
+    afterstate that ends the game (the judges' equities are per cube unit too; game_luck
+    multiplies by the cube)."""
     for r in range(n):
         if rows[r, OFF_ME] == 15:
-            winner, kind, pts = bg_game.result(bg_game.pass_turn(rows[r]), bg_game.SCORING_GAMMON)
-            values[r] = pts if winner == rows[r, TURN] else -pts
+            winner, kind, _ = bg_game.result(bg_game.pass_turn(rows[r]), bg_game.SCORING_GAMMON)
+            values[r] = kind if winner == rows[r, TURN] else -kind
 
 
 class _Buffers:
@@ -139,7 +141,8 @@ def game_luck(judge: Callable[[np.ndarray], npt.ArrayLike], rolls: Iterable[np.n
 
 def exact_values(rows: npt.NDArray[np.int64], values: npt.ArrayLike) -> npt.NDArray[np.float64]:
     """values (float64[n], a judge's equities of afterstates rows int64[n, STATE_LEN]) with the
-    exact points (O.3: 1/2/3, for the player who moved) of each afterstate that ends the game."""
+    exact points per cube unit (O.3: 1/2/3, for the player who moved) of each afterstate that
+    ends the game."""
     values = np.array(values, dtype=np.float64)
     _exact_values(rows, rows.shape[0], values)
     return values

@@ -83,6 +83,21 @@ def test_luck_of_a_roll_by_hand_in_a_bear_off_race():
         bg_luck.roll_luck(race_judge, s)
 
 
+def test_luck_is_per_cube_unit_at_any_cube():
+    """Exact values are points per cube unit, as a judge's equities are: a roll's luck at cube
+    8 is its luck at cube 1, and game_luck multiplies it by the cube (exact values times the
+    cube, multiplied again, made a bear-off at cube 8 a luck of 12 per unit, 96 points)."""
+    s = game.set_roll(last_checkers(6), 6, 5)
+    eight = s.copy()
+    eight[CUBE_VALUE], eight[CUBE_OWNER] = 8, 0
+    for judge in (race_judge, bg_luck.td_judge()):
+        one = bg_luck.roll_luck(judge, s)
+        assert bg_luck.roll_luck(judge, eight) == pytest.approx(one)
+        opening = bg_luck.roll_luck(judge, s, opening=True)  # game_luck's first roll opens
+        assert bg_luck.game_luck(judge, [eight]) == pytest.approx(8 * opening, abs=1e-9)
+    assert bg_luck.roll_luck(race_judge, eight) == pytest.approx(0.5)
+
+
 def test_a_judge_with_best_values_is_used_as_is():
     class Fixed:
         def __call__(self, rows):
