@@ -12,8 +12,9 @@ and today's ``draughts-alphabeta``, one thread each unless the spec says otherwi
 ``--max-moves`` plies. Every whole move a seat chooses is timed (the hops of a capture chain it
 already chose are not moves); the table gives, per engine and budget, the moves, the share of
 forced moves (one legal move), and the mean, 95th percentile and maximum wall time as fractions
-of the budget, with the mean over the moves that were not forced. Both engines' games are played
-one after the other on the same machine. The JIT is warmed up before timing.
+of the budget, with the mean over the moves that were not forced. The engines take turns game by
+game (each plays ballot k before any plays ballot k + 1), so that they share the machine's load.
+The JIT is warmed up before timing.
 No peer: the figures are boardgym's own.
 """
 
@@ -117,30 +118,39 @@ class _Timed:
         return self.agent.act(observation, action_mask)
 
 
-def time_use(spec, budget, n_games, ballots, max_moves, seed):
-    """{moves, forced, mean, p95, max, mean_searched} of spec's moves (fractions of budget) in
-    n_games games against itself from ballots."""
-    seats = [
-        _Timed(load_spec(spec, "draughts", seed=seed + k, depth=None, time_limit=budget))
-        for k in range(2)
-    ]
-    for s in seats:  # warm-up: the search kernel and the move path, before any timing
-        s.agent.best_move("W:W21-32:B1-12")
+def time_use(specs, budget, n_games, ballots, max_moves, seed):
+    """{spec: {moves, forced, mean, p95, max, mean_searched}} of each engine's moves (fractions
+    of budget) in n_games games against itself from ballots; the engines take turns game by
+    game, so that a change in the machine's load falls on all of them alike."""
+    seats = {
+        spec: [
+            _Timed(load_spec(spec, "draughts", seed=seed + k, depth=None, time_limit=budget))
+            for k in range(2)
+        ]
+        for spec in specs
+    }
+    for pair in seats.values():  # warm-up: the search kernel and the move path, before timing
+        for s in pair:
+            s.agent.best_move("W:W21-32:B1-12")
     env = matches.make_env("draughts", max_moves)
     for g in range(n_games):
         _, moves = ballots[g % len(ballots)]
-        order = seats if g % 2 == 0 else seats[::-1]
-        matches.play_game(env, order, seed + g, ballot_actions(moves))
-    t = np.array([x for s in seats for x in s.times]) / budget
-    forced = np.array([x for s in seats for x in s.forced], dtype=bool)
-    return {
-        "moves": int(t.size),
-        "forced": float(forced.mean()),
-        "mean": float(t.mean()),
-        "p95": float(np.percentile(t, 95)),
-        "max": float(t.max()),
-        "mean_searched": float(t[~forced].mean()) if (~forced).any() else float("nan"),
-    }
+        for pair in seats.values():
+            order = pair if g % 2 == 0 else pair[::-1]
+            matches.play_game(env, order, seed + g, ballot_actions(moves))
+    out = {}
+    for spec, pair in seats.items():
+        t = np.array([x for s in pair for x in s.times]) / budget
+        forced = np.array([x for s in pair for x in s.forced], dtype=bool)
+        out[spec] = {
+            "moves": int(t.size),
+            "forced": float(forced.mean()),
+            "mean": float(t.mean()),
+            "p95": float(np.percentile(t, 95)),
+            "max": float(t.max()),
+            "mean_searched": float(t[~forced].mean()) if (~forced).any() else float("nan"),
+        }
+    return out
 
 
 def main(args=None):
@@ -165,9 +175,9 @@ def main(args=None):
     )
     out = {}
     for i, budget in enumerate(cfg.budgets):
-        for spec in cfg.agents:
-            games = cfg.games if i == 0 else cfg.games_long
-            r = time_use(spec, budget, games, ballots, cfg.max_moves, cfg.seed)
+        games = cfg.games if i == 0 else cfg.games_long
+        res = time_use(cfg.agents, budget, games, ballots, cfg.max_moves, cfg.seed)
+        for spec, r in res.items():
             out[(spec, budget)] = r
             print(
                 f"{spec:42s} {budget:6g} {r['moves']:6d} {r['forced']:7.3f} {r['mean']:7.3f} "
