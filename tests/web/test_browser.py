@@ -291,7 +291,7 @@ def test_screenshots_of_both_boards(page, server_url, tmp_path):
     for game, path in shots.items():
         check_picture(path)
         if update:
-            out = ROOT / "docs" / "images" / f"{game}-board.png"
+            out = ROOT / "scripts" / "web" / "screenshots" / f"{game}-board.png"
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_bytes(path.read_bytes())
 

@@ -157,6 +157,13 @@ def test_games_through_the_app_with_the_pool(pool):
     for _ in range(10):
         v = c.post(f"/api/games/{v['id']}/step").json()
     assert v["actions"] >= 10 and v["evaluation"].startswith("td: equity")
+    body = {"game": "backgammon", "mode": "watch", "agents": ["greedy", "random"], "match": 3}
+    m = c.post("/api/games", json=body).json()  # a match: its game goes to the workers too
+    assert "error" not in m, m
+    for _ in range(10):
+        m = c.post(f"/api/games/{m['id']}/step").json()
+        assert "error" not in m, m
+    assert m["actions"] >= 10 and m["match"]["length"] == 3 and "error" not in m
     r = c.post(
         "/api/games",
         json={
