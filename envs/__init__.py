@@ -12,10 +12,16 @@ made):
   ``"boardgym/Backgammon-v0"``; batched: ``gymnasium.make_vec(id, num_envs=N,
   vectorization_mode="vector_entry_point")`` (boardgym.envs.vector).
 - Pictures: ``draughts_render.Board("W:W21-32:B1-12")``, ``backgammon_render.Board("4HPwATDgc/ABMA",
-  dice=(3, 1))`` show as boards in notebooks and write ``.svg`` / ``.png`` files (``save``).
+  dice=(3, 1))`` show as boards in notebooks and write ``.svg`` / ``.png`` files (``save``); so do
+  the envs, a ``gymnasium.make`` env in its Gymnasium wrappers too (``notebook``: registered with
+  a running IPython on import).
 """
 
 from boardgym.registration import register_gymnasium, register_pettingzoo
 
 register_gymnasium()
 register_pettingzoo()
+
+from boardgym.envs import notebook  # noqa: E402  (after the envs are registered)
+
+notebook.register()  # a running IPython shows gymnasium-wrapped envs as boards

@@ -99,6 +99,7 @@ function drawDraughts(board, legal, flip) {
     if (dests.has(sq)) el("circle", {cx, cy, r: 10, fill: "#3cc24a", stroke: "#135c1a", class: "dest"}, g);
     g.addEventListener("click", () => clickTarget(sq));
   }
+  markLastMove(svg, board, flip);
   return svg;
 }
 
@@ -179,7 +180,27 @@ function drawBackgammon(board, legal, mine) {
     el("circle", {cx: 10, cy: y - 5, r: 7, fill: colours[who], stroke: strokes[who], "stroke-width": 1.5}, svg);
     el("text", {x: 22, y, "font-size": 13, fill: "#222", class: "pips", "data-player": who}, svg, `${board.pips[who]} pips`);
   });
+  markLastMove(svg, board, false);
   return svg;
+}
+
+// the last move (board.last_move from the server): its squares or points framed, a capture's path drawn
+function markLastMove(svg, board, flip) {
+  const last = board.last_move, box = (x, y, w, h) => el("rect", {x: x + 1.5, y: y + 1.5, width: w - 3, height: h - 3, class: "last-move"}, svg);
+  if (GAME === "draughts") {
+    if (!last || !last.length) return;
+    const c = last.map((sq) => sqXY(sq, flip).map((v) => v + CELL / 2));
+    for (const k of [0, last.length - 1]) box(c[k][0] - CELL / 2, c[k][1] - CELL / 2, CELL, CELL);
+    el("polyline", {points: c.map((p) => p.join(",")).join(" "), class: "last-move path"}, svg);
+    return;
+  }
+  if (!last || last.player < 0) return;
+  const lower = last.player === board.perspective;  // its half of the bar and of the tray
+  for (const p of new Set(last.moves.flat())) {
+    if (p === 25) box(6 * COL, lower ? BH / 2 : 0, COL, BH / 2);
+    else if (p === 0) box(13 * COL + 4, lower ? BH / 2 : 0, COL - 8, BH / 2);
+    else box(pointX(p), p > 12 ? 0 : BH - TRI - 10, COL, TRI + 10);
+  }
 }
 
 // ---------------------------------------------------------------- the page

@@ -367,10 +367,10 @@ class Session:
             "actions": len(self.game.actions),
         }
         if self.game_name == "draughts":
-            view["board"] = draughts_board(env.state)
+            view["board"] = draughts_board(env.state, env.last_move())
             view["fen"] = env.fen() if env.state[S_CAP_SQ] < 0 else None  # none mid-chain
         else:
-            view["board"] = backgammon_board(env.state, self.seat or 0)
+            view["board"] = backgammon_board(env.state, self.seat or 0, env.last_move())
             view["cube_choices"] = self.game.cube_choices() if not env.is_over else []
             view["position_id"] = backgammon_ids.position_id(env.state)
             dice = None if env.is_over else env.infos[env.agent_selection].get("dice")

@@ -284,3 +284,17 @@ def test_png_text_is_drawn_in_a_truetype_font():
     lower = Scene(60, 20, (0, 0, 0))
     lower.text(2, 15, "BLACK", 14, (255, 255, 255), anchor="start")
     assert not np.array_equal(lower.rgb(), img)  # lower case has its own glyphs
+
+
+def test_a_game_ended_by_an_illegal_action_says_so_and_outcome_is_checked():
+    env = russian_draughts_v0.raw_env()
+    env.reset()
+    assert env.end_text() is None
+    env.end_on_illegal_action()
+    assert env.render_text().splitlines()[-1] == ("game over: player_0 played an illegal action")
+    env.reset()
+    assert env.end_text() is None and env.render_text().splitlines()[-1] == "White to move"
+    assert R.render_text(env.state, outcome="adjourned").splitlines()[-1] == "adjourned"
+    for fn in (R.render_text, R.render_rgb, R.to_svg):
+        with pytest.raises(TypeError, match="outcome"):
+            fn(env.state, outcome=1)

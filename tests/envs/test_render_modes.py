@@ -1,5 +1,9 @@
-"""Render modes as Gymnasium sees them: gym.make and every gym.make_vec mode accept them."""
+"""Render modes as Gymnasium sees them: gym.make and every gym.make_vec mode accept them; a
+gym.make env shows as its board in a notebook."""
 
+import json
+import subprocess
+import sys
 import warnings
 
 import gymnasium as gym
@@ -84,3 +88,36 @@ def test_vector_env_rejects_an_unknown_render_mode():
             vectorization_mode="vector_entry_point",
             render_mode="3d",
         )
+
+
+NOTEBOOK = """
+import json
+from IPython.core.interactiveshell import InteractiveShell
+shell = InteractiveShell.instance()  # a running IPython, as in a notebook, before boardgym
+import gymnasium as gym
+import boardgym
+shown = {}
+for name, env in (
+    ("draughts", gym.make("boardgym/RussianDraughts-v0")),
+    ("backgammon", gym.make("boardgym/Backgammon-v0", max_episode_steps=50)),  # TimeLimit too
+    ("cartpole", gym.make("CartPole-v1")),
+):
+    env.reset(seed=0)
+    data, _ = shell.display_formatter.format(env)
+    shown[name] = data.get("image/svg+xml", "")
+    shown[name + "_same"] = shown[name] == getattr(env.unwrapped, "_repr_svg_", lambda: "")()
+print(json.dumps(shown))
+"""
+
+
+def test_a_gym_make_env_shows_as_its_board_in_a_notebook():
+    pytest.importorskip("IPython")
+    done = subprocess.run(
+        [sys.executable, "-c", NOTEBOOK], capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    shown = json.loads(done.stdout.strip().splitlines()[-1])
+    assert shown["draughts"].startswith("<svg") and shown["draughts_same"]
+    assert "White: player_0" in shown["draughts"]
+    assert shown["backgammon"].startswith("<svg") and shown["backgammon_same"]
+    assert shown["cartpole"] == ""  # other envs' wrappers are left alone

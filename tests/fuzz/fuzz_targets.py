@@ -519,6 +519,8 @@ API = {
         "legal_actions": fn(D_FEN_OR_STATE),
         "apply_action": fn(D_FEN_OR_STATE, D_ACTION),
         "move_to_actions": fn(D_FEN_OR_STATE, S.moves()),
+        "full_move": fn(D_FEN_OR_STATE, S.moves()),
+        "parse_route": fn(S.moves()),
         "square_name": fn(D_SQ32),
         "parse_square": fn(S.square_tokens()),
         # the validated boundary the issue asks for (envs/draughts.py; may not exist yet)

@@ -20,7 +20,7 @@ def test_fen_to_svg_and_text(wheel_cli):
 def test_position_id_with_dice_to_png(wheel_cli):
     r = wheel_cli.run("show", "4HPwATDgc/ABMA", "--dice", "3", "1", "--out", "start.png")
     assert r.returncode == 0, r.stderr
-    assert decode_png((wheel_cli.cwd / "start.png").read_bytes()).shape == (480, 700, 3)
+    assert decode_png((wheel_cli.cwd / "start.png").read_bytes()).shape == (502, 700, 3)
     r = wheel_cli.run("show", "4HPwATDgc/ABMA:cAkAAAAAAAAA", "--perspective", "1")
     assert r.returncode == 0, r.stderr
     assert "numbered for player_1 (O)" in r.stdout and "cube 1 centred" in r.stdout

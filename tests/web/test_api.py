@@ -649,3 +649,19 @@ def test_random_match_and_pdn_text_never_breaks_the_reader():
             assert match["games"][-1]["last"] == len(frames) - 1
 
     check()
+
+
+def test_boards_carry_the_last_move_in_watch_and_replay(client):
+    _, v = new(client, game="draughts", mode="watch", agents=["greedy", "greedy"], fen=WIN_FEN)
+    assert v["board"]["last_move"] == []
+    while v["board"]["capturing"] >= 0 or v["board"]["last_move"] == []:
+        v = client.post(f"/api/games/{v['id']}/step").json()
+    b4, d6, f8 = (dr_api.parse_square(q) for q in ("b4", "d6", "f8"))
+    assert v["board"]["last_move"] == [b4, d6, f8]  # the capture's whole path
+    pdn = f'[GameType "25"]\n[FEN "{WIN_FEN}"]\n1. b4xf8 *\n'  # short form: every square found
+    _, frames, _ = serve.replay_frames(pdn)
+    assert [f["board"]["last_move"] for f in frames] == [[], [b4, d6, f8]]
+    _, frames, _ = serve.replay_frames(
+        " 0 point match\n\n Game 1\n player_0 : 0   player_1 : 0\n  1) 31: 8/5 6/5\n"
+    )
+    assert frames[-1]["board"]["last_move"] == {"player": 0, "moves": [[8, 5], [6, 5]]}

@@ -540,3 +540,43 @@ def test_a_reload_keeps_the_tabs_game(browser, server_url):
         assert other.evaluate("view") is None and other.inner_text("#status") == "press New game"
     finally:
         context.close()
+
+
+MARKS = (
+    "[...document.querySelectorAll('#board-svg rect.last-move')]"
+    ".map(r => [+r.getAttribute('x'), +r.getAttribute('y'), getComputedStyle(r).stroke])"
+)
+
+
+def test_the_last_move_is_marked_on_both_boards(page, server_url):
+    start(page, server_url, "draughts", fen=WIN_FEN)
+    assert page.locator("#board-svg .last-move").count() == 0  # no move yet
+    page.click("g[data-name=b4]")
+    click_dest(page)
+    click_dest(page)  # b4:d6:f8; the agent replies
+    route = page.evaluate("view.board.last_move")
+    reply = [ln for ln in page.inner_text("#log").splitlines() if "greedy" in ln][-1]
+    move = reply.split(" played ")[1].split()[0]
+    assert dr_api.format_move(route, ":" in move) == move  # the agent's move, every square
+
+    def corner(sq):  # app.js's sqXY from White's side, 60-pixel squares, the frame inset
+        r, f = sq // 4, 2 * (sq % 4) + (sq // 4) % 2
+        return [f * 60 + 1.5, (7 - r) * 60 + 1.5, "rgb(30, 144, 255)"]
+
+    assert sorted(page.evaluate(MARKS)) == sorted([corner(route[0]), corner(route[-1])])
+    assert page.locator("#board-svg polyline.last-move").count() == 1
+    click_a_move(page)  # the marks let clicks through to the squares under them
+    assert page.evaluate("view.board.last_move") != route
+    # backgammon: the person's first checker moved is marked at once, then the agent's play
+    start(page, server_url, "backgammon", dice="3-1")
+    click_a_move(page)
+    last = page.evaluate("view.board.last_move")
+    assert last["player"] == 0 and len(last["moves"]) == 1
+    assert len(page.evaluate(MARKS)) == 2  # the point it left and the point it reached
+    for _ in range(4):
+        if page.evaluate("view.board.last_move.player") == 1:
+            break
+        click_a_move(page)
+    last = page.evaluate("view.board.last_move")
+    places = {p for move in last["moves"] for p in move}
+    assert last["player"] == 1 and len(page.evaluate(MARKS)) == len(places)
