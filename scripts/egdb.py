@@ -10,8 +10,8 @@ one file per signature into the directory (``--dir``, else ``$BOARDGYM_EGDB``, e
 ``~/.local/share/boardgym/egdb``); signatures whose files exist are loaded, not solved again,
 so an interrupted build resumes. ``probe`` prints the value of a FEN for the side to move (win /
 draw / loss and the plies to the next capture or crowning, draw counters at zero) and the value
-after each legal move. The values honour the draw rules G.2b-G.2e; what exactly they mean is in
-the docstring of ``boardgym.kernels.draughts.egdb``.
+after each legal move. The values honour the draw rules (the king-move counts, ``boardgym rules
+--clause G.2``); what exactly they mean is in the docstring of ``boardgym.kernels.draughts.egdb``.
 """
 
 import dataclasses

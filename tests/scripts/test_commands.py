@@ -99,3 +99,19 @@ def test_train_help_is_short_and_states_the_defaults_it_uses(capsys):
     assert f"(td; default {td_ckpt:,}) or learner steps (ppo; default {ppo_ckpt:,})" in text
     assert re.search(r"--seed INT\|none seed .{0,60}\(default: td 0, ppo 1, the recipes'\)", text)
     assert "td 0, ppo 1, the recipes') (default" not in text
+
+
+CLAUSE = re.compile(r"(?<![\w.])[A-Z]{1,2}\.\d+[a-z]?(?!\w)")  # E.3, G.2a, MP.1
+
+
+@pytest.mark.parametrize("name", ["play", "evaluate", "serve", "hub", "egdb", "train", "show"])
+def test_help_speaks_plain_words_not_clause_codes_or_wire_encodings(name, capsys):
+    """Help said "(E.3, E.7)", "C.1-C.2", "G.2a-G.2e", "from_sq32 * 32 + to_sq32": a clause is
+    named only as where ``boardgym rules --clause`` finds it."""
+    assert cli.main([name, "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    codes = [
+        m.group() for m in CLAUSE.finditer(text) if not text[: m.start()].endswith("--clause ")
+    ]
+    assert not codes, f"boardgym {name} --help cites {codes}"
+    assert "sq32" not in text and "* 6 +" not in text
