@@ -69,4 +69,3 @@ def test_command_takes_a_game_or_a_clause_as_its_argument(capsys):
         rules_script.main(["chess"])
     with pytest.raises(cli.UsageError, match="once"):
         rules_script.main(["G.2", "--clause", "G.1"])
-
