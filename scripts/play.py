@@ -299,7 +299,8 @@ def _session(cfg, game, agent, names, stdin, say, keeper):
                 game.play_text(text)
             except ValueError as e:
                 game = before
-                say(f"illegal: {e}\nlegal: {', '.join(game.legal())}")
+                listed = "legal moves:" in str(e)  # the notation's message lists them already
+                say(f"illegal: {e}" + ("" if listed else f"\nlegal: {', '.join(game.legal())}"))
                 continue
             if _game_number(game) == number:
                 history.append(before)
