@@ -21,6 +21,7 @@ with ``end_on_illegal_action()``; the underscored attributes are this module's o
 from __future__ import annotations
 
 import types
+import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -157,11 +158,14 @@ def wrap_classic(raw):
 
 
 def warn_unknown_options(options, known):
-    """Warn about reset options this env does not use (PettingZoo's api_test passes some)."""
+    """Warn about reset options this env does not use (PettingZoo's api_test passes some): a
+    plain UserWarning (no terminal colour codes), unless gymnasium.logger is set above WARN."""
     unknown = sorted(set(options) - set(known))
-    if unknown:
-        gymnasium.logger.warn(
-            f"ignoring unknown reset option(s) {unknown}; supported: {list(known)}"
+    if unknown and gymnasium.logger.min_level <= gymnasium.logger.WARN:
+        warnings.warn(
+            f"ignoring unknown reset option(s) {unknown}; supported: {list(known)}",
+            UserWarning,
+            stacklevel=3,
         )
 
 

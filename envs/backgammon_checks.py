@@ -61,7 +61,12 @@ def _int_array(x, name, ndim):
         and x.flags.c_contiguous
     ):
         return x  # the common case, checked first
-    if x is None or isinstance(x, (str, bytes, dict, set)):
+    if isinstance(x, str):
+        raise TypeError(
+            f"{name} must be an integer array, got a string: for a gnubg Position ID such as "
+            f"{x[:20]!r} use position_from_id(id)"
+        )
+    if x is None or isinstance(x, (bytes, dict, set)):
         raise TypeError(f"{name} must be an integer array, got {type(x).__name__}")
     if isinstance(x, np.ndarray):
         a = x

@@ -525,7 +525,10 @@ def move_to_actions(fen_or_state: str | npt.ArrayLike, move_str: str) -> list[in
                 f"{SQ32_NAMES[sqs[0]]} to {SQ32_NAMES[sqs[1]]}; give every landing square"
             )
     if actions is None:
-        raise ValueError(f"illegal move {move_str!r}; legal moves: {', '.join(legal_moves(s))}")
+        why = "; capturing is compulsory (25.1)" if _game.is_capture(s) else ""
+        raise ValueError(
+            f"illegal move {move_str!r}{why}; legal moves: {', '.join(legal_moves(s))}"
+        )
     return actions
 
 

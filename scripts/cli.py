@@ -9,7 +9,8 @@ package) keeps its settings in a dataclass whose fields each carry a docstring; 
 that dataclass into flags with the standard library's argparse: ``--field-name`` per field, the
 docstring as help, the default shown, ``bool`` as ``--flag/--no-flag``, ``Literal[...]`` as
 choices, ``X | None`` accepting ``none``, ``list[X]``/``tuple[X, ...]`` as one or more values, and a
-field with ``metadata={"positional": True}`` as a positional argument. A settings class may define
+field with ``metadata={"positional": True}`` as a positional argument. A default of None whose
+docstring says what stands for it (``default: ...``) is not shown again. A settings class may define
 ``check(self)`` raising ``ValueError`` naming the flag; ``parse`` calls it.
 
 Bad arguments give one line on stderr, ``<prog>: error: <problem> (see <prog> --help)``, and exit
@@ -196,10 +197,12 @@ def build_parser(
             default = dataclasses.MISSING
         helptext = docs.get(f.name, "")
         positional = bool(f.metadata.get("positional"))
-        kw = {
-            "help": helptext
-            + ("" if default is dataclasses.MISSING else f" (default: {_show_default(default)})")
-        }
+        # a None default that the docstring explains ("default: the recipe's") is not shown
+        # again as "(default: None)"
+        shown = default is not dataclasses.MISSING and not (
+            default is None and "default" in helptext
+        )
+        kw = {"help": helptext + (f" (default: {_show_default(default)})" if shown else "")}
         origin = typing.get_origin(tp)
         if tp is bool and not positional:
             p.add_argument(flag, action=argparse.BooleanOptionalAction, default=default, **kw)

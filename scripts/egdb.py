@@ -9,9 +9,10 @@
 one file per signature into the directory (``--dir``, else ``$BOARDGYM_EGDB``, else
 ``~/.local/share/boardgym/egdb``); signatures whose files exist are loaded, not solved again,
 so an interrupted build resumes. ``probe`` prints the value of a FEN for the side to move (win /
-draw / loss and the plies to the next capture or crowning, draw counters at zero) and the value
-after each legal move. The values honour the draw rules G.2b-G.2e; what exactly they mean is in
-the docstring of ``boardgym.kernels.draughts.egdb``.
+draw / loss and the plies to the next capture or crowning, draw counters at zero) and the value of
+each legal move for the side to move. The values honour the draw rules (the king-move counts,
+``boardgym rules --clause G.2``); what exactly they mean is in the docstring of
+``boardgym.kernels.draughts.egdb``.
 """
 
 import dataclasses
@@ -110,8 +111,11 @@ def _probe(cfg):
     side = "White" if state[4] == 0 else "Black"
     print(f"{api.to_fen(state)}: {side} to move: {_describe(res, t)}")
     moves = draughts_egdb.probe_moves(tables, state)
+    mover = {"win": "loss", "loss": "win"}  # probe_moves gives the opponent's view
     for move, (r, mt) in moves.items():
-        print(f"  {move}: {_describe(r, mt)} (for the opponent)")
+        value = mover.get(r, r)
+        then = f" (then {mt} plies to the next capture, crowning or the end)" if r in mover else ""
+        print(f"  {move}: {value} for {side}{then}")
     return {"result": res, "t": t, "moves": moves}
 
 

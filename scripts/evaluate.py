@@ -35,14 +35,14 @@ interval (two agents).
 Backgammon pairs also print the gammon and backgammon rates of both sides, over all games and
 per seat of the first agent.
 
-``--cube`` plays backgammon money games with the doubling cube (``evaluation.play_cube_match``;
-C.1-C.2): each agent answers the cube by its own cube policy, and the pair's points per game are
+``--cube`` plays backgammon money games with the doubling cube (``evaluation.play_cube_match``):
+each agent answers the cube by its own cube policy, and the pair's points per game are
 printed with a paired 95% interval (``stats.summarize_money``):
 
     boardgym evaluate backgammon-td:cube=janowski backgammon-td --cube --games 1000 --seed 1
 
 ``--match N`` plays backgammon matches to N points with the cube (``evaluation.
-play_point_matches``; RULES.md MP.1-MP.8), each agent told the score before each game; each
+play_point_matches``), each agent told the score before each game; each
 dice seed is played twice with the seats swapped, and the first agent's match wins are printed
 with their Wilson interval.
 
@@ -126,7 +126,7 @@ class Settings:
     observation_only: bool = False
     """agents see only act(observation, action_mask), never the kernel state"""
     cube: bool = False
-    """backgammon money games with the doubling cube (C.1-C.2): each agent answers the cube by
+    """backgammon money games with the doubling cube: each agent answers the cube by
     its own policy (backgammon-td:cube=janowski, ...); points per game with a paired interval"""
     match: int = 0
     """backgammon matches to this many points (1..64) with the cube instead of single games:

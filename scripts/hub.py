@@ -13,10 +13,10 @@ The GUI sends:
 - ``hub``: the engine answers ``id ...``, one ``param ...`` per parameter, then ``wait``;
 - ``set-param name=N value=V``: parameters (below), usually before ``init``; ``init``: the engine
   loads its evaluation, compiles its search and answers ``ready``;
-- ``pos pos=<side><32 squares> [moves="..."]``: side ``W``/``B``, then squares 1..32 in the
-  standard Russian numbering (1 = b8 .. 32 = g1, boardgym/RULES.md, Notation), each ``w`` / ``b``
-  (men), ``W`` / ``B`` (kings) or ``e`` (empty); the moves played since (for G.2a repetitions and
-  the G.2 counters) are ``22-17`` or ``from x to x captured x ...`` (every captured square, any
+- ``pos pos=<side><32 squares> [moves="..."]``: side ``W``/``B``, then squares 1..32 in the standard
+  Russian numbering (1 = b8 .. 32 = g1, boardgym/RULES.md, Notation), each ``w`` / ``b`` (men),
+  ``W`` / ``B`` (kings) or ``e`` (empty); the moves played since (for the draw rules: repetitions
+  and the move counters) are ``22-17`` or ``from x to x captured x ...`` (every captured square, any
   order: ``22x13x18``); algebraic squares (``c3-d4``) are accepted too;
 - ``level``: ``depth=D`` | ``move-time=S`` | ``[moves=M] time=S [inc=S]`` | ``infinite`` |
   ``nodes=N`` (the limits of the next searches, until the next ``level``);

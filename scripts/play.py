@@ -9,25 +9,26 @@
 Draughts moves: ``c3-d4``, ``c3:e5:g3`` (or ``c3xe5``, numeric ``22-17``; a capture may be given by
 its start and end when that is unambiguous). Backgammon plays, in your own numbering (the board is
 drawn from your side): ``24/18 13/11``, ``bar/22*``, ``6/off``, ``8/5(2)``; the dice are rolled by
-the env (seeded by ``--seed``), a roll that cannot be played passes by itself (E.3, E.7). With
-``--cube`` (money play, C.1-C.2) you answer ``roll`` or ``double`` before your roll and ``take``
-or ``drop`` when the agent doubles; the agents with a net decide by their equity, the others never
-double and always take.
+the env (seeded by ``--seed``), a roll that cannot be played passes by itself. With ``--cube``
+(money play with the doubling cube) you answer ``roll`` or ``double`` before your roll and
+``take`` or ``drop`` when the agent doubles; the agents with a net decide by their equity, the
+others never double and always take.
 
-With ``--match N`` you play a whole match to N points (boardgym/RULES.md MP.1-MP.8), with the
-cube and gammons: each game's points go to its winner up to what the match needs, no one doubles
-in the Crawford game, and the next game starts by itself after a line saying how the game ended
-and the score. The board shows the score (``match to 7, score 2-4 (Crawford)``, player_0's score
-first), the gnubg Match ID (with the score) and the score from your side; an agent with
-``set_match`` is told the score from its seat. ``undo`` takes back moves of the game in play
-only; ``save`` writes the whole match so far.
+With ``--match N`` you play a whole match to N points, with the cube and gammons: each game's points
+go to its winner up to what the match needs, no one doubles in the Crawford game, and the next game
+starts by itself after a line saying how the game ended and the score. The board shows the score
+(``match to 7, score 2-4 (Crawford)``, player_0's score first), the gnubg Match ID (with the score)
+and the score from your side; an agent with ``set_match`` is told the score from its seat. ``undo``
+takes back moves of the game in play only; ``save`` writes the whole match so far.
 
 After every move of the agent you see what it played (and its dice, with the play also in your
 numbering). Commands: ``moves`` lists your legal moves, ``undo`` takes back your last move (and
 the agent's reply), ``save [PATH]`` writes the game so far (PDN for draughts, a Jellyfish/gnubg
 match file for backgammon), ``help``, ``quit``. Illegal input is answered with the legal options.
-At the end you are told who won and how (G.1 or the draw rule G.2a-G.2e; single game, gammon or
-backgammon, O.3, or a dropped double, C.2, with the points).
+At the end you are told who won and how: no move left, or which draw rule ended the game
+(repetition, the king-move counts); a single game, gammon or backgammon, or a dropped double,
+with the points. ``boardgym rules`` prints the rules (``--clause G.2`` one of them: the messages
+name the clause in brackets).
 
 The agent is any name ``boardgym.agents.load`` knows for the game (``greedy``,
 ``draughts-alphabeta``, ``backgammon-td``, ...) or a checkpoint path: ``.zip``/``.pt`` MaskablePPO
@@ -90,10 +91,10 @@ class Settings:
     """backgammon: the first roll, e.g. 3-1 or 3 1 (none given: rolled); with it and no
     --position-id, player_0 is on roll at the standard start"""
     cube: bool = False
-    """backgammon: play with the doubling cube (money play, C.1-C.2)"""
+    """backgammon: play with the doubling cube (money play)"""
     match: int = 0
-    """backgammon: play a whole match to this many points, 1..64, with the cube (MP.1-MP.8);
-    0: one money game"""
+    """backgammon: play a whole match to this many points, 1..64, with the cube; 0: one money
+    game"""
     depth: int | None = None
     """agent option: search depth in plies (draughts alpha-beta; 1 or 2 for
     backgammon-expectimax)"""
@@ -298,7 +299,8 @@ def _session(cfg, game, agent, names, stdin, say, keeper):
                 game.play_text(text)
             except ValueError as e:
                 game = before
-                say(f"illegal: {e}\nlegal: {', '.join(game.legal())}")
+                listed = "legal moves:" in str(e)  # the notation's message lists them already
+                say(f"illegal: {e}" + ("" if listed else f"\nlegal: {', '.join(game.legal())}"))
                 continue
             if _game_number(game) == number:
                 history.append(before)

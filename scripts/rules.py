@@ -1,8 +1,9 @@
 """Print the rules boardgym implements: the whole document, one game's part, or one clause.
 
     boardgym rules
-    boardgym rules --game backgammon
-    boardgym rules --clause 25.2
+    boardgym rules backgammon
+    boardgym rules G.2
+    boardgym rules --game draughts --list
 
 The text is the rules document shipped in the package (``boardgym/RULES.md``); the kernels'
 docstrings and the tests cite its clause numbers.
@@ -19,6 +20,8 @@ from boardgym.scripts import cli
 class Settings:
     """What part of the rules to print."""
 
+    part: str | None = dataclasses.field(default=None, metadata={"positional": True})
+    """a game (draughts, backgammon) or a clause number (25.2, G.2): as --game or --clause"""
     game: Literal["all", "draughts", "backgammon"] = "all"
     """the game whose rules to print"""
     clause: str | None = None
@@ -27,11 +30,22 @@ class Settings:
     """list the clause numbers (of --game) instead of the text"""
 
     def check(self):
+        named = "--clause: "
+        if self.part is not None:
+            cli.require(
+                self.game == "all" and self.clause is None,
+                "give the game or clause once: as PART or as --game / --clause",
+            )
+            if self.part in rules.GAMES:
+                self.game = self.part
+            else:
+                self.clause, named = self.part, f"{self.part!r} is neither a game nor a clause: "
+            self.part = None
         if self.clause is not None:
             try:
                 rules.clause(self.clause)
             except ValueError as e:
-                raise cli.UsageError(f"--clause: {e}") from None
+                raise cli.UsageError(f"{named}{e}") from None
 
 
 def main(args=None):

@@ -1,97 +1,23 @@
-"""Train an agent by self-play: ``--algo td`` (a TD(lambda) value net) or ``--algo ppo``
-(MaskablePPO).
+r"""Train an agent by self-play: ``--algo td`` (a TD(lambda) value net) or ``--algo ppo``
+(MaskablePPO on the batched env with a league of opponents; needs ``pip install
+'boardgym[train]'``), either game.
 
-TD: TD-Gammon style afterstate net for backgammon, position value net for draughts; PPO: on the
-batched env with an opponent pool, both games (needs the ``train`` extra:
-``pip install 'boardgym[train]'``).
-
-    boardgym train --game backgammon --algo td --games 200000 --hidden 80 \
-        --alpha 0.1 --lam 0.0 --seed 1 --ckpt-dir runs/td80
-    boardgym train --game backgammon --algo td --games 400000 --ckpt-dir runs/td80 --resume
-    boardgym train --game backgammon --algo td --model gnubg --hidden 128 --race-hidden 64 \
-        --alpha 0.1 --games 3000000 --seed 1 --ckpt-every 5000 --eval-every 25000 \
-        --ckpt-dir runs/bg-gnubg/seed1
-    boardgym train --game draughts --algo td --games 1000000 --hidden 80 --alpha 0.003 \
-        --lam 0.7 --epsilon 0.05 --seed 1 --ckpt-every 20000 --eval-every 100000 \
-        --ckpt-dir runs/draughts-td
+    boardgym train --game backgammon --algo td --games 200000 --ckpt-dir runs/td
+    boardgym train --game backgammon --algo td --games 400000 --ckpt-dir runs/td --resume
+    boardgym train --game draughts --algo td --games 1000000 --hidden 80 --lam 0.7 \
+        --seed 1 --ckpt-every 20000 --eval-every 100000 --ckpt-dir runs/draughts-td
     boardgym train --game draughts --algo ppo --ckpt-dir runs/draughts-ppo
-    boardgym evaluate --curve runs/td80 --plot curve.png
-    tensorboard --logdir runs/td80/tb
+    boardgym evaluate --curve runs/td --plot curve.png
+    tensorboard --logdir runs/td/tb
 
-Both trainers run on one lifecycle (boardgym.agents.training.lifecycle) and write into
-``--ckpt-dir`` (default ``runs/<game>-<algo>``): checkpoints (written to a temporary file, then
-renamed), ``metrics.jsonl`` (one line per evaluation, and always one at the end of the run;
-``boardgym evaluate --curve DIR`` draws it) and TensorBoard logs in ``tb/`` (``--no-tensorboard``
-turns them off; without torch and tensorboard installed they are skipped with a note). A new run
-refuses a directory that holds anything: ``--resume`` continues the run there, ``--force`` starts
-over and moves the previous run's files into a ``replaced-<time>/`` folder beside them (nothing is
-ever deleted). ``--resume`` continues exactly where the last checkpoint left off — weights,
-optimizer, random states, counters and (PPO) the games in progress and the opponent pool — so a
-killed run loses at most the work since its last checkpoint, and the logs drop what came after it.
-On a terminal a progress bar (rate, ETA) runs on stderr.
-
-TD (boardgym.agents.training.td: ``run_td``, one loop for both games, ``TDGame`` holds the game's
-kernels): the games are played and learned from entirely inside Numba in chunks of ``--ckpt-every``
-games; after each chunk the weights, the self-play generator's state and the counters go to
-``latest.npz``. Every ``--eval-every`` games and at the end the net plays ``--eval-games`` games
-against the game's in-kernel players (boardgym.kernels.players: random and the one-ply heuristic)
-with its own evaluation seed; each evaluated net is also kept as ``games_<N>.npz``.
-  backgammon (boardgym.agents.backgammon.td.train_games): afterstate net, the dice from the
-  generator; opponents "random" (random checker moves) and "greedy" (the pip count/blots/made points
-  heuristic, kernels/backgammon/opponents.py); ``games_<N>.npz`` loads with TDAgent
-  (``load("backgammon-td", weights=PATH)``). ``--model gnubg``: the model of
-  td_net.init_model (contact net on raw board + agents/backgammon/features.py inputs, race net,
-  bear-off database; td.train_model_games, TD(0)); the bear-off table is generated at start
-  and on resume, never saved. The end of such a run: ``--alpha-steps`` lowers the learning rate
-  at given game counts, ``--average-from`` makes the model the mean of its weights over the last
-  stretch, and ``--distill-rounds`` then fits it to its own 1-ply values
-  (boardgym.agents.backgammon.distill; the rounds use both cores). The shipped ``backgammon-td``:
-
-    boardgym train --game backgammon --algo td --model gnubg --hidden 128 --race-hidden 64 \
-        --alpha 0.1 --games 2405000 --alpha-steps 2055000:0.03,2255000:0.01 \
-        --average-from 2155000 --distill-rounds 4 --seed 1 --ckpt-every 5000 \
-        --eval-every 25000 --eval-games 400 --no-tensorboard --ckpt-dir runs/bg-gnubg/seed1
-
-  Both cores for the TD games: run two seeds side by side (two commands, two --ckpt-dir) and
-  keep the one that wins a validation match (``boardgym evaluate``) on seeds of its own.
-  draughts (boardgym.agents.draughts.td.train_games): value of the position for the side to
-  move, epsilon-greedy whole moves (``--epsilon``), games capped at 200 plies (a draw);
-  opponents "random" and "recapture" (kernels/draughts/opponents.py), colours
-  alternating; ``games_<N>.npz`` is a draughts_eval.Evaluation for
-  ``load("draughts-alphabeta", weights=PATH)``.
-
-PPO (boardgym.agents.training.ppo.train_ppo): ``ppo.zip`` (``load("<game>-ppo", path=PATH)``) and
-``resume.pt`` every ``--ckpt-every`` learner steps (at the next rollout start); evaluations
-against the in-kernel players (``ppo.baseline_names``) and, in draughts, GreedyAgent every
-``--eval-every`` steps and at the end, with the Elo difference to each and its interval
-(TensorBoard ``elo/<opponent>``), each evaluated model kept as ``ppo_<steps>.zip``. The
-opponents come from the league (boardgym.agents.training.league: random, the in-kernel one-ply
-player, GreedyAgent and ``--pool-size`` snapshots, one per game, drawn by prioritized fictitious
-self-play; TensorBoard ``league/score/<member>`` and ``league/weight/<member>``). Draughts
-games start from the 150 opening ballots (``--openings ballots``; evaluations from 2-4 random
-moves, as ``boardgym evaluate``'s). PPO's
-``--ckpt-every`` and ``--eval-every`` default to 500,000 and 1,000,000 steps.
-
-Kickstarting (``--teacher``, boardgym.agents.training.kickstart): before self-play a teacher agent
-plays ``--teacher-games`` games against itself (10% random steps), every position is labelled with
-its action (each hop of a capture route, each checker step of a play) and the policy is cloned by
-cross-entropy over the legal actions for ``--teacher-epochs``; PPO with the league then goes on from
-it (``--teacher-mix``: a decaying cross-entropy term toward the labels). The teacher's positions are
-kept in ``teacher/``; ``--resume`` continues exactly inside the teacher phase too. The cloned policy
-is evaluated at step 0 (``ppo_0.zip``).
-
-PPO's defaults are the recipes of the shipped policies (``PPO_RECIPES``): 256x256 MLPs, seed 1,
-the teacher ``draughts-alphabeta:depth=4`` (4,096 games, 16 epochs) or ``backgammon-td:plies=0``
-(8,192 games, 20 epochs), ``--teacher-mix 0.5``, 35,000,000 (draughts) or 1,000,000
-(backgammon) steps, evaluations of 200 games every 1,000,000 steps. So
-
-    boardgym train --game draughts --algo ppo --ckpt-dir runs/draughts-ppo
-    boardgym train --game backgammon --algo ppo --ckpt-dir runs/backgammon-ppo
-
-train ``draughts-ppo`` and ``backgammon-ppo`` again (BENCHMARKS.md: the step each was taken at
-and its figures); ``--teacher none`` trains from scratch, and any setting given wins over the
-recipe, e.g. ``--teacher none --net-arch 64,64 --seed 0 --steps 1000000`` (the PPO of earlier
-versions).
+A run writes into --ckpt-dir: checkpoints, metrics.jsonl (one line per evaluation, always one
+at the end) and TensorBoard logs in tb/. A new run refuses a non-empty directory: --resume
+continues exactly from the last checkpoint, --force starts over and moves the old files into
+replaced-<time>/. Every --eval-every games (td) or steps (ppo), and at the end, the model plays
+--eval-games games against the game's fixed players; the run ends by saying where the model is
+(td: games_<N>.npz, ppo: ppo.zip). PPO's defaults are the recipes of the shipped policies
+(draughts-ppo, backgammon-ppo); any setting given wins. Options start with the algorithm they
+are for (td:, ppo:). Details, and the commands of every shipped agent: README, "Training".
 """
 
 import dataclasses
@@ -159,9 +85,8 @@ class Settings:
     hidden: int = 80
     """td: hidden units of the value net (backgammon gnubg: of the contact net)"""
     model: Literal["tesauro", "gnubg"] = "tesauro"
-    """td backgammon: tesauro (196 raw board inputs, one net) or gnubg (raw board + the hand-crafted
-    contact inputs of agents/backgammon/features.py, a race net once contact is broken, the exact
-    one-sided bear-off database of agents/backgammon/bearoff.py when both sides bear off)"""
+    """td backgammon: tesauro (raw board inputs, one net) or gnubg (raw board plus hand-made
+    contact features, a race net, the exact bear-off database: the shipped net's model)"""
     race_hidden: int = 64
     """td backgammon gnubg: hidden units of the race net"""
     race_alpha: float = 0.0
@@ -169,23 +94,16 @@ class Settings:
     alpha: float = 0.0
     """td: learning rate (0: the game's default: backgammon 0.1, draughts 0.003)"""
     alpha_steps: str = ""
-    """td: learning-rate schedule, comma-separated GAMES:ALPHA (e.g. 2000000:0.03,2300000:0.01):
-    from GAMES games on the rate is ALPHA (the race net's too: scaled by the same factor when
-    --race-alpha is set). A resumed run takes the schedule given to it, so a run can be resumed
-    with a lower rate; the same schedule resumes exactly"""
+    """td: learning-rate schedule GAMES:ALPHA,... (e.g. 2000000:0.03,2300000:0.01): from GAMES
+    games on the rate is ALPHA (a resumed run takes the schedule given to it)"""
     lam: float = 0.0
     """td: lambda (0 uses the fast sparse TD(0) path)"""
     average_from: int = 0
-    """td: from this many games on, the weights at every checkpoint join a running mean (0: no
-    mean); evaluations and games_<N>.npz files then hold the mean, and when the --games TD games
-    end the model becomes the mean (the distillation rounds start from it). Measured: the mean
-    over the last stretch of a run plays better than any one of its nets (BENCHMARKS.md)"""
+    """td: from this many games on, the model is the running mean of its weights at the
+    checkpoints (0: no mean)"""
     distill_rounds: int = 0
-    """td backgammon gnubg: rounds of self-distillation after the --games TD games
-    (agents/backgammon/distill.py): each round plays --distill-games games at 0-ply, values their
-    positions at 1-ply on both cores and fits the model to those values; each round's games
-    count in the run's games, and each round ends with an evaluation and a checkpoint (a run
-    that finished its TD games can be resumed with rounds)"""
+    """td backgammon gnubg: rounds of self-distillation after the TD games: each fits the model
+    to its own 1-ply values of --distill-games games' positions"""
     distill_games: int = 2000
     """td: self-play games whose positions one distillation round labels"""
     distill_epochs: int = 2
@@ -193,21 +111,20 @@ class Settings:
     distill_alpha: float = 0.02
     """td: learning rate of the distillation fit (both nets)"""
     distill_alt: float = 0.5
-    """td: probability that a distillation position also brings another of the 0-ply best plays
-    of its roll (the plays the net has to rank)"""
+    """td: probability that a distillation position also brings another good play of its roll"""
     epsilon: float = 0.05
     """td draughts: probability of a random move in self-play (exploration)"""
     init_scale: float = 0.1
     """td: initial weights uniform in [-init_scale, init_scale]"""
     seed: int | None = None
-    """seed of the initial weights and of self-play (default: td 0, ppo 1 as in PPO_RECIPES)"""
+    """seed of the initial weights and of self-play (default: td 0, ppo 1, the recipes')"""
     ckpt_dir: str = ""
     """run directory: checkpoints, metrics.jsonl, TensorBoard logs (tb/); empty:
     runs/<game>-<algo>"""
     ckpt_every: int | None = None
     """games (td; default 5,000) or learner steps (ppo; default 500,000) between checkpoints"""
     eval_every: int | None = None
-    """games (td; default 20,000) or steps (ppo; default 2,000,000) between evaluations (0: only
+    """games (td; default 20,000) or steps (ppo; default 1,000,000) between evaluations (0: only
     the final one)"""
     eval_games: int | None = None
     """games per evaluation opponent (rounded up to even: pairs from the same start; default:
@@ -236,44 +153,31 @@ class Settings:
     epochs: int = 2
     """ppo: passes over each rollout (MaskablePPO n_epochs)"""
     league: bool = True
-    """ppo: opponents from the league (fixed players and snapshots per game, sampled by
-    prioritized fictitious self-play: boardgym.agents.training.league); --no-league: the uniform
-    pool of earlier runs (one member per rollout)"""
+    """ppo: opponents from the league (fixed players and snapshots, prioritized fictitious
+    self-play); --no-league: a uniform pool, one member per rollout"""
     openings: Literal["ballots", "start"] = "ballots"
-    """ppo draughts: where training games start: 'ballots' (each game from one of the 150
-    three-move opening ballots, agents/arena/data/draughts_ballots.tsv, drawn at every reset) or
-    'start' (the initial position: a deterministic policy then learns a few lines)"""
+    """ppo draughts: where training games start: ballots (one of the 150 three-move opening
+    ballots) or start (the initial position)"""
     pfsp: Literal["hard", "var"] = "hard"
-    """ppo: league sampling weight of a member the learner scores p against: hard (1-p)^2
-    (the members it loses to), var p(1-p) (the ones it beats about half the time)"""
+    """ppo: league weight of a member the learner scores p against: hard (1-p)^2, var p(1-p)"""
     teacher: str = "recipe"
-    """ppo: kickstart from a teacher agent ('none': no teacher; 'recipe', the default: the game's
-    recipe, draughts-alphabeta:depth=4 or backgammon-td:plies=0): before self-play the teacher plays
-    --teacher-games games against itself (from the --openings in draughts), each position is
-    labelled with its action (each hop of its chosen capture route, each checker step of its chosen
-    play) and the policy is trained on them by cross-entropy over the legal actions
-    (boardgym.agents.training.kickstart). A spec 'name:key=value,...': draughts alphabeta,
-    alphabeta-material, alphabeta-td (e.g. draughts-alphabeta:depth=4), greedy; backgammon td (e.g.
-    backgammon-td:plies=0), greedy, expectimax"""
+    """ppo: clone the policy from a teacher agent's games before self-play: an agent spec (e.g.
+    draughts-alphabeta:depth=4, backgammon-td:plies=0), none, or recipe (the game's recipe)"""
     teacher_games: int | None = None
-    """ppo --teacher: games the teacher plays for the cloning positions (chunks of 64; about 60
-    positions a draughts game, 120 a backgammon one; default: the recipe's, draughts 4,096,
-    backgammon 8,192, else 1,024)"""
+    """ppo --teacher: games the teacher plays for the cloning (default: the recipe's, draughts
+    4,096, backgammon 8,192, else 1,024)"""
     teacher_epochs: int | None = None
     """ppo --teacher: passes of behaviour cloning over the teacher's positions (default: the
     recipe's, draughts 16, backgammon 20, else 10)"""
     teacher_explore: float = 0.1
-    """ppo --teacher: probability of a random legal action instead of the teacher's at each step
-    of its games (the positions stay varied; the label is still the teacher's action)"""
+    """ppo --teacher: probability of a random action instead of the teacher's in its games"""
     teacher_lr: float = 1e-3
     """ppo --teacher: Adam learning rate of the cloning (PPO then uses its own)"""
     teacher_value: float = 0.5
-    """ppo --teacher: weight of the value head's squared error against the teacher games'
-    results in the cloning loss (0: the policy head only)"""
+    """ppo --teacher: weight of the value head's loss in the cloning (0: the policy only)"""
     teacher_mix: float | None = None
-    """ppo --teacher: weight of a cross-entropy term toward the teacher's labels during PPO (two
-    minibatches at every rollout start), decaying linearly to 0 at --teacher-mix-steps (0: off;
-    default: the recipe's 0.5, else 0)"""
+    """ppo --teacher: weight of a cross-entropy term toward the teacher's labels during PPO,
+    decaying to 0 at --teacher-mix-steps (default: the recipe's 0.5, else 0)"""
     teacher_mix_steps: int = 2_000_000
     """ppo --teacher: learner steps over which --teacher-mix decays to 0"""
     tensorboard: bool = True

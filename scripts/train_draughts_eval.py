@@ -1,4 +1,4 @@
-"""Train a learned draughts evaluation for AlphaBetaAgent: a small MLP distilled from deeper search.
+r"""Train a learned draughts evaluation for AlphaBetaAgent: a small MLP distilled from deep search.
 
     boardgym train-eval --positions 150000 --label-depth 8 --quiet-only --hidden 64 \
         --out runs/draughts-eval/gen1.npz

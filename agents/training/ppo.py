@@ -843,6 +843,14 @@ class PPORun:
     def learn(self) -> None:
         """MaskablePPO's learn up to total_steps, the run called back at rollouts and steps."""
         remaining = self.cfg.total_steps - self.model.num_timesteps
+        rollout = self.model.n_envs * self.model.n_steps
+        if remaining > 0 and remaining % rollout:
+            trained = self.model.num_timesteps + -(-remaining // rollout) * rollout
+            self.log(
+                f"training {trained:,} steps, not the {self.cfg.total_steps:,} asked: "
+                f"MaskablePPO learns in whole rollouts of {rollout:,} steps "
+                f"({self.model.n_envs} games x {self.model.n_steps} steps, --num-envs x --rollout)"
+            )
         if remaining > 0:
             c = self.counters
             self.mark = (time.perf_counter(), c["steps"], c["games"])
@@ -938,6 +946,11 @@ class PPORun:
         if self.counters.get("evaluated") != self.counters["steps"]:
             self.evaluate()
         self.checkpoint()
+        path = os.path.join(self.dir, MODEL_FILE)
+        self.log(
+            f"saved the model ({self.counters['steps']:,} steps) to {path}: play it with "
+            f"boardgym play --game {self.cfg.game} --agent {path}"
+        )
 
 
 def _self_play(run: PPORun) -> BaseCallback:

@@ -246,6 +246,12 @@ def run_td(
             )
             evaluation({"round": rounds, "positions": n})
             checkpoint()
+        if done > start:
+            path = os.path.join(cfg.ckpt_dir, f"games_{done}.npz")
+            log(
+                f"saved the model ({done:,} games) to {path}: play it with "
+                f"boardgym play --game {cfg.game} --agent {path}"
+            )
     finally:
         run.close()
     return params

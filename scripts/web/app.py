@@ -8,10 +8,10 @@
 
 The page draws the board (SVG in the browser, the geometry of envs/draughts_render.py and
 envs/backgammon_render.py) from what the server sends. Each game lives on the server, under an
-id (one per browser tab, many at once); the page sends only actions: a draughts hop
-(``from_sq32 * 32 + to_sq32``, a capture chain hop by hop, M.1-M.3, 25.1-25.7), a backgammon
-checker move (``(source - 1) * 6 + (die - 1)``, B.1-B.6, bar entry E.1-E.7, bearing off O.1-O.2)
-or a cube decision (``roll``/``double``/``take``/``drop``, C.1-C.2); the server checks each
+id (one per browser tab, many at once); the page sends only actions, numbered as the envs
+number them (each view lists the legal ones): a draughts hop from one square to the next (a
+capture chain hop by hop), a backgammon checker moved by one die (from the bar, or off the
+board), or a cube decision (``roll``/``double``/``take``/``drop``); the server checks each
 against the kernels' legal mask, plays the agent's replies (agents/arena/sessions.py, the same
 games as ``boardgym play``) and rolls the dice. Anything illegal or malformed is answered with
 HTTP 400 and ``{"error": message}``, which the page shows; the server never fails on bad input.
@@ -23,7 +23,7 @@ e.g. ``"tt_bits=20, use_tt=false"``); in play at the top level, in watch per age
 the agent does not take, or a value out of range, is an error naming the agent.
 
 Backgammon: a click on a checker and a spot plays the move; when two dice take the same checker
-to the same spot (bearing off, O.1-O.2), the page asks which die (or a die is clicked first).
+to the same spot (bearing off), the page asks which die (or a die is clicked first).
 ``dice`` sets the first roll of a new game (with or without a Position ID). Undo takes back the
 person's turn (its checker moves or its cube action) with the agent's reply.
 
@@ -41,7 +41,7 @@ Replay: a PDN file of one or more games, or a whole Jellyfish / gnubg match file
 game, as GNU Backgammon exports it too: a lone entry is placed by the column it starts in): each
 position with the move that led to it, the match score before each game, the cube's value and
 owner at every step (``Doubles => n`` shown on offer, a take doubles the cube and gives it to the
-taker, C.1-C.2; a drop ends the game), forwards and backwards across games.
+taker; a drop ends the game), forwards and backwards across games.
 
 API (JSON): ``GET /api/agents``; ``GET /api/start/{game}`` (the start position's board, drawn
 before a game begins); ``POST /api/games`` ``{game, mode: play|watch, agent, agents, seat, seed,

@@ -114,3 +114,26 @@ def test_wrapped_env_behaves_as_pettingzoos_own_wrappers(module, illegal_at):
         if k == illegal_at:
             assert ours.rewards[agent] == -1 and all(ours.terminations.values())
     assert not ours.agents and not theirs.agents
+
+
+def test_an_unknown_reset_option_is_a_plain_warning(monkeypatch):
+    """api_test printed "ignoring unknown reset option(s)" wrapped in terminal colour codes."""
+    import warnings
+
+    import gymnasium
+
+    from boardgym.envs import backgammon_v0, russian_draughts_v0
+
+    for module in (russian_draughts_v0, backgammon_v0):
+        env = module.raw_env()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            env.reset(seed=0, options={"nonsense": 1})
+        (w,) = [c for c in caught if "unknown reset option" in str(c.message)]
+        assert "\x1b" not in str(w.message) and "['nonsense']" in str(w.message)
+        with monkeypatch.context() as m:  # gymnasium's logger level silences it
+            m.setattr(gymnasium.logger, "min_level", gymnasium.logger.ERROR)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                env.reset(seed=0, options={"nonsense": 1})
+            assert not [c for c in caught if "unknown reset option" in str(c.message)]

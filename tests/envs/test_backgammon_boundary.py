@@ -348,3 +348,14 @@ def test_parse_dice_reads_every_form_of_a_roll(value):
 def test_parse_dice_refuses_anything_else(value):
     with pytest.raises(ValueError, match="two dice 1..6 such as 3-1 or 3 1"):
         bg.parse_dice(value)
+
+
+def test_a_position_id_given_as_a_state_says_to_use_position_from_id():
+    for call in (
+        lambda: bg.parse_play("4HPwATDgc/ABMA", 3, 1, "8/5 6/5"),
+        lambda: bg.check_state("4HPwATDgc/ABMA"),
+    ):
+        with pytest.raises(TypeError, match=r"'4HPwATDgc/ABMA' use position_from_id\(id\)"):
+            call()
+    s = bg.parse_play(bg.position_from_id("4HPwATDgc/ABMA"), 3, 1, "8/5 6/5")
+    assert s.shape == bg.initial_state().shape

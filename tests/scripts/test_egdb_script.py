@@ -17,7 +17,9 @@ def test_build_probe_info(tmp_path, capsys):
     res = egdb.main(["probe", "W:WK29:BK22", "--dir", d])
     text = capsys.readouterr().out
     assert res["result"] == "win" and res["t"] == 1
-    assert "White to move: win in 1 plies" in text and "a1:d4: loss in 0 plies" in text
+    assert "White to move: win in 1 plies" in text
+    assert "  a1:d4: win for White (then 0 plies to the next capture, crowning or the end)" in text
+    assert res["moves"]["a1:d4"] == ("loss", 0)  # the library keeps the opponent's view
     rows = egdb.main(["info", "--dir", d])
     assert len(rows) == 16 and "complete up to 3 pieces" in capsys.readouterr().out
 

@@ -520,3 +520,13 @@ def test_no_archive_and_a_broken_archive(tmp_path):
     db = tmp_path / "none.sqlite"
     _run(["--game", "draughts", "--db", str(db), "--no-archive"], text="quit\n")
     assert not db.exists()
+
+
+def test_an_illegal_move_is_answered_once_saying_capture_is_compulsory():
+    _, text = _run(["--fen", "W:W21:B17", "--agent", "random"], text="b6-c5\nc3-d5\nquit\n")
+    assert (
+        "illegal: illegal move 'b6-c5'; capturing is compulsory (25.1); legal moves: a3:c5\n"
+        in (text)
+    )
+    assert text.count("a3:c5") == 2  # once per illegal input: the two replies
+    assert "bad move 'c3-d5'" in text and "\nlegal: a3:c5" in text

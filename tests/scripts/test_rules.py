@@ -59,3 +59,13 @@ def test_command_prints_a_clause_a_game_and_the_list(capsys):
     assert rules_script.main([]) == rules.text()
     with pytest.raises(cli.UsageError, match="--clause"):
         rules_script.main(["--clause", "99.9"])
+
+
+def test_command_takes_a_game_or_a_clause_as_its_argument(capsys):
+    assert rules_script.main(["backgammon"]) == rules.game_text("backgammon")
+    assert rules_script.main(["draughts"]) == rules.game_text("draughts")
+    assert rules_script.main(["G.2"]) == rules.clause("G.2") and "G.2e" in rules.clause("G.2")
+    with pytest.raises(cli.UsageError, match="'chess' is neither a game nor a clause"):
+        rules_script.main(["chess"])
+    with pytest.raises(cli.UsageError, match="once"):
+        rules_script.main(["G.2", "--clause", "G.1"])

@@ -82,6 +82,17 @@ def test_every_run_ends_with_an_evaluation_and_draws_a_curve(tmp_path, capsys):
     assert "vs random: ppg last" in capsys.readouterr().out
 
 
+def test_a_td_run_says_where_it_saved_the_model(tmp_path, capsys):
+    run = tmp_path / "run"
+    args = [a for a in TINY if a != "--quiet"]
+    train.main(args + ["--games", "4", "--eval-every", "0", "--ckpt-dir", str(run)])
+    path = run / "games_4.npz"
+    assert (
+        f"saved the model (4 games) to {path}: play it with boardgym play --game backgammon "
+        f"--agent {path}"
+    ) in capsys.readouterr().out
+
+
 def test_metrics_file_is_there_from_the_start(tmp_path, monkeypatch):
     """A run killed before its first evaluation leaves an empty metrics.jsonl, which
     ``boardgym evaluate --curve`` reports as such."""

@@ -45,6 +45,8 @@ def test_tiny_self_play_run_checkpoint_and_legal_play(tmp_path, game, module):
         and all(f"vs {heuristic}" in t for t in evals)
     )
     assert not any(re.search(r"\b0 steps/s", t) for t in logs)  # no progress line before progress
+    assert logs[-1].startswith(f"saved the model (4,096 steps) to {tmp_path / 'ppo.zip'}: ")
+    assert not any(t.startswith("training ") for t in logs)  # whole rollouts: nothing to say
     agent = PPOAgent(tmp_path / "ppo.zip")
     for seed in range(2):  # both seats, a whole game, only legal actions (the env would raise)
         env = module.raw_env()
@@ -154,6 +156,26 @@ def test_pool_fixed_members_play_as_the_in_kernel_opponents(game, kwargs, member
         obs.append(trace)
     assert all(np.array_equal(x, y) for x, y in zip(*obs))
     assert any(t.any() for t in obs[0][3::3])  # some game ended on the way
+
+
+def test_a_run_says_it_trains_whole_rollouts_past_the_steps_asked(tmp_path):
+    logs = []
+    model = train_ppo(
+        "draughts",
+        1000,
+        tmp_path,
+        num_envs=4,
+        eval_games=2,
+        log=logs.append,
+        net_arch=(8,),
+        tensorboard=False,
+    )
+    assert model.num_timesteps == 1024
+    assert logs[0] == (
+        "training 1,024 steps, not the 1,000 asked: MaskablePPO learns in whole rollouts of 256 "
+        "steps (4 games x 64 steps, --num-envs x --rollout)"
+    )
+    assert logs[-1].startswith("saved the model (1,024 steps) to ")
 
 
 def test_ppo_resume_after_a_kill_is_exact(tmp_path):
