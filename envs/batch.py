@@ -539,7 +539,6 @@ class DraughtsBatch(_BatchCore):
             self._seat_rewards,
             self._seat_done,
             self._final_obs,
-            self.final_matches,
         )
 
 
