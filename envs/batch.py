@@ -536,7 +536,6 @@ class DraughtsBatch(_BatchCore):
             self._seat_rewards,
             self._seat_done,
             self._final_obs,
-            self.final_matches,
         )
 
 

@@ -249,7 +249,7 @@ def _start_game(i, alternate, games, play, outs, passes, stk):
     _finish(s, status, 0, False, i, games, play, outs, passes, stk)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _step_block(lo, hi, actions, games, play, outs):
     passes, stk = _scratch()
     for i in range(lo, hi):
@@ -258,7 +258,7 @@ def _step_block(lo, hi, actions, games, play, outs):
         _step_game(i, actions[i], games, play, outs, passes, stk)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _reset_block(lo, hi, which, alternate, games, play, outs):
     passes, stk = _scratch()
     for i in range(lo, hi):
@@ -267,7 +267,7 @@ def _reset_block(lo, hi, which, alternate, games, play, outs):
         _start_game(i, alternate, games, play, outs, passes, stk)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _autoreset_block(
     lo, hi, actions, alternate, games, play, outs, seat_rewards, seat_done, final, final_matches
 ):
@@ -287,7 +287,8 @@ def _autoreset_block(
 
 
 # Serial and parallel builds of the same block functions, both cached (the parallel ones take the
-# block count from the caller); see draughts/batch.py.
+# block count from the caller); see draughts/batch.py. The prange bodies call the block
+# functions rather than inline them: inlined, the parfor build wrote wrong ``current`` entries.
 @njit(cache=True)
 def batch_step_serial(actions, games, play, outs):
     """Apply actions[i] (legal actions of the player to act; -1 skips game i) and continue each

@@ -18,6 +18,9 @@ CASES = [
     (BackgammonBatch, "greedy", {"scoring": "gammon"}),
     (BackgammonBatch, "random", {"max_turns": 20}),
     (BackgammonBatch, None, {}),
+    (BackgammonBatch, None, {"cube": True}),
+    (BackgammonBatch, "random", {"match_length": 5}),
+    (BackgammonBatch, "greedy", {"match_length": 3, "match_reward": "points"}),
 ]
 
 
@@ -48,12 +51,21 @@ def test_step_autoreset_is_step_then_reset_done(cls, opponent, kwargs, n):
     assert finished_seen > 0
 
 
-def test_the_parallel_build_plays_the_serial_games():
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda threads: DraughtsBatch(300, opponent="random", threads=threads),
+        lambda threads: BackgammonBatch(300, opponent="random", threads=threads),
+        lambda threads: BackgammonBatch(300, opponent=None, match_length=5, threads=threads),
+    ],
+    ids=["draughts", "backgammon", "backgammon-match"],
+)
+def test_the_parallel_build_plays_the_serial_games(make):
     if numba.config.NUMBA_NUM_THREADS < 2:
         pytest.skip("one thread only")
     cores = []
     for threads in (1, 2):
-        core = DraughtsBatch(300, opponent="random", threads=threads)
+        core = make(threads)
         core.reset(seed=3)
         rngs, actions = seed_rngs(4, 300), np.zeros(300, np.int64)
         for _ in range(50):
@@ -61,7 +73,7 @@ def test_the_parallel_build_plays_the_serial_games():
             core.step_autoreset(actions)
         cores.append(core.get_state())
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
-    for name in ("states", "obs", "masks", "rngs", "seats"):
+    for name in cores[0]:
         np.testing.assert_array_equal(cores[0][name], cores[1][name], err_msg=name)
 
 
