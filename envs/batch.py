@@ -552,10 +552,11 @@ class BackgammonBatch(_BatchCore):
     gammons (the next game starts by itself in the same step; observations end with the match
     block, O = 212; no doubling in the Crawford game nor past a cube of 64), ``match_reward``
     "match" (+1 / -1 at the end) or "points" (each game's credited points as it ends).
-    ``matches`` (int64 (N, MATCH_LEN), kernels/backgammon/match.py) holds each match's score,
-    ``score`` player_0's and player_1's; ``step_autoreset`` keeps the match state of each
-    finished match in ``final_matches`` before restarting it; ``offered`` (int64 (N,)) is 1 while a double awaits
-    its answer. The in-kernel opponents never double and take every double."""
+    ``matches`` (int64 (N, MATCH_LEN), kernels/backgammon/match.py) holds each match's state,
+    ``score`` player_0's and player_1's scores; ``step_autoreset`` copies the match state of
+    each match it ends into ``final_matches`` before restarting it; ``offered`` (int64 (N,)) is
+    1 while a double awaits its answer. The in-kernel opponents never double and take every
+    double (the agents' "cubeless" cube policy)."""
 
     _state_fields = _BatchCore._state_fields + ("rolls", "offered", "matches")
 
@@ -587,8 +588,8 @@ class BackgammonBatch(_BatchCore):
         n = self.num_envs
         self.rolls = np.zeros(n, np.int64)
         self.offered = np.zeros(n, np.int64)
-        self.matches = np.zeros((n, game.MATCH_LEN), np.int64)
-        self.final_matches = np.zeros((n, game.MATCH_LEN), np.int64)
+        self.matches = np.tile(game.new_match(self.match_length), (n, 1))
+        self.final_matches = self.matches.copy()
         self._k = kb
         self._checks = checks
         self._game = game

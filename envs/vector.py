@@ -14,7 +14,11 @@
   terminations, truncations and ``final_obs`` are fresh. ``copy=True`` returns fresh copies of all
   of them (Gymnasium's SyncVectorEnv default). Each ``step`` is one kernel call
   (``step_autoreset`` of the batched core: the learner's moves, the opponent's replies, the
-  observations, the masks and the restarts of the finished games).
+  observations, the masks and the restarts of the finished games). Other keyword arguments go
+  to the core (backgammon: ``scoring``, ``max_turns``, ``cube``, ``match_length``,
+  ``match_reward``); in backgammon match play the infos also hold ``score`` (N, 2: player_0's,
+  player_1's), ``game`` (from 1), ``crawford``, the learner's ``seat`` and, for the matches
+  that ended, ``final_score`` (marked by ``_final_score``).
 - ``make_sb3_vec_env(game, num_envs, ...)``: a stable-baselines3 ``VecEnv`` with the same games
   (``terminal_observation`` in the finished games' infos, ``env_method("action_masks")`` returning
   the per-game masks) so that ``MaskablePPO("MlpPolicy", vec_env)`` trains on N games at once.

@@ -236,14 +236,13 @@ def _step_game(i, a, games, play, outs, passes, stk):
 
 @njit(cache=True, inline="always")
 def _start_game(i, alternate, games, play, outs, passes, stk):
-    """Start game i afresh: a new match at 0-0 in match play, its first game's opening roll from
-    its stream; with alternate the learner changes seat."""
+    """Start game i afresh: a new match at 0-0 (match length 0 in money play), its first game's
+    opening roll from its stream; with alternate the learner changes seat."""
     states, seats, _, _, _, matches = games
     length = play[4]
     if alternate:
         seats[i] = 1 - seats[i]
-    if length > 0:
-        match_init(length, 0, 0, 0, matches[i])
+    match_init(length, 0, 0, 0, matches[i])
     s = states[i]
     status = _new_game(s, i, games, play, passes)
     _finish(s, status, 0, False, i, games, play, outs, passes, stk)
@@ -327,8 +326,8 @@ def batch_step_autoreset_serial(
     """batch_step for every game, then, in the same call, batch_reset of each game (match) that
     ended, after keeping the reward of the player in seats[i] (seat_rewards float32[N]), the
     end (seat_done int8[N, 2]: terminated, truncated) and, for the finished ones, the last
-    observation (final float32[N, O]) and match state (final_matches int64[N, MATCH_LEN]). The outputs and streams end as batch_step then
-    batch_reset of the finished games leave them."""
+    observation (final float32[N, O]) and match state (final_matches int64[N, MATCH_LEN]). The
+    outputs and streams end as batch_step then batch_reset of the finished games leave them."""
     _autoreset_block(
         0,
         games[0].shape[0],

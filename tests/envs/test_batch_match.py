@@ -243,3 +243,37 @@ def test_make_vec_match_play():
             assert (infos["final_score"][term].max(1) == 7).all()
         assert (rew[~term] == 0).all()
     assert ended > 3 and set(rewards) <= {-1.0, 1.0}
+
+
+def test_vector_env_with_a_policy_opponent_in_match_play():
+    """A callable opponent answers the cube itself (here: the first legal action, so it doubles
+    whenever it may and takes); the final scores of the ended matches are in the infos."""
+    from boardgym.envs.vector import BackgammonVectorEnv
+
+    def first_legal(obs, masks):
+        return masks.argmax(axis=1)
+
+    envs = BackgammonVectorEnv(num_envs=6, opponent=first_legal, match_length=3)
+    obs, infos = envs.reset(seed=1)
+    rng = np.random.default_rng(2)
+    ended = 0
+    for _ in range(1500):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in infos["action_mask"]])
+        obs, rew, term, trunc, infos = envs.step(actions)
+        if term.any():
+            ended += int(term.sum())
+            assert (infos["final_score"][term].max(1) == 3).all()
+            assert set(rew[term].tolist()) <= {-1.0, 1.0}
+    assert ended > 0
+
+
+def test_sb3_vec_env_in_match_play():
+    pytest.importorskip("stable_baselines3")
+    from boardgym.envs.vector import make_sb3_vec_env
+
+    venv = make_sb3_vec_env("backgammon", num_envs=4, opponent="greedy", match_length=3)
+    obs = venv.reset()
+    assert obs.shape == (4, 212) and venv.action_space.n == game.N_ACTIONS_CUBE
+    for _ in range(50):
+        masks = np.stack(venv.env_method("action_masks"))
+        venv.step(masks.argmax(axis=1))

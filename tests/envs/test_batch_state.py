@@ -22,6 +22,8 @@ def _play(core, steps):
     [
         lambda: DraughtsBatch(8, opponent="random", max_moves=60),
         lambda: BackgammonBatch(8, opponent="greedy", max_turns=40),
+        lambda: BackgammonBatch(8, opponent=None, cube=True, max_turns=40),
+        lambda: BackgammonBatch(8, opponent="random", match_length=3, max_turns=200),
     ],
 )
 def test_restored_core_plays_the_same_games(make):
