@@ -1,5 +1,5 @@
-"""Train an agent by self-play: ``--algo td`` (a TD(lambda) value net) or ``--algo ppo``
-(MaskablePPO).
+"""Train an agent by self-play: ``--algo td`` (a TD(lambda) value net), ``--algo ppo``
+(MaskablePPO) or ``--algo rollout`` (the backgammon model fitted to its own rollouts).
 
 TD: TD-Gammon style afterstate net for backgammon, position value net for draughts; PPO: on the
 batched env with an opponent pool, both games (needs the ``train`` extra:
@@ -59,6 +59,17 @@ with its own evaluation seed; each evaluated net is also kept as ``games_<N>.npz
   opponents "random" and "recapture" (kernels/draughts/opponents.py), colours
   alternating; ``games_<N>.npz`` is a draughts_eval.Evaluation for
   ``load("draughts-alphabeta", weights=PATH)``.
+
+Rollout (boardgym.agents.training.rollouts.train_rollouts, backgammon): from a gnubg-input model
+(``--start-from``, default the shipped backgammon-td), ``--rounds`` rounds of: ``--positions``
+positions of its 0-ply self-play, each rolled out (``--trials`` luck-adjusted trials of at most
+``--plies`` half-moves, agents/backgammon/rollout.py; ``--blocks`` > 1 uses more cores), the model
+fitted to the rollouts of every round so far; each round's dataset (``data_<r>.npz``, written as
+it goes) and model (``round_<r>.npz``, ``latest.npz``) are kept, so ``--resume`` continues inside a
+round. Each round logs the model's 0-ply error on the rollout benchmark set (mEMG/move):
+
+    boardgym train --game backgammon --algo rollout --rounds 4 --positions 25000 --trials 36 \
+        --plies 9 --ckpt-dir runs/bg-rollout
 
 PPO (boardgym.agents.training.ppo.train_ppo): ``ppo.zip`` (``load("<game>-ppo", path=PATH)``) and
 ``resume.pt`` every ``--ckpt-every`` learner steps (at the next rollout start); evaluations
@@ -151,9 +162,9 @@ class Settings:
 
     game: Literal["backgammon", "draughts"] = "backgammon"
     """game to train on"""
-    algo: Literal["td", "ppo"] = "td"
-    """learning algorithm: td (a TD(lambda) value net) or ppo (MaskablePPO; needs
-    boardgym[train])"""
+    algo: Literal["td", "ppo", "rollout"] = "td"
+    """learning algorithm: td (a TD(lambda) value net), ppo (MaskablePPO; needs boardgym[train])
+    or rollout (backgammon: the model fitted to its own rollouts, from --start-from)"""
     games: int = 100_000
     """td: total self-play games of the run (a resumed run continues up to this total)"""
     hidden: int = 80
@@ -193,8 +204,24 @@ class Settings:
     distill_alpha: float = 0.02
     """td: learning rate of the distillation fit (both nets)"""
     distill_alt: float = 0.5
-    """td: probability that a distillation position also brings another of the 0-ply best plays
-    of its roll (the plays the net has to rank)"""
+    """td, rollout: probability that a distillation (rollout) position also brings another of the
+    0-ply best plays of its roll (the plays the net has to rank)"""
+    start_from: str = ""
+    """rollout: the gnubg-input model file the run starts from (empty: the shipped backgammon-td)"""
+    rounds: int = 1
+    """rollout: rounds of positions, rollouts and fit (a resumed run continues up to this total)"""
+    positions: int = 10_000
+    """rollout: self-play positions rolled out per round"""
+    trials: int = 36
+    """rollout: trials per position (36: the first roll stratified over the 36 outcomes)"""
+    plies: int = 9
+    """rollout: half-moves per trial before the net's value is taken"""
+    blocks: int = 1
+    """rollout: positions rolled out in this many parallel blocks (1: one core)"""
+    fit_epochs: int = 2
+    """rollout: passes of SGD over the datasets of all rounds so far, each round"""
+    fit_alpha: float = 0.02
+    """rollout: learning rate of the fit (both nets)"""
     epsilon: float = 0.05
     """td draughts: probability of a random move in self-play (exploration)"""
     init_scale: float = 0.1
@@ -316,6 +343,12 @@ class Settings:
             "epochs",
             "distill_games",
             "distill_epochs",
+            "rounds",
+            "positions",
+            "trials",
+            "plies",
+            "blocks",
+            "fit_epochs",
         ):
             value = getattr(self, name)
             cli.require(value > 0, f"--{name.replace('_', '-')} must be positive, got {value}")
@@ -340,6 +373,10 @@ class Settings:
         cli.require(
             self.model == "tesauro" or (self.game == "backgammon" and self.algo == "td"),
             "--model gnubg is for --game backgammon --algo td",
+        )
+        cli.require(self.fit_alpha > 0, f"--fit-alpha must be positive, got {self.fit_alpha}")
+        cli.require(
+            self.algo != "rollout" or self.game == "backgammon", "--algo rollout is for backgammon"
         )
         cli.require(0.0 <= self.lam <= 1.0, f"--lam must be in [0, 1], got {self.lam}")
         cli.require(0.0 <= self.epsilon <= 1.0, f"--epsilon must be in [0, 1], got {self.epsilon}")
@@ -473,7 +510,15 @@ def parse_net_arch(text):
     return sizes
 
 
+def train_backgammon_rollout(cfg):
+    """Rollout training of the backgammon model (rollouts.train_rollouts); the final model."""
+    from boardgym.agents.training.rollouts import train_rollouts
+
+    return _with_progress(cfg, cfg.rounds, "rounds", functools.partial(train_rollouts, cfg))
+
+
 TRAINERS = {
+    ("backgammon", "rollout"): train_backgammon_rollout,
     ("backgammon", "td"): train_backgammon_td,
     ("draughts", "td"): train_draughts_td,
     ("draughts", "ppo"): train_ppo,
