@@ -80,3 +80,10 @@ def test_the_file_round_trips_and_is_checked(bench, tmp_path):
     B.save_benchmark(tmp_path / "broken.npz", broken)
     with pytest.raises(ValueError, match="bad starts"):
         B.load_benchmark(tmp_path / "broken.npz")
+
+
+def test_the_shipped_set_loads_with_its_command():
+    b = B.load_benchmark()
+    assert len(b["states"]) >= 100 and len(b["cand_rows"]) == b["starts"][-1]
+    assert b["meta"]["command"].startswith("boardgym rollout-bench --build")
+    assert b["meta"]["seed"] == B.BENCH_SEED
