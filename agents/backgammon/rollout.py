@@ -60,6 +60,15 @@ SE_EQUITY = td_net.N_OUT  # the column of the equity's standard error
 SE_LEN = td_net.N_OUT + 1
 MAX_PLIES = 500  # a whole game: every game ends long before
 MAX_TRIALS = 1 << 20
+#: the index among the 21 distinct rolls (search.ROLL_D1, ROLL_D2) of each of the 36 outcomes
+FIRST_ROLL = np.array(
+    [
+        int(np.flatnonzero((ROLL_D1 == min(a, b)) & (ROLL_D2 == max(a, b)))[0])
+        for a in range(1, 7)
+        for b in range(1, 7)
+    ],
+    dtype=np.int64,
+)
 
 
 @njit(cache=True)
@@ -112,19 +121,43 @@ def _to_root(y, side, out):
 
 
 @njit(cache=True)
-def _trial(net, root, first, tr, plies, reduce, buf, nxt, b, y, v, g, va, ga, acc):
-    """One trial from afterstate root (first roll: outcome first 0..35, later dice from tr,
-    int64[1]) -> acc (float64[5]): its luck-adjusted (reduce) or plain value, root's view."""
+def _first_half_move(net, root, buf, b, y, v, va, rows1, v1, ev1, g1):
+    """The opponent's best play of each of the 21 rolls from afterstate root (rows1
+    int64[21, STATE_LEN], EV_* ev1 int64[21]), its outputs in the root mover's view (v1
+    float64[21, 5]) and their mean over the rolls (g1): shared by every trial of the position."""
     s = game.pass_turn(root)
-    side = 1
     for o in range(td_net.N_OUT):
-        acc[o] = 0.0
-    for k in range(plies):
-        if k == 0:
-            d1 = first // 6 + 1
-            d2 = first % 6 + 1
-        else:
-            d1, d2 = roll_dice(tr)
+        g1[o] = 0.0
+    for r in range(21):
+        i, ev1[r] = _best_play(net, s, ROLL_D1[r], ROLL_D2[r], buf, b, y, v)
+        rows1[r] = buf[i]
+        _to_root(v, 1, va)
+        for o in range(td_net.N_OUT):
+            v1[r, o] = va[o]
+            g1[o] += ROLL_W[r] * va[o]
+
+
+@njit(cache=True)
+def _trial(net, r1, rows1, v1, ev1, g1, tr, plies, reduce, buf, nxt, b, y, v, g, va, ga, acc):
+    """One trial whose first roll is roll r1 (an index of the 21; _first_half_move's tables),
+    later dice from tr (int64[1]) -> acc (float64[5]): its luck-adjusted (reduce) or plain
+    value in the root mover's view."""
+    for o in range(td_net.N_OUT):
+        acc[o] = v1[r1, o]
+        if reduce:
+            acc[o] = g1[o]  # v1 - (v1 - g1): the first roll's luck taken off
+    if ev1[r1] == td_net.EV_EXACT or plies == 1:
+        return
+    if reduce:
+        for o in range(td_net.N_OUT):
+            acc[o] -= v1[r1, o]  # the value of the last afterstate is added at the end
+    else:
+        for o in range(td_net.N_OUT):
+            acc[o] = 0.0
+    s = game.pass_turn(rows1[r1])
+    side = 0
+    for k in range(1, plies):
+        d1, d2 = roll_dice(tr)
         lo = min(d1, d2)
         hi = max(d1, d2)
         if reduce:
@@ -163,6 +196,10 @@ def _rollout_block(net, rows, lo, hi, seeds, trials, plies, reduce, out, se):
     b = td_net.model_buffers(net)
     buf = np.empty((game.MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
     nxt = np.empty(STATE_LEN, dtype=np.int64)
+    rows1 = np.empty((21, STATE_LEN), dtype=np.int64)
+    v1 = np.empty((21, td_net.N_OUT))
+    ev1 = np.empty(21, dtype=np.int64)
+    g1 = np.empty(td_net.N_OUT)
     y = np.empty(td_net.N_OUT)
     v = np.empty(td_net.N_OUT)
     g = np.empty(td_net.N_OUT)
@@ -173,6 +210,7 @@ def _rollout_block(net, rows, lo, hi, seeds, trials, plies, reduce, out, se):
     s2 = np.empty(SE_LEN)
     tr = np.empty(1, dtype=np.int64)
     for p in range(lo, hi):
+        _first_half_move(net, rows[p], buf, b, y, v, va, rows1, v1, ev1, g1)
         tr[0] = seeds[p]
         offset = rand_below(tr, np.int64(0), np.int64(36))
         s1[:] = 0.0
@@ -180,8 +218,9 @@ def _rollout_block(net, rows, lo, hi, seeds, trials, plies, reduce, out, se):
         for t in range(trials):
             tr[0] = seeds[p] + 1 + t
             tr[0] = next_u64(tr, np.int64(0))  # the trial's own stream
-            first = (offset + t) % 36
-            _trial(net, rows[p], first, tr, plies, reduce, buf, nxt, b, y, v, g, va, ga, acc)
+            r1 = FIRST_ROLL[(offset + t) % 36]
+            args = (tr, plies, reduce, buf, nxt, b, y, v, g, va, ga, acc)
+            _trial(net, r1, rows1, v1, ev1, g1, *args)
             for o in range(td_net.N_OUT):
                 s1[o] += acc[o]
                 s2[o] += acc[o] * acc[o]
