@@ -55,6 +55,7 @@ COMMANDS = {
     "hub": ("hub", "Russian draughts engine over the Hub protocol (GUIs, pydraughts)"),
     "egdb": ("egdb", "Russian draughts endgame tables: build, probe, list"),
     "rules": ("rules", "print the rules boardgym implements (a game's part, or one clause)"),
+    "rollout-bench": ("rollout_bench", "backgammon: agents' mEMG on the rollout benchmark set"),
 }
 
 

@@ -1,12 +1,15 @@
-r"""Train an agent by self-play: ``--algo td`` (a TD(lambda) value net) or ``--algo ppo``
+r"""Train an agent by self-play: ``--algo td`` (a TD(lambda) value net), ``--algo ppo``
 (MaskablePPO on the batched env with a league of opponents; needs ``pip install
-'boardgym[train]'``), either game.
+'boardgym[train]'``), either game, or ``--algo rollout`` (the backgammon model fitted to its own
+rollouts).
 
     boardgym train --game backgammon --algo td --games 200000 --ckpt-dir runs/td
     boardgym train --game backgammon --algo td --games 400000 --ckpt-dir runs/td --resume
     boardgym train --game draughts --algo td --games 1000000 --hidden 80 --lam 0.7 \
         --seed 1 --ckpt-every 20000 --eval-every 100000 --ckpt-dir runs/draughts-td
     boardgym train --game draughts --algo ppo --ckpt-dir runs/draughts-ppo
+    boardgym train --game backgammon --algo rollout --rounds 4 --positions 25000 \
+        --ckpt-dir runs/bg-rollout
     boardgym evaluate --curve runs/td --plot curve.png
     tensorboard --logdir runs/td/tb
 
@@ -17,7 +20,7 @@ replaced-<time>/. Every --eval-every games (td) or steps (ppo), and at the end, 
 --eval-games games against the game's fixed players; the run ends by saying where the model is
 (td: games_<N>.npz, ppo: ppo.zip). PPO's defaults are the recipes of the shipped policies
 (draughts-ppo, backgammon-ppo); any setting given wins. Options start with the algorithm they
-are for (td:, ppo:). Details, and the commands of every shipped agent: README, "Training".
+are for (td:, ppo:, rollout:). Details, and the commands of every shipped agent: README, "Training".
 """
 
 import dataclasses
@@ -77,9 +80,9 @@ class Settings:
 
     game: Literal["backgammon", "draughts"] = "backgammon"
     """game to train on"""
-    algo: Literal["td", "ppo"] = "td"
-    """learning algorithm: td (a TD(lambda) value net) or ppo (MaskablePPO; needs
-    boardgym[train])"""
+    algo: Literal["td", "ppo", "rollout"] = "td"
+    """learning algorithm: td (a TD(lambda) value net), ppo (MaskablePPO; needs boardgym[train])
+    or rollout (backgammon: the model fitted to its own rollouts, from --start-from)"""
     games: int = 100_000
     """td: total self-play games of the run (a resumed run continues up to this total)"""
     hidden: int = 80
@@ -111,7 +114,24 @@ class Settings:
     distill_alpha: float = 0.02
     """td: learning rate of the distillation fit (both nets)"""
     distill_alt: float = 0.5
-    """td: probability that a distillation position also brings another good play of its roll"""
+    """td, rollout: probability that a distillation (rollout) position also brings another of the
+    0-ply best plays of its roll (the plays the net has to rank)"""
+    start_from: str = ""
+    """rollout: the gnubg-input model file the run starts from (empty: the shipped backgammon-td)"""
+    rounds: int = 1
+    """rollout: rounds of positions, rollouts and fit (a resumed run continues up to this total)"""
+    positions: int = 10_000
+    """rollout: self-play positions rolled out per round"""
+    trials: int = 36
+    """rollout: trials per position (36: the first roll stratified over the 36 outcomes)"""
+    plies: int = 9
+    """rollout: half-moves per trial before the net's value is taken"""
+    blocks: int = 1
+    """rollout: positions rolled out in this many parallel blocks (1: one core)"""
+    fit_epochs: int = 2
+    """rollout: passes of SGD over the datasets of all rounds so far, each round"""
+    fit_alpha: float = 0.02
+    """rollout: learning rate of the fit (both nets)"""
     epsilon: float = 0.05
     """td draughts: probability of a random move in self-play (exploration)"""
     init_scale: float = 0.1
@@ -220,6 +240,12 @@ class Settings:
             "epochs",
             "distill_games",
             "distill_epochs",
+            "rounds",
+            "positions",
+            "trials",
+            "plies",
+            "blocks",
+            "fit_epochs",
         ):
             value = getattr(self, name)
             cli.require(value > 0, f"--{name.replace('_', '-')} must be positive, got {value}")
@@ -244,6 +270,10 @@ class Settings:
         cli.require(
             self.model == "tesauro" or (self.game == "backgammon" and self.algo == "td"),
             "--model gnubg is for --game backgammon --algo td",
+        )
+        cli.require(self.fit_alpha > 0, f"--fit-alpha must be positive, got {self.fit_alpha}")
+        cli.require(
+            self.algo != "rollout" or self.game == "backgammon", "--algo rollout is for backgammon"
         )
         cli.require(0.0 <= self.lam <= 1.0, f"--lam must be in [0, 1], got {self.lam}")
         cli.require(0.0 <= self.epsilon <= 1.0, f"--epsilon must be in [0, 1], got {self.epsilon}")
@@ -377,7 +407,15 @@ def parse_net_arch(text):
     return sizes
 
 
+def train_backgammon_rollout(cfg):
+    """Rollout training of the backgammon model (rollouts.train_rollouts); the final model."""
+    from boardgym.agents.training.rollouts import train_rollouts
+
+    return _with_progress(cfg, cfg.rounds, "rounds", functools.partial(train_rollouts, cfg))
+
+
 TRAINERS = {
+    ("backgammon", "rollout"): train_backgammon_rollout,
     ("backgammon", "td"): train_backgammon_td,
     ("draughts", "td"): train_draughts_td,
     ("draughts", "ppo"): train_ppo,
