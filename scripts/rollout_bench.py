@@ -1,7 +1,7 @@
 """The backgammon rollout benchmark set: score agents on it, or build it.
 
     boardgym rollout-bench backgammon-td:plies=0 backgammon-td --first 60
-    boardgym rollout-bench --build --decisions 300 --trials 72 --plies 7 --out set.npz
+    boardgym rollout-bench --build --decisions 300 --trials 72 --plies 7 --set set.npz
 
 Scoring: each agent plays every decision of the set (the shipped one, or --set) and loses the
 rollout equity of the best candidate minus its play's; the figure is the mean loss x 1000 (mEMG
