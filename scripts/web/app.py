@@ -76,6 +76,7 @@ page's two files only.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import socket
@@ -368,7 +369,15 @@ def make_app(
             status_code=getattr(exc, "status_code", 404),
         )
 
-    app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found})
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        if pool is not None:  # at shutdown (SIGTERM too): the workers go at once, not after us
+            pool.close()
+
+    app = Starlette(
+        routes=routes, exception_handlers={404: not_found, 405: not_found}, lifespan=lifespan
+    )
     return Guard(app, token)
 
 

@@ -665,3 +665,22 @@ def test_boards_carry_the_last_move_in_watch_and_replay(client):
         " 0 point match\n\n Game 1\n player_0 : 0   player_1 : 0\n  1) 31: 8/5 6/5\n"
     )
     assert frames[-1]["board"]["last_move"] == {"player": 0, "moves": [[8, 5], [6, 5]]}
+
+
+def test_the_agent_workers_go_when_the_server_shuts_down():
+    """serve took 2-4 s to exit on SIGTERM: its workers outlived it. The app closes its pool in
+    its own shutdown, which uvicorn runs on SIGTERM and Ctrl-C before it exits."""
+
+    class FakePool:
+        closed = 0
+
+        def close(self):
+            self.closed += 1
+
+    pool = FakePool()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TestClient(serve.make_app(pool=pool)) as c:
+            assert c.get("/api/agents").status_code == 200
+            assert pool.closed == 0
+    assert pool.closed == 1
