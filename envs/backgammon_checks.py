@@ -177,6 +177,18 @@ def check_dice(die1: int, die2: int) -> tuple[int, int]:
     return int(die1), int(die2)
 
 
+def check_playable(state: npt.ArrayLike) -> npt.NDArray[np.int64]:
+    """check_state, and ValueError if the game is over there (a side has borne off all 15
+    checkers: a game started from it ends before a move)."""
+    s = check_state(state)
+    for who, off in (("the player on roll", B.OFF_ME), ("its opponent", B.OFF_OPP)):
+        if s[off] == 15:
+            raise ValueError(
+                f"the game is over in this position: {who} has borne off all 15 checkers"
+            )
+    return s
+
+
 def parse_dice(value: str | Sequence[int | str]) -> tuple[int, int]:
     """(die1, die2) of a roll written ``3-1``, ``31``, ``3 1`` or ``3,1``, or given as two
     integers or strings (``(3, 1)``, ``["3", "1"]``; one string in a sequence reads as text);

@@ -150,7 +150,7 @@ class Settings:
                 raise cli.UsageError(f"--fen: {e}") from None
         if self.position_id is not None:
             try:
-                start = bg_api.position_from_id(self.position_id)
+                start = bg_api.check_playable(bg_api.position_from_id(self.position_id))
             except (ValueError, TypeError) as e:
                 raise cli.UsageError(f"--position-id: {e}") from None
             standard = bg_api.position_id(start) == bg_api.position_id(bg_api.initial_state())

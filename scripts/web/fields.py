@@ -6,7 +6,7 @@ import re
 from types import SimpleNamespace
 
 from boardgym.agents.registry import parse_option
-from boardgym.envs import backgammon_checks
+from boardgym.envs import backgammon_checks, backgammon_ids
 from boardgym.kernels.backgammon.match import MAX_MATCH_LENGTH
 
 
@@ -102,6 +102,11 @@ def options(body, game, agent, spec=None, where=""):
     dice = get(body, "dice", (list, str)) or None
     if (pid is not None or body.get("cube") or dice is not None) and game != "backgammon":
         raise BadRequest("'position_id', 'dice' and 'cube' are for backgammon")
+    if pid is not None and game == "backgammon":
+        try:
+            backgammon_checks.check_playable(backgammon_ids.position_from_id(pid.strip()))
+        except (TypeError, ValueError) as e:
+            raise BadRequest(f"'position_id': {e}") from None
     if dice is not None:
         try:
             dice = backgammon_checks.parse_dice(dice)

@@ -684,3 +684,21 @@ def test_the_agent_workers_go_when_the_server_shuts_down():
             assert c.get("/api/agents").status_code == 200
             assert pool.closed == 0
     assert pool.closed == 1
+
+
+def test_a_position_where_the_game_is_over_is_refused(client):
+    """A Position ID with one checker against none started a game that ended at once."""
+    from boardgym.envs import backgammon_notation as bg
+
+    board = [[0] * 25, [0] * 25]
+    board[0][0] = 1  # one side has one checker left, the other has borne off all 15
+    pid = bg.position_id(bg.state_from_board(board, 0))
+    r = client.post(
+        "/api/games", json={"game": "backgammon", "agent": "greedy", "position_id": pid}
+    )
+    assert r.status_code == 400
+    assert (
+        "the game is over in this position: the player on roll has borne off all 15" in r.json()["error"]
+    )
+    with pytest.raises(ValueError, match="its opponent has borne off all 15"):
+        bg.check_playable(bg.position_from_id(bg.position_id(bg.state_from_board(board[::-1], 0))))
