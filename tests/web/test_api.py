@@ -697,8 +697,7 @@ def test_a_position_where_the_game_is_over_is_refused(client):
         "/api/games", json={"game": "backgammon", "agent": "greedy", "position_id": pid}
     )
     assert r.status_code == 400
-    assert (
-        "the game is over in this position: the player on roll has borne off all 15" in r.json()["error"]
-    )
+    error = r.json()["error"]
+    assert "the game is over in this position: the player on roll has borne off all 15" in error
     with pytest.raises(ValueError, match="its opponent has borne off all 15"):
         bg.check_playable(bg.position_from_id(bg.position_id(bg.state_from_board(board[::-1], 0))))
