@@ -571,6 +571,31 @@ API = {
         "check_match_length": fn(S.ints(0, 64, "match_length")),
         "new_match": fn(S.ints(0, 64, "match_length"), _score(), B_FLAG),
         "check_match": fn(ANYTHING),
+        "check_playable": fn(B_STATE),
+        "parse_dice": fn(
+            S.Spec(
+                st.one_of(
+                    st.sampled_from(["3-1", "31", "3 1", "3,1", "7-1", "0-2", "", "x", "666"]),
+                    st.lists(st.sampled_from([1, 6, "2", 7, 0, "x", 2.5]), max_size=3),
+                    S.junk_values(),
+                ).map(S.arg),
+                lambda: S.arg("3-1"),
+            ),
+            examples=120,
+        ),
+        "check_play_options": fn(
+            S.optional(_scoring()),
+            B_FLAG,
+            S.ints(0, 64, "match_length"),
+            S.Spec(
+                st.sampled_from(["match", "points", "x", None, 1]).map(
+                    lambda v: S.arg(
+                        v, "" if v in ("match", "points") else "match_reward: match or points"
+                    )
+                ),
+                lambda: S.arg("match"),
+            ),
+        ),
         "is_int": fn(ANYTHING),
         "play_actions": fn(B_STATE, B_DIE, B_DIE, S.plays()),
     },
