@@ -46,9 +46,9 @@ play_point_matches``), each agent told the score before each game; each
 dice seed is played twice with the seats swapped, and the first agent's match wins are printed
 with their Wilson interval.
 
-With ``--luck td`` too, each roll's luck is counted times the cube value it was rolled at and the
-luck-adjusted points per game are printed as well (unbiased, but in cubeful games it has not
-narrowed the paired interval in our runs: the raw paired figure is the one to read).
+With ``--luck td`` too, each roll's luck is counted times the cube value it was rolled at (a
+finished game's exact value per cube unit, as the judge's equities are) and the luck-adjusted
+points per game are printed as well.
 
 ``--luck td`` (backgammon, agents that choose whole plays) judges every roll's luck with the
 shipped TD net (``evaluation.play_adjusted_match``, ``stats.luck_summary``) and prints, per pair,
