@@ -8,8 +8,7 @@ rollouts).
     boardgym train --game draughts --algo td --games 1000000 --hidden 80 --lam 0.7 \
         --seed 1 --ckpt-every 20000 --eval-every 100000 --ckpt-dir runs/draughts-td
     boardgym train --game draughts --algo ppo --ckpt-dir runs/draughts-ppo
-    boardgym train --game backgammon --algo rollout --rounds 4 --positions 25000 \
-        --ckpt-dir runs/bg-rollout
+    boardgym train --game backgammon --algo rollout --rounds 4 --ckpt-dir runs/bg-rollout
     boardgym evaluate --curve runs/td --plot curve.png
     tensorboard --logdir runs/td/tb
 
@@ -82,7 +81,7 @@ class Settings:
     """game to train on"""
     algo: Literal["td", "ppo", "rollout"] = "td"
     """learning algorithm: td (a TD(lambda) value net), ppo (MaskablePPO; needs boardgym[train])
-    or rollout (backgammon: the model fitted to its own rollouts, from --start-from)"""
+    or rollout (backgammon: a model fitted to its own rollouts)"""
     games: int = 100_000
     """td: total self-play games of the run (a resumed run continues up to this total)"""
     hidden: int = 80
@@ -97,41 +96,37 @@ class Settings:
     alpha: float = 0.0
     """td: learning rate (0: the game's default: backgammon 0.1, draughts 0.003)"""
     alpha_steps: str = ""
-    """td: learning-rate schedule GAMES:ALPHA,... (e.g. 2000000:0.03,2300000:0.01): from GAMES
-    games on the rate is ALPHA (a resumed run takes the schedule given to it)"""
+    """td: learning-rate schedule GAMES:ALPHA,... (from GAMES games on the rate is ALPHA)"""
     lam: float = 0.0
     """td: lambda (0 uses the fast sparse TD(0) path)"""
     average_from: int = 0
-    """td: from this many games on, the model is the running mean of its weights at the
-    checkpoints (0: no mean)"""
+    """td: from this many games on, the model is the mean of its checkpoints (0: none)"""
     distill_rounds: int = 0
-    """td backgammon gnubg: rounds of self-distillation after the TD games: each fits the model
-    to its own 1-ply values of --distill-games games' positions"""
+    """td backgammon gnubg: rounds fitting the model to its own 1-ply values after the TD games"""
     distill_games: int = 2000
-    """td: self-play games whose positions one distillation round labels"""
+    """td: games whose positions a distillation round labels"""
     distill_epochs: int = 2
-    """td: passes of stochastic gradient descent over one round's positions"""
+    """td: SGD passes over a distillation round's positions"""
     distill_alpha: float = 0.02
     """td: learning rate of the distillation fit (both nets)"""
     distill_alt: float = 0.5
-    """td, rollout: probability that a distillation (rollout) position also brings another of the
-    0-ply best plays of its roll (the plays the net has to rank)"""
+    """td, rollout: chance that a position also brings another good play of its roll"""
     start_from: str = ""
-    """rollout: the gnubg-input model file the run starts from (empty: the shipped backgammon-td)"""
+    """rollout: start model, empty: shipped"""
     rounds: int = 1
-    """rollout: rounds of positions, rollouts and fit (a resumed run continues up to this total)"""
+    """rollout: rounds of sampling and fit"""
     positions: int = 10_000
-    """rollout: self-play positions rolled out per round"""
+    """rollout: positions per round"""
     trials: int = 36
-    """rollout: trials per position (36: the first roll stratified over the 36 outcomes)"""
+    """rollout: trials per position"""
     plies: int = 9
-    """rollout: half-moves per trial before the net's value is taken"""
+    """rollout: half-moves per trial"""
     blocks: int = 1
-    """rollout: positions rolled out in this many parallel blocks (1: one core)"""
+    """rollout: parallel blocks (cores)"""
     fit_epochs: int = 2
-    """rollout: passes of SGD over the datasets of all rounds so far, each round"""
+    """rollout: fit passes per round"""
     fit_alpha: float = 0.02
-    """rollout: learning rate of the fit (both nets)"""
+    """rollout: fit learning rate"""
     epsilon: float = 0.05
     """td draughts: probability of a random move in self-play (exploration)"""
     init_scale: float = 0.1
@@ -160,9 +155,9 @@ class Settings:
     num_envs: int = 256
     """ppo: games played at once on the batched env"""
     snapshot_every: int = 200_000
-    """ppo: steps between frozen snapshots added to the league (or the opponent pool)"""
+    """ppo: steps between snapshots added to the league"""
     pool_size: int = 8
-    """ppo: snapshots kept in the league (the oldest leaves)"""
+    """ppo: snapshots kept in the league"""
     net_arch: str | None = None
     """ppo: hidden layer sizes of the policy and value MLPs (default: the recipe's 256,256)"""
     rollout: int = 64

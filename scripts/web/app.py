@@ -28,13 +28,13 @@ to the same spot (bearing off), the page asks which die (or a die is clicked fir
 person's turn (its checker moves or its cube action) with the agent's reply.
 
 Match play: ``match`` N (1..64; 0, the default, is money play) makes the game a whole match to N
-points with the cube and gammons (boardgym/RULES.md MP.1-MP.8; agents/arena/sessions.py's
+points with the cube and gammons (the match rules of boardgym/RULES.md; agents/arena/sessions.py's
 BackgammonGame, the match of ``boardgym play --match``): the view's ``match`` has the length, the
 score (player_0's, player_1's), the number of the game in play, its Crawford and post-Crawford
 flags, the winner once the match is over, the gnubg Match ID and how the last game ended. When a
 game ends and the match goes on, the next game starts by itself (its opening roll); the move list
 says how the game ended and the score, and the page keeps that line under the board. Doubling is
-refused where the env's mask refuses it (the Crawford game, MP.5; a cube of 64, MP.4). Undo takes
+refused where the env's mask refuses it (in the Crawford game, and past a cube of 64). Undo takes
 back moves of the game in play only.
 
 Replay: a PDN file of one or more games, or a whole Jellyfish / gnubg match file (``.mat``, every
