@@ -384,8 +384,6 @@ def main(args=None):
         return _main_matches(cfg)
     if cfg.opponent == "gnubg":
         return _main_money_gnubg(cfg)
-    from boardgym.agents import load
-    from boardgym.agents.backgammon.agents import AfterstateAgent
     from boardgym.agents.registry import parse_spec
 
     if cfg.agent in ENGINES:
@@ -394,15 +392,7 @@ def main(args=None):
         )
         agent = cfg.agent
     else:
-        name, kwargs = parse_spec(cfg.agent)
-        if cfg.weights:
-            kwargs["weights"] = cfg.weights
-        agent = load(name, game="backgammon", **kwargs)
-        cli.require(
-            isinstance(agent, AfterstateAgent),
-            f"--agent {cfg.agent} does not rank afterstates (not a backgammon "
-            "AfterstateAgent: backgammon-td, backgammon-greedy, backgammon-expectimax)",
-        )
+        agent = _boardgym_agent(cfg, *parse_spec(cfg.agent))
     luck = default_luck() if cfg.luck == "auto" else cfg.luck
     judge = make_judge(luck)
     n_pairs = (cfg.games + 1) // 2
@@ -472,8 +462,6 @@ def main(args=None):
 def _gnubg_match_agent(cfg):
     """The AfterstateAgent of --agent / --weights against --opponent gnubg: a boardgym agent,
     GNU Backgammon's module (gnubg:plies=N) or, in cubeless games, an engine."""
-    from boardgym.agents import load
-    from boardgym.agents.backgammon.agents import AfterstateAgent
     from boardgym.agents.registry import parse_spec
     from boardgym.scripts import gnubg_driver
 
@@ -486,10 +474,23 @@ def _gnubg_match_agent(cfg):
     if name == "gnubg":
         cli.require(set(kwargs) <= {"plies"}, f"gnubg takes one option, plies=N: {cfg.agent}")
         return gnubg_driver.GnubgAgent(kwargs.get("plies", 0), cubeful=cubeful)
+    return _boardgym_agent(cfg, name, kwargs)
+
+
+def _boardgym_agent(cfg, name, kwargs):
+    """The boardgym agent name with its options kwargs (and --weights), which must rank
+    afterstates."""
+    from boardgym.agents import load
+    from boardgym.agents.backgammon.agents import AfterstateAgent
+
     if cfg.weights:
         kwargs["weights"] = cfg.weights
     agent = load(name, game="backgammon", **kwargs)
-    cli.require(isinstance(agent, AfterstateAgent), f"--agent {cfg.agent} is no AfterstateAgent")
+    cli.require(
+        isinstance(agent, AfterstateAgent),
+        f"--agent {cfg.agent} does not rank afterstates (not a backgammon "
+        "AfterstateAgent: backgammon-td, backgammon-greedy, backgammon-expectimax)",
+    )
     return agent
 
 
