@@ -144,12 +144,18 @@ class _Process:
         self.proc = ctx.Process(target=_worker, args=(child,), daemon=True)
         self.proc.start()
         child.close()
+        self._lock = threading.Lock()
 
     def stop(self):
-        if self.proc.is_alive():
-            self.proc.kill()
-        self.proc.join(timeout=5)
-        self.conn.close()
+        """Kill the worker and close its pipe, once (the pool's close and a warm-up thread that
+        finds the pool closed may both stop it)."""
+        with self._lock:
+            if self.conn.closed:
+                return
+            if self.proc.is_alive():
+                self.proc.kill()
+            self.proc.join(timeout=5)
+            self.conn.close()
 
 
 class Pool:
