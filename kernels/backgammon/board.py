@@ -89,7 +89,7 @@ def refresh_masks(s):
     s[BB_OPP2] = op2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def set_me_bits(s, i):
     """Update BB_ME/BB_ME2 for point index i (point i + 1) after its count changed."""
     c = s[ME + i]
@@ -104,7 +104,7 @@ def set_me_bits(s, i):
         s[BB_ME2] &= ~b
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def set_opp_bits(s, i):
     """Update BB_OPP/BB_OPP2 for point index i after its count changed."""
     c = s[OPP + i]
