@@ -36,6 +36,12 @@ that would pass it stops, and every play keeps its 1-ply value (the decision is 
 1-ply one). A count, not a clock: the same position gets the same play on any machine and under
 any load.
 
+A search keeps the model's outputs of the boards it values in a table for the decision
+(``search_values_memo``; ``MEMO_BITS``): a board met again (by another line of play, or valued
+at 0-ply and again under a 2-ply candidate) is read from it, not valued again. The model reads
+nothing of an afterstate but its board, so every value is the same to the last bit; the
+afterstates the budget counts are counted as if valued again, so it stops a search where it did.
+
 One Numba call per decision (``search_values``): no Python loop over plays or rolls.
 ``preroll_outputs`` is the model's estimate before a roll (the mean over the 21 rolls of the
 outputs of the best play of each, by equity), which the cube decisions start from.
