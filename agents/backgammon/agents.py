@@ -678,7 +678,7 @@ class TDAgent(AfterstateAgent):
 class TDSearchAgent(TDAgent):
     """The TD net with play-time search (agents/backgammon/search.py): plies 0, 1 or 2 (the
     default of ``load("backgammon-td")``: +0.015 [+0.005, +0.025] points a game against GNU
-    Backgammon 0-ply, luck-adjusted, 107 ms a play, BENCHMARKS.md) in GNU Backgammon's
+    Backgammon 0-ply, luck-adjusted, BENCHMARKS.md) in GNU Backgammon's
     counting, with the move filter (at most
     ``candidates`` plays within ``threshold`` equity of the best at 0-ply are searched deeper).
     At plies=0 it is TDAgent exactly. A 2-ply search stops at ``budget`` afterstates valued and

@@ -77,6 +77,8 @@ from numba import njit
 from boardgym.kernels.backgammon.board import (
     BAR_ME,
     BAR_OPP,
+    BB_ME2,
+    BB_OPP,
     BB_OPP2,
     ME,
     OPP,
@@ -212,6 +214,35 @@ def hits_blot(s, p, d1, d2, bar):
     return False
 
 
+@njit(cache=True, inline="always")
+def _reverse24(x):
+    """The 24 point bits of x in reverse order (bit i -> bit 23 - i)."""
+    r = np.int64(0)
+    for i in range(24):
+        if (x >> i) & 1:
+            r |= np.int64(1) << (23 - i)
+    return r
+
+
+@njit(cache=True, inline="always")
+def _hits(near, made, d1, d2):
+    """hits_blot for one blot from its distance masks: bit j of near set when a hitter stands j
+    pips behind it, of made when a made point of mine does."""
+    if d1 == d2:
+        for m in range(1, 5):
+            j = m * d1
+            if (near >> j) & 1:
+                return True
+            if (made >> j) & 1:
+                return False  # a made point of mine stops the longer moves
+        return False
+    if (near >> d1) & 1 or (near >> d2) & 1:
+        return True
+    if (near >> (d1 + d2)) & 1:
+        return not (made >> d1) & 1 or not (made >> d2) & 1
+    return False
+
+
 @njit(cache=True)
 def side_features(s, out, k):
     """Write the N_SIDE features of "me" in afterstate s (mover's view) into out[k:k + N_SIDE]."""
@@ -250,7 +281,16 @@ def side_features(s, out, k):
             blots[nblots] = p
             nblots += 1
     if nblots > 0:
-        bar = s[BAR_OPP] > 0
+        # hits_blot by masks: bit j of near[b] / made[b]: a hitter / a made point of mine j pips
+        # behind blot b (with a checker on the other side's bar, that checker only, at point 0)
+        near = np.empty(15, dtype=np.int64)
+        made = np.empty(15, dtype=np.int64)
+        hitters = _reverse24(s[BB_OPP])
+        blocks = _reverse24(s[BB_ME2])
+        for b in range(nblots):
+            p = blots[b]
+            near[b] = (np.int64(1) << p) if s[BAR_OPP] > 0 else hitters >> (24 - p)
+            made[b] = blocks >> (24 - p)
         loss = 0.0
         n1 = 0
         n2 = 0
@@ -259,7 +299,7 @@ def side_features(s, out, k):
                 w = 1 if d1 == d2 else 2
                 nh = 0
                 for b in range(nblots):
-                    if hits_blot(s, blots[b], d1, d2, bar):
+                    if _hits(near[b], made[b], d1, d2):
                         if nh == 0:
                             loss += w * (25 - blots[b])
                         nh += 1

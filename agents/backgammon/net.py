@@ -96,31 +96,27 @@ def init_params(
     return w1, b1, w2, b2
 
 
+# the units of a point holding n checkers (0..15): how many are set, and the four values
+UNIT_COUNT = np.array([min(n, 3) + (n > 3) for n in range(16)], dtype=np.int64)
+UNIT_VALUE = np.array(
+    [[1.0 * (n > 0), 1.0 * (n > 1), 1.0 * (n > 2), max(n - 3, 0) / 2.0] for n in range(16)]
+)
+
+
 @njit(cache=True, inline="always")
 def _units(idx, val, nnz, base, n):
-    if n >= 1:
-        idx[nnz] = base
-        val[nnz] = 1.0
-        nnz += 1
-    if n >= 2:
-        idx[nnz] = base + 1
-        val[nnz] = 1.0
-        nnz += 1
-    if n >= 3:
-        idx[nnz] = base + 2
-        val[nnz] = 1.0
-        nnz += 1
-    if n > 3:
-        idx[nnz] = base + 3
-        val[nnz] = (n - 3) / 2.0
-        nnz += 1
-    return nnz
+    """The units of a point of n checkers from idx[nnz], val[nnz] (all four written, the unset
+    ones overwritten by what follows) -> the new nnz."""
+    for t in range(4):
+        idx[nnz + t] = base + t
+        val[nnz + t] = UNIT_VALUE[n, t]
+    return nnz + UNIT_COUNT[n]
 
 
 @njit(cache=True)
 def encode_sparse(s, idx, val):
     """Nonzero inputs of afterstate s (int64[STATE_LEN], mover's view) -> nnz; idx int64,
-    val float64."""
+    val float64 (at least MAX_NNZ long)."""
     nnz = 0
     for i in range(24):
         nnz = _units(idx, val, nnz, 4 * i, s[ME + i])

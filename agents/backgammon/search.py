@@ -36,6 +36,12 @@ that would pass it stops, and every play keeps its 1-ply value (the decision is 
 1-ply one). A count, not a clock: the same position gets the same play on any machine and under
 any load.
 
+A search keeps the model's outputs of the boards it values in a table for the decision
+(``search_values_memo``; ``MEMO_BITS``): a board met again (by another line of play, or valued
+at 0-ply and again under a 2-ply candidate) is read from it, not valued again. The model reads
+nothing of an afterstate but its board, so every value is the same to the last bit; the
+afterstates the budget counts are counted as if valued again, so it stops a search where it did.
+
 One Numba call per decision (``search_values``): no Python loop over plays or rolls.
 ``preroll_outputs`` is the model's estimate before a roll (the mean over the 21 rolls of the
 outputs of the best play of each, by equity), which the cube decisions start from.
@@ -61,12 +67,14 @@ __all__ = [
     "FILTERED",
     "BUDGET_2",
     "INFO_LEN",
+    "MEMO_BITS",
     "ROLL_D1",
     "ROLL_D2",
     "ROLL_W",
     "MONEY_U",
     "search_values",
     "search_values_u",
+    "search_values_memo",
     "preroll_outputs",
     "preroll_outputs_u",
     "check_search",
@@ -82,6 +90,8 @@ REPLY_CANDIDATES = 2  # opponent replies searched at 1-ply inside a 2-ply search
 FILTERED = 1000.0  # subtracted from the value of a play a filter left out
 BUDGET_2 = 100_000  # afterstates valued in one decision past which a 2-ply search stops
 INFO_LEN = 2  # search_values' info: afterstates valued, 1 if the 2-ply search stopped
+MEMO_BITS = 17  # a search's table of model outputs has 2**MEMO_BITS slots (0: no table)
+MEMO_WORDS = 4  # int64 words of a board key: 13 checker counts (0..15) of 4 bits each
 ROLL_D1 = np.array([d1 for d1 in range(1, 7) for d2 in range(d1, 7)], dtype=np.int64)
 ROLL_D2 = np.array([d2 for d1 in range(1, 7) for d2 in range(d1, 7)], dtype=np.int64)
 ROLL_W = np.where(ROLL_D1 == ROLL_D2, 1.0, 2.0) / 36.0  # probability of each of the 21 rolls
@@ -139,10 +149,98 @@ def _exact(u, row):
 
 
 @njit(cache=True)
-def _values0(net, u, rows, n, ys, out, exact):
+def _memo_new(bits, n):
+    """A table of model outputs with 2**bits slots (bits 0: none) and the scratch of _values0 for
+    batches of up to n rows: (keys, outputs, used, size, batch keys, misses, miss rows, miss
+    outputs)."""
+    cap = (1 << bits) if bits > 0 else 0
+    if cap == 0:
+        n = 0
+    return (
+        np.empty((cap, MEMO_WORDS), dtype=np.int64),
+        np.empty((cap, td_net.N_OUT)),
+        np.zeros(cap, dtype=np.bool_),
+        np.zeros(1, dtype=np.int64),
+        np.empty((n, MEMO_WORDS), dtype=np.int64),
+        np.empty(n, dtype=np.int64),
+        np.empty((n, STATE_LEN), dtype=np.int64),
+        np.empty((n, td_net.N_OUT)),
+    )
+
+
+@njit(cache=True, inline="always")
+def _board_key(row, key):
+    """key (int64[MEMO_WORDS]) of the board of row: its BOARD_LEN counts, 4 bits each."""
+    for w in range(MEMO_WORDS):
+        x = np.int64(0)
+        for i in range(13):
+            x |= row[13 * w + i] << (4 * i)
+        key[w] = x
+
+
+@njit(cache=True, inline="always")
+def _slot(keys, used, key):
+    """The slot of key in the table (keys, used): its own, or the empty one where it goes."""
+    h = np.int64(0)
+    for w in range(MEMO_WORDS):
+        h = (h ^ key[w]) * np.int64(-7046029254386353131)
+        h ^= h >> 29
+    mask = keys.shape[0] - 1
+    i = h & mask
+    while used[i]:
+        same = True
+        for w in range(MEMO_WORDS):
+            if keys[i, w] != key[w]:
+                same = False
+                break
+        if same:
+            return i
+        i = (i + 1) & mask
+    return i
+
+
+@njit(cache=True)
+def _evaluate_memo(net, rows, n, ys, memo):
+    """td_net.evaluate_rows(net, rows, n, ys), each board the model valued before in this search
+    read from the table memo (_memo_new) instead: the same outputs to the last bit, as the model
+    reads nothing of a row but its board (and the occupancy words made from it)."""
+    keys, tys, used, size, bkeys, miss, mrows, mys = memo
+    cap = keys.shape[0]
+    if cap == 0:
+        td_net.evaluate_rows(net, rows, n, ys)
+        return
+    nm = 0
+    for r in range(n):
+        _board_key(rows[r], bkeys[r])
+        i = _slot(keys, used, bkeys[r])
+        if used[i]:
+            for o in range(td_net.N_OUT):
+                ys[r, o] = tys[i, o]
+        else:
+            miss[nm] = r
+            mrows[nm] = rows[r]
+            nm += 1
+    if nm == 0:
+        return
+    td_net.evaluate_rows(net, mrows, nm, mys)
+    for j in range(nm):
+        r = miss[j]
+        for o in range(td_net.N_OUT):
+            ys[r, o] = mys[j, o]
+        if 4 * size[0] < 3 * cap:  # a table three quarters full takes no more
+            i = _slot(keys, used, bkeys[r])
+            if not used[i]:
+                used[i] = True
+                keys[i] = bkeys[r]
+                tys[i] = mys[j]
+                size[0] += 1
+
+
+@njit(cache=True)
+def _values0(net, u, rows, n, ys, out, exact, memo):
     """out[r] = 0-ply utility u (float64[6]) of rows[r] for its mover (exact outcome of a
-    finished game if exact)."""
-    td_net.evaluate_rows(net, rows, n, ys)
+    finished game if exact); the model's outputs through the table memo (_memo_new)."""
+    _evaluate_memo(net, rows, n, ys, memo)
     for r in range(n):
         out[r] = utility(u, ys[r])
         if exact and rows[r, OFF_ME] == 15:
@@ -163,7 +261,7 @@ def _filter(values, n, k_max, thr, cand):
 
 
 @njit(cache=True)
-def _value1(net, uu, side, row, buf, ys, sc, info):
+def _value1(net, uu, side, row, buf, ys, sc, info, memo):
     """1-ply value of afterstate row for its mover (side 0 or 1: its row of uu, float64[2, 6]):
     the mean over the opponent's 21 rolls of minus its best reply at 0-ply. buf
     int64[MAX_AFTERSTATES, STATE_LEN], ys, sc: scratch; info[0] counts the afterstates valued."""
@@ -173,7 +271,7 @@ def _value1(net, uu, side, row, buf, ys, sc, info):
     tot = 0.0
     for r in range(21):
         m = game.plays_of_roll(s, ROLL_D1[r], ROLL_D2[r], buf, None)
-        _values0(net, uu[1 - side], buf, m, ys, sc, np.bool_(True))
+        _values0(net, uu[1 - side], buf, m, ys, sc, np.bool_(True), memo)
         info[0] += m
         best = sc[0]
         for k in range(1, m):
@@ -184,7 +282,7 @@ def _value1(net, uu, side, row, buf, ys, sc, info):
 
 
 @njit(cache=True)
-def _value2(net, uu, row, thr, buf, buf1, ys, sc, sc1, cand, budget, info):
+def _value2(net, uu, row, thr, buf, buf1, ys, sc, sc1, cand, budget, info, memo):
     """2-ply value of afterstate row for its mover (uu[0]'s player): the mean over the opponent's
     21 rolls of minus its best reply at 1-ply among its REPLY_CANDIDATES best within thr at
     0-ply. Stops (info[1] = 1, the value meaningless) once info[0] passes budget (> 0)."""
@@ -194,7 +292,7 @@ def _value2(net, uu, row, thr, buf, buf1, ys, sc, sc1, cand, budget, info):
     tot = 0.0
     for r in range(21):
         m = game.plays_of_roll(s, ROLL_D1[r], ROLL_D2[r], buf, None)
-        _values0(net, uu[1], buf, m, ys, sc, np.bool_(True))
+        _values0(net, uu[1], buf, m, ys, sc, np.bool_(True), memo)
         info[0] += m
         k = _filter(sc, m, np.int64(REPLY_CANDIDATES), thr, cand)
         best = -1e300
@@ -202,7 +300,7 @@ def _value2(net, uu, row, thr, buf, buf1, ys, sc, sc1, cand, budget, info):
             if budget > 0 and info[0] > budget:
                 info[1] = 1
                 return 0.0
-            v = _value1(net, uu, 1, buf[cand[c]], buf1, ys, sc1, info)
+            v = _value1(net, uu, 1, buf[cand[c]], buf1, ys, sc1, info, memo)
             if v > best:
                 best = v
         tot -= best * ROLL_W[r]
@@ -210,12 +308,18 @@ def _value2(net, uu, row, thr, buf, buf1, ys, sc, sc1, cand, budget, info):
 
 
 @njit(cache=True)
-def search_values_u(net, uu, rows, n, plies, candidates, threshold, budget, info, out):
-    """search_values with the utilities uu (float64[2, 6]: the mover's, its opponent's; opposite,
-    the module docstring) in place of money equity."""
+def search_values_memo(net, uu, rows, n, plies, candidates, threshold, budget, info, out, bits):
+    """search_values_u with a table of the model's outputs of 2**bits slots (bits 0: none) kept
+    through the decision: a board the search meets again (the same position reached by another
+    line, or valued at 0-ply then again under a 2-ply candidate) is read from the table instead of
+    valued by the model again. The values, the play chosen and info (the afterstates the search
+    values, counted as without a table, so the budget stops a search at the same place) are the
+    same to the last bit with any bits; the table only saves time. -> number of plays searched past
+    0-ply."""
     maxa = game.MAX_AFTERSTATES
     ys = np.empty((max(n, maxa), td_net.N_OUT))
-    _values0(net, uu[0], rows, n, ys, out, plies > 0)
+    memo = _memo_new(bits if plies > 0 and n > 1 else 0, max(n, maxa))
+    _values0(net, uu[0], rows, n, ys, out, plies > 0, memo)
     info[0] = n
     info[1] = 0
     if plies == 0 or n <= 1:
@@ -230,7 +334,7 @@ def search_values_u(net, uu, rows, n, plies, candidates, threshold, budget, info
     for r in range(n):
         out[r] -= FILTERED
     for c in range(k):
-        out[cand[c]] = _value1(net, uu, 0, rows[cand[c]], buf, ys, sc, info)
+        out[cand[c]] = _value1(net, uu, 0, rows[cand[c]], buf, ys, sc, info, memo)
     if plies == 1 or k <= 1:
         return k
     one = out[:n].copy()
@@ -238,12 +342,23 @@ def search_values_u(net, uu, rows, n, plies, candidates, threshold, budget, info
     for r in range(n):
         out[r] -= FILTERED
     for c in range(k2):
-        v = _value2(net, uu, rows[inner[c]], threshold, buf, buf1, ys, sc, sc1, cand, budget, info)
+        v = _value2(
+            net, uu, rows[inner[c]], threshold, buf, buf1, ys, sc, sc1, cand, budget, info, memo
+        )
         if info[1] == 1:
             out[:n] = one
             return k
         out[inner[c]] = v
     return k
+
+
+@njit(cache=True)
+def search_values_u(net, uu, rows, n, plies, candidates, threshold, budget, info, out):
+    """search_values with the utilities uu (float64[2, 6]: the mover's, its opponent's; opposite,
+    the module docstring) in place of money equity (search_values_memo's table of MEMO_BITS)."""
+    return search_values_memo(
+        net, uu, rows, n, plies, candidates, threshold, budget, info, out, np.int64(MEMO_BITS)
+    )
 
 
 @njit(cache=True)
@@ -263,12 +378,13 @@ def preroll_outputs_u(net, u, state, out):
     buf = np.empty((game.MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
     ys = np.empty((game.MAX_AFTERSTATES, td_net.N_OUT))
     sc = np.empty(game.MAX_AFTERSTATES)
+    memo = _memo_new(np.int64(0), game.MAX_AFTERSTATES)
     for o in range(td_net.N_OUT):
         out[o] = 0.0
     eq = 0.0
     for r in range(21):
         m = game.plays_of_roll(state, ROLL_D1[r], ROLL_D2[r], buf, None)
-        _values0(net, u, buf, m, ys, sc, np.bool_(True))
+        _values0(net, u, buf, m, ys, sc, np.bool_(True), memo)
         b = 0
         for k in range(1, m):
             if sc[k] > sc[b]:

@@ -93,6 +93,42 @@ def test_hit_probability_and_pip_loss_by_hand():
     assert f[F.F_P2] == pytest.approx(3 / 36)
 
 
+def _hit_features(s):
+    """Python reference of F_PIPLOSS, F_P1, F_P2 of the mover in s by hits_blot, roll by roll."""
+    blots = [p for p in range(24, 0, -1) if s[ME + p - 1] == 1]
+    loss = n1 = n2 = 0
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            w = 1 if d1 == d2 else 2
+            hit = [p for p in blots if F.hits_blot(s, p, d1, d2, s[BAR_OPP] > 0)]
+            loss += w * (25 - hit[0]) if hit else 0
+            n1 += w if hit else 0
+            n2 += w if len(hit) >= 2 else 0
+    return loss / (36.0 * 12.0), n1 / 36.0, n2 / 36.0
+
+
+def test_hit_features_are_hits_blot_roll_by_roll():
+    # the features count hits by bit masks; hits_blot is the rule written point by point
+    rng = np.random.default_rng(11)
+    rows = np.empty((game.MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
+    seen = 0
+    for _ in range(120):
+        s = game.initial_state()
+        for _ in range(int(rng.integers(2, 40))):
+            n = game.plays_of_roll(s, int(rng.integers(1, 7)), int(rng.integers(1, 7)), rows, None)
+            s = game.pass_turn(rows[int(rng.integers(n))])
+            if s[OFF_ME] == 15 or s[OFF_OPP] == 15:
+                break
+        for t in (s, np.empty_like(s)):
+            if t is not s:
+                flip_into(s, t)
+            f = feats(t)
+            want = _hit_features(t)
+            assert (f[F.F_PIPLOSS], f[F.F_P1], f[F.F_P2]) == want
+            seen += want[1] > 0 and t[BAR_OPP] > 0
+    assert seen >= 3  # hits from the bar were among them
+
+
 def test_contact_pips_anchors_prime_and_entering_by_hand():
     s = board({13: 2, 8: 1}, {10: 1, 24: 14})
     f = feats(s)
