@@ -93,10 +93,11 @@ from boardgym.scripts.web.boards import backgammon_board, draughts_board, replay
 from boardgym.scripts.web.fields import BadRequest
 from boardgym.scripts.web.guard import Guard, check_token, is_loopback, new_token
 from boardgym.scripts.web.session import MAX_GAMES, Games, Limits
-from boardgym.scripts.web.thinking import Pool, warm
+from boardgym.scripts.web.thinking import Pool, release_freed_memory, warm
 
 WEB = Path(__file__).resolve().parent
 MAX_BODY = 1 << 20  # bytes of one request (a pasted record)
+THREADS = 256  # requests served at once (each in a thread; one waiting for a worker holds one)
 STATIC = {"app.js": "text/javascript", "style.css": "text/css"}  # what /static/ serves
 START_BOARDS = {  # the page's board of each game's start position (drawn before a game begins)
     "draughts": lambda: draughts_board(dr_api.initial_state()),
@@ -371,6 +372,11 @@ def make_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
+        # anyio's default of 40 threads: 40 requests waiting for an agent worker made every
+        # other request (a quick agent's move, a page) wait for a thread
+        import anyio.to_thread
+
+        anyio.to_thread.current_default_thread_limiter().total_tokens = THREADS
         yield
         if pool is not None:  # at shutdown (SIGTERM too): the workers go at once, not after us
             pool.close()
@@ -384,6 +390,7 @@ def make_app(
 def main(args=None):
     """Serve the web board (Settings or a list of command-line strings) until interrupted."""
     cfg = cli.settings(Settings, args, prog="boardgym serve", description=__doc__)
+    release_freed_memory()
     try:
         import uvicorn
     except ImportError:

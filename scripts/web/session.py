@@ -1,7 +1,8 @@
 """A game in the browser on the server: the person's actions, the agents' replies, undo, and the
 games kept at once (the least recently used dropped from memory; with an archive, every game is
 written to it after each change and taken up again from it when asked for after a restart or
-once dropped)."""
+once dropped, and finished games leave memory past the MAX_FINISHED most recent: the memory
+the games take follows the games in play, not the games played)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from boardgym.scripts.web.fields import BadRequest
 from boardgym.scripts.web.thinking import think
 
 MAX_GAMES = 256  # games kept at once; the oldest is dropped past this
+MAX_FINISHED = 16  # finished games kept in memory when the archive holds them
 MAX_AGENT_STEPS = 10_000  # agent actions in one request (a game always ends well before)
 # the request fields a game is started with (kept in the archive, to start it again)
 SETTINGS_KEYS = (
@@ -430,6 +432,22 @@ class Games:
             self.games[sid] = session
             while len(self.games) > self.max_games:
                 self.games.popitem(last=False)
+            if self.archive is not None:
+                self._drop_finished()
+
+    def _drop_finished(self):
+        """Drop from memory the finished games the archive holds, but the MAX_FINISHED most
+        recently used (and any in a request now, or whose last save failed)."""
+        finished = [
+            sid for sid, s in self.games.items() if s.env.is_over and s.recorder.problem is None
+        ]
+        for sid in finished[: max(0, len(finished) - MAX_FINISHED)]:
+            session = self.games[sid]
+            if session.lock.acquire(blocking=False):
+                try:
+                    del self.games[sid]
+                finally:
+                    session.lock.release()
 
     def _find(self, sid):
         with self.lock:
