@@ -217,6 +217,15 @@ class _Process:
             self.conn.close()
 
 
+class _Waiter:
+    """A request waiting for a worker (compared by identity)."""
+
+    __slots__ = ("slow",)
+
+    def __init__(self, slow):
+        self.slow = slow
+
+
 class Pool:
     """Worker processes that play agents' moves, and the server's own process for the quick
     ones (module docstring). workers: how many (None: the machine's cores); cap: seconds a move
@@ -232,6 +241,7 @@ class Pool:
         self._ctx = multiprocessing.get_context("spawn")  # no fork of a threaded server
         self._cond = threading.Condition()
         self._idle = []
+        self._line = []  # the requests waiting for a worker, in the order they came
         self._slow_busy = 0
         self._all = []
         self._closed = False
@@ -287,16 +297,31 @@ class Pool:
         return cost is not None and cost < QUICK_MOVE
 
     def _take(self, slow):
-        """An idle worker for a quick or slow move (None after waiting self.wait seconds)."""
+        """An idle worker for a quick or slow move (None after waiting self.wait seconds), to
+        the requests in the order they came (a slow one kept back by slow_cap lets the others
+        by): none waits while later ones are served."""
         deadline = time.monotonic() + self.wait
+        me = _Waiter(slow)  # this request's place in the line
         with self._cond:
-            while not self._idle or (slow and self._slow_busy >= self.slow_cap):
-                left = deadline - time.monotonic()
-                if left <= 0 or self._closed:
-                    return None
-                self._cond.wait(left)
+            self._line.append(me)
+            try:
+                while self._next() is not me:
+                    left = deadline - time.monotonic()
+                    if left <= 0 or self._closed:
+                        return None
+                    self._cond.wait(left)
+            finally:
+                self._line.remove(me)
+                self._cond.notify_all()  # the next in line may be served now
             self._slow_busy += int(slow)
             return self._idle.pop(0)
+
+    def _next(self):
+        """The first request in line that a worker may take now (None: none may)."""
+        if not self._idle:
+            return None
+        full = self._slow_busy >= self.slow_cap
+        return next((w for w in self._line if not (w.slow and full)), None)
 
     def _release(self, worker, slow):
         """worker (None: it was dropped) back among the idle ones after a quick or slow move."""
