@@ -215,17 +215,29 @@ class Session:
         return self.game.game_number() if self._match_length() else 1
 
     def _agent_step(self):
-        """One agent action (in the pool when there is one); its evaluation (where it has one)
-        kept for the move list."""
+        """One agent action (in the pool when there is one)."""
         player = self._acting()
+        if self.pool is not None:
+            self._apply(player, *self.pool.think(self.cfgs[player], self.game))
+        else:
+            self._apply(player, *think(self.agents[player], self.game))
+
+    def _agent_turn(self):
+        """The agent's actions until the person is to act (a worker plays them in one trip, a
+        quick agent one at a time), or one."""
+        player = self._acting()
+        if self.pool is None:
+            return self._agent_step()
+        for action, text in self.pool.turn(self.cfgs[player], self.game):
+            self._apply(player, action, text)
+
+    def _apply(self, player, action, text):
+        """Play player's agent's action; its evaluation (where it has one) kept for the move
+        list."""
         if self.game_name == "backgammon":
             index = len(self.env.turns) - 1
         else:
             index = len(self.env.moves)
-        if self.pool is not None:
-            action, text = self.pool.think(self.cfgs[player], self.game)
-        else:
-            action, text = think(self.agents[player], self.game)
         self.game.step(action)
         if text is not None:
             self.game.notes[index] = f"{self.names[player]}: {text}"
@@ -239,7 +251,7 @@ class Session:
             for _ in range(MAX_AGENT_STEPS):
                 if self.env.is_over or self._acting() == self.seat:
                     break
-                self._agent_step()
+                self._agent_turn()
         self._news()
 
     def _turn_start(self):

@@ -51,6 +51,7 @@ MAX_AGENTS = 16  # agents one process keeps loaded (the least recently used drop
 MAX_COSTS = 1024  # agent settings whose time per move the pool remembers
 QUICK_MOVE = 0.02  # CPU seconds per move under which settings are played in the server itself
 SLOW_MOVE = 0.5  # CPU seconds per move above which an agent's settings count as slow
+MAX_TURN = 32  # an agent's actions a worker plays in one go (a play, a capture chain)
 MMAP_THRESHOLD = 128 * 1024  # bytes from which glibc maps a block on its own (its initial value)
 
 
@@ -94,6 +95,20 @@ def think(agent, game):
             return action, f"score {info['score']:+d} after its move (one ply, no search)"
         return action, f"score {info['score']:+d}" + ("" if depth is None else f" at depth {depth}")
     return action, None
+
+
+def think_turn(agent, game, limit=MAX_TURN):
+    """[(action, evaluation text or None)] of the agent's actions from now until another player
+    is to act or the game ends (at most limit): a backgammon play's checker moves, a draughts
+    capture chain's hops. game is played forward (give a copy)."""
+    player = game.env.agent_selection
+    out = []
+    while len(out) < limit:
+        out.append(think(agent, game))
+        game.step(out[-1][0])
+        if game.env.is_over or game.env.agent_selection != player:
+            break
+    return out
 
 
 def agent_key(cfg):
@@ -141,11 +156,12 @@ class Agents:
             self._agents.popitem(last=False)
         return agent
 
-    def think(self, key, cfg, game):
-        """((action, evaluation text or None), CPU seconds of the move, loading apart)."""
+    def think(self, key, cfg, game, turn=False):
+        """((action, evaluation text or None), CPU seconds of the move, loading apart); turn:
+        think_turn's list instead (game played forward)."""
         agent = self.get(key, cfg)
         t0 = time.thread_time()
-        out = think(agent, game)
+        out = think_turn(agent, game) if turn else think(agent, game)
         return out, time.thread_time() - t0
 
 
@@ -176,8 +192,8 @@ def warm():
 
 
 def _worker(conn):
-    """A worker process: answers (key, cfg, game) with ('ok', ((action, text), CPU seconds))
-    or ('error', message) until told None or its pipe closes."""
+    """A worker process: answers (key, cfg, game, turn) with ('ok', (Agents.think's answer,
+    CPU seconds)) or ('error', message) until told None or its pipe closes."""
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     release_freed_memory()
     warm()
@@ -190,9 +206,9 @@ def _worker(conn):
             return
         if job is None:
             return
-        key, cfg, game = job
+        key, cfg, game, turn = job
         try:
-            conn.send(("ok", agents.think(key, cfg, game)))
+            conn.send(("ok", agents.think(key, cfg, game, turn)))
         except Exception as e:  # the request is told; the worker goes on
             conn.send(("error", f"{type(e).__name__}: {e}"))
 
@@ -343,8 +359,17 @@ class Pool:
 
     def think(self, cfg, game):
         """(action, evaluation text or None) of the agent of settings cfg (a load_agent
-        settings object) to act in game: in this process if its settings are quick, else in a
-        worker; TooSlow, Busy or BadRequest."""
+        settings object) to act in game (not changed): in this process if its settings are
+        quick, else in a worker; TooSlow, Busy or BadRequest."""
+        return self._ask(cfg, game, False)
+
+    def turn(self, cfg, game):
+        """[(action, evaluation text or None)]: the agent's actions from now on (think_turn)
+        when a worker plays them, in one trip (a backgammon play, a capture chain); its next
+        action alone when its settings are quick (played here: game is not changed)."""
+        return self._ask(cfg, game, True)
+
+    def _ask(self, cfg, game, turn):
         key, skey = agent_key(cfg), settings_key(cfg)
         if self.is_quick(skey):
             with self._local_lock:
@@ -353,13 +378,13 @@ class Pool:
                 except Exception as e:  # as a worker's failure: the request is told
                     raise BadRequest(f"the agent failed: {type(e).__name__}: {e}", 500) from None
             self._record(skey, seconds, "here")
-            return value
+            return [value] if turn else value
         slow = self.is_slow(skey)
         worker = self._take(slow)
         if worker is None:
             raise Busy(f"every agent worker has been busy for {self.wait:.0f} s: try again soon")
         try:
-            worker.conn.send((key, cfg, game))
+            worker.conn.send((key, cfg, game, turn))
             if not worker.conn.poll(self.cap):
                 self.killed += 1
                 self._record(skey, self.cap)

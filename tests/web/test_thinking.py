@@ -168,8 +168,10 @@ def test_games_through_the_app_with_the_pool(pool):
         "/api/games", json={"game": "backgammon", "mode": "watch", "agents": ["td", "greedy"]}
     )
     v = v.json()
+    assert "error" not in v, v
     for _ in range(10):
         v = c.post(f"/api/games/{v['id']}/step").json()
+        assert "error" not in v, v
     assert v["actions"] >= 10 and v["evaluation"].startswith("td: equity")
     body = {"game": "backgammon", "mode": "watch", "agents": ["greedy", "random"], "match": 3}
     m = c.post("/api/games", json=body).json()  # a match: its game goes to the workers too
@@ -268,3 +270,25 @@ def test_freed_memory_goes_back_to_the_system():
     if not sys.platform.startswith("linux"):
         pytest.skip("glibc's mallopt")
     assert release_freed_memory()
+
+
+def test_a_workers_turn_is_the_agents_actions_one_by_one(pool):
+    import copy
+
+    cfg = settings("backgammon", "td", agent_option=["plies=1"], seed=3)
+    g = BackgammonGame(cfg, ("a", "b"))
+    local = load_agent(cfg)
+    pool.costs.pop(settings_key(cfg), None)  # not quick: played in a worker
+    turns = 0
+    while turns < 4 and not g.env.is_over:
+        player = g.env.agent_selection
+        mine, mirror = [], copy.deepcopy(g)
+        while not mirror.env.is_over and mirror.env.agent_selection == player:
+            mine.append(think(local, mirror))
+            mirror.step(mine[-1][0])
+        there = pool.turn(cfg, g)
+        assert there == mine and len(there) >= 1
+        for action, _ in there:
+            g.step(action)
+        turns += 1
+    assert turns == 4 and any(len(t) > 1 for t in [there, mine])
