@@ -53,6 +53,7 @@ QUICK_MOVE = 0.02  # CPU seconds per move under which settings are played in the
 SLOW_MOVE = 0.5  # CPU seconds per move above which an agent's settings count as slow
 MAX_TURN = 32  # an agent's actions a worker plays in one go (a play, a capture chain)
 MMAP_THRESHOLD = 128 * 1024  # bytes from which glibc maps a block on its own (its initial value)
+ARENAS = 2  # glibc heaps (arenas) a process's threads share
 
 
 class TooSlow(BadRequest):
@@ -123,15 +124,18 @@ def settings_key(cfg):
 
 
 def release_freed_memory():
-    """Fix glibc's mmap threshold at MMAP_THRESHOLD (True; False where there is no glibc): a
-    block that large (an agent's search buffers, a net's weights) is mapped on its own and
-    unmapped when freed, instead of the threshold rising to the largest block freed so far and
-    such blocks coming from the heap, where freeing them leaves holes the process keeps."""
+    """Set glibc's allocator for a long-running server (True; False where there is no glibc):
+    its mmap threshold fixed at MMAP_THRESHOLD, so that a block that large (an agent's search
+    buffers, a net's weights) is mapped on its own and unmapped when freed, instead of the
+    threshold rising to the largest block freed so far and such blocks coming from the heap,
+    where freeing them leaves holes the process keeps; and at most ARENAS heaps for all the
+    request threads (by default up to 8 a core, each keeping its own free holes)."""
     try:
         import ctypes
 
         libc = ctypes.CDLL(None)
-        return bool(libc.mallopt(-3, MMAP_THRESHOLD))  # -3: M_MMAP_THRESHOLD
+        # -3: M_MMAP_THRESHOLD, -8: M_ARENA_MAX
+        return bool(libc.mallopt(-3, MMAP_THRESHOLD)) and bool(libc.mallopt(-8, ARENAS))
     except (OSError, AttributeError, TypeError):
         return False
 
