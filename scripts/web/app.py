@@ -115,7 +115,8 @@ class Settings:
     """TCP port (0: any free port)"""
     max_games: int = MAX_GAMES
     """games kept in memory at once (the least recently used is dropped from memory; it is
-    taken up again from the archive when asked for)"""
+    taken up again from the archive when asked for; with an archive, finished games past the 16
+    most recent leave memory too)"""
     db: str | None = None
     """the game archive (SQLite) every game is written to as it goes; none: $BOARDGYM_ARCHIVE,
     else ~/.local/share/boardgym/archive.sqlite"""
@@ -127,7 +128,8 @@ class Settings:
 
     workers: int | None = None
     """processes that play the agents' moves (none: one per core; 0: in the server's own
-    process, where a slow agent holds up other requests and no cap is enforced)"""
+    process, where a slow agent holds up other requests and no cap is enforced); with workers,
+    the quick agents' moves (under 0.02 CPU s a move) are still played in the server's process"""
     max_think: float = 10.0
     """longest time per move a client may ask of an agent (seconds); an agent that has not
     moved after 2 x this + 10 s is stopped (its worker killed) and the request told so"""
