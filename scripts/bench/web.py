@@ -16,7 +16,9 @@ each action a random legal one, cube decisions ``roll`` / ``take``) and ``--watc
 (greedy against random, td against greedy, one step at a time) for ``--seconds``. Reports the
 errors (any answer but 200, any failed request), p50 / p99 / max latency of an action request,
 requests per second, games finished, and the server's memory (the resident set of the server
-and its agent workers) at the start, after each 30 s and at the end.
+and its agent workers) at the start, after each 30 s and at the end; in a run longer than a
+minute, the server's and the workers' memory at 60 s and at the end and the growth between
+(what the first minute's warm-up leaves: the figure that shows whether memory stays flat).
 
 ``faults``: ``--fault-games`` games; for each, a player plays random actions while the server
 is killed (SIGKILL) after a random 0.2-1.5 s, then the server is started again on the same
@@ -160,23 +162,35 @@ class Server:
 
     def memory_mb(self):
         """Resident memory of the server and its children (MB; Linux /proc), or None."""
+        parts = self.memory_parts_mb()
+        return None if parts is None else parts[0] + parts[1]
+
+    def memory_parts_mb(self):
+        """(server process, its children: the agent workers) resident memory in MB (Linux
+        /proc), or None."""
         if self.proc is None:
             return None
-        pids = [self.proc.pid]
+        children = []
         try:
-            children = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text()
-            pids += [int(p) for p in children.split()]
+            text = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text()
+            children = [int(p) for p in text.split()]
         except OSError:
             pass
-        total = 0
-        for pid in pids:
-            try:
-                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                    if line.startswith("VmRSS:"):
-                        total += int(line.split()[1])
-            except OSError:
-                continue
-        return total / 1024 if total else None
+        own = _rss_kb(self.proc.pid)
+        if own is None:
+            return None
+        return own / 1024, sum(_rss_kb(p) or 0 for p in children) / 1024
+
+
+def _rss_kb(pid):
+    """VmRSS of a process in kB, or None (gone, or no /proc)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return None
 
 
 def request(port, method, path, body=None, timeout=60, raw=None):
@@ -222,7 +236,7 @@ def run_load(cfg, folder):
         {"game": "backgammon", "agent": cfg.backgammon_agent},
     ):
         request(port, "POST", "/api/games", body, timeout=600)
-    memory = [(0.0, server.memory_mb())]
+    memory = [(0.0, server.memory_parts_mb())]  # (seconds, (server, workers) MB) every 10 s
     t0 = time.monotonic()
     deadline = t0 + cfg.seconds
 
@@ -285,15 +299,15 @@ def run_load(cfg, folder):
     threads += [threading.Thread(target=watcher, args=(k,)) for k in range(cfg.watchers)]
     for t in threads:
         t.start()
-    next_sample = 30.0
+    next_sample = 10.0
     while any(t.is_alive() for t in threads):
         time.sleep(0.5)
         now = time.monotonic() - t0
         if now >= next_sample and now < cfg.seconds:
-            memory.append((round(now), server.memory_mb()))
-            next_sample += 30.0
+            memory.append((next_sample, server.memory_parts_mb()))
+            next_sample += 10.0
     elapsed = time.monotonic() - t0
-    memory.append((round(elapsed), server.memory_mb()))
+    memory.append((round(elapsed), server.memory_parts_mb()))
     with sqlite3.connect(server.db) as con:
         integrity = con.execute("PRAGMA integrity_check").fetchone()[0]
         kept = con.execute("SELECT COUNT(*) FROM games").fetchone()[0]
@@ -313,7 +327,12 @@ def run_load(cfg, folder):
         **_quantiles_ms(lat),
         "max_ms": round(1000 * lat[-1], 1) if lat else None,
         "by_game": per_game,
-        "memory_mb": [(t, None if m is None else round(m)) for t, m in memory],
+        "memory_mb": [
+            (round(t), None if m is None else round(sum(m)))
+            for k, (t, m) in enumerate(memory)
+            if t % 30 == 0 or k == len(memory) - 1
+        ],
+        **_growth(memory, cfg.seconds),
         "games_kept": kept,
         "integrity": integrity,
     }
@@ -326,11 +345,39 @@ def run_load(cfg, folder):
         f"{out['memory_mb']}; {kept} games kept, integrity {integrity}",
         flush=True,
     )
+    if out["memory_growth_after_60s_mb"] is not None:
+        a, b, g = out["memory_at_60s_mb"], out["memory_end_mb"], out["memory_growth_after_60s_mb"]
+        print(
+            f"  memory at 60 s -> the end ({out['seconds']} s), MB: server {a['server']} -> "
+            f"{b['server']}, workers {a['workers']} -> {b['workers']}, together {a['total']} -> "
+            f"{b['total']}: growth after the first minute {g['total']:+} MB (server "
+            f"{g['server']:+}, workers {g['workers']:+})"
+        )
     for g, q in per_game.items():
         print(f"  {g} players' actions: {q['actions']}, p50 {q['p50_ms']} ms, p99 {q['p99_ms']} ms")
     for text in out["error_examples"]:
         print(f"  error: {text}")
     return out
+
+
+def _growth(memory, seconds):
+    """{memory_at_60s_mb, memory_end_mb, memory_growth_after_60s_mb}: the server's, its workers'
+    and their total resident memory at the first minute and at the end, and the growth between
+    (MB; all None for a run of a minute or less)."""
+    at = next((m for t, m in memory if t >= 60.0), None)
+    end = memory[-1][1]
+    if seconds <= 60 or at is None or end is None or len(memory) < 2:
+        return dict.fromkeys(("memory_at_60s_mb", "memory_end_mb", "memory_growth_after_60s_mb"))
+
+    def parts(m):
+        return {"server": round(m[0]), "workers": round(m[1]), "total": round(m[0] + m[1])}
+
+    a, b = parts(at), parts(end)
+    return {
+        "memory_at_60s_mb": a,
+        "memory_end_mb": b,
+        "memory_growth_after_60s_mb": {k: b[k] - a[k] for k in a},
+    }
 
 
 def _quantiles_ms(lat):

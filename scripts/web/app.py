@@ -93,10 +93,11 @@ from boardgym.scripts.web.boards import backgammon_board, draughts_board, replay
 from boardgym.scripts.web.fields import BadRequest
 from boardgym.scripts.web.guard import Guard, check_token, is_loopback, new_token
 from boardgym.scripts.web.session import MAX_GAMES, Games, Limits
-from boardgym.scripts.web.thinking import Pool, warm
+from boardgym.scripts.web.thinking import Pool, release_freed_memory, warm
 
 WEB = Path(__file__).resolve().parent
 MAX_BODY = 1 << 20  # bytes of one request (a pasted record)
+THREADS = 256  # requests served at once (each in a thread; one waiting for a worker holds one)
 STATIC = {"app.js": "text/javascript", "style.css": "text/css"}  # what /static/ serves
 START_BOARDS = {  # the page's board of each game's start position (drawn before a game begins)
     "draughts": lambda: draughts_board(dr_api.initial_state()),
@@ -114,7 +115,8 @@ class Settings:
     """TCP port (0: any free port)"""
     max_games: int = MAX_GAMES
     """games kept in memory at once (the least recently used is dropped from memory; it is
-    taken up again from the archive when asked for)"""
+    taken up again from the archive when asked for; with an archive, finished games past the 16
+    most recent leave memory too)"""
     db: str | None = None
     """the game archive (SQLite) every game is written to as it goes; none: $BOARDGYM_ARCHIVE,
     else ~/.local/share/boardgym/archive.sqlite"""
@@ -126,7 +128,8 @@ class Settings:
 
     workers: int | None = None
     """processes that play the agents' moves (none: one per core; 0: in the server's own
-    process, where a slow agent holds up other requests and no cap is enforced)"""
+    process, where a slow agent holds up other requests and no cap is enforced); with workers,
+    the quick agents' moves (under 0.02 CPU s a move) are still played in the server's process"""
     max_think: float = 10.0
     """longest time per move a client may ask of an agent (seconds); an agent that has not
     moved after 2 x this + 10 s is stopped (its worker killed) and the request told so"""
@@ -371,6 +374,11 @@ def make_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
+        # anyio's default of 40 threads: 40 requests waiting for an agent worker made every
+        # other request (a quick agent's move, a page) wait for a thread
+        import anyio.to_thread
+
+        anyio.to_thread.current_default_thread_limiter().total_tokens = THREADS
         yield
         if pool is not None:  # at shutdown (SIGTERM too): the workers go at once, not after us
             pool.close()
@@ -384,6 +392,7 @@ def make_app(
 def main(args=None):
     """Serve the web board (Settings or a list of command-line strings) until interrupted."""
     cfg = cli.settings(Settings, args, prog="boardgym serve", description=__doc__)
+    release_freed_memory()
     try:
         import uvicorn
     except ImportError:

@@ -1,7 +1,8 @@
 """A game in the browser on the server: the person's actions, the agents' replies, undo, and the
 games kept at once (the least recently used dropped from memory; with an archive, every game is
 written to it after each change and taken up again from it when asked for after a restart or
-once dropped)."""
+once dropped, and finished games leave memory past the MAX_FINISHED most recent: the memory
+the games take follows the games in play, not the games played)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from boardgym.scripts.web.fields import BadRequest
 from boardgym.scripts.web.thinking import think
 
 MAX_GAMES = 256  # games kept at once; the oldest is dropped past this
+MAX_FINISHED = 16  # finished games kept in memory when the archive holds them
 MAX_AGENT_STEPS = 10_000  # agent actions in one request (a game always ends well before)
 # the request fields a game is started with (kept in the archive, to start it again)
 SETTINGS_KEYS = (
@@ -213,17 +215,29 @@ class Session:
         return self.game.game_number() if self._match_length() else 1
 
     def _agent_step(self):
-        """One agent action (in the pool when there is one); its evaluation (where it has one)
-        kept for the move list."""
+        """One agent action (in the pool when there is one)."""
         player = self._acting()
+        if self.pool is not None:
+            self._apply(player, *self.pool.think(self.cfgs[player], self.game))
+        else:
+            self._apply(player, *think(self.agents[player], self.game))
+
+    def _agent_turn(self):
+        """The agent's actions until the person is to act (a worker plays them in one trip, a
+        quick agent one at a time), or one."""
+        player = self._acting()
+        if self.pool is None:
+            return self._agent_step()
+        for action, text in self.pool.turn(self.cfgs[player], self.game):
+            self._apply(player, action, text)
+
+    def _apply(self, player, action, text):
+        """Play player's agent's action; its evaluation (where it has one) kept for the move
+        list."""
         if self.game_name == "backgammon":
             index = len(self.env.turns) - 1
         else:
             index = len(self.env.moves)
-        if self.pool is not None:
-            action, text = self.pool.think(self.cfgs[player], self.game)
-        else:
-            action, text = think(self.agents[player], self.game)
         self.game.step(action)
         if text is not None:
             self.game.notes[index] = f"{self.names[player]}: {text}"
@@ -237,7 +251,7 @@ class Session:
             for _ in range(MAX_AGENT_STEPS):
                 if self.env.is_over or self._acting() == self.seat:
                     break
-                self._agent_step()
+                self._agent_turn()
         self._news()
 
     def _turn_start(self):
@@ -430,6 +444,22 @@ class Games:
             self.games[sid] = session
             while len(self.games) > self.max_games:
                 self.games.popitem(last=False)
+            if self.archive is not None:
+                self._drop_finished()
+
+    def _drop_finished(self):
+        """Drop from memory the finished games the archive holds, but the MAX_FINISHED most
+        recently used (and any in a request now, or whose last save failed)."""
+        finished = [
+            sid for sid, s in self.games.items() if s.env.is_over and s.recorder.problem is None
+        ]
+        for sid in finished[: max(0, len(finished) - MAX_FINISHED)]:
+            session = self.games[sid]
+            if session.lock.acquire(blocking=False):
+                try:
+                    del self.games[sid]
+                finally:
+                    session.lock.release()
 
     def _find(self, sid):
         with self.lock:

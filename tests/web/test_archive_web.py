@@ -267,3 +267,30 @@ def test_kill_9_mid_game_loses_at_most_the_move_being_played(tmp_path):
     finally:
         proc.kill()
         proc.wait(timeout=30)
+
+
+def test_finished_games_leave_memory_and_come_back_from_the_archive(path, monkeypatch):
+    from boardgym.scripts.web import session as web_session
+
+    monkeypatch.setattr(web_session, "MAX_FINISHED", 2)
+
+    def finished_game(games, seed):
+        sid = games.new({"game": "draughts", "agent": "greedy", "seed": seed})
+        s = games.get(sid)
+        while not s.env.is_over:
+            s.act({"action": s.legal()[0]["action"]})
+        return sid, s.view(sid)
+
+    for store in (Archive(path), None):
+        games = web_session.Games(archive=store)
+        done = [finished_game(games, seed) for seed in range(5)]
+        games.new({"game": "draughts", "agent": "greedy", "seed": 9})  # in play: kept
+        kept = sum(1 for s in games.games.values() if s.env.is_over)
+        if store is None:  # nowhere else to keep them: every game stays
+            assert kept == 5 and len(games.games) == 6
+            continue
+        assert kept == 2 and len(games.games) == 3  # the 2 most recent finished + the one in play
+        assert [sid for sid, _ in done[-2:]] == [sid for sid in games.games][:2]
+        for sid, view in done:  # each one as it ended, from memory or the archive
+            back = games.get(sid).view(sid)
+            assert all(back[k] == view[k] for k in SAME), sid

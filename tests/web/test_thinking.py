@@ -1,6 +1,7 @@
 """The agents' worker pool (scripts/web/thinking.py) and the client limits: moves played in
 worker processes are the agents' own, a move past the cap is stopped (its worker killed and
-replaced) while another game's move is answered at once, a pool busy for too long says so, and
+replaced) while another game's move is answered at once, a pool busy for too long says so,
+quick agents' moves are played in the server's process, what the pool keeps stays bounded, and
 a client cannot ask for a deeper search, a longer time or more games than the server allows."""
 
 import threading
@@ -19,9 +20,19 @@ with warnings.catch_warnings():
 
 from boardgym.agents.arena.sessions import BackgammonGame, DraughtsGame, load_agent  # noqa: E402
 from boardgym.scripts.web import app as serve  # noqa: E402
+from boardgym.scripts.web import thinking  # noqa: E402
 from boardgym.scripts.web.fields import BadRequest  # noqa: E402
 from boardgym.scripts.web.session import Limits  # noqa: E402
-from boardgym.scripts.web.thinking import Busy, Pool, TooSlow, agent_key, think  # noqa: E402
+from boardgym.scripts.web.thinking import (  # noqa: E402
+    Agents,
+    Busy,
+    Pool,
+    TooSlow,
+    agent_key,
+    release_freed_memory,
+    settings_key,
+    think,
+)
 
 
 def settings(game, agent, **kw):
@@ -100,8 +111,9 @@ def test_a_move_past_the_cap_is_stopped_and_others_go_on(pool):
 def test_slow_agents_leave_a_worker_to_the_quick_ones(pool):
     slower = settings("draughts", "alphabeta", depth=29)  # another slow agent: its own key
     for cfg in (SLOW, slower):
-        pool.costs[agent_key(cfg)] = 30.0  # known to be slow
-    assert pool.is_slow(agent_key(SLOW)) and not pool.is_slow(agent_key(settings("x", "y")))
+        pool.costs[settings_key(cfg)] = 30.0  # known to be slow
+    assert pool.is_slow(settings_key(SLOW)) and not pool.is_slow(settings_key(settings("x", "y")))
+    assert pool.is_slow(settings_key(settings("draughts", "alphabeta", depth=30, seed=7)))
     times = {}
 
     def move(name, cfg):
@@ -156,8 +168,10 @@ def test_games_through_the_app_with_the_pool(pool):
         "/api/games", json={"game": "backgammon", "mode": "watch", "agents": ["td", "greedy"]}
     )
     v = v.json()
+    assert "error" not in v, v
     for _ in range(10):
         v = c.post(f"/api/games/{v['id']}/step").json()
+        assert "error" not in v, v
     assert v["actions"] >= 10 and v["evaluation"].startswith("td: equity")
     body = {"game": "backgammon", "mode": "watch", "agents": ["greedy", "random"], "match": 3}
     m = c.post("/api/games", json=body).json()  # a match: its game goes to the workers too
@@ -206,3 +220,75 @@ def test_clients_cannot_ask_for_more_than_the_server_allows():
     r = c.post("/api/games", json={"game": "draughts"})
     assert r.status_code == 429 and "2 unfinished games" in r.json()["error"]
     assert c.get(f"/api/games/{a['id']}").status_code == 200
+
+
+def test_quick_agents_move_in_the_servers_process_and_slow_ones_never(pool):
+    quick = settings("draughts", "greedy", seed=11)
+    g = DraughtsGame(quick, ("a", "b"))
+    local = load_agent(quick)
+    pool.costs.pop(settings_key(quick), None)  # not seen yet (earlier tests played greedy)
+    here, there = pool.moves["here"], pool.moves["workers"]
+    n = 0
+    while n < 12 and not g.env.is_over:
+        mine = think(local, g)
+        assert pool.think(quick, g) == mine
+        g.step(mine[0])
+        n += 1
+    # the first move of settings not seen yet went to a worker; the greedy player's later
+    # moves (well under QUICK_MOVE of CPU) were played here, with the same agent's choices
+    assert pool.moves["workers"] == there + 1 and pool.moves["here"] == here + n - 1
+    assert pool.is_quick(settings_key(quick))
+    assert pool.is_quick(settings_key(settings("draughts", "greedy", seed=12)))  # seed apart
+    assert not pool.is_quick(settings_key(SLOW)) and len(pool.local) <= thinking.MAX_AGENTS
+    # a quick setting whose move takes longer goes back to the workers
+    pool._record(settings_key(quick), 2 * thinking.SLOW_MOVE)
+    pool.think(quick, g)
+    assert pool.moves["workers"] == there + 2
+
+
+def test_what_the_pool_keeps_is_bounded():
+    agents = Agents(3)
+    for seed in range(40):  # one agent per game's seed: never more than the cap kept
+        cfg = settings("draughts", "greedy", seed=seed)
+        (action, _), seconds = agents.think(agent_key(cfg), cfg, DraughtsGame(cfg, ("a", "b")))
+        assert action >= 0 and 0 <= seconds < 5 and len(agents) <= 3
+    kept = [settings("draughts", "greedy", seed=s) for s in (37, 38, 39)]
+    assert list(agents._agents) == [agent_key(c) for c in kept]  # the most recently used
+    with pytest.raises(ValueError, match="size must be at least 1"):
+        Agents(0)
+    p = Pool.__new__(Pool)  # the cost table alone: no workers
+    p.costs, p._costs_lock, p.moves = thinking.OrderedDict(), threading.Lock(), {}
+    for k in range(thinking.MAX_COSTS + 50):
+        p._record(settings_key(settings("draughts", "alphabeta", depth=1 + k % 64, seed=k)), 0.1)
+        assert len(p.costs) <= thinking.MAX_COSTS
+    assert len(p.costs) == 64  # the seed is not part of the settings' cost
+
+
+def test_freed_memory_goes_back_to_the_system():
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("glibc's mallopt")
+    assert release_freed_memory()
+
+
+def test_a_workers_turn_is_the_agents_actions_one_by_one(pool):
+    import copy
+
+    cfg = settings("backgammon", "td", agent_option=["plies=1"], seed=3)
+    g = BackgammonGame(cfg, ("a", "b"))
+    local = load_agent(cfg)
+    pool.costs.pop(settings_key(cfg), None)  # not quick: played in a worker
+    turns = 0
+    while turns < 4 and not g.env.is_over:
+        player = g.env.agent_selection
+        mine, mirror = [], copy.deepcopy(g)
+        while not mirror.env.is_over and mirror.env.agent_selection == player:
+            mine.append(think(local, mirror))
+            mirror.step(mine[-1][0])
+        there = pool.turn(cfg, g)
+        assert there == mine and len(there) >= 1
+        for action, _ in there:
+            g.step(action)
+        turns += 1
+    assert turns == 4 and any(len(t) > 1 for t in [there, mine])
