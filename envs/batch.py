@@ -15,7 +15,9 @@ Buffers (overwritten in place by every call; copy what you keep): ``obs`` float3
 the acting player's view (two-player mode) or the learner's (``opponent="random"`` or
 ``"greedy"``: an in-kernel opponent plays the other seat, ``seats[i]`` is the learner's seat);
 ``masks`` int8 (N, A); ``current`` int64 (N,) the player to act; ``rewards`` float32 (N, 2);
-``terminated`` / ``truncated`` bool views (N,). ``step`` validates the actions (shape, range,
+``terminated`` / ``truncated`` bool views (N,); ``last`` int64 (N, ...) each game's last move
+(``last_move(i)`` gives it as the single env's ``last_move()`` does, for pictures: none at the
+start of a game, nor after ``set_state``). ``step`` validates the actions (shape, range,
 legality) and raises ValueError naming the first bad game; it does not reset finished games.
 ``get_state()`` / ``set_state(d)`` copy every buffer and random stream out and back in (a
 checkpoint of N games in progress: a training run resumed from it plays the same games).
@@ -113,6 +115,10 @@ class _BatchCore:
         self._seat_rewards = self._seat_done = self._final_obs = None  # step_autoreset's outputs
 
     # ---- hooks for the game subclass ----------------------------------------------------------
+    def _forget_moves(self):
+        """No game has a last move (as after a reset)."""
+        self.last[:] = 0
+
     def _check_states(self, states):
         """Check the contents of N positions (int64 (N, state_len)); ValueError naming the first
         bad game. The base checks only shape and dtype (done before this is called)."""
@@ -169,6 +175,7 @@ class _BatchCore:
         self._check_snapshot(fields)
         for name, value in fields.items():
             np.copyto(getattr(self, name), value)
+        self._forget_moves()  # the moves before a snapshot are not in it
 
     def _check_fields(self, f):
         """The game-independent contents of a snapshot's fields."""
@@ -200,6 +207,14 @@ class _BatchCore:
             getattr(self._k, kernel)(*args, numba.get_num_threads())
         else:
             getattr(self._k, kernel + "_serial")(*args)
+
+    def _game_index(self, i):
+        """i as a game index 0..N-1; TypeError / ValueError else."""
+        if not is_int(i):
+            raise TypeError(f"a game index is an integer, got {type(i).__name__}")
+        if not 0 <= i < self.num_envs:
+            raise ValueError(f"game index {i} outside 0..{self.num_envs - 1}")
+        return int(i)
 
     @property
     def rows(self) -> npt.NDArray[np.int64]:
@@ -445,9 +460,20 @@ class DraughtsBatch(_BatchCore):
             self.starts = start.reshape(1, -1)
         self._k = kb
         self._api = api
+        self.last = np.zeros((self.num_envs, kb.LAST_LEN), np.int64)
+
+    def last_move(self, i: int) -> str | None:
+        """PDN of game i's last completed move (russian_draughts_v0's ``last_move()``), None
+        before the first move of its game."""
+        k = self._k
+        row = self.last[self._game_index(i)]
+        if row[k.LM_N] == 0:
+            return None
+        route = row[k.LM_SQ : k.LM_SQ + row[k.LM_N]].tolist()
+        return self._api.format_move(route, bool(row[k.LM_CAPTURE]))
 
     def _outputs(self):
-        return self.obs, self.masks, self.current, self.rewards, self.done
+        return self.obs, self.masks, self.current, self.rewards, self.done, self.last
 
     def _check_snapshot(self, arrays):
         states = self._api.check_batch(arrays["states"])
@@ -593,6 +619,34 @@ class BackgammonBatch(_BatchCore):
         self._k = kb
         self._checks = checks
         self._game = game
+        self.last = np.zeros((n, kb.LAST_LEN), np.int64)
+        self._forget_moves()
+
+    def _forget_moves(self):
+        k = self._k
+        self.last[:] = 0
+        self.last[:, k.CUR + k.R_PLAYER] = -1
+        self.last[:, k.PREV + k.R_PLAYER] = -1
+
+    def last_move(self, i: int) -> dict[str, Any] | None:
+        """Game i's latest roll as backgammon_v0's ``last_move()`` gives it: ``{"player",
+        "dice", "moves": [(from, to, hit)]}`` (the mover's numbering, 25 the bar, 0 off; a lost
+        roll has no moves; the roll in play once it has a move), None before any in its game."""
+        k = self._k
+        row = self.last[self._game_index(i)]
+        for at in (k.CUR, k.PREV):
+            if row[at + k.R_PLAYER] < 0:
+                return None
+            n = int(row[at + k.R_N])
+            if at == k.CUR and row[at + k.R_IN_PLAY] and n == 0:
+                continue  # the roll in play, nothing moved yet
+            moves = row[at + k.R_MOVES : at + k.R_MOVES + 3 * n].reshape(n, 3).tolist()
+            return {
+                "player": int(row[at + k.R_PLAYER]),
+                "dice": (int(row[at + k.R_D1]), int(row[at + k.R_D2])),
+                "moves": [(a, b, bool(h)) for a, b, h in moves],
+            }
+        return None
 
     @property
     def score(self) -> npt.NDArray[np.int64]:
@@ -663,7 +717,7 @@ class BackgammonBatch(_BatchCore):
             )
 
     def _outputs(self):
-        return self.obs, self.masks, self.current, self.rewards, self.done
+        return self.obs, self.masks, self.current, self.rewards, self.done, self.last
 
     def _reset(self, which, parallel):
         self._run(

@@ -89,6 +89,7 @@ def test_batch_greedy_opponent_equals_greedy_agent_in_a_match(match_reward):
             assert bool(core.done[i, 0]) == env.terminations["player_0"]
             assert bool(core.done[i, 1]) == env.truncations["player_0"]
             assert core.matches[i].tolist() == env.match.tolist()
+            assert core.last_move(i) == env.last_move()  # the greedy play's route too
         for i in core.reset_done():
             finished += 1
             envs[i].reset()
