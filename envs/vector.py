@@ -181,6 +181,12 @@ class _VectorEnv(_LearnerStepper, VectorEnv):
             raise TypeError(f"copy must be True or False, got {copy!r}")
         self.render_mode = render_mode
         self.copy = bool(copy)
+        if render_mode is not None:  # pictures mark each game's last move: the core records it
+            if kwargs.get("record_moves", True) is not True:
+                raise ValueError(
+                    "a render_mode marks each game's last move: record_moves must be True"
+                )
+            kwargs = {**kwargs, "record_moves": True}
         self._init_core(self.game, num_envs, opponent, kwargs)
         self.num_envs = self.core.num_envs
         self.observation_space = gymnasium.vector.utils.batch_space(

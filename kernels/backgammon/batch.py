@@ -14,10 +14,11 @@ The kernels take three tuples:
   (for ``max_turns`` truncation), ``offered[i]`` 1 while a double awaits take/drop,
   ``matches[i]`` its match state (int64[MATCH_LEN], match.py; length 0 in money play);
 - ``outs = (obs, masks, current, rewards, done, last)``: ``last`` int64[N, LAST_LEN] holds the
-  game's latest roll and the one before it (R_*: player, dice, in play, its checker moves
-  (from, to, hit) in the mover's numbering), from which the single env's ``last_move()`` follows
-  (the latest roll once it has a move or is over, else the one before; none at the start of a
-  game), for pictures;
+  game's latest roll and the one before it (two records R_* in turn, ``last[i, LATEST]`` the
+  slot of the latest: player, dice, in play, its checker moves (from, to, hit) in the mover's
+  numbering), from which the single env's ``last_move()`` follows (the latest roll once it has a
+  move or is over, else the one before; none at the start of a game), for pictures; int64[N, 0]
+  records nothing, at no cost;
 - ``play = (opponent, max_turns, scoring, cube, match_length, match_reward)`` (int64): scoring
   game.SCORING_SINGLE / SCORING_GAMMON; cube 0/1 (A = N_ACTIONS_CUBE, cube actions in the masks
   where cube.py allows them); match_length 0 (money play: one episode is one game) or N (one
@@ -66,21 +67,23 @@ from boardgym.kernels.backgammon.match import (
     set_cube_limit,
 )
 from boardgym.kernels.backgammon.observe import OBS_LEN, encode_match_obs, encode_obs
-from boardgym.kernels.backgammon.opponents import greedy_play, random_turn_inplace
+from boardgym.kernels.backgammon.opponents import greedy_play, greedy_turn, random_turn_inplace
 from boardgym.kernels.players import OPP_GREEDY, OPP_NONE
 
 REWARD_MATCH = 0  # +1 / -1 to the match winner at the end of the match
 REWARD_POINTS = 1  # each game's credited points (+ winner, - loser) as the game ends
 
-# a roll's record in a game's row of ``last``: the latest roll at CUR, the one before at PREV
+# a game's row of ``last``: which slot holds the latest roll (the other: the one before), then
+# the two slots, each a roll's record
 R_PLAYER = 0  # who rolled (-1: no roll)
 R_D1, R_D2 = 1, 2  # the dice
 R_IN_PLAY = 3  # 1 while its play goes on
 R_N = 4  # checker moves made
 R_MOVES = 5  # (from, to, hit) of each, the mover's numbering (25 the bar, 0 off)
 R_LEN = R_MOVES + 3 * 4
-CUR, PREV = 0, R_LEN
-LAST_LEN = 2 * R_LEN
+LATEST = 0  # 0 or 1: the slot of the latest roll
+SLOTS = 1  # slot k starts at SLOTS + k * R_LEN
+LAST_LEN = SLOTS + 2 * R_LEN
 MAX_PASSES = 64  # lost rolls kept per call (as many as the single env keeps)
 
 
@@ -94,31 +97,38 @@ def _scratch():
 @njit(cache=True, inline="always")
 def _push_roll(last, player, d1, d2, in_play):
     """A new roll becomes the latest (the latest so far the one before)."""
-    for k in range(R_LEN):
-        last[PREV + k] = last[CUR + k]
-    last[CUR + R_PLAYER] = player
-    last[CUR + R_D1] = d1
-    last[CUR + R_D2] = d2
-    last[CUR + R_IN_PLAY] = in_play
-    last[CUR + R_N] = 0
+    slot = 1 - last[LATEST]
+    last[LATEST] = slot
+    at = SLOTS + slot * R_LEN
+    last[at + R_PLAYER] = player
+    last[at + R_D1] = d1
+    last[at + R_D2] = d2
+    last[at + R_IN_PLAY] = in_play
+    last[at + R_N] = 0
 
 
 @njit(cache=True, inline="always")
-def _note_move(last, fr, to, hit):
-    """A checker move of the roll in play."""
-    n = last[CUR + R_N]
-    if last[CUR + R_PLAYER] >= 0 and last[CUR + R_IN_PLAY] != 0 and n < 4:
-        last[CUR + R_MOVES + 3 * n] = fr
-        last[CUR + R_MOVES + 3 * n + 1] = to
-        last[CUR + R_MOVES + 3 * n + 2] = hit
-        last[CUR + R_N] = n + 1
+def _note_move(last, s, a):
+    """Checker action a of the roll in play, before it is made on s."""
+    if last.shape[0] == 0:
+        return
+    at = SLOTS + last[LATEST] * R_LEN
+    n = last[at + R_N]
+    if last[at + R_PLAYER] >= 0 and last[at + R_IN_PLAY] != 0 and n < 4:
+        fr, to, _, hit = move_of_action(s, a)
+        last[at + R_MOVES + 3 * n] = fr
+        last[at + R_MOVES + 3 * n + 1] = to
+        last[at + R_MOVES + 3 * n + 2] = hit
+        last[at + R_N] = n + 1
 
 
 @njit(cache=True, inline="always")
 def _note_turns(last, s, status, lost, passes):
     """After a turn ended (or a cube action): the latest roll is over, then the lost rolls
     (passes[:lost], each (player, d1, d2)) and the roll that began, if one did (status ROLLED)."""
-    last[CUR + R_IN_PLAY] = 0
+    if last.shape[0] == 0:
+        return
+    last[SLOTS + last[LATEST] * R_LEN + R_IN_PLAY] = 0
     for p in range(min(lost, passes.shape[0])):
         _push_roll(last, passes[p, 0], passes[p, 1], passes[p, 2], 0)
     if status == ROLLED:
@@ -129,8 +139,9 @@ def _note_turns(last, s, status, lost, passes):
 @njit(cache=True, inline="always")
 def _clear_last(last):
     """A new game: no roll yet."""
-    last[CUR + R_PLAYER] = -1
-    last[PREV + R_PLAYER] = -1
+    if last.shape[0] > 0:
+        last[SLOTS + R_PLAYER] = -1
+        last[SLOTS + R_LEN + R_PLAYER] = -1
 
 
 @njit(cache=True, inline="always")
@@ -150,13 +161,20 @@ def _opponent_plays(s, status, i, games, play, scratch, passes, stk, last):
     moves = np.empty((4, 3), dtype=np.int64)
     while True:
         if status == ROLLED and s[TURN] != seat:
-            if opponent == OPP_GREEDY:
+            made = 0
+            if opponent == OPP_GREEDY and last.shape[0] == 0:
+                s[:] = greedy_turn(s)
+            elif opponent == OPP_GREEDY:  # the same play, with its route
                 after, made = greedy_play(s, moves)
                 s[:] = after
             else:
                 made = random_turn_inplace(s, rngs[i : i + 1], np.int64(0), scratch, stk, moves)
-            for m in range(min(made, 4)):
-                _note_move(last, moves[m, 0], moves[m, 1], moves[m, 2])
+            at = SLOTS + last[LATEST] * R_LEN if last.shape[0] > 0 else -1
+            if at >= 0 and last[at + R_PLAYER] >= 0 and last[at + R_IN_PLAY] != 0:
+                for m in range(min(made, 4)):
+                    for f in range(3):
+                        last[at + R_MOVES + 3 * m + f] = moves[m, f]
+                last[at + R_N] = min(made, 4)
             status, rolls[i], lost = finish_turn_inplace(
                 s, rngs[i : i + 1], rolls[i], max_turns, cube != 0, passes
             )
@@ -299,8 +317,7 @@ def _step_game(i, a, games, play, outs, passes, stk):
         dropped = status == GAME_OVER
         _note_turns(last, s, status, lost, passes)
     else:
-        fr, to, _, hit = move_of_action(s, a)
-        _note_move(last, fr, to, hit)
+        _note_move(last, s, a)
         status, rolls[i], lost, k = step_masked(
             s, a, rngs[i : i + 1], rolls[i], max_turns, cube != 0, passes, masks[i, :N_ACTIONS], stk
         )

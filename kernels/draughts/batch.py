@@ -13,6 +13,7 @@ frame, ``result`` / ``reward`` for the end, ``encode_obs``. Every kernel loops o
                                  squares, sq32 in the kernel frame, and whether it captured;
                                  none at the start of a game) and the move in progress (PM_*),
                                  what the single env's ``last_move`` holds, for pictures
+                                 (int64[N, 0]: nothing is recorded, at no cost)
 The perspective player is the side to move in two-player mode (``opponent == OPP_NONE``: the
 caller supplies both sides' actions, as in Pgx) and the learner's seat (``seats[i]``) when an
 in-kernel opponent (opponents.py, codes in boardgym.kernels.players) plays the other side.
@@ -82,6 +83,9 @@ def _hop(s, action, last):
     """Play the hop action (kernel frame) on s itself, noting it in last (a game's row): a hop
     between moves starts a move, one mid-chain extends it (a chain whose start is not known
     stays unknown), and the move once complete becomes the last move."""
+    if last.shape[0] == 0:  # not recorded
+        apply_action_inplace(s, action)
+        return
     if s[S_CAP_SQ] < 0:
         last[PM_N] = 1
         last[PM_CAPTURE] = 1 if is_capture(s) else 0
@@ -103,8 +107,9 @@ def _hop(s, action, last):
 @njit(cache=True, inline="always")
 def _clear_last(last):
     """A new game: no last move, no move in progress."""
-    last[LM_N] = 0
-    last[PM_N] = 0
+    if last.shape[0] > 0:
+        last[LM_N] = 0
+        last[PM_N] = 0
 
 
 @njit(cache=True)
@@ -112,9 +117,10 @@ def _recapture_play(s, rngs, i, last):
     """The recapture player's whole move on s itself (between moves), noted as the last move."""
     moves = np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64)
     row = moves[recapture_pick(s, moves, gen_moves(s, moves), rngs, i)]
-    last[LM_CAPTURE] = 1 if is_capture(s) else 0
-    last[LM_N] = move_route(s, row, last[LM_SQ : LM_SQ + ROUTE_LEN])
-    last[PM_N] = 0
+    if last.shape[0] > 0:
+        last[LM_CAPTURE] = 1 if is_capture(s) else 0
+        last[LM_N] = move_route(s, row, last[LM_SQ : LM_SQ + ROUTE_LEN])
+        last[PM_N] = 0
     s[:] = apply_move(s, row)
 
 
@@ -183,7 +189,7 @@ def batch_outputs(states, seats, rngs, opponent, max_plies, obs, masks, current,
     """Write every game's outputs for its position as it stands (no move is played, rngs is
     left as it is); the outputs of a core are always these functions of its states and seats."""
     acts, work, quiet = _scratch()
-    last = np.zeros((states.shape[0], LAST_LEN), dtype=np.int64)  # (not written: no move)
+    last = np.zeros((states.shape[0], 0), dtype=np.int64)  # (no move is played)
     for i in range(states.shape[0]):
         _finish(
             states[i],

@@ -3,7 +3,8 @@
 as the AEC env does after the same moves (the learner's actions, then the in-kernel opponent's
 move as the core recorded it, played in the AEC env and checked to reach the core's position),
 in ``ansi`` and ``rgb_array``; a game that has just restarted has no last move (or the
-opponent's opening move); a restored snapshot has none."""
+opponent's opening move); a restored snapshot has none; a core records moves only when asked
+(``record_moves``, which a render_mode sets)."""
 
 import warnings
 
@@ -206,3 +207,22 @@ def test_no_last_move_after_a_reset_or_a_restored_snapshot(env_id):
         core.last_move(2)
     with pytest.raises(TypeError, match="a game index is an integer"):
         core.last_move("0")
+
+
+def test_moves_are_recorded_only_when_asked():
+    from boardgym.envs.batch import BackgammonBatch, DraughtsBatch
+
+    for cls in (DraughtsBatch, BackgammonBatch):
+        core = cls(3, opponent="random")
+        core.reset(seed=0)
+        core.step(core.random_actions())
+        assert core.last.shape == (3, 0) and not core.record_moves
+        with pytest.raises(ValueError, match="records no moves: construct it with record_moves"):
+            core.last_move(0)
+        with pytest.raises(TypeError, match="record_moves must be True or False"):
+            cls(2, record_moves="yes")
+    vec = make_vec("boardgym/Backgammon-v0", None, n=2, opponent="random")
+    assert not vec.unwrapped.core.record_moves
+    assert make_vec("boardgym/Backgammon-v0", "ansi", n=2).unwrapped.core.record_moves
+    with pytest.raises(ValueError, match="record_moves must be True"):
+        make_vec("boardgym/RussianDraughts-v0", "ansi", n=2, record_moves=False)
