@@ -88,10 +88,11 @@ MAX_PASSES = 64  # lost rolls kept per call (as many as the single env keeps)
 
 
 @njit(cache=True)
-def _scratch():
-    """(passes, stk): the lost-roll buffer (none kept) and the mask search's scratch of a block of
-    games (one block per thread and call)."""
-    return np.empty((MAX_PASSES, 3), dtype=np.int64), np.empty(15, dtype=np.int64)
+def _scratch(outs):
+    """(passes, stk): the lost-roll buffer (MAX_PASSES kept when outs records last moves, else
+    none) and the mask search's scratch of a block of games (one block per thread and call)."""
+    n = MAX_PASSES if outs[5].shape[1] > 0 else 0
+    return np.empty((n, 3), dtype=np.int64), np.empty(15, dtype=np.int64)
 
 
 @njit(cache=True, inline="always")
@@ -342,7 +343,7 @@ def _start_game(i, alternate, games, play, outs, passes, stk):
 
 @njit(cache=True)
 def _step_block(lo, hi, actions, games, play, outs):
-    passes, stk = _scratch()
+    passes, stk = _scratch(outs)
     for i in range(lo, hi):
         if actions[i] < 0:
             continue
@@ -351,7 +352,7 @@ def _step_block(lo, hi, actions, games, play, outs):
 
 @njit(cache=True)
 def _reset_block(lo, hi, which, alternate, games, play, outs):
-    passes, stk = _scratch()
+    passes, stk = _scratch(outs)
     for i in range(lo, hi):
         if which[i] == 0:
             continue
@@ -362,7 +363,7 @@ def _reset_block(lo, hi, which, alternate, games, play, outs):
 def _autoreset_block(
     lo, hi, actions, alternate, games, play, outs, seat_rewards, seat_done, final, final_matches
 ):
-    passes, stk = _scratch()
+    passes, stk = _scratch(outs)
     seats = games[1]
     obs, _, _, rewards, done, _ = outs
     for i in range(lo, hi):
