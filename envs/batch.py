@@ -15,8 +15,12 @@ Buffers (overwritten in place by every call; copy what you keep): ``obs`` float3
 the acting player's view (two-player mode) or the learner's (``opponent="random"`` or
 ``"greedy"``: an in-kernel opponent plays the other seat, ``seats[i]`` is the learner's seat);
 ``masks`` int8 (N, A); ``current`` int64 (N,) the player to act; ``rewards`` float32 (N, 2);
-``terminated`` / ``truncated`` bool views (N,). ``step`` validates the actions (shape, range,
-legality) and raises ValueError naming the first bad game; it does not reset finished games.
+``terminated`` / ``truncated`` bool views (N,). With ``record_moves=True`` the kernels also
+record each game's last move (``last``, int64 (N, ...)): ``last_move(i)`` gives it as the single
+env's ``last_move()`` does, for pictures (none at the start of a game, nor after ``set_state``);
+without it (the default) nothing is recorded and nothing is spent on it. ``step`` validates the
+actions (shape, range, legality) and raises ValueError naming the first bad game; it does not
+reset finished games.
 ``get_state()`` / ``set_state(d)`` copy every buffer and random stream out and back in (a
 checkpoint of N games in progress: a training run resumed from it plays the same games).
 """
@@ -113,6 +117,27 @@ class _BatchCore:
         self._seat_rewards = self._seat_done = self._final_obs = None  # step_autoreset's outputs
 
     # ---- hooks for the game subclass ----------------------------------------------------------
+    def _forget_moves(self):
+        """No game has a last move (as after a reset)."""
+        self.last[:] = 0
+
+    def _record_buffer(self, record_moves, width):
+        """The ``last`` buffer: int64 (N, width) with record_moves, else (N, 0) (nothing kept)."""
+        if not isinstance(record_moves, (bool, np.bool_)):
+            raise TypeError(f"record_moves must be True or False, got {record_moves!r}")
+        self.record_moves = bool(record_moves)
+        self.last = np.zeros((self.num_envs, width if record_moves else 0), np.int64)
+
+    def _recorded_row(self, i):
+        """Game i's row of ``last``; ValueError unless moves are recorded."""
+        i = self._game_index(i)
+        if not self.record_moves:
+            raise ValueError(
+                f"this {type(self).__name__} records no moves: construct it with "
+                "record_moves=True (the vector envs do when given a render_mode)"
+            )
+        return self.last[i]
+
     def _check_states(self, states):
         """Check the contents of N positions (int64 (N, state_len)); ValueError naming the first
         bad game. The base checks only shape and dtype (done before this is called)."""
@@ -169,6 +194,7 @@ class _BatchCore:
         self._check_snapshot(fields)
         for name, value in fields.items():
             np.copyto(getattr(self, name), value)
+        self._forget_moves()  # the moves before a snapshot are not in it
 
     def _check_fields(self, f):
         """The game-independent contents of a snapshot's fields."""
@@ -200,6 +226,14 @@ class _BatchCore:
             getattr(self._k, kernel)(*args, numba.get_num_threads())
         else:
             getattr(self._k, kernel + "_serial")(*args)
+
+    def _game_index(self, i):
+        """i as a game index 0..N-1; TypeError / ValueError else."""
+        if not is_int(i):
+            raise TypeError(f"a game index is an integer, got {type(i).__name__}")
+        if not 0 <= i < self.num_envs:
+            raise ValueError(f"game index {i} outside 0..{self.num_envs - 1}")
+        return int(i)
 
     @property
     def rows(self) -> npt.NDArray[np.int64]:
@@ -415,6 +449,7 @@ class DraughtsBatch(_BatchCore):
         fen: str | None = None,
         threads: int | None = None,
         openings: Sequence[str] | None = None,
+        record_moves: bool = False,
         **draw_rules: bool,
     ) -> None:
         from boardgym.envs import draughts as api
@@ -445,9 +480,20 @@ class DraughtsBatch(_BatchCore):
             self.starts = start.reshape(1, -1)
         self._k = kb
         self._api = api
+        self._record_buffer(record_moves, kb.LAST_LEN)
+
+    def last_move(self, i: int) -> str | None:
+        """PDN of game i's last completed move (russian_draughts_v0's ``last_move()``), None
+        before the first move of its game."""
+        k = self._k
+        row = self._recorded_row(i)
+        if row[k.LM_N] == 0:
+            return None
+        route = row[k.LM_SQ : k.LM_SQ + row[k.LM_N]].tolist()
+        return self._api.format_move(route, bool(row[k.LM_CAPTURE]))
 
     def _outputs(self):
-        return self.obs, self.masks, self.current, self.rewards, self.done
+        return self.obs, self.masks, self.current, self.rewards, self.done, self.last
 
     def _check_snapshot(self, arrays):
         states = self._api.check_batch(arrays["states"])
@@ -571,6 +617,7 @@ class BackgammonBatch(_BatchCore):
         cube: bool | None = None,
         match_length: int = 0,
         match_reward: str = "match",
+        record_moves: bool = False,
     ) -> None:
         from boardgym.envs import backgammon_checks as checks
         from boardgym.kernels.backgammon import batch as kb
@@ -593,6 +640,37 @@ class BackgammonBatch(_BatchCore):
         self._k = kb
         self._checks = checks
         self._game = game
+        self._record_buffer(record_moves, kb.LAST_LEN)
+        self._forget_moves()
+
+    def _forget_moves(self):
+        k = self._k
+        self.last[:] = 0
+        if self.record_moves:
+            self.last[:, k.SLOTS + k.R_PLAYER] = -1
+            self.last[:, k.SLOTS + k.R_LEN + k.R_PLAYER] = -1
+
+    def last_move(self, i: int) -> dict[str, Any] | None:
+        """Game i's latest roll as backgammon_v0's ``last_move()`` gives it: ``{"player",
+        "dice", "moves": [(from, to, hit)]}`` (the mover's numbering, 25 the bar, 0 off; a lost
+        roll has no moves; the roll in play once it has a move), None before any in its game."""
+        k = self._k
+        row = self._recorded_row(i)
+        latest = int(row[k.LATEST])
+        for slot in (latest, 1 - latest):
+            at = k.SLOTS + slot * k.R_LEN
+            if row[at + k.R_PLAYER] < 0:
+                return None
+            n = int(row[at + k.R_N])
+            if slot == latest and row[at + k.R_IN_PLAY] and n == 0:
+                continue  # the roll in play, nothing moved yet
+            moves = row[at + k.R_MOVES : at + k.R_MOVES + 3 * n].reshape(n, 3).tolist()
+            return {
+                "player": int(row[at + k.R_PLAYER]),
+                "dice": (int(row[at + k.R_D1]), int(row[at + k.R_D2])),
+                "moves": [(a, b, bool(h)) for a, b, h in moves],
+            }
+        return None
 
     @property
     def score(self) -> npt.NDArray[np.int64]:
@@ -663,7 +741,7 @@ class BackgammonBatch(_BatchCore):
             )
 
     def _outputs(self):
-        return self.obs, self.masks, self.current, self.rewards, self.done
+        return self.obs, self.masks, self.current, self.rewards, self.done, self.last
 
     def _reset(self, which, parallel):
         self._run(

@@ -8,8 +8,9 @@
   (object array, ``infos["_final_obs"]`` marks the finished games) and ``obs`` already shows the
   next game. Masks: ``infos["action_mask"]`` (int8, (N, A)) and ``action_masks()``. ``render_mode``
   ``"ansi"`` / ``"rgb_array"`` / ``"human"``: ``render()`` gives one frame per game (a tuple), as
-  Gymnasium's vector envs do. Buffers: ``obs`` and ``infos["action_mask"]`` of ``reset`` / ``step``
-  are the batched core's own arrays, valid until the next ``step`` or ``reset`` overwrites them (as
+  Gymnasium's vector envs do, each with its game's last move marked as the single env marks
+  it. Buffers: ``obs`` and ``infos["action_mask"]`` of ``reset`` / ``step`` are the batched
+  core's own arrays, valid until the next ``step`` or ``reset`` overwrites them (as
   high-throughput vector envs hand them out; copy what you keep across steps); rewards,
   terminations, truncations and ``final_obs`` are fresh. ``copy=True`` returns fresh copies of all
   of them (Gymnasium's SyncVectorEnv default). Each ``step`` is one kernel call
@@ -180,6 +181,12 @@ class _VectorEnv(_LearnerStepper, VectorEnv):
             raise TypeError(f"copy must be True or False, got {copy!r}")
         self.render_mode = render_mode
         self.copy = bool(copy)
+        if render_mode is not None:  # pictures mark each game's last move: the core records it
+            if kwargs.get("record_moves", True) is not True:
+                raise ValueError(
+                    "a render_mode marks each game's last move: record_moves must be True"
+                )
+            kwargs = {**kwargs, "record_moves": True}
         self._init_core(self.game, num_envs, opponent, kwargs)
         self.num_envs = self.core.num_envs
         self.observation_space = gymnasium.vector.utils.batch_space(
@@ -255,16 +262,18 @@ class _VectorEnv(_LearnerStepper, VectorEnv):
         """One frame per game, as Gymnasium's vector envs return them: a tuple of text boards
         (``ansi``) or RGB images (``rgb_array``); ``human`` prints the text boards. Boards are
         drawn as the single-agent env draws them (draughts from White's side, backgammon from
-        player_0's)."""
+        player_0's), each game's last move marked (the core's ``last_move(i)``: none in a game
+        that has just restarted)."""
         if self.render_mode is None:
             gymnasium.logger.warn(
                 "You are calling render method without specifying any render mode."
             )
             return None
-        draw = _RENDERERS[self.game]
+        draw, core = _RENDERERS[self.game], self.core
+        last = [core.last_move(i) for i in range(self.num_envs)]
         if self.render_mode == "rgb_array":
-            return tuple(draw.render_rgb(s) for s in self.core.states)
-        boards = tuple(draw.render_text(s) for s in self.core.states)
+            return tuple(draw.render_rgb(s, last_move=m) for s, m in zip(core.states, last))
+        boards = tuple(draw.render_text(s, last_move=m) for s, m in zip(core.states, last))
         if self.render_mode == "ansi":
             return boards
         print("\n\n".join(f"game {i}\n{b}" for i, b in enumerate(boards)))

@@ -11,7 +11,8 @@ Settings are duck-typed: any object with the fields of ``boardgym play``'s Setti
 function reads (``max_moves``, the game-length cap, is optional).
 
 A ``BackgammonGame`` whose settings have ``match`` N > 0 is a whole match to N points
-(boardgym/RULES.md MP.1-MP.8; backgammon_v0 with ``match_length=N``): the env starts each next
+(boardgym/RULES.md MP.1-MP.8; backgammon_v0 with ``match_length=N``), from 0-0 or from the
+settings' ``score`` (player_0's, player_1's) and ``crawford`` (MP.7): the env starts each next
 game itself, ``news`` says how each game ended and the score, ``board`` shows the score, the
 Crawford marker and the gnubg Match ID, an agent with ``set_match(length, score_me, score_opp,
 crawford, post_crawford)`` is told the score from its seat before it acts, and ``record`` is the
@@ -234,6 +235,10 @@ class BackgammonGame:
         dice = parse_dice(cfg.dice)
         if dice is not None:
             options["dice"] = list(dice)
+        score = getattr(cfg, "score", None)
+        if self.match_length and score is not None:  # a match from a given score (MP.7)
+            options["score"] = tuple(score)
+            options["crawford"] = bool(getattr(cfg, "crawford", False))
         self.env.reset(seed=cfg.seed, options=options)
         self.seen = 0  # turns of the game being reported that news has reported
         self.reported = 0  # finished games of a match that news has reported

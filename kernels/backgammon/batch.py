@@ -13,7 +13,12 @@ The kernels take three tuples:
   seeded S plays like the single env seeded S + i), ``rolls[i]`` the rolls of the game in play
   (for ``max_turns`` truncation), ``offered[i]`` 1 while a double awaits take/drop,
   ``matches[i]`` its match state (int64[MATCH_LEN], match.py; length 0 in money play);
-- ``outs = (obs, masks, current, rewards, done)``;
+- ``outs = (obs, masks, current, rewards, done, last)``: ``last`` int64[N, LAST_LEN] holds the
+  game's latest roll and the one before it (two records R_* in turn, ``last[i, LATEST]`` the
+  slot of the latest: player, dice, in play, its checker moves (from, to, hit) in the mover's
+  numbering), from which the single env's ``last_move()`` follows (the latest roll once it has a
+  move or is over, else the one before; none at the start of a game), for pictures; int64[N, 0]
+  records nothing, at no cost;
 - ``play = (opponent, max_turns, scoring, cube, match_length, match_reward)`` (int64): scoring
   game.SCORING_SINGLE / SCORING_GAMMON; cube 0/1 (A = N_ACTIONS_CUBE, cube actions in the masks
   where cube.py allows them); match_length 0 (money play: one episode is one game) or N (one
@@ -45,10 +50,12 @@ from boardgym.kernels.backgammon.game import (
     GAME_OVER,
     ROLLED,
     cube_step_inplace,
+    dice_of,
     dropped_result,
     finish_turn_inplace,
     is_truncation,
     legal_mask,
+    move_of_action,
     result,
     start,
     step_masked,
@@ -60,18 +67,82 @@ from boardgym.kernels.backgammon.match import (
     set_cube_limit,
 )
 from boardgym.kernels.backgammon.observe import OBS_LEN, encode_match_obs, encode_obs
-from boardgym.kernels.backgammon.opponents import greedy_turn, random_turn_inplace
+from boardgym.kernels.backgammon.opponents import greedy_play, greedy_turn, random_turn_inplace
 from boardgym.kernels.players import OPP_GREEDY, OPP_NONE
 
 REWARD_MATCH = 0  # +1 / -1 to the match winner at the end of the match
 REWARD_POINTS = 1  # each game's credited points (+ winner, - loser) as the game ends
 
+# a game's row of ``last``: which slot holds the latest roll (the other: the one before), then
+# the two slots, each a roll's record
+R_PLAYER = 0  # who rolled (-1: no roll)
+R_D1, R_D2 = 1, 2  # the dice
+R_IN_PLAY = 3  # 1 while its play goes on
+R_N = 4  # checker moves made
+R_MOVES = 5  # (from, to, hit) of each, the mover's numbering (25 the bar, 0 off)
+R_LEN = R_MOVES + 3 * 4
+LATEST = 0  # 0 or 1: the slot of the latest roll
+SLOTS = 1  # slot k starts at SLOTS + k * R_LEN
+LAST_LEN = SLOTS + 2 * R_LEN
+MAX_PASSES = 64  # lost rolls kept per call (as many as the single env keeps)
+
 
 @njit(cache=True)
-def _scratch():
-    """(passes, stk): the lost-roll buffer (none kept) and the mask search's scratch of a block of
-    games (one block per thread and call)."""
-    return np.empty((0, 3), dtype=np.int64), np.empty(15, dtype=np.int64)
+def _scratch(outs):
+    """(passes, stk): the lost-roll buffer (MAX_PASSES kept when outs records last moves, else
+    none) and the mask search's scratch of a block of games (one block per thread and call)."""
+    n = MAX_PASSES if outs[5].shape[1] > 0 else 0
+    return np.empty((n, 3), dtype=np.int64), np.empty(15, dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def _push_roll(last, player, d1, d2, in_play):
+    """A new roll becomes the latest (the latest so far the one before)."""
+    slot = 1 - last[LATEST]
+    last[LATEST] = slot
+    at = SLOTS + slot * R_LEN
+    last[at + R_PLAYER] = player
+    last[at + R_D1] = d1
+    last[at + R_D2] = d2
+    last[at + R_IN_PLAY] = in_play
+    last[at + R_N] = 0
+
+
+@njit(cache=True, inline="always")
+def _note_move(last, s, a):
+    """Checker action a of the roll in play, before it is made on s."""
+    if last.shape[0] == 0:
+        return
+    at = SLOTS + last[LATEST] * R_LEN
+    n = last[at + R_N]
+    if last[at + R_PLAYER] >= 0 and last[at + R_IN_PLAY] != 0 and n < 4:
+        fr, to, _, hit = move_of_action(s, a)
+        last[at + R_MOVES + 3 * n] = fr
+        last[at + R_MOVES + 3 * n + 1] = to
+        last[at + R_MOVES + 3 * n + 2] = hit
+        last[at + R_N] = n + 1
+
+
+@njit(cache=True, inline="always")
+def _note_turns(last, s, status, lost, passes):
+    """After a turn ended (or a cube action): the latest roll is over, then the lost rolls
+    (passes[:lost], each (player, d1, d2)) and the roll that began, if one did (status ROLLED)."""
+    if last.shape[0] == 0:
+        return
+    last[SLOTS + last[LATEST] * R_LEN + R_IN_PLAY] = 0
+    for p in range(min(lost, passes.shape[0])):
+        _push_roll(last, passes[p, 0], passes[p, 1], passes[p, 2], 0)
+    if status == ROLLED:
+        hi, lo = dice_of(s)
+        _push_roll(last, s[TURN], hi, lo, 1)
+
+
+@njit(cache=True, inline="always")
+def _clear_last(last):
+    """A new game: no roll yet."""
+    if last.shape[0] > 0:
+        last[SLOTS + R_PLAYER] = -1
+        last[SLOTS + R_LEN + R_PLAYER] = -1
 
 
 @njit(cache=True, inline="always")
@@ -81,40 +152,56 @@ def _actor(s, offered):
 
 
 @njit(cache=True)
-def _opponent_plays(s, status, i, games, play, scratch, passes, stk):
+def _opponent_plays(s, status, i, games, play, scratch, passes, stk, last):
     """The in-kernel opponent acts on s while it is to act -> the status after it; scratch:
-    int8[N_ACTIONS]. Cube decisions: it rolls (never doubles) and takes."""
+    int8[N_ACTIONS]. Cube decisions: it rolls (never doubles) and takes. Its rolls and plays
+    are noted in last (game i's row)."""
     _, seats, rngs, rolls, offered, _ = games
     opponent, max_turns, _, cube, _, _ = play
     seat = seats[i]
+    moves = np.empty((4, 3), dtype=np.int64)
     while True:
         if status == ROLLED and s[TURN] != seat:
-            if opponent == OPP_GREEDY:
+            made = 0
+            if opponent == OPP_GREEDY and last.shape[0] == 0:
                 s[:] = greedy_turn(s)
+            elif opponent == OPP_GREEDY:  # the same play, with its route
+                after, made = greedy_play(s, moves)
+                s[:] = after
             else:
-                random_turn_inplace(s, rngs[i : i + 1], np.int64(0), scratch, stk)
-            status, rolls[i], _ = finish_turn_inplace(
+                made = random_turn_inplace(s, rngs[i : i + 1], np.int64(0), scratch, stk, moves)
+            at = SLOTS + last[LATEST] * R_LEN if last.shape[0] > 0 else -1
+            if at >= 0 and last[at + R_PLAYER] >= 0 and last[at + R_IN_PLAY] != 0:
+                for m in range(min(made, 4)):
+                    for f in range(3):
+                        last[at + R_MOVES + 3 * m + f] = moves[m, f]
+                last[at + R_N] = min(made, 4)
+            status, rolls[i], lost = finish_turn_inplace(
                 s, rngs[i : i + 1], rolls[i], max_turns, cube != 0, passes
             )
+            _note_turns(last, s, status, lost, passes)
         elif status == CUBE_DECISION and _actor(s, offered[i]) != seat:
             answer = ACTION_TAKE if offered[i] != 0 else ACTION_ROLL
-            status, offered[i], rolls[i], _ = cube_step_inplace(
+            status, offered[i], rolls[i], lost = cube_step_inplace(
                 s, answer, rngs[i : i + 1], rolls[i], max_turns, passes
             )
+            _note_turns(last, s, status, lost, passes)
         else:
             return status
 
 
 @njit(cache=True, inline="always")
-def _new_game(s, i, games, play, passes):
+def _new_game(s, i, games, play, passes, last):
     """Start the next game of game i in its row s (the opening roll from its stream; the cube
-    limit of its match) -> status."""
+    limit of its match; its rolls from the first in last) -> status."""
     _, _, rngs, rolls, offered, matches = games
     _, max_turns, _, _, _, _ = play
-    st, status, rolls[i], _ = start(rngs[i : i + 1], max_turns, passes)
+    st, status, rolls[i], lost = start(rngs[i : i + 1], max_turns, passes)
     s[:] = st
     set_cube_limit(s, matches[i])
     offered[i] = 0
+    _clear_last(last)
+    _note_turns(last, s, status, lost, passes)
     return status
 
 
@@ -125,7 +212,7 @@ def _finish(s, status, k, dropped, i, games, play, outs, passes, stk):
     already holds the mask of s (a play going on); dropped: the last action dropped a double."""
     _, seats, _, _, offered, matches = games
     opponent, _, scoring, cube, length, match_reward = play
-    obs, masks, current, rewards, done = outs
+    obs, masks, current, rewards, done, last = outs
     r0 = 0.0  # player 0's reward at this step
     over = False
     while True:
@@ -135,7 +222,9 @@ def _finish(s, status, k, dropped, i, games, play, outs, passes, stk):
             and (status == ROLLED or status == CUBE_DECISION)
             and _actor(s, offered[i]) != seats[i]
         ):
-            status = _opponent_plays(s, status, i, games, play, masks[i, :N_ACTIONS], passes, stk)
+            status = _opponent_plays(
+                s, status, i, games, play, masks[i, :N_ACTIONS], passes, stk, last[i]
+            )
             k = 0
         if dropped:
             winner, _, pts = dropped_result(s)
@@ -155,7 +244,7 @@ def _finish(s, status, k, dropped, i, games, play, outs, passes, stk):
                 r0 = 1.0 if winner == 0 else -1.0
             over = True
             break
-        status = _new_game(s, i, games, play, passes)
+        status = _new_game(s, i, games, play, passes, last[i])
         dropped = False
         k = 0
     rewards[i, 0] = r0
@@ -218,19 +307,23 @@ def _step_game(i, a, games, play, outs, passes, stk):
     match) ends."""
     states, _, rngs, rolls, offered, _ = games
     _, max_turns, _, cube, _, _ = play
-    masks = outs[1]
+    masks, last = outs[1], outs[5][i]
     s = states[i]
     dropped = False
     k = 0
     if a >= N_ACTIONS:
-        status, offered[i], rolls[i], _ = cube_step_inplace(
+        status, offered[i], rolls[i], lost = cube_step_inplace(
             s, a, rngs[i : i + 1], rolls[i], max_turns, passes
         )
         dropped = status == GAME_OVER
+        _note_turns(last, s, status, lost, passes)
     else:
-        status, rolls[i], _, k = step_masked(
+        _note_move(last, s, a)
+        status, rolls[i], lost, k = step_masked(
             s, a, rngs[i : i + 1], rolls[i], max_turns, cube != 0, passes, masks[i, :N_ACTIONS], stk
         )
+        if k == 0:  # the play is over
+            _note_turns(last, s, status, lost, passes)
     _finish(s, status, k, dropped, i, games, play, outs, passes, stk)
 
 
@@ -244,13 +337,13 @@ def _start_game(i, alternate, games, play, outs, passes, stk):
         seats[i] = 1 - seats[i]
     match_init(length, 0, 0, 0, matches[i])
     s = states[i]
-    status = _new_game(s, i, games, play, passes)
+    status = _new_game(s, i, games, play, passes, outs[5][i])
     _finish(s, status, 0, False, i, games, play, outs, passes, stk)
 
 
 @njit(cache=True)
 def _step_block(lo, hi, actions, games, play, outs):
-    passes, stk = _scratch()
+    passes, stk = _scratch(outs)
     for i in range(lo, hi):
         if actions[i] < 0:
             continue
@@ -259,7 +352,7 @@ def _step_block(lo, hi, actions, games, play, outs):
 
 @njit(cache=True)
 def _reset_block(lo, hi, which, alternate, games, play, outs):
-    passes, stk = _scratch()
+    passes, stk = _scratch(outs)
     for i in range(lo, hi):
         if which[i] == 0:
             continue
@@ -270,9 +363,9 @@ def _reset_block(lo, hi, which, alternate, games, play, outs):
 def _autoreset_block(
     lo, hi, actions, alternate, games, play, outs, seat_rewards, seat_done, final, final_matches
 ):
-    passes, stk = _scratch()
+    passes, stk = _scratch(outs)
     seats = games[1]
-    obs, _, _, rewards, done = outs
+    obs, _, _, rewards, done, _ = outs
     for i in range(lo, hi):
         _step_game(i, actions[i], games, play, outs, passes, stk)
         seat_rewards[i] = rewards[i, seats[i]]

@@ -24,7 +24,8 @@ from boardgym.kernels.backgammon.board import (
     STATE_LEN,
 )
 from boardgym.kernels.backgammon.codec import mask_work, move_checker
-from boardgym.kernels.backgammon.game import MAX_AFTERSTATES, afterstates
+from boardgym.kernels.backgammon.game import MAX_AFTERSTATES, afterstates, move_of_action, plays
+from boardgym.kernels.backgammon.movegen import MAX_MOVES, MV_FIELDS, MV_FROM, MV_HIT, MV_TO
 from boardgym.kernels.players import OPP_GREEDY, OPP_NET, OPP_NONE, OPP_RANDOM
 from boardgym.kernels.rng import pick_marked
 
@@ -36,6 +37,7 @@ __all__ = [
     "greedy_score",
     "greedy_pick",
     "greedy_turn",
+    "greedy_play",
     "random_turn",
     "random_turn_inplace",
     "opponent_turn",
@@ -91,26 +93,58 @@ def greedy_turn(state):
 
 
 @njit(cache=True)
+def greedy_play(state, moves):
+    """greedy_turn with its play -> (afterstate, number of checker moves): the moves of the
+    play's route (game.plays: the route notation writes, the one the single env's KernelPlayer
+    plays) as (from, to, hit) into moves (int64[4, 3])."""
+    rows = np.empty((256, STATE_LEN), dtype=np.int64)
+    routes = np.empty((256, MAX_MOVES, MV_FIELDS), dtype=np.int64)
+    n = plays(state, rows, routes)
+    if n < 0:  # more than 256 distinct plays (some doubles)
+        rows = np.empty((MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
+        routes = np.empty((MAX_AFTERSTATES, MAX_MOVES, MV_FIELDS), dtype=np.int64)
+        n = plays(state, rows, routes)
+    k = greedy_pick(rows, n)
+    made = 0
+    for m in range(MAX_MOVES):
+        if routes[k, m, MV_FROM] > 0 and made < moves.shape[0]:
+            moves[made, 0] = routes[k, m, MV_FROM]
+            moves[made, 1] = routes[k, m, MV_TO]
+            moves[made, 2] = routes[k, m, MV_HIT]
+            made += 1
+    return rows[k].copy(), made
+
+
+@njit(cache=True)
 def random_turn(state, rngs, i, mask):
     """The random player's afterstate for state (on roll with dice): uniformly random masked checker
     moves drawn from generator rngs[i] until the play is over; mask: int8[N_ACTIONS] scratch
     (C-contiguous)."""
     out = state.copy()
-    random_turn_inplace(out, rngs, i, mask, np.empty(15, dtype=np.int64))
+    random_turn_inplace(
+        out, rngs, i, mask, np.empty(15, dtype=np.int64), np.empty((4, 3), dtype=np.int64)
+    )
     return out
 
 
 @njit(cache=True)
-def random_turn_inplace(s, rngs, i, mask, stk):
+def random_turn_inplace(s, rngs, i, mask, stk, moves):
     """random_turn on s itself: s becomes the afterstate (dice cleared, still the mover's view);
-    stk: int64[15] scratch (codec.mask_work)."""
+    stk: int64[15] scratch (codec.mask_work); the checker moves as game.move_of_action gives
+    them, (from, to, hit), into moves (int64[4, 3]) -> their number."""
+    made = 0
     while True:
         n = mask_work(s, mask, stk)
         if n == 0:  # nothing (more) to play: the play ends here
             for k in range(6):
                 s[DICE + k] = 0
-            return
-        move_checker(s, pick_marked(mask, n, rngs, i))
+            return made
+        a = pick_marked(mask, n, rngs, i)
+        if made < moves.shape[0]:
+            fr, to, _, hit = move_of_action(s, a)
+            moves[made, 0], moves[made, 1], moves[made, 2] = fr, to, hit
+        made += 1
+        move_checker(s, a)
 
 
 @njit(cache=True)

@@ -9,6 +9,11 @@ frame, ``result`` / ``reward`` for the end, ``encode_obs``. Every kernel loops o
   current  int64[N]              side to move (0 White, 1 Black) — who acts next
   rewards  float32[N, 2]         this step's reward of player 0 and player 1 (zero-sum, at the end)
   done     int8[N, 2]            terminated, truncated
+  last     int64[N, LAST_LEN]    the last completed move of each game (LM_*: its route's
+                                 squares, sq32 in the kernel frame, and whether it captured;
+                                 none at the start of a game) and the move in progress (PM_*),
+                                 what the single env's ``last_move`` holds, for pictures
+                                 (int64[N, 0]: nothing is recorded, at no cost)
 The perspective player is the side to move in two-player mode (``opponent == OPP_NONE``: the
 caller supplies both sides' actions, as in Pgx) and the learner's seat (``seats[i]``) when an
 in-kernel opponent (opponents.py, codes in boardgym.kernels.players) plays the other side.
@@ -28,23 +33,38 @@ position (game.gen_actions, scratch allocated once per chunk of games) gives the
 import numpy as np
 from numba import njit, prange
 
-from boardgym.kernels.draughts.board import ROW_LEN, S_CAP_SQ, S_SIDE
+from boardgym.kernels.draughts.board import MAX_MOVES, ROW_LEN, S_CAP_SQ, S_SIDE
 from boardgym.kernels.draughts.game import (
     MAX_ACTS,
     MAX_QUIET,
+    ROUTE_LEN,
+    action_squares,
     apply_action_inplace,
+    apply_move,
     encode_obs,
     gen_actions,
+    gen_moves,
+    is_capture,
     mark_actions,
+    move_route,
     result_moves,
     reward,
     sort_actions,
-    step_inplace,
+    view_action,
 )
-from boardgym.kernels.draughts.opponents import recapture_move
+from boardgym.kernels.draughts.opponents import recapture_pick
 from boardgym.kernels.draughts.outcome import ONGOING
 from boardgym.kernels.players import OPP_GREEDY, OPP_NONE
 from boardgym.kernels.rng import rand_below
+
+# a game's row of ``last``: the last completed move, then the move in progress
+LM_N = 0  # squares in the last move's route (0: none in this game yet)
+LM_CAPTURE = 1  # 1 when it captured
+LM_SQ = 2  # its route: the start square, then every landing (sq32, kernel frame)
+PM_N = LM_SQ + ROUTE_LEN  # squares of the move in progress so far (0: none, or not known)
+PM_CAPTURE = PM_N + 1
+PM_SQ = PM_N + 2
+LAST_LEN = PM_SQ + ROUTE_LEN
 
 
 @njit(cache=True)
@@ -58,19 +78,66 @@ def _scratch():
     )
 
 
+@njit(cache=True, inline="always")
+def _hop(s, action, last):
+    """Play the hop action (kernel frame) on s itself, noting it in last (a game's row): a hop
+    between moves starts a move, one mid-chain extends it (a chain whose start is not known
+    stays unknown), and the move once complete becomes the last move."""
+    if last.shape[0] == 0:  # not recorded
+        apply_action_inplace(s, action)
+        return
+    if s[S_CAP_SQ] < 0:
+        last[PM_N] = 1
+        last[PM_CAPTURE] = 1 if is_capture(s) else 0
+        last[PM_SQ] = action_squares(action)[0]
+    n = last[PM_N]
+    if 0 < n < ROUTE_LEN:
+        last[PM_SQ + n] = action_squares(action)[1]
+        last[PM_N] = n + 1
+    apply_action_inplace(s, action)
+    if s[S_CAP_SQ] < 0:  # the move is complete
+        n = last[PM_N]
+        last[LM_N] = n
+        last[LM_CAPTURE] = last[PM_CAPTURE]
+        for k in range(n):
+            last[LM_SQ + k] = last[PM_SQ + k]
+        last[PM_N] = 0
+
+
+@njit(cache=True, inline="always")
+def _clear_last(last):
+    """A new game: no last move, no move in progress."""
+    if last.shape[0] > 0:
+        last[LM_N] = 0
+        last[PM_N] = 0
+
+
 @njit(cache=True)
-def _opponent_plays(s, i, seat, rngs, opponent, max_plies, acts, k, work, quiet):
+def _recapture_play(s, rngs, i, last):
+    """The recapture player's whole move on s itself (between moves), noted as the last move."""
+    moves = np.empty((MAX_MOVES, ROW_LEN), dtype=np.int64)
+    row = moves[recapture_pick(s, moves, gen_moves(s, moves), rngs, i)]
+    if last.shape[0] > 0:
+        last[LM_CAPTURE] = 1 if is_capture(s) else 0
+        last[LM_N] = move_route(s, row, last[LM_SQ : LM_SQ + ROUTE_LEN])
+        last[PM_N] = 0
+    s[:] = apply_move(s, row)
+
+
+@njit(cache=True)
+def _opponent_plays(s, i, seat, rngs, opponent, max_plies, acts, k, work, quiet, last):
     """The in-kernel opponent moves on s while it is to act and the game goes on; acts[:k] are
-    the legal actions of s -> the count of the legal actions of s as it ends (in acts)."""
+    the legal actions of s -> the count of the legal actions of s as it ends (in acts). Its
+    moves are noted in last (game i's row)."""
     while True:
         code, trunc = result_moves(s, k > 0, max_plies)
         if code != ONGOING or trunc or s[S_SIDE] == seat:
             return k
         if opponent == OPP_GREEDY and s[S_CAP_SQ] < 0:
-            s[:] = recapture_move(s, rngs, i)
+            _recapture_play(s, rngs, i, last)
         else:  # the random player: the j-th legal hop in the mask's order (rng.pick_marked)
             n = sort_actions(acts, k)
-            apply_action_inplace(s, acts[rand_below(rngs, i, n)])
+            _hop(s, acts[rand_below(rngs, i, n)], last)
         k = gen_actions(s, acts, work, quiet)
 
 
@@ -88,6 +155,7 @@ def _finish(
     current,
     rewards,
     done,
+    last,
     acts,
     work,
     quiet,
@@ -97,7 +165,9 @@ def _finish(
     choice and the mask."""
     k = gen_actions(s, acts, work, quiet)
     if play and opponent != OPP_NONE and s[S_SIDE] != seats[i]:
-        k = _opponent_plays(s, i, seats[i], rngs, opponent, max_plies, acts, k, work, quiet)
+        k = _opponent_plays(
+            s, i, seats[i], rngs, opponent, max_plies, acts, k, work, quiet, last[i]
+        )
     code, trunc = result_moves(s, k > 0, max_plies)
     side = s[S_SIDE]
     rewards[i, 0] = reward(code, 0)
@@ -119,6 +189,7 @@ def batch_outputs(states, seats, rngs, opponent, max_plies, obs, masks, current,
     """Write every game's outputs for its position as it stands (no move is played, rngs is
     left as it is); the outputs of a core are always these functions of its states and seats."""
     acts, work, quiet = _scratch()
+    last = np.zeros((states.shape[0], 0), dtype=np.int64)  # (no move is played)
     for i in range(states.shape[0]):
         _finish(
             states[i],
@@ -133,6 +204,7 @@ def batch_outputs(states, seats, rngs, opponent, max_plies, obs, masks, current,
             current,
             rewards,
             done,
+            last,
             acts,
             work,
             quiet,
@@ -141,14 +213,27 @@ def batch_outputs(states, seats, rngs, opponent, max_plies, obs, masks, current,
 
 @njit(cache=True, inline="always")
 def _step_block(
-    lo, hi, states, actions, seats, rngs, opponent, max_plies, obs, masks, current, rewards, done
+    lo,
+    hi,
+    states,
+    actions,
+    seats,
+    rngs,
+    opponent,
+    max_plies,
+    obs,
+    masks,
+    current,
+    rewards,
+    done,
+    last,
 ):
     acts, work, quiet = _scratch()
     for i in range(lo, hi):
         if actions[i] < 0:
             continue
         s = states[i]
-        step_inplace(s, actions[i])
+        _hop(s, view_action(s[S_SIDE], actions[i]), last[i])
         _finish(
             s,
             i,
@@ -162,6 +247,7 @@ def _step_block(
             current,
             rewards,
             done,
+            last,
             acts,
             work,
             quiet,
@@ -185,6 +271,7 @@ def _reset_block(
     current,
     rewards,
     done,
+    last,
 ):
     acts, work, quiet = _scratch()
     for i in range(lo, hi):
@@ -194,6 +281,7 @@ def _reset_block(
             seats[i] = 1 - seats[i]
         s = states[i]
         s[:] = starts[_start_row(starts, rngs, i)]
+        _clear_last(last[i])
         _finish(
             s,
             i,
@@ -207,6 +295,7 @@ def _reset_block(
             current,
             rewards,
             done,
+            last,
             acts,
             work,
             quiet,
@@ -239,6 +328,7 @@ def _autoreset_block(
     current,
     rewards,
     done,
+    last,
     seat_rewards,
     seat_done,
     final_obs,
@@ -246,7 +336,7 @@ def _autoreset_block(
     acts, work, quiet = _scratch()
     for i in range(lo, hi):
         s = states[i]
-        step_inplace(s, actions[i])
+        _hop(s, view_action(s[S_SIDE], actions[i]), last[i])
         _finish(
             s,
             i,
@@ -260,6 +350,7 @@ def _autoreset_block(
             current,
             rewards,
             done,
+            last,
             acts,
             work,
             quiet,
@@ -273,6 +364,7 @@ def _autoreset_block(
         if alternate:
             seats[i] = 1 - seats[i]
         s[:] = starts[_start_row(starts, rngs, i)]
+        _clear_last(last[i])
         _finish(
             s,
             i,
@@ -286,6 +378,7 @@ def _autoreset_block(
             current,
             rewards,
             done,
+            last,
             acts,
             work,
             quiet,
@@ -299,7 +392,7 @@ def _autoreset_block(
 # ctypes function pointer, which keeps Numba from caching the kernel.
 @njit(cache=True)
 def batch_step_serial(
-    states, actions, seats, rngs, opponent, max_plies, obs, masks, current, rewards, done
+    states, actions, seats, rngs, opponent, max_plies, obs, masks, current, rewards, done, last
 ):
     """Apply actions[i] (the acting player's frame; must be legal; -1 skips game i, leaving its
     outputs as they were) to every game, then let the in-kernel opponent reply; fill the output
@@ -318,12 +411,25 @@ def batch_step_serial(
         current,
         rewards,
         done,
+        last,
     )
 
 
 @njit(parallel=True, cache=True)
 def batch_step(
-    states, actions, seats, rngs, opponent, max_plies, obs, masks, current, rewards, done, blocks
+    states,
+    actions,
+    seats,
+    rngs,
+    opponent,
+    max_plies,
+    obs,
+    masks,
+    current,
+    rewards,
+    done,
+    last,
+    blocks,
 ):
     """batch_step_serial with one block of games per thread."""
     n = states.shape[0]
@@ -343,6 +449,7 @@ def batch_step(
             current,
             rewards,
             done,
+            last,
         )
 
 
@@ -361,6 +468,7 @@ def batch_reset_serial(
     current,
     rewards,
     done,
+    last,
 ):
     """Restart the games with which[i] != 0 from a row of starts (int64[K, STATE_LEN]: the only
     one when K = 1, else one drawn uniformly from the game's stream rngs[i]); with alternate, the
@@ -381,6 +489,7 @@ def batch_reset_serial(
         current,
         rewards,
         done,
+        last,
     )
 
 
@@ -399,6 +508,7 @@ def batch_reset(
     current,
     rewards,
     done,
+    last,
     blocks,
 ):
     """batch_reset_serial with one block of games per thread."""
@@ -421,6 +531,7 @@ def batch_reset(
             current,
             rewards,
             done,
+            last,
         )
 
 
@@ -439,6 +550,7 @@ def batch_step_autoreset_serial(
     current,
     rewards,
     done,
+    last,
     seat_rewards,
     seat_done,
     final_obs,
@@ -465,6 +577,7 @@ def batch_step_autoreset_serial(
         current,
         rewards,
         done,
+        last,
         seat_rewards,
         seat_done,
         final_obs,
@@ -486,6 +599,7 @@ def batch_step_autoreset(
     current,
     rewards,
     done,
+    last,
     seat_rewards,
     seat_done,
     final_obs,
@@ -511,6 +625,7 @@ def batch_step_autoreset(
             current,
             rewards,
             done,
+            last,
             seat_rewards,
             seat_done,
             final_obs,

@@ -359,6 +359,13 @@ function clickDie(d) {
 }
 
 const num = (id) => ($(id).value === "" ? null : Number($(id).value));
+// a match's start score (the server checks it): [player_0's, player_1's] and the Crawford flag,
+// sent only when given
+function startScore(body, prefix) {
+  const a = num(prefix + "score0"), b = num(prefix + "score1");
+  if (a !== null || b !== null) body.score = [a ?? 0, b ?? 0];
+  if ($(prefix + "crawford-start").checked) body.crawford = true;
+}
 
 async function newGame() {
   stopWatch();
@@ -366,7 +373,7 @@ async function newGame() {
   const body = {game: GAME, mode: "play", agent: $("agent").value, seat: Number($("seat").value),
     seed: num("seed") || 0, depth: num("depth"), time_limit: num("time-limit"), options: $("options").value.trim() || null};
   if (GAME === "draughts") body.fen = $("fen").value.trim() || null;
-  else { body.position_id = $("position-id").value.trim() || null; body.cube = $("cube").checked; body.dice = $("dice").value.trim() || null; body.match = num("match") || 0; }
+  else { body.position_id = $("position-id").value.trim() || null; body.cube = $("cube").checked; body.dice = $("dice").value.trim() || null; body.match = num("match") || 0; startScore(body, ""); }
   $("status").textContent = "starting…";
   const v = await api("POST", "/api/games", body);
   if (v) view = v;
@@ -396,7 +403,7 @@ async function watchNew() {
   const body = {game: GAME, mode: "watch", agents: [$("agent0").value, $("agent1").value], agent_settings: settings,
     seed: num("watch-seed") || 0};
   if (GAME === "draughts") body.fen = $("watch-fen").value.trim() || null;
-  else { body.position_id = $("watch-position-id").value.trim() || null; body.cube = $("watch-cube").checked; body.match = num("watch-match") || 0; }
+  else { body.position_id = $("watch-position-id").value.trim() || null; body.cube = $("watch-cube").checked; body.match = num("watch-match") || 0; startScore(body, "watch-"); }
   $("status").textContent = "starting…";
   const v = await api("POST", "/api/games", body);
   if (v) view = v;

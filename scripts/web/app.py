@@ -29,7 +29,11 @@ person's turn (its checker moves or its cube action) with the agent's reply.
 
 Match play: ``match`` N (1..64; 0, the default, is money play) makes the game a whole match to N
 points with the cube and gammons (the match rules of boardgym/RULES.md; agents/arena/sessions.py's
-BackgammonGame, the match of ``boardgym play --match``): the view's ``match`` has the length, the
+BackgammonGame, the match of ``boardgym play --match``), from 0-0 or from ``score`` [player_0's,
+player_1's] with ``crawford`` true when the first game is the Crawford game (MP.7; checked by the
+env's match state, fields.start_score: a score of N - 1 needs ``crawford``, as a match file
+cannot record a post-Crawford start; the match file's first score line is the start score;
+the archive keeps both in the settings): the view's ``match`` has the length, the
 score (player_0's, player_1's), the number of the game in play, its Crawford and post-Crawford
 flags, the winner once the match is over, the gnubg Match ID and how the last game ended. When a
 game ends and the match goes on, the next game starts by itself (its opening roll); the move list
@@ -45,7 +49,8 @@ taker; a drop ends the game), forwards and backwards across games.
 
 API (JSON): ``GET /api/agents``; ``GET /api/start/{game}`` (the start position's board, drawn
 before a game begins); ``POST /api/games`` ``{game, mode: play|watch, agent, agents, seat, seed,
-fen, position_id, dice, cube, match, depth, time_limit, options, agent_settings}``;
+fen, position_id, dice, cube, match, score, crawford, depth, time_limit, options,
+agent_settings}``;
 ``GET /api/games/{id}``; ``POST /api/games/{id}/action`` ``{action}`` or ``{cube}``;
 ``POST /api/games/{id}/step`` (watch: one agent action); ``POST /api/games/{id}/undo``;
 ``GET /api/games/{id}/record`` (PDN or match file download, from play and watch; a match: the

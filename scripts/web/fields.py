@@ -127,6 +127,7 @@ def options(body, game, agent, spec=None, where=""):
             "'match' plays from the standard start (a match file has no set-up position): "
             "leave out 'position_id'"
         )
+    score, crawford = start_score(body, match)
     return SimpleNamespace(
         game=game,
         agent=agent,
@@ -136,10 +137,50 @@ def options(body, game, agent, spec=None, where=""):
         dice=None if dice is None else f"{dice[0]}-{dice[1]}",
         cube=get(body, "cube", bool, False) or match > 0,
         match=match,
+        score=score,
+        crawford=crawford,
         depth=depth,
         time_limit=None if limit is None else float(limit),
         agent_option=items,
     )
+
+
+def start_score(body, match):
+    """(score, crawford) a match starts from (MP.7): body's 'score' [player_0's, player_1's]
+    and 'crawford' (the first game is the Crawford game; default false), checked by the env's
+    own match state (backgammon_checks.new_match); (None, None) for the usual 0-0. A score of
+    N - 1 without the Crawford game (post-Crawford, MP.7) is refused: a match file cannot
+    record it (gnubg, like backgammon_match.read_match, takes a first game at N - 1 for the
+    Crawford game)."""
+    given, crawford = body.get("score"), get(body, "crawford", bool, False)
+    if given is None and not crawford:
+        return None, None
+    if not match:
+        raise BadRequest("'score' and 'crawford' start a match from a score: give 'match' too")
+    if given is None:
+        score = (0, 0)
+    elif not isinstance(given, list) or len(given) != 2 or any(type(s) is not int for s in given):
+        raise BadRequest(
+            "'score' must be two integers [player_0's, player_1's] below the match length, "
+            f"got {given!r:.40}"
+        )
+    else:
+        score = (given[0], given[1])
+    try:
+        backgammon_checks.new_match(match, score)
+    except ValueError as e:
+        raise BadRequest(f"'score': {e}") from None
+    if not crawford and match > 1 and (score[0] == match - 1) != (score[1] == match - 1):
+        raise BadRequest(
+            f"'crawford': at {score[0]}-{score[1]} in a match to {match} without the Crawford "
+            "game the match is post-Crawford (MP.7), which a match file cannot record (gnubg "
+            "takes a first game at N - 1 for the Crawford game): set crawford true"
+        )
+    try:
+        backgammon_checks.new_match(match, score, crawford)
+    except ValueError as e:
+        raise BadRequest(f"'crawford': {e}") from None
+    return score, crawford
 
 
 def watch_settings(body):

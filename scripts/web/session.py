@@ -40,6 +40,8 @@ SETTINGS_KEYS = (
     "dice",
     "cube",
     "match",
+    "score",
+    "crawford",
     "depth",
     "time_limit",
     "options",
@@ -123,6 +125,9 @@ class Session:
             "mode": self.mode,
             "seed": fields.get(body, "seed", int, 0),
         }
+        start = next(iter(cfgs.values()))
+        if start.score is not None:  # the match's start score, the Crawford flag spelt out
+            resolved.update(score=list(start.score), crawford=start.crawford)
         if self.mode == "play":
             resolved.update(agent=names[1 - self.seat], seat=self.seat)
         else:

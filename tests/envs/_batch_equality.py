@@ -5,8 +5,9 @@ import numpy as np
 
 def assert_game_matches(core, i, env):
     """Game i of a batched core shows exactly what the single AEC env shows after the same
-    actions."""
+    actions, its last move (what pictures mark) included."""
     player = env.agent_selection
+    assert core.last_move(i) == env.last_move()
     np.testing.assert_array_equal(core.obs[i], env.observe(player)["observation"])
     np.testing.assert_array_equal(core.masks[i], env.observe(player)["action_mask"])
     assert core.current[i] == int(player[-1])

@@ -31,7 +31,7 @@ def test_batch_equals_single_env_with_the_cube_and_in_match_play(options):
     actions, cube actions included, give the same observations, masks, rewards and ends, across
     game ends inside a match and restarts."""
     n, rng = 4, np.random.default_rng(3)
-    core = BackgammonBatch(n, **options)
+    core = BackgammonBatch(n, record_moves=True, **options)
     core.reset(seed=20)
     singles = [backgammon_v0.raw_env(**options) for _ in range(n)]
     for i, env in enumerate(singles):
@@ -67,7 +67,7 @@ def test_batch_greedy_opponent_equals_greedy_agent_in_a_match(match_reward):
     with GreedyAgent (cubeless cube answers) playing player_1."""
     n, rng = 3, np.random.default_rng(8)
     opts = {"match_length": 5, "match_reward": match_reward}
-    core = BackgammonBatch(n, opponent="greedy", learner="player_0", **opts)
+    core = BackgammonBatch(n, opponent="greedy", learner="player_0", record_moves=True, **opts)
     core.reset(seed=50)
     envs = [backgammon_v0.raw_env(**opts) for _ in range(n)]
     agent = GreedyAgent()
@@ -89,6 +89,7 @@ def test_batch_greedy_opponent_equals_greedy_agent_in_a_match(match_reward):
             assert bool(core.done[i, 0]) == env.terminations["player_0"]
             assert bool(core.done[i, 1]) == env.truncations["player_0"]
             assert core.matches[i].tolist() == env.match.tolist()
+            assert core.last_move(i) == env.last_move()  # the greedy play's route too
         for i in core.reset_done():
             finished += 1
             envs[i].reset()

@@ -67,7 +67,13 @@ def test_vector_env_text_and_human_modes(capsys):
     )
     vec.reset(seed=0)
     boards = vec.render()
-    assert boards == tuple(draughts_render.render_text(s) for s in vec.unwrapped.core.states)
+    core = vec.unwrapped.core
+    assert boards == tuple(
+        draughts_render.render_text(s, last_move=core.last_move(i))
+        for i, s in enumerate(core.states)
+    )
+    # game 0: the learner (White) opens, nothing marked; game 1: the opponent's first move
+    assert "last move" not in boards[0] and "\nlast move: White " in boards[1]
     human = gym.make_vec(
         "boardgym/Backgammon-v0",
         num_envs=2,

@@ -15,7 +15,7 @@ def test_batch_equals_single_env_game_for_game():
     """Game i of a batch seeded S rolls the same dice as the single env seeded S + i; the same
     actions give the same observations, masks, rewards and ends, across automatic resets."""
     n, rng = 4, np.random.default_rng(0)
-    core = BackgammonBatch(n, max_turns=80, scoring="gammon")
+    core = BackgammonBatch(n, max_turns=80, scoring="gammon", record_moves=True)
     core.reset(seed=10)
     singles = [backgammon_v0.raw_env(max_turns=80, scoring="gammon") for _ in range(n)]
     for i, env in enumerate(singles):
@@ -43,7 +43,7 @@ def test_in_kernel_opponents(opponent):
 
 
 def test_memory_for_65536_games_under_200_mb():
-    core = BackgammonBatch(65536)
+    core = BackgammonBatch(65536, record_moves=True)
     total = sum(
         x.nbytes
         for x in (
@@ -56,6 +56,7 @@ def test_memory_for_65536_games_under_200_mb():
             core.seats,
             core.rngs,
             core.rolls,
+            core.last,
         )
     )
     assert total < 200e6, total

@@ -15,7 +15,7 @@ def test_batch_equals_single_env_game_for_game():
     """The same actions through the batch (two-player view) and through N single envs give the
     same observations, masks, rewards and ends, across automatic resets."""
     n, rng = 6, np.random.default_rng(0)
-    core = DraughtsBatch(n, opponent=None, max_moves=60)
+    core = DraughtsBatch(n, opponent=None, max_moves=60, record_moves=True)
     core.reset(seed=0)
     singles = [russian_draughts_v0.raw_env(max_moves=60) for _ in range(n)]
     for env in singles:
@@ -78,7 +78,7 @@ def test_seeded_batches_repeat():
 
 
 def test_memory_for_65536_games_under_200_mb():
-    core = DraughtsBatch(65536)
+    core = DraughtsBatch(65536, record_moves=True)
     total = sum(
         x.nbytes
         for x in (
@@ -90,6 +90,7 @@ def test_memory_for_65536_games_under_200_mb():
             core.done,
             core.seats,
             core.rngs,
+            core.last,
         )
     )
     assert total < 200e6, total

@@ -234,11 +234,15 @@ def test_gnubg_imports_a_match_played_in_the_terminal(tmp_path, whole):
         assert last["game"][-1]["action"] == "set" and not turns[-1]["moves"]
 
 
-def test_gnubg_imports_a_match_played_in_the_browser(tmp_path):
+@pytest.mark.parametrize(
+    "score, seed", [(None, 6), ([1, 2], 2), ([4, 1], 3)], ids=["0-0", "from-1-2", "from-4-1"]
+)
+def test_gnubg_imports_a_match_played_in_the_browser(tmp_path, score, seed):
     """A 5-point match watched on the web board (``boardgym serve``, two agents that never
-    double: several games, a Crawford game), downloaded from ``/api/games/{id}/record``, imports
-    into gnubg with our games, scores, winners, points, Crawford flags and actions, and analyses
-    without complaint."""
+    double: several games, a Crawford game), from 0-0 or from a score (MP.7: 4-1 starts with
+    the Crawford game), downloaded from ``/api/games/{id}/record``, imports into gnubg with our
+    games, scores (the first game's score line is the start score), winners, points, Crawford
+    flags and actions, and analyses without complaint."""
     pytest.importorskip("starlette")
     pytest.importorskip("httpx")
     import warnings
@@ -251,15 +255,17 @@ def test_gnubg_imports_a_match_played_in_the_browser(tmp_path):
 
     c = TestClient(serve.make_app())
     agents = ["greedy", "backgammon-greedy"]
-    body = {"game": "backgammon", "mode": "watch", "agents": agents, "match": 5, "seed": 6}
-    v = c.post("/api/games", json=body).json()
+    body = {"game": "backgammon", "mode": "watch", "agents": agents, "match": 5, "seed": seed}
+    v = c.post("/api/games", json={**body, "score": score, "crawford": score == [4, 1]}).json()
     while not v["over"]:
         v = c.post(f"/api/games/{v['id']}/step").json()
     path = tmp_path / "web.mat"
     path.write_text(c.get(f"/api/games/{v['id']}/record").text)
     ours = backgammon_match.read_match(path.read_text())
     frames, match = backgammon_match.match_frames(path.read_text())
-    assert len(ours["games"]) == v["match"]["game"] >= 3
+    assert len(ours["games"]) == v["match"]["game"] >= (3 if score != [4, 1] else 1)
+    assert ours["games"][0]["score"] == (score or [0, 0])
+    assert ours["games"][0]["crawford"] == (score == [4, 1])
     assert any(g["crawford"] for g in ours["games"])
     log = run_gnubg(*SETUP, f"import mat {path}", "analyse match")
     complaints = [ln for ln in log.splitlines() if COMPLAINT.search(ln)]
@@ -267,5 +273,7 @@ def test_gnubg_imports_a_match_played_in_the_browser(tmp_path):
     played = gnubg.match()
     assert played["match-info"]["match-length"] == 5
     assert len(played["games"]) == len(ours["games"])
+    first = played["games"][0]["info"]
+    assert [first["score-X"], first["score-O"]] == (score or [0, 0])
     for rec, game, where in zip(played["games"], ours["games"], match["games"]):
         _check_game(rec, {**game, "last_frame": where["last"]}, frames, where["first"])

@@ -1,7 +1,8 @@
 """The web board's match view and board fixes in headless Chromium (Playwright, the system's
 chromium): a backgammon match against an agent (the score of both sides, the Crawford marker,
 the cube at 1, the Double button refused in the Crawford game, the result line, the whole match
-downloaded), a watched match, the controls on an 800-pixel-wide screen, the start position drawn
+downloaded), a match started from a score (the Crawford game checked by the server), a watched
+match, the controls on an 800-pixel-wide screen, the start position drawn
 before a game, a selection that stays in its game, replay captions numbered once, the selected
 point drawn over its checkers."""
 
@@ -66,6 +67,36 @@ def test_a_match_against_an_agent_score_crawford_cube_and_result(page, server_ur
     assert info.value.suggested_filename == "match.mat"
     back = backgammon_match.read_match(Path(info.value.path()).read_text())
     assert back["match_length"] == 3 and [g["score"] for g in back["games"]] == [[0, 0], [0, 2]]
+
+
+def test_a_match_from_a_score_and_the_crawford_game(page, server_url):
+    start(page, server_url, "backgammon", match=7, score0=4, score1=5, seed=2)
+    assert page.inner_text("#match-score") == (
+        "match to 7: White (you, player_0) 4 – 5 Red (greedy, player_1) · game 1"
+    )
+    assert page.is_hidden("#crawford") and page.is_hidden("#error")
+    page.fill("#score0", "6")
+    page.fill("#score1", "3")  # 6-3 without the Crawford game: post-Crawford, refused
+    with page.expect_response(lambda r: r.url.endswith("/api/games")):
+        page.click("#new-game")
+    settle(page)
+    assert page.is_visible("#error")
+    assert page.inner_text("#error").startswith("'crawford': at 6-3 in a match to 7 without")
+    assert page.evaluate("view.match.score") == [4, 5]  # the game before stays
+    page.check("#crawford-start")
+    with page.expect_response(lambda r: r.url.endswith("/api/games")):
+        page.click("#new-game")
+    settle(page)
+    assert page.is_hidden("#error") and page.is_visible("#crawford")
+    assert page.inner_text("#match-score") == (
+        "match to 7: White (you, player_0) 6 – 3 Red (greedy, player_1) · game 1"
+    )
+    assert page.text_content("text.cube-value") == "1" and page.is_disabled("#cube-double")
+    with page.expect_download() as info:
+        page.click("#download")
+    back = backgammon_match.read_match(Path(info.value.path()).read_text())
+    assert back["match_length"] == 7 and back["games"][0]["score"] == [6, 3]
+    assert back["games"][0]["crawford"]
 
 
 def test_watch_a_match_to_its_end(page, server_url):

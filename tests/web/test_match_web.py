@@ -3,7 +3,9 @@ the ``match`` field checked, the score, game number and Crawford flag in the vie
 started by itself, doubling refused in the Crawford game through the env's mask, undo within the
 game in play, the whole match as one match file (read back with backgammon_match.read_match),
 the archive's score column, a match taken up again after a restart and replayed from the
-archive."""
+archive; a match started from a score (``score``, ``crawford``; MP.7): the fields checked, the
+score and Crawford game in the view and the Match ID, the match file's first score line, the
+archive and a restart keeping the start."""
 
 import warnings
 
@@ -17,7 +19,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient  # noqa: E402
 
 from boardgym.agents.arena.archive import Archive  # noqa: E402
-from boardgym.envs import backgammon_match  # noqa: E402
+from boardgym.envs import backgammon_ids, backgammon_match  # noqa: E402
 from boardgym.scripts.web import app as serve  # noqa: E402
 
 # play mode, seat 0, the person's first legal action each time against greedy: seed 1 of a
@@ -194,3 +196,139 @@ def test_a_match_played_in_the_terminal_has_its_score_in_the_archive(tmp_path, c
     assert row["score"]["score"] == [0, 0] and row["score"]["game"] == 1
     archive.main(["list", "--db", str(path)])
     assert "unfinished (match to 3, 0-0, game 1)" in capsys.readouterr().out
+
+
+# ----------------------------------------------------------------------------- a start score
+BG7 = {"game": "backgammon", "match": 7}
+WATCH = {"mode": "watch", "agents": ["greedy", "backgammon-greedy"]}  # neither doubles
+
+
+@pytest.mark.parametrize(
+    "body, text",
+    [
+        ({**BG7, "score": [7, 2]}, "'score': player_0's score 7 must be 0..6 in a match to 7"),
+        ({**BG7, "score": [3, 9]}, "'score': player_1's score 9 must be 0..6 in a match to 7"),
+        ({**BG7, "score": [-1, 2]}, "'score': player_0's score -1 must be 0..6"),
+        ({**BG7, "score": [4.5, 2]}, "'score' must be two integers [player_0's, player_1's]"),
+        ({**BG7, "score": [4.0, 2]}, "'score' must be two integers"),
+        ({**BG7, "score": [True, 2]}, "'score' must be two integers"),
+        ({**BG7, "score": "4-5"}, "'score' must be two integers"),
+        ({**BG7, "score": [4]}, "'score' must be two integers"),
+        ({**BG7, "score": [1, 2, 3]}, "'score' must be two integers"),
+        ({**BG7, "score": {"a": 1}}, "'score' must be two integers"),
+        ({**BG7, "score": [2**70, 1]}, "'score': player_0's score 1180591620717411303424 must"),
+        (
+            {**BG7, "score": [4, 5], "crawford": True},
+            "'crawford': a Crawford game needs exactly one score at 6 (match to 7), got 4-5",
+        ),
+        ({**BG7, "score": [6, 6], "crawford": True}, "'crawford': a Crawford game needs"),
+        ({**BG7, "crawford": True}, "'crawford': a Crawford game needs exactly one score at 6"),
+        (
+            {**BG7, "score": [6, 3], "crawford": False},
+            "'crawford': at 6-3 in a match to 7 without the Crawford game the match is "
+            "post-Crawford (MP.7), which a match file cannot record",
+        ),
+        ({**BG7, "score": [2, 6]}, "'crawford': at 2-6 in a match to 7 without the Crawford"),
+        ({**BG7, "score": [2, 3], "crawford": "yes"}, "'crawford' must be true or false, got str"),
+        ({"game": "backgammon", "match": 1, "crawford": True}, "'crawford': a Crawford game"),
+        ({"game": "backgammon", "score": [1, 2]}, "'score' and 'crawford' start a match from"),
+        ({"game": "backgammon", "crawford": True}, "'score' and 'crawford' start a match from"),
+        ({"game": "draughts", "score": [1, 2]}, "'score' and 'crawford' start a match from"),
+        ({**BG7, **WATCH, "score": [0, 7]}, "'score': player_1's score 7 must be 0..6"),
+    ],
+)
+def test_bad_start_scores_are_refused_naming_the_field(client, body, text):
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 400 and r.json()["error"].startswith(text), r.json()
+
+
+@pytest.mark.parametrize(
+    "start, crawford", [({"crawford": False}, False), ({"score": [0, 0]}, False)]
+)
+def test_a_start_at_0_0_is_the_usual_match(client, start, crawford):
+    plain = client.post("/api/games", json={**BG7, "seed": 4}).json()
+    v = client.post("/api/games", json={**BG7, "seed": 4, **start}).json()
+    assert v["match"]["score"] == [0, 0] and v["match"]["crawford"] is crawford
+    assert v["board"] == plain["board"] and v["match"]["match_id"] == plain["match"]["match_id"]
+
+
+def test_a_match_from_4_5_shows_the_score_and_records_it_from_there(client):
+    v = client.post("/api/games", json={**BG7, "agent": "greedy", "score": [4, 5], "seed": 2})
+    v = v.json()
+    m = v["match"]
+    assert m["score"] == [4, 5] and m["game"] == 1 and m["length"] == 7
+    assert not m["crawford"] and not m["post_crawford"] and m["winner"] is None
+    info = backgammon_ids.parse_match_id(m["match_id"])
+    assert info["match_length"] == 7 and tuple(info["score"]) == (4, 5)
+    assert not info["crawford"]
+    # seed 2, the person's first legal action each time: greedy wins game 1 with a
+    # backgammon, 3 points of which the 2 it needed count (MP.2): 4-7, the match
+    v = play_until(client, v, lambda v: False)
+    m = v["match"]
+    assert v["over"] and m["score"] == [4, 7] and m["winner"] == 1 and m["game"] == 1
+    assert m["last_game"] == (
+        "game 1 over: greedy wins (player_1): a backgammon (O.3): 3 points, 2 counted (all "
+        "that was needed, MP.2); match to 7, score 4-7; greedy wins the match"
+    )
+    text = client.get(f"/api/games/{v['id']}/record").text
+    lines = text.splitlines()
+    assert lines[0] == " 7 point match" and lines[2] == " Game 1"
+    assert lines[3].split() == ["you", ":", "4", "greedy", ":", "5"]  # gnubg's score line
+    assert lines[-1].strip() == "Wins 3 points and the match"  # what it was worth
+    (game,) = backgammon_match.read_match(text)["games"]
+    assert game["score"] == [4, 5] and not game["crawford"]
+    assert (game["winner"], game["points"]) == (1, 3)
+
+
+def test_a_match_from_6_3_starts_with_the_crawford_game(client):
+    body = {**BG7, "agent": "greedy", "score": [6, 3], "seed": 3, "crawford": True}
+    v = client.post("/api/games", json=body).json()
+    m = v["match"]
+    assert m["score"] == [6, 3] and m["crawford"] and not m["post_crawford"]
+    assert backgammon_ids.parse_match_id(m["match_id"])["crawford"]
+    assert v["board"]["cube"] == [1, -1]
+    for _ in range(20):  # the Crawford game: no cube decision at all
+        assert v["cube_choices"] == [] and v["match"]["game"] == 1
+        r = client.post(f"/api/games/{v['id']}/action", json={"cube": "double"})
+        assert r.status_code == 400 and "'double' is not a cube decision now" in r.json()["error"]
+        v = first_legal(client, v)
+    back = backgammon_match.read_match(client.get(f"/api/games/{v['id']}/record").text)
+    assert back["games"][0]["score"] == [6, 3] and back["games"][0]["crawford"]
+
+
+def test_a_match_from_6_6_is_post_crawford(client):
+    v = client.post("/api/games", json={**BG7, **WATCH, "score": [6, 6], "seed": 1}).json()
+    m = v["match"]
+    assert m["score"] == [6, 6] and not m["crawford"] and m["post_crawford"]
+    while not v["over"]:
+        v = client.post(f"/api/games/{v['id']}/step").json()
+    assert v["match"]["winner"] is not None and v["match"]["game"] == 1
+    assert sorted(v["match"]["score"]) == [6, 7]
+    back = backgammon_match.read_match(client.get(f"/api/games/{v['id']}/record").text)
+    assert back["games"][0]["score"] == [6, 6] and not back["games"][0]["crawford"]
+
+
+def test_the_archive_keeps_a_start_score_and_a_restart_resumes_from_it(tmp_path):
+    path = tmp_path / "games.sqlite"
+    c = client_of(Archive(path))
+    body = {**BG7, **WATCH, "score": [5, 4], "seed": 3}
+    v = c.post("/api/games", json=body).json()
+    for _ in range(6):
+        v = c.post(f"/api/games/{v['id']}/step").json()
+    row = Archive(path).get(v["id"])
+    assert row["settings"]["score"] == [5, 4] and row["settings"]["crawford"] is False
+    assert row["score"]["score"] == [5, 4] and row["score"]["game"] == 1
+    c2 = client_of(Archive(path))  # a restart: the match is taken up again from 5-4
+    back = c2.get(f"/api/games/{v['id']}").json()
+    for k in ("board", "log", "legal", "acting", "dice", "match", "actions"):
+        assert back[k] == v[k], k
+    v = back
+    while v["match"]["game"] == 1 and not v["over"]:
+        v = c2.post(f"/api/games/{v['id']}/step").json()
+    after = v["match"]["score"]
+    assert after[0] >= 5 and after[1] >= 4 and sum(after) > 9
+    rep = c2.get(f"/api/archive/{v['id']}/replay").json()
+    assert [g["score"] for g in rep["match"]["games"]][:2] == [[5, 4], after]
+    assert rep["frames"][0]["score"] == [5, 4]
+    record = c2.get(f"/api/archive/{v['id']}/record").text
+    assert backgammon_match.read_match(record)["games"][0]["score"] == [5, 4]
