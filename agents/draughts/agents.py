@@ -382,7 +382,6 @@ class AlphaBetaAgent(DraughtsAgent, Deepening):
         self._stop_pending = False
         self._lag = 0.002  # seconds from the deadline to the search's end (measured, averaged)
         super().__init__(seed)
-        self._clock = SearchClock(self.buffers.stats)
         tables = draughts_egdb.tables_option(egdb)
         if tables is not None:
             self.buffers.egdb = tables[:3]
@@ -393,6 +392,7 @@ class AlphaBetaAgent(DraughtsAgent, Deepening):
             hb.tt = self.buffers.tt
             hb.egdb = self.buffers.egdb
             self._helpers.append(hb)
+        self._clock = SearchClock(self.buffers.stats, [hb.stats for hb in self._helpers])
         if self.time_limit is not None:  # the first timed move gets its whole budget
             _ready_search(self.evaluation, self.buffers.egdb)
 

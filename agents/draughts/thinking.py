@@ -10,7 +10,9 @@ in ``_best`` and ``last_info`` and the time it carries between moves in ``_lag``
 
 Time of a move with a budget T (``time_plan``, ``bank_after``): the deadline is T plus a share
 of the bank (time_bank) and is the hard stop, checked at every node of the search (the clock
-thread sets ``stats[ST_STOP]``); a new iteration starts while less than ``start_fraction`` of
+thread sets ``stats[ST_STOP]``) and, from the second iteration on, by the search itself
+(``stats[ST_DEADLINE]``, read every ``CLOCK_EVERY`` nodes: a clock thread can wake far too late
+on a loaded machine); a new iteration starts while less than ``start_fraction`` of
 the move's time is spent; an iteration that changes the best move or lowers the score by more
 than ``ADAPT_DROP`` (finished after ``EXTEND_AFTER`` of the move's time) extends the deadline
 from the bank, once; a forced move or a decided game returns at once and banks its budget.
@@ -28,6 +30,7 @@ from boardgym.agents.draughts.search import (
     MAX_PLY,
     ST_ABORT,
     ST_AGE,
+    ST_DEADLINE,
     ST_LIMIT,
     ST_LMR,
     ST_NODES,
@@ -110,24 +113,49 @@ def default_threads() -> int:
     return 2 if cpus >= 2 else 1
 
 
+def _deadline_ns(deadline: float | None) -> int:
+    """A time.perf_counter() value as the search's ``stats[ST_DEADLINE]`` (0: None)."""
+    if deadline is None:
+        return 0
+    return max(1, time.monotonic_ns() + round((deadline - time.perf_counter()) * 1e9))
+
+
 class SearchClock:
     """Stops a running search at a deadline from a helper thread (the search kernels release the
-    GIL): at the deadline it sets ``stats[ST_STOP]``. The deadline may be given later or moved
-    while the search runs (``set_deadline``: pondering until the opponent's move is known)."""
+    GIL): at the deadline it sets ``stats[ST_STOP]``. Once ``arm``-ed it also writes the deadline
+    into ``stats[ST_DEADLINE]`` of the search and of ``others`` (the helper threads' stats), where
+    the searches read it themselves, on time however late this thread wakes. The deadline may be
+    given later or moved while the search runs (``set_deadline``: pondering until the opponent's
+    move is known)."""
 
-    def __init__(self, stats: np.ndarray) -> None:
+    def __init__(self, stats: np.ndarray, others: list[np.ndarray] | None = None) -> None:
         self._stats = stats
+        self._all = [stats, *(others or [])]
         self._cond = threading.Condition()
         self._deadline = None
+        self._armed = False
         self._done = True
         self._thread = None
 
     def start(self, deadline: float | None) -> None:
-        """Watch the clock (deadline: a time.perf_counter() value, or None: none yet)."""
+        """Watch the clock (deadline: a time.perf_counter() value, or None: none yet); the
+        searches' own deadline waits for ``arm``."""
         self._deadline = deadline
+        self._armed = False
+        self._write(0)
         self._done = False
         self._thread = threading.Thread(target=self._run, name="search-clock", daemon=True)
         self._thread.start()
+
+    def arm(self) -> None:
+        """From now on the searches stop themselves at the deadline too (``stats[ST_DEADLINE]``)."""
+        with self._cond:
+            self._armed = True
+            self._write(_deadline_ns(self._deadline))
+
+    def _write(self, ns):
+        for st in self._all:
+            st[ST_DEADLINE] = ns
 
     def _run(self):
         with self._cond:
@@ -145,12 +173,16 @@ class SearchClock:
         """Move the deadline (a time.perf_counter() value)."""
         with self._cond:
             self._deadline = deadline
+            if self._armed:
+                self._write(_deadline_ns(deadline))
             self._cond.notify()
 
     def finish(self) -> None:
         """Stop watching (the search is over)."""
         with self._cond:
             self._done = True
+            self._armed = False
+            self._write(0)
             self._cond.notify()
         if self._thread is not None:
             self._thread.join()
@@ -350,6 +382,8 @@ class Deepening:
                 )
                 if done == 0 and stop:
                     st[ST_STOP] = 1
+                if d == 1 and clock:
+                    self._clock.arm()  # from the second iteration on the search stops itself too
                 total["nodes"] += int(st[ST_NODES])
                 total["qnodes"] += int(st[ST_QNODES])
                 total["tt_hits"] += int(st[ST_TT_HITS])
