@@ -310,14 +310,14 @@ class AlphaBetaAgent(DraughtsAgent, Deepening):
     threads' nodes), time and nodes/s (the main search's).
 
     Time: with a time_limit the agent uses its whole budget (with adaptive_time, on average over
-    its moves; it starts a new iteration while time is left, and a clock thread stops the
-    search at the deadline, mid-iteration): it plays the
-    best move of the last iteration, or of the current one if that has finished at least the
-    previous best move (root moves are searched previous best first, so a move that beat it at
-    the new depth is better). The clock fires early by the lag measured on the earlier moves (from
-    the deadline to the search's end: thread wake-up on a loaded machine), averaged, so that the
-    move itself takes the budget. A forced move (one legal move) or a decided game (a win or loss
-    found) returns at once (banking its time with time_bank). ``think`` searches with a budget
+    its moves; it starts a new iteration while time is left, and the search stops itself at the
+    deadline, mid-iteration, reading the clock every ``CLOCK_EVERY`` nodes, thinking.py): it
+    plays the best move of the last iteration, or of the current one if that has finished at
+    least the previous best move (root moves are searched previous best first, so a move that
+    beat it at the new depth is better). The deadline is early by the lag measured on the
+    earlier moves (from the deadline to the search's end: a loaded machine), averaged, so that
+    the move itself takes the budget. A forced move (one legal move) or a decided game (a win or
+    loss found) returns at once (banking its time with time_bank). ``think`` searches with a budget
     of its own and can be stopped or given its deadline from another thread (``request_stop``,
     ``set_deadline``; the Hub engine).
     """

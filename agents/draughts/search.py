@@ -30,10 +30,10 @@ one (replace-by-depth). Win scores are stored relative to the node (mate-distanc
 Iterative deepening and time control run in Python (agents/draughts/thinking.py): each
 iteration calls ``search_root`` with a node budget (``stats[ST_LIMIT]``). The kernels release the
 GIL (``nogil``), so another thread can stop a search at any node by setting ``stats[ST_STOP]``
-(the agent's clock does this at the deadline; the Hub engine on ``stop``). The search also reads
-the clock itself (``monotonic_ns``, every ``CLOCK_EVERY`` nodes) against ``stats[ST_DEADLINE]``
-(CLOCK_MONOTONIC nanoseconds, 0: none) and stops there as if stopped (``ST_STOP``): the
-deadline holds even when the clock thread is not scheduled in time on a loaded machine. A
+(the Hub engine on ``stop``). The search also reads the clock itself (``monotonic_ns``, every
+``CLOCK_EVERY`` nodes) against ``stats[ST_DEADLINE]`` (CLOCK_MONOTONIC nanoseconds, 0: none)
+and stops there as if stopped (``ST_STOP``): the agent's deadline needs no other thread to be
+scheduled on time (``HAS_CLOCK``: Linux; elsewhere the agent's clock thread sets ``ST_STOP``). A
 search that runs out of nodes or is stopped sets ``stats[ST_ABORT]``; ``search_root`` then still
 returns the best of the root moves it had finished (``stats[ST_ROOT_DONE]`` of them, the previous
 best first), which the agent plays when at least one was finished. ``principal_variation`` reads
@@ -133,6 +133,8 @@ BIG = np.int64(INF)
 # Linux); elsewhere the search has no clock of its own (monotonic_ns is 0: only the clock thread
 # stops it)
 _CLOCK_MONOTONIC = 1 if sys.platform.startswith("linux") else -1
+#: the search reads the clock itself (stats[ST_DEADLINE]); otherwise only ST_STOP stops it
+HAS_CLOCK = _CLOCK_MONOTONIC > 0
 
 
 @intrinsic

@@ -9,10 +9,10 @@ helper thread), ``_clock`` (a SearchClock on ``buffers.stats``); it keeps the mo
 in ``_best`` and ``last_info`` and the time it carries between moves in ``_lag`` and ``_bank``.
 
 Time of a move with a budget T (``time_plan``, ``bank_after``): the deadline is T plus a share
-of the bank (time_bank) and is the hard stop, checked at every node of the search (the clock
-thread sets ``stats[ST_STOP]``) and, from the second iteration on, by the search itself
-(``stats[ST_DEADLINE]``, read every ``CLOCK_EVERY`` nodes: a clock thread can wake far too late
-on a loaded machine); a new iteration starts while less than ``start_fraction`` of
+of the bank (time_bank) and is the hard stop: from the second iteration on the search reads the
+clock itself against it (``stats[ST_DEADLINE]``, every ``CLOCK_EVERY`` nodes; ``SearchClock``:
+a clock thread woke far too late on a loaded machine, and is used only where the search has no
+clock of its own); a new iteration starts while less than ``start_fraction`` of
 the move's time is spent; an iteration that changes the best move or lowers the score by more
 than ``ADAPT_DROP`` (finished after ``EXTEND_AFTER`` of the move's time) extends the deadline
 from the bank, once; a forced move or a decided game returns at once and banks its budget.
@@ -27,6 +27,7 @@ import time
 import numpy as np
 
 from boardgym.agents.draughts.search import (
+    HAS_CLOCK,
     MAX_PLY,
     ST_ABORT,
     ST_AGE,
@@ -121,16 +122,24 @@ def _deadline_ns(deadline: float | None) -> int:
 
 
 class SearchClock:
-    """Stops a running search at a deadline from a helper thread (the search kernels release the
-    GIL): at the deadline it sets ``stats[ST_STOP]``. Once ``arm``-ed it also writes the deadline
-    into ``stats[ST_DEADLINE]`` of the search and of ``others`` (the helper threads' stats), where
-    the searches read it themselves, on time however late this thread wakes. The deadline may be
-    given later or moved while the search runs (``set_deadline``: pondering until the opponent's
-    move is known)."""
+    """Stops a running search at a deadline. Where the search reads the clock itself
+    (``own_clock``, by default ``HAS_CLOCK``: Linux) the deadline goes into ``stats[ST_DEADLINE]``
+    of the search and of ``others`` (the helper threads' stats) once ``arm``-ed (from the second
+    iteration: the first, one ply, always finishes), and the searches stop themselves there: no
+    thread has to be woken on time, which a loaded machine does not do (BENCHMARKS.md).
+    Elsewhere a thread sets ``stats[ST_STOP]`` at the deadline (the search kernels release the
+    GIL). The deadline may be given later or moved while the search runs (``set_deadline``:
+    pondering until the opponent's move is known)."""
 
-    def __init__(self, stats: np.ndarray, others: list[np.ndarray] | None = None) -> None:
+    def __init__(
+        self,
+        stats: np.ndarray,
+        others: list[np.ndarray] | None = None,
+        own_clock: bool = HAS_CLOCK,
+    ) -> None:
         self._stats = stats
         self._all = [stats, *(others or [])]
+        self._own = bool(own_clock)
         self._cond = threading.Condition()
         self._deadline = None
         self._armed = False
@@ -140,22 +149,25 @@ class SearchClock:
     def start(self, deadline: float | None) -> None:
         """Watch the clock (deadline: a time.perf_counter() value, or None: none yet); the
         searches' own deadline waits for ``arm``."""
-        self._deadline = deadline
-        self._armed = False
-        self._write(0)
-        self._done = False
-        self._thread = threading.Thread(target=self._run, name="search-clock", daemon=True)
-        self._thread.start()
+        with self._cond:
+            self._deadline = deadline
+            self._armed = False
+            self._write(0)
+            self._done = False
+        if not self._own:
+            self._thread = threading.Thread(target=self._run, name="search-clock", daemon=True)
+            self._thread.start()
 
     def arm(self) -> None:
-        """From now on the searches stop themselves at the deadline too (``stats[ST_DEADLINE]``)."""
+        """From now on the searches stop themselves at the deadline (``stats[ST_DEADLINE]``)."""
         with self._cond:
             self._armed = True
             self._write(_deadline_ns(self._deadline))
 
     def _write(self, ns):
-        for st in self._all:
-            st[ST_DEADLINE] = ns
+        if self._own:
+            for st in self._all:
+                st[ST_DEADLINE] = ns
 
     def _run(self):
         with self._cond:
