@@ -1,6 +1,7 @@
 """How the draughts alpha-beta agent thinks: iterative deepening of search_root
-(agents/draughts/search.py) one depth after another, a clock thread that stops it at a deadline,
-and Lazy SMP helper threads that search the same root and share its transposition table.
+(agents/draughts/search.py) one depth after another, a deadline the search keeps itself
+(``SearchClock``), and Lazy SMP helper threads that search the same root and share its
+transposition table.
 
 ``Deepening`` is mixed into ``AlphaBetaAgent`` (agents/draughts/agents.py), whose settings and
 buffers it reads: ``buffers`` (SearchBuffers), ``evaluation``, ``rng``, ``depth``,
