@@ -29,9 +29,9 @@ the one harness (agents/arena/matches.py, ``play_game``), a game capped at ``--m
 The tactics suite holds positions of one-ply greedy self-play from seeded ballots (4..30 whole
 moves; near-balanced, the kind of position a shallow player walks into) where a deep material search
 (``--tactics-depth`` plies, searching every move) finds one move at least ``1`` man better
-than every other, that wins material (``>= 1`` man), and that a 3-ply search does not choose.
-It is built by ``--make-tactics N`` with material search only; the learned evaluation is never
-fitted to it.
+than every other, that wins material (``>= 1`` man), and that a ``--tactics-shallow``-ply
+search (3) does not choose. It is built by ``--make-tactics N`` with material search only; the
+learned evaluation is never fitted to it.
 """
 
 import dataclasses
@@ -91,6 +91,8 @@ class Settings:
     """build a tactics suite of this many positions instead (0: measure)"""
     tactics_depth: int = 10
     """--make-tactics: depth of the proving material search"""
+    tactics_shallow: int = 3
+    """--make-tactics: depth of the material search that must not find the shot"""
     tactics_file: str = str(openings.TACTICS_FILE)
     """the tactics suite (read, or written by --make-tactics)"""
 
@@ -118,6 +120,11 @@ class Settings:
         cli.require(
             2 <= self.tactics_depth <= 30,
             f"--tactics-depth must be in 2..30, got {self.tactics_depth}",
+        )
+        cli.require(
+            1 <= self.tactics_shallow < self.tactics_depth,
+            f"--tactics-shallow must be in 1..{self.tactics_depth - 1} (below --tactics-depth), "
+            f"got {self.tactics_shallow}",
         )
 
 
@@ -215,7 +222,8 @@ def move_scores(agent, state, depth):
 def make_tactics(cfg, log):
     """Search seeded positions for unique winning shots; write cfg.tactics_file; return them."""
     deep = AlphaBetaAgent(depth=cfg.tactics_depth, seed=0, tt_bits=20)
-    shallow = AlphaBetaAgent(depth=3, seed=0)
+    low = cfg.tactics_shallow
+    shallow = AlphaBetaAgent(depth=low, seed=0)
     found, tried = [], 0
     seed = cfg.seed
     ballots = read_ballots()
@@ -224,10 +232,11 @@ def make_tactics(cfg, log):
         "from seeded ballots",
         f"# where material alpha-beta at depth {cfg.tactics_depth}, searching every move, finds "
         f"one move at least {GAP / 100:g} man",
-        f"# better than every other and winning >= {WIN_MARGIN / 100:g} man, which a 3-ply "
+        f"# better than every other and winning >= {WIN_MARGIN / 100:g} man, which a {low}-ply "
         "search does not choose.",
         "# Built by: python -m boardgym.scripts.draughts_strength --make-tactics N "
-        f"(seed {cfg.seed}); never used to fit an evaluation.",
+        f"--tactics-depth {cfg.tactics_depth} --tactics-shallow {low} (seed {cfg.seed}); never "
+        "used to fit an evaluation.",
     ]
     while len(found) < cfg.make_tactics:
         for s in draughts_positions(50, seed, ballots=ballots, **GREEDY):
@@ -238,13 +247,13 @@ def make_tactics(cfg, log):
                 print(f"{tried} positions tried, {len(found)} tactics", file=sys.stderr, flush=True)
             fen = api.to_fen(s)
             shallow.buffers.clear()
-            qi, qv = shallow.search(s, 3)
+            qi, qv = shallow.search(s, low)
             if qv >= WIN_MARGIN:
-                continue  # already won at 3 plies
+                continue  # already won at the shallow depth
             deep.buffers.clear()
             di, dv = deep.search(s, cfg.tactics_depth)
             if dv < WIN_MARGIN or di == qi:
-                continue  # no win, or the 3-ply search plays it too
+                continue  # no win, or the shallow search plays it too
             scores = move_scores(deep, s, cfg.tactics_depth)
             best, v = scores[0]
             if v < WIN_MARGIN or v - scores[1][1] < GAP:

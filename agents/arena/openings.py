@@ -1,5 +1,5 @@
-"""Openings where draughts matches start: the 150 three-move ballots of Russian draughts and a
-fixed tactics suite, both data files of this room (``data/``), and ballot matches (each ballot
+"""Openings where draughts matches start: the 150 three-move ballots of Russian draughts and
+two fixed tactics suites, data files of this room (``data/``), and ballot matches (each ballot
 played twice, each player White once, through the one match harness).
 """
 
@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 DATA = Path(__file__).resolve().parent / "data"
 BALLOTS_FILE = DATA / "draughts_ballots.tsv"
 TACTICS_FILE = DATA / "draughts_tactics.tsv"
+#: shots a 5-ply search misses, proved at depth 12 (the file's header says how it was built)
+TACTICS_DEEP_FILE = DATA / "draughts_tactics_deep.tsv"
 
 
 def read_ballots(path: str | os.PathLike[str] = BALLOTS_FILE) -> list[tuple[str, list[str]]]:

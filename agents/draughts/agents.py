@@ -310,14 +310,14 @@ class AlphaBetaAgent(DraughtsAgent, Deepening):
     threads' nodes), time and nodes/s (the main search's).
 
     Time: with a time_limit the agent uses its whole budget (with adaptive_time, on average over
-    its moves; it starts a new iteration while time is left, and a clock thread stops the
-    search at the deadline, mid-iteration): it plays the
-    best move of the last iteration, or of the current one if that has finished at least the
-    previous best move (root moves are searched previous best first, so a move that beat it at
-    the new depth is better). The clock fires early by the lag measured on the earlier moves (from
-    the deadline to the search's end: thread wake-up on a loaded machine), averaged, so that the
-    move itself takes the budget. A forced move (one legal move) or a decided game (a win or loss
-    found) returns at once (banking its time with time_bank). ``think`` searches with a budget
+    its moves; it starts a new iteration while time is left, and the search stops itself at the
+    deadline, mid-iteration, reading the clock every ``CLOCK_EVERY`` nodes, thinking.py): it
+    plays the best move of the last iteration, or of the current one if that has finished at
+    least the previous best move (root moves are searched previous best first, so a move that
+    beat it at the new depth is better). The deadline is early by the lag measured on the
+    earlier moves (from the deadline to the search's end: a loaded machine), averaged, so that
+    the move itself takes the budget. A forced move (one legal move) or a decided game (a win or
+    loss found) returns at once (banking its time with time_bank). ``think`` searches with a budget
     of its own and can be stopped or given its deadline from another thread (``request_stop``,
     ``set_deadline``; the Hub engine).
     """
@@ -382,7 +382,6 @@ class AlphaBetaAgent(DraughtsAgent, Deepening):
         self._stop_pending = False
         self._lag = 0.002  # seconds from the deadline to the search's end (measured, averaged)
         super().__init__(seed)
-        self._clock = SearchClock(self.buffers.stats)
         tables = draughts_egdb.tables_option(egdb)
         if tables is not None:
             self.buffers.egdb = tables[:3]
@@ -393,6 +392,7 @@ class AlphaBetaAgent(DraughtsAgent, Deepening):
             hb.tt = self.buffers.tt
             hb.egdb = self.buffers.egdb
             self._helpers.append(hb)
+        self._clock = SearchClock(self.buffers.stats, [hb.stats for hb in self._helpers])
         if self.time_limit is not None:  # the first timed move gets its whole budget
             _ready_search(self.evaluation, self.buffers.egdb)
 

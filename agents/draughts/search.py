@@ -30,11 +30,14 @@ one (replace-by-depth). Win scores are stored relative to the node (mate-distanc
 Iterative deepening and time control run in Python (agents/draughts/thinking.py): each
 iteration calls ``search_root`` with a node budget (``stats[ST_LIMIT]``). The kernels release the
 GIL (``nogil``), so another thread can stop a search at any node by setting ``stats[ST_STOP]``
-(the agent's clock does this at the deadline; the Hub engine on ``stop``). A search that runs out
-of nodes or is stopped sets ``stats[ST_ABORT]``; ``search_root`` then still returns the best of
-the root moves it had finished (``stats[ST_ROOT_DONE]`` of them, the previous best first), which
-the agent plays when at least one was finished. ``principal_variation`` reads the expected line
-back from the transposition table.
+(the Hub engine on ``stop``). The search also reads the clock itself (``monotonic_ns``, every
+``CLOCK_EVERY`` nodes) against ``stats[ST_DEADLINE]`` (CLOCK_MONOTONIC nanoseconds, 0: none)
+and stops there as if stopped (``ST_STOP``): the agent's deadline needs no other thread to be
+scheduled on time (``HAS_CLOCK``: Linux; elsewhere the agent's clock thread sets ``ST_STOP``). A
+search that runs out of nodes or is stopped sets ``stats[ST_ABORT]``; ``search_root`` then still
+returns the best of the root moves it had finished (``stats[ST_ROOT_DONE]`` of them, the previous
+best first), which the agent plays when at least one was finished. ``principal_variation`` reads
+the expected line back from the transposition table.
 
 Numba note: ``_negamax`` is recursive and cached; every call site passes the same argument types
 (``ZERO``/``ONE``/``BIG`` are typed int64 constants, not literals) so that it has exactly one
@@ -44,8 +47,13 @@ from the cache.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from boardgym.agents.draughts.egdb import empty_tables
 from boardgym.agents.draughts.evaluation import evaluate
@@ -85,7 +93,8 @@ FLAG_LOWER, FLAG_UPPER, FLAG_EXACT = 1, 2, 3
 
 # stats array layout (ST_STOP: set by another thread to stop the search; ST_ROOT_DONE: root moves
 # finished by the last search_root; ST_LMR: 1 turns late-move reductions on; ST_REDUCED: moves
-# searched reduced, ST_RESEARCHED: of which searched again at full depth)
+# searched reduced, ST_RESEARCHED: of which searched again at full depth; ST_DEADLINE: the
+# monotonic_ns time at which the search stops itself, 0: none)
 (
     ST_NODES,
     ST_LIMIT,
@@ -100,8 +109,11 @@ FLAG_LOWER, FLAG_UPPER, FLAG_EXACT = 1, 2, 3
     ST_LMR,
     ST_REDUCED,
     ST_RESEARCHED,
-) = range(13)
-STATS_LEN = 13
+    ST_DEADLINE,
+) = range(14)
+STATS_LEN = 14
+# the search reads the clock at every CLOCK_EVERY-th node (a power of two) when it has a deadline
+CLOCK_EVERY = 256
 # late-move reductions: a quiet move (no capture to make, no crowning, not the TT or a killer
 # move) at depth >= LMR_DEPTH that comes LMR_MOVES-th or later in the order is searched one ply
 # shallower (two from LMR_MOVES_2 on at depth >= LMR_DEPTH_2), with a null window; if it then
@@ -115,6 +127,42 @@ ETC_DEPTH = 3
 ZERO = np.int64(0)
 ONE = np.int64(1)
 BIG = np.int64(INF)
+
+
+# clock_gettime's id of CLOCK_MONOTONIC (the clock of time.monotonic and time.perf_counter on
+# Linux); elsewhere the search has no clock of its own (monotonic_ns is 0: only the clock thread
+# stops it)
+_CLOCK_MONOTONIC = 1 if sys.platform.startswith("linux") else -1
+#: the search reads the clock itself (stats[ST_DEADLINE]); otherwise only ST_STOP stops it
+HAS_CLOCK = _CLOCK_MONOTONIC > 0
+
+
+@intrinsic
+def _clock_ns(typingctx):
+    # libc's clock_gettime, linked by name (not by address: the cached code stays valid in
+    # another process); struct timespec is two 64-bit words on 64-bit Linux
+    def codegen(context, builder, signature, args):
+        i64, i32 = ir.IntType(64), ir.IntType(32)
+        if _CLOCK_MONOTONIC < 0:
+            return ir.Constant(i64, 0)
+        ts_type = ir.LiteralStructType([i64, i64])
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(i32, [i32, ts_type.as_pointer()]), "clock_gettime"
+        )
+        ts = cgutils.alloca_once(builder, ts_type)
+        builder.call(fn, [ir.Constant(i32, _CLOCK_MONOTONIC), ts])
+        sec = builder.load(cgutils.gep_inbounds(builder, ts, 0, 0))
+        nsec = builder.load(cgutils.gep_inbounds(builder, ts, 0, 1))
+        return builder.add(builder.mul(sec, ir.Constant(i64, 1_000_000_000)), nsec)
+
+    return types.int64(), codegen
+
+
+@njit(cache=True, nogil=True)
+def monotonic_ns():
+    """CLOCK_MONOTONIC in nanoseconds (time.monotonic_ns's clock), readable in a kernel;
+    0 where the search has no clock of its own (not Linux)."""
+    return _clock_ns()
 
 
 @njit(cache=True, inline="always")
@@ -203,6 +251,14 @@ def _negamax(
 ):
     stats[ST_NODES] += 1
     if stats[ST_NODES] >= stats[ST_LIMIT] or stats[ST_STOP] != 0:
+        stats[ST_ABORT] = 1
+        return 0
+    if (
+        stats[ST_DEADLINE] != 0
+        and (stats[ST_NODES] & (CLOCK_EVERY - 1)) == 0
+        and _clock_ns() >= stats[ST_DEADLINE]
+    ):
+        stats[ST_STOP] = 1  # as if the clock thread had stopped it: no further iteration
         stats[ST_ABORT] = 1
         return 0
     if ply > stats[ST_SELDEPTH]:

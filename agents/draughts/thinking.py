@@ -1,6 +1,7 @@
 """How the draughts alpha-beta agent thinks: iterative deepening of search_root
-(agents/draughts/search.py) one depth after another, a clock thread that stops it at a deadline,
-and Lazy SMP helper threads that search the same root and share its transposition table.
+(agents/draughts/search.py) one depth after another, a deadline the search keeps itself
+(``SearchClock``), and Lazy SMP helper threads that search the same root and share its
+transposition table.
 
 ``Deepening`` is mixed into ``AlphaBetaAgent`` (agents/draughts/agents.py), whose settings and
 buffers it reads: ``buffers`` (SearchBuffers), ``evaluation``, ``rng``, ``depth``,
@@ -9,8 +10,10 @@ helper thread), ``_clock`` (a SearchClock on ``buffers.stats``); it keeps the mo
 in ``_best`` and ``last_info`` and the time it carries between moves in ``_lag`` and ``_bank``.
 
 Time of a move with a budget T (``time_plan``, ``bank_after``): the deadline is T plus a share
-of the bank (time_bank) and is the hard stop, checked at every node of the search (the clock
-thread sets ``stats[ST_STOP]``); a new iteration starts while less than ``start_fraction`` of
+of the bank (time_bank) and is the hard stop: from the second iteration on the search reads the
+clock itself against it (``stats[ST_DEADLINE]``, every ``CLOCK_EVERY`` nodes; ``SearchClock``:
+a clock thread woke far too late on a loaded machine, and is used only where the search has no
+clock of its own); a new iteration starts while less than ``start_fraction`` of
 the move's time is spent; an iteration that changes the best move or lowers the score by more
 than ``ADAPT_DROP`` (finished after ``EXTEND_AFTER`` of the move's time) extends the deadline
 from the bank, once; a forced move or a decided game returns at once and banks its budget.
@@ -25,9 +28,11 @@ import time
 import numpy as np
 
 from boardgym.agents.draughts.search import (
+    HAS_CLOCK,
     MAX_PLY,
     ST_ABORT,
     ST_AGE,
+    ST_DEADLINE,
     ST_LIMIT,
     ST_LMR,
     ST_NODES,
@@ -110,24 +115,60 @@ def default_threads() -> int:
     return 2 if cpus >= 2 else 1
 
 
-class SearchClock:
-    """Stops a running search at a deadline from a helper thread (the search kernels release the
-    GIL): at the deadline it sets ``stats[ST_STOP]``. The deadline may be given later or moved
-    while the search runs (``set_deadline``: pondering until the opponent's move is known)."""
+def _deadline_ns(deadline: float | None) -> int:
+    """A time.perf_counter() value as the search's ``stats[ST_DEADLINE]`` (0: None)."""
+    if deadline is None:
+        return 0
+    return max(1, time.monotonic_ns() + round((deadline - time.perf_counter()) * 1e9))
 
-    def __init__(self, stats: np.ndarray) -> None:
+
+class SearchClock:
+    """Stops a running search at a deadline. Where the search reads the clock itself
+    (``own_clock``, by default ``HAS_CLOCK``: Linux) the deadline goes into ``stats[ST_DEADLINE]``
+    of the search and of ``others`` (the helper threads' stats) once ``arm``-ed (from the second
+    iteration: the first, one ply, always finishes), and the searches stop themselves there: no
+    thread has to be woken on time, which a loaded machine does not do (BENCHMARKS.md).
+    Elsewhere a thread sets ``stats[ST_STOP]`` at the deadline (the search kernels release the
+    GIL). The deadline may be given later or moved while the search runs (``set_deadline``:
+    pondering until the opponent's move is known)."""
+
+    def __init__(
+        self,
+        stats: np.ndarray,
+        others: list[np.ndarray] | None = None,
+        own_clock: bool = HAS_CLOCK,
+    ) -> None:
         self._stats = stats
+        self._all = [stats, *(others or [])]
+        self._own = bool(own_clock)
         self._cond = threading.Condition()
         self._deadline = None
+        self._armed = False
         self._done = True
         self._thread = None
 
     def start(self, deadline: float | None) -> None:
-        """Watch the clock (deadline: a time.perf_counter() value, or None: none yet)."""
-        self._deadline = deadline
-        self._done = False
-        self._thread = threading.Thread(target=self._run, name="search-clock", daemon=True)
-        self._thread.start()
+        """Watch the clock (deadline: a time.perf_counter() value, or None: none yet); the
+        searches' own deadline waits for ``arm``."""
+        with self._cond:
+            self._deadline = deadline
+            self._armed = False
+            self._write(0)
+            self._done = False
+        if not self._own:
+            self._thread = threading.Thread(target=self._run, name="search-clock", daemon=True)
+            self._thread.start()
+
+    def arm(self) -> None:
+        """From now on the searches stop themselves at the deadline (``stats[ST_DEADLINE]``)."""
+        with self._cond:
+            self._armed = True
+            self._write(_deadline_ns(self._deadline))
+
+    def _write(self, ns):
+        if self._own:
+            for st in self._all:
+                st[ST_DEADLINE] = ns
 
     def _run(self):
         with self._cond:
@@ -145,12 +186,16 @@ class SearchClock:
         """Move the deadline (a time.perf_counter() value)."""
         with self._cond:
             self._deadline = deadline
+            if self._armed:
+                self._write(_deadline_ns(deadline))
             self._cond.notify()
 
     def finish(self) -> None:
         """Stop watching (the search is over)."""
         with self._cond:
             self._done = True
+            self._armed = False
+            self._write(0)
             self._cond.notify()
         if self._thread is not None:
             self._thread.join()
@@ -350,6 +395,8 @@ class Deepening:
                 )
                 if done == 0 and stop:
                     st[ST_STOP] = 1
+                if d == 1 and clock:
+                    self._clock.arm()  # from the second iteration on the search stops itself too
                 total["nodes"] += int(st[ST_NODES])
                 total["qnodes"] += int(st[ST_QNODES])
                 total["tt_hits"] += int(st[ST_TT_HITS])

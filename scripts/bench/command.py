@@ -11,12 +11,13 @@ Targets (one target takes its own options; several, or all, take the options bel
   envs     environment steps/s against PettingZoo chess / connect four, OpenSpiel (--batched: Pgx)
   search   the draughts alpha-beta search, nodes/s
   timeuse  the draughts engines' wall time per move in games at a fixed budget (frozen and today's)
+  tactics  the share of the draughts tactics suites the engines solve in 0.1 s (frozen and today's)
   rllib    RLlib sampling throughput (needs Ray: pip install "boardgym[ray]", its own venv)
   coldstart  first use with an empty Numba cache: import -> first finished game of each game
   paths    the paths users call (legal_plays, make_vec, the AEC env, cold start), each beside
            its peer and its goal, in one run
   web      the web board under load, killed (kill -9) and fuzzed, on 127.0.0.1 (--parts)
-  all      every target above but paths (whose rows repeat theirs), web and timeuse
+  all      every target above but paths (whose rows repeat theirs), web, timeuse and tactics
 
 Each target first lists its peers: the installed ones are measured, the missing ones are named with
 how to install them (most at once: pip install "boardgym[bench]"); boardgym's own figures are
@@ -37,6 +38,7 @@ from boardgym.scripts.bench import movegen as bench_movegen
 from boardgym.scripts.bench import paths as bench_paths
 from boardgym.scripts.bench import rllib as bench_rllib
 from boardgym.scripts.bench import search as bench_search
+from boardgym.scripts.bench import tactics as bench_tactics
 from boardgym.scripts.bench import timeuse as bench_timeuse
 from boardgym.scripts.bench import web as bench_web
 
@@ -52,6 +54,10 @@ TARGETS = {
         bench_timeuse,
         "the draughts engines' wall time per move in games at a fixed budget",
     ),
+    "tactics": (
+        bench_tactics,
+        "the share of the draughts tactics suites solved in a time a position",
+    ),
     "rllib": (bench_rllib, "RLlib sampling throughput (needs Ray)"),
     "coldstart": (
         bench_coldstart,
@@ -60,11 +66,21 @@ TARGETS = {
     "paths": (bench_paths, "the paths users call, each beside its peer and its goal, in one run"),
     "web": (bench_web, "the web board under load, killed and fuzzed (a server on 127.0.0.1)"),
 }
-#: what ``all`` runs: every target but paths (its rows repeat the others'), web (a server) and
-#: timeuse (games at a fixed time a move: minutes whatever the machine)
-ALL = tuple(t for t in TARGETS if t not in ("paths", "web", "timeuse"))
+#: what ``all`` runs: every target but paths (its rows repeat the others'), web (a server),
+#: timeuse (games at a fixed time a move: minutes whatever the machine) and tactics (timed
+#: searches: figures that depend on the machine's load)
+ALL = tuple(t for t in TARGETS if t not in ("paths", "web", "timeuse", "tactics"))
 Target = Literal[
-    "all", "movegen", "envs", "search", "timeuse", "rllib", "coldstart", "paths", "web"
+    "all",
+    "movegen",
+    "envs",
+    "search",
+    "timeuse",
+    "tactics",
+    "rllib",
+    "coldstart",
+    "paths",
+    "web",
 ]
 
 
@@ -73,8 +89,8 @@ class Settings:
     """Settings of a run of several targets (one target alone takes its own options)."""
 
     targets: list[Target] = field(default_factory=lambda: ["all"], metadata={"positional": True})
-    """what to benchmark: movegen, envs, search, timeuse, rllib, coldstart, paths, web or all
-    (all but paths, web and timeuse)"""
+    """what to benchmark: movegen, envs, search, timeuse, tactics, rllib, coldstart, paths, web
+    or all (all but paths, web, timeuse and tactics)"""
     game: Literal["all", "draughts", "backgammon"] = "all"
     """benchmark one game only"""
     full: bool = False
@@ -133,6 +149,8 @@ def _target_settings(target: str, cfg: Settings):
         return None if cfg.game == "backgammon" else bench_search.Settings(full=cfg.full)
     if target == "timeuse":
         return None if cfg.game == "backgammon" else bench_timeuse.Settings(full=cfg.full)
+    if target == "tactics":
+        return None if cfg.game == "backgammon" else bench_tactics.Settings(full=cfg.full)
     if target == "coldstart":
         return bench_coldstart.Settings(game=cfg.game, full=cfg.full)
     if target == "paths":

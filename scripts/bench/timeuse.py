@@ -11,8 +11,9 @@ and today's ``draughts-alphabeta``, one thread each unless the spec says otherwi
 (agents/arena/data/draughts_ballots.tsv), through the arena's ``play_game``, capped at
 ``--max-moves`` plies. Every whole move a seat chooses is timed (the hops of a capture chain it
 already chose are not moves); the table gives, per engine and budget, the moves, the share of
-forced moves (one legal move), and the mean, 95th percentile and maximum wall time as fractions
-of the budget, with the mean over the moves that were not forced. The engines take turns game by
+forced moves (one legal move), the mean, 95th percentile and maximum wall time as fractions of
+the budget, the moves that took over twice the budget, and the mean over the moves that were not
+forced. The engines take turns game by
 game (each plays ballot k before any plays ballot k + 1), so that they share the machine's load.
 The JIT is warmed up before timing.
 No peer: the figures are boardgym's own.
@@ -119,9 +120,10 @@ class _Timed:
 
 
 def time_use(specs, budget, n_games, ballots, max_moves, seed):
-    """{spec: {moves, forced, mean, p95, max, mean_searched}} of each engine's moves (fractions
-    of budget) in n_games games against itself from ballots; the engines take turns game by
-    game, so that a change in the machine's load falls on all of them alike."""
+    """{spec: {moves, forced, mean, p95, max, over2, mean_searched}} of each engine's moves
+    (fractions of budget; over2: how many took over twice it) in n_games games against itself
+    from ballots; the engines take turns game by game, so that a change in the machine's load
+    falls on all of them alike."""
     seats = {
         spec: [
             _Timed(load_spec(spec, "draughts", seed=seed + k, depth=None, time_limit=budget))
@@ -148,6 +150,7 @@ def time_use(specs, budget, n_games, ballots, max_moves, seed):
             "mean": float(t.mean()),
             "p95": float(np.percentile(t, 95)),
             "max": float(t.max()),
+            "over2": int((t > 2).sum()),
             "mean_searched": float(t[~forced].mean()) if (~forced).any() else float("nan"),
         }
     return out
@@ -170,7 +173,7 @@ def main(args=None):
     )
     print(
         f"{'engine':42s} {'T s':>6s} {'moves':>6s} {'forced':>7s} {'mean/T':>7s} {'p95/T':>7s} "
-        f"{'max/T':>7s} {'searched mean/T':>16s}",
+        f"{'max/T':>7s} {'>2T':>4s} {'searched mean/T':>16s}",
         flush=True,
     )
     out = {}
@@ -181,7 +184,7 @@ def main(args=None):
             out[(spec, budget)] = r
             print(
                 f"{spec:42s} {budget:6g} {r['moves']:6d} {r['forced']:7.3f} {r['mean']:7.3f} "
-                f"{r['p95']:7.3f} {r['max']:7.3f} {r['mean_searched']:16.3f}",
+                f"{r['p95']:7.3f} {r['max']:7.3f} {r['over2']:4d} {r['mean_searched']:16.3f}",
                 flush=True,
             )
     return out

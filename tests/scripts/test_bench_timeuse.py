@@ -15,8 +15,9 @@ def test_bench_timeuse_prints_both_engines_side_by_side(capsys):
         r = res[(spec, 0.01)]
         assert r["moves"] >= 10 and 0 <= r["forced"] <= 1
         assert 0 < r["mean"] <= r["max"] and r["p95"] <= r["max"]
+        assert 0 <= r["over2"] <= r["moves"] and (r["over2"] > 0) == (r["max"] > 2)
         assert spec in out
-    assert "mean/T" in out and "p95/T" in out and "max/T" in out
+    assert "mean/T" in out and "p95/T" in out and "max/T" in out and ">2T" in out
 
 
 @pytest.mark.parametrize(

@@ -56,6 +56,8 @@ def test_every_part_runs_with_a_tiny_budget(tmp_path, capsys):
         ["--pairs", "0"],
         ["--budgets", "-1"],
         ["--tactics-depth", "1"],
+        ["--tactics-shallow", "0"],
+        ["--tactics-depth", "8", "--tactics-shallow", "8"],
     ],
 )
 def test_bad_settings(args):

@@ -25,3 +25,14 @@ def test_tactics_suite_holds_legal_best_moves():
     assert len(suite) >= 5
     for fen, best, proof in suite:
         assert best in api.legal_moves(fen) and proof.startswith("depth ")
+
+
+def test_deep_tactics_suite_holds_legal_best_moves_of_new_positions():
+    """The deeper suite: legal best moves proved at depth 12, none twice, none of the first
+    suite's positions."""
+    suite = openings.read_tactics(openings.TACTICS_DEEP_FILE)
+    first = {fen for fen, _, _ in openings.read_tactics(openings.TACTICS_FILE)}
+    assert len(suite) >= 10
+    assert len({fen for fen, _, _ in suite}) == len(suite) and not first & {f for f, _, _ in suite}
+    for fen, best, proof in suite:
+        assert best in api.legal_moves(fen) and proof.startswith("depth 12: ")

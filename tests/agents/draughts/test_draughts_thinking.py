@@ -148,16 +148,18 @@ def test_think_checks_its_arguments():
 
 
 def _scripted_search(best_at, step=0.01, score_at=lambda d: 0):
-    """A stand-in for search_root: each iteration takes ``step`` seconds (stopped by the clock as
-    the kernel is: ST_ABORT, no root move finished) and returns best_at(depth) as its best move,
-    score_at(depth) as its score."""
-    from boardgym.agents.draughts.search import ST_ABORT, ST_ROOT_DONE, ST_STOP
+    """A stand-in for search_root: each iteration takes ``step`` seconds (stopped at its
+    deadline or by a stop as the kernel is: ST_ABORT, no root move finished) and returns
+    best_at(depth) as its best move, score_at(depth) as its score."""
+    from boardgym.agents.draughts.search import ST_ABORT, ST_DEADLINE, ST_ROOT_DONE, ST_STOP
 
     def search_root(
         children, n, order, d, tt, killers, history, moves, scratch, work, stats, *rest
     ):
         end = time.perf_counter() + step
         while time.perf_counter() < end:
+            if stats[ST_DEADLINE] != 0 and time.monotonic_ns() >= stats[ST_DEADLINE]:
+                stats[ST_STOP] = 1
             if stats[ST_STOP] != 0:
                 stats[ST_ABORT] = 1
                 stats[ST_ROOT_DONE] = 0
@@ -305,3 +307,136 @@ def test_time_bank_saves_forced_moves_and_spends_them(monkeypatch):
     assert 0.8 * budget < _timed_move(b, FENS[0]) < budget + 0.04
     with pytest.raises(ValueError, match="time_bank"):
         AlphaBetaAgent(depth=None, time_limit=budget, time_bank="yes")
+
+
+def _kernel_search(deadline_ns, depth=8):
+    """stats of one search_root of FENS[0] at depth (material evaluation, fresh buffers) with
+    stats[ST_DEADLINE] = deadline_ns."""
+    from boardgym.agents.draughts.evaluation import Evaluation
+    from boardgym.agents.draughts.search import (
+        ST_DEADLINE,
+        ST_LIMIT,
+        ST_USE_TT,
+        SearchBuffers,
+        root_children,
+        search_root,
+    )
+
+    b, ev = SearchBuffers(tt_bits=12), Evaluation.material()
+    s = api.from_fen(FENS[0])
+    n = root_children(s, b.rows, b.children)
+    b.stats[ST_LIMIT] = 1 << 62
+    b.stats[ST_USE_TT] = 1
+    b.stats[ST_DEADLINE] = deadline_ns
+    values = np.zeros(n, dtype=np.int64)
+    order = np.arange(n, dtype=np.int64)
+    args = (b.tt, b.killers, b.history, b.moves, b.scratch, b.work, b.stats, ev.kind)
+    search_root(b.children, n, order, depth, *args, *ev.arrays(), b.obs, b.egdb, values)
+    return b.stats
+
+
+def test_search_reads_the_clock_every_clock_every_nodes():
+    """The search stops itself at stats[ST_DEADLINE] (monotonic nanoseconds), reading the clock
+    at every CLOCK_EVERY-th node: a deadline already past stops it at exactly that node, as a
+    stop would (ST_ABORT, ST_STOP); a deadline far ahead, or none, changes nothing (same nodes)."""
+    from boardgym.agents.draughts.search import (
+        CLOCK_EVERY,
+        ST_ABORT,
+        ST_NODES,
+        ST_STOP,
+        monotonic_ns,
+    )
+
+    assert abs(monotonic_ns() - time.monotonic_ns()) < 50_000_000  # the same clock
+    free = _kernel_search(0)
+    assert free[ST_ABORT] == 0 and free[ST_NODES] > 4 * CLOCK_EVERY
+    ahead = _kernel_search(monotonic_ns() + 3_600 * 10**9)
+    assert ahead[ST_ABORT] == 0 and ahead[ST_NODES] == free[ST_NODES]
+    past = _kernel_search(1)
+    assert past[ST_ABORT] == 1 and past[ST_STOP] == 1
+    assert past[ST_NODES] == CLOCK_EVERY
+
+
+def test_search_clock_arms_the_searches_own_deadline():
+    """SearchClock writes its deadline into stats[ST_DEADLINE] of the search and of the helper
+    threads only once armed (the first iteration runs without it), follows set_deadline, and
+    clears it when the search is over."""
+    from boardgym.agents.draughts.search import ST_DEADLINE, ST_STOP, STATS_LEN
+    from boardgym.agents.draughts.thinking import SearchClock
+
+    main, helper = np.zeros(STATS_LEN, np.int64), np.zeros(STATS_LEN, np.int64)
+    clock = SearchClock(main, [helper], own_clock=True)
+    now = time.perf_counter()
+    clock.start(now + 60.0)
+    assert main[ST_DEADLINE] == helper[ST_DEADLINE] == 0
+    clock.arm()
+    expect = time.monotonic_ns() + 60 * 10**9
+    for st in (main, helper):
+        assert abs(int(st[ST_DEADLINE]) - expect) < 50_000_000
+    clock.set_deadline(now + 120.0)
+    assert abs(int(helper[ST_DEADLINE]) - (expect + 60 * 10**9)) < 50_000_000
+    clock.finish()
+    assert main[ST_DEADLINE] == helper[ST_DEADLINE] == 0 and main[ST_STOP] == 0
+    # pondering: no deadline yet (0) until one is given
+    clock.start(None)
+    clock.arm()
+    assert main[ST_DEADLINE] == 0
+    clock.set_deadline(time.perf_counter() + 30.0)
+    assert main[ST_DEADLINE] > time.monotonic_ns()
+    clock.finish()
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_search_keeps_its_deadline_with_no_clock_thread(threads):
+    """Where the search reads the clock (HAS_CLOCK), a timed move starts no clock thread (one
+    woke 130 ms late, or not before the search ended, on a loaded machine: BENCHMARKS.md): the
+    searches (the helper's too) stop themselves at the deadline, mid-iteration, so that the move
+    takes its budget and no more (under twice the budget: the goal; an iteration left to finish
+    took several budgets)."""
+    from boardgym.agents.draughts.search import HAS_CLOCK, ST_ABORT, ST_STOP
+
+    if not HAS_CLOCK:
+        pytest.skip("the search has no clock of its own here (not Linux)")
+    budget = 0.1
+    a = AlphaBetaAgent(depth=None, time_limit=budget, seed=0, threads=threads)
+    a.best_move(FENS[2])  # warm-up
+    for fen in FENS[:2]:
+        a._bank = 0.0  # the move's deadline: its budget
+        before = {t.name for t in threading.enumerate()}
+        t0 = time.perf_counter()
+        move = a.best_move(fen)
+        el = time.perf_counter() - t0
+        assert move in api.legal_moves(fen)
+        assert a._clock._thread is None and "search-clock" not in before
+        assert a.buffers.stats[ST_ABORT] == 1 and a.buffers.stats[ST_STOP] == 1
+        for hb in a._helpers:
+            assert hb.stats[ST_STOP] == 1
+        assert a.last_info["depth"] >= 2
+        assert 0.5 * budget < el < 2 * budget
+
+
+def test_a_clock_thread_stops_a_search_without_a_clock_of_its_own(monkeypatch):
+    """Where the search has no clock (own_clock=False: not Linux) the clock thread stops it at
+    the deadline (ST_STOP) and the searches get no deadline of their own."""
+    from boardgym.agents.draughts import thinking
+    from boardgym.agents.draughts.search import ST_ABORT, ST_DEADLINE, ST_STOP
+
+    budget = 0.1
+    a = AlphaBetaAgent(depth=None, time_limit=budget, seed=0, threads=1)
+    a._clock = thinking.SearchClock(a.buffers.stats, own_clock=False)
+    seen = []
+    real = thinking.search_root
+
+    def watched(*args):
+        seen.append(int(args[10][ST_DEADLINE]))
+        return real(*args)
+
+    a.best_move(FENS[2])  # warm-up
+    monkeypatch.setattr(thinking, "search_root", watched)
+    t0 = time.perf_counter()
+    move = a.best_move(FENS[0])
+    el = time.perf_counter() - t0
+    assert move in api.legal_moves(FENS[0])
+    assert a.buffers.stats[ST_ABORT] == 1 and a.buffers.stats[ST_STOP] == 1
+    assert seen and not any(seen)
+    assert 0.5 * budget < el < 1.0
