@@ -30,7 +30,7 @@ person's turn (its checker moves or its cube action) with the agent's reply.
 Match play: ``match`` N (1..64; 0, the default, is money play) makes the game a whole match to N
 points with the cube and gammons (the match rules of boardgym/RULES.md; agents/arena/sessions.py's
 BackgammonGame, the match of ``boardgym play --match``), from 0-0 or from ``score`` [player_0's,
-player_1's] with ``crawford`` true when the first game is the Crawford game (MP.7; checked by the
+player_1's] with ``crawford`` true when the first game is the Crawford game (checked by the
 env's match state, fields.start_score: a score of N - 1 needs ``crawford``, as a match file
 cannot record a post-Crawford start; the match file's first score line is the start score;
 the archive keeps both in the settings): the view's ``match`` has the length, the
