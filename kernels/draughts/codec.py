@@ -151,7 +151,9 @@ def mark_actions(acts, k, out, frame):
     return n
 
 
-@njit(cache=True, inline="always")
+# gen_actions is called, not inlined in Numba's IR: inlined it was retyped and recompiled into
+# every mask and batch kernel (legal_mask alone took 3.1 s to compile); LLVM still inlines it.
+@njit(cache=True)
 def gen_actions(state, acts, work, quiet):
     """The legal actions of a position (kernel frame, in generation order) into acts
     (int64[MAX_ACTS]) -> their count; work (int64[128]) and quiet (int64[MAX_QUIET, ROW_LEN])
