@@ -25,8 +25,9 @@ from pathlib import Path
 
 from boardgym.agents.arena.openings import TACTICS_DEEP_FILE, TACTICS_FILE, read_tactics
 from boardgym.agents.arena.stats import wilson
-from boardgym.agents.registry import load_spec, parse_spec
+from boardgym.agents.registry import load_spec
 from boardgym.scripts import cli
+from boardgym.scripts.bench.timeuse import check_searchers
 
 #: optional peers (name, module, how to install, game): none, the engines are compared
 PEERS = ()
@@ -57,21 +58,7 @@ class Settings:
     """the times BENCHMARKS.md reports (0.01, 0.1 and 1 s a position); not with --times"""
 
     def check(self):
-        cli.require(len(self.agents) >= 1, "give at least one engine with --agents")
-        for spec in self.agents:
-            try:
-                name, opts = parse_spec(spec)
-            except ValueError as e:
-                raise cli.UsageError(f"--agents: {e}") from None
-            cli.require(
-                name.startswith("draughts-alphabeta"),
-                f"--agents must be alpha-beta searchers (draughts-alphabeta...), got {name!r}",
-            )
-            fixed = {"depth", "time_limit", "seed"} & set(opts)
-            cli.require(
-                not fixed,
-                f"--agents: {', '.join(sorted(fixed))} is the bench's own (--times, --seed)",
-            )
+        check_searchers(self.agents, "--times, --seed")
         cli.require(len(self.times) >= 1, "give at least one time with --times")
         cli.require(
             all(0 < t <= 60 for t in self.times),

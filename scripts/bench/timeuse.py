@@ -59,21 +59,7 @@ class Settings:
     --budgets, --games or --games-long"""
 
     def check(self):
-        cli.require(len(self.agents) >= 1, "give at least one engine with --agents")
-        for spec in self.agents:
-            try:
-                name, opts = parse_spec(spec)
-            except ValueError as e:
-                raise cli.UsageError(f"--agents: {e}") from None
-            cli.require(
-                name.startswith("draughts-alphabeta"),
-                f"--agents must be alpha-beta searchers (draughts-alphabeta...), got {name!r}",
-            )
-            fixed = {"depth", "time_limit", "seed"} & set(opts)
-            cli.require(
-                not fixed,
-                f"--agents: {', '.join(sorted(fixed))} is the bench's own (--budgets, --seed)",
-            )
+        check_searchers(self.agents, "--budgets, --seed")
         cli.require(len(self.budgets) >= 1, "give at least one budget with --budgets")
         cli.require(
             all(0 < b <= 60 for b in self.budgets),
@@ -93,6 +79,23 @@ class Settings:
 #: the budget of BENCHMARKS.md (``--full``)
 FULL = dict(budgets=(0.1, 1.0), games=10, games_long=2)
 DEFAULTS = {k: getattr(Settings, k) for k in FULL}
+
+
+def check_searchers(specs, own):
+    """Usage errors unless specs are one or more draughts alpha-beta specs leaving depth, time
+    and seed to the bench (own: the bench's flags that set them, for the message)."""
+    cli.require(len(specs) >= 1, "give at least one engine with --agents")
+    for spec in specs:
+        try:
+            name, opts = parse_spec(spec)
+        except ValueError as e:
+            raise cli.UsageError(f"--agents: {e}") from None
+        cli.require(
+            name.startswith("draughts-alphabeta"),
+            f"--agents must be alpha-beta searchers (draughts-alphabeta...), got {name!r}",
+        )
+        fixed = {"depth", "time_limit", "seed"} & set(opts)
+        cli.require(not fixed, f"--agents: {', '.join(sorted(fixed))} is the bench's own ({own})")
 
 
 class _Timed:
