@@ -159,7 +159,9 @@ def _opponent_plays(s, status, i, games, play, scratch, passes, stk, last):
     _, seats, rngs, rolls, offered, _ = games
     opponent, max_turns, _, cube, _, _ = play
     seat = seats[i]
-    moves = np.empty((4, 3), dtype=np.int64)
+    # the opponent's checker moves, worked out only when last records them (random_turn_inplace
+    # fills no more rows than moves has)
+    moves = np.empty((4 if last.shape[0] > 0 else 0, 3), dtype=np.int64)
     while True:
         if status == ROLLED and s[TURN] != seat:
             made = 0
