@@ -43,6 +43,7 @@ __all__ = [
     "check_match_length",
     "check_play_options",
     "new_match",
+    "recordable_start",
     "check_match",
 ]
 
@@ -309,6 +310,24 @@ def new_match(
             )
     m = np.zeros(game.MATCH_LEN, dtype=np.int64)
     game.match_init(n, a, b, 1 if crawford else 0, m)
+    return m
+
+
+def recordable_start(
+    length: int, score: tuple[int, int] = (0, 0), crawford: bool = False
+) -> npt.NDArray[np.int64]:
+    """new_match for a match that a match file records from its first game: the same checks,
+    and a score with one side at N - 1 must start with the Crawford game (crawford True). A
+    match file has no Crawford flag: a first game at N - 1 is read as the Crawford game (MP.7,
+    gnubg and backgammon_match.read_match alike), so a post-Crawford start cannot be written."""
+    m = new_match(length, score, crawford)
+    a, b = int(score[0]), int(score[1])
+    if not crawford and length > 1 and (a == length - 1) != (b == length - 1):
+        raise ValueError(
+            f"at {a}-{b} in a match to {length} without the Crawford game the match is "
+            "post-Crawford (MP.7), which a match file cannot record (gnubg takes a first game "
+            "at N - 1 for the Crawford game): start it as the Crawford game"
+        )
     return m
 
 

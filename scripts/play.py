@@ -5,6 +5,7 @@
     boardgym play --game backgammon --agent backgammon-td --seat 1 --cube --save game.mat
     boardgym play --game backgammon --agent expectimax --depth 1 --position-id 4HPwATDgc/ABMA
     boardgym play --game backgammon --agent backgammon-td --match 7 --save match.mat
+    boardgym play --game backgammon --agent backgammon-td --match 7 --score 6 4 --crawford
 
 Draughts moves: ``c3-d4``, ``c3:e5:g3`` (or ``c3xe5``, numeric ``22-17``; a capture may be given by
 its start and end when that is unambiguous). Backgammon plays, in your own numbering (the board is
@@ -19,7 +20,9 @@ go to its winner up to what the match needs, no one doubles in the Crawford game
 starts by itself after a line saying how the game ended and the score. The board shows the score
 (``match to 7, score 2-4 (Crawford)``, player_0's score first), the gnubg Match ID (with the score)
 and the score from your side; an agent with ``set_match`` is told the score from its seat. ``undo``
-takes back moves of the game in play only; ``save`` writes the whole match so far.
+takes back moves of the game in play only; ``save`` writes the whole match so far. ``--score A B``
+starts the match from that score (player_0's first); with one side at N - 1 add ``--crawford``, and
+the first game is the Crawford game (a match file cannot record a post-Crawford start).
 
 After every move of the agent you see what it played (and its dice, with the play also in your
 numbering). Commands: ``moves`` lists your legal moves, ``undo`` takes back your last move (and
@@ -62,6 +65,7 @@ from boardgym.agents.arena.sessions import (  # noqa: F401  (the shared game log
     parse_dice,
 )
 from boardgym.agents.files import write_file_atomically
+from boardgym.envs import backgammon_checks as bg_checks
 from boardgym.envs import backgammon_notation as bg_api
 from boardgym.envs import draughts as dr_api
 from boardgym.kernels.backgammon.match import MAX_MATCH_LENGTH
@@ -95,6 +99,12 @@ class Settings:
     match: int = 0
     """backgammon: play a whole match to this many points, 1..64, with the cube; 0: one money
     game"""
+    score: tuple[int, ...] = ()
+    """backgammon --match: start the match from this score, player_0's then player_1's (e.g.
+    --score 4 6; none: 0-0); a score with one side at N - 1 needs --crawford"""
+    crawford: bool = False
+    """backgammon --match --score with one side at N - 1: the first game is the Crawford game
+    (a post-Crawford start cannot be written to a match file)"""
     depth: int | None = None
     """agent option: search depth in plies (draughts alpha-beta; 1 or 2 for
     backgammon-expectimax)"""
@@ -135,6 +145,20 @@ class Settings:
             "--match plays a match from the standard start (a match file has no set-up "
             "position): leave out --position-id",
         )
+        cli.require(
+            self.match or not (self.score or self.crawford),
+            "--score and --crawford start a match from a score: give --match too",
+        )
+        if self.score or self.crawford:
+            cli.require(
+                len(self.score) in (0, 2),
+                "--score takes two numbers, player_0's score then player_1's (e.g. --score 4 6), "
+                f"got {len(self.score)}",
+            )
+            try:
+                bg_checks.recordable_start(self.match, tuple(self.score) or (0, 0), self.crawford)
+            except (ValueError, TypeError) as e:
+                raise cli.UsageError(f"--score/--crawford: {e}") from None
         cli.require(
             self.depth is None or self.depth >= 1, f"--depth must be at least 1, got {self.depth}"
         )
@@ -240,6 +264,10 @@ def main(args=None, stdin=None, out=None):
         print(text, file=out, flush=True)
 
     what = f"backgammon match to {cfg.match}" if cfg.match else cfg.game
+    if cfg.match and cfg.score:
+        what += f" from {cfg.score[0]}-{cfg.score[1]}" + (
+            " (Crawford game)" if cfg.crawford else ""
+        )
     say(f"{what}: you are player_{me}, {names[1 - me]} is player_{1 - me}. " + COMMANDS_HELP)
     keeper = _Keeper(cfg, say)
     try:

@@ -236,7 +236,7 @@ class BackgammonGame:
         if dice is not None:
             options["dice"] = list(dice)
         score = getattr(cfg, "score", None)
-        if self.match_length and score is not None:  # a match from a given score (MP.7)
+        if self.match_length and score:  # a match from a given score (MP.7; () or None: 0-0)
             options["score"] = tuple(score)
             options["crawford"] = bool(getattr(cfg, "crawford", False))
         self.env.reset(seed=cfg.seed, options=options)

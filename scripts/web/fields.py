@@ -148,10 +148,9 @@ def options(body, game, agent, spec=None, where=""):
 def start_score(body, match):
     """(score, crawford) a match starts from (MP.7): body's 'score' [player_0's, player_1's]
     and 'crawford' (the first game is the Crawford game; default false), checked by the env's
-    own match state (backgammon_checks.new_match); (None, None) for the usual 0-0. A score of
-    N - 1 without the Crawford game (post-Crawford, MP.7) is refused: a match file cannot
-    record it (gnubg, like backgammon_match.read_match, takes a first game at N - 1 for the
-    Crawford game)."""
+    own match state (backgammon_checks.new_match, then recordable_start: a score of N - 1
+    without the Crawford game, post-Crawford, is refused, as a match file cannot record it);
+    (None, None) for the usual 0-0."""
     given, crawford = body.get("score"), get(body, "crawford", bool, False)
     if given is None and not crawford:
         return None, None
@@ -170,14 +169,8 @@ def start_score(body, match):
         backgammon_checks.new_match(match, score)
     except ValueError as e:
         raise BadRequest(f"'score': {e}") from None
-    if not crawford and match > 1 and (score[0] == match - 1) != (score[1] == match - 1):
-        raise BadRequest(
-            f"'crawford': at {score[0]}-{score[1]} in a match to {match} without the Crawford "
-            "game the match is post-Crawford (MP.7), which a match file cannot record (gnubg "
-            "takes a first game at N - 1 for the Crawford game): set crawford true"
-        )
     try:
-        backgammon_checks.new_match(match, score, crawford)
+        backgammon_checks.recordable_start(match, score, crawford)
     except ValueError as e:
         raise BadRequest(f"'crawford': {e}") from None
     return score, crawford

@@ -256,6 +256,51 @@ def test_the_agent_doubles_the_person_drops_then_takes(tmp_path, monkeypatch):
     assert {"player": 1, "cube": "double", "value": 2} in got["games"][3]["turns"]  # MP.6
 
 
+def test_a_match_from_a_score_with_the_crawford_game_is_played_told_and_saved(
+    tmp_path, monkeypatch
+):
+    """--score 1 2 --crawford in a match to 3: the first game is the Crawford game (no cube
+    prompt, the board and Match ID at 1-2, Crawford), the agent is told so, and the saved match
+    starts from 1-2 and reads back with that game as the Crawford game."""
+    told = []
+
+    class Told(GreedyAgent):
+        def set_match(self, length, score_me, score_opp, crawford, post_crawford):
+            told.append((length, score_me, score_opp, crawford, post_crawford))
+
+    monkeypatch.setattr(play, "load_agent", lambda cfg: Told())
+    path = tmp_path / "from.mat"
+    args = [*GREEDY, "--match", "3", "--score", "1", "2", "--crawford", "--seed", "3"]
+    end, text = _session([*args, "--save", str(path)], MatchFeeder)
+    assert text.startswith("backgammon match to 3 from 1-2 (Crawford game): you are player_0")
+    first = text[: text.index("game 1 over:")]
+    assert "match to 3, score 1-2 (Crawford)" in first and "'roll' or 'double'" not in first
+    shown = _match_ids(text)
+    assert shown and all(g != 1 or s == (1, 2) for _, g, s in shown)
+    m = backgammon_ids.parse_match_id(shown[0][0])
+    assert tuple(m["score"]) == (1, 2) and m["crawford"] and m["match_length"] == 3
+    assert told[0] == (3, 2, 1, True, False)  # the agent is player_1: its score first
+    assert end.over
+    got = backgammon_match.read_match(path.read_text())
+    assert got["games"][0]["score"] == [1, 2] and got["games"][0]["crawford"]
+    assert all(not g["crawford"] for g in got["games"][1:])
+
+
+def test_a_match_from_a_score_without_crawford_is_played_from_it():
+    end, text = _session(
+        [*GREEDY, "--match", "7", "--score", "4", "5", "--seed", "1"],
+        lambda out: io.StringIO("quit\n"),
+    )
+    assert text.startswith("backgammon match to 7 from 4-5: you are player_0")
+    (mid, game, score), *_ = _match_ids(text)
+    assert (
+        game == 1
+        and score == (4, 5)
+        and tuple(backgammon_ids.parse_match_id(mid)["score"]) == (4, 5)
+    )
+    assert "score 4-5\n" in text and "(Crawford)" not in text  # not the Crawford game
+
+
 def test_a_money_policy_is_refused_in_a_match(capsys):
     ppo = Path(__file__).resolve().parents[2] / "agents" / "checkpoints"
     args = ["--game", "backgammon", "--agent", f"{ppo}/backgammon-ppo.pt", "--match", "3"]
@@ -277,6 +322,24 @@ def test_match_zero_is_one_money_game():
         (["--match", "x"], "--match"),
         (["--game", "draughts", "--match", "3"], "--match is for --game backgammon"),
         (["--position-id", "4HPwATDgc/ABMA", "--match", "3"], "leave out --position-id"),
+        (["--score", "1", "2"], "--score and --crawford start a match from a score: give --match"),
+        (["--crawford"], "--score and --crawford start a match from a score: give --match"),
+        (["--match", "7", "--score", "4"], "--score takes two numbers, player_0's score then"),
+        (["--match", "7", "--score", "1", "2", "3"], "--score takes two numbers"),
+        (["--match", "7", "--score", "7", "2"], "--score/--crawford: player_0's score 7 must be"),
+        (["--match", "7", "--score", "-1", "2"], "--score/--crawford: player_0's score -1 must"),
+        (["--match", "7", "--score", "a", "2"], "--score"),
+        (
+            ["--match", "7", "--score", "6", "3"],
+            "--score/--crawford: at 6-3 in a match to 7 without the Crawford game the match is "
+            "post-Crawford (MP.7), which a match file cannot record",
+        ),
+        (
+            ["--match", "7", "--score", "4", "5", "--crawford"],
+            "--score/--crawford: a Crawford game needs exactly one score at 6 (match to 7)",
+        ),
+        (["--match", "7", "--crawford"], "--score/--crawford: a Crawford game needs exactly one"),
+        (["--match", "7", "--score", "6", "6", "--crawford"], "a Crawford game needs exactly one"),
     ],
 )
 def test_bad_match_values_are_one_line_and_exit_2(args, needle, capsys):
