@@ -548,6 +548,12 @@ def _print_analysis(cfg, a, unit):
             f"{a['cube_unjudged']} more where gnubg has no double, its cube being dead: the agent "
             f"doubled in {a['cube_unjudged_doubles']})"
         )
+        if a["cube_memg_close"] is not None:
+            cube += (
+                f"; as gnubg's statistics count them: cube {a['cube_memg_close']:.1f} mEMG per "
+                f"close or actual decision ({a['cube_close_decisions']}), overall "
+                f"{a['overall_memg']:.1f} mEMG per decision"
+            )
     checker = "-" if a["checker_memg"] is None else f"{a['checker_memg']:.1f}"
     print(
         f"  gnubg {'/'.join(map(str, a['plies']))}-ply analysis of {cfg.agent} over "

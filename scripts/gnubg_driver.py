@@ -181,6 +181,21 @@ def cube_error(eq: dict[str, float], offered: bool, action: int) -> float:
     return max(0.0, max(eq["nd"], after) - mine)
 
 
+CLOSE_CUBE = 0.16  # gnubg's closeness of a cube decision (its eval.c isCloseCubedecision)
+
+
+def is_close_cube(eq: dict[str, float], offered: bool) -> bool:
+    """Whether gnubg's statistics count a cube decision as one (its "close or actual" cube
+    decisions, the denominator of its error rate per decision): every answer to a double
+    (offered True), and a doubler's decision whose best equity, max(no double, min(take,
+    pass)), is within CLOSE_CUBE of min(double/take, 1) (the published definition of gnubg's
+    isCloseCubedecision); the equities are the doubler's, as parse_cube_equities gives them."""
+    if offered:
+        return True
+    optimal = max(eq["nd"], min(eq["dt"], eq["dp"]))
+    return optimal - min(eq["dt"], 1.0) < CLOSE_CUBE
+
+
 def load_position(state, match, offered, plies):
     """Load the position on roll of state (before its roll) and the match into gnubg by its GNU
     Backgammon ID; match = (length, score_me, score_opp, crawford) of the player on roll, or of
@@ -243,6 +258,7 @@ class Analyst:
         self.match = (0, 0, 0, False)
         self.checker = []
         self.cube = []
+        self.cube_close = []  # per judged cube decision: close or actual (is_close_cube)
         self.unjudged = 0  # cube decisions gnubg has none for (a cube it deems dead)
         self.unjudged_doubles = 0  # ... of them, the doubles made there
 
@@ -262,7 +278,9 @@ class Analyst:
             self.unjudged += 1
             self.unjudged_doubles += int(not offered and action == game.ACTION_DOUBLE)
             return
-        self.cube.append(cube_error(parse_cube_equities(text), bool(offered), action))
+        eq = parse_cube_equities(text)
+        self.cube.append(cube_error(eq, bool(offered), action))
+        self.cube_close.append(is_close_cube(eq, bool(offered)))
 
 
 class GnubgAgent(AfterstateAgent):
@@ -442,6 +460,7 @@ def _judged(analyst, n0):
         "checker_err": round(sum(checker), 6),
         "cube_n": len(cube),
         "cube_err": round(sum(cube), 6),
+        "cube_close_n": sum(analyst.cube_close[n0[1] :]),
         "cube_unjudged": analyst.unjudged - n0[2],
         "cube_unjudged_doubles": analyst.unjudged_doubles - n0[3],
     }
@@ -545,12 +564,19 @@ def _analysis(judged):
     """Error rates (mEMG per decision) and counts summed over result rows with _judged's keys."""
     cn = sum(r["checker_n"] for r in judged)
     qn = sum(r["cube_n"] for r in judged)
+    counted = [r for r in judged if "cube_close_n" in r]  # rows from before it have no count
+    close = sum(r["cube_close_n"] for r in counted)
+    decisions = sum(r["checker_n"] + r["cube_close_n"] for r in counted)
+    errors = sum(r["checker_err"] + r["cube_err"] for r in counted)
     return {
         "plies": sorted({r["analysis_plies"] for r in judged}),
         "checker_decisions": cn,
         "checker_memg": 1000 * sum(r["checker_err"] for r in judged) / cn if cn else None,
         "cube_decisions": qn,
         "cube_memg": 1000 * sum(r["cube_err"] for r in judged) / qn if qn else None,
+        "cube_close_decisions": close,
+        "cube_memg_close": 1000 * sum(r["cube_err"] for r in counted) / close if close else None,
+        "overall_memg": 1000 * errors / decisions if decisions else None,
         "cube_unjudged": sum(r.get("cube_unjudged", 0) for r in judged),
         "cube_unjudged_doubles": sum(r.get("cube_unjudged_doubles", 0) for r in judged),
     }

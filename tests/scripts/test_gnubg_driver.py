@@ -146,6 +146,23 @@ def test_cube_equities_and_errors():
         gd.parse_cube_equities("Proper cube action: No double, take")
 
 
+@pytest.mark.parametrize(
+    "eq, offered, close",
+    [
+        ({"nd": 0.195, "dt": 0.011, "dp": 1.0}, False, False),  # 0.184 short of a double
+        ({"nd": 0.195, "dt": 0.011, "dp": 1.0}, True, True),  # an answer to a double always counts
+        ({"nd": 0.100, "dt": -0.100, "dp": 1.0}, False, False),  # 0.20 short of a double
+        ({"nd": 0.100, "dt": -0.050, "dp": 1.0}, False, True),  # 0.15 short: close
+        ({"nd": 0.500, "dt": 0.700, "dp": 1.0}, False, True),  # a double: optimal is min(dt, dp)
+        ({"nd": 0.990, "dt": 1.400, "dp": 1.0}, False, True),  # too good: dt capped at 1
+        ({"nd": 1.300, "dt": 1.500, "dp": 1.0}, False, False),  # far past too good: 0.3 over
+        ({"nd": -0.600, "dt": -1.200, "dp": 1.0}, False, False),  # far behind
+    ],
+)
+def test_close_or_actual_cube_decisions(eq, offered, close):
+    assert gd.is_close_cube(eq, offered) is close
+
+
 def test_the_analyst_judges_every_decision_of_the_agent(tmp_path):
     f = tmp_path / "r.jsonl"
     analyst = gd.Analyst(0)
@@ -157,6 +174,16 @@ def test_the_analyst_judges_every_decision_of_the_agent(tmp_path):
     s = gd.summarize_matches(rows)["analysis"]
     assert s["checker_decisions"] == len(analyst.checker)
     assert s["checker_memg"] == pytest.approx(1000 * np.mean(analyst.checker), rel=1e-4)
+    assert len(analyst.cube_close) == len(analyst.cube)
+    assert (
+        s["cube_close_decisions"] == sum(r["cube_close_n"] for r in rows) == sum(analyst.cube_close)
+    )
+    close_n = sum(analyst.cube_close)
+    if close_n:
+        assert s["cube_memg_close"] == pytest.approx(1000 * sum(analyst.cube) / close_n, rel=1e-4)
+    n = len(analyst.checker) + close_n
+    total = sum(analyst.checker) + sum(analyst.cube)
+    assert s["overall_memg"] == pytest.approx(1000 * total / n, rel=1e-4)
     assert "_pick" not in agent.__dict__ and "cube_action" not in agent.__dict__
     # gnubg judged by itself loses nothing in checker play
     self_judge = gd.Analyst(0)
