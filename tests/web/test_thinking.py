@@ -164,8 +164,14 @@ def test_games_through_the_app_with_the_pool(pool):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         c = TestClient(serve.make_app(pool=pool))
-    v = c.post(
-        "/api/games", json={"game": "backgammon", "mode": "watch", "agents": ["td", "greedy"]}
+    v = c.post(  # the net at 1-ply: well inside the 3 s cap on a busy machine
+        "/api/games",
+        json={
+            "game": "backgammon",
+            "mode": "watch",
+            "agents": ["td", "greedy"],
+            "agent_settings": [{"options": "plies=1"}, None],
+        },
     )
     v = v.json()
     assert "error" not in v, v
