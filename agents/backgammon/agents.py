@@ -310,11 +310,14 @@ def _route_actions(route):
 
 class AfterstateAgent:
     """Base: rank afterstates with ``_scores(rows) -> float64[n]`` (higher is better for the mover)
-    and play the best one move by move (the first of the best on ties)."""
+    and play the best one move by move (the first of the best on ties). ``last_value`` is the
+    score of the afterstate last chosen (None before any): the value of the play in progress,
+    kept while its moves are played."""
 
     game = "backgammon"
     cube_policy = "cubeless"
     _match = None  # (length, away_me, away_opp, crawford) once set_match sets a match
+    last_value: float | None = None
 
     def __init__(self) -> None:
         self._rows = np.empty((game.MAX_AFTERSTATES, STATE_LEN), dtype=np.int64)
@@ -367,8 +370,11 @@ class AfterstateAgent:
         raise NotImplementedError
 
     def _choose(self, rows):
-        """Index of the best afterstate of rows; the first one on ties."""
-        return int(np.argmax(self._scores(rows)))
+        """Index of the best afterstate of rows; the first one on ties (its score: last_value)."""
+        scores = self._scores(rows)
+        k = int(np.argmax(scores))
+        self.last_value = float(scores[k])
+        return k
 
     def _pick(self, state, rows):
         """Index among rows (the plays of state, on roll with its whole roll) of the chosen play."""

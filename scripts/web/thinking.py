@@ -39,8 +39,6 @@ import time
 from collections import OrderedDict
 from types import SimpleNamespace
 
-import numpy as np
-
 from boardgym.agents.arena.sessions import BackgammonGame, load_agent
 from boardgym.kernels.backgammon import game as bg_core
 from boardgym.kernels.draughts.board import S_CAP_SQ
@@ -70,20 +68,16 @@ class Busy(BadRequest):
         super().__init__(message, 503)
 
 
-def _equity(agent, state):
-    """The agent's equity of its best play (agents with a net), at the start of its play."""
-    d1, d2 = bg_core.dice_of(state)
-    if not getattr(agent, "has_equity", False) or d1 == 0 or not bg_core.can_move(state):
-        return None
-    return float(np.max(agent.scores(agent.afterstates(state, d1, d2))))
-
-
 def think(agent, game):
     """(action, the agent's evaluation as text or None) of the agent to act in game (a
-    DraughtsGame or BackgammonGame, not changed)."""
+    DraughtsGame or BackgammonGame, not changed). A backgammon agent with a net: the equity of
+    the play it chose (its ``last_value``, from the one search that chose it), on each checker
+    move of the play."""
     if isinstance(game, BackgammonGame):
-        equity = _equity(agent, game.env.state)
+        state = game.env.state
+        checker = bg_core.dice_left(state) > 0 and bg_core.can_move(state)
         action = game.choose(agent)
+        equity = agent.last_value if checker and getattr(agent, "has_equity", False) else None
         return action, None if equity is None else f"equity {equity:+.3f}"
     first_hop = game.env.state[S_CAP_SQ] < 0
     if hasattr(agent, "last_info"):

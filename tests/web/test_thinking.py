@@ -284,9 +284,9 @@ def test_a_workers_turn_is_the_agents_actions_one_by_one(pool):
     cfg = settings("backgammon", "td", agent_option=["plies=1"], seed=3)
     g = BackgammonGame(cfg, ("a", "b"))
     local = load_agent(cfg)
-    pool.costs.pop(settings_key(cfg), None)  # not quick: played in a worker
     turns = 0
     while turns < 4 and not g.env.is_over:
+        pool.costs.pop(settings_key(cfg), None)  # not (yet) quick: played in a worker
         player = g.env.agent_selection
         mine, mirror = [], copy.deepcopy(g)
         while not mirror.env.is_over and mirror.env.agent_selection == player:
@@ -298,3 +298,29 @@ def test_a_workers_turn_is_the_agents_actions_one_by_one(pool):
             g.step(action)
         turns += 1
     assert turns == 4 and any(len(t) > 1 for t in [there, mine])
+
+
+def test_a_td_turn_is_searched_once_and_shows_the_equity_of_its_play():
+    """Every checker move of the td agent's play shows the equity of the play it chose, the
+    best of its own search's values at the start of the play, and the whole turn searches once
+    (the equity shown comes from the search that chose the play, not from a second one)."""
+    from boardgym.kernels.backgammon import game as bg_core
+    from boardgym.scripts.web.thinking import think_turn
+
+    cfg = settings("backgammon", "td", seed=3)
+    agent = load_agent(cfg)
+    g = BackgammonGame(cfg, ("a", "b"))
+    turns = 0
+    while turns < 4 and not g.env.is_over:
+        state = g.env.state.copy()
+        d1, d2 = bg_core.dice_of(state)
+        if d1 == 0 or not bg_core.can_move(state):  # a cube decision or a lost roll
+            g.step(g.choose(agent))
+            continue
+        best = float(agent.scores(agent.afterstates(state, d1, d2)).max())
+        before = agent.search_info["decisions"]
+        out = think_turn(agent, g)
+        assert agent.search_info["decisions"] == before + 1
+        assert len(out) >= 1 and all(text == f"equity {best:+.3f}" for _, text in out), out
+        turns += 1
+    assert turns == 4
