@@ -3,7 +3,7 @@
 The kernels are in kernels/draughts/egdb.py.
 
     tables = build(max_pieces=4, directory="/tmp/egdb")   # or load() after `boardgym egdb build`
-    probe(tables, "W:WK1:B25,32")                           # ('win', 5): the side to move wins
+    probe(tables, "W:WK1,K2,K3:BK30")                       # ('win', 16): the side to move wins
 
 What the values mean, and how they relate to the draw rules G.2a-G.2e, is in the kernel
 module's docstring: each entry is win / draw / loss for the side to move with its draw counters
@@ -346,16 +346,23 @@ def sample_positions(
     draws: int,
     seed: int = 0,
     quiet: bool = True,
+    min_t: int = 0,
     max_tries: int = 1_000_000,
 ) -> list[tuple[np.ndarray, str, int | None]]:
     """[(state, result, t)]: ``wins`` positions of exactly ``pieces`` pieces that the side to
     move wins ('win', t) and ``draws`` drawn ones ('draw', None), as probe_state answers them
     with the draw counters at zero, in the order found. Each try takes a signature of that many
     pieces at random (all alike), a random entry of it and a random side to move (the board
-    turned for Black); quiet: only positions whose side to move has no capture. Seeded by seed;
+    turned for Black); quiet: only positions whose side to move has no capture; min_t: only
+    wins at least that many plies from their conversion. Seeded by seed;
     ValueError if max_tries tries do not find them all."""
     _check_tables(tables)
-    for name, v, low in (("pieces", pieces, 2), ("wins", wins, 0), ("draws", draws, 0)):
+    for name, v, low in (
+        ("pieces", pieces, 2),
+        ("wins", wins, 0),
+        ("draws", draws, 0),
+        ("min_t", min_t, 0),
+    ):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < low:
             raise ValueError(f"{name} must be an integer of at least {low}, got {v!r}")
     if pieces > tables.max_pieces:
@@ -378,7 +385,7 @@ def sample_positions(
         if game_status(state) != ONGOING or (quiet and is_capture(state)):
             continue
         res, t = probe_state(tables, state)
-        if want.get(res, 0) > 0:
+        if want.get(res, 0) > 0 and (res == "draw" or t >= min_t):
             want[res] -= 1
             out.append((state, res, t))
     if any(want.values()):

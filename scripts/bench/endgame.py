@@ -6,7 +6,8 @@
 
 The positions come from the endgame tables in ``--dir`` (``boardgym egdb build``; none: the
 default directory): ``--wins`` positions of exactly ``--pieces`` pieces (none: the most the
-tables hold) that the side to move wins and ``--draws`` drawn ones, with the draw counters at
+tables hold) that the side to move wins (``--min-t``: at least that many plies from their
+next conversion) and ``--draws`` drawn ones, with the draw counters at
 zero and no earlier history, sampled with ``--seed`` (draughts_egdb.sample_positions: a
 signature at random, a random entry, a random side to move; only positions whose side to move
 has no capture). Each engine (``--agents``, registry specs; by default today's
@@ -62,6 +63,8 @@ class Settings:
     """positions the side to move wins"""
     draws: int = 10
     """drawn positions"""
+    min_t: int = 0
+    """only wins at least this many plies from their next conversion by the tables (0: any)"""
     time: float = 0.1
     """seconds per move"""
     agents: list[str] = field(default_factory=lambda: list(AGENTS))
@@ -85,6 +88,7 @@ class Settings:
         )
         cli.require(0 <= self.wins <= 1000, f"--wins must be in 0..1000, got {self.wins}")
         cli.require(0 <= self.draws <= 1000, f"--draws must be in 0..1000, got {self.draws}")
+        cli.require(0 <= self.min_t <= 200, f"--min-t must be in 0..200, got {self.min_t}")
         cli.require(self.wins + self.draws >= 1, "give at least one position (--wins, --draws)")
         cli.require(0 < self.time <= 60, f"--time must be in (0, 60] seconds, got {self.time}")
         cli.require(self.max_plies >= 1, f"--max-plies must be at least 1, got {self.max_plies}")
@@ -184,12 +188,22 @@ def main(args=None):
         f"--pieces {pieces}: the tables in {directory} go up to {tables.max_pieces} "
         f"(boardgym egdb build --pieces {pieces})",
     )
-    positions = draughts_egdb.sample_positions(tables, pieces, cfg.wins, cfg.draws, cfg.seed)
+    positions = draughts_egdb.sample_positions(
+        tables, pieces, cfg.wins, cfg.draws, cfg.seed, min_t=cfg.min_t
+    )
     print(
-        f"bench endgame: {cfg.wins} won and {cfg.draws} drawn positions of {pieces} pieces from "
+        f"bench endgame: {cfg.wins} won (t >= {cfg.min_t}) and {cfg.draws} drawn positions of "
+        f"{pieces} pieces from "
         f"{directory} (seed {cfg.seed}), {cfg.time:g} s a move, cap {cfg.max_plies} plies",
         flush=True,
     )
+    ts = sorted(t for _, r, t in positions if r == "win")
+    if ts:
+        print(
+            f"the wins' plies to the next conversion (tables): median {ts[len(ts) // 2]}, "
+            f"max {ts[-1]}",
+            flush=True,
+        )
     print(
         f"{'engine':36s} {'tables':>6s} {'converted':>10s} {'share':>7s} {'95% interval':>13s} "
         f"{'plies':>6s} {'held':>8s} {'share':>7s} {'95% interval':>13s} {'capped':>6s}",

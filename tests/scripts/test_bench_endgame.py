@@ -38,6 +38,8 @@ def test_sample_positions_are_what_the_tables_say(tables4):
     assert all(np.array_equal(a[0], b[0]) for a, b in zip(got, again))
     other = E.sample_positions(tables, 4, 6, 5, seed=2)
     assert not all(np.array_equal(a[0], b[0]) for a, b in zip(got, other))
+    hard = E.sample_positions(tables, 4, 5, 0, seed=1, min_t=9)
+    assert len(hard) == 5 and all(r == "win" and t >= 9 for _, r, t in hard)
     with pytest.raises(ValueError, match="go up to 4"):
         E.sample_positions(tables, 5, 1, 1)
     with pytest.raises(ValueError, match="wins"):
