@@ -164,6 +164,10 @@ def check_endgames(spec, tables, positions, seconds, max_plies, seed):
     return out
 
 
+def _share(k, n):
+    return f"{k / n:7.1%}" if n else f"{'-':>7s}"
+
+
 def _interval(k, n):
     if n == 0:
         return "-"
@@ -224,8 +228,8 @@ def main(args=None):
             capped = sum(r["status"] == STATUS_NAMES[ONGOING] for r in res)
             print(
                 f"{spec:36s} {'yes' if use else 'no':>6s} {f'{kw}/{len(won)}':>10s} "
-                f"{kw / max(len(won), 1):7.1%} {_interval(kw, len(won)):>13s} {plies} "
-                f"{f'{kd}/{len(drawn)}':>8s} {kd / max(len(drawn), 1):7.1%} "
+                f"{_share(kw, len(won))} {_interval(kw, len(won)):>13s} {plies} "
+                f"{f'{kd}/{len(drawn)}':>8s} {_share(kd, len(drawn))} "
                 f"{_interval(kd, len(drawn)):>13s} {capped:6d}",
                 flush=True,
             )
