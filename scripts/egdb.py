@@ -79,13 +79,18 @@ def _build(cfg):
     bad = 0
     if cfg.verify:
         buf = np.zeros(8, dtype=np.int64)
+        t1 = time.perf_counter()
         for g in groups:
             for s in g:
+                t2 = time.perf_counter()
                 k = K.verify_table(*s, tables.data, tables.offsets, tables.layers, buf)
+                name = "{}{}{}{}".format(*s)
                 if k:
-                    print(f"{'{}{}{}{}'.format(*s)}: {k} entries disagree with their children")
+                    print(f"{name}: {k} entries disagree with their children", flush=True)
+                elif sum(s) == cfg.pieces:
+                    print(f"{name}: verified in {time.perf_counter() - t2:.1f} s", flush=True)
                 bad += k
-        print(f"verified: {bad} mismatches")
+        print(f"verified: {bad} mismatches in {time.perf_counter() - t1:.1f} s")
     size = sum(os.path.getsize(draughts_egdb.table_path(directory, s)) for g in groups for s in g)
     print(f"done in {seconds:.1f} s; {size / 1e6:.1f} MB in {directory}")
     return {
