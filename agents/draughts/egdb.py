@@ -4,6 +4,7 @@ The kernels are in kernels/draughts/egdb.py.
 
     tables = build(max_pieces=4, directory="/tmp/egdb")   # or load() after `boardgym egdb build`
     probe(tables, "W:WK1,K2,K3:BK30")                       # ('win', 16): the side to move wins
+    sample_positions(tables, 4, wins=5, draws=5, seed=0)    # table positions to test an engine on
 
 What the values mean, and how they relate to the draw rules G.2a-G.2e, is in the kernel
 module's docstring: each entry is win / draw / loss for the side to move with its draw counters
