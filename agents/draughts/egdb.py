@@ -3,7 +3,8 @@
 The kernels are in kernels/draughts/egdb.py.
 
     tables = build(max_pieces=4, directory="/tmp/egdb")   # or load() after `boardgym egdb build`
-    probe(tables, "W:WK1:B25,32")                           # ('win', 5): the side to move wins
+    probe(tables, "W:WK1,K2,K3:BK30")                       # ('win', 16): the side to move wins
+    sample_positions(tables, 4, wins=5, draws=5, seed=0)    # table positions to test an engine on
 
 What the values mean, and how they relate to the draw rules G.2a-G.2e, is in the kernel
 module's docstring: each entry is win / draw / loss for the side to move with its draw counters
@@ -36,6 +37,8 @@ import numpy as np
 from boardgym.envs import draughts as api
 from boardgym.kernels.draughts import egdb as K
 from boardgym.kernels.draughts.board import MAX_MOVES, ROW_LEN, S_CAP_SQ, STATE_LEN
+from boardgym.kernels.draughts.game import ONGOING, RULES_ALL, game_status, is_capture
+from boardgym.kernels.draughts.move import set_position
 
 __all__ = [
     "Tables",
@@ -50,6 +53,7 @@ __all__ = [
     "load_cached",
     "tables_option",
     "table_path",
+    "sample_positions",
     "RESULT_NAMES",
 ]
 
@@ -332,6 +336,62 @@ def probe_moves(tables: Tables, state: np.ndarray) -> dict[str, tuple[str, int |
         out[api.move_to_str(state, rows[i])] = (
             RESULT_NAMES[r],
             int(t[i]) if r in (K.WIN, K.LOSS) else None,
+        )
+    return out
+
+
+def sample_positions(
+    tables: Tables,
+    pieces: int,
+    wins: int,
+    draws: int,
+    seed: int = 0,
+    quiet: bool = True,
+    min_t: int = 0,
+    max_tries: int = 1_000_000,
+) -> list[tuple[np.ndarray, str, int | None]]:
+    """[(state, result, t)]: ``wins`` positions of exactly ``pieces`` pieces that the side to
+    move wins ('win', t) and ``draws`` drawn ones ('draw', None), as probe_state answers them
+    with the draw counters at zero, in the order found. Each try takes a signature of that many
+    pieces at random (all alike), a random entry of it and a random side to move (the board
+    turned for Black); quiet: only positions whose side to move has no capture; min_t: only
+    wins at least that many plies from their conversion. Seeded by seed;
+    ValueError if max_tries tries do not find them all."""
+    _check_tables(tables)
+    for name, v, low in (
+        ("pieces", pieces, 2),
+        ("wins", wins, 0),
+        ("draws", draws, 0),
+        ("min_t", min_t, 0),
+    ):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < low:
+            raise ValueError(f"{name} must be an integer of at least {low}, got {v!r}")
+    if pieces > tables.max_pieces:
+        raise ValueError(f"pieces: the tables go up to {tables.max_pieces} pieces, not {pieces}")
+    sigs = [s for g in signatures(pieces) for s in g if sum(s) == pieces]
+    rng = np.random.default_rng(seed)
+    want = {"win": int(wins), "draw": int(draws)}
+    out = []
+    for _ in range(int(max_tries)):
+        if not any(want.values()):
+            return out
+        sig = sigs[int(rng.integers(len(sigs)))]
+        wm, wk, bm, bk, ok = K.unindex_bb(*sig, np.int64(rng.integers(K.sig_size(*sig))))
+        side = int(rng.integers(2))
+        if not ok:
+            continue
+        if side == 1:
+            wm, wk, bm, bk = K.flip_bb(wm, wk, bm, bk)
+        state = set_position(wm, wk, bm, bk, side, RULES_ALL)
+        if game_status(state) != ONGOING or (quiet and is_capture(state)):
+            continue
+        res, t = probe_state(tables, state)
+        if want.get(res, 0) > 0 and (res == "draw" or t >= min_t):
+            want[res] -= 1
+            out.append((state, res, t))
+    if any(want.values()):
+        raise ValueError(
+            f"sample_positions: {max_tries} tries found too few positions (still wanted {want})"
         )
     return out
 

@@ -12,12 +12,15 @@ Targets (one target takes its own options; several, or all, take the options bel
   search   the draughts alpha-beta search, nodes/s
   timeuse  the draughts engines' wall time per move in games at a fixed budget (frozen and today's)
   tactics  the share of the draughts tactics suites the engines solve in 0.1 s (frozen and today's)
+  endgame  won endgame-table positions the draughts engine converts and drawn ones it holds, with
+           and without its tables (needs the tables: boardgym egdb build)
   rllib    RLlib sampling throughput (needs Ray: pip install "boardgym[ray]", its own venv)
   coldstart  first use with an empty Numba cache: import -> first finished game of each game
   paths    the paths users call (legal_plays, make_vec, the AEC env, cold start), each beside
            its peer and its goal, in one run
   web      the web board under load, killed (kill -9) and fuzzed, on 127.0.0.1 (--parts)
-  all      every target above but paths (whose rows repeat theirs), web, timeuse and tactics
+  all      every target above but paths (whose rows repeat theirs), web, timeuse, tactics and
+           endgame
 
 Each target first lists its peers: the installed ones are measured, the missing ones are named with
 how to install them (most at once: pip install "boardgym[bench]"); boardgym's own figures are
@@ -33,6 +36,7 @@ from typing import Literal
 
 from boardgym.scripts import cli
 from boardgym.scripts.bench import coldstart as bench_coldstart
+from boardgym.scripts.bench import endgame as bench_endgame
 from boardgym.scripts.bench import env as bench_env
 from boardgym.scripts.bench import movegen as bench_movegen
 from boardgym.scripts.bench import paths as bench_paths
@@ -58,6 +62,10 @@ TARGETS = {
         bench_tactics,
         "the share of the draughts tactics suites solved in a time a position",
     ),
+    "endgame": (
+        bench_endgame,
+        "the draughts engine converting won endgame-table positions and holding drawn ones",
+    ),
     "rllib": (bench_rllib, "RLlib sampling throughput (needs Ray)"),
     "coldstart": (
         bench_coldstart,
@@ -67,9 +75,10 @@ TARGETS = {
     "web": (bench_web, "the web board under load, killed and fuzzed (a server on 127.0.0.1)"),
 }
 #: what ``all`` runs: every target but paths (its rows repeat the others'), web (a server),
-#: timeuse (games at a fixed time a move: minutes whatever the machine) and tactics (timed
-#: searches: figures that depend on the machine's load)
-ALL = tuple(t for t in TARGETS if t not in ("paths", "web", "timeuse", "tactics"))
+#: timeuse (games at a fixed time a move: minutes whatever the machine), tactics (timed
+#: searches: figures that depend on the machine's load) and endgame (games, and it needs the
+#: endgame tables built)
+ALL = tuple(t for t in TARGETS if t not in ("paths", "web", "timeuse", "tactics", "endgame"))
 Target = Literal[
     "all",
     "movegen",
@@ -77,6 +86,7 @@ Target = Literal[
     "search",
     "timeuse",
     "tactics",
+    "endgame",
     "rllib",
     "coldstart",
     "paths",
@@ -89,8 +99,8 @@ class Settings:
     """Settings of a run of several targets (one target alone takes its own options)."""
 
     targets: list[Target] = field(default_factory=lambda: ["all"], metadata={"positional": True})
-    """what to benchmark: movegen, envs, search, timeuse, tactics, rllib, coldstart, paths, web
-    or all (all but paths, web, timeuse and tactics)"""
+    """what to benchmark: movegen, envs, search, timeuse, tactics, endgame, rllib, coldstart,
+    paths, web or all (all but paths, web, timeuse, tactics and endgame)"""
     game: Literal["all", "draughts", "backgammon"] = "all"
     """benchmark one game only"""
     full: bool = False
@@ -151,6 +161,8 @@ def _target_settings(target: str, cfg: Settings):
         return None if cfg.game == "backgammon" else bench_timeuse.Settings(full=cfg.full)
     if target == "tactics":
         return None if cfg.game == "backgammon" else bench_tactics.Settings(full=cfg.full)
+    if target == "endgame":
+        return None if cfg.game == "backgammon" else bench_endgame.Settings(full=cfg.full)
     if target == "coldstart":
         return bench_coldstart.Settings(game=cfg.game, full=cfg.full)
     if target == "paths":
