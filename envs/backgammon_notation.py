@@ -22,6 +22,7 @@ from boardgym.envs.backgammon_checks import (
     check_state,
     new_match,
     parse_dice,
+    recordable_start,
 )
 from boardgym.envs.backgammon_ids import (
     board_from_state,
@@ -55,6 +56,7 @@ __all__ = [
     "check_match_length",
     "check_play_options",
     "new_match",
+    "recordable_start",
     "check_match",
     "state_from_board",
     "board_from_state",

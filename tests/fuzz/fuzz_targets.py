@@ -570,6 +570,7 @@ API = {
         "check_max_turns": fn(B_MAX_TURNS),
         "check_match_length": fn(S.ints(0, 64, "match_length")),
         "new_match": fn(S.ints(0, 64, "match_length"), _score(), B_FLAG),
+        "recordable_start": fn(S.ints(0, 64, "match_length"), _score(), B_FLAG),
         "check_match": fn(ANYTHING),
         "check_playable": fn(B_STATE),
         "parse_dice": fn(
