@@ -140,10 +140,12 @@ def play_game(
     opening: Sequence[int] = (),
     observation_only: bool = False,
     actions: list[int] | None = None,
+    options: dict[str, Any] | None = None,
 ) -> float:
     """Play one game; seats: (agent of player_0, agent of player_1). Returns player_0's reward.
-    actions: None, or a list that receives every action taken (the opening's included)."""
-    env.reset(seed=seed)
+    actions: None, or a list that receives every action taken (the opening's included);
+    options: the env's reset options (e.g. a draughts start {"fen": ...})."""
+    env.reset(seed=seed, options=options)
     _reset_agents(seats)
     total = {a: 0.0 for a in env.possible_agents}
     i = 0

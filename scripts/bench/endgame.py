@@ -27,6 +27,7 @@ No peer: the figures are boardgym's own.
 import dataclasses
 from dataclasses import field
 
+from boardgym.agents.arena import matches
 from boardgym.agents.arena.stats import wilson
 from boardgym.agents.draughts import egdb as draughts_egdb
 from boardgym.agents.registry import load_spec, parse_spec
@@ -38,7 +39,6 @@ from boardgym.kernels.draughts.game import (
     STATUS_NAMES,
     WHITE_WON,
     game_status,
-    play_move,
 )
 from boardgym.scripts import cli
 from boardgym.scripts.bench.timeuse import check_searchers
@@ -106,16 +106,11 @@ DEFAULTS = {k: getattr(Settings, k) for k in FULL}
 def play_out(state, seats, max_plies):
     """(status, plies): the outcome code (kernels/draughts/outcome.py; ONGOING when stopped at
     max_plies) of the game from a whole-move position vector, seats[0] moving for White and
-    seats[1] for Black (agents with ``choose_move``), and the plies played."""
-    s = api.check_state(state).copy()
-    plies = 0
-    while True:
-        status = game_status(s)
-        if status != ONGOING or plies >= max_plies:
-            return int(status), plies
-        row, _ = seats[int(s[S_SIDE])].choose_move(s)
-        s = play_move(s, row)
-        plies += 1
+    seats[1] for Black, and the plies (whole moves) played: the arena's one game loop
+    (matches.play_game) from the position's FEN, in an env capped at max_plies."""
+    env = matches.make_env("draughts", max_plies)
+    matches.play_game(env, seats, None, options={"fen": api.to_fen(api.check_state(state))})
+    return int(game_status(env.state)), len(env.moves)
 
 
 def achieved(result, mover, status):
