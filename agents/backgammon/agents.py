@@ -67,10 +67,11 @@ from boardgym.agents.backgammon.search import (
     BUDGET_2,
     CANDIDATES,
     INFO_LEN,
+    MONEY_U,
     THRESHOLD,
     check_budget,
     check_search,
-    preroll_outputs,
+    preroll_outputs2_u,
     preroll_outputs_u,
     search_values,
     search_values_u,
@@ -116,6 +117,8 @@ CUBE_POLICIES = ("cubeless", "equity", "janowski")
 DOUBLE_FROM = 0.4  # cubeless equity of the player on roll from which it doubles
 TOO_GOOD = 1.0  # ... up to which (from here on it plays on for more than the cashed point)
 TAKE_FROM = -0.5  # the taker's cubeless equity from which it takes
+CUBE_PLIES = (1, 2)  # the depths of the outputs a janowski cube decision starts from
+CUBE_CANDIDATES = 3  # plays of a roll valued at 1-ply in a 2-ply cube decision, at most ...
 
 
 # ----------------------------------------------------------------------------- kernels
@@ -316,6 +319,7 @@ class AfterstateAgent:
 
     game = "backgammon"
     cube_policy = "cubeless"
+    cube_plies = 1  # the janowski analysis's depth (cube_analysis)
     _match = None  # (length, away_me, away_opp, crawford) once set_match sets a match
     last_value: float | None = None
 
@@ -476,20 +480,26 @@ class AfterstateAgent:
 
     def cube_analysis(self, state: np.ndarray, offered: bool = False) -> dict[str, Any]:
         """Janowski's cube analysis for the player on roll of state before its roll (the doubler),
-        from the net's outputs before the roll (backgammon_search.preroll_outputs): a dict of
-        outputs (float64[5]), no_double, double_take, double_drop (the doubler's view), double
-        and take (bools: it should double; its opponent should take). Money play: cubeful money
-        equities per cube unit (agents/backgammon/cube.py) with ``cube_efficiency``. In a match
-        (set_match): match winning chances (agents/backgammon/match_cube.py) with the position's
-        efficiency (``efficiency`` in the dict), the doubler's plays chosen by its match
-        utility; offered: the doubler is this agent's opponent (the agent decides the take).
-        ValueError without a net."""
+        from the net's outputs before the roll: a dict of outputs (float64[5]), no_double,
+        double_take, double_drop (the doubler's view), double and take (bools: it should double;
+        its opponent should take) and plies (the depth of the outputs it decided on). Money play:
+        cubeful money equities per cube unit (agents/backgammon/cube.py) with
+        ``cube_efficiency``. In a match (set_match): match winning chances
+        (agents/backgammon/match_cube.py) with the position's efficiency (``efficiency`` in the
+        dict), the doubler's plays chosen by its match utility; offered: the doubler is this
+        agent's opponent (the agent decides the take).
+
+        The outputs are first the 1-ply ones (backgammon_search.preroll_outputs_u: the mean over
+        the 21 rolls of the best play's at 0-ply). With ``cube_plies`` 2, a decision they make
+        close, a take or drop (offered) or a double, is made again on the 2-ply outputs
+        (preroll_outputs2_u: each roll's ``CUBE_CANDIDATES`` best plays within THRESHOLD valued
+        at 1-ply, the best one's 1-ply outputs); a no double at 1-ply stands. ValueError
+        without a net."""
         net = self._equity_net()
         if net is None:
             raise ValueError(f"{type(self).__name__} has no equity estimate")
         s = notation.check_state(state).copy()
         s[DICE : DICE + 6] = 0
-        y = np.empty(td_net.N_OUT)
         owner = s[CUBE_OWNER]
         where = (
             backgammon_cube.CENTRED
@@ -498,28 +508,40 @@ class AfterstateAgent:
             if owner == s[TURN]
             else backgammon_cube.OPP_OWNED
         )
-        if self._match is not None:
-            return self._match_analysis(net, s, y, where, offered)
-        preroll_outputs(net, s, y)
-        nd, dt, dp, double, take = backgammon_cube.cube_decision(y, self.cube_efficiency, where)
-        return {
-            "outputs": y,
-            "no_double": nd,
-            "double_take": dt,
-            "double_drop": dp,
-            "double": bool(double) and where != backgammon_cube.OPP_OWNED,
-            "take": bool(take),
-        }
+        d = self._analysis(net, s, where, offered, 1)
+        if self.cube_plies == 2 and (offered or d["double"]):
+            d = self._analysis(net, s, where, offered, 2)
+        return d
 
-    def _match_analysis(self, net, s, y, where, offered):
-        """cube_analysis in a match: s the doubler's position (no dice), where its cube."""
-        _, a, b, crawford = self._match
-        if offered:
-            a, b = b, a
-        c = met.check_cube(int(s[CUBE_VALUE]))
-        u = np.empty(6)
-        met.eq_weights(a, b, c, met.TABLE, met.POST, u)
-        preroll_outputs_u(net, u, s, y)
+    def _analysis(self, net, s, where, offered, plies):
+        """cube_analysis on outputs of plies (1 or 2): s the doubler's position (no dice), where
+        its cube."""
+        y = np.empty(td_net.N_OUT)
+        uu = np.empty((2, 6))
+        if self._match is None:
+            uu[:] = MONEY_U
+        else:
+            _, a, b, crawford = self._match
+            if offered:
+                a, b = b, a
+            c = met.check_cube(int(s[CUBE_VALUE]))
+            met.eq_weights(a, b, c, met.TABLE, met.POST, uu[0])
+            met.eq_weights(b, a, c, met.TABLE, met.POST, uu[1])
+        if plies == 1:
+            preroll_outputs_u(net, uu[0], s, y)
+        else:
+            preroll_outputs2_u(net, uu, s, CUBE_CANDIDATES, THRESHOLD, y)
+        if self._match is None:
+            nd, dt, dp, double, take = backgammon_cube.cube_decision(y, self.cube_efficiency, where)
+            return {
+                "outputs": y,
+                "no_double": nd,
+                "double_take": dt,
+                "double_drop": dp,
+                "double": bool(double) and where != backgammon_cube.OPP_OWNED,
+                "take": bool(take),
+                "plies": plies,
+            }
         x = match_cube.position_efficiency(s)
         limit = 1 if crawford else min(int(s[CUBE_LIMIT]), met.MAX_CUBE)
         nd, dt, dp, double, take = match_cube.match_cube_decision(
@@ -533,6 +555,7 @@ class AfterstateAgent:
             "double": bool(double),
             "take": bool(take),
             "efficiency": x,
+            "plies": plies,
         }
 
     def cube_action(
@@ -618,14 +641,19 @@ class TDAgent(AfterstateAgent):
         model: str = "tesauro",
         race_hidden: int = 0,
         score: str = "match",
+        cube_plies: int = 1,
     ) -> None:
         """weights: path of a .npz, a model tuple or (w1, b1, w2, b2), or None (the shipped
         checkpoint; with hidden=H, a fresh random net of H units: model "tesauro" (raw board) or
         "gnubg" (raw board + bg_features, with a race net of race_hidden units and the bear-off
         table)); cube: the cube policy ("cubeless" or "equity"); score: "match" (plays and cube
         for the match score it is told, set_match) or "money" (ignores it: money play at any
-        score, the agent before match play, kept to measure the difference)."""
+        score, the agent before match play, kept to measure the difference); cube_plies: 1 or 2,
+        the depth of a close cube decision (AfterstateAgent.cube_analysis)."""
         super().__init__()
+        if not notation.is_int(cube_plies) or int(cube_plies) not in CUBE_PLIES:
+            raise ValueError(f"cube_plies must be 1 or 2, got {cube_plies!r}")
+        self.cube_plies = int(cube_plies)
         if score not in ("match", "money"):
             raise ValueError(f"score must be 'match' or 'money', got {score!r}")
         self.score_mode = score
@@ -700,17 +728,19 @@ class TDSearchAgent(TDAgent):
         threshold: float = THRESHOLD,
         cube: str = "janowski",
         budget: int = BUDGET_2,
+        cube_plies: int = 2,
         **kwargs: Any,
     ) -> None:
         """weights and the other keywords: as TDAgent's; plies 0/1/2; candidates >= 1;
         threshold >= 0 (equity); cube: the cube policy (janowski by default: it beat the
         never-double / always-take policy by +0.40 points/game in cubeful money games);
-        budget: integer >= 0, the afterstates a 2-ply decision may value (0: no limit)."""
+        budget: integer >= 0, the afterstates a 2-ply decision may value (0: no limit);
+        cube_plies: 2 by default (a close cube decision on 2-ply outputs, cube_analysis)."""
         self.plies, self.candidates, self.threshold = check_search(plies, candidates, threshold)
         self.budget = check_budget(budget)
         self._info = np.zeros(INFO_LEN, dtype=np.int64)
         self.search_info = {"decisions": 0, "afterstates": 0, "stopped": 0}
-        super().__init__(weights=weights, cube=cube, **kwargs)
+        super().__init__(weights=weights, cube=cube, cube_plies=cube_plies, **kwargs)
 
     def _scores(self, rows):
         out = np.empty(rows.shape[0])

@@ -44,7 +44,10 @@ afterstates the budget counts are counted as if valued again, so it stops a sear
 
 One Numba call per decision (``search_values``): no Python loop over plays or rolls.
 ``preroll_outputs`` is the model's estimate before a roll (the mean over the 21 rolls of the
-outputs of the best play of each, by equity), which the cube decisions start from.
+outputs of the best play of each, by equity), which the cube decisions start from;
+``preroll_outputs2_u`` is the same one ply deeper (each roll's best few plays at 0-ply valued
+at 1-ply, the best one's 1-ply outputs: the mean of the opponent's best replies' outputs turned
+round), which a close cube decision is made on (agents/backgammon/agents.py ``cube_analysis``).
 """
 
 from __future__ import annotations
@@ -77,6 +80,7 @@ __all__ = [
     "search_values_memo",
     "preroll_outputs",
     "preroll_outputs_u",
+    "preroll_outputs2_u",
     "check_search",
     "check_budget",
 ]
@@ -146,6 +150,18 @@ def _exact(u, row):
     if kind >= 3:
         v += u[3]
     return v
+
+
+@njit(cache=True, inline="always")
+def _exact_outputs(row, w, out):
+    """out (float64[5]) += w times the exact outputs of an afterstate ending the game, for the
+    player who moved: a win, and a gammon and a backgammon up to its kind."""
+    kind = _kind(row)
+    out[td_net.WIN] += w
+    if kind >= 2:
+        out[td_net.WIN_G] += w
+    if kind >= 3:
+        out[td_net.WIN_BG] += w
 
 
 @njit(cache=True)
@@ -261,11 +277,16 @@ def _filter(values, n, k_max, thr, cand):
 
 
 @njit(cache=True)
-def _value1(net, uu, side, row, buf, ys, sc, info, memo):
+def _value1(net, uu, side, row, buf, ys, sc, info, memo, acc):
     """1-ply value of afterstate row for its mover (side 0 or 1: its row of uu, float64[2, 6]):
-    the mean over the opponent's 21 rolls of minus its best reply at 0-ply. buf
-    int64[MAX_AFTERSTATES, STATE_LEN], ys, sc: scratch; info[0] counts the afterstates valued."""
+    the mean over the opponent's 21 rolls of minus its best reply at 0-ply; acc (float64[5]) gets
+    the mean of the outputs of those replies turned to the mover's view (exact for a reply that
+    ends the game; the exact outcome for a row that ends it). buf int64[MAX_AFTERSTATES,
+    STATE_LEN], ys, sc: scratch; info[0] counts the afterstates valued."""
+    for o in range(td_net.N_OUT):
+        acc[o] = 0.0
     if row[OFF_ME] == 15:
+        _exact_outputs(row, 1.0, acc)
         return _exact(uu[side], row)
     s = game.pass_turn(row)
     tot = 0.0
@@ -273,19 +294,33 @@ def _value1(net, uu, side, row, buf, ys, sc, info, memo):
         m = game.plays_of_roll(s, ROLL_D1[r], ROLL_D2[r], buf, None)
         _values0(net, uu[1 - side], buf, m, ys, sc, np.bool_(True), memo)
         info[0] += m
-        best = sc[0]
+        b = 0
         for k in range(1, m):
-            if sc[k] > best:
-                best = sc[k]
-        tot -= best * ROLL_W[r]
+            if sc[k] > sc[b]:
+                b = k
+        w = ROLL_W[r]
+        tot -= sc[b] * w
+        if buf[b, OFF_ME] == 15:  # the opponent's reply ends the game: the mover loses
+            kind = _kind(buf[b])
+            if kind >= 2:
+                acc[td_net.LOSE_G] += w
+            if kind >= 3:
+                acc[td_net.LOSE_BG] += w
+        else:  # the opponent's outputs, turned round
+            acc[td_net.WIN] += w * (1.0 - ys[b, td_net.WIN])
+            acc[td_net.WIN_G] += w * ys[b, td_net.LOSE_G]
+            acc[td_net.WIN_BG] += w * ys[b, td_net.LOSE_BG]
+            acc[td_net.LOSE_G] += w * ys[b, td_net.WIN_G]
+            acc[td_net.LOSE_BG] += w * ys[b, td_net.WIN_BG]
     return tot
 
 
 @njit(cache=True)
-def _value2(net, uu, row, thr, buf, buf1, ys, sc, sc1, cand, budget, info, memo):
+def _value2(net, uu, row, thr, buf, buf1, ys, sc, sc1, cand, budget, info, memo, acc):
     """2-ply value of afterstate row for its mover (uu[0]'s player): the mean over the opponent's
     21 rolls of minus its best reply at 1-ply among its REPLY_CANDIDATES best within thr at
-    0-ply. Stops (info[1] = 1, the value meaningless) once info[0] passes budget (> 0)."""
+    0-ply. Stops (info[1] = 1, the value meaningless) once info[0] passes budget (> 0). acc:
+    _value1's scratch."""
     if row[OFF_ME] == 15:
         return _exact(uu[0], row)
     s = game.pass_turn(row)
@@ -300,7 +335,7 @@ def _value2(net, uu, row, thr, buf, buf1, ys, sc, sc1, cand, budget, info, memo)
             if budget > 0 and info[0] > budget:
                 info[1] = 1
                 return 0.0
-            v = _value1(net, uu, 1, buf[cand[c]], buf1, ys, sc1, info, memo)
+            v = _value1(net, uu, 1, buf[cand[c]], buf1, ys, sc1, info, memo, acc)
             if v > best:
                 best = v
         tot -= best * ROLL_W[r]
@@ -330,11 +365,12 @@ def search_values_memo(net, uu, rows, n, plies, candidates, threshold, budget, i
     sc1 = np.empty(maxa)
     cand = np.empty(maxa, dtype=np.int64)
     inner = np.empty(maxa, dtype=np.int64)
+    acc = np.empty(td_net.N_OUT)
     k = _filter(out, n, candidates, threshold, cand)
     for r in range(n):
         out[r] -= FILTERED
     for c in range(k):
-        out[cand[c]] = _value1(net, uu, 0, rows[cand[c]], buf, ys, sc, info, memo)
+        out[cand[c]] = _value1(net, uu, 0, rows[cand[c]], buf, ys, sc, info, memo, acc)
     if plies == 1 or k <= 1:
         return k
     one = out[:n].copy()
@@ -343,7 +379,20 @@ def search_values_memo(net, uu, rows, n, plies, candidates, threshold, budget, i
         out[r] -= FILTERED
     for c in range(k2):
         v = _value2(
-            net, uu, rows[inner[c]], threshold, buf, buf1, ys, sc, sc1, cand, budget, info, memo
+            net,
+            uu,
+            rows[inner[c]],
+            threshold,
+            buf,
+            buf1,
+            ys,
+            sc,
+            sc1,
+            cand,
+            budget,
+            info,
+            memo,
+            acc,
         )
         if info[1] == 1:
             out[:n] = one
@@ -392,12 +441,7 @@ def preroll_outputs_u(net, u, state, out):
         w = ROLL_W[r]
         eq += w * sc[b]
         if buf[b, OFF_ME] == 15:  # the game ends: exact outcome vector
-            kind = _kind(buf[b])
-            out[td_net.WIN] += w
-            if kind >= 2:
-                out[td_net.WIN_G] += w
-            if kind >= 3:
-                out[td_net.WIN_BG] += w
+            _exact_outputs(buf[b], w, out)
         else:
             for o in range(td_net.N_OUT):
                 out[o] += w * ys[b, o]
@@ -411,3 +455,42 @@ def preroll_outputs(net, state, out):
     the 21 rolls of the outputs of its best play (0-ply equity; exact for a play that ends the
     game) -> the mean equity of those plays."""
     return preroll_outputs_u(net, MONEY_U[0], state, out)
+
+
+@njit(cache=True)
+def preroll_outputs2_u(net, uu, state, candidates, threshold, out):
+    """The outputs of the player on roll of state before its roll one ply deeper than
+    preroll_outputs_u (float64[5] into out): for each of the 21 rolls, its plays valued at 0-ply
+    by uu[0] (float64[2, 6], the player's utility and its opponent's, as search_values_u takes
+    them), at most candidates of them within threshold of the best valued at 1-ply, and the
+    1-ply outputs of the best of those (the mean of the opponent's best replies', turned round;
+    exact for a play that ends the game) -> the mean 1-ply utility of those plays."""
+    maxa = game.MAX_AFTERSTATES
+    buf = np.empty((maxa, STATE_LEN), dtype=np.int64)
+    buf1 = np.empty((maxa, STATE_LEN), dtype=np.int64)
+    ys = np.empty((maxa, td_net.N_OUT))
+    sc = np.empty(maxa)
+    sc1 = np.empty(maxa)
+    cand = np.empty(maxa, dtype=np.int64)
+    memo = _memo_new(np.int64(MEMO_BITS), maxa)
+    info = np.zeros(INFO_LEN, dtype=np.int64)
+    acc = np.empty(td_net.N_OUT)
+    best_acc = np.empty(td_net.N_OUT)
+    for o in range(td_net.N_OUT):
+        out[o] = 0.0
+    eq = 0.0
+    for r in range(21):
+        m = game.plays_of_roll(state, ROLL_D1[r], ROLL_D2[r], buf, None)
+        _values0(net, uu[0], buf, m, ys, sc, np.bool_(True), memo)
+        k = _filter(sc, m, candidates, threshold, cand)
+        best = -1e300
+        for c in range(k):
+            v = _value1(net, uu, 0, buf[cand[c]], buf1, ys, sc1, info, memo, acc)
+            if v > best:
+                best = v
+                best_acc[:] = acc
+        w = ROLL_W[r]
+        eq += w * best
+        for o in range(td_net.N_OUT):
+            out[o] += w * best_acc[o]
+    return eq

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from boardgym.agents import load_spec
+from boardgym.agents.backgammon import cube as bc
 from boardgym.agents.backgammon import match_cube as mc
 from boardgym.agents.backgammon import match_equity as me
 from boardgym.agents.backgammon import search as bs
@@ -265,3 +266,59 @@ def test_score_money_ignores_the_match():
     assert money.match is None and match.match is not None
     with pytest.raises(ValueError, match="score must be"):
         load("backgammon-td", plies=0, score="points")
+
+
+def _uu(a, b, c):
+    uu = np.empty((2, 6))
+    me.eq_weights(a, b, c, me.TABLE, me.POST, uu[0])
+    me.eq_weights(b, a, c, me.TABLE, me.POST, uu[1])
+    return uu
+
+
+def test_close_cube_decisions_are_made_again_on_2ply_outputs(td):
+    deep = TDAgent(cube="janowski", cube_plies=2)
+    assert TDSearchAgent().cube_plies == 2 and td.cube_plies == 1
+    s = _leading_race()
+    y2 = np.empty(5)
+    # money play: the answer to a double is close by definition: 2-ply outputs, money utility
+    d1, d2 = td.cube_analysis(s, offered=True), deep.cube_analysis(s, offered=True)
+    assert d1["plies"] == 1 and d2["plies"] == 2
+    bs.preroll_outputs2_u(td.params, bs.MONEY_U, s, 3, bs.THRESHOLD, y2)
+    np.testing.assert_array_equal(d2["outputs"], y2)
+    assert not np.array_equal(d1["outputs"], y2)
+    nd, dt, dp, _, take = bc.cube_decision(y2, td.cube_efficiency, bc.CENTRED)
+    assert (d2["no_double"], d2["double_take"], d2["double_drop"]) == (nd, dt, dp)
+    assert d2["take"] == bool(take)
+    # a match: the doubler 3-away, the taker (this agent) 5-away; the outputs by their utilities
+    for a in (td, deep):
+        a.set_match(7, 2, 4)
+    d2 = deep.cube_analysis(s, offered=True)
+    bs.preroll_outputs2_u(td.params, _uu(3, 5, 1), s, 3, bs.THRESHOLD, y2)
+    np.testing.assert_array_equal(d2["outputs"], y2)
+    ref = mc.match_decision(y2, 3, 5, 1, 0, d2["efficiency"])
+    assert d2["take"] == ref["take"] and d2["double_take"] == pytest.approx(ref["double_take"])
+    assert deep.cube_action(s, True) == (game.ACTION_TAKE if ref["take"] else game.ACTION_DROP)
+    # the doubler's own decision: 2-ply only where 1-ply doubles; a no double stands
+    d1 = td.cube_analysis(s)
+    assert d1["double"]
+    assert deep.cube_analysis(s)["plies"] == 2
+    s0 = new_initial_state()
+    assert not td.cube_analysis(s0)["double"]
+    d0 = deep.cube_analysis(s0)
+    assert d0["plies"] == 1 and not d0["double"]
+    np.testing.assert_array_equal(d0["outputs"], td.cube_analysis(s0)["outputs"])
+    for a in (td, deep):
+        a.set_match(0)
+
+
+@pytest.mark.parametrize("bad", [0, 3, -1, 1.5, "2", True, None, [2]])
+def test_cube_plies_must_be_1_or_2(bad):
+    with pytest.raises(ValueError, match="cube_plies must be 1 or 2"):
+        TDAgent(cube="janowski", cube_plies=bad)
+    with pytest.raises(ValueError, match="cube_plies must be 1 or 2"):
+        TDSearchAgent(cube_plies=bad)
+
+
+def test_registry_takes_cube_plies():
+    assert load_spec("backgammon-td").cube_plies == 2
+    assert load_spec("backgammon-td:cube_plies=1").cube_plies == 1

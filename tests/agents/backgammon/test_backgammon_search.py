@@ -310,3 +310,60 @@ def test_a_play_that_wins_is_valued_exactly_by_the_search():
     out, _ = _search(rows, 1)
     win = np.flatnonzero(rows[:, OFF_ME] == 15)
     assert win.size == 1 and out[win[0]] == 1.0 and np.argmax(out) == win[0]
+
+
+def _o1(row):
+    """Python reference: (1-ply value, 1-ply outputs) of an afterstate for the player who moved:
+    the opponent's best reply of each roll at 0-ply, its outputs turned round."""
+    if row[OFF_ME] == 15:
+        kind = game.result(game.pass_turn(row), game.SCORING_GAMMON)[1]
+        return float(kind), np.array([1.0, kind >= 2, kind >= 3, 0.0, 0.0])
+    s = game.pass_turn(row)
+    value, y = 0.0, np.zeros(5)
+    for d1, d2, w in zip(bs.ROLL_D1, bs.ROLL_D2, bs.ROLL_W):
+        rows = _plays(s, d1, d2)
+        v = _v0(rows)
+        b = int(np.argmax(v))
+        value -= w * v[b]
+        if rows[b, OFF_ME] == 15:
+            kind = game.result(game.pass_turn(rows[b]), game.SCORING_GAMMON)[1]
+            y += w * np.array([0.0, 0.0, 0.0, kind >= 2, kind >= 3])
+        else:
+            o = np.empty((1, 5))
+            td_net.evaluate_rows(NET, rows[b : b + 1], 1, o)
+            y += w * o[0][[0, 3, 4, 1, 2]] * np.array([-1, 1, 1, 1, 1]) + w * np.array(
+                [1.0, 0, 0, 0, 0]
+            )
+    return value, y
+
+
+@pytest.mark.parametrize("candidates", [1, 3])
+@pytest.mark.parametrize("position", ["start", "endgame"])
+def test_preroll_outputs2_are_the_1ply_outputs_of_each_rolls_best_candidate(candidates, position):
+    s = notation.initial_state() if position == "start" else ENDGAME
+    out = np.empty(5)
+    eq = bs.preroll_outputs2_u(NET, bs.MONEY_U, s, candidates, bs.THRESHOLD, out)
+    ref_y, ref_e = np.zeros(5), 0.0
+    for d1, d2, w in zip(bs.ROLL_D1, bs.ROLL_D2, bs.ROLL_W):
+        rows = _plays(s, d1, d2)
+        v = _v0(rows)
+        order = np.argsort(-v, kind="stable")
+        keep = [k for k in order[:candidates] if v[k] >= v[order[0]] - bs.THRESHOLD]
+        best = max((_o1(rows[k]) for k in keep), key=lambda t: t[0])
+        ref_e += w * best[0]
+        ref_y += w * best[1]
+    np.testing.assert_allclose(out, ref_y, atol=1e-12)
+    assert eq == pytest.approx(ref_e, abs=1e-12)
+    # the money equity of the outputs is the 1-ply value, except where a play ends the game
+    if position == "start":
+        assert eq == pytest.approx(td_net.equity(out), abs=1e-9)
+    assert 0.0 <= out[0] <= 1.0 and out[1] <= out[0] and out[3] <= 1.0 - out[0] + 1e-12
+
+
+def test_preroll_outputs2_of_a_sure_win_is_exact():
+    # mover: two checkers on its 1-point: every roll bears both off, a single win
+    s = _position({1: 2}, {23: 2})
+    out = np.empty(5)
+    eq = bs.preroll_outputs2_u(NET, bs.MONEY_U, s, 3, bs.THRESHOLD, out)
+    np.testing.assert_allclose(out, [1.0, 0.0, 0.0, 0.0, 0.0], atol=1e-12)
+    assert eq == pytest.approx(1.0, abs=1e-12)
