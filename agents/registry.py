@@ -40,7 +40,9 @@ features, 128-unit contact net, 64-unit race net, exact bear-off database; or ``
 any model the trainer writes; searched at play time:
 ``plies=2`` by default (with ``budget=100000`` afterstates a decision, past which a decision
 keeps its 1-ply values), ``plies=1``, ``plies=0`` the net alone, with ``candidates=8`` and
-``threshold=0.16``, agents/backgammon/search.py), ``expectimax`` (``depth`` 1-3 in its own
+``threshold=0.16``, agents/backgammon/search.py; its Janowski cube decides a double or the
+answer to one on 2-ply outputs, ``cube_plies=2``, or on 1-ply ones, ``cube_plies=1``),
+``expectimax`` (``depth`` 1-3 in its own
 counting, ``width``, ``threshold``), ``ppo``
 (the shipped ``agents/checkpoints/backgammon-ppo.pt``, a 256x256 MaskablePPO policy cloned from
 ``backgammon-td`` at 0-ply, then 1M steps of PPO with the league; or ``path=PATH`` to a policy of

@@ -12,7 +12,9 @@ checker move at a time, as the env asks. One interface, four ways in:
   doubles and always takes), ``"equity"`` (``cube_action``: thresholds on its cubeless equity
   before the roll, ``cube_equity``) or ``"janowski"`` (``cube_analysis``: Janowski's cubeful
   money equity from the net's five outputs before the roll, agents/backgammon/cube.py); the
-  last two for the agents with a net only.
+  last two for the agents with a net only. The janowski analysis starts from 1-ply outputs and,
+  with ``cube_plies=2`` (``TDSearchAgent``'s default), makes a close decision (a double, or
+  the answer to one) again on 2-ply outputs (``cube_analysis``).
 - ``act_state(state) -> action`` on the kernel state (``env.unwrapped.state``, mover's view).
 - ``best_play(position_id, die1, die2) -> position_id``: the chosen afterstate, in the frame of
   ``boardgym.envs.backgammon_notation.legal_plays`` (the mover's, before the turn passes).
