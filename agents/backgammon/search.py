@@ -306,12 +306,10 @@ def _value1(net, uu, side, row, buf, ys, sc, info, memo, acc):
                 acc[td_net.LOSE_G] += w
             if kind >= 3:
                 acc[td_net.LOSE_BG] += w
-        else:  # the opponent's outputs, turned round
+        else:  # the opponent's outputs, turned round (td_net.PERM)
             acc[td_net.WIN] += w * (1.0 - ys[b, td_net.WIN])
-            acc[td_net.WIN_G] += w * ys[b, td_net.LOSE_G]
-            acc[td_net.WIN_BG] += w * ys[b, td_net.LOSE_BG]
-            acc[td_net.LOSE_G] += w * ys[b, td_net.WIN_G]
-            acc[td_net.LOSE_BG] += w * ys[b, td_net.WIN_BG]
+            for o in range(1, td_net.N_OUT):
+                acc[o] += w * ys[b, td_net.PERM[o]]
     return tot
 
 
