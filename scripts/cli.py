@@ -56,6 +56,7 @@ COMMANDS = {
     "egdb": ("egdb", "Russian draughts endgame tables: build, probe, list"),
     "rules": ("rules", "print the rules boardgym implements (a game's part, or one clause)"),
     "rollout-bench": ("rollout_bench", "backgammon: agents' mEMG on the rollout benchmark set"),
+    "cube-bench": ("cube_bench", "backgammon: agents' cube errors on gnubg-judged decisions"),
 }
 
 

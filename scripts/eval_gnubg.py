@@ -111,6 +111,13 @@ class Settings:
     analyse_plies: int = -1
     """--opponent gnubg: gnubg judges each checker play and cube decision of the agent at this
     many plies (0..4; -1: no analysis) and the error rates are printed in mEMG per decision"""
+    analyse: Literal["all", "cube"] = "all"
+    """with --analyse-plies: judge every decision (all), or the cube decisions only (cube: much
+    faster at 2 plies, the checker plays not judged)"""
+    cube_log: str = ""
+    """with --analyse-plies and --match or --cube: a JSON-lines file each judged cube decision is
+    appended to (the position, the score, the agent's action, gnubg's equities), which
+    ``boardgym cube-bench`` re-decides with other agents"""
 
     def check(self):
         cli.require(self.games > 0, f"--games must be positive, got {self.games}")
@@ -127,6 +134,13 @@ class Settings:
             -1 <= self.analyse_plies <= 4, f"--analyse-plies is 0..4, got {self.analyse_plies}"
         )
         cli.require(gnubg or self.analyse_plies < 0, "--analyse-plies is for --opponent gnubg")
+        cli.require(
+            self.analyse == "all" or self.analyse_plies >= 0, "--analyse cube needs --analyse-plies"
+        )
+        cli.require(
+            not self.cube_log or (self.analyse_plies >= 0 and (self.match or self.cube)),
+            "--cube-log needs --analyse-plies and --match N or --cube",
+        )
         cli.require(
             not gnubg or self.match or self.luck != "none",
             "money games against gnubg need a luck judge (--luck gnubg0 or td)",
@@ -502,7 +516,7 @@ def _main_money_gnubg(cfg):
 
     agent = _gnubg_match_agent(cfg)
     opponent = gnubg_driver.GnubgAgent(cfg.gnubg_plies, cubeful=cfg.cube)
-    analyst = gnubg_driver.Analyst(cfg.analyse_plies, cfg.cube) if cfg.analyse_plies >= 0 else None
+    analyst = _analyst(cfg, cfg.cube)
     luck = ("gnubg" if cfg.cube else default_luck()) if cfg.luck == "auto" else cfg.luck
     cli.require(luck != "none", "money games against gnubg need a luck judge: install gnubg-nn")
     judge = make_judge(luck)
@@ -523,6 +537,8 @@ def _main_money_gnubg(cfg):
             cfg.cube,
             analyst,
             luck,
+            cfg.cube_log or None,
+            cfg.agent,
         )
     s = gnubg_driver.summarize_money_rows(rows)
     kind = "cubeful money" if cfg.cube else "cubeless money"
@@ -534,6 +550,17 @@ def _main_money_gnubg(cfg):
     print(f"  adjusted (luck judge {luck}) " + format_money(s["adjusted"], kind))
     _print_analysis(cfg, s.get("analysis"), "games")
     return s
+
+
+def _analyst(cfg, cubeful):
+    """The gnubg judge --analyse-plies, --analyse and --cube-log ask for (None: no analysis)."""
+    from boardgym.scripts import gnubg_driver
+
+    if cfg.analyse_plies < 0:
+        return None
+    return gnubg_driver.Analyst(
+        cfg.analyse_plies, cubeful, checker=cfg.analyse == "all", keep=bool(cfg.cube_log)
+    )
 
 
 def _print_analysis(cfg, a, unit):
@@ -551,14 +578,19 @@ def _print_analysis(cfg, a, unit):
         if a["cube_memg_close"] is not None:
             cube += (
                 f"; as gnubg's statistics count them: cube {a['cube_memg_close']:.1f} mEMG per "
-                f"close or actual decision ({a['cube_close_decisions']}), overall "
-                f"{a['overall_memg']:.1f} mEMG per decision"
+                f"close or actual decision ({a['cube_close_decisions']})"
             )
+            if a["overall_memg"] is not None:
+                cube += f", overall {a['overall_memg']:.1f} mEMG per decision"
     checker = "-" if a["checker_memg"] is None else f"{a['checker_memg']:.1f}"
+    checker = (
+        f"checker play {checker} mEMG per move ({a['checker_decisions']} plays with a choice)"
+        if cfg.analyse == "all"
+        else "cube decisions only"
+    )
     print(
         f"  gnubg {'/'.join(map(str, a['plies']))}-ply analysis of {cfg.agent} over "
-        f"{a[unit]} {unit}: checker play {checker} mEMG per move "
-        f"({a['checker_decisions']} plays with a choice){cube}"
+        f"{a[unit]} {unit}: {checker}{cube}"
     )
 
 
@@ -568,7 +600,7 @@ def _main_matches(cfg):
 
     agent = _gnubg_match_agent(cfg)
     opponent = gnubg_driver.GnubgAgent(cfg.gnubg_plies)
-    analyst = gnubg_driver.Analyst(cfg.analyse_plies) if cfg.analyse_plies >= 0 else None
+    analyst = _analyst(cfg, True)
     n_pairs = (cfg.games + 1) // 2
     t0 = time.perf_counter()
     bar = cli.Progress(
@@ -580,7 +612,16 @@ def _main_matches(cfg):
 
     with bar:
         rows = gnubg_driver.play_gnubg_matches(
-            agent, opponent, cfg.match, n_pairs, cfg.seed, cfg.results or None, progress, analyst
+            agent,
+            opponent,
+            cfg.match,
+            n_pairs,
+            cfg.seed,
+            cfg.results or None,
+            progress,
+            analyst,
+            cfg.cube_log or None,
+            cfg.agent,
         )
     s = gnubg_driver.summarize_matches(rows)
     wl, wh = s["wilson"]

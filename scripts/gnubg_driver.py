@@ -248,13 +248,23 @@ class Analyst:
     judged) and each cube decision's (``cube_error`` on ``hint``'s cubeful equities; a decision
     where gnubg says no one can double, its dead cube, is counted apart), in normalised equity;
     play_gnubg_matches keeps the counts and sums per match and summarize_matches gives the means
-    x 1000 (mEMG)."""
+    x 1000 (mEMG). checker False: cube decisions only (the checker plays are not judged, the
+    slow part at 2 plies). keep True: each judged cube decision is also kept in ``records`` (the
+    position, the match as (length, score_me, score_opp, crawford) of the player on roll, offered,
+    the action, gnubg's equities, the error, close or actual, the plies), which
+    play_gnubg_matches and play_gnubg_money append to a cube log (``write_cube_log``) that
+    ``boardgym cube-bench`` re-decides with any agent."""
 
-    def __init__(self, plies: int = 2, cubeful: bool = True) -> None:
+    def __init__(
+        self, plies: int = 2, cubeful: bool = True, checker: bool = True, keep: bool = False
+    ) -> None:
         if not notation.is_int(plies) or not 0 <= plies <= 4:
             raise ValueError(f"gnubg plies must be 0..4, got {plies!r}")
         self.plies = int(plies)
         self.cubeful = bool(cubeful)
+        self.judge_checker = bool(checker)
+        self.keep = bool(keep)
+        self.records = []  # keep: one dict per judged cube decision (cube_record)
         self.match = (0, 0, 0, False)
         self.checker = []
         self.cube = []
@@ -266,7 +276,7 @@ class Analyst:
         self.match = (int(length), int(score_me), int(score_opp), bool(crawford))
 
     def judge_play(self, state, rows, k):
-        if rows.shape[0] < 2 or (rows[:, OFF_ME] == N_CHECKERS).any():
+        if not self.judge_checker or rows.shape[0] < 2 or (rows[:, OFF_ME] == N_CHECKERS).any():
             return
         eq = play_equities(state, rows, self.match, self.plies, self.cubeful)
         self.checker.append(float(eq.max() - eq[k]))
@@ -281,6 +291,19 @@ class Analyst:
         eq = parse_cube_equities(text)
         self.cube.append(cube_error(eq, bool(offered), action))
         self.cube_close.append(is_close_cube(eq, bool(offered)))
+        if self.keep:
+            self.records.append(
+                {
+                    "state": [int(v) for v in state],
+                    "match": list(self.match),
+                    "offered": bool(offered),
+                    "action": int(action),
+                    "eq": eq,
+                    "err": round(self.cube[-1], 6),
+                    "close": self.cube_close[-1],
+                    "plies": self.plies,
+                }
+            )
 
 
 class GnubgAgent(AfterstateAgent):
@@ -332,6 +355,67 @@ class GnubgAgent(AfterstateAgent):
         return game.ACTION_DOUBLE if double else game.ACTION_ROLL
 
 
+def read_cube_log(path: str) -> list[dict]:
+    """The cube decisions of a cube log (write_cube_log's JSON lines; a name ending in .gz is
+    read as gzip), one per (length, seed0, pair, seat, k) key, the last line of a key winning (lines
+    without the keys are each their own). ValueError naming the file and line of a line that is
+    not such a decision; OSError when the file cannot be read."""
+    import gzip
+
+    opener = gzip.open if str(path).endswith(".gz") else open
+    out = {}
+    with opener(path, "rt", encoding="utf-8") as f:
+        for i, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                r = json.loads(line)
+                _check_record(r)
+            except (json.JSONDecodeError, ValueError, TypeError) as e:
+                raise ValueError(f"{path}, line {i}: not a cube decision ({e})") from None
+            key = ("line", i)
+            if "pair" in r:
+                key = tuple(r.get(k) for k in ("length", "seed0", "pair", "seat", "k"))
+            out[key] = r
+    return list(out.values())
+
+
+def _check_record(r):
+    """ValueError unless r is one cube decision of a cube log (the fields re-deciding needs)."""
+    if not isinstance(r, dict):
+        raise ValueError("a line must be a JSON object")
+    missing = {"state", "match", "offered", "action", "eq"} - set(r)
+    if missing:
+        raise ValueError(f"missing {', '.join(sorted(missing))}")
+    state, match, eq = r["state"], r["match"], r["eq"]
+    if not isinstance(state, list) or not all(notation.is_int(v) for v in state):
+        raise ValueError("state must be a list of integers")
+    notation.check_state(np.array(state, dtype=np.int64))
+    if not isinstance(r["offered"], bool):
+        raise ValueError(f"offered must be true or false, got {r['offered']!r}")
+    actions = (
+        (game.ACTION_TAKE, game.ACTION_DROP)
+        if r["offered"]
+        else (
+            game.ACTION_DOUBLE,
+            game.ACTION_ROLL,
+        )
+    )
+    if r["action"] not in actions:
+        raise ValueError(f"action {r['action']!r} is not a cube action of this decision")
+    if (
+        not isinstance(match, list)
+        or len(match) != 4
+        or not all(notation.is_int(v) for v in match[:3])
+        or not isinstance(match[3], bool)
+    ):
+        raise ValueError(f"match must be [length, score_me, score_opp, crawford], got {match!r}")
+    if not isinstance(eq, dict) or set(eq) != {"nd", "dt", "dp"}:
+        raise ValueError(f"eq must hold nd, dt and dp, got {eq!r}")
+    if not all(isinstance(v, (int, float)) and np.isfinite(v) for v in eq.values()):
+        raise ValueError(f"eq must be finite numbers, got {eq!r}")
+
+
 def _done(path):
     """The results already in the JSON-lines file at path (missing file: none)."""
     if not path or not os.path.exists(path):
@@ -357,13 +441,17 @@ def play_gnubg_matches(
     results: str | None = None,
     progress: Callable[[list[dict]], None] | None = None,
     analyst: Analyst | None = None,
+    cube_log: str | None = None,
+    name: str = "",
 ) -> list[dict]:
     """Play n_pairs pairs of matches to length points, each pair on one dice seed (seed * 1_000_003
     + pair) with the agent as player_0 and then as player_1 -> one dict per match: pair, seat
     (the agent's), dice seed, winner, agent_won (0/1), final score, games, agent's CPU seconds
     and, with an analyst, the agent's checker and cube decisions judged (counts and summed
     errors). results: a JSON-lines file the matches are appended to as they finish; matches it
-    already holds (same length and seed) are not played again."""
+    already holds (same length and seed) are not played again. cube_log: with an analyst that
+    keeps its records, the file each finished match's judged cube decisions are appended to
+    (write_cube_log; name: the agent's spec, kept in each line)."""
     rows = [r for r in _done(results) if r.get("length") == length and r.get("seed0") == seed]
     have = {(r["pair"], r["seat"]) for r in rows}
     for pair in range(n_pairs):
@@ -371,9 +459,12 @@ def play_gnubg_matches(
         for seat in (0, 1):
             if (pair, seat) in have:
                 continue
+            n0 = _counts(analyst)
             row = _one_match(agent, opponent, length, dice_seed, seat, analyst)
             row.update(length=length, seed0=seed, pair=pair)
             rows.append(row)
+            keys = {"agent": name, "length": length, "seed0": seed, "pair": pair, "seat": seat}
+            write_cube_log(cube_log, analyst, n0, keys)
             if results:
                 with open(results, "a", encoding="utf-8") as f:
                     f.write(json.dumps(row) + "\n")
@@ -448,7 +539,25 @@ def _counts(analyst):
     """How many decisions analyst has judged so far (None without one)."""
     if analyst is None:
         return None
-    return len(analyst.checker), len(analyst.cube), analyst.unjudged, analyst.unjudged_doubles
+    return (
+        len(analyst.checker),
+        len(analyst.cube),
+        analyst.unjudged,
+        analyst.unjudged_doubles,
+        len(analyst.records),
+    )
+
+
+def write_cube_log(path, analyst, n0, keys):
+    """Append the cube decisions analyst kept since _counts gave n0 to the JSON-lines file at path,
+    each with keys (the run's: agent, length, seed0, pair, seat) and its index k in the match or
+    pair; read_cube_log keeps one line per (length, seed0, pair, seat, k), so a match played
+    again after a stop mid-way is not counted twice."""
+    if not path or analyst is None:
+        return
+    new = analyst.records[n0[4] :]
+    with open(path, "a", encoding="utf-8") as f:
+        f.writelines(json.dumps({**keys, "k": k, **r}) + "\n" for k, r in enumerate(new))
 
 
 def _judged(analyst, n0):
@@ -463,6 +572,7 @@ def _judged(analyst, n0):
         "cube_close_n": sum(analyst.cube_close[n0[1] :]),
         "cube_unjudged": analyst.unjudged - n0[2],
         "cube_unjudged_doubles": analyst.unjudged_doubles - n0[3],
+        **({} if analyst.judge_checker else {"checker_judged": False}),
     }
 
 
@@ -477,6 +587,8 @@ def play_gnubg_money(
     cube: bool = True,
     analyst: Analyst | None = None,
     judge_name: str = "",
+    cube_log: str | None = None,
+    name: str = "",
 ) -> list[dict]:
     """Play n_pairs pairs of money games, cubeful (cube True: the env's cube game, no Jacoby
     rule, no beavers) or cubeless, gammons counted, each pair on one dice seed (seed * 1_000_003
@@ -487,7 +599,7 @@ def play_gnubg_money(
     analyst, its checker plays judged (count and summed error, over the pair). results: a
     JSON-lines file the pairs are appended to as they finish; pairs it already holds (money rows
     of the same seed, cube and judge_name, the luck judge's name kept in each row) are not played
-    again."""
+    again. cube_log, name: as play_gnubg_matches (length 0, per pair: seat -1)."""
     from boardgym.agents.arena.matches import play_adjusted_match
 
     rows = [
@@ -524,6 +636,8 @@ def play_gnubg_money(
         if analyst is not None:
             new[0].update(_judged(analyst, n0))  # the pair's decisions, on its first row
         rows.extend(new)
+        keys = {"agent": name, "length": 0, "seed0": seed, "pair": pair, "seat": -1}
+        write_cube_log(cube_log, analyst, n0, keys)
         if results:
             with open(results, "a", encoding="utf-8") as f:
                 f.writelines(json.dumps(r) + "\n" for r in new)
@@ -568,6 +682,8 @@ def _analysis(judged):
     close = sum(r["cube_close_n"] for r in counted)
     decisions = sum(r["checker_n"] + r["cube_close_n"] for r in counted)
     errors = sum(r["checker_err"] + r["cube_err"] for r in counted)
+    if not all(r.get("checker_judged", True) for r in counted):
+        decisions = 0  # no overall rate over cube decisions alone
     return {
         "plies": sorted({r["analysis_plies"] for r in judged}),
         "checker_decisions": cn,

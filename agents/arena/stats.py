@@ -57,6 +57,7 @@ __all__ = [
     "elo_intervals",
     "summarize_points",
     "paired_interval",
+    "rate_interval",
     "luck_summary",
     "format_luck",
     "summarize_money",
@@ -322,6 +323,22 @@ def paired_interval(xs: npt.ArrayLike, z: float = Z95) -> tuple[float, float]:
     half = z * float(pairs.std(ddof=1)) / math.sqrt(pairs.size)
     mean = float(x.mean())
     return mean - half, mean + half
+
+
+def rate_interval(xs: npt.ArrayLike, per: float, z: float = Z95) -> tuple[float, float, float]:
+    """(rate, lo, hi): the sum of xs (float (n,), one value per decision, unbounded: an error, or
+    the difference of two players' errors on the same decision) divided by per (a count the rate
+    is per, e.g. the decisions gnubg counts as close), with the normal interval of a sum of n
+    independent values, sum +- z sqrt(n) s (s: the standard deviation of xs), divided by per."""
+    x = np.asarray(xs, dtype=np.float64)
+    z = _z(z)
+    if x.ndim != 1 or not np.isfinite(x).all():
+        raise ValueError("values must be a one-dimensional array of finite numbers")
+    if not (isinstance(per, (int, float, np.integer, np.floating)) and per > 0):
+        raise ValueError(f"a rate is per a positive count, got {per!r}")
+    rate = float(x.sum()) / per
+    half = z * math.sqrt(x.size) * float(x.std(ddof=1)) / per if x.size > 1 else math.inf
+    return rate, rate - half, rate + half
 
 
 def luck_summary(

@@ -288,3 +288,38 @@ def test_cubeful_luck_keeps_high_cube_games_in_bounds(tmp_path):
     for r in rows:
         assert abs(r["points"] - r["luck"]) <= 2 * max(4.0, abs(r["points"]))
     assert gd.play_gnubg_money(a, g, gd.CubefulJudge(0), 1, 8, str(f), judge_name="x") != rows[:2]
+
+
+def test_a_cube_log_of_matches_and_money_games_is_re_decided_by_cube_bench(tmp_path, capsys):
+    """eval-gnubg --analyse cube --cube-log: every judged cube decision of the agent in the log
+    (as many as the results count), none twice when the run resumes, checker plays not judged;
+    cube-bench re-decides the log, the agent that played it repeating all its actions."""
+    from boardgym.scripts import cube_bench
+
+    log, res = tmp_path / "cube.jsonl", tmp_path / "r.jsonl"
+    common = ["--opponent", "gnubg", "--analyse-plies", "0", "--analyse", "cube", "--quiet"]
+    common += ["--cube-log", str(log), "--results", str(res)]
+    agent = ["--agent", "backgammon-td:plies=0"]
+    s = eval_gnubg.main([*agent, *common, "--match", "5", "--games", "2", "--seed", "3"])
+    rows = [json.loads(x) for x in res.read_text().splitlines()]
+    n = sum(r["cube_n"] for r in rows)
+    lines = [json.loads(x) for x in log.read_text().splitlines()]
+    assert n == len(lines) > 0 and s["analysis"]["checker_decisions"] == 0
+    assert s["analysis"]["overall_memg"] is None
+    assert {x["agent"] for x in lines} == {"backgammon-td:plies=0"}
+    assert sum(x["err"] for x in lines) == pytest.approx(sum(r["cube_err"] for r in rows))
+    assert "cube decisions only" in capsys.readouterr().out
+    eval_gnubg.main([*agent, *common, "--match", "5", "--games", "2", "--seed", "3"])
+    assert len(log.read_text().splitlines()) == n  # resumed: nothing played again
+    money = [*agent, *common, "--cube", "--games", "2", "--seed", "4", "--luck", "td"]
+    eval_gnubg.main(money)
+    lines = gd.read_cube_log(str(log))
+    assert len(lines) > n and {x["length"] for x in lines} == {5, 0}
+    out = cube_bench.main(["backgammon-td:plies=0", "--log", str(log)])["backgammon-td:plies=0"]
+    assert out["repeats"] == (len(lines), len(lines))
+    assert out["errors"] == pytest.approx([x["err"] for x in lines], abs=1e-6)
+    for args in (["--cube-log", "x.jsonl"], ["--analyse", "cube"]):
+        with pytest.raises(UsageError):
+            eval_gnubg.main(["--opponent", "gnubg", "--match", "3", *args])
+    with pytest.raises(UsageError):  # a cube log needs cube decisions: --match or --cube
+        eval_gnubg.main(["--opponent", "gnubg", "--analyse-plies", "0", "--cube-log", "x.jsonl"])

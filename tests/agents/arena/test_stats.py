@@ -239,3 +239,15 @@ def test_summarize_points():
 def test_bad_input_is_named(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+def test_rate_interval_is_a_sum_per_count_with_the_normal_interval_of_a_sum():
+    x = np.array([0.0, 0.0, 3.0, 1.0, 0.0, 2.0])
+    rate, lo, hi = S.rate_interval(x, 4)
+    assert rate == pytest.approx(6 / 4)
+    half = S.Z95 * math.sqrt(6) * x.std(ddof=1) / 4
+    assert (lo, hi) == pytest.approx((rate - half, rate + half))
+    assert S.rate_interval([2.0], 1)[1] == -math.inf  # one value: no spread to go by
+    for bad, per in (([np.nan], 1), ([[1.0]], 1), ([1.0, 2.0], 0), ([1.0], "2")):
+        with pytest.raises(ValueError):
+            S.rate_interval(bad, per)
