@@ -44,7 +44,10 @@ Jacoby rule, no beavers, gammons count) and its own cube decisions; in pairs on 
 cube value it was rolled at); prints raw and luck-adjusted points per game with their paired 95%
 intervals; ``--results FILE`` keeps every finished pair. ``--agent`` may then also be an engine
 (cubeless games) or ``gnubg:plies=N``, so that ``--analyse-plies`` gives any player's error rate
-under one judge.
+under one judge. ``--analyse cube`` judges the cube decisions only (the checker plays' judging is
+the slow part at 2 plies); ``--cube-log FILE`` (matches or ``--cube``) appends each judged cube
+decision with gnubg's equities to FILE as each match or pair finishes, for ``boardgym
+cube-bench`` to re-decide with other agents (``scripts/cube_bench.py``).
 
 Luck adjustment (``--luck``; ``agents.evaluation.play_adjusted_match``,
 ``agents.stats.luck_summary``): every roll's luck is judged by ``gnubg0`` (GNU Backgammon's 0-ply
