@@ -36,7 +36,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from boardgym.agents.backgammon.agents import AfterstateAgent
+from boardgym.agents.backgammon.agents import AfterstateAgent, check_set_match
 from boardgym.agents.backgammon.game_loop import play_afterstate_match
 from boardgym.envs import backgammon_notation as notation
 from boardgym.kernels.backgammon import game
@@ -264,7 +264,7 @@ class Analyst:
         self.cubeful = bool(cubeful)
         self.judge_checker = bool(checker)
         self.keep = bool(keep)
-        self.records = []  # keep: one dict per judged cube decision (cube_record)
+        self.records = []  # keep: one dict per judged cube decision (the cube log's fields)
         self.match = (0, 0, 0, False)
         self.checker = []
         self.cube = []
@@ -393,15 +393,8 @@ def _check_record(r):
     notation.check_state(np.array(state, dtype=np.int64))
     if not isinstance(r["offered"], bool):
         raise ValueError(f"offered must be true or false, got {r['offered']!r}")
-    actions = (
-        (game.ACTION_TAKE, game.ACTION_DROP)
-        if r["offered"]
-        else (
-            game.ACTION_DOUBLE,
-            game.ACTION_ROLL,
-        )
-    )
-    if r["action"] not in actions:
+    answers = (game.ACTION_TAKE, game.ACTION_DROP)
+    if r["action"] not in (answers if r["offered"] else (game.ACTION_DOUBLE, game.ACTION_ROLL)):
         raise ValueError(f"action {r['action']!r} is not a cube action of this decision")
     if (
         not isinstance(match, list)
@@ -410,6 +403,7 @@ def _check_record(r):
         or not isinstance(match[3], bool)
     ):
         raise ValueError(f"match must be [length, score_me, score_opp, crawford], got {match!r}")
+    check_set_match(*match, False)
     if not isinstance(eq, dict) or set(eq) != {"nd", "dt", "dp"}:
         raise ValueError(f"eq must hold nd, dt and dp, got {eq!r}")
     if not all(isinstance(v, (int, float)) and np.isfinite(v) for v in eq.values()):

@@ -79,6 +79,7 @@ def test_a_log_keeps_one_line_per_decision_and_reads_gzip(tmp_path):
         ({"eq": {"nd": 0.1, "dt": 0.2}}, "eq must hold"),
         ({"eq": {"nd": 0.1, "dt": float("nan"), "dp": 1.0}}, "finite"),
         ({"match": [7, 2]}, "match must be"),
+        ({"match": [7, 7, 2, False]}, "score"),
         ({"state": [1, 2, 3]}, "state"),
         ({"state": "abc"}, "state must be a list"),
     ],
