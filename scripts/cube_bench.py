@@ -7,7 +7,7 @@
 A cube log (``eval-gnubg --cube-log``) holds every cube decision an agent met in matches or
 cubeful money games against gnubg, each with gnubg's cubeful equities of no double,
 double/take and double/pass at the plies it was judged at (``scripts/gnubg_driver.py``). Here
-each agent given makes every decision of the logs again, at the decision's score, and loses what
+each agent given makes every decision of the log again, at the decision's score, and loses what
 ``gnubg_driver.cube_error`` says against those equities. No gnubg runs: the judge's equities are
 in the log, so agents are compared on the same decisions in minutes, and the comparison is
 paired.
@@ -30,14 +30,14 @@ from boardgym.scripts import cli
 
 @dataclasses.dataclass
 class Settings:
-    """Re-decide the cube decisions of cube logs with agents, judged by the logs' equities."""
+    """Re-decide the cube decisions of a cube log with agents, judged by the log's equities."""
 
     agents: list[str] = field(default_factory=list, metadata={"positional": True})
     """agent specs (e.g. backgammon-td:cube_plies=1 backgammon-td); the first is the baseline"""
-    log: list[str] = field(default_factory=list)
-    """one or more cube logs (eval-gnubg --cube-log; .gz read as gzip)"""
+    log: str = ""
+    """the cube log (eval-gnubg --cube-log; .gz read as gzip)"""
     first: int = 0
-    """re-decide the first this many decisions of the logs only (0: all)"""
+    """re-decide the first this many decisions of the log only (0: all)"""
 
     def check(self):
         cli.require(self.agents, "give one or more agents to re-decide the log with")
@@ -68,7 +68,7 @@ def errors(records, actions):
 
 
 def main(args=None):
-    """Re-decide the logs' cube decisions with each agent -> {spec: summary}."""
+    """Re-decide the log's cube decisions with each agent -> {spec: summary}."""
     from boardgym.agents.arena.stats import rate_interval
     from boardgym.agents.backgammon.agents import AfterstateAgent
     from boardgym.agents.registry import load_spec
@@ -76,12 +76,12 @@ def main(args=None):
     from boardgym.scripts.gnubg_driver import is_close_cube, read_cube_log
 
     cfg = cli.settings(Settings, args, prog="boardgym cube-bench", description=__doc__)
-    records = [r for path in cfg.log for r in read_cube_log(path)]
+    records = read_cube_log(cfg.log)
     if cfg.first:
         records = records[: cfg.first]
-    cli.require(records, f"no cube decisions in {', '.join(cfg.log)}")
+    cli.require(records, f"no cube decisions in {cfg.log}")
     close = sum(is_close_cube(r["eq"], r["offered"]) for r in records)
-    cli.require(close, "no close or actual decision in the logs: no rate to give")
+    cli.require(close, "no close or actual decision in the log: no rate to give")
     offered = np.array([r["offered"] for r in records])
     print(
         f"{len(records)} cube decisions ({int(offered.sum())} answers to a double), {close} close "
