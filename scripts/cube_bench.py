@@ -14,9 +14,11 @@ paired.
 
 Prints per agent: its error in mEMG per close or actual decision (the errors of all decisions
 summed over the decisions gnubg's statistics count, ``is_close_cube``) with a 95% interval, its
-doubles, takes and drops, how many of the recorded actions it repeats when it is the agent that
-played the log (``agent`` in each line), and for each agent after the first the first's error
-minus its own with a 95% interval over the same decisions (``agents.arena.stats.rate_interval``).
+doubles, takes and drops, its CPU time a decision (after ``WARM_UP`` decisions made once
+untimed, so a kernel's first compile is not counted), how many of the recorded actions it
+repeats when it is the agent that played the log (``agent`` in each line), and for each agent
+after the first the first's error minus its own with a 95% interval over the same decisions
+(``agents.arena.stats.rate_interval``).
 """
 
 import dataclasses
@@ -26,6 +28,9 @@ from dataclasses import field
 import numpy as np
 
 from boardgym.scripts import cli
+
+#: decisions each agent makes once, untimed, before its timed pass (the kernels' first calls)
+WARM_UP = 16
 
 
 @dataclasses.dataclass
@@ -93,6 +98,7 @@ def main(args=None):
         cli.require(
             isinstance(agent, AfterstateAgent), f"{spec} is not a backgammon agent with a cube"
         )
+        redecide(agent, records[:WARM_UP])  # compiles or loads the kernels, not timed
         t0 = time.process_time()
         acts = redecide(agent, records)
         seconds = time.process_time() - t0
