@@ -44,10 +44,12 @@ Jacoby rule, no beavers, gammons count) and its own cube decisions; in pairs on 
 cube value it was rolled at); prints raw and luck-adjusted points per game with their paired 95%
 intervals; ``--results FILE`` keeps every finished pair. ``--agent`` may then also be an engine
 (cubeless games) or ``gnubg:plies=N``, so that ``--analyse-plies`` gives any player's error rate
-under one judge. ``--analyse cube`` judges the cube decisions only (the checker plays' judging is
-the slow part at 2 plies); ``--cube-log FILE`` (matches or ``--cube``) appends each judged cube
-decision with gnubg's equities to FILE as each match or pair finishes, for ``boardgym
-cube-bench`` to re-decide with other agents (``scripts/cube_bench.py``).
+under one judge, the checker plays' also by phase (contact, race, bear-off: the position before
+the play, ``gnubg_driver.phase_of``). ``--analyse cube`` judges the cube decisions only (the
+checker plays' judging is the slow part at 2 plies); ``--cube-log FILE`` (matches or
+``--cube``) appends each judged cube decision with gnubg's equities to FILE as each match or
+pair finishes, for ``boardgym cube-bench`` to re-decide with other agents
+(``scripts/cube_bench.py``).
 
 Luck adjustment (``--luck``; ``agents.evaluation.play_adjusted_match``,
 ``agents.stats.luck_summary``): every roll's luck is judged by ``gnubg0`` (GNU Backgammon's 0-ply
@@ -566,6 +568,17 @@ def _analyst(cfg, cubeful):
     )
 
 
+def _phases_text(phases):
+    """The text '; contact 6.1 over 812, race ...' (mEMG per move over plays) of an analysis'
+    checker_phases ('' without them)."""
+    if not phases:
+        return ""
+    return "; " + ", ".join(
+        f"{name} {'-' if p['memg'] is None else format(p['memg'], '.1f')} over {p['decisions']}"
+        for name, p in phases.items()
+    )
+
+
 def _print_analysis(cfg, a, unit):
     """The analysis line of a summary's "analysis" (None: nothing to print)."""
     if not a:
@@ -587,7 +600,9 @@ def _print_analysis(cfg, a, unit):
                 cube += f", overall {a['overall_memg']:.1f} mEMG per decision"
     checker = "-" if a["checker_memg"] is None else f"{a['checker_memg']:.1f}"
     checker = (
-        f"checker play {checker} mEMG per move ({a['checker_decisions']} plays with a choice)"
+        f"checker play {checker} mEMG per move ({a['checker_decisions']} plays with a choice"
+        + _phases_text(a.get("checker_phases"))
+        + ")"
         if cfg.analyse == "all"
         else "cube decisions only"
     )

@@ -241,6 +241,21 @@ class CubefulJudge:
         return out
 
 
+#: the phases a judged checker play is counted in (``phase_of``)
+PHASES = ("contact", "race", "bearoff")
+
+
+def phase_of(state):
+    """The phase of the position on roll (mover's view) as an index into PHASES: contact while the
+    sides can still hit each other (agents/backgammon/features.py ``is_contact``), bear-off when
+    both sides have every checker home or off (``in_bearoff``), else race."""
+    from boardgym.agents.backgammon.features import in_bearoff, is_contact
+
+    if is_contact(state):
+        return 0
+    return 2 if in_bearoff(state) else 1
+
+
 class Analyst:
     """gnubg's judgement at plies of an agent's decisions (evaluation only): each checker play's
     equity lost against gnubg's best of the same afterstates (cubeful, or with cubeful False
@@ -267,6 +282,7 @@ class Analyst:
         self.records = []  # keep: one dict per judged cube decision (the cube log's fields)
         self.match = (0, 0, 0, False)
         self.checker = []
+        self.checker_phase = []  # per judged play: its phase_of
         self.cube = []
         self.cube_close = []  # per judged cube decision: close or actual (is_close_cube)
         self.unjudged = 0  # cube decisions gnubg has none for (a cube it deems dead)
@@ -280,6 +296,7 @@ class Analyst:
             return
         eq = play_equities(state, rows, self.match, self.plies, self.cubeful)
         self.checker.append(float(eq.max() - eq[k]))
+        self.checker_phase.append(phase_of(state))
 
     def judge_cube(self, state, offered, action):
         load_position(state, self.match, bool(offered), self.plies)
@@ -557,10 +574,19 @@ def write_cube_log(path, analyst, n0, keys):
 def _judged(analyst, n0):
     """The result-row keys of the decisions analyst judged since _counts gave n0."""
     checker, cube = analyst.checker[n0[0] :], analyst.cube[n0[1] :]
+    phase = np.array(analyst.checker_phase[n0[0] :], dtype=np.int64)
+    by_phase = {
+        "checker_phase_n": np.bincount(phase, minlength=len(PHASES)).tolist(),
+        "checker_phase_err": [
+            round(float(v), 6)
+            for v in np.bincount(phase, weights=np.array(checker), minlength=len(PHASES))
+        ],
+    }
     return {
         "analysis_plies": analyst.plies,
         "checker_n": len(checker),
         "checker_err": round(sum(checker), 6),
+        **(by_phase if analyst.judge_checker else {}),
         "cube_n": len(cube),
         "cube_err": round(sum(cube), 6),
         "cube_close_n": sum(analyst.cube_close[n0[1] :]),
@@ -682,6 +708,7 @@ def _analysis(judged):
         "plies": sorted({r["analysis_plies"] for r in judged}),
         "checker_decisions": cn,
         "checker_memg": 1000 * sum(r["checker_err"] for r in judged) / cn if cn else None,
+        "checker_phases": _by_phase(judged),
         "cube_decisions": qn,
         "cube_memg": 1000 * sum(r["cube_err"] for r in judged) / qn if qn else None,
         "cube_close_decisions": close,
@@ -689,6 +716,20 @@ def _analysis(judged):
         "overall_memg": 1000 * errors / decisions if decisions else None,
         "cube_unjudged": sum(r.get("cube_unjudged", 0) for r in judged),
         "cube_unjudged_doubles": sum(r.get("cube_unjudged_doubles", 0) for r in judged),
+    }
+
+
+def _by_phase(judged):
+    """{phase: {"decisions", "memg"}} of the checker plays judged in rows that count them by
+    phase (None when no row does: rows written before the count was kept)."""
+    rows = [r for r in judged if "checker_phase_n" in r]
+    if not rows:
+        return None
+    n = np.sum([r["checker_phase_n"] for r in rows], axis=0)
+    err = np.sum([r["checker_phase_err"] for r in rows], axis=0)
+    return {
+        name: {"decisions": int(n[i]), "memg": 1000 * float(err[i]) / n[i] if n[i] else None}
+        for i, name in enumerate(PHASES)
     }
 
 

@@ -174,6 +174,16 @@ def test_the_analyst_judges_every_decision_of_the_agent(tmp_path):
     s = gd.summarize_matches(rows)["analysis"]
     assert s["checker_decisions"] == len(analyst.checker)
     assert s["checker_memg"] == pytest.approx(1000 * np.mean(analyst.checker), rel=1e-4)
+    # the same plays by phase: every one counted once, the rates average to the whole
+    phases = s["checker_phases"]
+    assert list(phases) == list(gd.PHASES) and len(analyst.checker_phase) == len(analyst.checker)
+    assert sum(p["decisions"] for p in phases.values()) == len(analyst.checker)
+    assert phases["contact"]["decisions"] > 0
+    weighted = sum(p["memg"] * p["decisions"] for p in phases.values() if p["decisions"])
+    assert weighted / len(analyst.checker) == pytest.approx(s["checker_memg"], rel=1e-4)
+    for i, name in enumerate(gd.PHASES):
+        errs = [e for e, k in zip(analyst.checker, analyst.checker_phase) if k == i]
+        assert phases[name]["decisions"] == len(errs)
     assert len(analyst.cube_close) == len(analyst.cube)
     assert (
         s["cube_close_decisions"] == sum(r["cube_close_n"] for r in rows) == sum(analyst.cube_close)
@@ -190,6 +200,38 @@ def test_the_analyst_judges_every_decision_of_the_agent(tmp_path):
     g = gd.GnubgAgent(0)
     gd.play_gnubg_matches(g, gd.GnubgAgent(0), 3, 1, 8, None, analyst=self_judge)
     assert max(self_judge.checker) < 1e-9 and max(self_judge.cube) < 1e-9
+
+
+def _board(me, opp):
+    """A position on roll from {point: checkers} of each side in its own numbering (rest off)."""
+    board = np.zeros((2, 25), dtype=np.int64)
+    for side, points in ((1, me), (0, opp)):
+        for p, n in points.items():
+            board[side, p - 1] = n
+    return bg.state_from_board(board)
+
+
+def test_the_phase_of_a_position():
+    assert gd.PHASES[gd.phase_of(bg.initial_state())] == "contact"
+    # my rearmost checker on my 10 point, theirs on their 6 point (my 19): passed, a race
+    assert gd.PHASES[gd.phase_of(_board({10: 1, 6: 14}, {6: 15}))] == "race"
+    # the same, their checker on their 16 point (my 9) still behind mine: contact
+    assert gd.PHASES[gd.phase_of(_board({10: 1, 6: 14}, {16: 1, 6: 14}))] == "contact"
+    # a checker on the bar is contact, whatever else
+    assert gd.PHASES[gd.phase_of(_board({25: 1, 1: 14}, {1: 15}))] == "contact"
+    # both sides home: bear-off; one side still outside its home: race
+    assert gd.PHASES[gd.phase_of(_board({6: 5, 1: 3}, {2: 15}))] == "bearoff"
+    assert gd.PHASES[gd.phase_of(_board({6: 5, 7: 1}, {2: 15}))] == "race"
+
+
+def test_rows_without_phase_counts_give_no_phases():
+    old = {"analysis_plies": 0, "checker_n": 3, "checker_err": 0.003, "cube_n": 0, "cube_err": 0}
+    assert gd._analysis([old])["checker_phases"] is None
+    new = {**old, "checker_phase_n": [2, 1, 0], "checker_phase_err": [0.002, 0.001, 0.0]}
+    p = gd._analysis([old, new])["checker_phases"]  # only the rows that count by phase
+    assert p["contact"] == {"decisions": 2, "memg": pytest.approx(1.0)}
+    assert p["race"]["memg"] == pytest.approx(1.0)
+    assert p["bearoff"] == {"decisions": 0, "memg": None}
 
 
 def test_a_dead_cube_is_counted_apart():
@@ -256,6 +298,7 @@ def test_error_rates_of_any_player_under_one_judge(capsys, tmp_path):
     assert engine["checker_decisions"] > 10  # gnubg-nn's net, judged by the module
     out = capsys.readouterr().out
     assert "cubeless money games" in out and "mEMG per move" in out
+    assert "; contact " in out and ", race " in out and ", bearoff " in out
 
 
 def test_the_cubeful_judge_values_plays_per_cube_unit():
