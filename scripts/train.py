@@ -112,7 +112,9 @@ class Settings:
     distill_alt: float = 0.5
     """td, rollout: chance that a position also brings another good play of its roll"""
     start_from: str = ""
-    """rollout: start model, empty: shipped"""
+    """rollout: start model (a weights file; empty: the shipped net); td backgammon gnubg: a
+    weights file to go on training instead of fresh weights (its net sizes replace --hidden and
+    --race-hidden; empty: fresh)"""
     rounds: int = 1
     """rollout: rounds of sampling and fit"""
     positions: int = 10_000
@@ -266,6 +268,17 @@ class Settings:
             self.model == "tesauro" or (self.game == "backgammon" and self.algo == "td"),
             "--model gnubg is for --game backgammon --algo td",
         )
+        cli.require(
+            not self.start_from or self.algo == "rollout" or self.model == "gnubg",
+            "--start-from is for --algo rollout, or --algo td with --game backgammon --model gnubg",
+        )
+        if self.start_from:  # a bad file is named before the run directory is made
+            from boardgym.agents.backgammon.weights import load_weights
+
+            try:
+                load_weights(self.start_from)
+            except ValueError as e:
+                raise cli.UsageError(f"--start-from: {e}") from None
         cli.require(self.fit_alpha > 0, f"--fit-alpha must be positive, got {self.fit_alpha}")
         cli.require(
             self.algo != "rollout" or self.game == "backgammon", "--algo rollout is for backgammon"

@@ -67,6 +67,7 @@ class TDSettings:
     distill_epochs: int = 2
     distill_alpha: float = 0.02
     distill_alt: float = 0.5
+    start_from: str = ""
     epsilon: float = 0.05
     init_scale: float = 0.1
     seed: int = 0
@@ -333,7 +334,6 @@ def evaluate_model(
 
 def _backgammon_gnubg_game():
     """The gnubg-input model (td.train_model_games: TD(0) of the contact and race nets)."""
-    from boardgym.agents.backgammon import net as td_net
     from boardgym.agents.backgammon import td
     from boardgym.agents.backgammon.weights import MODEL_NAMES, check_params, save_weights
 
@@ -341,10 +341,7 @@ def _backgammon_gnubg_game():
     return dataclasses.replace(
         base,
         names=MODEL_NAMES,
-        init=lambda cfg: (
-            td_net.init_model(cfg.hidden, cfg.seed, cfg.init_scale, race_hidden=cfg.race_hidden),
-            np.array([cfg.seed], dtype=np.int64),
-        ),
+        init=lambda cfg: (_start_model(cfg), np.array([cfg.seed], dtype=np.int64)),
         train=lambda p, rng, n, cfg, stats: td.train_model_games(
             p, rng, n, cfg.alpha, cfg.race_alpha or cfg.alpha, cfg.lam, stats
         ),
@@ -356,6 +353,25 @@ def _backgammon_gnubg_game():
         restore=check_params,
         distill=_distill_round,
     )
+
+
+def _start_model(cfg):
+    """The gnubg-input model a new run starts from: fresh weights (--hidden, --race-hidden,
+    --seed, --init-scale), or with --start-from a copy of that weights file's model, whose net
+    sizes are then written into cfg (so the run's settings and its checkpoints say them)."""
+    from boardgym.agents.backgammon import net as td_net
+    from boardgym.agents.backgammon.weights import load_weights
+
+    if not cfg.start_from:
+        return td_net.init_model(cfg.hidden, cfg.seed, cfg.init_scale, race_hidden=cfg.race_hidden)
+    params = tuple(a.copy() for a in load_weights(cfg.start_from))
+    if params[0][td_net.H_KIND] != td_net.KIND_GNUBG or params[6].shape[0] == 0:
+        raise ValueError(
+            f"--start-from {cfg.start_from}: not a gnubg-input model with a race net "
+            "(--model gnubg)"
+        )
+    cfg.hidden, cfg.race_hidden = int(params[2].shape[0]), int(params[6].shape[0])
+    return params
 
 
 def _distill_round(params, rng, cfg, seed):

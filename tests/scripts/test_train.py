@@ -249,6 +249,10 @@ def test_the_td_defaults_are_the_library_ones():
         (["--model", "gnubg", "--distill-alt", "2"], "--distill-alt"),
         (["--model", "gnubg", "--distill-alpha", "0"], "--distill-alpha"),
         (["--teacher", "greedy"], "--teacher is for --algo ppo"),
+        (["--start-from", "w.npz"], "--start-from is for --algo rollout, or --algo td with"),
+        (["--game", "draughts", "--start-from", "w.npz"], "--start-from is for"),
+        (["--model", "gnubg", "--start-from", "no-such.npz"], "--start-from: cannot read"),
+        (["--algo", "rollout", "--start-from", "no-such.npz"], "--start-from: cannot read"),
         (["--algo", "ppo", "--teacher", "greedy", "--teacher-explore", "1.5"], "--teacher-explore"),
         (["--algo", "ppo", "--net-arch", "64,x"], "--net-arch must be"),
     ]

@@ -154,3 +154,39 @@ def test_due_moves_the_next_step_past_the_current_one():
     counters["steps"] = 2100  # several periods at once: due once
     assert due(counters, "next", 512) and counters["next"] == 2560
     assert not due(counters, "next", 0)
+
+
+def test_a_gnubg_td_run_goes_on_from_a_weights_file(tmp_path):
+    """--start-from: the run starts from the file's model (its sizes, not --hidden's), trains it,
+    says the sizes in its settings, and resumes like any run; a file that is not a gnubg-input
+    model is refused by name."""
+    from boardgym.agents.backgammon.agents import TDAgent
+    from boardgym.agents.backgammon.weights import load_weights, save_weights
+
+    start = tmp_path / "start.npz"
+    shipped = TDAgent().params
+    save_weights(start, shipped)
+    common = dict(model="gnubg", start_from=str(start), alpha=0.01, games=4, ckpt_every=2)
+    common["eval_games"] = 2
+    net = _quiet(td.train_backgammon_td, hidden=4, ckpt_dir=str(tmp_path / "a"), **common)
+    assert net[1].shape == shipped[1].shape and net[6].shape == shipped[6].shape
+    assert not np.array_equal(net[1], shipped[1])  # trained
+    assert np.abs(net[1] - shipped[1]).max() < 0.05  # from the file's weights, not fresh ones
+    with np.load(tmp_path / "a" / "latest.npz") as z:
+        saved = json.loads(str(z["settings"]))
+    assert (saved["hidden"], saved["race_hidden"]) == (shipped[2].size, shipped[6].size)
+    # the same run stopped at 2 games and resumed ends with the same model
+    _quiet(td.train_backgammon_td, **{**common, "games": 2}, ckpt_dir=str(tmp_path / "b"))
+    again = _quiet(td.train_backgammon_td, **common, ckpt_dir=str(tmp_path / "b"), resume=True)
+    assert all(np.array_equal(x, y) for x, y in zip(net, again))
+    assert all(
+        np.array_equal(x, y) for x, y in zip(load_weights(tmp_path / "b" / "games_4.npz"), net)
+    )
+    tesauro = tmp_path / "tesauro.npz"
+    save_weights(tesauro, (np.zeros((196, 3)), np.zeros(3), np.zeros((3, 5)), np.zeros(5)))
+    with pytest.raises(ValueError, match="tesauro.npz: not a gnubg-input model"):
+        _quiet(
+            td.train_backgammon_td,
+            **{**common, "start_from": str(tesauro)},
+            ckpt_dir=str(tmp_path / "c"),
+        )
