@@ -90,7 +90,7 @@ class Settings:
     """td backgammon: tesauro (raw board inputs, one net) or gnubg (raw board plus hand-made
     contact features, a race net, the exact bear-off database: the shipped net's model)"""
     race_hidden: int = 64
-    """td backgammon gnubg: hidden units of the race net"""
+    """td gnubg: hidden units of the race net"""
     race_alpha: float = 0.0
     """td backgammon gnubg: learning rate of the race net (0: the same as --alpha)"""
     alpha: float = 0.0
@@ -98,23 +98,22 @@ class Settings:
     alpha_steps: str = ""
     """td: learning-rate schedule GAMES:ALPHA,... (from GAMES games on the rate is ALPHA)"""
     lam: float = 0.0
-    """td: lambda (0 uses the fast sparse TD(0) path)"""
+    """td: lambda (0: the fast sparse TD(0))"""
     average_from: int = 0
     """td: from this many games on, the model is the mean of its checkpoints (0: none)"""
     distill_rounds: int = 0
     """td backgammon gnubg: rounds fitting the model to its own 1-ply values after the TD games"""
     distill_games: int = 2000
-    """td: games whose positions a distillation round labels"""
+    """td: games per distillation round"""
     distill_epochs: int = 2
-    """td: SGD passes over a distillation round's positions"""
+    """td: SGD passes per distillation round"""
     distill_alpha: float = 0.02
     """td: learning rate of the distillation fit (both nets)"""
     distill_alt: float = 0.5
     """td, rollout: chance that a position also brings another good play of its roll"""
     start_from: str = ""
-    """rollout: start model (a weights file; empty: the shipped net); td backgammon gnubg: a
-    weights file to go on training instead of fresh weights (its net sizes replace --hidden and
-    --race-hidden; empty: fresh)"""
+    """rollout: start model (empty: shipped); td gnubg: go on from this weights file, with its
+    net sizes (empty: fresh weights)"""
     rounds: int = 1
     """rollout: rounds of sampling and fit"""
     positions: int = 10_000
