@@ -106,9 +106,11 @@ class Settings:
     distill_games: int = 2000
     """td: games per distillation round"""
     distill_epochs: int = 2
-    """td: SGD passes per distillation round"""
+    """td: passes of the fit per distillation round"""
     distill_alpha: float = 0.02
-    """td: learning rate of the distillation fit (both nets)"""
+    """td: learning rate of the distillation fit (both nets; adam: at the first pass)"""
+    distill_fit: str = "sgd"
+    """td: the distillation fit, sgd or adam"""
     distill_alt: float = 0.5
     """td, rollout: chance that a position also brings another good play of its roll"""
     start_from: str = ""
@@ -254,6 +256,10 @@ class Settings:
         )
         cli.require(
             self.distill_alpha > 0, f"--distill-alpha must be positive, got {self.distill_alpha}"
+        )
+        cli.require(
+            self.distill_fit in ("sgd", "adam"),
+            f"--distill-fit must be sgd or adam, got {self.distill_fit!r}",
         )
         cli.require(
             0.0 <= self.distill_alt <= 1.0,

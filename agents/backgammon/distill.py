@@ -16,15 +16,20 @@ One round (``distill_round``):
    the mean over the opponent's 21 rolls of the outputs of its best reply at 0-ply
    (``backgammon_search.preroll_outputs`` of the position after the turn passes), turned round to
    the mover's view, under a frozen copy of the model (the teacher).
-3. **Fit** (``fit_positions``): ``epochs`` passes of stochastic gradient descent in a random
-   order, each step the squared-error gradient of the net that values the position (contact or
-   race) towards its target, the same update TD(0) makes towards the next afterstate's value.
+3. **Fit**: ``epochs`` passes in a random order, either (``fit="sgd"``, ``fit_positions``)
+   stochastic gradient descent, each step the squared-error gradient of the net that values the
+   position (contact or race) towards its target, the same update TD(0) makes towards the next
+   afterstate's value; or (``fit="adam"``, ``fit_positions_adam``) Adam in minibatches, on the
+   squared error of the outputs plus that of the equity, the rate falling along a half cosine
+   over the passes. Per position SGD at a TD rate stalls well above what the net can fit; Adam
+   fits the same net to its 1-ply values much closer (BENCHMARKS.md).
 
 Every kernel fills caller-owned buffers; the loops over positions, rolls and plays are Numba.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -43,6 +48,11 @@ __all__ = [
     "sample_positions",
     "targets1",
     "fit_positions",
+    "fit_positions_adam",
+    "adam_moments",
+    "adam_rate",
+    "ADAM_BATCH",
+    "FITS",
     "distill_round",
 ]
 
@@ -142,6 +152,102 @@ def fit_positions(net, rows, targets, n, order, alpha, race_alpha):
     return se / max(n, 1)
 
 
+# the equity's weights on the five outputs (td_net.equity: 2 win + win g + win bg - lose g - lose bg
+# - 1): the Adam fit's loss adds the squared error of the equity to that of the outputs
+EQ_W = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
+ADAM_B1, ADAM_B2, ADAM_EPS = 0.9, 0.999, 1e-8
+ADAM_BATCH = 256  # positions a step of the Adam fit
+FITS = ("sgd", "adam")  # distill_round's fits
+
+
+def adam_moments(net: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
+    """Adam's first and second moments of a model tuple's two nets, all zero: 16 arrays, the
+    first moments of net[1:9] then the second moments (fit_positions_adam's ``moments``)."""
+    m = tuple(np.zeros_like(net[i]) for i in range(1, 9))
+    return m + tuple(np.zeros_like(net[i]) for i in range(1, 9))
+
+
+@njit(cache=True, inline="always")
+def _adam_step(p, m, v, g, scale, lr, c1, c2):
+    """One Adam step of parameter array p (moments m, v) along the ascent direction g * scale
+    (the gradient of minus the loss); c1, c2: 1 - beta^t of the step."""
+    pf = p.reshape(-1)
+    mf = m.reshape(-1)
+    vf = v.reshape(-1)
+    gf = g.reshape(-1)
+    for i in range(pf.shape[0]):
+        gi = gf[i] * scale
+        mf[i] = ADAM_B1 * mf[i] + (1.0 - ADAM_B1) * gi
+        vf[i] = ADAM_B2 * vf[i] + (1.0 - ADAM_B2) * gi * gi
+        pf[i] += lr * (mf[i] / c1) / (np.sqrt(vf[i] / c2) + ADAM_EPS)
+        gf[i] = 0.0
+
+
+@njit(cache=True)
+def fit_positions_adam(net, rows, targets, n, order, batch, lr, moments, step):
+    """One pass of Adam (Kingma and Ba, 2015) over rows[order] in minibatches of batch
+    positions: the loss of a position is the squared error of the five outputs of the net that
+    values it (contact or race) plus the squared error of its equity, against its target
+    (float64[n, 5], mover's view); each net's step is the mean over its positions of the batch.
+    moments: adam_moments(net) (updated); step: int64[2], Adam's steps so far of the contact and
+    the race net (advanced) -> mean squared error of the equity before the steps."""
+    b = td_net.model_buffers(net)
+    y = np.empty(td_net.N_OUT)
+    coef = np.empty(td_net.N_OUT)
+    nh = net[2].shape[0]
+    nrh = net[6].shape[0]
+    g = (
+        np.zeros_like(net[1]),
+        np.zeros_like(net[2]),
+        np.zeros_like(net[3]),
+        np.zeros_like(net[4]),
+        np.zeros_like(net[5]),
+        np.zeros_like(net[6]),
+        np.zeros_like(net[7]),
+        np.zeros_like(net[8]),
+    )
+    se = 0.0
+    counted = 0
+    for start in range(0, n, batch):
+        kc = 0
+        kr = 0
+        for k in range(start, min(start + batch, n)):
+            r = order[k]
+            ev, nnz = td_net.model_eval(net, rows[r], b[0], b[1], b[2], b[3], b[4], y)
+            if ev == td_net.EV_EXACT:
+                continue
+            d = td_net.equity(targets[r]) - td_net.equity(y)
+            se += d * d
+            counted += 1
+            for o in range(td_net.N_OUT):
+                coef[o] = targets[r, o] - y[o] + EQ_W[o] * d
+            if ev == td_net.EV_CONTACT:
+                td_net.add_grad(net[3], b[2][:nh], y, b[0], b[1], nnz, coef, g[0], g[1], g[2], g[3])
+                kc += 1
+            else:
+                td_net.add_grad(
+                    net[7], b[2][:nrh], y, b[0], b[1], nnz, coef, g[4], g[5], g[6], g[7]
+                )
+                kr += 1
+        if kc > 0:
+            step[0] += 1
+            c1 = 1.0 - ADAM_B1 ** step[0]
+            c2 = 1.0 - ADAM_B2 ** step[0]
+            _adam_step(net[1], moments[0], moments[8], g[0], 1.0 / kc, lr, c1, c2)
+            _adam_step(net[2], moments[1], moments[9], g[1], 1.0 / kc, lr, c1, c2)
+            _adam_step(net[3], moments[2], moments[10], g[2], 1.0 / kc, lr, c1, c2)
+            _adam_step(net[4], moments[3], moments[11], g[3], 1.0 / kc, lr, c1, c2)
+        if kr > 0:
+            step[1] += 1
+            c1 = 1.0 - ADAM_B1 ** step[1]
+            c2 = 1.0 - ADAM_B2 ** step[1]
+            _adam_step(net[5], moments[4], moments[12], g[4], 1.0 / kr, lr, c1, c2)
+            _adam_step(net[6], moments[5], moments[13], g[5], 1.0 / kr, lr, c1, c2)
+            _adam_step(net[7], moments[6], moments[14], g[6], 1.0 / kr, lr, c1, c2)
+            _adam_step(net[8], moments[7], moments[15], g[7], 1.0 / kr, lr, c1, c2)
+    return se / max(counted, 1)
+
+
 def distill_round(
     net: Sequence[np.ndarray],
     rng: npt.NDArray[np.int64],
@@ -152,10 +258,16 @@ def distill_round(
     race_alpha: float,
     cap: int,
     seed: int | None,
+    fit: str = "sgd",
 ) -> tuple[int, list[float]]:
     """One round in place on the model tuple net: positions of n_games (at most cap), their 1-ply
-    targets under a frozen copy of net, epochs passes of SGD (order from numpy's generator of
-    seed) -> (positions, [mse before each epoch])."""
+    targets under a frozen copy of net, epochs passes of the fit in an order from numpy's
+    generator of seed -> (positions, [mse before each epoch]). fit "sgd": fit_positions at rates
+    alpha (contact) and race_alpha; "adam": fit_positions_adam in minibatches of ADAM_BATCH, the
+    rate alpha at the first pass falling along a half cosine over the passes (adam_rate),
+    fresh moments each round."""
+    if fit not in FITS:
+        raise ValueError(f"fit must be one of {FITS}, got {fit!r}")
     rows = np.empty((cap, STATE_LEN), dtype=np.int64)
     n = sample_positions(net, rng, n_games, alt, rows)
     teacher = tuple(a.copy() for a in net)
@@ -163,10 +275,21 @@ def distill_round(
     targets1(teacher, rows, n, targets)
     g = np.random.default_rng(seed)
     errors = []
-    for _ in range(epochs):
-        errors.append(
-            fit_positions(
-                net, rows, targets, n, g.permutation(n).astype(np.int64), alpha, race_alpha
+    moments = adam_moments(net)
+    step = np.zeros(2, dtype=np.int64)
+    for e in range(epochs):
+        order = g.permutation(n).astype(np.int64)
+        if fit == "adam":
+            rate = adam_rate(alpha, e, epochs)
+            errors.append(
+                fit_positions_adam(net, rows, targets, n, order, ADAM_BATCH, rate, moments, step)
             )
-        )
+        else:
+            errors.append(fit_positions(net, rows, targets, n, order, alpha, race_alpha))
     return n, errors
+
+
+def adam_rate(alpha: float, epoch: int, epochs: int) -> float:
+    """The Adam fit's rate at pass epoch (0-based) of epochs: alpha (1 + cos(pi epoch /
+    epochs)) / 2, from alpha at the first pass towards 0."""
+    return alpha * 0.5 * (1.0 + math.cos(math.pi * epoch / epochs))

@@ -67,6 +67,7 @@ class TDSettings:
     distill_epochs: int = 2
     distill_alpha: float = 0.02
     distill_alt: float = 0.5
+    distill_fit: str = "sgd"
     start_from: str = ""
     epsilon: float = 0.05
     init_scale: float = 0.1
@@ -389,6 +390,7 @@ def _distill_round(params, rng, cfg, seed):
         cfg.distill_alpha,
         cap,
         seed,
+        cfg.distill_fit,
     )
 
 

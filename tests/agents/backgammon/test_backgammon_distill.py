@@ -3,6 +3,7 @@ the model's own 0-ply self-play, the targets its 1-ply search values, the fit mo
 that values a position and lowers the error; rounds are reproducible."""
 
 import numpy as np
+import pytest
 
 from boardgym.agents.backgammon import distill as D
 from boardgym.agents.backgammon import net as td_net
@@ -10,7 +11,7 @@ from boardgym.agents.backgammon import search as bs
 from boardgym.agents.backgammon.agents import TDAgent
 from boardgym.agents.backgammon.features import in_bearoff, is_contact
 from boardgym.kernels.backgammon import game
-from boardgym.kernels.backgammon.board import OFF_ME, STATE_LEN
+from boardgym.kernels.backgammon.board import OFF_ME, OFF_OPP, STATE_LEN
 
 NET = TDAgent().params
 
@@ -108,3 +109,123 @@ def test_rounds_are_reproducible_and_change_the_model():
     for p, q in zip(a, b):
         assert np.array_equal(p, q)
     assert not np.array_equal(a[1], _model()[1])
+
+
+def _loss(net, rows, t):
+    """The Adam fit's loss: mean over the rows the nets value of the squared error of the five
+    outputs plus that of the equity, halved."""
+    b = td_net.model_buffers(net)
+    y = np.empty(5)
+    total, k = 0.0, 0
+    for r in range(len(rows)):
+        ev, _ = td_net.model_eval(net, rows[r], *b, y)
+        if ev == td_net.EV_EXACT:
+            continue
+        d = td_net.equity(t[r]) - td_net.equity(y)
+        total += 0.5 * (((t[r] - y) ** 2).sum() + d * d)
+        k += 1
+    return total / k
+
+
+def test_adam_steps_against_the_gradient_of_outputs_and_equity():
+    # one minibatch of contact rows where no output constraint binds: Adam's first step moves
+    # every parameter by the rate against the sign of its gradient (m / sqrt(v) = g / |g|)
+    net = _model()
+    net[4][:] = [0.0, -1.0, -2.0, -1.0, -2.0]  # output biases in the cumulative order
+    b = td_net.model_buffers(net)
+    y = np.empty(5)
+
+    def free(r):  # contact, and the outputs as the net gives them (no constraint clipped one)
+        td_net.model_eval(net, r, *b, y)
+        return (
+            is_contact(r)
+            and r[OFF_ME] == 0
+            and r[OFF_OPP] == 0
+            and y[1] < y[0]
+            and y[2] < y[1]
+            and y[3] < 1 - y[0]
+            and y[4] < y[3]
+        )
+
+    rows = np.ascontiguousarray([r for r in _sample(net, 9, 4, 0.0) if free(r)][:40])
+    assert len(rows) >= 10
+    t = np.empty((len(rows), 5))
+    D.targets1(NET, rows, len(rows), t)
+    lr = 1e-3
+    after = tuple(a.copy() for a in net)
+    D.fit_positions_adam(
+        after,
+        rows,
+        t,
+        len(rows),
+        np.arange(len(rows), dtype=np.int64),
+        len(rows),
+        lr,
+        D.adam_moments(after),
+        np.zeros(2, np.int64),
+    )
+    checked = 0
+    for i in (1, 2, 3, 4):
+        for j in np.random.default_rng(i).choice(net[i].size, min(6, net[i].size), replace=False):
+            plus, minus = [tuple(a.copy() for a in net) for _ in range(2)]
+            plus[i].reshape(-1)[j] += 1e-5
+            minus[i].reshape(-1)[j] -= 1e-5
+            grad = (_loss(plus, rows, t) - _loss(minus, rows, t)) / 2e-5
+            step = after[i].reshape(-1)[j] - net[i].reshape(-1)[j]
+            if abs(grad) > 1e-3:
+                assert abs(step + lr * np.sign(grad)) < 1e-3 * lr, (i, j, grad, step)
+                checked += 1
+    assert checked >= 12
+    for a, b in zip(after[5:9], net[5:9]):  # no race row: the race net is untouched
+        assert np.array_equal(a, b)
+
+
+def test_adam_fit_lowers_the_error_below_sgds_and_moves_only_the_net_that_values_the_rows():
+    rows = _sample(_model(), 6, 6, 0.5)
+    t = np.empty((len(rows), 5))
+    D.targets1(NET, rows, len(rows), t)
+    order = np.arange(len(rows), dtype=np.int64)
+    adam, sgd = _model(), _model()
+    moments, step = D.adam_moments(adam), np.zeros(2, np.int64)
+    errors = [
+        D.fit_positions_adam(adam, rows, t, len(rows), order, 32, 0.01, moments, step)
+        for _ in range(6)
+    ]
+    for _ in range(6):
+        D.fit_positions(sgd, rows, t, len(rows), order, 0.05, 0.05)
+    assert errors[-1] < 0.5 * errors[0]
+    assert _loss(adam, rows, t) < _loss(sgd, rows, t)
+    batches = -(-len(rows) // 32)
+    assert step[0] == 6 * batches and 0 < step[1] <= 6 * batches  # race rows in some batches
+    contact = np.array([is_contact(r) for r in rows])
+    for part, keep in ((contact, slice(5, 9)), (~contact, slice(1, 5))):
+        fresh = _model()
+        sub = np.ascontiguousarray(rows[part])
+        D.fit_positions_adam(
+            fresh,
+            sub,
+            np.ascontiguousarray(t[part]),
+            len(sub),
+            np.arange(len(sub), dtype=np.int64),
+            32,
+            0.01,
+            D.adam_moments(fresh),
+            np.zeros(2, np.int64),
+        )
+        for a, b in zip(fresh[keep], _model()[keep]):
+            assert np.array_equal(a, b)
+
+
+def test_adam_rounds_are_reproducible_and_an_unknown_fit_is_refused():
+    a, b = _model(), _model()
+    na, ea = D.distill_round(a, np.array([8], np.int64), 2, 0.5, 3, 0.01, 0.01, 2000, 1, "adam")
+    nb, eb = D.distill_round(b, np.array([8], np.int64), 2, 0.5, 3, 0.01, 0.01, 2000, 1, "adam")
+    assert na == nb > 0 and ea == eb and len(ea) == 3 and ea[-1] < ea[0]
+    for p, q in zip(a, b):
+        assert np.array_equal(p, q)
+    sgd = _model()
+    D.distill_round(sgd, np.array([8], np.int64), 2, 0.5, 3, 0.01, 0.01, 2000, 1)
+    assert not np.array_equal(a[1], sgd[1])
+    assert D.adam_rate(0.01, 0, 4) == 0.01 and abs(D.adam_rate(0.01, 2, 4) - 0.005) < 1e-15
+    with pytest.raises(ValueError, match="fit must be one of"):
+        D.distill_round(_model(), np.array([8], np.int64), 2, 0.5, 1, 0.01, 0.01, 2000, 1, "lbfgs")

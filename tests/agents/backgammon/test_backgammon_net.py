@@ -510,6 +510,22 @@ def test_distill_rounds_follow_the_td_games_and_resume_round_by_round(tmp_path):
     # the distillation moved the model
     td_only = TDAgent(tmp_path / "a" / "games_40.npz").params
     assert not np.array_equal(td_only[1], full[1])
+    # rounds added to the finished run with the Adam fit: the same TD games, another model
+    c = str(tmp_path / "c")
+    _quiet(dataclasses.replace(common, ckpt_dir=c))
+    adam = _quiet(
+        dataclasses.replace(
+            common,
+            distill_rounds=2,
+            distill_fit="adam",
+            distill_alpha=0.001,
+            ckpt_dir=c,
+            resume=True,
+        )
+    )
+    z = np.load(tmp_path / "c" / "latest.npz")
+    assert int(z["games"]) == 46 and int(z["rounds"]) == 2
+    assert not np.array_equal(adam[1], full[1]) and not np.array_equal(adam[1], td_only[1])
 
 
 def test_average_from_makes_the_model_the_mean_of_its_checkpoints(tmp_path, monkeypatch):
