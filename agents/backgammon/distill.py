@@ -183,6 +183,18 @@ def _adam_step(p, m, v, g, scale, lr, c1, c2):
         gf[i] = 0.0
 
 
+@njit(cache=True, inline="always")
+def _adam_net(p, m, v, g, scale, lr, t):
+    """Adam's step t of one net's four arrays p (first moments m, second v, gradient sums g:
+    4-tuples alike)."""
+    c1 = 1.0 - ADAM_B1**t
+    c2 = 1.0 - ADAM_B2**t
+    _adam_step(p[0], m[0], v[0], g[0], scale, lr, c1, c2)
+    _adam_step(p[1], m[1], v[1], g[1], scale, lr, c1, c2)
+    _adam_step(p[2], m[2], v[2], g[2], scale, lr, c1, c2)
+    _adam_step(p[3], m[3], v[3], g[3], scale, lr, c1, c2)
+
+
 @njit(cache=True)
 def fit_positions_adam(net, rows, targets, n, order, batch, lr, moments, step):
     """One pass of Adam (Kingma and Ba, 2015) over rows[order] in minibatches of batch
@@ -231,20 +243,10 @@ def fit_positions_adam(net, rows, targets, n, order, batch, lr, moments, step):
                 kr += 1
         if kc > 0:
             step[0] += 1
-            c1 = 1.0 - ADAM_B1 ** step[0]
-            c2 = 1.0 - ADAM_B2 ** step[0]
-            _adam_step(net[1], moments[0], moments[8], g[0], 1.0 / kc, lr, c1, c2)
-            _adam_step(net[2], moments[1], moments[9], g[1], 1.0 / kc, lr, c1, c2)
-            _adam_step(net[3], moments[2], moments[10], g[2], 1.0 / kc, lr, c1, c2)
-            _adam_step(net[4], moments[3], moments[11], g[3], 1.0 / kc, lr, c1, c2)
+            _adam_net(net[1:5], moments[0:4], moments[8:12], g[0:4], 1.0 / kc, lr, step[0])
         if kr > 0:
             step[1] += 1
-            c1 = 1.0 - ADAM_B1 ** step[1]
-            c2 = 1.0 - ADAM_B2 ** step[1]
-            _adam_step(net[5], moments[4], moments[12], g[4], 1.0 / kr, lr, c1, c2)
-            _adam_step(net[6], moments[5], moments[13], g[5], 1.0 / kr, lr, c1, c2)
-            _adam_step(net[7], moments[6], moments[14], g[6], 1.0 / kr, lr, c1, c2)
-            _adam_step(net[8], moments[7], moments[15], g[7], 1.0 / kr, lr, c1, c2)
+            _adam_net(net[5:9], moments[4:8], moments[12:16], g[4:8], 1.0 / kr, lr, step[1])
     return se / max(counted, 1)
 
 

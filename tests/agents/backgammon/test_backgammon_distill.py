@@ -82,23 +82,26 @@ def test_fit_lowers_the_error_and_moves_only_the_net_that_values_the_rows():
     order = np.arange(len(rows), dtype=np.int64)
     errors = [D.fit_positions(net, rows, t, len(rows), order, 0.05, 0.05) for _ in range(6)]
     assert errors[-1] < 0.5 * errors[0]
-    for part, keep in ((contact, slice(5, 9)), (~contact, slice(1, 5))):
+    _only_the_valuing_net_moves(
+        rows,
+        t,
+        lambda net, sub, ts, order: D.fit_positions(net, sub, ts, len(sub), order, 0.05, 0.05),
+    )
+
+
+def _only_the_valuing_net_moves(rows, t, fit):
+    """fit(net, rows, targets, order) on the contact rows alone moves only the contact net, on
+    the race rows alone only the race net."""
+    contact = np.array([is_contact(r) for r in rows])
+    assert contact.any() and (~contact).any()
+    for part, keep, moved in ((contact, slice(5, 9), 1), (~contact, slice(1, 5), 5)):
         fresh = _model()
         sub = np.ascontiguousarray(rows[part])
-        D.fit_positions(
-            fresh,
-            sub,
-            np.ascontiguousarray(t[part]),
-            len(sub),
-            np.arange(len(sub), dtype=np.int64),
-            0.05,
-            0.05,
-        )
+        fit(fresh, sub, np.ascontiguousarray(t[part]), np.arange(len(sub), dtype=np.int64))
         untouched = _model()
         for a, b in zip(fresh[keep], untouched[keep]):
             assert np.array_equal(a, b)
-        moved = slice(1, 5) if keep.start == 5 else slice(5, 9)
-        assert not np.array_equal(fresh[moved][0], untouched[moved][0])
+        assert not np.array_equal(fresh[moved], untouched[moved])
 
 
 def test_rounds_are_reproducible_and_change_the_model():
@@ -197,23 +200,13 @@ def test_adam_fit_lowers_the_error_below_sgds_and_moves_only_the_net_that_values
     assert _loss(adam, rows, t) < _loss(sgd, rows, t)
     batches = -(-len(rows) // 32)
     assert step[0] == 6 * batches and 0 < step[1] <= 6 * batches  # race rows in some batches
-    contact = np.array([is_contact(r) for r in rows])
-    for part, keep in ((contact, slice(5, 9)), (~contact, slice(1, 5))):
-        fresh = _model()
-        sub = np.ascontiguousarray(rows[part])
-        D.fit_positions_adam(
-            fresh,
-            sub,
-            np.ascontiguousarray(t[part]),
-            len(sub),
-            np.arange(len(sub), dtype=np.int64),
-            32,
-            0.01,
-            D.adam_moments(fresh),
-            np.zeros(2, np.int64),
-        )
-        for a, b in zip(fresh[keep], _model()[keep]):
-            assert np.array_equal(a, b)
+    _only_the_valuing_net_moves(
+        rows,
+        t,
+        lambda net, sub, ts, order: D.fit_positions_adam(
+            net, sub, ts, len(sub), order, 32, 0.01, D.adam_moments(net), np.zeros(2, np.int64)
+        ),
+    )
 
 
 def test_adam_rounds_are_reproducible_and_an_unknown_fit_is_refused():
