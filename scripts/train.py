@@ -257,10 +257,13 @@ class Settings:
         cli.require(
             self.distill_alpha > 0, f"--distill-alpha must be positive, got {self.distill_alpha}"
         )
-        cli.require(
-            self.distill_fit in ("sgd", "adam"),
-            f"--distill-fit must be sgd or adam, got {self.distill_fit!r}",
-        )
+        if self.distill_fit != "sgd":  # the default needs no import
+            from boardgym.agents.backgammon.distill import FITS
+
+            cli.require(
+                self.distill_fit in FITS,
+                f"--distill-fit must be one of {', '.join(FITS)}, got {self.distill_fit!r}",
+            )
         cli.require(
             0.0 <= self.distill_alt <= 1.0,
             f"--distill-alt must be in [0, 1], got {self.distill_alt}",

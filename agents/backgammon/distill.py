@@ -170,7 +170,8 @@ def adam_moments(net: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
 @njit(cache=True, inline="always")
 def _adam_step(p, m, v, g, scale, lr, c1, c2):
     """One Adam step of parameter array p (moments m, v) along the ascent direction g * scale
-    (the gradient of minus the loss); c1, c2: 1 - beta^t of the step."""
+    (the gradient of minus the loss); c1, c2: 1 - beta^t of the step. Zeroes g as it goes, so
+    the next batch sums its gradient from nothing."""
     pf = p.reshape(-1)
     mf = m.reshape(-1)
     vf = v.reshape(-1)
@@ -277,7 +278,7 @@ def distill_round(
     targets1(teacher, rows, n, targets)
     g = np.random.default_rng(seed)
     errors = []
-    moments = adam_moments(net)
+    moments = adam_moments(net) if fit == "adam" else ()
     step = np.zeros(2, dtype=np.int64)
     for e in range(epochs):
         order = g.permutation(n).astype(np.int64)

@@ -248,7 +248,7 @@ def test_the_td_defaults_are_the_library_ones():
         (["--distill-rounds", "1"], "--model gnubg"),
         (["--model", "gnubg", "--distill-alt", "2"], "--distill-alt"),
         (["--model", "gnubg", "--distill-alpha", "0"], "--distill-alpha"),
-        (["--model", "gnubg", "--distill-fit", "lbfgs"], "--distill-fit must be sgd or adam"),
+        (["--model", "gnubg", "--distill-fit", "lbfgs"], "--distill-fit must be one of sgd, adam"),
         (["--teacher", "greedy"], "--teacher is for --algo ppo"),
         (["--start-from", "w.npz"], "--start-from is for --algo rollout, or --algo td with"),
         (["--game", "draughts", "--start-from", "w.npz"], "--start-from is for"),
