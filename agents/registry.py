@@ -38,10 +38,12 @@ Backgammon: ``random``, ``greedy``, ``td`` (the shipped TD(0) self-play net
 ``agents/checkpoints/backgammon-td.npz``: the gnubg-style model, raw board plus contact
 features, 128-unit contact net, 64-unit race net, exact bear-off database; or ``weights=PATH``,
 any model the trainer writes; searched at play time:
-``plies=2`` by default (with ``budget=100000`` afterstates a decision, past which a decision
+``plies=2`` by default (with ``budget=150000`` afterstates a decision, past which a decision
 keeps its 1-ply values), ``plies=1``, ``plies=0`` the net alone, with ``candidates=8`` and
-``threshold=0.16``, agents/backgammon/search.py; its Janowski cube decides a double or the
-answer to one on 2-ply outputs, ``cube_plies=2``, or on 1-ply ones, ``cube_plies=1``),
+``threshold=0.16``, at 2-ply ``candidates2=4`` within ``threshold2=0.08`` and ``replies=1``
+opponent reply a roll searched, agents/backgammon/search.py; its Janowski cube decides a
+double or the answer to one on 2-ply outputs, ``cube_plies=2``, or on 1-ply ones,
+``cube_plies=1``),
 ``expectimax`` (``depth`` 1-3 in its own
 counting, ``width``, ``threshold``), ``ppo``
 (the shipped ``agents/checkpoints/backgammon-ppo.pt``, a 256x256 MaskablePPO policy cloned from

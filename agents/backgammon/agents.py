@@ -68,10 +68,14 @@ from boardgym.agents.backgammon import net as td_net
 from boardgym.agents.backgammon.search import (
     BUDGET_2,
     CANDIDATES,
+    CANDIDATES_2,
     INFO_LEN,
     MONEY_U,
+    REPLY_CANDIDATES,
     THRESHOLD,
+    THRESHOLD_2,
     check_budget,
+    check_filter2,
     check_search,
     preroll_outputs2_u,
     preroll_outputs_u,
@@ -712,11 +716,10 @@ class TDAgent(AfterstateAgent):
 
 
 class TDSearchAgent(TDAgent):
-    """The TD net with play-time search (agents/backgammon/search.py): plies 0, 1 or 2 (the
-    default of ``load("backgammon-td")``: +0.015 [+0.005, +0.025] points a game against GNU
-    Backgammon 0-ply, luck-adjusted, BENCHMARKS.md) in GNU Backgammon's
-    counting, with the move filter (at most
-    ``candidates`` plays within ``threshold`` equity of the best at 0-ply are searched deeper).
+    """The TD net with play-time search (agents/backgammon/search.py): plies 0, 1 or 2 (2 is the
+    default of ``load("backgammon-td")``) in GNU Backgammon's counting, with the move filter (at
+    most ``candidates`` plays within ``threshold`` equity of the best at 0-ply are searched
+    deeper; at 2-ply the 2-ply filter ``candidates2``, ``threshold2``, ``replies``).
     At plies=0 it is TDAgent exactly. A 2-ply search stops at ``budget`` afterstates valued and
     keeps its 1-ply values (``BUDGET_2``: a count, so play does not depend on the machine's
     speed); ``search_info`` counts the decisions searched, the afterstates valued and the
@@ -731,14 +734,21 @@ class TDSearchAgent(TDAgent):
         cube: str = "janowski",
         budget: int = BUDGET_2,
         cube_plies: int = 2,
+        candidates2: int = CANDIDATES_2,
+        threshold2: float = THRESHOLD_2,
+        replies: int = REPLY_CANDIDATES,
         **kwargs: Any,
     ) -> None:
         """weights and the other keywords: as TDAgent's; plies 0/1/2; candidates >= 1;
         threshold >= 0 (equity); cube: the cube policy (janowski by default: it beat the
         never-double / always-take policy by +0.40 points/game in cubeful money games);
         budget: integer >= 0, the afterstates a 2-ply decision may value (0: no limit);
-        cube_plies: 2 by default (a close cube decision on 2-ply outputs, cube_analysis)."""
+        cube_plies: 2 by default (a close cube decision on 2-ply outputs, cube_analysis);
+        candidates2 >= 1, threshold2 >= 0, replies >= 1: the 2-ply filter (search.py)."""
         self.plies, self.candidates, self.threshold = check_search(plies, candidates, threshold)
+        self.candidates2, self.threshold2, self.replies = check_filter2(
+            candidates2, threshold2, replies
+        )
         self.budget = check_budget(budget)
         self._info = np.zeros(INFO_LEN, dtype=np.int64)
         self.search_info = {"decisions": 0, "afterstates": 0, "stopped": 0}
@@ -747,7 +757,17 @@ class TDSearchAgent(TDAgent):
     def _scores(self, rows):
         out = np.empty(rows.shape[0])
         uu = self._utilities(rows)
-        args = (self.plies, self.candidates, self.threshold, self.budget, self._info, out)
+        args = (
+            self.plies,
+            self.candidates,
+            self.threshold,
+            self.candidates2,
+            self.threshold2,
+            self.replies,
+            self.budget,
+            self._info,
+            out,
+        )
         if uu is None:
             search_values(self._equity_net(), rows, rows.shape[0], *args)
         else:
@@ -841,7 +861,17 @@ class ExpectimaxAgent(AfterstateAgent):
             out = np.empty(n)
             width = self.width if self.width > 0 else max(n, 1)
             info = np.zeros(INFO_LEN, dtype=np.int64)
-            args = (self.depth - 1, width, self.threshold, self.budget, info, out)
+            args = (
+                self.depth - 1,
+                width,
+                self.threshold,
+                CANDIDATES_2,
+                THRESHOLD_2,
+                REPLY_CANDIDATES,
+                self.budget,
+                info,
+                out,
+            )
             uu = self._utilities(rows)
             if uu is None:
                 search_values(self.params, rows, n, *args)

@@ -10,9 +10,11 @@ reply at 0-ply; at **2-ply** the mean over the opponent's rolls of minus its bes
 The move filter (GNU Backgammon's idea, our own code): all plays of the roll are valued at
 0-ply; at most ``candidates`` of them, those within ``threshold`` equity of the best, are searched
 deeper (the best always is). At 2-ply the candidates' 1-ply values are filtered once more (at
-most ``CANDIDATES_2`` within ``THRESHOLD_2``), and each opponent reply searched at 1-ply is
-chosen the same way among the replies of its roll (at most ``REPLY_CANDIDATES`` within
-``threshold`` at 0-ply). A play left out by a filter keeps its shallower value minus
+most ``candidates2`` within ``threshold2``), and each opponent reply searched at 1-ply is
+chosen the same way among the replies of its roll (at most ``replies`` within ``threshold`` at
+0-ply; 1: its best reply at 0-ply, as GNU Backgammon chooses it). The defaults, ``CANDIDATES_2``,
+``THRESHOLD_2`` and ``REPLY_CANDIDATES``, are an agent's ``candidates2``, ``threshold2`` and
+``replies`` unless it is given others. A play left out by a filter keeps its shallower value minus
 ``FILTERED`` (it ranks below every searched play, in its own order).
 
 Values are cubeless money equities per cube unit for the player who made the play
@@ -83,16 +85,17 @@ __all__ = [
     "preroll_outputs2_u",
     "check_search",
     "check_budget",
+    "check_filter2",
 ]
 
 PLIES = (0, 1, 2)
 CANDIDATES = 8  # plays searched past 0-ply, at most ...
 THRESHOLD = 0.16  # ... within this equity of the best at 0-ply
-CANDIDATES_2 = 2  # plays searched at 2-ply, at most ...
-THRESHOLD_2 = 0.04  # ... within this equity of the best at 1-ply
-REPLY_CANDIDATES = 2  # opponent replies searched at 1-ply inside a 2-ply search
+CANDIDATES_2 = 4  # plays searched at 2-ply, at most ...
+THRESHOLD_2 = 0.08  # ... within this equity of the best at 1-ply
+REPLY_CANDIDATES = 1  # opponent replies searched at 1-ply inside a 2-ply search
 FILTERED = 1000.0  # subtracted from the value of a play a filter left out
-BUDGET_2 = 100_000  # afterstates valued in one decision past which a 2-ply search stops
+BUDGET_2 = 150_000  # afterstates valued in one decision past which a 2-ply search stops
 INFO_LEN = 2  # search_values' info: afterstates valued, 1 if the 2-ply search stopped
 MEMO_BITS = 17  # a search's table of model outputs has 2**MEMO_BITS slots (0: no table)
 MEMO_WORDS = 4  # int64 words of a board key: 13 checker counts (0..15) of 4 bits each
@@ -112,24 +115,42 @@ def check_budget(budget: int) -> int:
     return int(budget)
 
 
+def _check_count(name: str, v: int) -> int:
+    """v checked as an integer >= 1; ValueError naming it."""
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
+        raise ValueError(f"{name} must be an integer >= 1, got {v!r}")
+    return int(v)
+
+
+def _check_threshold(name: str, v: float) -> float:
+    """v checked as a number >= 0 (finite or inf); TypeError/ValueError naming it."""
+    if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a number, got {v!r}")
+    if not v >= 0:  # also rejects NaN
+        raise ValueError(f"{name} must be >= 0, got {v!r}")
+    return float(v)
+
+
+def check_filter2(candidates2: int, threshold2: float, replies: int) -> tuple[int, float, int]:
+    """(candidates2, threshold2, replies) of the 2-ply filter checked: integers >= 1 and a number
+    >= 0 (finite or inf); ValueError/TypeError naming the bad one."""
+    return (
+        _check_count("candidates2", candidates2),
+        _check_threshold("threshold2", threshold2),
+        _check_count("replies", replies),
+    )
+
+
 def check_search(plies: int, candidates: int, threshold: float) -> tuple[int, int, float]:
     """(plies, candidates, threshold) checked: plies 0/1/2, candidates >= 1 (int), threshold >= 0
     (finite or inf); ValueError/TypeError naming the bad one."""
     if isinstance(plies, bool) or not isinstance(plies, (int, np.integer)) or plies not in PLIES:
         raise ValueError(f"plies must be 0, 1 or 2, got {plies!r}")
-    if (
-        isinstance(candidates, bool)
-        or not isinstance(candidates, (int, np.integer))
-        or candidates < 1
-    ):
-        raise ValueError(f"candidates must be an integer >= 1, got {candidates!r}")
-    if isinstance(threshold, bool) or not isinstance(
-        threshold, (int, float, np.integer, np.floating)
-    ):
-        raise TypeError(f"threshold must be a number, got {threshold!r}")
-    if not threshold >= 0:  # also rejects NaN
-        raise ValueError(f"threshold must be >= 0, got {threshold!r}")
-    return int(plies), int(candidates), float(threshold)
+    return (
+        int(plies),
+        _check_count("candidates", candidates),
+        _check_threshold("threshold", threshold),
+    )
 
 
 @njit(cache=True, inline="always")
@@ -314,11 +335,11 @@ def _value1(net, uu, side, row, buf, ys, sc, info, memo, acc):
 
 
 @njit(cache=True)
-def _value2(net, uu, row, thr, buf, buf1, ys, sc, sc1, cand, budget, info, memo, acc):
+def _value2(net, uu, row, thr, replies, buf, buf1, ys, sc, sc1, cand, budget, info, memo, acc):
     """2-ply value of afterstate row for its mover (uu[0]'s player): the mean over the opponent's
-    21 rolls of minus its best reply at 1-ply among its REPLY_CANDIDATES best within thr at
-    0-ply. Stops (info[1] = 1, the value meaningless) once info[0] passes budget (> 0). acc:
-    _value1's scratch."""
+    21 rolls of minus its best reply at 1-ply among its replies best within thr at 0-ply. Stops
+    (info[1] = 1, the value meaningless) once info[0] passes budget (> 0). acc: _value1's
+    scratch."""
     if row[OFF_ME] == 15:
         return _exact(uu[0], row)
     s = game.pass_turn(row)
@@ -327,7 +348,7 @@ def _value2(net, uu, row, thr, buf, buf1, ys, sc, sc1, cand, budget, info, memo,
         m = game.plays_of_roll(s, ROLL_D1[r], ROLL_D2[r], buf, None)
         _values0(net, uu[1], buf, m, ys, sc, np.bool_(True), memo)
         info[0] += m
-        k = _filter(sc, m, np.int64(REPLY_CANDIDATES), thr, cand)
+        k = _filter(sc, m, replies, thr, cand)
         best = -1e300
         for c in range(k):
             if budget > 0 and info[0] > budget:
@@ -341,7 +362,22 @@ def _value2(net, uu, row, thr, buf, buf1, ys, sc, sc1, cand, budget, info, memo,
 
 
 @njit(cache=True)
-def search_values_memo(net, uu, rows, n, plies, candidates, threshold, budget, info, out, bits):
+def search_values_memo(
+    net,
+    uu,
+    rows,
+    n,
+    plies,
+    candidates,
+    threshold,
+    candidates2,
+    threshold2,
+    replies,
+    budget,
+    info,
+    out,
+    bits,
+):
     """search_values_u with a table of the model's outputs of 2**bits slots (bits 0: none) kept
     through the decision: a board the search meets again (the same position reached by another
     line, or valued at 0-ply then again under a 2-ply candidate) is read from the table instead of
@@ -372,7 +408,7 @@ def search_values_memo(net, uu, rows, n, plies, candidates, threshold, budget, i
     if plies == 1 or k <= 1:
         return k
     one = out[:n].copy()
-    k2 = _filter(out, n, np.int64(CANDIDATES_2), THRESHOLD_2, inner)
+    k2 = _filter(out, n, candidates2, threshold2, inner)
     for r in range(n):
         out[r] -= FILTERED
     for c in range(k2):
@@ -381,6 +417,7 @@ def search_values_memo(net, uu, rows, n, plies, candidates, threshold, budget, i
             uu,
             rows[inner[c]],
             threshold,
+            replies,
             buf,
             buf1,
             ys,
@@ -400,22 +437,67 @@ def search_values_memo(net, uu, rows, n, plies, candidates, threshold, budget, i
 
 
 @njit(cache=True)
-def search_values_u(net, uu, rows, n, plies, candidates, threshold, budget, info, out):
+def search_values_u(
+    net,
+    uu,
+    rows,
+    n,
+    plies,
+    candidates,
+    threshold,
+    candidates2,
+    threshold2,
+    replies,
+    budget,
+    info,
+    out,
+):
     """search_values with the utilities uu (float64[2, 6]: the mover's, its opponent's; opposite,
     the module docstring) in place of money equity (search_values_memo's table of MEMO_BITS)."""
     return search_values_memo(
-        net, uu, rows, n, plies, candidates, threshold, budget, info, out, np.int64(MEMO_BITS)
+        net,
+        uu,
+        rows,
+        n,
+        plies,
+        candidates,
+        threshold,
+        candidates2,
+        threshold2,
+        replies,
+        budget,
+        info,
+        out,
+        np.int64(MEMO_BITS),
     )
 
 
 @njit(cache=True)
-def search_values(net, rows, n, plies, candidates, threshold, budget, info, out):
+def search_values(
+    net, rows, n, plies, candidates, threshold, candidates2, threshold2, replies, budget, info, out
+):
     """Values (float64[n] into out) of the plays rows[:n] (int64[N, STATE_LEN], mover's view) for
-    the mover, searched to plies (0, 1, 2) with the move filter (candidates, threshold); the best
-    value is the chosen play's (the module docstring). budget: afterstates valued past which a
-    2-ply search stops and the 1-ply values stand (0: no budget). info (int64[INFO_LEN], filled):
-    afterstates valued, 1 if the 2-ply search stopped. -> number of plays searched past 0-ply."""
-    return search_values_u(net, MONEY_U, rows, n, plies, candidates, threshold, budget, info, out)
+    the mover, searched to plies (0, 1, 2) with the move filter (candidates, threshold; at 2-ply
+    candidates2 within threshold2 of the best at 1-ply, each opponent roll's replies best replies
+    within threshold at 0-ply searched at 1-ply: the module docstring, check_filter2); the best
+    value is the chosen play's. budget: afterstates valued past which a 2-ply search stops and the
+    1-ply values stand (0: no budget). info (int64[INFO_LEN], filled): afterstates valued, 1 if
+    the 2-ply search stopped. -> number of plays searched past 0-ply."""
+    return search_values_u(
+        net,
+        MONEY_U,
+        rows,
+        n,
+        plies,
+        candidates,
+        threshold,
+        candidates2,
+        threshold2,
+        replies,
+        budget,
+        info,
+        out,
+    )
 
 
 @njit(cache=True)
@@ -462,7 +544,8 @@ def preroll_outputs2_u(net, uu, state, candidates, threshold, out):
     by uu[0] (float64[2, 6], the player's utility and its opponent's, as search_values_u takes
     them), at most candidates of them within threshold of the best valued at 1-ply, and the
     1-ply outputs of the best of those (the mean of the opponent's best replies', turned round;
-    exact for a play that ends the game) -> the mean 1-ply utility of those plays."""
+    exact for a play that ends the game) -> the mean 1-ply utility of those plays. candidates
+    must be >= 1 (unchecked here: the callers pass a constant, check_search checks a user's)."""
     maxa = game.MAX_AFTERSTATES
     buf = np.empty((maxa, STATE_LEN), dtype=np.int64)
     buf1 = np.empty((maxa, STATE_LEN), dtype=np.int64)

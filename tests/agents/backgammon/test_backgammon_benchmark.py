@@ -50,7 +50,9 @@ def test_the_set_holds_decisions_and_their_candidate_plays(bench):
         rows = _Picker(bench, "best").afterstates(s, d1, d2)
         for c in bench["cand_rows"][st[i] : st[i + 1]]:
             assert (rows == c).all(axis=1).any()  # a play of the roll
-    assert np.isfinite(bench["cand_eq"]).all() and (bench["cand_se"] > 0).all()
+    # a standard error may be 0: two trials of a bear-off the database values exactly agree
+    assert np.isfinite(bench["cand_eq"]).all() and (bench["cand_se"] >= 0).all()
+    assert (bench["cand_se"] > 0).any()
 
 
 def test_losses_are_the_gap_to_the_rollout_best(bench):

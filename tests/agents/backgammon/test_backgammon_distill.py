@@ -63,7 +63,8 @@ def test_targets_are_the_one_ply_search_values():
     D.targets1(NET, rows, len(rows), t)
     # its equity is the search's 1-ply value (every play searched: no filter)
     v = np.empty(len(rows))
-    bs.search_values(NET, rows, len(rows), 1, 10**6, np.inf, 0, np.zeros(bs.INFO_LEN, np.int64), v)
+    info = np.zeros(bs.INFO_LEN, np.int64)
+    bs.search_values(NET, rows, len(rows), 1, 10**6, np.inf, 1, 0.0, 1, 0, info, v)
     eq = np.array([td_net.equity(y) for y in t])
     assert np.allclose(eq, v, atol=1e-12)
     # cumulative probabilities, constraints of a real outcome

@@ -14,6 +14,7 @@ from boardgym.agents.backgammon.agents import (
     expectimax2,
 )
 from boardgym.agents.backgammon.game_loop import play_afterstate_game
+from boardgym.agents.registry import load_spec
 from boardgym.envs import backgammon_notation as notation
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import (
@@ -66,7 +67,7 @@ def _v1(row):
     )
 
 
-def _v2(row, thr=bs.THRESHOLD):
+def _v2(row, thr=bs.THRESHOLD, replies=bs.REPLY_CANDIDATES):
     if row[OFF_ME] == 15:
         return float(game.result(game.pass_turn(row), game.SCORING_GAMMON)[1])
     s = game.pass_turn(row)
@@ -75,15 +76,28 @@ def _v2(row, thr=bs.THRESHOLD):
         rows = _plays(s, d1, d2)
         v = _v0(rows)
         order = np.argsort(-v, kind="stable")
-        keep = [k for k in order[: bs.REPLY_CANDIDATES] if v[k] >= v[order[0]] - thr]
+        keep = [k for k in order[:replies] if v[k] >= v[order[0]] - thr]
         tot -= w * max(_v1(rows[k]) for k in keep)
     return tot
 
 
-def _search(rows, plies, candidates=bs.CANDIDATES, threshold=bs.THRESHOLD, budget=0, info=None):
+DEFAULT2 = (bs.CANDIDATES_2, bs.THRESHOLD_2, bs.REPLY_CANDIDATES)  # the 2-ply filter
+
+
+def _search(
+    rows,
+    plies,
+    candidates=bs.CANDIDATES,
+    threshold=bs.THRESHOLD,
+    budget=0,
+    info=None,
+    filter2=DEFAULT2,
+):
     out = np.empty(rows.shape[0])
     info = np.zeros(bs.INFO_LEN, np.int64) if info is None else info
-    k = bs.search_values(NET, rows, rows.shape[0], plies, candidates, threshold, budget, info, out)
+    k = bs.search_values(
+        NET, rows, rows.shape[0], plies, candidates, threshold, *filter2, budget, info, out
+    )
     return out, k
 
 
@@ -160,23 +174,25 @@ def test_exact_points_below_the_root_in_a_bearoff():
     assert out.max() < 0.0
 
 
-def test_two_ply_matches_the_python_reference_in_a_bearoff():
+@pytest.mark.parametrize("filter2", [DEFAULT2, (2, 0.04, 2), (8, np.inf, 3)])
+def test_two_ply_matches_the_python_reference_in_a_bearoff(filter2):
     for s, (d1, d2) in ((ENDGAME, (2, 1)), (notation.position_from_id(RACE), (6, 4))):
-        _check_two_ply(s, d1, d2)
+        _check_two_ply(s, d1, d2, filter2)
 
 
-def _check_two_ply(s, d1, d2):
+def _check_two_ply(s, d1, d2, filter2=DEFAULT2):
+    candidates2, threshold2, replies = filter2
     rows = _plays(s, d1, d2)
-    out, k = _search(rows, 2)
+    out, k = _search(rows, 2, filter2=filter2)
     v0 = _v0(rows, exact=False)
     order = np.argsort(-v0, kind="stable")
     cand = [c for c in order[: bs.CANDIDATES] if v0[c] >= v0[order[0]] - bs.THRESHOLD]
     v1 = {c: _v1(rows[c]) for c in cand}
     order1 = sorted(cand, key=lambda c: -v1[c])
     top = order1[0]
-    deep = [c for c in order1[: bs.CANDIDATES_2] if v1[c] >= v1[top] - bs.THRESHOLD_2]
+    deep = [c for c in order1[:candidates2] if v1[c] >= v1[top] - threshold2]
     for c in deep:
-        assert out[c] == pytest.approx(_v2(rows[c]), abs=1e-12)
+        assert out[c] == pytest.approx(_v2(rows[c], replies=replies), abs=1e-12)
     for c in set(cand) - set(deep):
         assert out[c] == pytest.approx(v1[c] - bs.FILTERED, abs=1e-9)
 
@@ -242,6 +258,7 @@ def test_search_agent_options_and_checks():
     agent = load("backgammon-td")
     assert isinstance(agent, TDSearchAgent) and isinstance(agent, TDAgent)
     assert (agent.plies, agent.candidates, agent.threshold) == (2, bs.CANDIDATES, bs.THRESHOLD)
+    assert (agent.candidates2, agent.threshold2, agent.replies) == DEFAULT2
     assert agent.cube_policy == "janowski"
     assert load("backgammon-td", cube="cubeless").cube_policy == "cubeless"
     assert ExpectimaxAgent().cube_policy == "janowski"
@@ -253,6 +270,10 @@ def test_search_agent_options_and_checks():
     assert a2.best_play(notation.position_id(s), 6, 6) in notation.legal_plays(
         notation.position_id(s), 6, 6
     )
+    # the 2-ply filter from a spec: the agent's values are the search's with it
+    wide = load_spec("backgammon-td:candidates2=8,threshold2=0.2,replies=2,budget=0")
+    rows = _plays(s, 6, 5)
+    np.testing.assert_array_equal(wide.scores(rows), _search(rows, 2, filter2=(8, 0.2, 2))[0])
     for bad, match in (
         ({"plies": 3}, "plies"),
         ({"plies": True}, "plies"),
@@ -264,6 +285,12 @@ def test_search_agent_options_and_checks():
         ({"budget": -1}, "budget"),
         ({"budget": 1.5}, "budget"),
         ({"budget": True}, "budget"),
+        ({"candidates2": 0}, "candidates2"),
+        ({"candidates2": 1.5}, "candidates2"),
+        ({"threshold2": -1}, "threshold2"),
+        ({"threshold2": None}, "threshold2"),
+        ({"replies": 0}, "replies"),
+        ({"replies": False}, "replies"),
     ):
         with pytest.raises((TypeError, ValueError), match=match):
             load("backgammon-td", **bad)

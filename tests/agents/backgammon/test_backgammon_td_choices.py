@@ -1,9 +1,13 @@
-"""The default ``backgammon-td`` decides as it did before its search was made cheaper
-(tests/data/backgammon_td_choices.tsv, recorded at commit 4e3dfe9 from positions of its own
-7-point matches): the same play, the same number of afterstates valued and the same stop of the
-2-ply search for each position and roll, the same cube actions; and the search's table of model
-outputs (search.search_values_memo) changes no value, to the last bit."""
+"""The default ``backgammon-td`` decides as recorded (tests/data/backgammon_td_choices.tsv,
+positions of its own 7-point matches and money games): the same play, the same number of
+afterstates valued and the same stop of the 2-ply search for each position and roll, the same cube
+actions; and the search's table of model outputs (search.search_values_memo) changes no value, to
+the last bit. A change that makes the search cheaper must keep every decision; a change of the
+shipped net or of the search's settings records them again, on purpose:
+``python tests/agents/backgammon/test_backgammon_td_choices.py --record`` (the same positions,
+their new decisions; the file's first comment line says when)."""
 
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -101,6 +105,9 @@ def test_the_table_changes_no_value(agent, c):
             2,
             agent.candidates,
             agent.threshold,
+            agent.candidates2,
+            agent.threshold2,
+            agent.replies,
             agent.budget,
             info,
             out,
@@ -109,3 +116,38 @@ def test_the_table_changes_no_value(agent, c):
         got.append((k, info.tolist(), out.view(np.int64).tolist()))
     assert got[1] == got[0] and got[2] == got[0]
     assert got[0][1][0] == int(c["valued"])
+
+
+def record(note: str) -> None:
+    """Rewrite the data file with the decisions of today's default agent at the same positions
+    (the header comment's first line replaced by note); SystemExit if no recorded 2-ply search is
+    stopped by the budget any more (the tests need one: add such a position)."""
+    lines = DATA.read_text().splitlines()
+    comments = [x for x in lines if x.startswith("#")]
+    head = next(x for x in lines if x and not x.startswith("#")).split("\t")
+    td = load("backgammon-td")
+    out = []
+    for c in CASES:
+        s = _setup(td, c)
+        if c["kind"] == "play":
+            before = dict(td.search_info)
+            a = td.best_afterstate(s, int(c["dice"][0]), int(c["dice"][1]))
+            c = dict(c, expected=notation.position_id(a))
+            c["valued"] = str(td.search_info["afterstates"] - before["afterstates"])
+            c["stopped"] = str(td.search_info["stopped"] - before["stopped"])
+        else:
+            action = td.cube_action(s, c["kind"] == "take")
+            c = dict(c, expected=next(k for k, v in ACTIONS.items() if v == action))
+        out.append("\t".join(c[k] for k in head))
+    if not any(x.split("\t")[head.index("stopped")] == "1" for x in out if x.startswith("play")):
+        raise SystemExit("no recorded play stops the 2-ply search any more: add such a position")
+    text = "\n".join([note, *comments[1:], "\t".join(head), *out]) + "\n"
+    tmp = DATA.with_suffix(".tmp")
+    tmp.write_text(text)
+    tmp.replace(DATA)
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] != ["--record"] or len(sys.argv) != 3:
+        raise SystemExit(f"usage: python {sys.argv[0]} --record '# first comment line'")
+    record(sys.argv[2])
