@@ -65,20 +65,34 @@ def test_the_data_holds_every_kind_of_decision():
     assert any(c["crawford"] == "1" for c in PLAYS)
 
 
-@pytest.mark.parametrize("c", PLAYS, ids=lambda c: f"{c['position_id']}-{c['dice']}")
-def test_plays_as_recorded(agent, c):
+def _decide(agent, c):
+    """The agent's decision of case c as the data file writes it: {"expected": the chosen
+    afterstate's Position ID, "valued", "stopped"} for a play, {"expected": the action's name} for
+    a cube case."""
     s = _setup(agent, c)
+    if c["kind"] != "play":
+        action = agent.cube_action(s, c["kind"] == "take")
+        return {"expected": next(k for k, v in ACTIONS.items() if v == action)}
     before = dict(agent.search_info)
     a = agent.best_afterstate(s, int(c["dice"][0]), int(c["dice"][1]))
-    assert notation.position_id(a) == c["expected"]
-    assert agent.search_info["afterstates"] - before["afterstates"] == int(c["valued"])
-    assert agent.search_info["stopped"] - before["stopped"] == int(c["stopped"])
+    return {
+        "expected": notation.position_id(a),
+        "valued": str(agent.search_info["afterstates"] - before["afterstates"]),
+        "stopped": str(agent.search_info["stopped"] - before["stopped"]),
+    }
+
+
+@pytest.mark.parametrize("c", PLAYS, ids=lambda c: f"{c['position_id']}-{c['dice']}")
+def test_plays_as_recorded(agent, c):
+    got = _decide(agent, c)
+    assert got["expected"] == c["expected"]
+    assert int(got["valued"]) == int(c["valued"])
+    assert int(got["stopped"]) == int(c["stopped"])
 
 
 @pytest.mark.parametrize("c", CUBES, ids=lambda c: f"{c['kind']}-{c['position_id']}")
 def test_cube_actions_as_recorded(agent, c):
-    s = _setup(agent, c)
-    assert agent.cube_action(s, c["kind"] == "take") == ACTIONS[c["expected"]]
+    assert ACTIONS[_decide(agent, c)["expected"]] == ACTIONS[c["expected"]]
 
 
 @pytest.mark.parametrize("c", PLAYS[::4] + [c for c in PLAYS if c["stopped"] == "1"][:1])
@@ -128,16 +142,7 @@ def record(note: str) -> None:
     td = load("backgammon-td")
     out = []
     for c in CASES:
-        s = _setup(td, c)
-        if c["kind"] == "play":
-            before = dict(td.search_info)
-            a = td.best_afterstate(s, int(c["dice"][0]), int(c["dice"][1]))
-            c = dict(c, expected=notation.position_id(a))
-            c["valued"] = str(td.search_info["afterstates"] - before["afterstates"])
-            c["stopped"] = str(td.search_info["stopped"] - before["stopped"])
-        else:
-            action = td.cube_action(s, c["kind"] == "take")
-            c = dict(c, expected=next(k for k, v in ACTIONS.items() if v == action))
+        c = dict(c, **_decide(td, c))
         out.append("\t".join(c[k] for k in head))
     if not any(x.split("\t")[head.index("stopped")] == "1" for x in out if x.startswith("play")):
         raise SystemExit("no recorded play stops the 2-ply search any more: add such a position")
