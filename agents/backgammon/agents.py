@@ -74,11 +74,9 @@ from boardgym.agents.backgammon.search import (
     REPLY_CANDIDATES,
     THRESHOLD,
     THRESHOLD_2,
-    check_budget,
-    check_filter2,
-    check_search,
     preroll_outputs2_u,
     preroll_outputs_u,
+    search_settings,
     search_values,
     search_values_u,
 )
@@ -722,8 +720,9 @@ class TDSearchAgent(TDAgent):
     deeper; at 2-ply the 2-ply filter ``candidates2``, ``threshold2``, ``replies``).
     At plies=0 it is TDAgent exactly. A 2-ply search stops at ``budget`` afterstates valued and
     keeps its 1-ply values (``BUDGET_2``: a count, so play does not depend on the machine's
-    speed); ``search_info`` counts the decisions searched, the afterstates valued and the
-    2-ply searches stopped."""
+    speed). ``search`` holds these settings (a search.Settings, checked by search_settings);
+    ``search_info`` counts the decisions searched, the afterstates valued and the 2-ply
+    searches stopped."""
 
     def __init__(
         self,
@@ -745,11 +744,9 @@ class TDSearchAgent(TDAgent):
         budget: integer >= 0, the afterstates a 2-ply decision may value (0: no limit);
         cube_plies: 2 by default (a close cube decision on 2-ply outputs, cube_analysis);
         candidates2 >= 1, threshold2 >= 0, replies >= 1: the 2-ply filter (search.py)."""
-        self.plies, self.candidates, self.threshold = check_search(plies, candidates, threshold)
-        self.candidates2, self.threshold2, self.replies = check_filter2(
-            candidates2, threshold2, replies
+        self.search = search_settings(
+            plies, candidates, threshold, candidates2, threshold2, replies, budget
         )
-        self.budget = check_budget(budget)
         self._info = np.zeros(INFO_LEN, dtype=np.int64)
         self.search_info = {"decisions": 0, "afterstates": 0, "stopped": 0}
         super().__init__(weights=weights, cube=cube, cube_plies=cube_plies, **kwargs)
@@ -757,21 +754,12 @@ class TDSearchAgent(TDAgent):
     def _scores(self, rows):
         out = np.empty(rows.shape[0])
         uu = self._utilities(rows)
-        args = (
-            self.plies,
-            self.candidates,
-            self.threshold,
-            self.candidates2,
-            self.threshold2,
-            self.replies,
-            self.budget,
-            self._info,
-            out,
-        )
         if uu is None:
-            search_values(self._equity_net(), rows, rows.shape[0], *args)
+            search_values(self._equity_net(), rows, rows.shape[0], self.search, self._info, out)
         else:
-            search_values_u(self._equity_net(), uu, rows, rows.shape[0], *args)
+            search_values_u(
+                self._equity_net(), uu, rows, rows.shape[0], self.search, self._info, out
+            )
         self.search_info["decisions"] += 1
         self.search_info["afterstates"] += int(self._info[0])
         self.search_info["stopped"] += int(self._info[1])
@@ -820,7 +808,6 @@ class ExpectimaxAgent(AfterstateAgent):
         ("cubeless", or "equity" / "janowski" with a net evaluation; None: janowski with a net,
         else cubeless); budget: integer >= 0 (0: no limit)."""
         super().__init__()
-        self.budget = check_budget(budget)
         if weights is not None:
             evaluation = weights
         if depth not in (1, 2, 3) or isinstance(depth, bool):
@@ -829,9 +816,11 @@ class ExpectimaxAgent(AfterstateAgent):
             raise ValueError(f"ExpectimaxAgent width must be an integer >= 0, got {width!r}")
         self.depth = depth
         self.width = int(width)
-        candidates = self.width if self.width > 0 else game.MAX_AFTERSTATES
-        _, _, self.threshold = check_search(
-            depth - 1, candidates, np.inf if threshold is None else threshold
+        self.search = search_settings(
+            depth - 1,
+            self.width if self.width > 0 else game.MAX_AFTERSTATES,
+            np.inf if threshold is None else threshold,
+            budget=budget,
         )
         if isinstance(evaluation, TDAgent):
             self.use_net, self.params = True, evaluation._equity_net()
@@ -859,24 +848,12 @@ class ExpectimaxAgent(AfterstateAgent):
         n = rows.shape[0]
         if self.use_net:
             out = np.empty(n)
-            width = self.width if self.width > 0 else max(n, 1)
             info = np.zeros(INFO_LEN, dtype=np.int64)
-            args = (
-                self.depth - 1,
-                width,
-                self.threshold,
-                CANDIDATES_2,
-                THRESHOLD_2,
-                REPLY_CANDIDATES,
-                self.budget,
-                info,
-                out,
-            )
             uu = self._utilities(rows)
             if uu is None:
-                search_values(self.params, rows, n, *args)
+                search_values(self.params, rows, n, self.search, info, out)
             else:
-                search_values_u(self.params, uu, rows, n, *args)
+                search_values_u(self.params, uu, rows, n, self.search, info, out)
             return out
         one = np.empty(n)
         _score(self.use_net, self.params, rows, n, one)

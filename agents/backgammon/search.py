@@ -54,6 +54,8 @@ round), which a close cube decision is made on (agents/backgammon/agents.py ``cu
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -83,9 +85,8 @@ __all__ = [
     "preroll_outputs",
     "preroll_outputs_u",
     "preroll_outputs2_u",
-    "check_search",
-    "check_budget",
-    "check_filter2",
+    "Settings",
+    "search_settings",
 ]
 
 PLIES = (0, 1, 2)
@@ -106,13 +107,18 @@ MONEY_U = np.array([[-1.0, 2.0, 1.0, 1.0, -1.0, -1.0]] * 2)  # money equity as a
 MONEY_U.flags.writeable = False
 
 
-def check_budget(budget: int) -> int:
-    """budget checked: an integer >= 0 (afterstates; 0: no budget); ValueError naming it."""
-    if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < 0:
-        raise ValueError(
-            f"budget must be an integer >= 0 (afterstates valued; 0: none), got {budget!r}"
-        )
-    return int(budget)
+class Settings(NamedTuple):
+    """One search's settings, as ``search_values`` takes them (build it with ``search_settings``,
+    which checks each): the depth, the move filter and the 2-ply filter (the module docstring),
+    and the work budget."""
+
+    plies: int  # 0, 1 or 2
+    candidates: int  # plays searched past 0-ply, at most ...
+    threshold: float  # ... within this equity of the best at 0-ply (also the replies' window)
+    candidates2: int  # plays searched at 2-ply, at most ...
+    threshold2: float  # ... within this equity of the best at 1-ply
+    replies: int  # each opponent roll's best replies at 0-ply searched at 1-ply in a 2-ply search
+    budget: int  # afterstates valued past which a 2-ply search stops (0: no budget)
 
 
 def _check_count(name: str, v: int) -> int:
@@ -131,25 +137,32 @@ def _check_threshold(name: str, v: float) -> float:
     return float(v)
 
 
-def check_filter2(candidates2: int, threshold2: float, replies: int) -> tuple[int, float, int]:
-    """(candidates2, threshold2, replies) of the 2-ply filter checked: integers >= 1 and a number
-    >= 0 (finite or inf); ValueError/TypeError naming the bad one."""
-    return (
-        _check_count("candidates2", candidates2),
-        _check_threshold("threshold2", threshold2),
-        _check_count("replies", replies),
-    )
-
-
-def check_search(plies: int, candidates: int, threshold: float) -> tuple[int, int, float]:
-    """(plies, candidates, threshold) checked: plies 0/1/2, candidates >= 1 (int), threshold >= 0
-    (finite or inf); ValueError/TypeError naming the bad one."""
+def search_settings(
+    plies: int = 2,
+    candidates: int = CANDIDATES,
+    threshold: float = THRESHOLD,
+    candidates2: int = CANDIDATES_2,
+    threshold2: float = THRESHOLD_2,
+    replies: int = REPLY_CANDIDATES,
+    budget: int = BUDGET_2,
+) -> Settings:
+    """The Settings of a search, checked: plies 0, 1 or 2; candidates, candidates2 and replies
+    integers >= 1; threshold and threshold2 numbers >= 0 (finite or inf); budget an integer >= 0
+    (afterstates; 0: none). ValueError/TypeError naming the bad one."""
     if isinstance(plies, bool) or not isinstance(plies, (int, np.integer)) or plies not in PLIES:
         raise ValueError(f"plies must be 0, 1 or 2, got {plies!r}")
-    return (
+    if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < 0:
+        raise ValueError(
+            f"budget must be an integer >= 0 (afterstates valued; 0: none), got {budget!r}"
+        )
+    return Settings(
         int(plies),
         _check_count("candidates", candidates),
         _check_threshold("threshold", threshold),
+        _check_count("candidates2", candidates2),
+        _check_threshold("threshold2", threshold2),
+        _check_count("replies", replies),
+        int(budget),
     )
 
 
@@ -335,11 +348,11 @@ def _value1(net, uu, side, row, buf, ys, sc, info, memo, acc):
 
 
 @njit(cache=True)
-def _value2(net, uu, row, thr, replies, buf, buf1, ys, sc, sc1, cand, budget, info, memo, acc):
+def _value2(net, uu, row, cfg, buf, buf1, ys, sc, sc1, cand, info, memo, acc):
     """2-ply value of afterstate row for its mover (uu[0]'s player): the mean over the opponent's
-    21 rolls of minus its best reply at 1-ply among its replies best within thr at 0-ply. Stops
-    (info[1] = 1, the value meaningless) once info[0] passes budget (> 0). acc: _value1's
-    scratch."""
+    21 rolls of minus its best reply at 1-ply among its cfg.replies best within cfg.threshold at
+    0-ply. Stops (info[1] = 1, the value meaningless) once info[0] passes cfg.budget (> 0). acc:
+    _value1's scratch."""
     if row[OFF_ME] == 15:
         return _exact(uu[0], row)
     s = game.pass_turn(row)
@@ -348,10 +361,10 @@ def _value2(net, uu, row, thr, replies, buf, buf1, ys, sc, sc1, cand, budget, in
         m = game.plays_of_roll(s, ROLL_D1[r], ROLL_D2[r], buf, None)
         _values0(net, uu[1], buf, m, ys, sc, np.bool_(True), memo)
         info[0] += m
-        k = _filter(sc, m, replies, thr, cand)
+        k = _filter(sc, m, cfg.replies, cfg.threshold, cand)
         best = -1e300
         for c in range(k):
-            if budget > 0 and info[0] > budget:
+            if cfg.budget > 0 and info[0] > cfg.budget:
                 info[1] = 1
                 return 0.0
             v = _value1(net, uu, 1, buf[cand[c]], buf1, ys, sc1, info, memo, acc)
@@ -362,22 +375,7 @@ def _value2(net, uu, row, thr, replies, buf, buf1, ys, sc, sc1, cand, budget, in
 
 
 @njit(cache=True)
-def search_values_memo(
-    net,
-    uu,
-    rows,
-    n,
-    plies,
-    candidates,
-    threshold,
-    candidates2,
-    threshold2,
-    replies,
-    budget,
-    info,
-    out,
-    bits,
-):
+def search_values_memo(net, uu, rows, n, cfg, info, out, bits):
     """search_values_u with a table of the model's outputs of 2**bits slots (bits 0: none) kept
     through the decision: a board the search meets again (the same position reached by another
     line, or valued at 0-ply then again under a 2-ply candidate) is read from the table instead of
@@ -387,11 +385,11 @@ def search_values_memo(
     0-ply."""
     maxa = game.MAX_AFTERSTATES
     ys = np.empty((max(n, maxa), td_net.N_OUT))
-    memo = _memo_new(bits if plies > 0 and n > 1 else 0, max(n, maxa))
-    _values0(net, uu[0], rows, n, ys, out, plies > 0, memo)
+    memo = _memo_new(bits if cfg.plies > 0 and n > 1 else 0, max(n, maxa))
+    _values0(net, uu[0], rows, n, ys, out, cfg.plies > 0, memo)
     info[0] = n
     info[1] = 0
-    if plies == 0 or n <= 1:
+    if cfg.plies == 0 or n <= 1:
         return 0
     buf = np.empty((maxa, STATE_LEN), dtype=np.int64)
     buf1 = np.empty((maxa, STATE_LEN), dtype=np.int64)
@@ -400,35 +398,19 @@ def search_values_memo(
     cand = np.empty(maxa, dtype=np.int64)
     inner = np.empty(maxa, dtype=np.int64)
     acc = np.empty(td_net.N_OUT)
-    k = _filter(out, n, candidates, threshold, cand)
+    k = _filter(out, n, cfg.candidates, cfg.threshold, cand)
     for r in range(n):
         out[r] -= FILTERED
     for c in range(k):
         out[cand[c]] = _value1(net, uu, 0, rows[cand[c]], buf, ys, sc, info, memo, acc)
-    if plies == 1 or k <= 1:
+    if cfg.plies == 1 or k <= 1:
         return k
     one = out[:n].copy()
-    k2 = _filter(out, n, candidates2, threshold2, inner)
+    k2 = _filter(out, n, cfg.candidates2, cfg.threshold2, inner)
     for r in range(n):
         out[r] -= FILTERED
     for c in range(k2):
-        v = _value2(
-            net,
-            uu,
-            rows[inner[c]],
-            threshold,
-            replies,
-            buf,
-            buf1,
-            ys,
-            sc,
-            sc1,
-            cand,
-            budget,
-            info,
-            memo,
-            acc,
-        )
+        v = _value2(net, uu, rows[inner[c]], cfg, buf, buf1, ys, sc, sc1, cand, info, memo, acc)
         if info[1] == 1:
             out[:n] = one
             return k
@@ -437,67 +419,23 @@ def search_values_memo(
 
 
 @njit(cache=True)
-def search_values_u(
-    net,
-    uu,
-    rows,
-    n,
-    plies,
-    candidates,
-    threshold,
-    candidates2,
-    threshold2,
-    replies,
-    budget,
-    info,
-    out,
-):
+def search_values_u(net, uu, rows, n, cfg, info, out):
     """search_values with the utilities uu (float64[2, 6]: the mover's, its opponent's; opposite,
     the module docstring) in place of money equity (search_values_memo's table of MEMO_BITS)."""
-    return search_values_memo(
-        net,
-        uu,
-        rows,
-        n,
-        plies,
-        candidates,
-        threshold,
-        candidates2,
-        threshold2,
-        replies,
-        budget,
-        info,
-        out,
-        np.int64(MEMO_BITS),
-    )
+    return search_values_memo(net, uu, rows, n, cfg, info, out, np.int64(MEMO_BITS))
 
 
 @njit(cache=True)
-def search_values(
-    net, rows, n, plies, candidates, threshold, candidates2, threshold2, replies, budget, info, out
-):
+def search_values(net, rows, n, cfg, info, out):
     """Values (float64[n] into out) of the plays rows[:n] (int64[N, STATE_LEN], mover's view) for
-    the mover, searched to plies (0, 1, 2) with the move filter (candidates, threshold; at 2-ply
-    candidates2 within threshold2 of the best at 1-ply, each opponent roll's replies best replies
-    within threshold at 0-ply searched at 1-ply: the module docstring, check_filter2); the best
-    value is the chosen play's. budget: afterstates valued past which a 2-ply search stops and the
-    1-ply values stand (0: no budget). info (int64[INFO_LEN], filled): afterstates valued, 1 if
-    the 2-ply search stopped. -> number of plays searched past 0-ply."""
-    return search_values_u(
-        net,
-        MONEY_U,
-        rows,
-        n,
-        plies,
-        candidates,
-        threshold,
-        candidates2,
-        threshold2,
-        replies,
-        budget,
-        info,
-        out,
-    )
+    the mover, searched as cfg (a Settings, search_settings) says: to cfg.plies (0, 1, 2) with the
+    move filter (candidates, threshold; at 2-ply candidates2 within threshold2 of the best at
+    1-ply, each opponent roll's replies best replies within threshold at 0-ply searched at 1-ply:
+    the module docstring); the best value is the chosen play's. cfg.budget: afterstates valued
+    past which a 2-ply search stops and the 1-ply values stand (0: no budget). info
+    (int64[INFO_LEN], filled): afterstates valued, 1 if the 2-ply search stopped. -> number of
+    plays searched past 0-ply."""
+    return search_values_u(net, MONEY_U, rows, n, cfg, info, out)
 
 
 @njit(cache=True)
@@ -545,7 +483,7 @@ def preroll_outputs2_u(net, uu, state, candidates, threshold, out):
     them), at most candidates of them within threshold of the best valued at 1-ply, and the
     1-ply outputs of the best of those (the mean of the opponent's best replies', turned round;
     exact for a play that ends the game) -> the mean 1-ply utility of those plays. candidates
-    must be >= 1 (unchecked here: the callers pass a constant, check_search checks a user's)."""
+    must be >= 1 (unchecked here: the callers pass a constant, search_settings checks a user's)."""
     maxa = game.MAX_AFTERSTATES
     buf = np.empty((maxa, STATE_LEN), dtype=np.int64)
     buf1 = np.empty((maxa, STATE_LEN), dtype=np.int64)

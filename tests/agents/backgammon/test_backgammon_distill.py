@@ -64,7 +64,7 @@ def test_targets_are_the_one_ply_search_values():
     # its equity is the search's 1-ply value (every play searched: no filter)
     v = np.empty(len(rows))
     info = np.zeros(bs.INFO_LEN, np.int64)
-    bs.search_values(NET, rows, len(rows), 1, 10**6, np.inf, 1, 0.0, 1, 0, info, v)
+    bs.search_values(NET, rows, len(rows), bs.search_settings(1, 10**6, np.inf, budget=0), info, v)
     eq = np.array([td_net.equity(y) for y in t])
     assert np.allclose(eq, v, atol=1e-12)
     # cumulative probabilities, constraints of a real outcome

@@ -54,9 +54,9 @@ def test_money_utility_search_is_search_values_to_the_bit(td):
     for plies in (0, 1):
         a, b = np.empty(n), np.empty(n)
         ia, ib = np.zeros(bs.INFO_LEN, np.int64), np.zeros(bs.INFO_LEN, np.int64)
-        f2 = (bs.CANDIDATES_2, bs.THRESHOLD_2, bs.REPLY_CANDIDATES)
-        ka = bs.search_values(td.params, rows, n, plies, 8, 0.16, *f2, 0, ia, a)
-        kb = bs.search_values_u(td.params, bs.MONEY_U, rows, n, plies, 8, 0.16, *f2, 0, ib, b)
+        cfg = bs.search_settings(plies, 8, 0.16, budget=0)
+        ka = bs.search_values(td.params, rows, n, cfg, ia, a)
+        kb = bs.search_values_u(td.params, bs.MONEY_U, rows, n, cfg, ib, b)
         assert ka == kb and np.array_equal(a, b) and np.array_equal(ia, ib)
 
 
@@ -101,21 +101,8 @@ def test_searching_agents_play_for_the_match(agent):
     n = len(rows)
     out = np.empty(n)
     uu = np.array([[-1.0, 2.0, 0, 0, 0, 0]] * 2)  # 2 P(win) - 1 for either side
-    bs.search_values_u(
-        a.params,
-        uu,
-        rows,
-        n,
-        1,
-        a.candidates if agent == "search1" else 4,
-        a.threshold,
-        bs.CANDIDATES_2,
-        bs.THRESHOLD_2,
-        bs.REPLY_CANDIDATES,
-        0,
-        np.zeros(bs.INFO_LEN, np.int64),
-        out,
-    )
+    assert a.search.plies == 1
+    bs.search_values_u(a.params, uu, rows, n, a.search, np.zeros(bs.INFO_LEN, np.int64), out)
     assert np.allclose(dmp, out, atol=1e-12)
 
 

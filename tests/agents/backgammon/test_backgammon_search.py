@@ -95,9 +95,8 @@ def _search(
 ):
     out = np.empty(rows.shape[0])
     info = np.zeros(bs.INFO_LEN, np.int64) if info is None else info
-    k = bs.search_values(
-        NET, rows, rows.shape[0], plies, candidates, threshold, *filter2, budget, info, out
-    )
+    cfg = bs.search_settings(plies, candidates, threshold, *filter2, budget)
+    k = bs.search_values(NET, rows, rows.shape[0], cfg, info, out)
     return out, k
 
 
@@ -257,8 +256,11 @@ def test_a_two_ply_search_over_budget_keeps_the_one_ply_values():
 def test_search_agent_options_and_checks():
     agent = load("backgammon-td")
     assert isinstance(agent, TDSearchAgent) and isinstance(agent, TDAgent)
-    assert (agent.plies, agent.candidates, agent.threshold) == (2, bs.CANDIDATES, bs.THRESHOLD)
-    assert (agent.candidates2, agent.threshold2, agent.replies) == DEFAULT2
+    assert (
+        agent.search
+        == bs.search_settings()
+        == (2, bs.CANDIDATES, bs.THRESHOLD, *DEFAULT2, bs.BUDGET_2)
+    )
     assert agent.cube_policy == "janowski"
     assert load("backgammon-td", cube="cubeless").cube_policy == "cubeless"
     assert ExpectimaxAgent().cube_policy == "janowski"
