@@ -6,6 +6,7 @@ TD defaults are the library's."""
 import dataclasses
 import json
 import os
+import typing
 
 import numpy as np
 import pytest
@@ -237,6 +238,13 @@ def test_the_td_defaults_are_the_library_ones():
         assert getattr(cfg, field.name) == field.default, field.name
 
 
+def test_the_distill_fit_choices_are_the_library_ones():
+    from boardgym.agents.backgammon.distill import FITS
+
+    hints = typing.get_type_hints(train.Settings)
+    assert typing.get_args(hints["distill_fit"]) == FITS
+
+
 @pytest.mark.parametrize(
     "args, match",
     [
@@ -248,7 +256,7 @@ def test_the_td_defaults_are_the_library_ones():
         (["--distill-rounds", "1"], "--model gnubg"),
         (["--model", "gnubg", "--distill-alt", "2"], "--distill-alt"),
         (["--model", "gnubg", "--distill-alpha", "0"], "--distill-alpha"),
-        (["--model", "gnubg", "--distill-fit", "lbfgs"], "--distill-fit must be one of sgd, adam"),
+        (["--model", "gnubg", "--distill-fit", "lbfgs"], "--distill-fit: invalid choice 'lbfgs'"),
         (["--teacher", "greedy"], "--teacher is for --algo ppo"),
         (["--start-from", "w.npz"], "--start-from is for --algo rollout, or --algo td with"),
         (["--game", "draughts", "--start-from", "w.npz"], "--start-from is for"),
