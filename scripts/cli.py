@@ -57,6 +57,10 @@ COMMANDS = {
     "rules": ("rules", "print the rules boardgym implements (a game's part, or one clause)"),
     "rollout-bench": ("rollout_bench", "backgammon: agents' mEMG on the rollout benchmark set"),
     "cube-bench": ("cube_bench", "backgammon: agents' cube errors on gnubg-judged decisions"),
+    "checker-bench": (
+        "checker_bench",
+        "backgammon: agents' plays compared where they differ, judged by gnubg",
+    ),
 }
 
 
