@@ -106,11 +106,11 @@ class Settings:
     distill_games: int = 2000
     """td: games per distillation round"""
     distill_epochs: int = 2
-    """td: passes of the fit per distillation round"""
+    """td: fit passes per distillation round"""
     distill_alpha: float = 0.02
     """td: learning rate of the distillation fit (both nets; adam: at the first pass)"""
     distill_fit: Literal["sgd", "adam"] = "sgd"
-    """td: the distillation fit (agents/backgammon/distill.py FITS)"""
+    """td: the distillation fit"""
     distill_alt: float = 0.5
     """td, rollout: chance that a position also brings another good play of its roll"""
     start_from: str = ""
