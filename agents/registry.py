@@ -43,7 +43,8 @@ keeps its 1-ply values), ``plies=1``, ``plies=0`` the net alone, with ``candidat
 ``threshold=0.16``, at 2-ply ``candidates2=4`` within ``threshold2=0.08`` and ``replies=1``
 opponent reply a roll searched, agents/backgammon/search.py; its Janowski cube decides a
 double or the answer to one on 2-ply outputs, ``cube_plies=2``, or on 1-ply ones,
-``cube_plies=1``),
+``cube_plies=1``, with the cube efficiency ``cube_efficiency=0.68`` of money play and of a
+match position with contact),
 ``expectimax`` (``depth`` 1-3 in its own
 counting, ``width``, ``threshold``), ``ppo``
 (the shipped ``agents/checkpoints/backgammon-ppo.pt``, a 256x256 MaskablePPO policy cloned from

@@ -490,8 +490,9 @@ class AfterstateAgent:
         cubeful money equities per cube unit (agents/backgammon/cube.py) with
         ``cube_efficiency``. In a match (set_match): match winning chances
         (agents/backgammon/match_cube.py) with the position's efficiency (``efficiency`` in the
-        dict), the doubler's plays chosen by its match utility; offered: the doubler is this
-        agent's opponent (the agent decides the take).
+        dict: ``cube_efficiency`` with contact, a race's by its length), the doubler's plays
+        chosen by its match utility; offered: the doubler is this agent's opponent (the agent
+        decides the take).
 
         The outputs are first the 1-ply ones (backgammon_search.preroll_outputs_u: the mean over
         the 21 rolls of the best play's at 0-ply). With ``cube_plies`` 2, a decision they make
@@ -546,7 +547,7 @@ class AfterstateAgent:
                 "take": bool(take),
                 "plies": plies,
             }
-        x = match_cube.position_efficiency(s)
+        x = match_cube.position_efficiency(s, self.cube_efficiency)
         limit = 1 if crawford else min(int(s[CUBE_LIMIT]), met.MAX_CUBE)
         nd, dt, dp, double, take = match_cube.match_cube_decision(
             y, x, a, b, c, where, limit, met.TABLE, met.POST
@@ -646,6 +647,7 @@ class TDAgent(AfterstateAgent):
         race_hidden: int = 0,
         score: str = "match",
         cube_plies: int = 1,
+        cube_efficiency: float = backgammon_cube.X_MONEY,
     ) -> None:
         """weights: path of a .npz, a model tuple or (w1, b1, w2, b2), or None (the shipped
         checkpoint; with hidden=H, a fresh random net of H units: model "tesauro" (raw board) or
@@ -653,8 +655,11 @@ class TDAgent(AfterstateAgent):
         table)); cube: the cube policy ("cubeless" or "equity"); score: "match" (plays and cube
         for the match score it is told, set_match) or "money" (ignores it: money play at any
         score, the agent before match play, kept to measure the difference); cube_plies: 1 or 2,
-        the depth of a close cube decision (AfterstateAgent.cube_analysis)."""
+        the depth of a close cube decision (AfterstateAgent.cube_analysis); cube_efficiency: the
+        cube efficiency in [0, 1] of money play and of a match position with contact (a race's
+        is match_cube.race_efficiency)."""
         super().__init__()
+        self.cube_efficiency = backgammon_cube.check_efficiency(cube_efficiency)
         if not notation.is_int(cube_plies) or int(cube_plies) not in CUBE_PLIES:
             raise ValueError(f"cube_plies must be 1 or 2, got {cube_plies!r}")
         self.cube_plies = int(cube_plies)

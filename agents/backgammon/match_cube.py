@@ -25,10 +25,11 @@ needs), so the trailer loses nothing by doubling and the rule above makes it dou
 the leader's take is then a dead-cube decision, ``E_dt`` the trailer's cubeless MWC at cube 2
 against ``E_dp`` = post_crawford(a - 1): the free drop when a is even.
 
-Cube efficiency (``position_efficiency``, this module's own heuristic): ``X_CONTACT`` (the money
-figure, 0.68) while the sides can still hit each other (features.is_contact); in a race the cube
-is more efficient while the race is long (fewer market losers per roll) and less as it ends:
-``clip(0.5 + pips / 400, 0.6, 0.85)`` with ``pips`` the pip count of the player on roll.
+Cube efficiency (``position_efficiency``, this module's own heuristic): the agent's contact
+efficiency (``X_CONTACT`` by default, the money figure, 0.68) while the sides can still hit each
+other (features.is_contact); in a race the cube is more efficient while the race is long (fewer
+market losers per roll) and less as it ends: ``clip(0.5 + pips / 400, 0.6, 0.85)`` with ``pips``
+the pip count of the player on roll.
 
 The take point of the dead cube without gammons (``dead_take_point``): the taker a-away, the
 doubler b-away, a double from c: the taker takes from P(win) ``(D - L) / (W - L)``, with D its MWC
@@ -85,11 +86,11 @@ def race_efficiency(pips):
 
 
 @njit(cache=True)
-def position_efficiency(s):
-    """Cube efficiency of position s (int64 state, mover's view): X_CONTACT with contact, else
-    race_efficiency of the mover's pip count."""
+def position_efficiency(s, contact):
+    """Cube efficiency of position s (int64 state, mover's view): contact (an agent's efficiency,
+    X_CONTACT by default) with contact, else race_efficiency of the mover's pip count."""
     if is_contact(s):
-        return X_CONTACT
+        return contact
     pips = 25 * s[BAR_ME]
     for i in range(24):
         pips += (i + 1) * s[ME + i]

@@ -159,11 +159,29 @@ def test_no_double_at_dmp_or_when_the_cube_covers_the_match(td):
     td.set_match(0)
 
 
+def test_the_cube_efficiency_option_sets_money_and_contact_efficiency():
+    a = load_spec("backgammon-td:plies=0,cube_plies=1,cube_efficiency=0.5", "backgammon")
+    s = new_initial_state()
+    s[TURN] = 0
+    d = a.cube_analysis(s)
+    nd, dt, dp, _, _ = bc.cube_decision(d["outputs"], 0.5, bc.CENTRED)
+    assert (d["no_double"], d["double_take"]) == pytest.approx((nd, dt))
+    assert bc.cube_decision(d["outputs"], bc.X_MONEY, bc.CENTRED)[1] != pytest.approx(dt)
+    a.set_match(7, 2, 4)
+    assert a.cube_analysis(s)["efficiency"] == 0.5  # contact: the agent's efficiency
+    race = _leading_race()
+    assert a.cube_analysis(race)["efficiency"] == pytest.approx(mc.position_efficiency(race, 0.7))
+    a.set_match(0)
+    for bad, err in ((1.5, ValueError), (-0.1, ValueError), ("x", TypeError)):
+        with pytest.raises(err, match="cube efficiency"):
+            TDSearchAgent(plies=0, cube_efficiency=bad)
+
+
 def test_match_take_follows_the_analysis_and_efficiency_is_the_positions(td):
     s = _leading_race()
     td.set_match(7, 2, 4)  # the taker (this agent) 5-away, the doubler 3-away
     d = td.cube_analysis(s, offered=True)
-    assert d["efficiency"] == pytest.approx(mc.position_efficiency(s))
+    assert d["efficiency"] == pytest.approx(mc.position_efficiency(s, mc.X_CONTACT))
     assert d["efficiency"] != mc.X_CONTACT
     want = mc.match_decision(d["outputs"], 3, 5, 1, 0, d["efficiency"])
     assert d["double_take"] == pytest.approx(want["double_take"])

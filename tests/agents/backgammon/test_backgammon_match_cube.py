@@ -155,9 +155,10 @@ def test_dead_efficiency_is_the_cubeless_mwc():
 
 
 def test_position_efficiency_contact_and_race():
-    assert mc.position_efficiency(new_initial_state()) == mc.X_CONTACT
+    assert mc.position_efficiency(new_initial_state(), mc.X_CONTACT) == mc.X_CONTACT
+    assert mc.position_efficiency(new_initial_state(), 0.5) == 0.5
     race = notation.position_from_id(RACE)
-    assert mc.position_efficiency(race) == pytest.approx(mc.race_efficiency(47))
+    assert mc.position_efficiency(race, 0.5) == pytest.approx(mc.race_efficiency(47))
     assert mc.race_efficiency(20) == mc.RACE_X_MIN and mc.race_efficiency(200) == mc.RACE_X_MAX
     assert mc.race_efficiency(100) == pytest.approx(0.75)
     xs = [mc.race_efficiency(p) for p in range(0, 200, 10)]
