@@ -68,6 +68,10 @@ class Settings:
         cli.require(
             0 <= self.judge_plies <= 4, f"--judge-plies must be 0..4, got {self.judge_plies}"
         )
+        where = os.path.dirname(os.path.abspath(self.cache))
+        cli.require(
+            not self.cache or os.path.isdir(where), f"--cache {self.cache}: no directory {where}"
+        )
 
 
 def _agent(spec, flag):

@@ -120,6 +120,10 @@ def test_a_play_that_ends_the_game_is_worth_its_points():
         ),
         (["backgammon-greedy", "backgammon-td:plies=3", "--games", "1"], "plies"),
         (["backgammon-greedy", "backgammon-td:plies=0", "--net", "nope"], "--net"),
+        (
+            ["backgammon-greedy", "backgammon-td:plies=0", "--cache", "/no/such/dir/c.json"],
+            "no directory",
+        ),
     ],
 )
 def test_bad_settings_are_usage_errors(args, match):
