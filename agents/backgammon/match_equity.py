@@ -41,8 +41,11 @@ B's take point after a double to 2c: the p where the MWC with the cube at 2c own
 D_A(c); likewise B's. The recursion starts at the top level, where the cube is dead: a side's
 cube is dead when its owner needs no more than the cube (a win already takes the match: turning
 it gains nothing) or a double would pass ``cube_limit``; a dead cube's MWC is the cubeless one,
-``p W(c) + (1 - p) L(c)``. Janowski's blend: MWC = x MWC_live + (1 - x) MWC_cubeless, x the cube
-efficiency (0 dead, 1 fully live).
+``p W(c) + (1 - p) L(c)``. Too good to cash: at the level the cube is at, where a side could cash
+(beyond its cash point) it plays on instead when that is worth more to it, so there A's live MWC
+is the better for A of the flat cash value and ``p W(c) + (1 - p) L(c)`` (or, B's cash, the worse
+for A): with most of its wins gammons a side does not take one point for them. Janowski's blend:
+MWC = x MWC_live + (1 - x) MWC_cubeless, x the cube efficiency (0 dead, 1 fully live).
 
 Conversions (``eq_to_mwc``, ``mwc_to_eq``): the money-normalised equity of an MWC at a score and
 cube value c is ``eq = 2 (mwc - mwc_lose) / (mwc_win - mwc_lose) - 1``, with mwc_win / mwc_lose
@@ -245,7 +248,13 @@ def live_mwc(p, gw, bw, gl, bl, a, b, cube, owner, cube_limit, table, post):
             sb[j] = _line_inverse(db[j], 0.0, l[j + 1], rp, rv)
     lp, lv = (sb[0], db[0]) if owner != OWNED and live_b[0] else (0.0, l[0])
     rp, rv = (sa[0], da[0]) if owner != OPP_OWNED and live_a[0] else (1.0, w[0])
-    return _line(p, lp, lv, rp, rv)
+    v = _line(p, lp, lv, rp, rv)
+    dead = p * w[0] + (1.0 - p) * l[0]  # playing on at this cube, gammons and all
+    if owner != OWNED and live_b[0] and p <= lp:  # B may cash: it does unless too good
+        v = min(v, dead)
+    if owner != OPP_OWNED and live_a[0] and p >= rp:  # A may cash: it does unless too good
+        v = max(v, dead)
+    return v
 
 
 @njit(cache=True)

@@ -146,6 +146,22 @@ def test_too_good_to_double_plays_on_for_the_gammon():
     assert d["double"] and not d["take"]
 
 
+def test_a_cube_owner_too_good_to_cash_plays_on():
+    # 7-away (cube 2, owned) against 6-away, almost sure to lose a gammon (4 points at cube 2,
+    # 8 at cube 4: the match): a redouble hands the opponent a cube it will not cash, it plays
+    # on for the match; the live MWC after the double is no better than playing on at cube 4
+    y = np.array([0.004, 0.0, 0.0, 0.983, 0.342])
+    d = decide(y, 7, 6, cube=2, owner=OWNED)
+    assert not d["double"]
+    assert d["double_take"] <= me.cubeless_mwc(y, 7, 6, 4) + 1e-12
+    assert d["no_double"] > d["double_take"] + 0.05
+    # the owner's side of it: far ahead with most wins gammons, the live MWC is at least
+    # playing on, not the point a cash would give
+    y = outputs(0.9, 0.7, 0.1)
+    d = decide(y, 5, 5, cube=2, owner=OWNED)
+    assert d["no_double"] >= me.cubeless_mwc(y, 5, 5, 2) - 1e-12 > d["double_drop"]
+
+
 def test_dead_efficiency_is_the_cubeless_mwc():
     y = outputs(0.62, 0.25, 0.2)
     for a, b in ((5, 7), (3, 3), (9, 2)):
