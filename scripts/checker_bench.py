@@ -193,6 +193,9 @@ def main(args=None):
     from boardgym.agents.arena.stats import rate_interval
 
     cfg = cli.settings(Settings, args, prog="boardgym checker-bench", description=__doc__)
+    from boardgym.scripts.gnubg_driver import gnubg_module
+
+    gnubg_module(cfg.judge_plies)  # the judge first: without gnubg, say so before any work
     agents = [_agent(spec, spec) for spec in cfg.agents]
     cache = read_cache(cfg.cache, cfg.judge_plies)
     states = positions(_agent(cfg.net, "--net"), cfg.games, cfg.seed, cfg.every)

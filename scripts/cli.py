@@ -299,6 +299,9 @@ def run(main_fn, argv=None, prog: str | None = None) -> int:
     try:
         main_fn(list(sys.argv[1:] if argv is None else argv))
     except SystemExit as e:
+        if isinstance(e.code, str):  # a message (e.g. a missing test-only package): one line
+            print(f"{prog}: error: {_one_line(e)}", file=sys.stderr)
+            return 2
         return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     except KeyboardInterrupt:
         print(f"\n{prog}: interrupted", file=sys.stderr)

@@ -2,6 +2,7 @@
 
 import dataclasses
 import io
+import sys
 from typing import Literal
 
 import pytest
@@ -138,6 +139,15 @@ def test_run_turns_errors_into_one_line_and_exit_2(capsys, monkeypatch):
     assert cli.run(missing, [], prog="demo") == 2
     assert "/nonexistent/dir/file.txt" in capsys.readouterr().err
     assert cli.run(lambda argv: None, [], prog="demo") == 0
+
+    def needs_gnubg(argv):
+        raise SystemExit("this needs GNU Backgammon's Python module: pip install gnubg")
+
+    assert cli.run(needs_gnubg, [], prog="demo") == 2  # said, not swallowed
+    assert capsys.readouterr().err == (
+        "demo: error: this needs GNU Backgammon's Python module: pip install gnubg\n"
+    )
+    assert cli.run(lambda argv: sys.exit(3), [], prog="demo") == 3
 
 
 def test_dispatcher(capsys):
