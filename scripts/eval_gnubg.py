@@ -446,10 +446,11 @@ def main(args=None):
             f"at most {1e3 * t.max():.1f} ms"
         )
     info = getattr(agent, "search_info", None)
-    if info and info["decisions"] and getattr(agent, "plies", 0) == 2:
+    search = getattr(agent, "search_settings", None)  # a searching agent's search.Settings
+    if info and info["decisions"] and search is not None and search.plies == 2:
         s["search_info"] = dict(info)
         print(
-            f"  {cfg.agent}: 2-ply searches stopped by the budget ({agent.budget:,} "
+            f"  {cfg.agent}: 2-ply searches stopped by the budget ({search.budget:,} "
             f"afterstates) {info['stopped']} of {info['decisions']} decisions; "
             f"{info['afterstates'] / info['decisions']:,.0f} afterstates valued per decision"
         )

@@ -725,9 +725,9 @@ class TDSearchAgent(TDAgent):
     deeper; at 2-ply the 2-ply filter ``candidates2``, ``threshold2``, ``replies``).
     At plies=0 it is TDAgent exactly. A 2-ply search stops at ``budget`` afterstates valued and
     keeps its 1-ply values (``BUDGET_2``: a count, so play does not depend on the machine's
-    speed). ``search`` holds these settings (a search.Settings, checked by search_settings);
-    ``search_info`` counts the decisions searched, the afterstates valued and the 2-ply
-    searches stopped."""
+    speed). ``search_settings`` holds these settings (a search.Settings, checked by
+    search.search_settings); ``search_info`` counts the decisions searched, the afterstates valued
+    and the 2-ply searches stopped."""
 
     def __init__(
         self,
@@ -749,7 +749,7 @@ class TDSearchAgent(TDAgent):
         budget: integer >= 0, the afterstates a 2-ply decision may value (0: no limit);
         cube_plies: 2 by default (a close cube decision on 2-ply outputs, cube_analysis);
         candidates2 >= 1, threshold2 >= 0, replies >= 1: the 2-ply filter (search.py)."""
-        self.search = search_settings(
+        self.search_settings = search_settings(
             plies, candidates, threshold, candidates2, threshold2, replies, budget
         )
         self._info = np.zeros(INFO_LEN, dtype=np.int64)
@@ -760,10 +760,12 @@ class TDSearchAgent(TDAgent):
         out = np.empty(rows.shape[0])
         uu = self._utilities(rows)
         if uu is None:
-            search_values(self._equity_net(), rows, rows.shape[0], self.search, self._info, out)
+            search_values(
+                self._equity_net(), rows, rows.shape[0], self.search_settings, self._info, out
+            )
         else:
             search_values_u(
-                self._equity_net(), uu, rows, rows.shape[0], self.search, self._info, out
+                self._equity_net(), uu, rows, rows.shape[0], self.search_settings, self._info, out
             )
         self.search_info["decisions"] += 1
         self.search_info["afterstates"] += int(self._info[0])
@@ -821,7 +823,7 @@ class ExpectimaxAgent(AfterstateAgent):
             raise ValueError(f"ExpectimaxAgent width must be an integer >= 0, got {width!r}")
         self.depth = depth
         self.width = int(width)
-        self.search = search_settings(
+        self.search_settings = search_settings(
             depth - 1,
             self.width if self.width > 0 else game.MAX_AFTERSTATES,
             np.inf if threshold is None else threshold,
@@ -856,9 +858,9 @@ class ExpectimaxAgent(AfterstateAgent):
             info = np.zeros(INFO_LEN, dtype=np.int64)
             uu = self._utilities(rows)
             if uu is None:
-                search_values(self.params, rows, n, self.search, info, out)
+                search_values(self.params, rows, n, self.search_settings, info, out)
             else:
-                search_values_u(self.params, uu, rows, n, self.search, info, out)
+                search_values_u(self.params, uu, rows, n, self.search_settings, info, out)
             return out
         one = np.empty(n)
         _score(self.use_net, self.params, rows, n, one)

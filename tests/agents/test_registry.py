@@ -177,7 +177,7 @@ def test_checkpoint_paths_load_their_agents(tmp_path):
     assert agent_state(dr) == agent_state(load("draughts-alphabeta", depth=2, seed=4))
     assert agent_state(load(DR_NPZ, game="draughts", depth=2, seed=4)) == agent_state(dr)
     bg = load_spec(str(BG_NPZ) + ":plies=0", "backgammon")
-    assert isinstance(bg, TDSearchAgent) and bg.search.plies == 0
+    assert isinstance(bg, TDSearchAgent) and bg.search_settings.plies == 0
     assert agent_state(bg) == agent_state(load("backgammon-td", weights=str(BG_NPZ), plies=0))
     with pytest.raises(ValueError, match="takes no option 'weights'"):
         load(str(DR_NPZ), weights=str(DR_NPZ))  # the path is the weights

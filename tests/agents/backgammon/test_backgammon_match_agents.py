@@ -101,8 +101,10 @@ def test_searching_agents_play_for_the_match(agent):
     n = len(rows)
     out = np.empty(n)
     uu = np.array([[-1.0, 2.0, 0, 0, 0, 0]] * 2)  # 2 P(win) - 1 for either side
-    assert a.search.plies == 1
-    bs.search_values_u(a.params, uu, rows, n, a.search, np.zeros(bs.INFO_LEN, np.int64), out)
+    assert a.search_settings.plies == 1
+    bs.search_values_u(
+        a.params, uu, rows, n, a.search_settings, np.zeros(bs.INFO_LEN, np.int64), out
+    )
     assert np.allclose(dmp, out, atol=1e-12)
 
 

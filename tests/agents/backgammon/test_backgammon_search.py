@@ -257,7 +257,7 @@ def test_search_agent_options_and_checks():
     agent = load("backgammon-td")
     assert isinstance(agent, TDSearchAgent) and isinstance(agent, TDAgent)
     assert (
-        agent.search
+        agent.search_settings
         == bs.search_settings()
         == (2, bs.CANDIDATES, bs.THRESHOLD, *DEFAULT2, bs.BUDGET_2)
     )

@@ -111,7 +111,7 @@ def test_the_table_changes_no_value(agent, c):
     for bits in (0, bs.MEMO_BITS, 3):
         out = np.empty(n)
         info = np.zeros(bs.INFO_LEN, np.int64)
-        k = bs.search_values_memo(agent.params, uu, rows, n, agent.search, info, out, bits)
+        k = bs.search_values_memo(agent.params, uu, rows, n, agent.search_settings, info, out, bits)
         got.append((k, info.tolist(), out.view(np.int64).tolist()))
     assert got[1] == got[0] and got[2] == got[0]
     assert got[0][1][0] == int(c["valued"])
