@@ -75,17 +75,13 @@ class Settings:
 
 
 def _agent(spec, flag):
-    from boardgym.agents.backgammon.agents import AfterstateAgent
     from boardgym.agents.registry import load_spec
 
     try:
         agent = load_spec(spec, "backgammon", seed=0)
     except (TypeError, ValueError) as e:
         raise cli.UsageError(f"{flag}: {e}") from None
-    cli.require(
-        isinstance(agent, AfterstateAgent),
-        f"{flag}: {spec} is not a backgammon agent that chooses among a roll's plays",
-    )
+    cli.require_whole_plays(agent, spec, flag)
     return agent
 
 

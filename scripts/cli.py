@@ -178,6 +178,20 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+def require_whole_plays(agent, spec: str, flag: str = ""):
+    """Raise UsageError (naming flag and spec) unless agent, loaded from spec, chooses among a
+    roll's whole plays (a backgammon AfterstateAgent), as the afterstate loop, matches with the
+    cube and gnubg's judging need."""
+    from boardgym.agents.backgammon.agents import AfterstateAgent
+
+    require(
+        isinstance(agent, AfterstateAgent),
+        f"{flag + ': ' if flag else ''}{spec} is not a backgammon agent that chooses among a "
+        "roll's whole plays (backgammon-td, backgammon-greedy, backgammon-expectimax, gnubg0, "
+        "pubeval do)",
+    )
+
+
 def build_parser(
     cls, prog: str | None = None, description: str | None = None
 ) -> argparse.ArgumentParser:

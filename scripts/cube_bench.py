@@ -75,7 +75,6 @@ def errors(records, actions):
 def main(args=None):
     """Re-decide the log's cube decisions with each agent -> {spec: summary}."""
     from boardgym.agents.arena.stats import rate_interval
-    from boardgym.agents.backgammon.agents import AfterstateAgent
     from boardgym.agents.registry import load_spec
     from boardgym.kernels.backgammon import game
     from boardgym.scripts.gnubg_driver import is_close_cube, read_cube_log
@@ -95,9 +94,7 @@ def main(args=None):
     results, base = {}, None
     for spec in cfg.agents:
         agent = load_spec(spec, "backgammon", seed=0)
-        cli.require(
-            isinstance(agent, AfterstateAgent), f"{spec} is not a backgammon agent with a cube"
-        )
+        cli.require_whole_plays(agent, spec)
         redecide(agent, records[:WARM_UP])  # compiles or loads the kernels, not timed
         t0 = time.process_time()
         acts = redecide(agent, records)

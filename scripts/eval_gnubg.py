@@ -501,16 +501,11 @@ def _boardgym_agent(cfg, name, kwargs):
     """The boardgym agent name with its options kwargs (and --weights), which must rank
     afterstates."""
     from boardgym.agents import load
-    from boardgym.agents.backgammon.agents import AfterstateAgent
 
     if cfg.weights:
         kwargs["weights"] = cfg.weights
     agent = load(name, game="backgammon", **kwargs)
-    cli.require(
-        isinstance(agent, AfterstateAgent),
-        f"--agent {cfg.agent} does not rank afterstates (not a backgammon "
-        "AfterstateAgent: backgammon-td, backgammon-greedy, backgammon-expectimax)",
-    )
+    cli.require_whole_plays(agent, cfg.agent, "--agent")
     return agent
 
 

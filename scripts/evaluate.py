@@ -209,13 +209,7 @@ class Settings:
         for spec in self.agents:
             agent = make_agent(spec, self.game, 0)  # fails early on a bad name or option
             if self.match:
-                from boardgym.agents.backgammon.agents import AfterstateAgent
-
-                cli.require(
-                    isinstance(agent, AfterstateAgent),
-                    f"--match plays agents that choose whole plays (backgammon-td, "
-                    f"backgammon-greedy, gnubg0, ...), not {spec}",
-                )
+                cli.require_whole_plays(agent, spec, "--match")
 
 
 def infer_game(specs):

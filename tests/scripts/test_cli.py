@@ -2,6 +2,7 @@
 
 import dataclasses
 import io
+import pathlib
 import sys
 from typing import Literal
 
@@ -195,3 +196,32 @@ def test_missing_optional_dependency_is_one_line(capsys):
     assert cli.run(needs_ray, [], prog="demo") == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "boardgym_no_such_optional_package" in err
+
+
+CUBE_LOG = str(
+    pathlib.Path(__file__).parents[2] / "agents/training/runs/cube-gnubg2/money-seed13.jsonl.gz"
+)
+
+
+@pytest.mark.parametrize(
+    "command, argv",
+    [
+        ("cube_bench", ["backgammon-random", "--log", CUBE_LOG]),
+        ("checker_bench", ["backgammon-greedy", "backgammon-random"]),
+        ("evaluate", ["backgammon-greedy", "backgammon-random", "--match", "3"]),
+        ("eval_gnubg", ["--agent", "backgammon-random", "--opponent", "gnubg", "--games", "2"]),
+    ],
+)
+def test_commands_that_need_whole_plays_say_so_alike(command, argv):
+    """Every command that plays through the afterstate loop refuses a move-by-move agent with
+    the same message (cli.require_whole_plays), naming the spec."""
+    import importlib
+
+    if command == "eval_gnubg":
+        pytest.importorskip("gnubg")
+    main = importlib.import_module(f"boardgym.scripts.{command}").main
+    with pytest.raises(
+        cli.UsageError,
+        match="backgammon-random is not a backgammon agent that chooses among a roll's whole plays",
+    ):
+        main(argv)
