@@ -111,6 +111,8 @@ class Settings:
     """td: learning rate of the distillation fit (both nets; adam: at the first pass)"""
     distill_fit: Literal["sgd", "adam"] = "sgd"
     """td: the distillation fit"""
+    distill_plies: int = 1
+    """td: depth of the distillation targets: 1 or 2 (the default search's 2-ply values)"""
     distill_alt: float = 0.5
     """td, rollout: chance that a position also brings another good play of its roll"""
     start_from: str = ""
@@ -256,6 +258,10 @@ class Settings:
         )
         cli.require(
             self.distill_alpha > 0, f"--distill-alpha must be positive, got {self.distill_alpha}"
+        )
+        cli.require(
+            self.distill_plies in (1, 2),
+            f"--distill-plies must be 1 or 2, got {self.distill_plies}",
         )
         cli.require(
             0.0 <= self.distill_alt <= 1.0,

@@ -12,10 +12,14 @@ One round (``distill_round``):
    probability ``alt`` (drawn from a second stream, so the games do not depend on it) one
    other play of the same roll among the ``ALT_TOP`` best at 0-ply (the plays the net must
    rank, not only the ones it already picks).
-2. **Targets** (``targets1``, both cores): the 1-ply outputs of each afterstate for its mover,
-   the mean over the opponent's 21 rolls of the outputs of its best reply at 0-ply
+2. **Targets** (both cores, under a frozen copy of the model: the teacher), at ``plies`` 1
+   (``targets1``): the 1-ply outputs of each afterstate for its mover, the mean over the
+   opponent's 21 rolls of the outputs of its best reply at 0-ply
    (``backgammon_search.preroll_outputs`` of the position after the turn passes), turned round to
-   the mover's view, under a frozen copy of the model (the teacher).
+   the mover's view; at ``plies`` 2 (``targets2``, about 20 times dearer): the 2-ply outputs the
+   default search values a play by, the mean over the opponent's 21 rolls of the 1-ply outputs of
+   its best reply at 0-ply (``preroll_outputs2_u`` with the search's ``REPLY_CANDIDATES``), so the
+   net learns what its own 2-ply search sees, not only its 1-ply look-ahead.
 3. **Fit**: ``epochs`` passes in a random order, either (``fit="sgd"``, ``fit_positions``)
    stochastic gradient descent, each step the squared-error gradient of the net that values the
    position (contact or race) towards its target, the same update TD(0) makes towards the next
@@ -37,7 +41,13 @@ import numpy.typing as npt
 from numba import njit, prange
 
 from boardgym.agents.backgammon import net as td_net
-from boardgym.agents.backgammon.search import preroll_outputs
+from boardgym.agents.backgammon.search import (
+    MONEY_U,
+    REPLY_CANDIDATES,
+    THRESHOLD,
+    preroll_outputs,
+    preroll_outputs2_u,
+)
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import STATE_LEN
 from boardgym.kernels.rng import rand_below
@@ -47,6 +57,8 @@ __all__ = [
     "POSITIONS_PER_GAME",
     "sample_positions",
     "targets1",
+    "targets2",
+    "TARGET_PLIES",
     "fit_positions",
     "fit_positions_adam",
     "adam_moments",
@@ -60,6 +72,7 @@ ALT_TOP = 4  # the alternative play is drawn among this many best plays of the r
 #: room for positions per self-play game (a game has about 50 plays, 25 a side: 70 leaves
 #: room; a full buffer ends the round's sampling early)
 POSITIONS_PER_GAME = 70
+TARGET_PLIES = (1, 2)  # the depths distill_round's targets can be searched to
 
 
 @njit(cache=True)
@@ -114,6 +127,20 @@ def targets1(net, rows, n, out):
         y = np.empty(td_net.N_OUT)
         preroll_outputs(net, game.pass_turn(rows[r]), y)
         out[r, td_net.WIN] = 1.0 - y[td_net.WIN]  # the opponent's outputs, turned round
+        for m in range(1, td_net.N_OUT):
+            out[r, m] = y[td_net.PERM[m]]
+
+
+@njit(parallel=True, cache=True)
+def targets2(net, rows, n, out):
+    """2-ply outputs (float64[n, 5] into out, as targets1) of the afterstates rows[:n] for their
+    movers under net: the mean over the opponent's 21 rolls of the 1-ply outputs of its best
+    reply at 0-ply, turned round; the equity of these outputs is the 2-ply value the default
+    search (search.search_values, replies REPLY_CANDIDATES) gives the play."""
+    for r in prange(n):
+        y = np.empty(td_net.N_OUT)
+        preroll_outputs2_u(net, MONEY_U, game.pass_turn(rows[r]), REPLY_CANDIDATES, THRESHOLD, y)
+        out[r, td_net.WIN] = 1.0 - y[td_net.WIN]
         for m in range(1, td_net.N_OUT):
             out[r, m] = y[td_net.PERM[m]]
 
@@ -262,20 +289,24 @@ def distill_round(
     cap: int,
     seed: int | None,
     fit: str = "sgd",
+    plies: int = 1,
 ) -> tuple[int, list[float]]:
-    """One round in place on the model tuple net: positions of n_games (at most cap), their 1-ply
-    targets under a frozen copy of net, epochs passes of the fit in an order from numpy's
-    generator of seed -> (positions, [mse before each epoch]). fit "sgd": fit_positions at rates
+    """One round in place on the model tuple net: positions of n_games (at most cap), their
+    targets at plies (TARGET_PLIES: targets1, targets2) under a frozen copy of net, epochs passes
+    of the fit in an order from numpy's generator of seed -> (positions, [mse before each
+    epoch]). fit "sgd": fit_positions at rates
     alpha (contact) and race_alpha; "adam": fit_positions_adam in minibatches of ADAM_BATCH, the
     rate alpha at the first pass falling along a half cosine over the passes (adam_rate),
     fresh moments each round."""
     if fit not in FITS:
         raise ValueError(f"fit must be one of {FITS}, got {fit!r}")
+    if plies not in TARGET_PLIES:
+        raise ValueError(f"plies must be one of {TARGET_PLIES}, got {plies!r}")
     rows = np.empty((cap, STATE_LEN), dtype=np.int64)
     n = sample_positions(net, rng, n_games, alt, rows)
     teacher = tuple(a.copy() for a in net)
     targets = np.empty((n, td_net.N_OUT))
-    targets1(teacher, rows, n, targets)
+    (targets1 if plies == 1 else targets2)(teacher, rows, n, targets)
     g = np.random.default_rng(seed)
     errors = []
     moments = adam_moments(net) if fit == "adam" else ()

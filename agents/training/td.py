@@ -68,6 +68,7 @@ class TDSettings:
     distill_alpha: float = 0.02
     distill_alt: float = 0.5
     distill_fit: str = "sgd"
+    distill_plies: int = 1
     start_from: str = ""
     epsilon: float = 0.05
     init_scale: float = 0.1
@@ -391,6 +392,7 @@ def _distill_round(params, rng, cfg, seed):
         cap,
         seed,
         cfg.distill_fit,
+        cfg.distill_plies,
     )
 
 

@@ -255,6 +255,7 @@ def test_the_distill_fit_choices_are_the_library_ones():
         (["--distill-rounds", "-1"], "--distill-rounds"),
         (["--distill-rounds", "1"], "--model gnubg"),
         (["--model", "gnubg", "--distill-alt", "2"], "--distill-alt"),
+        (["--model", "gnubg", "--distill-plies", "3"], "--distill-plies must be 1 or 2"),
         (["--model", "gnubg", "--distill-alpha", "0"], "--distill-alpha"),
         (["--model", "gnubg", "--distill-fit", "lbfgs"], "--distill-fit: invalid choice 'lbfgs'"),
         (["--teacher", "greedy"], "--teacher is for --algo ppo"),

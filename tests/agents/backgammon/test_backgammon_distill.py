@@ -73,6 +73,35 @@ def test_targets_are_the_one_ply_search_values():
     assert (t[rows[:, OFF_ME] > 0, 3:] == 0).all()
 
 
+def test_two_ply_targets_are_the_default_searchs_two_ply_values():
+    rows = np.ascontiguousarray(_sample(NET, 7, 1, 0.5)[:12])
+    t = np.empty((len(rows), 5))
+    D.targets2(NET, rows, len(rows), t)
+    # every play searched to 2-ply with the default replies and no budget
+    v = np.empty(len(rows))
+    info = np.zeros(bs.INFO_LEN, np.int64)
+    cfg = bs.search_settings(2, 10**6, np.inf, 10**6, np.inf, budget=0)
+    assert cfg.replies == bs.REPLY_CANDIDATES
+    bs.search_values(NET, rows, len(rows), cfg, info, v)
+    eq = np.array([td_net.equity(y) for y in t])
+    assert np.allclose(eq, v, atol=1e-12)
+    one = np.empty_like(t)
+    D.targets1(NET, rows, len(rows), one)
+    assert not np.allclose(one, t, atol=1e-3)  # a deeper look, not the 1-ply values again
+    assert (t[:, 1] <= t[:, 0] + 1e-12).all() and (t[:, 4] <= t[:, 3] + 1e-12).all()
+    assert (t >= -1e-12).all() and (t <= 1 + 1e-12).all()
+
+
+def test_a_two_ply_round_fits_its_targets_and_other_depths_are_refused():
+    a = _model()
+    n, errors = D.distill_round(
+        a, np.array([8], np.int64), 1, 0.0, 3, 0.01, 0.01, 200, 1, "adam", 2
+    )
+    assert n > 0 and errors[-1] < errors[0]
+    with pytest.raises(ValueError, match="plies must be one of"):
+        D.distill_round(_model(), np.array([8], np.int64), 1, 0.0, 1, 0.01, 0.01, 200, 1, "adam", 3)
+
+
 def test_fit_lowers_the_error_and_moves_only_the_net_that_values_the_rows():
     net = _model()
     rows = _sample(net, 6, 6, 0.5)
