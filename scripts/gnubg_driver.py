@@ -563,11 +563,15 @@ def write_cube_log(path, analyst, n0, keys):
     """Append the cube decisions analyst kept since _counts gave n0 to the JSON-lines file at path,
     each with keys (the run's: agent, length, seed0, pair, seat) and its index k in the match or
     pair; read_cube_log keeps one line per (length, seed0, pair, seat, k), so a match played
-    again after a stop mid-way is not counted twice."""
+    again after a stop mid-way is not counted twice. A path ending in .gz is written gzipped (each
+    append a gzip member of its own, which read_cube_log reads as one stream)."""
     if not path or analyst is None:
         return
+    import gzip
+
     new = analyst.records[n0[4] :]
-    with open(path, "a", encoding="utf-8") as f:
+    opener = gzip.open if str(path).endswith(".gz") else open
+    with opener(path, "at", encoding="utf-8") as f:
         f.writelines(json.dumps({**keys, "k": k, **r}) + "\n" for k, r in enumerate(new))
 
 

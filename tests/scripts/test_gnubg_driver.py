@@ -1,5 +1,6 @@
 """GNU Backgammon as a match opponent (scripts/gnubg_driver.py) and eval-gnubg --match."""
 
+import gzip
 import json
 
 import numpy as np
@@ -354,6 +355,25 @@ def test_a_cube_log_of_matches_and_money_games_is_re_decided_by_cube_bench(tmp_p
     assert "cube decisions only" in capsys.readouterr().out
     eval_gnubg.main([*agent, *common, "--match", "5", "--games", "2", "--seed", "3"])
     assert len(log.read_text().splitlines()) == n  # resumed: nothing played again
+    packed = tmp_path / "cube.jsonl.gz"  # a .gz name is written gzipped, appended match by match
+    eval_gnubg.main(
+        [
+            *agent,
+            *common[:-4],
+            "--cube-log",
+            str(packed),
+            "--results",
+            str(tmp_path / "p.jsonl"),
+            "--match",
+            "5",
+            "--games",
+            "2",
+            "--seed",
+            "3",
+        ]
+    )
+    with gzip.open(packed, "rt", encoding="utf-8") as f:
+        assert [json.loads(x)["err"] for x in f] == [x["err"] for x in lines]
     money = [*agent, *common, "--cube", "--games", "2", "--seed", "4", "--luck", "td"]
     eval_gnubg.main(money)
     lines = gd.read_cube_log(str(log))
