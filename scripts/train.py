@@ -92,7 +92,7 @@ class Settings:
     race_hidden: int = 64
     """td gnubg: hidden units of the race net"""
     race_alpha: float = 0.0
-    """td backgammon gnubg: learning rate of the race net (0: the same as --alpha)"""
+    """td gnubg: race net's rate (0: --alpha)"""
     alpha: float = 0.0
     """td: learning rate (0: the game's default: backgammon 0.1, draughts 0.003)"""
     alpha_steps: str = ""
@@ -102,17 +102,17 @@ class Settings:
     average_from: int = 0
     """td: from this many games on, the model is the mean of its checkpoints (0: none)"""
     distill_rounds: int = 0
-    """td backgammon gnubg: rounds fitting the model to its own 1-ply values after the TD games"""
+    """td gnubg: rounds fitting the model to its own searched values after the TD games"""
     distill_games: int = 2000
     """td: games per distillation round"""
     distill_epochs: int = 2
     """td: fit passes per distillation round"""
     distill_alpha: float = 0.02
-    """td: learning rate of the distillation fit (both nets; adam: at the first pass)"""
+    """td: distillation learning rate (adam: of the first pass)"""
     distill_fit: Literal["sgd", "adam"] = "sgd"
     """td: the distillation fit"""
     distill_plies: int = 1
-    """td: depth of the distillation targets: 1 or 2 (the default search's 2-ply values)"""
+    """td: distillation target depth, 1 or 2"""
     distill_alt: float = 0.5
     """td, rollout: chance that a position also brings another good play of its roll"""
     start_from: str = ""
@@ -133,7 +133,7 @@ class Settings:
     fit_alpha: float = 0.02
     """rollout: fit learning rate"""
     epsilon: float = 0.05
-    """td draughts: probability of a random move in self-play (exploration)"""
+    """td draughts: random-move chance"""
     init_scale: float = 0.1
     """td: initial weights uniform in [-init_scale, init_scale]"""
     seed: int | None = None
