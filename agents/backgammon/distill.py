@@ -119,6 +119,14 @@ def sample_positions(net, rng, n_games, alt, out):
     return k
 
 
+@njit(cache=True, inline="always")
+def _turned_round(y, out):
+    """The outputs y (float64[5]) of the opponent, seen from the mover, into out (float64[5])."""
+    out[td_net.WIN] = 1.0 - y[td_net.WIN]
+    for m in range(1, td_net.N_OUT):
+        out[m] = y[td_net.PERM[m]]
+
+
 @njit(parallel=True, cache=True)
 def targets1(net, rows, n, out):
     """1-ply outputs (float64[n, 5] into out: win, win gammon, win backgammon, lose gammon, lose
@@ -126,9 +134,7 @@ def targets1(net, rows, n, out):
     for r in prange(n):
         y = np.empty(td_net.N_OUT)
         preroll_outputs(net, game.pass_turn(rows[r]), y)
-        out[r, td_net.WIN] = 1.0 - y[td_net.WIN]  # the opponent's outputs, turned round
-        for m in range(1, td_net.N_OUT):
-            out[r, m] = y[td_net.PERM[m]]
+        _turned_round(y, out[r])
 
 
 @njit(parallel=True, cache=True)
@@ -140,9 +146,7 @@ def targets2(net, rows, n, out):
     for r in prange(n):
         y = np.empty(td_net.N_OUT)
         preroll_outputs2_u(net, MONEY_U, game.pass_turn(rows[r]), REPLY_CANDIDATES, THRESHOLD, y)
-        out[r, td_net.WIN] = 1.0 - y[td_net.WIN]
-        for m in range(1, td_net.N_OUT):
-            out[r, m] = y[td_net.PERM[m]]
+        _turned_round(y, out[r])
 
 
 @njit(cache=True)

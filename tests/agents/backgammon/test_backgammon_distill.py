@@ -57,15 +57,22 @@ def test_alternatives_add_other_plays_and_the_buffer_bounds_the_count():
     assert np.array_equal(more, _sample(NET, 4, 3, 1.0))
 
 
-def test_targets_are_the_one_ply_search_values():
-    rows = np.ascontiguousarray(_sample(NET, 5, 1, 0.5)[:30])
+def _targets_and_search(targets, cfg, seed, count):
+    """targets(NET, ...) of count positions of NET's self-play, and their equities and values by
+    search_values under cfg (each row a play of one decision)."""
+    rows = np.ascontiguousarray(_sample(NET, seed, 1, 0.5)[:count])
     t = np.empty((len(rows), 5))
-    D.targets1(NET, rows, len(rows), t)
-    # its equity is the search's 1-ply value (every play searched: no filter)
+    targets(NET, rows, len(rows), t)
     v = np.empty(len(rows))
     info = np.zeros(bs.INFO_LEN, np.int64)
-    bs.search_values(NET, rows, len(rows), bs.search_settings(1, 10**6, np.inf, budget=0), info, v)
-    eq = np.array([td_net.equity(y) for y in t])
+    bs.search_values(NET, rows, len(rows), cfg, info, v)
+    return rows, t, np.array([td_net.equity(y) for y in t]), v
+
+
+def test_targets_are_the_one_ply_search_values():
+    # its equity is the search's 1-ply value (every play searched: no filter)
+    cfg = bs.search_settings(1, 10**6, np.inf, budget=0)
+    rows, t, eq, v = _targets_and_search(D.targets1, cfg, 5, 30)
     assert np.allclose(eq, v, atol=1e-12)
     # cumulative probabilities, constraints of a real outcome
     assert (t[:, 1] <= t[:, 0] + 1e-12).all() and (t[:, 2] <= t[:, 1] + 1e-12).all()
@@ -74,16 +81,10 @@ def test_targets_are_the_one_ply_search_values():
 
 
 def test_two_ply_targets_are_the_default_searchs_two_ply_values():
-    rows = np.ascontiguousarray(_sample(NET, 7, 1, 0.5)[:12])
-    t = np.empty((len(rows), 5))
-    D.targets2(NET, rows, len(rows), t)
     # every play searched to 2-ply with the default replies and no budget
-    v = np.empty(len(rows))
-    info = np.zeros(bs.INFO_LEN, np.int64)
     cfg = bs.search_settings(2, 10**6, np.inf, 10**6, np.inf, budget=0)
     assert cfg.replies == bs.REPLY_CANDIDATES
-    bs.search_values(NET, rows, len(rows), cfg, info, v)
-    eq = np.array([td_net.equity(y) for y in t])
+    rows, t, eq, v = _targets_and_search(D.targets2, cfg, 7, 12)
     assert np.allclose(eq, v, atol=1e-12)
     one = np.empty_like(t)
     D.targets1(NET, rows, len(rows), one)
