@@ -74,13 +74,15 @@ class Settings:
         )
 
 
-def _agent(spec, flag):
+def _agent(spec, flag=""):
+    """The agent of spec (flag: the option it came from, named in a refusal; none for the
+    positional agents, whose message names the spec itself)."""
     from boardgym.agents.registry import load_spec
 
     try:
         agent = load_spec(spec, "backgammon", seed=0)
     except (TypeError, ValueError) as e:
-        raise cli.UsageError(f"{flag}: {e}") from None
+        raise cli.UsageError(f"{flag or spec}: {e}") from None
     cli.require_whole_plays(agent, spec, flag)
     return agent
 
@@ -192,7 +194,7 @@ def main(args=None):
     from boardgym.scripts.gnubg_driver import gnubg_module
 
     gnubg_module(cfg.judge_plies)  # the judge first: without gnubg, say so before any work
-    agents = [_agent(spec, spec) for spec in cfg.agents]
+    agents = [_agent(spec) for spec in cfg.agents]
     cache = read_cache(cfg.cache, cfg.judge_plies)
     states = positions(_agent(cfg.net, "--net"), cfg.games, cfg.seed, cfg.every)
     cli.require(len(states), "the games gave no position with two or more plays")

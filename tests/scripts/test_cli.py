@@ -214,7 +214,7 @@ CUBE_LOG = str(
 )
 def test_commands_that_need_whole_plays_say_so_alike(command, argv):
     """Every command that plays through the afterstate loop refuses a move-by-move agent with
-    the same message (cli.require_whole_plays), naming the spec."""
+    the same message (cli.require_whole_plays), naming the spec once."""
     import importlib
 
     if command == "eval_gnubg":
@@ -223,5 +223,6 @@ def test_commands_that_need_whole_plays_say_so_alike(command, argv):
     with pytest.raises(
         cli.UsageError,
         match="backgammon-random is not a backgammon agent that chooses among a roll's whole plays",
-    ):
+    ) as e:
         main(argv)
+    assert str(e.value).count("backgammon-random") == 1  # the spec named once
