@@ -108,11 +108,11 @@ class Settings:
     distill_epochs: int = 2
     """td: fit passes per distillation round"""
     distill_alpha: float = 0.02
-    """td: distillation learning rate (adam: of the first pass)"""
+    """td: distillation rate (adam: initial)"""
     distill_fit: Literal["sgd", "adam"] = "sgd"
     """td: the distillation fit"""
-    distill_plies: int = 1
-    """td: distillation target depth, 1 or 2"""
+    distill_plies: Literal[1, 2] = 1
+    """td: distillation target depth"""
     distill_alt: float = 0.5
     """td, rollout: chance that a position also brings another good play of its roll"""
     start_from: str = ""
@@ -258,10 +258,6 @@ class Settings:
         )
         cli.require(
             self.distill_alpha > 0, f"--distill-alpha must be positive, got {self.distill_alpha}"
-        )
-        cli.require(
-            self.distill_plies in (1, 2),
-            f"--distill-plies must be 1 or 2, got {self.distill_plies}",
         )
         cli.require(
             0.0 <= self.distill_alt <= 1.0,

@@ -238,11 +238,12 @@ def test_the_td_defaults_are_the_library_ones():
         assert getattr(cfg, field.name) == field.default, field.name
 
 
-def test_the_distill_fit_choices_are_the_library_ones():
-    from boardgym.agents.backgammon.distill import FITS
+def test_the_distill_fit_and_plies_choices_are_the_library_ones():
+    from boardgym.agents.backgammon.distill import FITS, TARGET_PLIES
 
     hints = typing.get_type_hints(train.Settings)
     assert typing.get_args(hints["distill_fit"]) == FITS
+    assert typing.get_args(hints["distill_plies"]) == TARGET_PLIES
 
 
 @pytest.mark.parametrize(
@@ -255,7 +256,7 @@ def test_the_distill_fit_choices_are_the_library_ones():
         (["--distill-rounds", "-1"], "--distill-rounds"),
         (["--distill-rounds", "1"], "--model gnubg"),
         (["--model", "gnubg", "--distill-alt", "2"], "--distill-alt"),
-        (["--model", "gnubg", "--distill-plies", "3"], "--distill-plies must be 1 or 2"),
+        (["--model", "gnubg", "--distill-plies", "3"], "--distill-plies: invalid choice .3."),
         (["--model", "gnubg", "--distill-alpha", "0"], "--distill-alpha"),
         (["--model", "gnubg", "--distill-fit", "lbfgs"], "--distill-fit: invalid choice 'lbfgs'"),
         (["--teacher", "greedy"], "--teacher is for --algo ppo"),
