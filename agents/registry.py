@@ -41,7 +41,9 @@ any model the trainer writes; searched at play time:
 ``plies=2`` by default (with ``budget=150000`` afterstates a decision, past which a decision
 keeps its 1-ply values), ``plies=1``, ``plies=0`` the net alone, with ``candidates=8`` and
 ``threshold=0.16``, at 2-ply ``candidates2=4`` within ``threshold2=0.08`` and ``replies=1``
-opponent reply a roll searched, agents/backgammon/search.py; its Janowski cube decides a
+opponent reply a roll searched; ``plies=3`` searches the close decisions (``candidates3=2``
+within ``threshold3=0.02`` at 2-ply) a ply deeper, up to ``budget3=400000`` afterstates;
+agents/backgammon/search.py; its Janowski cube decides a
 double or the answer to one on 2-ply outputs, ``cube_plies=2``, or on 1-ply ones,
 ``cube_plies=1``, with the cube efficiency ``cube_efficiency=0.68`` of money play and of a
 match position with contact),

@@ -447,10 +447,11 @@ def main(args=None):
         )
     info = getattr(agent, "search_info", None)
     search = getattr(agent, "search_settings", None)  # a searching agent's search.Settings
-    if info and info["decisions"] and search is not None and search.plies == 2:
+    if info and info["decisions"] and search is not None and search.plies >= 2:
         s["search_info"] = dict(info)
+        budgets = f"{search.budget:,}" + (f" / {search.budget3:,}" if search.plies == 3 else "")
         print(
-            f"  {cfg.agent}: 2-ply searches stopped by the budget ({search.budget:,} "
+            f"  {cfg.agent}: {search.plies}-ply searches stopped by the budget ({budgets} "
             f"afterstates) {info['stopped']} of {info['decisions']} decisions; "
             f"{info['afterstates'] / info['decisions']:,.0f} afterstates valued per decision"
         )

@@ -67,13 +67,16 @@ from boardgym.agents.backgammon import match_equity as met
 from boardgym.agents.backgammon import net as td_net
 from boardgym.agents.backgammon.search import (
     BUDGET_2,
+    BUDGET_3,
     CANDIDATES,
     CANDIDATES_2,
+    CANDIDATES_3,
     INFO_LEN,
     MONEY_U,
     REPLY_CANDIDATES,
     THRESHOLD,
     THRESHOLD_2,
+    THRESHOLD_3,
     preroll_outputs2_u,
     preroll_outputs_u,
     search_settings,
@@ -719,15 +722,16 @@ class TDAgent(AfterstateAgent):
 
 
 class TDSearchAgent(TDAgent):
-    """The TD net with play-time search (agents/backgammon/search.py): plies 0, 1 or 2 (2 is the
-    default of ``load("backgammon-td")``) in GNU Backgammon's counting, with the move filter (at
-    most ``candidates`` plays within ``threshold`` equity of the best at 0-ply are searched
-    deeper; at 2-ply the 2-ply filter ``candidates2``, ``threshold2``, ``replies``).
+    """The TD net with play-time search (agents/backgammon/search.py): plies 0, 1, 2 or 3 (2 is
+    the default of ``load("backgammon-td")``) in GNU Backgammon's counting, with the move filter
+    (at most ``candidates`` plays within ``threshold`` equity of the best at 0-ply are searched
+    deeper; at 2-ply the 2-ply filter ``candidates2``, ``threshold2``, ``replies``; at 3-ply at
+    most ``candidates3`` plays within ``threshold3`` of the best at 2-ply, the close decisions).
     At plies=0 it is TDAgent exactly. A 2-ply search stops at ``budget`` afterstates valued and
-    keeps its 1-ply values (``BUDGET_2``: a count, so play does not depend on the machine's
-    speed). ``search_settings`` holds these settings (a search.Settings, checked by
-    search.search_settings); ``search_info`` counts the decisions searched, the afterstates valued
-    and the 2-ply searches stopped."""
+    keeps its 1-ply values, a 3-ply one at ``budget3`` and keeps its 2-ply values (counts, so
+    play does not depend on the machine's speed). ``search_settings`` holds these settings (a
+    search.Settings, checked by search.search_settings); ``search_info`` counts the decisions
+    searched, the afterstates valued and the searches stopped."""
 
     def __init__(
         self,
@@ -741,16 +745,29 @@ class TDSearchAgent(TDAgent):
         candidates2: int = CANDIDATES_2,
         threshold2: float = THRESHOLD_2,
         replies: int = REPLY_CANDIDATES,
+        candidates3: int = CANDIDATES_3,
+        threshold3: float = THRESHOLD_3,
+        budget3: int = BUDGET_3,
         **kwargs: Any,
     ) -> None:
-        """weights and the other keywords: as TDAgent's; plies 0/1/2; candidates >= 1;
+        """weights and the other keywords: as TDAgent's; plies 0/1/2/3; candidates >= 1;
         threshold >= 0 (equity); cube: the cube policy (janowski by default: it beat the
         never-double / always-take policy by +0.40 points/game in cubeful money games);
         budget: integer >= 0, the afterstates a 2-ply decision may value (0: no limit);
         cube_plies: 2 by default (a close cube decision on 2-ply outputs, cube_analysis);
-        candidates2 >= 1, threshold2 >= 0, replies >= 1: the 2-ply filter (search.py)."""
+        candidates2 >= 1, threshold2 >= 0, replies >= 1: the 2-ply filter (search.py);
+        candidates3 >= 1, threshold3 >= 0, budget3 >= 0: the 3-ply filter and budget."""
         self.search_settings = search_settings(
-            plies, candidates, threshold, candidates2, threshold2, replies, budget
+            plies,
+            candidates,
+            threshold,
+            candidates2,
+            threshold2,
+            replies,
+            budget,
+            candidates3,
+            threshold3,
+            budget3,
         )
         self._info = np.zeros(INFO_LEN, dtype=np.int64)
         self.search_info = {"decisions": 0, "afterstates": 0, "stopped": 0}

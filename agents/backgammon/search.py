@@ -5,14 +5,18 @@ values an afterstate (the position after a whole play, mover's view, rules B.1-B
 ``game.plays`` writes it) directly at **0-ply**; at **1-ply** an afterstate is worth the mean
 over the opponent's 21 distinct rolls (doubles 1/36, others 2/36) of minus the opponent's best
 reply at 0-ply; at **2-ply** the mean over the opponent's rolls of minus its best reply at
-1-ply. (``ExpectimaxAgent``'s older ``depth`` counts one more: depth 2 is 1-ply here.)
+1-ply; at **3-ply** the same over its best reply at 2-ply. (``ExpectimaxAgent``'s older
+``depth`` counts one more: depth 2 is 1-ply here.)
 
 The move filter (GNU Backgammon's idea, our own code): all plays of the roll are valued at
 0-ply; at most ``candidates`` of them, those within ``threshold`` equity of the best, are searched
 deeper (the best always is). At 2-ply the candidates' 1-ply values are filtered once more (at
 most ``candidates2`` within ``threshold2``), and each opponent reply searched at 1-ply is
 chosen the same way among the replies of its roll (at most ``replies`` within ``threshold`` at
-0-ply; 1: its best reply at 0-ply, as GNU Backgammon chooses it). The defaults, ``CANDIDATES_2``,
+0-ply; 1: its best reply at 0-ply, as GNU Backgammon chooses it). At 3-ply the plays' 2-ply
+values are filtered a third time (at most ``candidates3`` within ``threshold3``: only the close
+decisions go deeper; one play left: the 2-ply values stand), and each opponent reply, chosen as
+above, is searched at 2-ply. The defaults, ``CANDIDATES_2``,
 ``THRESHOLD_2`` and ``REPLY_CANDIDATES``, are an agent's ``candidates2``, ``threshold2`` and
 ``replies`` unless it is given others. A play left out by a filter keeps its shallower value minus
 ``FILTERED`` (it ranks below every searched play, in its own order).
@@ -35,8 +39,9 @@ agents/backgammon/match_equity.py ``eq_weights``). Money play is ``MONEY_U`` = (
 The 2-ply search has a work budget (``BUDGET_2``, an agent's ``budget``): the number of
 afterstates the model values in the whole decision, counted as the search goes. A 2-ply search
 that would pass it stops, and every play keeps its 1-ply value (the decision is then exactly the
-1-ply one). A count, not a clock: the same position gets the same play on any machine and under
-any load.
+1-ply one). The 3-ply stage has its own (``BUDGET_3``, ``budget3``), counted the same way over
+the whole decision: past it every play keeps its 2-ply value. A count, not a clock: the same
+position gets the same play on any machine and under any load.
 
 A search keeps the model's outputs of the boards it values in a table for the decision
 (``search_values_memo``; ``MEMO_BITS``): a board met again (by another line of play, or valued
@@ -73,6 +78,9 @@ __all__ = [
     "REPLY_CANDIDATES",
     "FILTERED",
     "BUDGET_2",
+    "CANDIDATES_3",
+    "THRESHOLD_3",
+    "BUDGET_3",
     "INFO_LEN",
     "MEMO_BITS",
     "ROLL_D1",
@@ -89,7 +97,7 @@ __all__ = [
     "search_settings",
 ]
 
-PLIES = (0, 1, 2)
+PLIES = (0, 1, 2, 3)
 CANDIDATES = 8  # plays searched past 0-ply, at most ...
 THRESHOLD = 0.16  # ... within this equity of the best at 0-ply
 CANDIDATES_2 = 4  # plays searched at 2-ply, at most ...
@@ -97,6 +105,9 @@ THRESHOLD_2 = 0.08  # ... within this equity of the best at 1-ply
 REPLY_CANDIDATES = 1  # opponent replies searched at 1-ply inside a 2-ply search
 FILTERED = 1000.0  # subtracted from the value of a play a filter left out
 BUDGET_2 = 150_000  # afterstates valued in one decision past which a 2-ply search stops
+CANDIDATES_3 = 2  # plays searched at 3-ply, at most ...
+THRESHOLD_3 = 0.02  # ... within this equity of the best at 2-ply
+BUDGET_3 = 400_000  # afterstates valued in one decision past which a 3-ply search stops
 INFO_LEN = 2  # search_values' info: afterstates valued, 1 if the 2-ply search stopped
 MEMO_BITS = 17  # a search's table of model outputs has 2**MEMO_BITS slots (0: no table)
 MEMO_WORDS = 4  # int64 words of a board key: 13 checker counts (0..15) of 4 bits each
@@ -112,13 +123,16 @@ class Settings(NamedTuple):
     which checks each): the depth, the move filter and the 2-ply filter (the module docstring),
     and the work budget."""
 
-    plies: int  # 0, 1 or 2
+    plies: int  # 0, 1, 2 or 3
     candidates: int  # plays searched past 0-ply, at most ...
     threshold: float  # ... within this equity of the best at 0-ply (also the replies' window)
     candidates2: int  # plays searched at 2-ply, at most ...
     threshold2: float  # ... within this equity of the best at 1-ply
     replies: int  # each opponent roll's best replies at 0-ply searched at 1-ply in a 2-ply search
     budget: int  # afterstates valued past which a 2-ply search stops (0: no budget)
+    candidates3: int  # plays searched at 3-ply, at most ...
+    threshold3: float  # ... within this equity of the best at 2-ply
+    budget3: int  # afterstates valued past which a 3-ply search stops (0: no budget)
 
 
 def _check_count(name: str, v: int) -> int:
@@ -145,16 +159,21 @@ def search_settings(
     threshold2: float = THRESHOLD_2,
     replies: int = REPLY_CANDIDATES,
     budget: int = BUDGET_2,
+    candidates3: int = CANDIDATES_3,
+    threshold3: float = THRESHOLD_3,
+    budget3: int = BUDGET_3,
 ) -> Settings:
-    """The Settings of a search, checked: plies 0, 1 or 2; candidates, candidates2 and replies
-    integers >= 1; threshold and threshold2 numbers >= 0 (finite or inf); budget an integer >= 0
-    (afterstates; 0: none). ValueError/TypeError naming the bad one."""
+    """The Settings of a search, checked: plies 0, 1, 2 or 3; candidates, candidates2,
+    candidates3 and replies integers >= 1; threshold, threshold2 and threshold3 numbers >= 0
+    (finite or inf); budget and budget3 integers >= 0 (afterstates; 0: none). ValueError/TypeError
+    naming the bad one."""
     if isinstance(plies, bool) or not isinstance(plies, (int, np.integer)) or plies not in PLIES:
-        raise ValueError(f"plies must be 0, 1 or 2, got {plies!r}")
-    if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < 0:
-        raise ValueError(
-            f"budget must be an integer >= 0 (afterstates valued; 0: none), got {budget!r}"
-        )
+        raise ValueError(f"plies must be 0, 1, 2 or 3, got {plies!r}")
+    for name, b in (("budget", budget), ("budget3", budget3)):
+        if isinstance(b, bool) or not isinstance(b, (int, np.integer)) or b < 0:
+            raise ValueError(
+                f"{name} must be an integer >= 0 (afterstates valued; 0: none), got {b!r}"
+            )
     return Settings(
         int(plies),
         _check_count("candidates", candidates),
@@ -163,6 +182,9 @@ def search_settings(
         _check_threshold("threshold2", threshold2),
         _check_count("replies", replies),
         int(budget),
+        _check_count("candidates3", candidates3),
+        _check_threshold("threshold3", threshold3),
+        int(budget3),
     )
 
 
@@ -348,10 +370,10 @@ def _value1(net, uu, side, row, buf, ys, sc, info, memo, acc):
 
 
 @njit(cache=True)
-def _value2(net, uu, row, cfg, buf, buf1, ys, sc, sc1, cand, info, memo, acc):
+def _value2(net, uu, row, cfg, budget, buf, buf1, ys, sc, sc1, cand, info, memo, acc):
     """2-ply value of afterstate row for its mover (uu[0]'s player): the mean over the opponent's
     21 rolls of minus its best reply at 1-ply among its cfg.replies best within cfg.threshold at
-    0-ply. Stops (info[1] = 1, the value meaningless) once info[0] passes cfg.budget (> 0). acc:
+    0-ply. Stops (info[1] = 1, the value meaningless) once info[0] passes budget (> 0). acc:
     _value1's scratch."""
     if row[OFF_ME] == 15:
         return _exact(uu[0], row)
@@ -364,10 +386,46 @@ def _value2(net, uu, row, cfg, buf, buf1, ys, sc, sc1, cand, info, memo, acc):
         k = _filter(sc, m, cfg.replies, cfg.threshold, cand)
         best = -1e300
         for c in range(k):
-            if cfg.budget > 0 and info[0] > cfg.budget:
+            if budget > 0 and info[0] > budget:
                 info[1] = 1
                 return 0.0
             v = _value1(net, uu, 1, buf[cand[c]], buf1, ys, sc1, info, memo, acc)
+            if v > best:
+                best = v
+        tot -= best * ROLL_W[r]
+    return tot
+
+
+@njit(cache=True)
+def _value3(net, uu, uv, row, cfg, bufs, scs, cands, ys, info, memo, acc):
+    """3-ply value of afterstate row for its mover (uu[0]'s player; uv: uu with its rows swapped,
+    the opponent's view): the mean over the opponent's 21 rolls of minus its best reply at 2-ply
+    (_value2 under uv) among its cfg.replies best within cfg.threshold at 0-ply. Stops (info[1] =
+    1, the value meaningless) once info[0] passes cfg.budget3 (> 0). bufs (3 row buffers), scs (3
+    score buffers), cands (2 index buffers): scratch."""
+    if row[OFF_ME] == 15:
+        return _exact(uu[0], row)
+    s = game.pass_turn(row)
+    buf = bufs[0]
+    sc = scs[0]
+    cand = cands[0]
+    tot = 0.0
+    for r in range(21):
+        m = game.plays_of_roll(s, ROLL_D1[r], ROLL_D2[r], buf, None)
+        _values0(net, uu[1], buf, m, ys, sc, np.bool_(True), memo)
+        info[0] += m
+        k = _filter(sc, m, cfg.replies, cfg.threshold, cand)
+        best = -1e300
+        for c in range(k):
+            if cfg.budget3 > 0 and info[0] > cfg.budget3:
+                info[1] = 1
+                return 0.0
+            v = _value2(
+                net, uv, buf[cand[c]], cfg, cfg.budget3, bufs[1], bufs[2], ys, scs[1], scs[2],
+                cands[1], info, memo, acc,
+            )  # fmt: skip
+            if info[1] == 1:
+                return 0.0
             if v > best:
                 best = v
         tot -= best * ROLL_W[r]
@@ -410,9 +468,31 @@ def search_values_memo(net, uu, rows, n, cfg, info, out, bits):
     for r in range(n):
         out[r] -= FILTERED
     for c in range(k2):
-        v = _value2(net, uu, rows[inner[c]], cfg, buf, buf1, ys, sc, sc1, cand, info, memo, acc)
+        v = _value2(
+            net, uu, rows[inner[c]], cfg, cfg.budget, buf, buf1, ys, sc, sc1, cand, info, memo, acc
+        )
         if info[1] == 1:
             out[:n] = one
+            return k
+        out[inner[c]] = v
+    if cfg.plies == 2 or k2 <= 1:
+        return k
+    two = out[:n].copy()
+    k3 = _filter(out, n, cfg.candidates3, cfg.threshold3, inner)
+    if k3 <= 1:
+        return k
+    for r in range(n):
+        out[r] -= FILTERED
+    uv = np.empty_like(uu)
+    uv[0] = uu[1]
+    uv[1] = uu[0]
+    bufs = np.empty((3, maxa, STATE_LEN), dtype=np.int64)
+    scs = np.empty((3, maxa))
+    cands = np.empty((2, maxa), dtype=np.int64)
+    for c in range(k3):
+        v = _value3(net, uu, uv, rows[inner[c]], cfg, bufs, scs, cands, ys, info, memo, acc)
+        if info[1] == 1:
+            out[:n] = two
             return k
         out[inner[c]] = v
     return k

@@ -58,3 +58,28 @@ def test_eval_gnubg_random_opponent_is_the_random_player():
         ]
     )
     assert s["games"] == 20 and s["ppg"] > 0.5
+
+
+def test_eval_gnubg_reports_the_searches_a_budget_stopped(capsys):
+    """A searching agent's stopped searches are counted and printed; a 3-ply agent with a
+    3-ply budget of one afterstate stops every 3-ply stage it starts (and then plays 2-ply)."""
+    s = eval_gnubg.main(
+        [
+            "--agent",
+            "backgammon-td:plies=3,threshold3=1.0,budget3=1",
+            "--opponent",
+            "random",
+            "--games",
+            "2",
+            "--seed",
+            "3",
+            "--quiet",
+        ]
+    )
+    info = s["search_info"]
+    assert info["decisions"] > 0 and 0 < info["stopped"] <= info["decisions"]
+    out = capsys.readouterr().out
+    assert (
+        f"3-ply searches stopped by the budget (150,000 / 1 afterstates) {info['stopped']} of"
+        in out
+    )

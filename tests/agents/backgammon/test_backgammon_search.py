@@ -1,4 +1,4 @@
-"""Play-time search of the backgammon models (agents/backgammon/search.py): 0/1/2-ply with the
+"""Play-time search of the backgammon models (agents/backgammon/search.py): 0/1/2/3-ply with the
 move filter, against brute-force Python references built on the game core."""
 
 import numpy as np
@@ -81,7 +81,22 @@ def _v2(row, thr=bs.THRESHOLD, replies=bs.REPLY_CANDIDATES):
     return tot
 
 
+def _v3(row, thr=bs.THRESHOLD, replies=bs.REPLY_CANDIDATES):
+    if row[OFF_ME] == 15:
+        return float(game.result(game.pass_turn(row), game.SCORING_GAMMON)[1])
+    s = game.pass_turn(row)
+    tot = 0.0
+    for d1, d2, w in zip(bs.ROLL_D1, bs.ROLL_D2, bs.ROLL_W):
+        rows = _plays(s, d1, d2)
+        v = _v0(rows)
+        order = np.argsort(-v, kind="stable")
+        keep = [k for k in order[:replies] if v[k] >= v[order[0]] - thr]
+        tot -= w * max(_v2(rows[k], thr, replies) for k in keep)
+    return tot
+
+
 DEFAULT2 = (bs.CANDIDATES_2, bs.THRESHOLD_2, bs.REPLY_CANDIDATES)  # the 2-ply filter
+DEFAULT3 = (bs.CANDIDATES_3, bs.THRESHOLD_3, bs.BUDGET_3)  # the 3-ply filter and budget
 
 
 def _search(
@@ -204,6 +219,67 @@ def _replies(row):
     return sum(len(_plays(s, d1, d2)) for d1, d2 in zip(bs.ROLL_D1, bs.ROLL_D2))
 
 
+WIDE2 = (8, np.inf, bs.REPLY_CANDIDATES)  # every 1-ply candidate searched at 2-ply
+
+
+def _search3(rows, candidates3=bs.CANDIDATES_3, threshold3=bs.THRESHOLD_3, budget3=0, info=None):
+    """values of rows at 3-ply, WIDE2 the 2-ply filter, no 2-ply budget"""
+    out = np.empty(rows.shape[0])
+    info = np.zeros(bs.INFO_LEN, np.int64) if info is None else info
+    cfg = bs.search_settings(
+        3, bs.CANDIDATES, bs.THRESHOLD, *WIDE2, 0, candidates3, threshold3, budget3
+    )
+    bs.search_values(NET, rows, rows.shape[0], cfg, info, out)
+    return out
+
+
+@pytest.mark.parametrize("filter3", [(2, 0.5), (3, np.inf)])
+def test_three_ply_matches_the_python_reference_in_a_race(filter3):
+    candidates3, threshold3 = filter3
+    rows = _plays(notation.position_from_id(RACE), 6, 4)
+    two = _search(rows, 2, filter2=WIDE2)[0]
+    out = _search3(rows, candidates3, threshold3)
+    order2 = np.argsort(-two, kind="stable")
+    top = order2[0]
+    deep = [c for c in order2[:candidates3] if two[c] >= two[top] - threshold3]
+    assert len(deep) >= 2  # the 3-ply stage runs here
+    for c in deep:
+        assert out[c] == pytest.approx(_v3(rows[c]), abs=1e-12)
+    for c in set(range(len(rows))) - set(deep):
+        assert out[c] == pytest.approx(two[c] - bs.FILTERED, abs=1e-9)
+    # one play within the window: the 2-ply values stand as they are
+    np.testing.assert_array_equal(_search3(rows, 1, threshold3), two)
+
+
+def test_a_three_ply_search_over_budget_keeps_the_two_ply_values():
+    s = notation.position_from_id(RACE)
+    rows = _plays(s, 6, 4)
+    two = _search(rows, 2, filter2=WIDE2)[0]
+    info = np.zeros(bs.INFO_LEN, np.int64)
+    full = _search3(rows, 4, np.inf, info=info)
+    total = int(info[0])
+    assert info[1] == 0 and not np.array_equal(two, full)
+    for budget3 in (total, 10**9):
+        np.testing.assert_array_equal(_search3(rows, 4, np.inf, budget3, info), full)
+        assert list(info) == [total, 0]
+    for budget3 in (1, total // 2):
+        np.testing.assert_array_equal(_search3(rows, 4, np.inf, budget3, info), two)
+        assert info[1] == 1 and budget3 < info[0] < total
+    # the agent: 3-ply with a tiny budget plays as 2-ply and counts the stop
+    a2 = TDSearchAgent(plies=2, budget=0, candidates2=8, threshold2=np.inf)
+    a3 = TDSearchAgent(
+        plies=3,
+        budget=0,
+        candidates2=8,
+        threshold2=np.inf,
+        candidates3=4,
+        threshold3=np.inf,
+        budget3=1,
+    )
+    np.testing.assert_array_equal(a3.scores(rows), a2.scores(rows))
+    assert a3.search_info["stopped"] == 1
+
+
 def test_info_counts_the_afterstates_valued():
     s = notation.initial_state()
     rows = _plays(s, 4, 2)
@@ -259,7 +335,7 @@ def test_search_agent_options_and_checks():
     assert (
         agent.search_settings
         == bs.search_settings()
-        == (2, bs.CANDIDATES, bs.THRESHOLD, *DEFAULT2, bs.BUDGET_2)
+        == (2, bs.CANDIDATES, bs.THRESHOLD, *DEFAULT2, bs.BUDGET_2, *DEFAULT3)
     )
     assert agent.cube_policy == "janowski"
     assert load("backgammon-td", cube="cubeless").cube_policy == "cubeless"
@@ -277,7 +353,7 @@ def test_search_agent_options_and_checks():
     rows = _plays(s, 6, 5)
     np.testing.assert_array_equal(wide.scores(rows), _search(rows, 2, filter2=(8, 0.2, 2))[0])
     for bad, match in (
-        ({"plies": 3}, "plies"),
+        ({"plies": 4}, "plies"),
         ({"plies": True}, "plies"),
         ({"candidates": 0}, "candidates"),
         ({"candidates": 2.5}, "candidates"),
@@ -293,6 +369,10 @@ def test_search_agent_options_and_checks():
         ({"threshold2": None}, "threshold2"),
         ({"replies": 0}, "replies"),
         ({"replies": False}, "replies"),
+        ({"candidates3": 0}, "candidates3"),
+        ({"threshold3": -0.5}, "threshold3"),
+        ({"budget3": -1}, "budget3"),
+        ({"budget3": 2.5}, "budget3"),
     ):
         with pytest.raises((TypeError, ValueError), match=match):
             load("backgammon-td", **bad)
