@@ -370,6 +370,17 @@ def _value1(net, uu, side, row, buf, ys, sc, info, memo, acc):
 
 
 @njit(cache=True)
+def _replies(net, u, s, r, cfg, buf, ys, sc, cand, info, memo):
+    """The opponent's plays of roll r (ROLL_D1, ROLL_D2) in position s, into buf, valued at 0-ply
+    under its utility u into sc and counted in info[0] -> how many of them a deeper search takes
+    (cand, best first: at most cfg.replies within cfg.threshold)."""
+    m = game.plays_of_roll(s, ROLL_D1[r], ROLL_D2[r], buf, None)
+    _values0(net, u, buf, m, ys, sc, np.bool_(True), memo)
+    info[0] += m
+    return _filter(sc, m, cfg.replies, cfg.threshold, cand)
+
+
+@njit(cache=True)
 def _value2(net, uu, row, cfg, budget, buf, buf1, ys, sc, sc1, cand, info, memo, acc):
     """2-ply value of afterstate row for its mover (uu[0]'s player): the mean over the opponent's
     21 rolls of minus its best reply at 1-ply among its cfg.replies best within cfg.threshold at
@@ -380,10 +391,7 @@ def _value2(net, uu, row, cfg, budget, buf, buf1, ys, sc, sc1, cand, info, memo,
     s = game.pass_turn(row)
     tot = 0.0
     for r in range(21):
-        m = game.plays_of_roll(s, ROLL_D1[r], ROLL_D2[r], buf, None)
-        _values0(net, uu[1], buf, m, ys, sc, np.bool_(True), memo)
-        info[0] += m
-        k = _filter(sc, m, cfg.replies, cfg.threshold, cand)
+        k = _replies(net, uu[1], s, r, cfg, buf, ys, sc, cand, info, memo)
         best = -1e300
         for c in range(k):
             if budget > 0 and info[0] > budget:
@@ -411,10 +419,7 @@ def _value3(net, uu, uv, row, cfg, bufs, scs, cands, ys, info, memo, acc):
     cand = cands[0]
     tot = 0.0
     for r in range(21):
-        m = game.plays_of_roll(s, ROLL_D1[r], ROLL_D2[r], buf, None)
-        _values0(net, uu[1], buf, m, ys, sc, np.bool_(True), memo)
-        info[0] += m
-        k = _filter(sc, m, cfg.replies, cfg.threshold, cand)
+        k = _replies(net, uu[1], s, r, cfg, buf, ys, sc, cand, info, memo)
         best = -1e300
         for c in range(k):
             if cfg.budget3 > 0 and info[0] > cfg.budget3:

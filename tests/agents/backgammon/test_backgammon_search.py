@@ -67,7 +67,9 @@ def _v1(row):
     )
 
 
-def _v2(row, thr=bs.THRESHOLD, replies=bs.REPLY_CANDIDATES):
+def _deeper(row, inner, thr, replies):
+    """Python reference: the mean over the opponent's rolls of minus the best inner value of its
+    replies kept by the filter (at most replies within thr at 0-ply)."""
     if row[OFF_ME] == 15:
         return float(game.result(game.pass_turn(row), game.SCORING_GAMMON)[1])
     s = game.pass_turn(row)
@@ -77,22 +79,16 @@ def _v2(row, thr=bs.THRESHOLD, replies=bs.REPLY_CANDIDATES):
         v = _v0(rows)
         order = np.argsort(-v, kind="stable")
         keep = [k for k in order[:replies] if v[k] >= v[order[0]] - thr]
-        tot -= w * max(_v1(rows[k]) for k in keep)
+        tot -= w * max(inner(rows[k]) for k in keep)
     return tot
+
+
+def _v2(row, thr=bs.THRESHOLD, replies=bs.REPLY_CANDIDATES):
+    return _deeper(row, _v1, thr, replies)
 
 
 def _v3(row, thr=bs.THRESHOLD, replies=bs.REPLY_CANDIDATES):
-    if row[OFF_ME] == 15:
-        return float(game.result(game.pass_turn(row), game.SCORING_GAMMON)[1])
-    s = game.pass_turn(row)
-    tot = 0.0
-    for d1, d2, w in zip(bs.ROLL_D1, bs.ROLL_D2, bs.ROLL_W):
-        rows = _plays(s, d1, d2)
-        v = _v0(rows)
-        order = np.argsort(-v, kind="stable")
-        keep = [k for k in order[:replies] if v[k] >= v[order[0]] - thr]
-        tot -= w * max(_v2(rows[k], thr, replies) for k in keep)
-    return tot
+    return _deeper(row, lambda r: _v2(r, thr, replies), thr, replies)
 
 
 DEFAULT2 = (bs.CANDIDATES_2, bs.THRESHOLD_2, bs.REPLY_CANDIDATES)  # the 2-ply filter
