@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from boardgym.agents import load
+from boardgym.agents.backgammon import match_equity as me
 from boardgym.agents.backgammon import net as td_net
 from boardgym.agents.backgammon import search as bs
 from boardgym.agents.backgammon.agents import (
@@ -57,38 +58,51 @@ def _v0(rows, exact=True):
     return v
 
 
-def _v1(row):
-    """Python reference of the 1-ply value of an afterstate."""
-    if row[OFF_ME] == 15:
-        return float(game.result(game.pass_turn(row), game.SCORING_GAMMON)[1])
-    s = game.pass_turn(row)
-    return -sum(
-        w * _v0(_plays(s, d1, d2)).max() for d1, d2, w in zip(bs.ROLL_D1, bs.ROLL_D2, bs.ROLL_W)
-    )
+def _u0(rows, u):
+    """Python reference: utility u of each of rows for its mover at 0-ply (a finished game: its
+    exact outcome under u)."""
+    ys = np.empty((rows.shape[0], 5))
+    td_net.evaluate_rows(NET, rows, rows.shape[0], ys)
+    v = np.array([me.utility(u, y) for y in ys])
+    for r in range(rows.shape[0]):
+        if rows[r, OFF_ME] == 15:
+            kind = game.result(game.pass_turn(rows[r]), game.SCORING_GAMMON)[1]
+            v[r] = u[0] + u[1] + (kind >= 2) * u[2] + (kind >= 3) * u[3]
+    return v
 
 
-def _deeper(row, inner, thr, replies):
-    """Python reference: the mean over the opponent's rolls of minus the best inner value of its
-    replies kept by the filter (at most replies within thr at 0-ply)."""
-    if row[OFF_ME] == 15:
-        return float(game.result(game.pass_turn(row), game.SCORING_GAMMON)[1])
+def _vu(row, plies, uu=bs.MONEY_U, side=0, thr=bs.THRESHOLD, replies=bs.REPLY_CANDIDATES):
+    """Python reference: the value at plies of afterstate row for its mover, whose utility is
+    uu[side] (its opponent's uu[1 - side]; money equity by default): a finished game's exact
+    outcome; at 0-ply the utility of the net's outputs; deeper, the mean over the opponent's
+    rolls of minus its best reply, at 0-ply among all its plays at 1-ply, else at plies - 1 among
+    the replies the filter keeps (at most replies within thr at 0-ply)."""
+    if plies == 0 or row[OFF_ME] == 15:
+        return _u0(row[None], uu[side])[0]
     s = game.pass_turn(row)
     tot = 0.0
     for d1, d2, w in zip(bs.ROLL_D1, bs.ROLL_D2, bs.ROLL_W):
         rows = _plays(s, d1, d2)
-        v = _v0(rows)
+        v = _u0(rows, uu[1 - side])
+        if plies == 1:
+            tot -= w * v.max()
+            continue
         order = np.argsort(-v, kind="stable")
         keep = [k for k in order[:replies] if v[k] >= v[order[0]] - thr]
-        tot -= w * max(inner(rows[k]) for k in keep)
+        tot -= w * max(_vu(rows[k], plies - 1, uu, 1 - side, thr, replies) for k in keep)
     return tot
 
 
+def _v1(row):
+    return _vu(row, 1)
+
+
 def _v2(row, thr=bs.THRESHOLD, replies=bs.REPLY_CANDIDATES):
-    return _deeper(row, _v1, thr, replies)
+    return _vu(row, 2, thr=thr, replies=replies)
 
 
-def _v3(row, thr=bs.THRESHOLD, replies=bs.REPLY_CANDIDATES):
-    return _deeper(row, lambda r: _v2(r, thr, replies), thr, replies)
+def _v3(row, uu=bs.MONEY_U):
+    return _vu(row, 3, uu)
 
 
 DEFAULT2 = (bs.CANDIDATES_2, bs.THRESHOLD_2, bs.REPLY_CANDIDATES)  # the 2-ply filter
@@ -173,6 +187,8 @@ def _position(me, opp):
 
 # mover: two checkers on its 1-point, one on its 6-point; the opponent two on its own 2-point
 ENDGAME = _position({1: 2, 6: 1}, {23: 2})
+# contact, the mover well ahead with gammons and backgammons in sight (few plays a roll)
+GAMMONISH = _position({1: 2, 3: 2, 22: 2}, {4: 12, 6: 3})
 
 
 def test_exact_points_below_the_root_in_a_bearoff():
@@ -245,6 +261,23 @@ def test_three_ply_matches_the_python_reference_in_a_race(filter3):
         assert out[c] == pytest.approx(two[c] - bs.FILTERED, abs=1e-9)
     # one play within the window: the 2-ply values stand as they are
     np.testing.assert_array_equal(_search3(rows, 1, threshold3), two)
+
+
+def test_three_ply_under_match_utilities_matches_the_python_reference():
+    """search_values_u at 3-ply: the opponent's replies are valued under its own row of uu
+    (here 3-away / 6-away utilities, not money's), at every ply, in a position with gammons."""
+    uu = np.empty((2, 6))
+    me.eq_weights(3, 6, 1, me.TABLE, me.POST, uu[0])
+    me.eq_weights(6, 3, 1, me.TABLE, me.POST, uu[1])
+    assert not np.allclose(uu[0], uu[1])  # they differ in the gammons' weights
+    rows = _plays(GAMMONISH, 3, 1)
+    cfg = bs.search_settings(3, 8, np.inf, *WIDE2, 0, 2, np.inf, 0)
+    out = np.empty(len(rows))
+    bs.search_values_u(NET, uu, rows, len(rows), cfg, np.zeros(bs.INFO_LEN, np.int64), out)
+    deep = [c for c in range(len(rows)) if out[c] > -bs.FILTERED / 2]  # searched at 3-ply
+    assert len(deep) >= 2
+    for c in deep:
+        assert out[c] == pytest.approx(_v3(rows[c], uu), abs=1e-12)
 
 
 def test_a_three_ply_search_over_budget_keeps_the_two_ply_values():
