@@ -118,7 +118,7 @@ def test_a_play_that_ends_the_game_is_worth_its_points():
             ["backgammon-greedy", "backgammon-random"],
             "backgammon-random is not a backgammon agent that",
         ),
-        (["backgammon-greedy", "backgammon-td:plies=3", "--games", "1"], "plies"),
+        (["backgammon-greedy", "backgammon-td:plies=4", "--games", "1"], "plies"),
         (["backgammon-greedy", "backgammon-td:plies=0", "--net", "nope"], "--net"),
         (
             ["backgammon-greedy", "backgammon-td:plies=0", "--cache", "/no/such/dir/c.json"],
