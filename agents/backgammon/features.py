@@ -112,6 +112,8 @@ N_SIDE = 20
 N_CONTACT = 2 * N_SIDE  # mine, then the opponent's
 N_RACE_SIDE = 6
 N_RACE = 2 * N_RACE_SIDE
+SIDE_WORK = 3 * 15 + 26  # side_features' scratch: blots, their two masks, escapes of 0..25
+SCRATCH_LEN = STATE_LEN + SIDE_WORK  # contact_features' and race_features' scratch
 
 
 @njit(cache=True, inline="always")
@@ -120,13 +122,6 @@ def _made_me(s, p):
     if p < 1 or p > 24:
         return False
     return s[ME + p - 1] >= 2
-
-
-@njit(cache=True, inline="always")
-def _made_opp(s, p):
-    if p < 1 or p > 24:
-        return False
-    return s[OPP + p - 1] >= 2
 
 
 @njit(cache=True)
@@ -173,7 +168,7 @@ def _escape_table():
 ESCAPES = _escape_table()
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def escapes(s, n):
     """Rolls (0..36) with which a checker of mine on point n (1..25) gets past the other side's
     blockade in front of it (the module docstring's escapes(n)); from the 12 points in front."""
@@ -214,14 +209,25 @@ def hits_blot(s, p, d1, d2, bar):
     return False
 
 
+@njit(cache=True)
+def _reverse_table():
+    out = np.empty(1 << 12, dtype=np.int64)
+    for x in range(1 << 12):
+        r = 0
+        for i in range(12):
+            if (x >> i) & 1:
+                r |= 1 << (11 - i)
+        out[x] = r
+    return out
+
+
+REVERSE12 = _reverse_table()
+
+
 @njit(cache=True, inline="always")
 def _reverse24(x):
     """The 24 point bits of x in reverse order (bit i -> bit 23 - i)."""
-    r = np.int64(0)
-    for i in range(24):
-        if (x >> i) & 1:
-            r |= np.int64(1) << (23 - i)
-    return r
+    return (REVERSE12[x & 0xFFF] << 12) | REVERSE12[(x >> 12) & 0xFFF]
 
 
 @njit(cache=True, inline="always")
@@ -244,16 +250,19 @@ def _hits(near, made, d1, d2):
 
 
 @njit(cache=True)
-def side_features(s, out, k):
-    """Write the N_SIDE features of "me" in afterstate s (mover's view) into out[k:k + N_SIDE]."""
+def side_features(s, out, k, work):
+    """Write the N_SIDE features of "me" in afterstate s (mover's view) into out[k:k + N_SIDE]
+    (work: int64[>= SIDE_WORK] scratch)."""
     for i in range(N_SIDE):
         out[k + i] = 0.0
-    # my checkers: rearmost point, pips, moments
-    rear = 0
-    pips = 0
-    cnt = 0
-    if s[BAR_ME] > 0:
-        rear = 25
+    bar = s[BAR_ME]
+    made2 = s[BB_ME2]  # bit p - 1: my point p is made
+    # my checkers (rearmost point, pips, count) and blots, highest first
+    blots = work[0:15]
+    nblots = 0
+    rear = 25 if bar > 0 else 0
+    pips = 25 * bar
+    cnt = bar
     for p in range(24, 0, -1):
         c = s[ME + p - 1]
         if c > 0:
@@ -261,32 +270,28 @@ def side_features(s, out, k):
                 rear = p
             pips += c * p
             cnt += c
-    pips += 25 * s[BAR_ME]
-    cnt += s[BAR_ME]
+            if c == 1:
+                blots[nblots] = p  # highest pip loss first
+                nblots += 1
     out[k + F_PIPS] = pips / 167.0
     # the other side's rearmost checker (its bar = my point 0); 25 when it has none on the board
     orear = 25
     if s[BAR_OPP] > 0:
         orear = 0
     else:
-        for q in range(1, 25):
-            if s[OPP + q - 1] > 0:
-                orear = q
-                break
+        occ = s[BB_OPP]
+        if occ != 0:
+            orear = 1
+            while not (occ >> (orear - 1)) & 1:
+                orear += 1
     # hits by the other side's roll
-    nblots = 0
-    blots = np.empty(15, dtype=np.int64)
-    for p in range(24, 0, -1):  # highest pip loss first
-        if s[ME + p - 1] == 1:
-            blots[nblots] = p
-            nblots += 1
     if nblots > 0:
         # hits_blot by masks: bit j of near[b] / made[b]: a hitter / a made point of mine j pips
         # behind blot b (with a checker on the other side's bar, that checker only, at point 0)
-        near = np.empty(15, dtype=np.int64)
-        made = np.empty(15, dtype=np.int64)
+        near = work[15:30]
+        made = work[30:45]
         hitters = _reverse24(s[BB_OPP])
-        blocks = _reverse24(s[BB_ME2])
+        blocks = _reverse24(made2)
         for b in range(nblots):
             p = blots[b]
             near[b] = (np.int64(1) << p) if s[BAR_OPP] > 0 else hitters >> (24 - p)
@@ -312,97 +317,95 @@ def side_features(s, out, k):
         out[k + F_PIPLOSS] = loss / (36.0 * 12.0)
         out[k + F_P1] = n1 / 36.0
         out[k + F_P2] = n2 / 36.0
-    # escapes and containment (escapes of points 7..25 computed once)
-    esc = np.empty(26, dtype=np.int64)
-    for n in range(7, 26):
-        esc[n] = escapes(s, n)
-    if rear > 6:
-        out[k + F_BACKESC] = esc[rear] / 36.0
-    if rear >= 15:
-        m = 36
-        top = rear if rear <= 24 else 24
-        for n in range(15, top + 1):
-            if esc[n] < m:
-                m = esc[n]
-        out[k + F_ACONTAIN] = 1.0 - m / 36.0
-        out[k + F_ACONTAIN2] = out[k + F_ACONTAIN] ** 2
-    m = 36
-    for n in range(15, 25):
-        if esc[n] < m:
-            m = esc[n]
-    out[k + F_CONTAIN] = 1.0 - m / 36.0
-    out[k + F_CONTAIN2] = out[k + F_CONTAIN] ** 2
+    # escapes of points 7..25: containment, mobility and timing in one pass
     mob = 0.0
     timing = 0.0
-    for p in range(7, 26):
-        c = s[BAR_ME] if p == 25 else s[ME + p - 1]
+    contain = 36  # min escapes over 15..24
+    acontain = 36  # min escapes over 15..min(rear, 24)
+    back = 0
+    for n in range(7, 26):
+        e = escapes(s, n)
+        if n == rear:
+            back = e
+        if 15 <= n <= 24:
+            if e < contain:
+                contain = e
+            if n <= rear and e < acontain:
+                acontain = e
+        c = bar if n == 25 else s[ME + n - 1]
         if c > 0:
-            mob += c * esc[p]
-            timing += c * (p - 6)
+            mob += c * e
+            timing += c * (n - 6)
+    if rear > 6:
+        out[k + F_BACKESC] = back / 36.0
+    if rear >= 15:
+        out[k + F_ACONTAIN] = 1.0 - acontain / 36.0
+        out[k + F_ACONTAIN2] = out[k + F_ACONTAIN] ** 2
+    out[k + F_CONTAIN] = 1.0 - contain / 36.0
+    out[k + F_CONTAIN2] = out[k + F_CONTAIN] ** 2
     out[k + F_MOBILITY] = mob / (36.0 * 15.0)
     out[k + F_TIMING] = timing / 100.0
-    if cnt > 0:
-        mean = pips / cnt
-        acc = 0.0
-        for p in range(1, 26):
-            c = s[BAR_ME] if p == 25 else s[ME + p - 1]
-            if c > 0 and p > mean:
-                acc += c * (p - mean) ** 2
-        out[k + F_MOMENT2] = acc / cnt / 100.0
-    # anchors, backbone, prime
-    for p in range(24, 0, -1):
-        if s[ME + p - 1] >= 2:
-            out[k + F_BACKANCH] = p / 24.0
-            break
-    for p in range(13, 25):
-        if s[ME + p - 1] >= 2:
-            out[k + F_FWDANCH] = (25 - p) / 12.0
-            break
-    if orear < 25:
-        nb = 0
-        for p in range(orear + 1, min(orear + 12, 24) + 1):
-            if s[ME + p - 1] >= 2:
-                nb += 1
-        out[k + F_BACKBONE] = nb / 12.0
-    run = 0
-    longest = 0
-    for p in range(1, 25):
-        if s[ME + p - 1] >= 2:
-            run += 1
-            if run > longest:
-                longest = run
-        else:
-            run = 0
-    out[k + F_PRIME] = longest / 6.0
-    # contact: pips to break it, free pips
+    # spread, and the pips to break contact or already free (one pass over 1..25)
+    mean = pips / cnt if cnt > 0 else 0.0
+    acc = 0.0
     brk = 0
     free = 0
     for p in range(1, 26):
-        c = s[BAR_ME] if p == 25 else s[ME + p - 1]
+        c = bar if p == 25 else s[ME + p - 1]
         if c > 0:
+            if p > mean:
+                acc += c * (p - mean) ** 2
             if p > orear:
                 brk += c * (p - orear + 1)
             elif p > 6:
                 free += c * (p - 6)
+    if cnt > 0:
+        out[k + F_MOMENT2] = acc / cnt / 100.0
     out[k + F_BREAK] = brk / 152.0
     out[k + F_FREEPIP] = free / 100.0
+    # anchors, backbone, prime: from the made points' bits
+    if made2 != 0:
+        p = 24
+        while not (made2 >> (p - 1)) & 1:
+            p -= 1
+        out[k + F_BACKANCH] = p / 24.0
+        front = made2 >> 12  # points 13..24
+        if front != 0:
+            p = 13
+            while not (front >> (p - 13)) & 1:
+                p += 1
+            out[k + F_FWDANCH] = (25 - p) / 12.0
+        longest = 0
+        x = made2
+        while x != 0:  # each step keeps the points that end a run one longer
+            x &= x << 1
+            longest += 1
+        out[k + F_PRIME] = longest / 6.0
+    if orear < 25:
+        nb = 0
+        for p in range(orear + 1, min(orear + 12, 24) + 1):
+            nb += (made2 >> (p - 1)) & 1
+        out[k + F_BACKBONE] = nb / 12.0
     # entering from the bar
-    if s[BAR_ME] > 0:
+    if bar > 0:
         closed = 0
         for p in range(19, 25):
             if s[OPP + p - 1] >= 2:
                 closed += 1
-        out[k + F_ENTER] = s[BAR_ME] * closed / 12.0
+        out[k + F_ENTER] = bar * closed / 12.0
         out[k + F_ENTER2] = (closed / 6.0) ** 2
 
 
 @njit(cache=True)
 def contact_features(s, out, scratch):
     """The N_CONTACT features of afterstate s (int64[STATE_LEN], mover's view) into out
-    (float64[>= N_CONTACT]): the mover's N_SIDE, then the opponent's (scratch: int64[STATE_LEN])."""
-    side_features(s, out, np.int64(0))
-    flip_into(s, scratch)
-    side_features(scratch, out, np.int64(N_SIDE))
+    (float64[>= N_CONTACT]): the mover's N_SIDE, then the opponent's (scratch: int64[>=
+    SCRATCH_LEN])."""
+    flipped = scratch[:STATE_LEN]
+    work = scratch[STATE_LEN:]
+    side_features(s, out, np.int64(0), work)
+    flip_into(s, flipped)
+    side_features(flipped, out, np.int64(N_SIDE), work)
 
 
 @njit(cache=True)
@@ -428,7 +431,7 @@ def _race_side(s, out, k):
 @njit(cache=True)
 def race_features(s, out, scratch):
     """The N_RACE race features of afterstate s (mover's view) into out: the mover's, then the
-    opponent's (scratch: int64[STATE_LEN])."""
+    opponent's (scratch: int64[>= STATE_LEN])."""
     _race_side(s, out, np.int64(0))
     flip_into(s, scratch)
     _race_side(scratch, out, np.int64(N_RACE_SIDE))
@@ -473,5 +476,5 @@ def features_of(state: np.ndarray) -> npt.NDArray[np.float64]:
     """Contact features (float64[N_CONTACT]) of a kernel state (int64[STATE_LEN], mover's view)."""
     s = _check(state)
     out = np.zeros(N_CONTACT)
-    contact_features(s, out, np.empty(STATE_LEN, dtype=np.int64))
+    contact_features(s, out, np.empty(SCRATCH_LEN, dtype=np.int64))
     return out

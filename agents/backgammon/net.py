@@ -44,6 +44,7 @@ from boardgym.agents.backgammon.bearoff import bearoff_outputs
 from boardgym.agents.backgammon.features import (
     N_CONTACT,
     N_RACE,
+    SCRATCH_LEN,
     contact_features,
     in_bearoff,
     is_contact,
@@ -164,11 +165,20 @@ def forward_sparse(w1, b1, w2, b2, idx, val, nnz, h, y):
             h[j] += v * w1[i, j]
     for j in range(nh):
         h[j] = 1.0 / (1.0 + np.exp(-h[j]))
-    for o in range(N_OUT):
-        a = b2[o]
-        for j in range(nh):
-            a += h[j] * w2[j, o]
-        y[o] = 1.0 / (1.0 + np.exp(-a))
+    # along w2's rows, the five sums in registers (each in the order of j)
+    a0, a1, a2, a3, a4 = b2[0], b2[1], b2[2], b2[3], b2[4]
+    for j in range(nh):
+        hj = h[j]
+        a0 += hj * w2[j, 0]
+        a1 += hj * w2[j, 1]
+        a2 += hj * w2[j, 2]
+        a3 += hj * w2[j, 3]
+        a4 += hj * w2[j, 4]
+    y[0] = 1.0 / (1.0 + np.exp(-a0))
+    y[1] = 1.0 / (1.0 + np.exp(-a1))
+    y[2] = 1.0 / (1.0 + np.exp(-a2))
+    y[3] = 1.0 / (1.0 + np.exp(-a3))
+    y[4] = 1.0 / (1.0 + np.exp(-a4))
 
 
 @njit(cache=True)
@@ -324,7 +334,7 @@ def model_buffers(net):  # noqa: N802 (a constructor-like helper)
         np.empty(MAX_NNZ_MODEL),
         np.empty(nh),
         np.empty(N_CONTACT),
-        np.empty(STATE_LEN, dtype=np.int64),
+        np.empty(SCRATCH_LEN, dtype=np.int64),
     )
 
 
