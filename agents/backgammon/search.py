@@ -83,6 +83,7 @@ __all__ = [
     "BUDGET_3",
     "INFO_LEN",
     "MEMO_BITS",
+    "MEMO_GROW_3",
     "ROLL_D1",
     "ROLL_D2",
     "ROLL_W",
@@ -110,6 +111,7 @@ THRESHOLD_3 = 0.02  # ... within this equity of the best at 2-ply
 BUDGET_3 = 400_000  # afterstates valued in one decision past which a 3-ply search stops
 INFO_LEN = 2  # search_values' info: afterstates valued, 1 if the 2-ply search stopped
 MEMO_BITS = 17  # a search's table of model outputs has 2**MEMO_BITS slots (0: no table)
+MEMO_GROW_3 = 3  # the 3-ply stage moves the table to 2**MEMO_GROW_3 times as many slots
 MEMO_WORDS = 4  # int64 words of a board key: 13 checker counts (0..15) of 4 bits each
 ROLL_D1 = np.array([d1 for d1 in range(1, 7) for d2 in range(d1, 7)], dtype=np.int64)
 ROLL_D2 = np.array([d2 for d1 in range(1, 7) for d2 in range(d1, 7)], dtype=np.int64)
@@ -269,6 +271,22 @@ def _slot(keys, used, key):
             return i
         i = (i + 1) & mask
     return i
+
+
+@njit(cache=True)
+def _memo_grow(memo, bits, n):
+    """A table of 2**bits slots (_memo_new(bits, n)) holding every board of memo."""
+    keys, tys, used = memo[0], memo[1], memo[2]
+    new = _memo_new(bits, n)
+    nkeys, ntys, nused, nsize = new[0], new[1], new[2], new[3]
+    for i in range(keys.shape[0]):
+        if used[i]:
+            j = _slot(nkeys, nused, keys[i])
+            nused[j] = True
+            nkeys[j] = keys[i]
+            ntys[j] = tys[i]
+            nsize[0] += 1
+    return new
 
 
 @njit(cache=True)
@@ -442,10 +460,11 @@ def search_values_memo(net, uu, rows, n, cfg, info, out, bits):
     """search_values_u with a table of the model's outputs of 2**bits slots (bits 0: none) kept
     through the decision: a board the search meets again (the same position reached by another
     line, or valued at 0-ply then again under a 2-ply candidate) is read from the table instead of
-    valued by the model again. The values, the play chosen and info (the afterstates the search
-    values, counted as without a table, so the budget stops a search at the same place) are the
-    same to the last bit with any bits; the table only saves time. -> number of plays searched past
-    0-ply."""
+    valued by the model again; the 3-ply stage, which values several times as many boards,
+    carries the table over to one of 2**(bits + MEMO_GROW_3) slots. The values, the play chosen
+    and info (the afterstates the search values, counted as without a table, so the budget stops
+    a search at the same place) are the same to the last bit with any bits; the table only saves
+    time. -> number of plays searched past 0-ply."""
     maxa = game.MAX_AFTERSTATES
     ys = np.empty((max(n, maxa), td_net.N_OUT))
     memo = _memo_new(bits if cfg.plies > 0 and n > 1 else 0, max(n, maxa))
@@ -488,6 +507,8 @@ def search_values_memo(net, uu, rows, n, cfg, info, out, bits):
         return k
     for r in range(n):
         out[r] -= FILTERED
+    if bits > 0:  # the 3-ply stage values several times the boards the 2-ply one holds
+        memo = _memo_grow(memo, bits + MEMO_GROW_3, max(n, maxa))
     uv = np.empty_like(uu)
     uv[0] = uu[1]
     uv[1] = uu[0]

@@ -280,6 +280,22 @@ def test_three_ply_under_match_utilities_matches_the_python_reference():
         assert out[c] == pytest.approx(_v3(rows[c], uu), abs=1e-12)
 
 
+def test_the_three_ply_stage_moves_its_table_and_changes_no_value():
+    """search_values_memo at 3-ply with no table, the default one (carried over to a table
+    2**MEMO_GROW_3 times larger for the 3-ply stage) and one so small both fill up: the same
+    values, counts and play to the last bit, the 3-ply stage running."""
+    rows = _plays(GAMMONISH, 3, 1)
+    cfg = bs.search_settings(3, 8, np.inf, *WIDE2, 0, 2, np.inf, 0)
+    got = []
+    for bits in (0, bs.MEMO_BITS, 2):
+        out = np.empty(len(rows))
+        info = np.zeros(bs.INFO_LEN, np.int64)
+        k = bs.search_values_memo(NET, bs.MONEY_U, rows, len(rows), cfg, info, out, bits)
+        got.append((k, info.tolist(), out.view(np.int64).tolist()))
+    assert got[1] == got[0] and got[2] == got[0]
+    assert sum(v > -bs.FILTERED / 2 for v in out) >= 2  # searched at 3-ply
+
+
 def test_a_three_ply_search_over_budget_keeps_the_two_ply_values():
     s = notation.position_from_id(RACE)
     rows = _plays(s, 6, 4)
