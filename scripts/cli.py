@@ -320,6 +320,8 @@ def run(main_fn, argv=None, prog: str | None = None) -> int:
     except KeyboardInterrupt:
         print(f"\n{prog}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        return _reader_gone()
     except UsageError as e:
         print(f"{prog}: error: {_one_line(e)} (see {prog} --help)", file=sys.stderr)
         return 2
@@ -394,9 +396,24 @@ def main(argv=None) -> int:
     return run(module.main, argv[1:], prog=f"boardgym {name}")
 
 
+def _reader_gone() -> int:
+    """The reader of stdout stopped early (``boardgym --help | head -3``): end quietly, as
+    command-line tools do, stdout pointed at os.devnull so that the interpreter's last flush finds
+    no pipe to fail on -> 141 (128 + SIGPIPE, the exit status a shell reports for it)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return 141
+
+
 def console_main():
     """Entry point of the installed ``boardgym`` command."""
-    sys.exit(main())
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        code = _reader_gone()
+    sys.exit(code)
 
 
 # ----------------------------------------------------------------------------- progress bar

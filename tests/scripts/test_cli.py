@@ -167,6 +167,26 @@ def test_dispatcher(capsys):
     assert err.count("\n") == 1 and "--threads" in err
 
 
+@pytest.mark.parametrize("argv", [["--help"], ["rules", "--game", "backgammon"]])
+def test_a_reader_that_stops_early_ends_the_command_quietly(argv):
+    """stdout a pipe whose reader has gone (``boardgym --help | head -3``): no traceback, no
+    error line, exit status 141 (128 + SIGPIPE), for the dispatcher and for a command."""
+    import os
+    import subprocess
+
+    r, w = os.pipe()
+    os.close(r)  # the reader is gone before the first write
+    try:
+        code = "from boardgym.scripts.cli import console_main; console_main()"
+        done = subprocess.run(
+            [sys.executable, "-c", code, *argv], stdout=w, stderr=subprocess.PIPE, timeout=120
+        )
+    finally:
+        os.close(w)
+    assert done.returncode == 141, done.stderr.decode()
+    assert done.stderr.decode() == ""
+
+
 def test_progress_draws_only_on_a_terminal_and_is_erased_at_the_end():
     quiet = io.StringIO()
     with cli.Progress(10, label="games", stream=quiet) as bar:
