@@ -112,7 +112,7 @@ N_SIDE = 20
 N_CONTACT = 2 * N_SIDE  # mine, then the opponent's
 N_RACE_SIDE = 6
 N_RACE = 2 * N_RACE_SIDE
-SIDE_WORK = 3 * 15 + 26  # side_features' scratch: blots, their two masks, escapes of 0..25
+SIDE_WORK = 3 * 15  # side_features' scratch: my blots and, for each, its two distance masks
 SCRATCH_LEN = STATE_LEN + SIDE_WORK  # contact_features' and race_features' scratch
 
 
