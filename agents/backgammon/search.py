@@ -273,20 +273,27 @@ def _slot(keys, used, key):
     return i
 
 
+@njit(cache=True, inline="always")
+def _memo_put(keys, tys, used, size, key, y):
+    """Put the outputs y of the board key into the table (keys, tys, used, size) unless there."""
+    i = _slot(keys, used, key)
+    if not used[i]:
+        used[i] = True
+        keys[i] = key
+        tys[i] = y
+        size[0] += 1
+
+
 @njit(cache=True)
-def _memo_grow(memo, bits, n):
-    """A table of 2**bits slots (_memo_new(bits, n)) holding every board of memo."""
+def _memo_grow(memo, bits):
+    """memo with its table moved to one of 2**bits slots holding every board of it (the batch
+    scratch kept)."""
+    t = _memo_new(bits, 0)
     keys, tys, used = memo[0], memo[1], memo[2]
-    new = _memo_new(bits, n)
-    nkeys, ntys, nused, nsize = new[0], new[1], new[2], new[3]
     for i in range(keys.shape[0]):
         if used[i]:
-            j = _slot(nkeys, nused, keys[i])
-            nused[j] = True
-            nkeys[j] = keys[i]
-            ntys[j] = tys[i]
-            nsize[0] += 1
-    return new
+            _memo_put(t[0], t[1], t[2], t[3], keys[i], tys[i])
+    return (t[0], t[1], t[2], t[3], memo[4], memo[5], memo[6], memo[7])
 
 
 @njit(cache=True)
@@ -318,12 +325,7 @@ def _evaluate_memo(net, rows, n, ys, memo):
         for o in range(td_net.N_OUT):
             ys[r, o] = mys[j, o]
         if 4 * size[0] < 3 * cap:  # a table three quarters full takes no more
-            i = _slot(keys, used, bkeys[r])
-            if not used[i]:
-                used[i] = True
-                keys[i] = bkeys[r]
-                tys[i] = mys[j]
-                size[0] += 1
+            _memo_put(keys, tys, used, size, bkeys[r], mys[j])
 
 
 @njit(cache=True)
@@ -508,7 +510,7 @@ def search_values_memo(net, uu, rows, n, cfg, info, out, bits):
     for r in range(n):
         out[r] -= FILTERED
     if bits > 0:  # the 3-ply stage values several times the boards the 2-ply one holds
-        memo = _memo_grow(memo, bits + MEMO_GROW_3, max(n, maxa))
+        memo = _memo_grow(memo, bits + MEMO_GROW_3)
     uv = np.empty_like(uu)
     uv[0] = uu[1]
     uv[1] = uu[0]
