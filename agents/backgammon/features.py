@@ -85,6 +85,7 @@ from boardgym.kernels.backgammon.board import (
     STATE_LEN,
     flip_into,
 )
+from boardgym.kernels.bits import lsb, msb, popcount
 
 (
     F_PIPLOSS,
@@ -279,11 +280,8 @@ def side_features(s, out, k, work):
     if s[BAR_OPP] > 0:
         orear = 0
     else:
-        occ = s[BB_OPP]
-        if occ != 0:
-            orear = 1
-            while not (occ >> (orear - 1)) & 1:
-                orear += 1
+        if s[BB_OPP] != 0:
+            orear = lsb(s[BB_OPP]) + 1
     # hits by the other side's roll
     if nblots > 0:
         # hits_blot by masks: bit j of near[b] / made[b]: a hitter / a made point of mine j pips
@@ -365,27 +363,18 @@ def side_features(s, out, k, work):
     out[k + F_FREEPIP] = free / 100.0
     # anchors, backbone, prime: from the made points' bits
     if made2 != 0:
-        p = 24
-        while not (made2 >> (p - 1)) & 1:
-            p -= 1
-        out[k + F_BACKANCH] = p / 24.0
+        out[k + F_BACKANCH] = (msb(made2) + 1) / 24.0
         front = made2 >> 12  # points 13..24
         if front != 0:
-            p = 13
-            while not (front >> (p - 13)) & 1:
-                p += 1
-            out[k + F_FWDANCH] = (25 - p) / 12.0
+            out[k + F_FWDANCH] = (12 - lsb(front)) / 12.0
         longest = 0
         x = made2
         while x != 0:  # each step keeps the points that end a run one longer
             x &= x << 1
             longest += 1
         out[k + F_PRIME] = longest / 6.0
-    if orear < 25:
-        nb = 0
-        for p in range(orear + 1, min(orear + 12, 24) + 1):
-            nb += (made2 >> (p - 1)) & 1
-        out[k + F_BACKBONE] = nb / 12.0
+    if orear < 25:  # my points orear + 1 .. orear + 12 (bits orear ..)
+        out[k + F_BACKBONE] = popcount(made2 & (np.int64(0xFFF) << orear)) / 12.0
     # entering from the bar
     if bar > 0:
         closed = 0
