@@ -46,29 +46,22 @@ def _plays(state, d1, d2):
     return rows[:n].copy()
 
 
-def _v0(rows, exact=True):
-    """Python reference: 0-ply equities of rows (exact points for a finished game)."""
-    ys = np.empty((rows.shape[0], 5))
-    td_net.evaluate_rows(NET, rows, rows.shape[0], ys)
-    v = np.array([td_net.equity(y) for y in ys])
-    if exact:
-        for r in range(rows.shape[0]):
-            if rows[r, OFF_ME] == 15:
-                v[r] = game.result(game.pass_turn(rows[r]), game.SCORING_GAMMON)[1]
-    return v
-
-
-def _u0(rows, u):
-    """Python reference: utility u of each of rows for its mover at 0-ply (a finished game: its
-    exact outcome under u)."""
+def _u0(rows, u, exact=True):
+    """Python reference: utility u of each of rows for its mover at 0-ply (a finished game, if
+    exact: its exact outcome under u)."""
     ys = np.empty((rows.shape[0], 5))
     td_net.evaluate_rows(NET, rows, rows.shape[0], ys)
     v = np.array([me.utility(u, y) for y in ys])
     for r in range(rows.shape[0]):
-        if rows[r, OFF_ME] == 15:
+        if exact and rows[r, OFF_ME] == 15:
             kind = game.result(game.pass_turn(rows[r]), game.SCORING_GAMMON)[1]
             v[r] = u[0] + u[1] + (kind >= 2) * u[2] + (kind >= 3) * u[3]
     return v
+
+
+def _v0(rows, exact=True):
+    """Python reference: 0-ply equities of rows (exact points for a finished game)."""
+    return _u0(rows, bs.MONEY_U[0], exact)
 
 
 def _vu(row, plies, uu=bs.MONEY_U, side=0, thr=bs.THRESHOLD, replies=bs.REPLY_CANDIDATES):
