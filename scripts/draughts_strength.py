@@ -10,7 +10,11 @@ Parts (``--parts``):
 
 - ``previous``: the current engine (``--current``) against a previous version (``--previous``,
   by default the same net with the time use of the version before the clock-driven time
-  manager: ``start_fraction=0.5, keep_partial=False``), both ``--time`` seconds per move;
+  manager: ``start_fraction=0.5, keep_partial=False``), both ``--time`` seconds per move.
+  Either may be an engine in another process spoken to over the Hub protocol,
+  ``hub:command='...',param=value,...`` (agents/arena/hub_engine.py; the other options are its
+  Hub parameters), e.g. an earlier boardgym's ``boardgym hub`` installed in its own venv:
+  ``--previous "hub:command='/path/old/.venv/bin/boardgym hub',threads=1,tt_size=6"``;
 - ``material``: the current engine at ``--time`` against material alpha-beta (``--material``,
   by default ``draughts-alphabeta-material``) at ``--material-factor`` times that;
 - ``tactics``: the share of the tactics suite (agents/arena/data/draughts_tactics.tsv) solved at
@@ -41,8 +45,8 @@ from pathlib import Path
 
 import numpy as np
 
+from boardgym.agents.arena import hub_engine, openings
 from boardgym.agents.arena import matches as evaluation
-from boardgym.agents.arena import openings
 from boardgym.agents.arena.openings import ballot_match, read_ballots, read_tactics
 from boardgym.agents.arena.playouts import draughts_positions
 from boardgym.agents.draughts.agents import AlphaBetaAgent
@@ -65,9 +69,11 @@ class Settings:
     parts: tuple[str, ...] = PARTS
     """which parts to run: previous, material, tactics, timing"""
     current: str = "draughts-alphabeta"
-    """the engine measured: a registry name with options, name:key=value,..."""
+    """the engine measured: a registry name with options, name:key=value,... (or a Hub
+    engine, hub:command=...)"""
     previous: str = PREVIOUS
-    """the previous version it plays at equal time (name:key=value,...)"""
+    """the previous version it plays at equal time (name:key=value,..., or a Hub engine
+    hub:command='...',param=value,...)"""
     time: float = 0.1
     """seconds per move of the current engine (and of the previous version)"""
     material: str = "draughts-alphabeta-material"
@@ -130,7 +136,10 @@ class Settings:
 
 def make_agent(spec, time_limit, seed):
     """A draughts agent of spec (registry.load_spec) thinking time_limit seconds per move (no
-    depth cap) unless the spec says otherwise, seeded with seed unless it gives one."""
+    depth cap) unless the spec says otherwise, seeded with seed unless it gives one; a
+    ``hub:command=...`` spec is an engine in another process (agents/arena/hub_engine.py)."""
+    if hub_engine.is_spec(spec):
+        return hub_engine.from_spec(spec, time_limit=time_limit)
     return load_spec(spec, "draughts", seed=seed, depth=None, time_limit=time_limit)
 
 
@@ -331,7 +340,12 @@ def main(args=None):
             if len(points) % 20 == 0 and len(points) < total:
                 log(_progress_line(points, total, time.perf_counter() - t0))
 
-        points = ballot_match(a, b, ballots, cfg.max_moves, progress)
+        try:
+            points = ballot_match(a, b, ballots, cfg.max_moves, progress)
+        finally:
+            for engine in (a, b):  # a Hub engine's process ends with its match
+                if isinstance(engine, hub_engine.HubEngine):
+                    engine.close()
         s = evaluation.summarize(points)
         log(_summary_line(label, s, time.perf_counter() - t0))
         out[part] = s

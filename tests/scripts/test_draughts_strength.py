@@ -1,6 +1,8 @@
 """scripts/draughts_strength.py: the tactics proof (move scores) and a smoke run of every part
 with a tiny budget."""
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -125,3 +127,26 @@ def test_the_material_opponent_is_a_spec(capsys, monkeypatch):
     ]
     assert "vs draughts-alphabeta-material:threads=1 at 0.02 s" in capsys.readouterr().out
     assert ds.Settings().material == "draughts-alphabeta-material"
+
+
+def test_a_hub_engine_plays_a_match(capsys, monkeypatch):
+    """--previous hub:command=...: the previous version is an engine in another process (our
+    own boardgym hub here), its parameters from the spec, closed when the match ends."""
+    from boardgym.agents.arena import hub_engine
+
+    spec = f"hub:command='{sys.executable} -m boardgym.scripts.hub',threads=1,tt_size=1"
+    assert hub_engine.is_spec(spec) and not hub_engine.is_spec("draughts-alphabeta")
+    engine = ds.make_agent(spec, 0.02, seed=0)
+    try:
+        assert isinstance(engine, hub_engine.HubEngine) and engine.time_limit == 0.02
+        assert engine.params == {"threads": 1, "tt_size": 1}
+    finally:
+        engine.close()
+    made = []
+    make = ds.make_agent
+    monkeypatch.setattr(ds, "make_agent", lambda *args: made.append(make(*args)) or made[-1])
+    argv = ["--parts", "previous", "--pairs", "1", "--time", "0.01", "--max-moves", "20"]
+    out = ds.main([*argv, "--previous", spec])
+    assert out["previous"]["games"] == 2
+    assert "hub:command" in capsys.readouterr().out
+    assert made[1]._proc.poll() is not None  # the engine's process ended with the match
