@@ -254,7 +254,7 @@ class GreedyAgent(DraughtsAgent):
             b.stats,
             ev.kind,
             *ev.arrays(),
-            b.obs,
+            b.hidden,
             b.egdb,
             self._scores,
         )

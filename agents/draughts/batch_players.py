@@ -183,7 +183,7 @@ class GreedyBatch:
             b.scratch,
             b.work,
             b.stats,
-            b.obs,
+            b.hidden,
             b.egdb,
             self.hops,
             out,

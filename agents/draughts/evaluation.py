@@ -27,6 +27,9 @@ k's number is added to the network's output before ``scale``:
 stored observations; ``boardgym train-eval --patterns`` fits the tables to what the network leaves
 unexplained.
 ``Evaluation`` bundles the kind and arrays; ``Evaluation.load``/``save`` use ``.npz`` files.
+
+The functions compiled with ``_nrt=False`` allocate nothing and so skip Numba's reference
+counting: the draughts search calls them at every node (agents/draughts/search.py).
 """
 
 from __future__ import annotations
@@ -86,6 +89,8 @@ CENTRE = 4
 BACK_ROW = 3
 LONG_DIAG = 8
 SCORE_LIMIT = 50_000  # learned scores are clipped to +-this (far below the search's win scores)
+#: most hidden units a network may have (the search's hidden-layer scratch holds this many)
+HIDDEN_MAX = 4096
 
 # Positional tables, indexed by ghost square, from White's side; Black reads square 35 - g.
 _adv = np.zeros(N_BITS, dtype=np.int64)
@@ -186,7 +191,7 @@ def _side_terms(men, kings, flip):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def material_eval(state):
     """Material (man 100, king 300) plus positional terms, from the side to move's view."""
     w = _side_terms(state[S_WM], state[S_WK], False)
@@ -435,10 +440,11 @@ def _tanh(x):
     return 1.0 - 2.0 / (e + 1.0)
 
 
-@njit(cache=True, error_model="numpy")  # no division-by-zero branch: the tanh loop vectorises
-def net_eval(state, kind, w1t, b1, w2, b2, scale, pt, obs):
-    """Learned score of state (side to move's view). obs is unused (kept so that every
-    evaluation kind has one signature).
+@njit(cache=True, error_model="numpy", _nrt=False)  # numpy: the tanh loop vectorises
+def net_eval_into(state, kind, w1t, b1, w2, b2, scale, pt, z):
+    """Learned score of state (side to move's view); z: the caller's scratch for the hidden
+    layer (float64, at least H entries: the search's ``SearchBuffers.hidden``), so that the
+    evaluation allocates nothing (the search kernel runs without Numba's reference counting).
 
     w1t is the first layer transposed, (n_inputs, H) (``Evaluation.arrays`` gives it). The
     network reads the side to move's observation (encode_obs), and for EVAL_MLP_FEATURES then
@@ -455,7 +461,8 @@ def net_eval(state, kind, w1t, b1, w2, b2, scale, pt, obs):
     it has no rows), their entries added to the output in window order."""
     side = state[S_SIDE]
     n_hidden = w1t.shape[1]
-    z = b1.copy()
+    for h in range(n_hidden):
+        z[h] = b1[h]
     planes = obs_bitboards(state, side)
     for p in range(N_PLANES):
         _add_plane(z, w1t, planes[p], p * N_SQUARES, side, n_hidden)
@@ -487,8 +494,25 @@ def net_eval(state, kind, w1t, b1, w2, b2, scale, pt, obs):
 
 
 @njit(cache=True)
+def net_eval(state, kind, w1t, b1, w2, b2, scale, pt, obs):
+    """net_eval_into with a hidden layer of its own; obs is unused (kept so that every
+    evaluation kind has one signature)."""
+    return net_eval_into(state, kind, w1t, b1, w2, b2, scale, pt, np.empty(w1t.shape[1]))
+
+
+@njit(cache=True, _nrt=False)
+def evaluate_into(state, kind, w1, b1, w2, b2, scale, pt, z):
+    """Score of state from the side to move's view with the chosen evaluation kind; z: the
+    hidden layer's scratch (net_eval_into)."""
+    if kind == EVAL_MATERIAL:
+        return material_eval(state)
+    return net_eval_into(state, kind, w1, b1, w2, b2, scale, pt, z)
+
+
+@njit(cache=True)
 def evaluate(state, kind, w1, b1, w2, b2, scale, pt, obs):
-    """Score of state from the side to move's view with the chosen evaluation kind."""
+    """Score of state from the side to move's view with the chosen evaluation kind (obs is
+    unused; the search calls evaluate_into with its scratch)."""
     if kind == EVAL_MATERIAL:
         return material_eval(state)
     return net_eval(state, kind, w1, b1, w2, b2, scale, pt, obs)
@@ -535,6 +559,8 @@ class Evaluation:
         n_in = self.n_inputs
         if self.w1.ndim != 2 or self.w1.shape[1] != n_in or h < 1:
             raise ValueError(f"w1 must have shape (H, {n_in}) for this kind, got {self.w1.shape}")
+        if h > HIDDEN_MAX:
+            raise ValueError(f"at most {HIDDEN_MAX} hidden units, got {h}")
         if self.b1.shape != (h,) or self.b2.shape != (1,):
             raise ValueError(f"b1 must have shape ({h},) and b2 shape (1,)")
         if self.kind in (EVAL_MLP, EVAL_MLP_FEATURES) and self.w2.shape != (h,):

@@ -42,7 +42,12 @@ the expected line back from the transposition table.
 Numba note: ``_negamax`` is recursive and cached; every call site passes the same argument types
 (``ZERO``/``ONE``/``BIG`` are typed int64 constants, not literals) so that it has exactly one
 compiled signature: a second specialisation of a cached recursive function crashed when loaded
-from the cache.
+from the cache. ``_negamax`` and every kernel it calls are compiled with ``_nrt=False``: they
+allocate nothing (the caller's buffers, ``SearchBuffers.hidden`` for the evaluation's hidden
+layer), so they need none of Numba's reference counting, whose atomic increments and decrements
+on every array view and call took about a fifth of the search's time; a function compiled for a
+caller without it inherits that, so none of them may allocate (Numba refuses to compile one
+that does).
 """
 
 from __future__ import annotations
@@ -56,7 +61,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from boardgym.agents.draughts.egdb import empty_tables
-from boardgym.agents.draughts.evaluation import evaluate
+from boardgym.agents.draughts.evaluation import HIDDEN_MAX, evaluate_into
 from boardgym.kernels.bits import popcount
 from boardgym.kernels.draughts.board import (
     M_CAPTURED,
@@ -77,7 +82,6 @@ from boardgym.kernels.draughts.egdb import search_score
 from boardgym.kernels.draughts.game import is_capture, play_move, reward
 from boardgym.kernels.draughts.move import apply_move_into
 from boardgym.kernels.draughts.movegen import WORK_LEN, gen_moves, gen_moves_bb
-from boardgym.kernels.draughts.observe import OBS_LEN
 from boardgym.kernels.draughts.outcome import (
     ONGOING,
     game_status,
@@ -200,7 +204,7 @@ def _tt_fields(data):
     return (data >> 21) & 255, (data >> 29) & 3, (data & (2 * SCORE_OFS - 1)) - SCORE_OFS
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _tt_store(tt, h, depth, flag, score, key, ply, age):
     slot = h & (tt.shape[0] - 1)
     old = tt[slot, 1]
@@ -224,7 +228,7 @@ def _ply_states():
     return np.empty((MAX_PLY + 1, STATE_LEN), dtype=np.int64)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _negamax(
     s,
     depth,
@@ -246,7 +250,7 @@ def _negamax(
     b2,
     scale,
     pt,
-    obs,
+    hidden,
     eg,
 ):
     stats[ST_NODES] += 1
@@ -278,7 +282,7 @@ def _negamax(
         if depth <= 0:
             stats[ST_QNODES] += 1
         if ply >= MAX_PLY - 1 or not is_capture(s):
-            return evaluate(s, kind, w1, b1, w2, b2, scale, pt, obs)
+            return evaluate_into(s, kind, w1, b1, w2, b2, scale, pt, hidden)
     mv = moves[ply]
     n = gen_moves_bb(s[S_WM], s[S_WK], s[S_BM], s[S_BK], s[S_SIDE], work, mv)
     capture = mv[0, M_CAPTURED] != 0
@@ -380,7 +384,7 @@ def _negamax(
                 b2,
                 scale,
                 pt,
-                obs,
+                hidden,
                 eg,
             )
         else:
@@ -416,7 +420,7 @@ def _negamax(
                     b2,
                     scale,
                     pt,
-                    obs,
+                    hidden,
                     eg,
                 )
                 if v > alpha and stats[ST_ABORT] == 0:
@@ -444,7 +448,7 @@ def _negamax(
                     b2,
                     scale,
                     pt,
-                    obs,
+                    hidden,
                     eg,
                 )
             if alpha < v < beta and stats[ST_ABORT] == 0:
@@ -469,7 +473,7 @@ def _negamax(
                     b2,
                     scale,
                     pt,
-                    obs,
+                    hidden,
                     eg,
                 )
         if stats[ST_ABORT] != 0:
@@ -521,7 +525,7 @@ def search_root(
     b2,
     scale,
     pt,
-    obs,
+    hidden,
     eg,
     values,
 ):
@@ -562,7 +566,7 @@ def search_root(
                 b2,
                 scale,
                 pt,
-                obs,
+                hidden,
                 eg,
             )
         else:
@@ -587,7 +591,7 @@ def search_root(
                 b2,
                 scale,
                 pt,
-                obs,
+                hidden,
                 eg,
             )
             if v > alpha and stats[ST_ABORT] == 0:
@@ -612,7 +616,7 @@ def search_root(
                     b2,
                     scale,
                     pt,
-                    obs,
+                    hidden,
                     eg,
                 )
         if stats[ST_ABORT] != 0:
@@ -658,7 +662,7 @@ def score_children(
     b2,
     scale,
     pt,
-    obs,
+    hidden,
     eg,
     out,
 ):
@@ -698,11 +702,11 @@ def score_children(
                 b2,
                 scale,
                 pt,
-                obs,
+                hidden,
                 eg,
             )
         else:
-            out[i] = -evaluate(c, kind, w1, b1, w2, b2, scale, pt, obs)
+            out[i] = -evaluate_into(c, kind, w1, b1, w2, b2, scale, pt, hidden)
 
 
 @njit(cache=True)
@@ -752,7 +756,7 @@ class SearchBuffers:
         self.scratch = np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64)
         self.work = np.zeros(WORK_LEN, dtype=np.int64)
         self.stats = np.zeros(STATS_LEN, dtype=np.int64)
-        self.obs = np.zeros(OBS_LEN, dtype=np.float32)
+        self.hidden = np.zeros(HIDDEN_MAX)  # the evaluation's hidden layer (evaluate_into)
         self.rows = np.zeros((MAX_MOVES, ROW_LEN), dtype=np.int64)
         self.children = np.zeros((MAX_MOVES, STATE_LEN), dtype=np.int64)
         self.egdb = empty_tables()[:3]  # (data, offsets, layers) of the endgame tables, if any

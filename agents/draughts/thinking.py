@@ -98,7 +98,7 @@ def _ready_search(evaluation, egdb):
         b.stats,
         evaluation.kind,
         *evaluation.arrays(),
-        b.obs,
+        b.hidden,
         b.egdb,
         np.zeros(n, dtype=np.int64),
     )
@@ -260,7 +260,7 @@ class Deepening:
                 st,
                 ev.kind,
                 *ev.arrays(),
-                hb.obs,
+                hb.hidden,
                 hb.egdb,
                 values,
             )
@@ -389,7 +389,7 @@ class Deepening:
                     st,
                     ev.kind,
                     *ev.arrays(),
-                    b.obs,
+                    b.hidden,
                     b.egdb,
                     values,
                 )

@@ -81,6 +81,9 @@ win and no conversion draws). Predecessors are found by playing quiet moves back
 same generator (``gen_quiet_bb``: a king's slides are their own reverse, a man's step back is a
 step of the opposite colour's man), and kept only when the mover had no capture there (25.1).
 ``verify_table`` checks a finished table against its children by forward generation only.
+
+The functions compiled with ``_nrt=False`` allocate nothing and so skip Numba's reference
+counting: the draughts search calls them at every node (agents/draughts/search.py).
 """
 
 import numpy as np
@@ -323,7 +326,7 @@ def _code(win, t):
     return 2 * min(t, T_MAX_LOSS) + 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lookup_bb(data, offsets, layers, wm, wk, bm, bk, side, layer):
     """Table byte of a whole-move position (any side to move) at G.2e layer ``layer`` (0 if the
     signature has one layer), or -1 when its signature is not in the tables. A side without
@@ -350,7 +353,7 @@ def lookup_bb(data, offsets, layers, wm, wk, bm, bk, side, layer):
     return np.int64(data[off + layer * sig_size(a, b, c, d) + index_bb(wm, wk, bm, bk)])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def probe_state(data, offsets, layers, state):
     """(WIN / DRAW / LOSS / UNKNOWN, t) for the side to move of a position vector, with its draw
     counters applied (module docstring). UNKNOWN: not in the tables, mid-capture, or a draw-rule
@@ -648,7 +651,7 @@ def verify_table(a, b, c, d, data, offsets, layers, bad):
     return nbad
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def search_score(data, offsets, layers, state, ply, win_score):
     """(hit, score) for a search node: hit False when the tables do not decide the position
     (probe_state UNKNOWN); else the side to move's score: 0 for a draw, ``win_score - 200 - ply

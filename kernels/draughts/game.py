@@ -33,6 +33,9 @@ batch core, trainer, agent and script calls:
 
 Squares: ghost layout internally (board.py), sq32 a1=0 .. h8=31 for actions and observations,
 PDN 1 = b8 .. 32 = g1 in notation. State layout: board.py (``S_*``, ``STATE_LEN``).
+
+The functions compiled with ``_nrt=False`` allocate nothing and so skip Numba's reference
+counting: the draughts search calls them at every node (agents/draughts/search.py).
 """
 
 import numpy as np
@@ -141,7 +144,7 @@ def step_inplace(state, action):
     apply_action_inplace(state, view_action(state[S_SIDE], action))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_capture(state):
     """True if the player to act captures: a chain is in progress or a capture is due (25.1)."""
     if state[S_CAP_SQ] >= 0:

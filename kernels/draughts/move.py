@@ -6,6 +6,9 @@ the ply and draw counters, the Zobrist hash and the repetition history (outcome.
 each counter). A move row (board.M_*) comes from movegen; captured pieces are removed only
 now, at the end of the move (25.2), and a man that ends its move as a king is crowned
 (M.3 / 25.5 via the row's M_PROMOTE flag).
+
+The functions compiled with ``_nrt=False`` allocate nothing and so skip Numba's reference
+counting: the draughts search calls them at every node (agents/draughts/search.py).
 """
 
 import numpy as np
@@ -90,7 +93,7 @@ def apply_move_parts(state, fr, to, captured, promote):
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_move_parts_inplace(s, fr, to, captured, promote):
     """apply_move_parts on the position vector s itself (the batch cores' copy-free path)."""
     wm, wk, bm, bk, side = s[S_WM], s[S_WK], s[S_BM], s[S_BK], s[S_SIDE]
@@ -143,5 +146,6 @@ def apply_move(state, move):
 def apply_move_into(state, move, out):
     """apply_move written into the caller's out (int64[STATE_LEN]; not state itself): no new
     array, for loops that make a child per move (the search's per-ply positions)."""
-    out[:] = state
+    for k in range(STATE_LEN):  # an element loop, not out[:] = state: no NRT call needed
+        out[k] = state[k]
     apply_move_parts_inplace(out, move[M_FROM], move[M_TO], move[M_CAPTURED], move[M_PROMOTE])

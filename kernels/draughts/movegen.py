@@ -22,6 +22,9 @@ MAX_MOVES rows (rows beyond the buffer are dropped, never written out of bounds)
 Numba note: ``_chain`` is recursive. Call it only through the cached wrappers here
 (``gen_captures_bb``, ``gen_moves_bb``, ``gen_moves``...): a new function that calls a cached
 recursive function directly can fail to link it ("Symbol not found: .numba.unresolved$...").
+
+The functions compiled with ``_nrt=False`` allocate nothing and so skip Numba's reference
+counting: the draughts search calls them at every node (agents/draughts/search.py).
 """
 
 import numpy as np
@@ -146,7 +149,7 @@ def gen_hops(sq, king, jumped, them, empty, work, base):
     return n_out
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _emit(origin, sq, promote, jumped, nh, path, out, n0, n):
     """Append a finished chain to out[n], merging it with an equal-outcome row in out[n0:n].
 
@@ -175,7 +178,7 @@ def _emit(origin, sq, promote, jumped, nh, path, out, n0, n):
     return n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _chain(origin, sq, king, was_man, jumped, them, empty, side, nh, work, out, n0, n):
     """Depth-first extension of a capture chain by gen_hops; finished chains are emitted into out.
 
@@ -239,7 +242,7 @@ def _gen_captures(us_m, us_k, them, empty, side, work, out, merge):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def gen_captures_bb(us_m, us_k, them, empty, side, work, out):
     """All capture moves (distinct outcomes) of the side with men us_m and kings us_k into out.
 
@@ -248,13 +251,13 @@ def gen_captures_bb(us_m, us_k, them, empty, side, work, out):
     return _gen_captures(us_m, us_k, them, empty, side, work, out, True)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def gen_capture_routes_bb(us_m, us_k, them, empty, side, work, out):
     """Like gen_captures_bb but one row per route, equal outcomes not merged (diagnostics)."""
     return _gen_captures(us_m, us_k, them, empty, side, work, out, False)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _write_quiet(out, n, fr, to, promote):
     if n >= out.shape[0]:
         return n
@@ -267,7 +270,7 @@ def _write_quiet(out, n, fr, to, promote):
     return n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def gen_quiet_bb(us_m, us_k, empty, side, out):
     """All quiet moves (M.1 men forward, M.2 kings sliding, M.3 crowning) into out."""
     n = np.int64(0)  # int64 constants, not literals: one compiled _write_quiet, not four
@@ -294,7 +297,7 @@ def gen_quiet_bb(us_m, us_k, empty, side, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def gen_moves_bb(wm, wk, bm, bk, side, work, out):
     """All legal moves of the side to move (captures if any, else quiet moves) into out."""
     us_m, us_k, them, empty = mover_view(wm, wk, bm, bk, side)
@@ -362,7 +365,7 @@ def _count_single_man_captures(us_m, them, empty, promo):
     return popcount(j4) + popcount(j5) + popcount(jm4) + popcount(jm5)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def count_moves_bb(wm, wk, bm, bk, side, work, scratch):
     """Number of legal moves (distinct outcomes); capture chains are generated into scratch."""
     us_m, us_k, them, empty = mover_view(wm, wk, bm, bk, side)

@@ -24,6 +24,9 @@ Win (G.1) is judged before the draws. While a capture chain is in progress the g
 
 Zobrist keys come from ``numpy.random.default_rng(20240531)``: 62-bit non-negative ``int64``
 keys per (piece kind, ghost square) and one for Black to move.
+
+The functions compiled with ``_nrt=False`` allocate nothing and so skip Numba's reference
+counting: the draughts search calls them at every node (agents/draughts/search.py).
 """
 
 import numpy as np
@@ -123,7 +126,7 @@ def three_kings_balance(wm, wk, bm, bk):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def repetition_count(state):
     """How many times the current position occurs in the recorded history (itself included)."""
     n = state[S_HIST_N]
@@ -136,7 +139,7 @@ def repetition_count(state):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def has_legal_move(wm, wk, bm, bk, side):
     """True if the side to move has any legal move (G.1)."""
     us_m, us_k, them, empty = mover_view(wm, wk, bm, bk, side)
@@ -145,7 +148,7 @@ def has_legal_move(wm, wk, bm, bk, side):
     return has_capture_bb(us_m, us_k, them, empty)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def game_status(state):
     """Outcome code of a position: ONGOING, WHITE_WON, BLACK_WON or a DRAW_* reason."""
     if state[S_CAP_SQ] >= 0:
@@ -154,7 +157,7 @@ def game_status(state):
     return game_status_moves(state, has_legal_move(wm, wk, bm, bk, side))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def game_status_moves(state, can_move):
     """game_status of a position whose side to move has (can_move) or lacks a legal move, as a
     move list already made for it tells (no second search)."""

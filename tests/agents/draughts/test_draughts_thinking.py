@@ -331,7 +331,7 @@ def _kernel_search(deadline_ns, depth=8):
     values = np.zeros(n, dtype=np.int64)
     order = np.arange(n, dtype=np.int64)
     args = (b.tt, b.killers, b.history, b.moves, b.scratch, b.work, b.stats, ev.kind)
-    search_root(b.children, n, order, depth, *args, *ev.arrays(), b.obs, b.egdb, values)
+    search_root(b.children, n, order, depth, *args, *ev.arrays(), b.hidden, b.egdb, values)
     return b.stats
 
 
