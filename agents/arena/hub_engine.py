@@ -68,6 +68,18 @@ def _position_key(s):
     return (int(s[S_WM]), int(s[S_WK]), int(s[S_BM]), int(s[S_BK]), int(s[S_SIDE]), int(s[S_HASH]))
 
 
+def _info_numbers(args):
+    """depth, nodes (int) and score (float, in men) of an ``info`` line's arguments, those it
+    gives in a form that reads."""
+    out = {}
+    for key, kind in (("depth", int), ("nodes", int), ("score", float)):
+        try:
+            out[key] = kind(args[key])
+        except (KeyError, ValueError):
+            pass
+    return out
+
+
 class HubEngine(DraughtsAgent):
     """A Hub engine as a draughts agent (``act``, ``act_state``, ``best_move`` of DraughtsAgent).
 
@@ -76,7 +88,8 @@ class HubEngine(DraughtsAgent):
     (``level depth``), not both; params: the engine's parameters (``set-param name=..
     value=..``), e.g. ``{"threads": 1, "tt-size": 64}``. ValueError when the engine does not
     start, refuses a parameter or answers a move that is not legal; TimeoutError when it goes
-    silent.
+    silent. After a move, ``last_info`` holds the depth, nodes and score (in men, as the engine
+    reports it) of its last ``info`` line and the move's wall time in seconds (``time``).
     """
 
     def __init__(
@@ -162,9 +175,7 @@ class HubEngine(DraughtsAgent):
             if cmd == "error":
                 raise ValueError(f"HubEngine: the engine says {args.get('message', text)!r}")
             if cmd == "info":
-                self.last_info.update(
-                    {k: args[k] for k in ("depth", "score", "nodes") if k in args}
-                )
+                self.last_info.update(_info_numbers(args))
             if cmd == "id" and "name" in args:
                 self.name = args["name"]
 

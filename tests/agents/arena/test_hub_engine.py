@@ -55,7 +55,9 @@ def test_plays_a_legal_move_and_names_itself(engine):
     fen = "W:W21-32:B1-12"
     assert engine.best_move(fen) in api.legal_moves(fen)
     assert engine.name.startswith("boardgym")
-    assert int(engine.last_info["depth"]) >= 1
+    info = engine.last_info
+    assert isinstance(info["depth"], int) and info["depth"] >= 1 and info["nodes"] > 0
+    assert isinstance(info["score"], float) and info["time"] > 0
 
 
 def test_a_game_sends_the_whole_record(engine):
