@@ -229,6 +229,11 @@ def test_learned_evaluation_hook(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mlp.npz", "noext.npz"]
     with pytest.raises(ValueError, match="w1 must have shape"):
         Evaluation.mlp(np.zeros((2, 5)), np.zeros(2), np.zeros(2), 0.0)
+    from boardgym.agents.draughts.evaluation import HIDDEN_MAX
+
+    h = HIDDEN_MAX + 1  # more than the search's hidden-layer scratch holds
+    with pytest.raises(ValueError, match=f"at most {HIDDEN_MAX} hidden units"):
+        Evaluation.mlp(np.zeros((h, OBS_LEN)), np.zeros(h), np.zeros(h), 0.0)
 
 
 def test_the_evaluation_tanh_is_np_tanh_within_3e_14():
