@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from boardgym.agents.draughts.agents import DraughtsAgent
+from boardgym.agents.draughts.search import root_children
 from boardgym.envs.draughts_hub import (
     HubError,
     line,
@@ -40,7 +41,6 @@ from boardgym.envs.draughts_hub import (
     parse_line,
     position_to_hub,
 )
-from boardgym.kernels.draughts import game
 from boardgym.kernels.draughts.board import (
     M_CAPTURED,
     M_FROM,
@@ -54,6 +54,7 @@ from boardgym.kernels.draughts.board import (
     S_SIDE,
     S_WK,
     S_WM,
+    STATE_LEN,
 )
 
 #: the spec prefix scripts read as a Hub engine (``hub:command=...,name=value,...``)
@@ -64,8 +65,10 @@ START_TIMEOUT = 300.0
 MOVE_GRACE = 60.0
 
 
-def _position_key(s):
-    return (int(s[S_WM]), int(s[S_WK]), int(s[S_BM]), int(s[S_BK]), int(s[S_SIDE]), int(s[S_HASH]))
+#: the position words that tell whole-move positions apart (pieces, side, Zobrist hash)
+_KEY = [S_WM, S_WK, S_BM, S_BK, S_SIDE, S_HASH]
+#: the words of a move row that name the move (from, to, captured set)
+_MOVE = [M_FROM, M_TO, M_CAPTURED]
 
 
 def _info_numbers(args):
@@ -120,6 +123,8 @@ class HubEngine(DraughtsAgent):
         self._start = None  # the game's first position seen, its moves since, the last position
         self._moves = []
         self._after = None
+        self._rows = np.zeros((MAX_MOVES, ROW_LEN), dtype=np.int64)  # _follow's moves
+        self._children = np.zeros((MAX_MOVES, STATE_LEN), dtype=np.int64)
         self._lines = queue.Queue()
         try:
             self._proc = subprocess.Popen(
@@ -233,12 +238,11 @@ class HubEngine(DraughtsAgent):
         """Extend the record to state: the opponent's move from the last position, if one
         leads there; else state starts a new record."""
         if self._after is not None and self._after[S_SIDE] != state[S_SIDE]:
-            rows = np.zeros((MAX_MOVES, ROW_LEN), dtype=np.int64)
-            want = _position_key(state)
-            for row in rows[: game.gen_moves(self._after, rows)]:
-                if _position_key(game.play_move(self._after, row)) == want:
-                    self._moves.append(move_to_hub(row))
-                    return
+            n = root_children(self._after, self._rows, self._children)
+            hit = np.flatnonzero((self._children[:n, _KEY] == state[_KEY]).all(axis=1))
+            if hit.size:
+                self._moves.append(move_to_hub(self._rows[hit[0]]))
+                return
         self._start, self._moves = state.copy(), []
 
     def _select(self, state, n):
@@ -259,18 +263,12 @@ class HubEngine(DraughtsAgent):
             raise ValueError(
                 f"HubEngine: {self.name or self.command[0]} played {text!r}: {e}"
             ) from None
-        rows = self.buffers.rows
-        for i in range(n):
-            if (
-                rows[i, M_FROM] == row[M_FROM]
-                and rows[i, M_TO] == row[M_TO]
-                and rows[i, M_CAPTURED] == row[M_CAPTURED]
-            ):
-                self._moves.append(move_to_hub(rows[i]))
-                self._after = self.buffers.children[i].copy()
-                self.last_info["time"] = time.perf_counter() - t0
-                return i
-        raise ValueError(f"HubEngine: {text!r} is not a legal move here")  # pragma: no cover
+        # move_from_hub gave one of the legal rows, which the agent's buffers hold too
+        i = int(np.flatnonzero((self.buffers.rows[:n, _MOVE] == row[_MOVE]).all(axis=1))[0])
+        self._moves.append(move_to_hub(row))
+        self._after = self.buffers.children[i].copy()
+        self.last_info["time"] = time.perf_counter() - t0
+        return i
 
 
 def is_spec(spec: str) -> bool:
