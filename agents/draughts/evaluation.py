@@ -390,44 +390,30 @@ def _add_input(z, w1t, row, x, n_hidden):
             z[h] += w1t[row, h] * x
 
 
+# _tanh's constants, float32 so that its arithmetic stays in float32
+_T_LIMIT = np.float32(9.0)  # tanh(9) rounds to 1 in float32
+_T_STEP = np.float32(2.0 / 64.0)
+_T_ONE = np.float32(1.0)
+_T_C2, _T_C3, _T_C4, _T_C5, _T_C6, _T_C7 = (
+    np.float32(1.0 / 2),
+    np.float32(1.0 / 6),
+    np.float32(1.0 / 24),
+    np.float32(1.0 / 120),
+    np.float32(1.0 / 720),
+    np.float32(1.0 / 5040),
+)
+
+
 @njit(cache=True, inline="always")
 def _tanh(x):
-    """tanh(x) within 3e-14, in arithmetic only (no call: a loop of these vectorises):
-    exp(2x) = exp(2x / 256) ** 256, the first by its Taylor series to degree 11 (|2x / 256| <=
-    0.16 once |x| <= 20, beyond which tanh is 1 to the last bit), then squared 8 times."""
-    t = min(max(x, -20.0), 20.0) * (2.0 / 256.0)
-    e = 1.0 + t * (
-        1.0
-        + t
-        * (
-            1.0 / 2
-            + t
-            * (
-                1.0 / 6
-                + t
-                * (
-                    1.0 / 24
-                    + t
-                    * (
-                        1.0 / 120
-                        + t
-                        * (
-                            1.0 / 720
-                            + t
-                            * (
-                                1.0 / 5040
-                                + t
-                                * (
-                                    1.0 / 40320
-                                    + t
-                                    * (1.0 / 362880 + t * (1.0 / 3628800 + t * (1.0 / 39916800)))
-                                )
-                            )
-                        )
-                    )
-                )
-            )
-        )
+    """tanh(x) of a float32, in float32 arithmetic only (no call, so that a loop of these
+    vectorises, eight at a time): within 4e-6 of tanh, exactly odd, exactly +-1 beyond +-9.
+    exp(2|x|) = exp(2|x| / 64) ** 64, the first by its Taylor series to degree 7 (the argument
+    is at most 0.28), then squared 6 times; tanh|x| = (e - 1) / (e + 1), and the sign of x."""
+    a = min(abs(x), _T_LIMIT)
+    t = a * _T_STEP
+    e = _T_ONE + t * (
+        _T_ONE + t * (_T_C2 + t * (_T_C3 + t * (_T_C4 + t * (_T_C5 + t * (_T_C6 + t * _T_C7)))))
     )
     e = e * e
     e = e * e
@@ -435,54 +421,61 @@ def _tanh(x):
     e = e * e
     e = e * e
     e = e * e
-    e = e * e
-    e = e * e
-    return 1.0 - 2.0 / (e + 1.0)
+    r = (e - _T_ONE) / (e + _T_ONE)
+    if a >= _T_LIMIT:
+        r = _T_ONE
+    return r if x >= 0 else -r
+
+
+@njit(cache=True, fastmath={"reassoc", "contract"}, _nrt=False)
+def _output(w2, z, n_hidden):
+    """w2 . z[:n_hidden] (float32), summed in float64 in an order the compiler may choose
+    (reassociated: several partial sums side by side instead of one chain)."""
+    y = 0.0
+    for h in range(n_hidden):
+        y += np.float64(w2[h]) * np.float64(z[h])
+    return y
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)  # numpy: the tanh loop vectorises
 def net_eval_into(state, kind, w1t, b1, w2, b2, scale, pt, z):
     """Learned score of state (side to move's view); z: the caller's scratch for the hidden
-    layer (float64, at least H entries: the search's ``SearchBuffers.hidden``), so that the
+    layer (float32, at least H entries: the search's ``SearchBuffers.hidden``), so that the
     evaluation allocates nothing (the search kernel runs without Numba's reference counting).
 
-    w1t is the first layer transposed, (n_inputs, H) (``Evaluation.arrays`` gives it). The
-    network reads the side to move's observation (encode_obs), and for EVAL_MLP_FEATURES then
-    the side to move's ``eval_features`` (rounded to float32, as features_of_obs stores them);
-    about 30 of the observation's 198 inputs are non-zero. They are read here straight from
-    the bitboards (``observe.obs_bitboards`` and ``obs_scalars``, which encode_obs writes from
-    too): each hidden unit's sum runs over
-    those inputs only, in increasing input order (the square inputs are ones, the scalars
-    rounded to float32 as encode_obs stores them), so a sum is bit for bit the dense sum's; the
-    H sums run side by side over contiguous rows of w1t. tanh is taken by ``_tanh``, arithmetic
-    that vectorises (a fifth of the cost of exp here) and differs from np.tanh by at most 3e-14:
-    a score (rounded to an integer) could differ from the formula with np.tanh only for a sum
-    within about 1e-11 of a half unit. pt: the pattern tables (``Evaluation.patterns``; none when
-    it has no rows), their entries added to the output in window order."""
+    w1t is the first layer transposed, (n_inputs, H), and w1t, b1, w2 are float32 (``Evaluation
+    .arrays`` gives them: the weights rounded to float32); b2, scale and the pattern tables pt
+    stay float64. The network reads the side to move's observation (encode_obs), and for
+    EVAL_MLP_FEATURES then the side to move's ``eval_features`` (rounded to float32, as
+    features_of_obs stores them); about 30 of the observation's 198 inputs are non-zero. They
+    are read here straight from the bitboards (``observe.obs_bitboards`` and ``obs_scalars``,
+    which encode_obs writes from too): each hidden unit's sum runs over those inputs only, in
+    float32, the H sums side by side over contiguous rows of w1t (eight to a vector
+    instruction). tanh is ``_tanh`` (float32, within 4e-6), the output w2 . tanh + b2 is summed
+    in float64. So a score can differ from the float64 formula with np.tanh by a unit where that
+    formula lies within about 1e-4 of a half unit (at scale 100). pt: the pattern tables
+    (``Evaluation.patterns``; none when it has no rows), their entries added to the output in
+    window order."""
     side = state[S_SIDE]
     n_hidden = w1t.shape[1]
-    for h in range(n_hidden):
-        z[h] = b1[h]
+    for h in range(n_hidden):  # OBS_TO_MOVE: the observer is the side to move
+        z[h] = b1[h] + w1t[OBS_TO_MOVE, h]
     planes = obs_bitboards(state, side)
     for p in range(N_PLANES):
         _add_plane(z, w1t, planes[p], p * N_SQUARES, side, n_hidden)
-    for h in range(n_hidden):  # OBS_TO_MOVE: the observer is the side to move
-        z[h] += w1t[OBS_TO_MOVE, h]
     scalars = obs_scalars(state)
     for k in range(N_STATE_SCALARS):  # rounded to float32, as encode_obs stores them
-        _add_input(z, w1t, OBS_KINGS_ONLY + k, np.float64(np.float32(scalars[k])), n_hidden)
+        _add_input(z, w1t, OBS_KINGS_ONLY + k, np.float32(scalars[k]), n_hidden)
     if kind == EVAL_MLP_FEATURES:  # side_features, from the planes already read
         f = eval_features(planes[0], planes[1], planes[2], planes[3], side == 0)
         for k in range(N_FEATURES):
-            _add_input(z, w1t, OBS_LEN + k, np.float64(np.float32(f[k])), n_hidden)
+            _add_input(z, w1t, OBS_LEN + k, np.float32(f[k]), n_hidden)
     if kind == EVAL_LINEAR:
-        y = z[0]
+        y = np.float64(z[0])
     else:
         for h in range(n_hidden):  # a loop of its own: the tanh run side by side
             z[h] = _tanh(z[h])
-        y = b2[0]
-        for h in range(n_hidden):
-            y += w2[h] * z[h]
+        y = b2[0] + _output(w2, z, n_hidden)
     if pt.shape[0] > 0:  # pattern tables, in window order
         y = _add_patterns(y, pt, planes[0] | planes[1], planes[2] | planes[3], side)
     v = scale * y
@@ -497,7 +490,9 @@ def net_eval_into(state, kind, w1t, b1, w2, b2, scale, pt, z):
 def net_eval(state, kind, w1t, b1, w2, b2, scale, pt, obs):
     """net_eval_into with a hidden layer of its own; obs is unused (kept so that every
     evaluation kind has one signature)."""
-    return net_eval_into(state, kind, w1t, b1, w2, b2, scale, pt, np.empty(w1t.shape[1]))
+    return net_eval_into(
+        state, kind, w1t, b1, w2, b2, scale, pt, np.empty(w1t.shape[1], np.float32)
+    )
 
 
 @njit(cache=True, _nrt=False)
@@ -520,7 +515,8 @@ def evaluate(state, kind, w1, b1, w2, b2, scale, pt, obs):
 
 @dataclasses.dataclass
 class Evaluation:
-    """An evaluation for the search kernel: kind (EVAL_*) and its arrays (float64).
+    """An evaluation for the search kernel: kind (EVAL_*) and its arrays (float64; the kernels
+    read w1, b1 and w2 rounded to float32, ``arrays()``).
 
     w1: (H, n_inputs) (OBS_LEN; N_INPUTS_FEATURES for EVAL_MLP_FEATURES); b1: (H,); w2: (H,);
     b2: (1,); scale: score units per network output unit
@@ -570,8 +566,16 @@ class Evaluation:
         ):
             raise ValueError("evaluation weights and scale must be finite")
         self.scale = float(self.scale)
-        self._kernel_w1 = (self.w1, np.ascontiguousarray(self.w1.T))
-        self._kernel_patterns = self.patterns  # the tables checked last
+        # the kernels' copies (net_eval_into): w1 transposed, w1 b1 w2 rounded to float32,
+        # made again when one of the arrays they come from is replaced
+        self._kernel = (
+            (self.w1, self.b1, self.w2, self.b2, self.patterns),
+            (
+                np.ascontiguousarray(self.w1.T, dtype=np.float32),
+                self.b1.astype(np.float32),
+                self.w2.astype(np.float32),
+            ),
+        )
 
     @property
     def n_inputs(self) -> int:
@@ -623,20 +627,16 @@ class Evaluation:
         self,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float, np.ndarray]:
         """(w1t, b1, w2, b2, scale, patterns) as passed to the kernels: w1t = w1 transposed,
-        (n_inputs, H), contiguous (rebuilt, with the checks, when w1 or another array was
-        assigned anew)."""
-        source, w1t = self._kernel_w1
-        if (
-            source is not self.w1
-            or any(
-                not (isinstance(a, np.ndarray) and a.dtype == np.float64 and a.flags.c_contiguous)
-                for a in (self.b1, self.w2, self.b2)
-            )
-            or self.patterns is not self._kernel_patterns
+        (n_inputs, H), contiguous; w1t, b1 and w2 rounded to float32 (net_eval_into computes the
+        hidden layer in float32), b2 and the patterns float64. Rebuilt, with the checks, when
+        an array was assigned anew."""
+        sources, (w1t, b1, w2) = self._kernel
+        if any(
+            a is not b for a, b in zip(sources, (self.w1, self.b1, self.w2, self.b2, self.patterns))
         ):
             self.__post_init__()
-            w1t = self._kernel_w1[1]
-        return w1t, self.b1, self.w2, self.b2, self.scale, self.patterns
+            w1t, b1, w2 = self._kernel[1]
+        return w1t, b1, w2, self.b2, self.scale, self.patterns
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the evaluation to an .npz file (``.npz`` appended if missing), atomically:

@@ -756,7 +756,9 @@ class SearchBuffers:
         self.scratch = np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64)
         self.work = np.zeros(WORK_LEN, dtype=np.int64)
         self.stats = np.zeros(STATS_LEN, dtype=np.int64)
-        self.hidden = np.zeros(HIDDEN_MAX)  # the evaluation's hidden layer (evaluate_into)
+        self.hidden = np.zeros(
+            HIDDEN_MAX, np.float32
+        )  # the evaluation's hidden layer (evaluate_into)
         self.rows = np.zeros((MAX_MOVES, ROW_LEN), dtype=np.int64)
         self.children = np.zeros((MAX_MOVES, STATE_LEN), dtype=np.int64)
         self.egdb = empty_tables()[:3]  # (data, offsets, layers) of the endgame tables, if any
