@@ -80,7 +80,7 @@ from boardgym.kernels.draughts.board import (
 )
 from boardgym.kernels.draughts.egdb import search_score
 from boardgym.kernels.draughts.game import is_capture, play_move, reward
-from boardgym.kernels.draughts.move import apply_move_into
+from boardgym.kernels.draughts.move import apply_move_live_into
 from boardgym.kernels.draughts.movegen import WORK_LEN, gen_moves, gen_moves_bb
 from boardgym.kernels.draughts.outcome import (
     ONGOING,
@@ -160,6 +160,45 @@ def _clock_ns(typingctx):
         return builder.add(builder.mul(sec, ir.Constant(i64, 1_000_000_000)), nsec)
 
     return types.int64(), codegen
+
+
+@intrinsic
+def _prefetch_row(typingctx, table, row):
+    # a hint to the processor (x86 prefetcht0) to bring the first word of table[row] (a 2-D
+    # array) into the cache while the node goes on: no effect on any value
+    def codegen(context, builder, signature, args):
+        tty = signature.args[0]
+        ary = context.make_array(tty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer2(
+            context,
+            builder,
+            ary.data,
+            cgutils.unpack_tuple(builder, ary.shape),
+            cgutils.unpack_tuple(builder, ary.strides),
+            tty.layout,
+            [args[1], ir.Constant(ir.IntType(64), 0)],
+            wraparound=False,
+            boundscheck=False,
+        )
+        i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
+        fn = cgutils.get_or_insert_function(
+            builder.module,
+            ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]),
+            "llvm.prefetch.p0i8",
+        )
+        # read, keep in all cache levels, data
+        builder.call(
+            fn,
+            [
+                builder.bitcast(ptr, i8p),
+                ir.Constant(i32, 0),
+                ir.Constant(i32, 3),
+                ir.Constant(i32, 1),
+            ],
+        )
+        return context.get_dummy_value()
+
+    return types.void(table, row), codegen
 
 
 @njit(cache=True, nogil=True)
@@ -267,6 +306,8 @@ def _negamax(
         return 0
     if ply > stats[ST_SELDEPTH]:
         stats[ST_SELDEPTH] = ply
+    if depth > 0 and stats[ST_USE_TT] != 0:  # the table entry read below, fetched meanwhile
+        _prefetch_row(tt, s[S_HASH] & (tt.shape[0] - 1))
     status = game_status(s)
     if status != ONGOING:  # G.1 (the side to move has no move: a loss) or a G.2 draw
         return np.int64(reward(status, s[S_SIDE])) * (WIN - ply)
@@ -308,11 +349,17 @@ def _negamax(
     if use_tt and depth >= ETC_DEPTH and ply < MAX_PLY - 2:
         # enhanced transposition cutoff: a child whose table entry (at least depth - 1 deep, an
         # upper bound or exact, not a decided game) already refutes this node ends it before any
-        # search, when that child would read its entry (no repetition, not over)
+        # search, when that child would read its entry (no repetition, not over). The children's
+        # hashes first (in the ordering scratch, overwritten below), their entries fetched side
+        # by side, then read.
+        child = states[ply + 1]
+        slots = order[ply]
         for i in range(n):
-            child = states[ply + 1]
-            apply_move_into(s, mv[i], child)
-            ch = child[S_HASH]
+            apply_move_live_into(s, mv[i], child)
+            slots[i] = child[S_HASH]
+            _prefetch_row(tt, child[S_HASH] & (tt.shape[0] - 1))
+        for i in range(n):
+            ch = slots[i]
             cdata, _ = _tt_entry(tt, ch & (tt.shape[0] - 1), ch)
             if cdata != 0:
                 cdepth, cflag, cv = _tt_fields(cdata)
@@ -321,11 +368,11 @@ def _negamax(
                     and (cflag == FLAG_UPPER or cflag == FLAG_EXACT)
                     and -WIN_BOUND <= cv <= WIN_BOUND
                     and -cv >= beta
-                    and repetition_count(child) < 2
-                    and game_status(child) == ONGOING
                 ):
-                    stats[ST_TT_HITS] += 1
-                    return -cv
+                    apply_move_live_into(s, mv[i], child)
+                    if repetition_count(child) < 2 and game_status(child) == ONGOING:
+                        stats[ST_TT_HITS] += 1
+                        return -cv
     # move ordering scores
     sc = order[ply]
     k1 = killers[ply, 0]
@@ -361,7 +408,7 @@ def _negamax(
                 mv[i, c] = mv[j, c]
                 mv[j, c] = tmp
         child = states[ply + 1]
-        apply_move_into(s, mv[i], child)
+        apply_move_live_into(s, mv[i], child)
         if i == 0:
             v = -_negamax(
                 child,

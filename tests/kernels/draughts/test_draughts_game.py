@@ -233,3 +233,51 @@ def test_apply_move_into_writes_apply_moves_position_into_the_given_row(
         assert np.array_equal(s, before)
         assert (out[0] == -7).all() and (out[2] == -7).all()
     assert checked > 1000
+
+
+def _live_words(s):
+    """The indices of the words of position s the game reads: its fields and the live part of
+    its history (the last min(S_HIST_N, HIST_LEN) entries)."""
+    from boardgym.kernels.draughts.board import HIST_LEN, S_HIST, S_HIST_N
+
+    n = int(s[S_HIST_N])
+    return list(range(S_HIST)) + [S_HIST + k % HIST_LEN for k in range(max(0, n - HIST_LEN), n)]
+
+
+def test_apply_move_live_into_gives_every_word_the_game_reads(playout_positions, chain_positions):
+    """The search's child (move.apply_move_live_into) is apply_move's position in every word the
+    game reads (fields, hash, counters, live history), whatever its row held before, and so are
+    the moves after it; the parent is untouched. Two kings shuttling (out of each other's way)
+    for three times the history's ring are among the positions (a history that wraps round)."""
+    from boardgym.envs.draughts import apply, from_fen
+    from boardgym.kernels.draughts.board import HIST_LEN, S_HIST_N
+    from boardgym.kernels.draughts.move import apply_move, apply_move_live_into
+    from boardgym.kernels.draughts.outcome import game_status, repetition_count
+
+    rows = np.empty((MAX_MOVES, ROW_LEN), np.int64)
+    rng = np.random.default_rng(4)
+    shuffle = [from_fen("W:WKa1:BKh6")]
+    for k in range(3 * HIST_LEN):
+        shuffle.append(apply(shuffle[-1], ("a1-b2", "h6-g5", "b2-a1", "g5-h6")[k % 4]))
+    assert shuffle[-1][S_HIST_N] > 2 * HIST_LEN
+    out = np.empty((3, STATE_LEN), np.int64)
+    checked = 0
+    for s in playout_positions + chain_positions + shuffle:
+        before = s.copy()
+        for r in rows[: game.gen_moves(s, rows)].copy():
+            out[1] = rng.integers(-(2**62), 2**62, STATE_LEN)  # whatever the row held
+            apply_move_live_into(s, r, out[1])
+            full = apply_move(s, r)
+            words = _live_words(full)
+            assert np.array_equal(out[1, words], full[words])
+            assert repetition_count(out[1]) == repetition_count(full)
+            assert game_status(out[1]) == game_status(full)
+            nxt = np.empty((MAX_MOVES, ROW_LEN), np.int64)
+            for r2 in nxt[: game.gen_moves(full, nxt)][:2]:
+                apply_move_live_into(out[1], r2, out[2])
+                after = apply_move(full, r2)
+                assert np.array_equal(out[2, _live_words(after)], after[_live_words(after)])
+                assert repetition_count(out[2]) == repetition_count(after)
+            checked += 1
+        assert np.array_equal(s, before)
+    assert checked > 1000
