@@ -423,8 +423,9 @@ FROZEN_2026 = {
 
 @_passes_to(_DRAUGHTS + "AlphaBetaAgent", refuses=("evaluation", *FROZEN_2026))
 def _draughts_alphabeta_2026(**kwargs):
-    """draughts-alphabeta as it was on 2026-12-04 (commit 3df8cb1): its weights (a copy) and its
-    time use (every move its budget, none carried over)."""
+    """draughts-alphabeta as it was on 2026-12-04 (commit 3df8cb1): its weights (a copy; read
+    in float32 like every net since 2026-12-06, its recorded searches unchanged) and its time use
+    (every move its budget, none carried over)."""
     from boardgym.agents.draughts.agents import AlphaBetaAgent
 
     kwargs.setdefault("depth", 6)
