@@ -26,6 +26,10 @@ threads that share one table (``AlphaBetaAgent(threads=2)``) write entries word 
 an entry half written by one thread while another reads it fails the check (a miss). An entry
 is replaced when the slot holds another search's entry (age), the same position, or a shallower
 one (replace-by-depth). Win scores are stored relative to the node (mate-distance corrected).
+A node asks the processor for its entry on entering (a prefetch hint, ``_prefetch_row``), before
+its game status and move list, and the enhanced transposition cutoff for all its children's
+entries before reading the first. The children themselves are written into one row a ply by
+``move.apply_move_live_into``: the position's fields and the live part of its history only.
 
 Iterative deepening and time control run in Python (agents/draughts/thinking.py): each
 iteration calls ``search_root`` with a node budget (``stats[ST_LIMIT]``). The kernels release the
@@ -803,9 +807,8 @@ class SearchBuffers:
         self.scratch = np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64)
         self.work = np.zeros(WORK_LEN, dtype=np.int64)
         self.stats = np.zeros(STATS_LEN, dtype=np.int64)
-        self.hidden = np.zeros(
-            HIDDEN_MAX, np.float32
-        )  # the evaluation's hidden layer (evaluate_into)
+        # the evaluation's hidden layer (evaluate_into)
+        self.hidden = np.zeros(HIDDEN_MAX, np.float32)
         self.rows = np.zeros((MAX_MOVES, ROW_LEN), dtype=np.int64)
         self.children = np.zeros((MAX_MOVES, STATE_LEN), dtype=np.int64)
         self.egdb = empty_tables()[:3]  # (data, offsets, layers) of the endgame tables, if any
