@@ -407,7 +407,7 @@ _T_C2, _T_C3, _T_C4, _T_C5, _T_C6, _T_C7 = (
 @njit(cache=True, inline="always")
 def _tanh(x):
     """tanh(x) of a float32, in float32 arithmetic only (no call, so that a loop of these
-    vectorises, eight at a time): within 4e-6 of tanh, exactly odd, exactly +-1 beyond +-9.
+    vectorises, eight at a time): within 4e-6 of tanh, exactly odd, exactly +-1 from +-9 on.
     exp(2|x|) = exp(2|x| / 64) ** 64, the first by its Taylor series to degree 7 (the argument
     is at most 0.28), then squared 6 times; tanh|x| = (e - 1) / (e + 1), and the sign of x."""
     a = min(abs(x), _T_LIMIT)
