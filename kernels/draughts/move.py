@@ -143,21 +143,14 @@ def apply_move(state, move):
 
 
 @njit(cache=True, inline="always")
-def apply_move_into(state, move, out):
-    """apply_move written into the caller's out (int64[STATE_LEN]; not state itself): no new
-    array, for loops that make a child per move (the search's per-ply positions)."""
-    for k in range(STATE_LEN):  # an element loop, not out[:] = state: no NRT call needed
-        out[k] = state[k]
-    apply_move_parts_inplace(out, move[M_FROM], move[M_TO], move[M_CAPTURED], move[M_PROMOTE])
-
-
-@njit(cache=True, inline="always")
 def apply_move_live_into(state, move, out):
-    """apply_move_into copying only the words the game reads: the position's fields and the live
-    part of its history (the last min(S_HIST_N, HIST_LEN) entries, which repetition_count reads
-    and the next moves extend); out's other history slots keep whatever they held. For a caller
-    that reads its positions only through the game's functions (the search's per-ply rows): a
-    man's move or a capture empties the history, so most positions copy one entry of 64."""
+    """apply_move's new position written into the caller's out (int64[STATE_LEN]; not state
+    itself), no new array, copying only the words the game reads: the position's fields and the
+    live part of its history (the last min(S_HIST_N, HIST_LEN) entries, which repetition_count
+    reads and the next moves extend); out's other history slots keep whatever they held. For a
+    caller that reads its positions only through the game's functions (the search's per-ply
+    rows): a man's move or a capture empties the history, so most positions copy one entry of
+    64. Element loops, not slice assignments: no reference counting needed."""
     for k in range(S_HIST):
         out[k] = state[k]
     n = state[S_HIST_N]

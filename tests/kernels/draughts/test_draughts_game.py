@@ -213,28 +213,6 @@ def test_recapture_player_takes_the_bigger_capture():
     assert material(t, 0) - material(s, 0) == 2
 
 
-def test_apply_move_into_writes_apply_moves_position_into_the_given_row(
-    playout_positions, chain_positions
-):
-    """The search's copy-free child (move.apply_move_into) is apply_move's new position, written
-    into a row of the caller's array (counters, hash and history included); the parent is
-    untouched."""
-    from boardgym.kernels.draughts.move import apply_move, apply_move_into
-
-    rows = np.empty((MAX_MOVES, ROW_LEN), np.int64)
-    out = np.full((3, STATE_LEN), -7, np.int64)
-    checked = 0
-    for s in playout_positions + chain_positions:
-        before = s.copy()
-        for r in rows[: game.gen_moves(s, rows)]:
-            apply_move_into(s, r, out[1])
-            assert np.array_equal(out[1], apply_move(s, r))
-            checked += 1
-        assert np.array_equal(s, before)
-        assert (out[0] == -7).all() and (out[2] == -7).all()
-    assert checked > 1000
-
-
 def _live_words(s):
     """The indices of the words of position s the game reads: its fields and the live part of
     its history (the last min(S_HIST_N, HIST_LEN) entries)."""
@@ -247,8 +225,9 @@ def _live_words(s):
 def test_apply_move_live_into_gives_every_word_the_game_reads(playout_positions, chain_positions):
     """The search's child (move.apply_move_live_into) is apply_move's position in every word the
     game reads (fields, hash, counters, live history), whatever its row held before, and so are
-    the moves after it; the parent is untouched. Two kings shuttling (out of each other's way)
-    for three times the history's ring are among the positions (a history that wraps round)."""
+    the moves after it; the parent and the row's neighbours are untouched. Two kings shuttling
+    (out of each other's way) for three times the history's ring are among the positions (a
+    history that wraps round)."""
     from boardgym.envs.draughts import apply, from_fen
     from boardgym.kernels.draughts.board import HIST_LEN, S_HIST_N
     from boardgym.kernels.draughts.move import apply_move, apply_move_live_into
@@ -260,7 +239,7 @@ def test_apply_move_live_into_gives_every_word_the_game_reads(playout_positions,
     for k in range(3 * HIST_LEN):
         shuffle.append(apply(shuffle[-1], ("a1-b2", "h6-g5", "b2-a1", "g5-h6")[k % 4]))
     assert shuffle[-1][S_HIST_N] > 2 * HIST_LEN
-    out = np.empty((3, STATE_LEN), np.int64)
+    out = np.full((3, STATE_LEN), -7, np.int64)
     checked = 0
     for s in playout_positions + chain_positions + shuffle:
         before = s.copy()
@@ -280,4 +259,5 @@ def test_apply_move_live_into_gives_every_word_the_game_reads(playout_positions,
                 assert repetition_count(out[2]) == repetition_count(after)
             checked += 1
         assert np.array_equal(s, before)
+        assert (out[0] == -7).all()
     assert checked > 1000
