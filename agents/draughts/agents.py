@@ -252,9 +252,7 @@ class GreedyAgent(DraughtsAgent):
             b.scratch,
             b.work,
             b.stats,
-            ev.kind,
-            *ev.arrays(),
-            b.hidden,
+            *b.evaluation_args(ev),
             b.egdb,
             self._scores,
         )

@@ -51,7 +51,8 @@ def greedy_actions(
     scratch,
     work,
     stats,
-    eval_obs,
+    hidden,
+    ecache,
     eg,
     hops,
     out,
@@ -87,7 +88,8 @@ def greedy_actions(
             b2,
             scale,
             pt,
-            eval_obs,
+            hidden,
+            ecache,
             eg,
             scores,
         )
@@ -165,14 +167,14 @@ class GreedyBatch:
         OBS_LEN), the mover's view); ties drawn from rngs[slots[k]] (int64 SplitMix states)."""
         obs = np.ascontiguousarray(obs, np.float32)
         out = np.zeros(obs.shape[0], np.int64)
-        b, ev = self.buffers, self.evaluation
+        b = self.buffers
+        *evaluation, hidden, ecache = b.evaluation_args(self.evaluation)
         bad = greedy_actions(
             obs,
             np.ascontiguousarray(slots, np.int64),
             rngs,
             self.resolve,
-            ev.kind,
-            *ev.arrays(),
+            *evaluation,
             b.rows,
             b.children,
             self.scores,
@@ -183,7 +185,8 @@ class GreedyBatch:
             b.scratch,
             b.work,
             b.stats,
-            b.hidden,
+            hidden,
+            ecache,
             b.egdb,
             self.hops,
             out,

@@ -31,6 +31,14 @@ its game status and move list, and the enhanced transposition cutoff for all its
 entries before reading the first. The children themselves are written into one row a ply by
 ``move.apply_move_live_into``: the position's fields and the live part of its history only.
 
+Evaluation cache: a leaf's score is kept in ``SearchBuffers.ecache`` (2**EVAL_CACHE_BITS
+one-word entries, the slot and a 43-bit check from ``_eval_key``: the Zobrist hash with the
+counters the evaluation reads mixed in) and read back when the same position is a leaf again
+(a re-search, a transposition the table does not keep: it stores no leaves). It gives the score
+the evaluation would (the search's nodes and scores are the same with it), so it must hold one
+evaluation's scores only: ``SearchBuffers.evaluation_args`` empties it when the evaluation
+changes. A node that may be a leaf (depth 0) fetches its entry on entering, as it does the table's.
+
 Iterative deepening and time control run in Python (agents/draughts/thinking.py): each
 iteration calls ``search_root`` with a node budget (``stats[ST_LIMIT]``). The kernels release the
 GIL (``nogil``), so another thread can stop a search at any node by setting ``stats[ST_STOP]``
@@ -77,6 +85,9 @@ from boardgym.kernels.draughts.board import (
     S_BK,
     S_BM,
     S_HASH,
+    S_KINGS_ONLY,
+    S_LONG_DIAG,
+    S_MATERIAL,
     S_SIDE,
     S_WK,
     S_WM,
@@ -130,6 +141,15 @@ LMR_DEPTH, LMR_MOVES, LMR_DEPTH_2, LMR_MOVES_2 = 3, 3, 5, 8
 # enhanced transposition cutoffs from this depth on (the children's table entries are read
 # before the search of any child)
 ETC_DEPTH = 3
+# the evaluation cache (SearchBuffers.ecache, 2**EVAL_CACHE_BITS entries: 512 KB): one int64 an
+# entry, the key's bits above EC_SCORE_MASK and score + SCORE_OFS below (0: empty); the key
+# (_eval_key) mixes obs_scalars' counters into the hash by these odd multipliers
+EVAL_CACHE_BITS = 16
+EC_SCORE_MASK = (1 << 21) - 1
+_EK_KINGS_ONLY = np.int64(0x5BD1E9955BD1E995)
+_EK_MATERIAL = np.int64(0x27D4EB2F165667C5)
+_EK_LONG_DIAG = np.int64(0x165667B19E3779F9)
+_EK_REPETITIONS = np.int64(0x61C8864E7A143579)
 # typed constants: every call of the recursive _negamax must have one signature (a second
 # specialisation breaks Numba's cache of recursive functions)
 ZERO = np.int64(0)
@@ -168,8 +188,8 @@ def _clock_ns(typingctx):
 
 @intrinsic
 def _prefetch_row(typingctx, table, row):
-    # a hint to the processor (x86 prefetcht0) to bring the first word of table[row] (a 2-D
-    # array) into the cache while the node goes on: no effect on any value
+    # a hint to the processor (x86 prefetcht0) to bring the first word of table[row] (a 1-D
+    # or 2-D array) into the cache while the node goes on: no effect on any value
     def codegen(context, builder, signature, args):
         tty = signature.args[0]
         ary = context.make_array(tty)(context, builder, args[0])
@@ -180,7 +200,7 @@ def _prefetch_row(typingctx, table, row):
             cgutils.unpack_tuple(builder, ary.shape),
             cgutils.unpack_tuple(builder, ary.strides),
             tty.layout,
-            [args[1], ir.Constant(ir.IntType(64), 0)],
+            [args[1]] + [ir.Constant(ir.IntType(64), 0)] * (tty.ndim - 1),
             wraparound=False,
             boundscheck=False,
         )
@@ -265,6 +285,33 @@ def _tt_store(tt, h, depth, flag, score, key, ply, age):
 
 
 @njit(cache=True, inline="always")
+def _eval_key(s, rep):
+    """The evaluation cache's key of s (its repetition count rep): everything the evaluation
+    reads (the pieces and the side to move, by the Zobrist hash; the counters of obs_scalars)."""
+    return (
+        s[S_HASH]
+        ^ (s[S_KINGS_ONLY] * _EK_KINGS_ONLY)
+        ^ (s[S_MATERIAL] * _EK_MATERIAL)
+        ^ ((s[S_LONG_DIAG] + 1) * _EK_LONG_DIAG)
+        ^ (rep * _EK_REPETITIONS)
+    )
+
+
+@njit(cache=True, inline="always")
+def _cached_eval(s, rep, ecache, kind, w1, b1, w2, b2, scale, pt, hidden):
+    """evaluate_into(s), read from the evaluation cache ecache when it holds s's score, else
+    computed and stored there."""
+    k = _eval_key(s, rep)
+    slot = k & (ecache.shape[0] - 1)
+    e = ecache[slot]
+    if e != 0 and ((e ^ k) & ~EC_SCORE_MASK) == 0:
+        return (e & EC_SCORE_MASK) - SCORE_OFS
+    v = evaluate_into(s, kind, w1, b1, w2, b2, scale, pt, hidden)
+    ecache[slot] = (k & ~EC_SCORE_MASK) | (v + SCORE_OFS)
+    return v
+
+
+@njit(cache=True, inline="always")
 def _ply_states():
     """The search's positions, one row a ply (the child of the position at ply p is written
     into row p + 1): no array is made per node."""
@@ -294,6 +341,7 @@ def _negamax(
     scale,
     pt,
     hidden,
+    ecache,
     eg,
 ):
     stats[ST_NODES] += 1
@@ -312,10 +360,13 @@ def _negamax(
         stats[ST_SELDEPTH] = ply
     if depth > 0 and stats[ST_USE_TT] != 0:  # the table entry read below, fetched meanwhile
         _prefetch_row(tt, s[S_HASH] & (tt.shape[0] - 1))
+    rep = repetition_count(s)
+    if depth <= 0:  # the evaluation cache's entry, which a leaf reads, fetched meanwhile
+        _prefetch_row(ecache, _eval_key(s, rep) & (ecache.shape[0] - 1))
     status = game_status(s)
     if status != ONGOING:  # G.1 (the side to move has no move: a loss) or a G.2 draw
         return np.int64(reward(status, s[S_SIDE])) * (WIN - ply)
-    if repetition_count(s) >= 2:
+    if rep >= 2:
         return 0  # a repetition: the opponent can at least repeat again
     if eg[0].shape[0] > 0:  # endgame tables (draughts_egdb): a decided ending is not searched
         hit, v = search_score(eg[0], eg[1], eg[2], s, ply, np.int64(WIN))
@@ -327,7 +378,7 @@ def _negamax(
         if depth <= 0:
             stats[ST_QNODES] += 1
         if ply >= MAX_PLY - 1 or not is_capture(s):
-            return evaluate_into(s, kind, w1, b1, w2, b2, scale, pt, hidden)
+            return _cached_eval(s, rep, ecache, kind, w1, b1, w2, b2, scale, pt, hidden)
     mv = moves[ply]
     n = gen_moves_bb(s[S_WM], s[S_WK], s[S_BM], s[S_BK], s[S_SIDE], work, mv)
     capture = mv[0, M_CAPTURED] != 0
@@ -436,6 +487,7 @@ def _negamax(
                 scale,
                 pt,
                 hidden,
+                ecache,
                 eg,
             )
         else:
@@ -472,6 +524,7 @@ def _negamax(
                     scale,
                     pt,
                     hidden,
+                    ecache,
                     eg,
                 )
                 if v > alpha and stats[ST_ABORT] == 0:
@@ -500,6 +553,7 @@ def _negamax(
                     scale,
                     pt,
                     hidden,
+                    ecache,
                     eg,
                 )
             if alpha < v < beta and stats[ST_ABORT] == 0:
@@ -525,6 +579,7 @@ def _negamax(
                     scale,
                     pt,
                     hidden,
+                    ecache,
                     eg,
                 )
         if stats[ST_ABORT] != 0:
@@ -577,6 +632,7 @@ def search_root(
     scale,
     pt,
     hidden,
+    ecache,
     eg,
     values,
 ):
@@ -618,6 +674,7 @@ def search_root(
                 scale,
                 pt,
                 hidden,
+                ecache,
                 eg,
             )
         else:
@@ -643,6 +700,7 @@ def search_root(
                 scale,
                 pt,
                 hidden,
+                ecache,
                 eg,
             )
             if v > alpha and stats[ST_ABORT] == 0:
@@ -668,6 +726,7 @@ def search_root(
                     scale,
                     pt,
                     hidden,
+                    ecache,
                     eg,
                 )
         if stats[ST_ABORT] != 0:
@@ -714,6 +773,7 @@ def score_children(
     scale,
     pt,
     hidden,
+    ecache,
     eg,
     out,
 ):
@@ -754,6 +814,7 @@ def score_children(
                 scale,
                 pt,
                 hidden,
+                ecache,
                 eg,
             )
         else:
@@ -795,7 +856,8 @@ def principal_variation(state, first, tt, rows, states):
 
 
 class SearchBuffers:
-    """Caller-owned buffers of one searcher (per-ply move lists, ordering, killers, history, TT)."""
+    """Caller-owned buffers of one searcher (per-ply move lists, ordering, killers, history, TT,
+    the evaluation's scratch and cache)."""
 
     def __init__(self, tt_bits: int = 20) -> None:
         if not (isinstance(tt_bits, (int, np.integer)) and 4 <= tt_bits <= 28):
@@ -807,14 +869,33 @@ class SearchBuffers:
         self.scratch = np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64)
         self.work = np.zeros(WORK_LEN, dtype=np.int64)
         self.stats = np.zeros(STATS_LEN, dtype=np.int64)
-        # the evaluation's hidden layer (evaluate_into)
+        # the evaluation's hidden layer (evaluate_into) and the evaluation cache (scores of the
+        # evaluation of _eval_mark, set by evaluation_args)
         self.hidden = np.zeros(HIDDEN_MAX, np.float32)
+        self.ecache = np.zeros(1 << EVAL_CACHE_BITS, np.int64)
+        self._eval_mark: tuple | None = None
         self.rows = np.zeros((MAX_MOVES, ROW_LEN), dtype=np.int64)
         self.children = np.zeros((MAX_MOVES, STATE_LEN), dtype=np.int64)
         self.egdb = empty_tables()[:3]  # (data, offsets, layers) of the endgame tables, if any
 
     def clear(self) -> None:
-        """Forget everything learnt (TT, killers, history)."""
+        """Forget everything learnt (TT, evaluation cache, killers, history)."""
         self.tt[:] = 0
+        self.ecache[:] = 0
         self.killers[:] = -1
         self.history[:] = 0
+
+    def evaluation_args(self, evaluation) -> tuple:
+        """The search kernels' evaluation arguments for an ``Evaluation``: (kind, *its
+        ``arrays()``, the hidden-layer scratch, the evaluation cache). The cache holds the scores
+        of the evaluation it was last given for, so it is emptied first when this one differs
+        (another kind or scale, or any array another object)."""
+        arrays = evaluation.arrays()
+        mark = (evaluation.kind, *arrays)
+        last = self._eval_mark
+        if last is None or not all(
+            a is b or (not isinstance(a, np.ndarray) and a == b) for a, b in zip(last, mark)
+        ):
+            self.ecache[:] = 0
+            self._eval_mark = mark
+        return (*mark, self.hidden, self.ecache)

@@ -96,9 +96,7 @@ def _ready_search(evaluation, egdb):
         b.scratch,
         b.work,
         b.stats,
-        evaluation.kind,
-        *evaluation.arrays(),
-        b.hidden,
+        *b.evaluation_args(evaluation),
         b.egdb,
         np.zeros(n, dtype=np.int64),
     )
@@ -258,9 +256,7 @@ class Deepening:
                 hb.scratch,
                 hb.work,
                 st,
-                ev.kind,
-                *ev.arrays(),
-                hb.hidden,
+                *hb.evaluation_args(ev),
                 hb.egdb,
                 values,
             )
@@ -387,9 +383,7 @@ class Deepening:
                     b.scratch,
                     b.work,
                     st,
-                    ev.kind,
-                    *ev.arrays(),
-                    b.hidden,
+                    *b.evaluation_args(ev),
                     b.egdb,
                     values,
                 )

@@ -236,6 +236,73 @@ def test_learned_evaluation_hook(tmp_path):
         Evaluation.mlp(np.zeros((h, OBS_LEN)), np.zeros(h), np.zeros(h), 0.0)
 
 
+def _shipped_evaluation():
+    from boardgym.agents import load
+
+    return load("draughts-alphabeta", threads=1, depth=1).evaluation
+
+
+def test_the_evaluation_cache_gives_the_evaluations_score():
+    """A leaf's score read from the evaluation cache is evaluate_into's: cold and warm, for
+    positions that differ only in a counter the evaluation reads (their own entries), and with
+    one slot that every key shares (each evaluation overwrites the last)."""
+    from boardgym.agents.draughts.evaluation import evaluate_into
+    from boardgym.agents.draughts.search import SearchBuffers, _cached_eval
+    from boardgym.kernels.draughts.outcome import repetition_count
+
+    b = SearchBuffers(tt_bits=4)
+    kind, *arrays, hidden, ecache = b.evaluation_args(_shipped_evaluation())
+    positions = []
+    for s in _random_positions(40, seed=31):
+        other = s.copy()
+        other[S_MATERIAL] += 9  # plies since a capture or crowning: an input of the network
+        positions += [s, other]
+    exact = [evaluate_into(s, kind, *arrays, hidden) for s in positions]
+    assert sum(exact[i] != exact[i + 1] for i in range(0, len(exact), 2)) >= 10
+    one_slot = np.zeros(1, np.int64)
+    for cache in (ecache, one_slot):
+        for _ in range(2):  # cold, then warm (the large cache holds them all)
+            for s, v in zip(positions, exact):
+                rep = repetition_count(s)
+                assert _cached_eval(s, rep, cache, kind, *arrays, hidden) == v
+    assert np.count_nonzero(ecache) == len(positions)
+
+
+def test_the_evaluation_cache_is_emptied_for_another_evaluation():
+    """SearchBuffers.evaluation_args keeps the cache for the evaluation it holds scores of and
+    empties it for another one (another scale, another array); a search after the agent's
+    evaluation is replaced is the search of a fresh agent with the new one."""
+    from boardgym.agents.draughts.search import SearchBuffers
+
+    ev = _shipped_evaluation()
+    b = SearchBuffers(tt_bits=4)
+    b.evaluation_args(ev)
+    b.ecache[5] = 1234
+    b.evaluation_args(ev)
+    assert b.ecache[5] == 1234
+    ev.scale = ev.scale * 2
+    b.evaluation_args(ev)
+    assert not b.ecache.any()
+    b.ecache[5] = 1234
+    ev.w2 = -ev.w2
+    assert b.evaluation_args(ev)[3] is ev.arrays()[2] and not b.ecache.any()
+    s = api.from_fen("W:Wa1,c1,e1,b2,d2,f2,h2,c3,e3,g3:Ba5,c5,e5,b6,f6,h6,c7,g7,d8")
+    searches = []
+    for empty_by_hand in (False, True):
+        agent = AlphaBetaAgent(depth=6, seed=0, evaluation=_material_linear())
+        agent.search(s, depth=6)
+        assert agent.buffers.ecache.any()
+        agent.evaluation = _shipped_evaluation()
+        b = agent.buffers
+        b.tt[:] = 0  # what the table learnt is kept on purpose: not the question here
+        b.killers[:] = -1
+        b.history[:] = 0
+        if empty_by_hand:
+            b.ecache[:] = 0
+        searches.append((*agent.search(s, depth=6), agent.last_info["nodes"]))
+    assert searches[0] == searches[1]
+
+
 def test_the_evaluation_tanh_is_np_tanh_within_4e_6_in_float32():
     """net_eval's tanh is float32 arithmetic (it vectorises): within 4e-6 of tanh everywhere,
     exactly odd, and exactly +-1 from +-9 on (no overflow, no NaN)."""

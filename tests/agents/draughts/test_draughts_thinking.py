@@ -330,8 +330,8 @@ def _kernel_search(deadline_ns, depth=8):
     b.stats[ST_DEADLINE] = deadline_ns
     values = np.zeros(n, dtype=np.int64)
     order = np.arange(n, dtype=np.int64)
-    args = (b.tt, b.killers, b.history, b.moves, b.scratch, b.work, b.stats, ev.kind)
-    search_root(b.children, n, order, depth, *args, *ev.arrays(), b.hidden, b.egdb, values)
+    args = (b.tt, b.killers, b.history, b.moves, b.scratch, b.work, b.stats)
+    search_root(b.children, n, order, depth, *args, *b.evaluation_args(ev), b.egdb, values)
     return b.stats
 
 
