@@ -73,7 +73,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from boardgym.agents.draughts.egdb import empty_tables
-from boardgym.agents.draughts.evaluation import HIDDEN_MAX, evaluate_into
+from boardgym.agents.draughts.evaluation import HIDDEN_MAX, Evaluation, evaluate_into
 from boardgym.kernels.bits import popcount
 from boardgym.kernels.draughts.board import (
     M_CAPTURED,
@@ -885,7 +885,7 @@ class SearchBuffers:
         self.killers[:] = -1
         self.history[:] = 0
 
-    def evaluation_args(self, evaluation) -> tuple:
+    def evaluation_args(self, evaluation: Evaluation) -> tuple:
         """The search kernels' evaluation arguments for an ``Evaluation``: (kind, *its
         ``arrays()``, the hidden-layer scratch, the evaluation cache). The cache holds the scores
         of the evaluation it was last given for, so it is emptied first when this one differs
