@@ -43,6 +43,8 @@ keeps its 1-ply values), ``plies=1``, ``plies=0`` the net alone, with ``candidat
 ``threshold=0.16``, at 2-ply ``candidates2=4`` within ``threshold2=0.08`` and ``replies=1``
 opponent reply a roll searched; ``plies=3`` searches the close decisions (``candidates3=2``
 within ``threshold3=0.02`` at 2-ply) a ply deeper, up to ``budget3=400000`` afterstates;
+``prune=K`` lets the model's pruning net pick the K replies of a roll the model values (0: all;
+needs a model with a pruning net: ``boardgym train --algo prune``);
 agents/backgammon/search.py; its Janowski cube decides a
 double or the answer to one on 2-ply outputs, ``cube_plies=2``, or on 1-ply ones,
 ``cube_plies=1``, with the cube efficiency ``cube_efficiency=0.68`` of money play and of a

@@ -1,7 +1,7 @@
 r"""Train an agent by self-play: ``--algo td`` (a TD(lambda) value net), ``--algo ppo``
 (MaskablePPO on the batched env with a league of opponents; needs ``pip install
-'boardgym[train]'``), either game, or ``--algo rollout`` (the backgammon model fitted to its own
-rollouts).
+'boardgym[train]'``), either game, ``--algo rollout`` (the backgammon model fitted to its own
+rollouts) or ``--algo prune`` (a backgammon model's pruning net fitted to it).
 
     boardgym train --game backgammon --algo td --games 200000 --ckpt-dir runs/td
     boardgym train --game backgammon --algo td --games 400000 --ckpt-dir runs/td --resume
@@ -9,6 +9,7 @@ rollouts).
         --seed 1 --ckpt-every 20000 --eval-every 100000 --ckpt-dir runs/draughts-td
     boardgym train --game draughts --algo ppo --ckpt-dir runs/draughts-ppo
     boardgym train --game backgammon --algo rollout --rounds 4 --ckpt-dir runs/bg-rollout
+    boardgym train --game backgammon --algo prune --ckpt-dir runs/bg-prune
     boardgym evaluate --curve runs/td --plot curve.png
     tensorboard --logdir runs/td/tb
 
@@ -19,7 +20,8 @@ replaced-<time>/. Every --eval-every games (td) or steps (ppo), and at the end, 
 --eval-games games against the game's fixed players; the run ends by saying where the model is
 (td: games_<N>.npz, ppo: ppo.zip). PPO's defaults are the recipes of the shipped policies
 (draughts-ppo, backgammon-ppo); any setting given wins. Options start with the algorithm they
-are for (td:, ppo:, rollout:). Details, and the commands of every shipped agent: README, "Training".
+are for (td:, ppo:, rollout:, prune:). Details, and the commands of every shipped agent: README,
+"Training".
 """
 
 import dataclasses
@@ -79,9 +81,10 @@ class Settings:
 
     game: Literal["backgammon", "draughts"] = "backgammon"
     """game to train on"""
-    algo: Literal["td", "ppo", "rollout"] = "td"
-    """learning algorithm: td (a TD(lambda) value net), ppo (MaskablePPO; needs boardgym[train])
-    or rollout (backgammon: a model fitted to its own rollouts)"""
+    algo: Literal["td", "ppo", "rollout", "prune"] = "td"
+    """learning algorithm: td (a TD(lambda) value net), ppo (MaskablePPO; needs boardgym[train]),
+    rollout (backgammon: a model fitted to its own rollouts) or prune (backgammon: the pruning net
+    of --start-from fitted to it; writes model.npz)"""
     games: int = 100_000
     """td: total self-play games of the run (a resumed run continues up to this total)"""
     hidden: int = 80
@@ -116,8 +119,8 @@ class Settings:
     distill_alt: float = 0.5
     """td, rollout: chance that a position also brings another good play of its roll"""
     start_from: str = ""
-    """rollout: start model (empty: shipped); td gnubg: go on from this weights file, with its
-    net sizes (empty: fresh weights)"""
+    """rollout, prune: start model (empty: shipped); td gnubg: go on from this weights file, with
+    its net sizes (empty: fresh weights)"""
     rounds: int = 1
     """rollout: rounds of sampling and fit"""
     positions: int = 10_000
@@ -132,6 +135,16 @@ class Settings:
     """rollout: fit passes per round"""
     fit_alpha: float = 0.02
     """rollout: fit learning rate"""
+    prune_hidden: int = 16
+    """prune: hidden units of the pruning net"""
+    prune_games: int = 3000
+    """prune: self-play games whose rolls' plays are fitted"""
+    prune_holdout: int = 300
+    """prune: more games whose plays are held out for the recall table"""
+    prune_epochs: int = 30
+    """prune: passes of Adam"""
+    prune_alpha: float = 0.003
+    """prune: Adam's rate at the first pass (falling along a half cosine)"""
     epsilon: float = 0.05
     """td draughts: random-move chance"""
     init_scale: float = 0.1
@@ -246,6 +259,10 @@ class Settings:
             "plies",
             "blocks",
             "fit_epochs",
+            "prune_hidden",
+            "prune_games",
+            "prune_holdout",
+            "prune_epochs",
         ):
             value = getattr(self, name)
             cli.require(value > 0, f"--{name.replace('_', '-')} must be positive, got {value}")
@@ -272,8 +289,13 @@ class Settings:
             "--model gnubg is for --game backgammon --algo td",
         )
         cli.require(
-            not self.start_from or self.algo == "rollout" or self.model == "gnubg",
-            "--start-from is for --algo rollout, or --algo td with --game backgammon --model gnubg",
+            not self.start_from or self.algo in ("rollout", "prune") or self.model == "gnubg",
+            "--start-from is for --algo rollout or prune, or --algo td with --game backgammon "
+            "--model gnubg",
+        )
+        cli.require(self.prune_alpha > 0, f"--prune-alpha must be positive, got {self.prune_alpha}")
+        cli.require(
+            self.algo != "prune" or self.game == "backgammon", "--algo prune is for backgammon"
         )
         if self.start_from:  # a bad file is named before the run directory is made
             from boardgym.agents.backgammon.weights import load_weights
@@ -425,8 +447,16 @@ def train_backgammon_rollout(cfg):
     return _with_progress(cfg, cfg.rounds, "rounds", functools.partial(train_rollouts, cfg))
 
 
+def train_backgammon_prune(cfg):
+    """The pruning net of a backgammon model (training/prune.train_prune); the model with it."""
+    from boardgym.agents.training.prune import train_prune
+
+    return _with_progress(cfg, cfg.prune_epochs, "passes", functools.partial(train_prune, cfg))
+
+
 TRAINERS = {
     ("backgammon", "rollout"): train_backgammon_rollout,
+    ("backgammon", "prune"): train_backgammon_prune,
     ("backgammon", "td"): train_backgammon_td,
     ("draughts", "td"): train_draughts_td,
     ("draughts", "ppo"): train_ppo,

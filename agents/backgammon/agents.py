@@ -73,6 +73,7 @@ from boardgym.agents.backgammon.search import (
     CANDIDATES_3,
     INFO_LEN,
     MONEY_U,
+    PRUNE,
     REPLY_CANDIDATES,
     THRESHOLD,
     THRESHOLD_2,
@@ -729,7 +730,9 @@ class TDSearchAgent(TDAgent):
     most ``candidates3`` plays within ``threshold3`` of the best at 2-ply, the close decisions).
     At plies=0 it is TDAgent exactly. A 2-ply search stops at ``budget`` afterstates valued and
     keeps its 1-ply values, a 3-ply one at ``budget3`` and keeps its 2-ply values (counts, so
-    play does not depend on the machine's speed). ``search_settings`` holds these settings (a
+    play does not depend on the machine's speed). With ``prune`` > 0 and a model that has a
+    pruning net, the model values only the ``prune`` replies of an opponent's roll that the
+    pruning net ranks best (search.py's ``_values0p``). ``search_settings`` holds these settings (a
     search.Settings, checked by search.search_settings); ``search_info`` counts the decisions
     searched, the afterstates valued and the searches stopped."""
 
@@ -748,6 +751,7 @@ class TDSearchAgent(TDAgent):
         candidates3: int = CANDIDATES_3,
         threshold3: float = THRESHOLD_3,
         budget3: int = BUDGET_3,
+        prune: int = PRUNE,
         **kwargs: Any,
     ) -> None:
         """weights and the other keywords: as TDAgent's; plies 0/1/2/3; candidates >= 1;
@@ -756,7 +760,8 @@ class TDSearchAgent(TDAgent):
         budget: integer >= 0, the afterstates a 2-ply decision may value (0: no limit);
         cube_plies: 2 by default (a close cube decision on 2-ply outputs, cube_analysis);
         candidates2 >= 1, threshold2 >= 0, replies >= 1: the 2-ply filter (search.py);
-        candidates3 >= 1, threshold3 >= 0, budget3 >= 0: the 3-ply filter and budget."""
+        candidates3 >= 1, threshold3 >= 0, budget3 >= 0: the 3-ply filter and budget; prune >=
+        0: the replies of a roll the model values when the pruning net picks them (0: all)."""
         self.search_settings = search_settings(
             plies,
             candidates,
@@ -768,6 +773,7 @@ class TDSearchAgent(TDAgent):
             candidates3,
             threshold3,
             budget3,
+            prune,
         )
         self._info = np.zeros(INFO_LEN, dtype=np.int64)
         self.search_info = {"decisions": 0, "afterstates": 0, "stopped": 0}

@@ -244,16 +244,22 @@ def evaluate_rows(net, rows, n, ys):
 # ----------------------------------------------------------------------------- the model tuple
 #
 # One fixed layout for every model, so the kernels taking it compile once:
-#   (hdr float64[HDR_LEN], w1, b1, w2, b2, rw1, rb1, rw2, rb2, bearoff float64[P, W])
+#   (hdr float64[HDR_LEN], w1, b1, w2, b2, rw1, rb1, rw2, rb2, bearoff float64[P, W],
+#    pw1, pb1, pw2, pb2)
 # hdr[H_KIND]: KIND_TESAURO (w1 [196, H]: the raw board only; the race net and the bear-off
 # table are empty and unused: exactly the net of encode_sparse/forward_sparse) or KIND_GNUBG (w1
 # [196 + N_CONTACT, H]: raw board + bg_features.contact_features; rw1 [196 + N_RACE, HR]: the
 # race net on raw board + bg_features.race_features, used once contact is broken (HR = 0: none);
 # bearoff: bg_bearoff's table, used when both sides are in the bear-off ((0, 0): none); outputs
 # obey the hard constraints: a side that has borne a checker off loses no gammon (O.3), a
-# finished game is its exact result).
+# finished game is its exact result). pw1 [196, HP], pb1 [HP], pw2 [HP, 5], pb2 [5]: the pruning
+# net (HP = 0: none), a small net on the raw board alone (encode_sparse) that the search uses to
+# pick the few plays of a roll the model values (agents/backgammon/search.py ``prune``); it
+# plays no part in evaluate_rows or model_eval, and training leaves it out (``without_prune``).
 
-MODEL_LEN = 10
+MODEL_LEN = 14
+I_TABLE = 9  # the bear-off table's place in the model tuple
+I_PRUNE = 10  # the pruning net's first array (pw1, pb1, pw2, pb2 follow)
 HDR_LEN = 4
 H_KIND = 0
 KIND_TESAURO = 0
@@ -296,7 +302,24 @@ def init_model(
         rw2,
         np.zeros(N_OUT),
         table,
+        *no_prune(),
     )
+
+
+def no_prune() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The empty pruning net of a model tuple (pw1 [196, 0], pb1 [0], pw2 [0, 5], pb2 [5])."""
+    return np.zeros((N_INPUTS, 0)), np.zeros(0), np.zeros((0, N_OUT)), np.zeros(N_OUT)
+
+
+def without_prune(model: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
+    """The model tuple with its pruning net left out (empty): what training starts from, as the
+    pruning net is fitted to the finished model (agents/backgammon/prune.py)."""
+    return (*model[:I_PRUNE], *no_prune())
+
+
+def with_prune(model: Sequence[np.ndarray], prune: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
+    """The model tuple with the pruning net prune (pw1, pb1, pw2, pb2) in place of its own."""
+    return (*model[:I_PRUNE], *prune)
 
 
 def as_model(params: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
@@ -315,6 +338,7 @@ def as_model(params: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
         np.zeros((0, N_OUT)),
         np.zeros(N_OUT),
         np.zeros((0, 0)),
+        *no_prune(),
     )
 
 
@@ -394,7 +418,7 @@ def model_eval(net, s, idx, val, h, feat, scratch, y):
         y[LOSE_G] = 0.0
         y[LOSE_BG] = 0.0
         return EV_EXACT, 0
-    table = net[9]
+    table = net[9]  # net[I_TABLE]
     if table.shape[0] > 0 and in_bearoff(s):
         bearoff_outputs(table, s, y)
         return EV_EXACT, 0
@@ -408,6 +432,18 @@ def model_eval(net, s, idx, val, h, feat, scratch, y):
     forward_sparse(w1, b1, w2, b2, idx, val, nnz, h, y)
     _constrain(s, y)
     return EV_CONTACT, nnz
+
+
+@njit(cache=True)
+def prune_equities(net, rows, n, out, idx, val, h, y):
+    """out[r] = equity of rows[r] (int64[N, STATE_LEN], mover's view) under the model tuple's
+    pruning net (net[I_PRUNE:]; it must have units) for r < n; idx, val (MAX_NNZ), h (its
+    units) and y (N_OUT): scratch."""
+    pw1, pb1, pw2, pb2 = net[10], net[11], net[12], net[13]  # net[I_PRUNE:] (literal indices)
+    for r in range(n):
+        nnz = encode_sparse(rows[r], idx, val)
+        forward_sparse(pw1, pb1, pw2, pb2, idx, val, nnz, h, y)
+        out[r] = equity(y)
 
 
 @njit(cache=True)

@@ -21,6 +21,15 @@ above, is searched at 2-ply. The defaults, ``CANDIDATES_2``,
 ``replies`` unless it is given others. A play left out by a filter keeps its shallower value minus
 ``FILTERED`` (it ranks below every searched play, in its own order).
 
+Pruning (``prune``, GNU Backgammon's pruning nets; our own code): when the model tuple has a
+pruning net (net.I_PRUNE, agents/backgammon/prune.py) and ``prune`` > 0, every opponent reply
+that a search values at 0-ply to choose among (1-ply values, the replies of a 2-ply or 3-ply
+search) is first valued by the pruning net, and the model values only the ``prune`` best of
+them (the first of equal ones first); the rest get ``PRUNED``, below any value. Only in contact
+(the position before the roll) and only for a roll with more plays than ``prune``; the plays of
+the decision itself (the root's 0-ply values) and the cube's outputs (``preroll_outputs*``) are
+never pruned. The work budgets count every reply as before, pruned or not.
+
 Values are cubeless money equities per cube unit for the player who made the play
 (``td_net.equity`` of ``td_net.evaluate_rows``: the model is one tuple, whatever it holds). In a
 search (1-ply and more) an afterstate that ends the game is worth its exact points for the
@@ -65,6 +74,7 @@ import numpy as np
 from numba import njit
 
 from boardgym.agents.backgammon import net as td_net
+from boardgym.agents.backgammon.features import is_contact
 from boardgym.agents.backgammon.match_equity import utility
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import OFF_ME, STATE_LEN
@@ -77,6 +87,8 @@ __all__ = [
     "THRESHOLD_2",
     "REPLY_CANDIDATES",
     "FILTERED",
+    "PRUNE",
+    "PRUNED",
     "BUDGET_2",
     "CANDIDATES_3",
     "THRESHOLD_3",
@@ -105,6 +117,8 @@ CANDIDATES_2 = 4  # plays searched at 2-ply, at most ...
 THRESHOLD_2 = 0.08  # ... within this equity of the best at 1-ply
 REPLY_CANDIDATES = 1  # opponent replies searched at 1-ply inside a 2-ply search
 FILTERED = 1000.0  # subtracted from the value of a play a filter left out
+PRUNE = 0  # replies of a roll the model values when the pruning net picks them (0: all)
+PRUNED = -1e300  # the 0-ply value of a reply the pruning net left out
 BUDGET_2 = 150_000  # afterstates valued in one decision past which a 2-ply search stops
 CANDIDATES_3 = 2  # plays searched at 3-ply, at most ...
 THRESHOLD_3 = 0.02  # ... within this equity of the best at 2-ply
@@ -135,6 +149,7 @@ class Settings(NamedTuple):
     candidates3: int  # plays searched at 3-ply, at most ...
     threshold3: float  # ... within this equity of the best at 2-ply
     budget3: int  # afterstates valued past which a 3-ply search stops (0: no budget)
+    prune: int  # replies of a roll the model values, picked by the pruning net (0: all)
 
 
 def _check_count(name: str, v: int) -> int:
@@ -164,11 +179,12 @@ def search_settings(
     candidates3: int = CANDIDATES_3,
     threshold3: float = THRESHOLD_3,
     budget3: int = BUDGET_3,
+    prune: int = PRUNE,
 ) -> Settings:
     """The Settings of a search, checked: plies 0, 1, 2 or 3; candidates, candidates2,
     candidates3 and replies integers >= 1; threshold, threshold2 and threshold3 numbers >= 0
-    (finite or inf); budget and budget3 integers >= 0 (afterstates; 0: none). ValueError/TypeError
-    naming the bad one."""
+    (finite or inf); budget and budget3 integers >= 0 (afterstates; 0: none); prune an integer >=
+    0 (0: no pruning). ValueError/TypeError naming the bad one."""
     if isinstance(plies, bool) or not isinstance(plies, (int, np.integer)) or plies not in PLIES:
         raise ValueError(f"plies must be 0, 1, 2 or 3, got {plies!r}")
     for name, b in (("budget", budget), ("budget3", budget3)):
@@ -176,6 +192,10 @@ def search_settings(
             raise ValueError(
                 f"{name} must be an integer >= 0 (afterstates valued; 0: none), got {b!r}"
             )
+    if isinstance(prune, bool) or not isinstance(prune, (int, np.integer)) or prune < 0:
+        raise ValueError(
+            f"prune must be an integer >= 0 (replies the model values; 0: all), got {prune!r}"
+        )
     return Settings(
         int(plies),
         _check_count("candidates", candidates),
@@ -187,6 +207,7 @@ def search_settings(
         _check_count("candidates3", candidates3),
         _check_threshold("threshold3", threshold3),
         int(budget3),
+        int(prune),
     )
 
 
@@ -239,6 +260,28 @@ def _memo_new(bits, n):
         np.empty(n, dtype=np.int64),
         np.empty((n, STATE_LEN), dtype=np.int64),
         np.empty((n, td_net.N_OUT)),
+    )
+
+
+@njit(cache=True)
+def _pruner_new(net, keep, n):
+    """The pruning of _values0p for rolls of up to n plays: (keep int64[1]: plays of a roll the
+    model values, 0: all of them, always 0 when the model has no pruning net; the pruning net's
+    equities, the kept plays' indices, rows, outputs and values; its encoding and unit scratch).
+    """
+    hp = net[11].shape[0]  # the pruning net's units: net[td_net.I_PRUNE + 1]
+    k = keep if hp > 0 else 0
+    return (
+        np.full(1, k, dtype=np.int64),
+        np.empty(n),
+        np.empty(k, dtype=np.int64),
+        np.empty((k, STATE_LEN), dtype=np.int64),
+        np.empty((k, td_net.N_OUT)),
+        np.empty(k),
+        np.empty(td_net.MAX_NNZ, dtype=np.int64),
+        np.empty(td_net.MAX_NNZ),
+        np.empty(hp),
+        np.empty(td_net.N_OUT),
     )
 
 
@@ -340,6 +383,36 @@ def _values0(net, u, rows, n, ys, out, exact, memo):
 
 
 @njit(cache=True)
+def _values0p(net, u, rows, n, ys, out, memo, pruner, contact):
+    """_values0 (exact outcomes on) of the n plays of one roll, pruned when the position is in
+    contact and has more than pruner's keep plays (keep > 0): the pruning net values them all,
+    the model only the keep best of those (the first of equal ones first), the others get
+    PRUNED (below any value; their ys are not written)."""
+    keep = pruner[0][0]
+    if keep == 0 or n <= keep or not contact:
+        _values0(net, u, rows, n, ys, out, np.bool_(True), memo)
+        return
+    pe, sel, prow, pys, psc = pruner[1], pruner[2], pruner[3], pruner[4], pruner[5]
+    td_net.prune_equities(net, rows, n, pe, pruner[6], pruner[7], pruner[8], pruner[9])
+    for k in range(keep):
+        b = 0
+        for r in range(1, n):
+            if pe[r] > pe[b]:
+                b = r
+        sel[k] = b
+        pe[b] = -np.inf
+        prow[k] = rows[b]
+    _values0(net, u, prow, keep, pys, psc, np.bool_(True), memo)
+    for r in range(n):
+        out[r] = PRUNED
+    for k in range(keep):
+        r = sel[k]
+        out[r] = psc[k]
+        for o in range(td_net.N_OUT):
+            ys[r, o] = pys[k, o]
+
+
+@njit(cache=True)
 def _filter(values, n, k_max, thr, cand):
     """Indices of at most k_max of values[:n] within thr of the best, best first (the first of
     equal values first), into cand -> count (>= 1 when n >= 1)."""
@@ -353,22 +426,24 @@ def _filter(values, n, k_max, thr, cand):
 
 
 @njit(cache=True)
-def _value1(net, uu, side, row, buf, ys, sc, info, memo, acc):
+def _value1(net, uu, side, row, buf, ys, sc, info, memo, pruner, acc):
     """1-ply value of afterstate row for its mover (side 0 or 1: its row of uu, float64[2, 6]):
     the mean over the opponent's 21 rolls of minus its best reply at 0-ply; acc (float64[5]) gets
     the mean of the outputs of those replies turned to the mover's view (exact for a reply that
     ends the game; the exact outcome for a row that ends it). buf int64[MAX_AFTERSTATES,
-    STATE_LEN], ys, sc: scratch; info[0] counts the afterstates valued."""
+    STATE_LEN], ys, sc: scratch; info[0] counts the afterstates valued; pruner (_pruner_new):
+    each roll's replies pruned as _values0p says."""
     for o in range(td_net.N_OUT):
         acc[o] = 0.0
     if row[OFF_ME] == 15:
         _exact_outputs(row, 1.0, acc)
         return _exact(uu[side], row)
     s = game.pass_turn(row)
+    contact = is_contact(s)
     tot = 0.0
     for r in range(21):
         m = game.plays_of_roll(s, ROLL_D1[r], ROLL_D2[r], buf, None)
-        _values0(net, uu[1 - side], buf, m, ys, sc, np.bool_(True), memo)
+        _values0p(net, uu[1 - side], buf, m, ys, sc, memo, pruner, contact)
         info[0] += m
         b = 0
         for k in range(1, m):
@@ -390,18 +465,19 @@ def _value1(net, uu, side, row, buf, ys, sc, info, memo, acc):
 
 
 @njit(cache=True)
-def _replies(net, u, s, r, cfg, buf, ys, sc, cand, info, memo):
-    """The opponent's plays of roll r (ROLL_D1, ROLL_D2) in position s, into buf, valued at 0-ply
-    under its utility u into sc and counted in info[0] -> how many of them a deeper search takes
-    (cand, best first: at most cfg.replies within cfg.threshold)."""
+def _replies(net, u, s, r, cfg, buf, ys, sc, cand, info, memo, pruner, contact):
+    """The opponent's plays of roll r (ROLL_D1, ROLL_D2) in position s (in contact or not), into
+    buf, valued at 0-ply under its utility u into sc (pruned: _values0p) and counted in info[0]
+    -> how many of them a deeper search takes (cand, best first: at most cfg.replies within
+    cfg.threshold)."""
     m = game.plays_of_roll(s, ROLL_D1[r], ROLL_D2[r], buf, None)
-    _values0(net, u, buf, m, ys, sc, np.bool_(True), memo)
+    _values0p(net, u, buf, m, ys, sc, memo, pruner, contact)
     info[0] += m
     return _filter(sc, m, cfg.replies, cfg.threshold, cand)
 
 
 @njit(cache=True)
-def _value2(net, uu, row, cfg, budget, buf, buf1, ys, sc, sc1, cand, info, memo, acc):
+def _value2(net, uu, row, cfg, budget, buf, buf1, ys, sc, sc1, cand, info, memo, pruner, acc):
     """2-ply value of afterstate row for its mover (uu[0]'s player): the mean over the opponent's
     21 rolls of minus its best reply at 1-ply among its cfg.replies best within cfg.threshold at
     0-ply. Stops (info[1] = 1, the value meaningless) once info[0] passes budget (> 0). acc:
@@ -409,15 +485,16 @@ def _value2(net, uu, row, cfg, budget, buf, buf1, ys, sc, sc1, cand, info, memo,
     if row[OFF_ME] == 15:
         return _exact(uu[0], row)
     s = game.pass_turn(row)
+    contact = is_contact(s)
     tot = 0.0
     for r in range(21):
-        k = _replies(net, uu[1], s, r, cfg, buf, ys, sc, cand, info, memo)
+        k = _replies(net, uu[1], s, r, cfg, buf, ys, sc, cand, info, memo, pruner, contact)
         best = -1e300
         for c in range(k):
             if budget > 0 and info[0] > budget:
                 info[1] = 1
                 return 0.0
-            v = _value1(net, uu, 1, buf[cand[c]], buf1, ys, sc1, info, memo, acc)
+            v = _value1(net, uu, 1, buf[cand[c]], buf1, ys, sc1, info, memo, pruner, acc)
             if v > best:
                 best = v
         tot -= best * ROLL_W[r]
@@ -425,7 +502,7 @@ def _value2(net, uu, row, cfg, budget, buf, buf1, ys, sc, sc1, cand, info, memo,
 
 
 @njit(cache=True)
-def _value3(net, uu, uv, row, cfg, bufs, scs, cands, ys, info, memo, acc):
+def _value3(net, uu, uv, row, cfg, bufs, scs, cands, ys, info, memo, pruner, acc):
     """3-ply value of afterstate row for its mover (uu[0]'s player; uv: uu with its rows swapped,
     the opponent's view): the mean over the opponent's 21 rolls of minus its best reply at 2-ply
     (_value2 under uv) among its cfg.replies best within cfg.threshold at 0-ply. Stops (info[1] =
@@ -434,12 +511,13 @@ def _value3(net, uu, uv, row, cfg, bufs, scs, cands, ys, info, memo, acc):
     if row[OFF_ME] == 15:
         return _exact(uu[0], row)
     s = game.pass_turn(row)
+    contact = is_contact(s)
     buf = bufs[0]
     sc = scs[0]
     cand = cands[0]
     tot = 0.0
     for r in range(21):
-        k = _replies(net, uu[1], s, r, cfg, buf, ys, sc, cand, info, memo)
+        k = _replies(net, uu[1], s, r, cfg, buf, ys, sc, cand, info, memo, pruner, contact)
         best = -1e300
         for c in range(k):
             if cfg.budget3 > 0 and info[0] > cfg.budget3:
@@ -447,7 +525,7 @@ def _value3(net, uu, uv, row, cfg, bufs, scs, cands, ys, info, memo, acc):
                 return 0.0
             v = _value2(
                 net, uv, buf[cand[c]], cfg, cfg.budget3, bufs[1], bufs[2], ys, scs[1], scs[2],
-                cands[1], info, memo, acc,
+                cands[1], info, memo, pruner, acc,
             )  # fmt: skip
             if info[1] == 1:
                 return 0.0
@@ -470,6 +548,7 @@ def search_values_memo(net, uu, rows, n, cfg, info, out, bits):
     maxa = game.MAX_AFTERSTATES
     ys = np.empty((max(n, maxa), td_net.N_OUT))
     memo = _memo_new(bits if cfg.plies > 0 and n > 1 else 0, max(n, maxa))
+    pruner = _pruner_new(net, cfg.prune if cfg.plies > 0 and n > 1 else 0, maxa)
     _values0(net, uu[0], rows, n, ys, out, cfg.plies > 0, memo)
     info[0] = n
     info[1] = 0
@@ -486,7 +565,7 @@ def search_values_memo(net, uu, rows, n, cfg, info, out, bits):
     for r in range(n):
         out[r] -= FILTERED
     for c in range(k):
-        out[cand[c]] = _value1(net, uu, 0, rows[cand[c]], buf, ys, sc, info, memo, acc)
+        out[cand[c]] = _value1(net, uu, 0, rows[cand[c]], buf, ys, sc, info, memo, pruner, acc)
     if cfg.plies == 1 or k <= 1:
         return k
     one = out[:n].copy()
@@ -495,8 +574,9 @@ def search_values_memo(net, uu, rows, n, cfg, info, out, bits):
         out[r] -= FILTERED
     for c in range(k2):
         v = _value2(
-            net, uu, rows[inner[c]], cfg, cfg.budget, buf, buf1, ys, sc, sc1, cand, info, memo, acc
-        )
+            net, uu, rows[inner[c]], cfg, cfg.budget, buf, buf1, ys, sc, sc1, cand, info, memo,
+            pruner, acc,
+        )  # fmt: skip
         if info[1] == 1:
             out[:n] = one
             return k
@@ -518,7 +598,7 @@ def search_values_memo(net, uu, rows, n, cfg, info, out, bits):
     scs = np.empty((3, maxa))
     cands = np.empty((2, maxa), dtype=np.int64)
     for c in range(k3):
-        v = _value3(net, uu, uv, rows[inner[c]], cfg, bufs, scs, cands, ys, info, memo, acc)
+        v = _value3(net, uu, uv, rows[inner[c]], cfg, bufs, scs, cands, ys, info, memo, pruner, acc)
         if info[1] == 1:
             out[:n] = two
             return k
@@ -600,6 +680,7 @@ def preroll_outputs2_u(net, uu, state, candidates, threshold, out):
     sc1 = np.empty(maxa)
     cand = np.empty(maxa, dtype=np.int64)
     memo = _memo_new(np.int64(MEMO_BITS), maxa)
+    pruner = _pruner_new(net, np.int64(0), maxa)  # the cube's and the targets' values: unpruned
     info = np.zeros(INFO_LEN, dtype=np.int64)
     acc = np.empty(td_net.N_OUT)
     best_acc = np.empty(td_net.N_OUT)
@@ -612,7 +693,7 @@ def preroll_outputs2_u(net, uu, state, candidates, threshold, out):
         k = _filter(sc, m, candidates, threshold, cand)
         best = -1e300
         for c in range(k):
-            v = _value1(net, uu, 0, buf[cand[c]], buf1, ys, sc1, info, memo, acc)
+            v = _value1(net, uu, 0, buf[cand[c]], buf1, ys, sc1, info, memo, pruner, acc)
             if v > best:
                 best = v
                 best_acc[:] = acc

@@ -213,7 +213,7 @@ def train_model_games(
     rates; lam: float in [0, 1]; stats: float64[N_STATS] as train_games."""
     if not 0.0 <= lam <= 1.0:
         raise ValueError(f"lam must be in [0, 1], got {lam}")
-    if lam > 0.0 and (net[6].shape[0] > 0 or net[9].shape[0] > 0):
+    if lam > 0.0 and (net[6].shape[0] > 0 or net[9].shape[0] > 0):  # the bear-off table
         raise ValueError(
             "TD(lambda > 0) trains a model valued by one net only: this one has a "
             "race net or a bear-off table (use lam 0)"

@@ -210,7 +210,7 @@ def train_rollouts(
     else:
         from boardgym.agents.backgammon.agents import TDAgent
 
-        net = tuple(a.copy() for a in TDAgent(cfg.start_from or None).params)
+        net = td_net.without_prune(tuple(a.copy() for a in TDAgent(cfg.start_from or None).params))
         if net[0][td_net.H_KIND] != td_net.KIND_GNUBG:
             raise ValueError("--start-from must be a gnubg-input model (--model gnubg)")
         done, seconds = 0, 0.0

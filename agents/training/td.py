@@ -366,7 +366,8 @@ def _start_model(cfg):
 
     if not cfg.start_from:
         return td_net.init_model(cfg.hidden, cfg.seed, cfg.init_scale, race_hidden=cfg.race_hidden)
-    params = tuple(a.copy() for a in load_weights(cfg.start_from))
+    # the pruning net belongs to a finished model (agents/backgammon/prune.py): not trained here
+    params = td_net.without_prune(tuple(a.copy() for a in load_weights(cfg.start_from)))
     if params[0][td_net.H_KIND] != td_net.KIND_GNUBG or params[6].shape[0] == 0:
         raise ValueError(
             f"--start-from {cfg.start_from}: not a gnubg-input model with a race net "

@@ -373,7 +373,7 @@ def test_search_agent_options_and_checks():
     assert (
         agent.search_settings
         == bs.search_settings()
-        == (2, bs.CANDIDATES, bs.THRESHOLD, *DEFAULT2, bs.BUDGET_2, *DEFAULT3)
+        == (2, bs.CANDIDATES, bs.THRESHOLD, *DEFAULT2, bs.BUDGET_2, *DEFAULT3, bs.PRUNE)
     )
     assert agent.cube_policy == "janowski"
     assert load("backgammon-td", cube="cubeless").cube_policy == "cubeless"
