@@ -5,7 +5,8 @@ prune``.
 The model (``--start-from``, the shipped ``backgammon-td`` by default) is not changed: its
 pruning net is fitted to it (``--prune-hidden`` units, the plays of ``--prune-games`` games of its
 self-play, ``--prune-epochs`` passes of Adam from ``--prune-alpha``, everything from ``--seed``)
-and the model with it is written to ``model.npz`` in the run directory, with the fit's report in
+and the model with it is written to ``model.npz`` in the run directory (the model's metadata kept,
+this run's settings and recall added as ``prune``), with the fit's report in
 ``metrics.jsonl`` (``recall``: rows [k, share, equity lost] of prune.prune_recall on the held-out
 rolls). A checkpoint after each pass (``latest.npz``:
 the pruning net, Adam's moments and steps, the errors so far) lets ``--resume`` go on exactly:
@@ -33,13 +34,17 @@ KEPT = ("start_from", "prune_hidden", "prune_games", "prune_epochs", "prune_alph
 
 
 def _start_model(cfg):
+    """(the model of --start-from or the shipped one, the metadata saved with it: {} if none)."""
     from boardgym.agents.backgammon import net as td_net
-    from boardgym.agents.backgammon.agents import TDAgent
+    from boardgym.agents.backgammon.agents import CHECKPOINTS, TDAgent
 
-    net = TDAgent(cfg.start_from or None).params
+    path = cfg.start_from or CHECKPOINTS / "backgammon-td.npz"
+    net = TDAgent(path).params
     if net[0][td_net.H_KIND] != td_net.KIND_GNUBG:
         raise ValueError("--start-from must be a gnubg-input model (--model gnubg)")
-    return net
+    with np.load(path) as z:
+        meta = json.loads(str(z["meta"])) if "meta" in z.files else {}
+    return net, meta
 
 
 def train_prune(
@@ -73,7 +78,7 @@ def train_prune(
         state = prune.FitState(pm, moments, z["step"].copy(), [float(e) for e in z["pass_errors"]])
         seconds = float(z["seconds"])
         log(f"resumed {run.checkpoint} after {len(state.errors)} passes")
-    net = _start_model(cfg)
+    net, meta = _start_model(cfg)
     settings_json = json.dumps(dataclasses.asdict(cfg))
     metrics = run.open_log(len(state.errors) if state else None, cfg.tensorboard, seconds)
 
@@ -117,7 +122,9 @@ def train_prune(
         table = ", ".join(f"k={k} {a:.3f} {b:.5f}" for k, (a, b) in report["recall"].items())
         log(f"held out: the model's best play in the pruning net's k best (share, lost): {table}")
         path = os.path.join(run.dir, "model.npz")
-        save_weights(path, model, settings=dataclasses.asdict(cfg), recall=recall)
+        # the model's own metadata kept; the pruning run's beside it
+        meta["prune"] = {"settings": dataclasses.asdict(cfg), "recall": recall}
+        save_weights(path, model, **meta)
         log(f"wrote {path}")
     finally:
         run.close()

@@ -10,6 +10,7 @@ import pytest
 from boardgym.agents.backgammon import net as td_net
 from boardgym.agents.backgammon.agents import TDAgent
 from boardgym.agents.backgammon.weights import load_weights
+from boardgym.agents.files import CHECKPOINTS
 from boardgym.scripts import train
 
 TINY = [
@@ -41,6 +42,10 @@ def test_a_run_writes_the_model_with_its_pruning_net(tmp_path):
         np.testing.assert_array_equal(a, b)
     for a, b in zip(saved[: td_net.I_PRUNE], TDAgent().params):
         np.testing.assert_array_equal(a, b)  # the shipped model, unchanged
+    meta = json.loads(str(np.load(run / "model.npz")["meta"]))
+    with np.load(CHECKPOINTS / "backgammon-td.npz") as z:
+        assert meta["games"] == json.loads(str(z["meta"]))["games"]  # the model's own, kept
+    assert meta["prune"]["settings"]["prune_hidden"] == 4 and len(meta["prune"]["recall"]) == 7
     last = json.loads((run / "metrics.jsonl").read_text().splitlines()[-1])
     assert last["pass"] == 3 and last["rows"] > 0
     shares = [share for _, share, _ in last["recall"]]

@@ -15,7 +15,7 @@ from boardgym.envs import backgammon_notation as notation
 from boardgym.kernels.backgammon import game
 from boardgym.kernels.backgammon.board import STATE_LEN
 
-BASE = TDAgent().params
+BASE = td_net.without_prune(TDAgent().params)  # the shipped model, its pruning net left out
 # a random pruning net: the search must follow whatever it ranks, fitted or not
 PRUNE_NET = td_net.init_params(8, 5, scale=0.5)
 NET = td_net.with_prune(BASE, PRUNE_NET)
@@ -169,3 +169,18 @@ def test_a_fitted_pruning_net_ranks_better_than_a_random_one():
         prune.fit_prune(BASE, hidden=0)
     with pytest.raises(ValueError, match="no pruning net"):
         prune.prune_recall(BASE, rows[:k], gid[:k], ys)
+
+
+def test_the_shipped_model_has_its_pruning_net():
+    shipped = TDAgent().params
+    assert shipped[td_net.I_PRUNE + 1].shape == (prune.HIDDEN,)
+    for a, b in zip(shipped[: td_net.I_PRUNE], BASE):
+        np.testing.assert_array_equal(a, b)
+    rows = _plays(START, 3, 1)
+    info = np.zeros(bs.INFO_LEN, np.int64)
+    for keep in (0, 1):  # by default the model values every reply
+        want = np.empty(rows.shape[0])
+        bs.search_values(shipped, rows, rows.shape[0], bs.search_settings(prune=keep), info, want)
+        agent = load("backgammon-td", prune=keep) if keep else load("backgammon-td")
+        np.testing.assert_array_equal(agent.scores(rows), want)
+    assert not np.array_equal(want, TDSearchAgent(weights=BASE).scores(rows))
