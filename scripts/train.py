@@ -1,7 +1,6 @@
 r"""Train an agent by self-play: ``--algo td`` (a TD(lambda) value net), ``--algo ppo``
-(MaskablePPO on the batched env with a league of opponents; needs ``pip install
-'boardgym[train]'``), either game, ``--algo rollout`` (the backgammon model fitted to its own
-rollouts) or ``--algo prune`` (a backgammon model's pruning net fitted to it).
+(MaskablePPO with a league; needs ``pip install 'boardgym[train]'``), either game, ``--algo
+rollout`` (backgammon: the model fitted to its rollouts) or ``prune`` (its pruning net).
 
     boardgym train --game backgammon --algo td --games 200000 --ckpt-dir runs/td
     boardgym train --game backgammon --algo td --games 400000 --ckpt-dir runs/td --resume
@@ -9,7 +8,6 @@ rollouts) or ``--algo prune`` (a backgammon model's pruning net fitted to it).
         --seed 1 --ckpt-every 20000 --eval-every 100000 --ckpt-dir runs/draughts-td
     boardgym train --game draughts --algo ppo --ckpt-dir runs/draughts-ppo
     boardgym train --game backgammon --algo rollout --rounds 4 --ckpt-dir runs/bg-rollout
-    boardgym train --game backgammon --algo prune --ckpt-dir runs/bg-prune
     boardgym evaluate --curve runs/td --plot curve.png
     tensorboard --logdir runs/td/tb
 
@@ -20,8 +18,7 @@ replaced-<time>/. Every --eval-every games (td) or steps (ppo), and at the end, 
 --eval-games games against the game's fixed players; the run ends by saying where the model is
 (td: games_<N>.npz, ppo: ppo.zip). PPO's defaults are the recipes of the shipped policies
 (draughts-ppo, backgammon-ppo); any setting given wins. Options start with the algorithm they
-are for (td:, ppo:, rollout:, prune:). Details, and the commands of every shipped agent: README,
-"Training".
+are for. Details, and the commands of every shipped agent: README, "Training".
 """
 
 import dataclasses
@@ -82,9 +79,7 @@ class Settings:
     game: Literal["backgammon", "draughts"] = "backgammon"
     """game to train on"""
     algo: Literal["td", "ppo", "rollout", "prune"] = "td"
-    """learning algorithm: td (a TD(lambda) value net), ppo (MaskablePPO; needs boardgym[train]),
-    rollout (backgammon: a model fitted to its own rollouts) or prune (backgammon: the pruning net
-    of --start-from fitted to it; writes model.npz)"""
+    """td (TD(lambda)), ppo (MaskablePPO, needs boardgym[train]), rollout, prune"""
     games: int = 100_000
     """td: total self-play games of the run (a resumed run continues up to this total)"""
     hidden: int = 80
@@ -138,13 +133,7 @@ class Settings:
     prune_hidden: int = 16
     """prune: hidden units of the pruning net"""
     prune_games: int = 3000
-    """prune: self-play games whose rolls' plays are fitted"""
-    prune_holdout: int = 300
-    """prune: more games whose plays are held out for the recall table"""
-    prune_epochs: int = 30
-    """prune: passes of Adam"""
-    prune_alpha: float = 0.003
-    """prune: Adam's rate at the first pass (falling along a half cosine)"""
+    """prune: self-play games of the data"""
     epsilon: float = 0.05
     """td draughts: random-move chance"""
     init_scale: float = 0.1
@@ -261,8 +250,6 @@ class Settings:
             "fit_epochs",
             "prune_hidden",
             "prune_games",
-            "prune_holdout",
-            "prune_epochs",
         ):
             value = getattr(self, name)
             cli.require(value > 0, f"--{name.replace('_', '-')} must be positive, got {value}")
@@ -293,7 +280,6 @@ class Settings:
             "--start-from is for --algo rollout or prune, or --algo td with --game backgammon "
             "--model gnubg",
         )
-        cli.require(self.prune_alpha > 0, f"--prune-alpha must be positive, got {self.prune_alpha}")
         cli.require(
             self.algo != "prune" or self.game == "backgammon", "--algo prune is for backgammon"
         )
@@ -449,9 +435,10 @@ def train_backgammon_rollout(cfg):
 
 def train_backgammon_prune(cfg):
     """The pruning net of a backgammon model (training/prune.train_prune); the model with it."""
+    from boardgym.agents.backgammon.prune import EPOCHS
     from boardgym.agents.training.prune import train_prune
 
-    return _with_progress(cfg, cfg.prune_epochs, "passes", functools.partial(train_prune, cfg))
+    return _with_progress(cfg, EPOCHS, "passes", functools.partial(train_prune, cfg))
 
 
 TRAINERS = {

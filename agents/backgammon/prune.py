@@ -44,6 +44,10 @@ from boardgym.kernels.rng import rand_below
 
 __all__ = [
     "HIDDEN",
+    "GAMES",
+    "HOLDOUT",
+    "EPOCHS",
+    "ALPHA",
     "ROWS_PER_GAME",
     "RECALL_K",
     "roll_plays",
@@ -53,6 +57,10 @@ __all__ = [
 ]
 
 HIDDEN = 16  # the pruning net's units by default
+GAMES = 3000  # self-play games whose plays are fitted, by default
+HOLDOUT = 300  # more games whose plays are held out for prune_recall, by default
+EPOCHS = 30  # passes of Adam, by default
+ALPHA = 0.003  # Adam's rate at the first pass (falling along a half cosine), by default
 ROWS_PER_GAME = 1200  # room for plays per self-play game (about 50 positions of ~21 plays)
 RECALL_K = (1, 2, 3, 4, 5, 6, 8)  # the k of prune_recall's table
 
@@ -157,10 +165,10 @@ def prune_recall(
 def fit_prune(
     net: Sequence[np.ndarray],
     hidden: int = HIDDEN,
-    games: int = 3000,
-    holdout: int = 300,
-    epochs: int = 30,
-    alpha: float = 0.003,
+    games: int = GAMES,
+    holdout: int = HOLDOUT,
+    epochs: int = EPOCHS,
+    alpha: float = ALPHA,
     seed: int = 1,
     log: Callable[[str], object] | None = None,
     state: FitState | None = None,

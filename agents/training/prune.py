@@ -4,7 +4,7 @@ prune``.
 
 The model (``--start-from``, the shipped ``backgammon-td`` by default) is not changed: its
 pruning net is fitted to it (``--prune-hidden`` units, the plays of ``--prune-games`` games of its
-self-play, ``--prune-epochs`` passes of Adam from ``--prune-alpha``, everything from ``--seed``)
+self-play, prune.fit_prune's passes of Adam and held-out games, everything from ``--seed``)
 and the model with it is written to ``model.npz`` in the run directory (the model's metadata kept,
 this run's settings and recall added as ``prune``), with the fit's report in
 ``metrics.jsonl`` (``recall``: rows [k, share, equity lost] of prune.prune_recall on the held-out
@@ -30,7 +30,7 @@ __all__ = ["RUN_FILES", "train_prune"]
 #: the files a pruning run writes (moved aside by --force)
 RUN_FILES = ("latest.npz", "model.npz", "metrics.jsonl", "tb")
 #: the settings a resumed run keeps from its checkpoint
-KEPT = ("start_from", "prune_hidden", "prune_games", "prune_epochs", "prune_alpha", "seed")
+KEPT = ("start_from", "prune_hidden", "prune_games", "seed")
 
 
 def _start_model(cfg):
@@ -52,8 +52,8 @@ def train_prune(
     log: Callable[[str], object] = print,
     progress: Callable[[int, int], object] | None = None,
 ) -> tuple[np.ndarray, ...]:
-    """The pruning run of cfg (train.py's Settings: start_from, prune_hidden, prune_games,
-    prune_holdout, prune_epochs, prune_alpha, seed, ckpt_dir, resume, force, tensorboard) ->
+    """The pruning run of cfg (train.py's Settings: start_from, prune_hidden, prune_games, seed,
+    ckpt_dir, resume, force, tensorboard; the passes and held-out games: prune.fit_prune's) ->
     the model tuple with its fitted pruning net (also written to model.npz)."""
     from boardgym.agents.backgammon import net as td_net
     from boardgym.agents.backgammon import prune
@@ -93,16 +93,13 @@ def train_prune(
         )
         metrics.scalar("fit/mse", st.errors[-1], len(st.errors))
         if progress is not None:
-            progress(len(st.errors), cfg.prune_epochs)
+            progress(len(st.errors), prune.EPOCHS)
 
     try:
         model, report = prune.fit_prune(
             net,
             hidden=cfg.prune_hidden,
             games=cfg.prune_games,
-            holdout=cfg.prune_holdout,
-            epochs=cfg.prune_epochs,
-            alpha=cfg.prune_alpha,
             seed=seed,
             log=log,
             state=state,

@@ -262,7 +262,6 @@ def test_the_distill_fit_and_plies_choices_are_the_library_ones():
         (["--teacher", "greedy"], "--teacher is for --algo ppo"),
         (["--start-from", "w.npz"], "--start-from is for --algo rollout or prune, or --algo td"),
         (["--game", "draughts", "--algo", "prune"], "--algo prune is for backgammon"),
-        (["--algo", "prune", "--prune-alpha", "0"], "--prune-alpha must be positive"),
         (["--algo", "prune", "--prune-games", "0"], "--prune-games must be positive"),
         (["--algo", "prune", "--start-from", "no-such.npz"], "--start-from: cannot read"),
         (["--game", "draughts", "--start-from", "w.npz"], "--start-from is for"),

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from boardgym.agents.backgammon import net as td_net
+from boardgym.agents.backgammon import prune
 from boardgym.agents.backgammon.agents import TDAgent
 from boardgym.agents.backgammon.weights import load_weights
 from boardgym.agents.files import CHECKPOINTS
@@ -22,10 +23,6 @@ TINY = [
     "4",
     "--prune-games",
     "6",
-    "--prune-holdout",
-    "4",
-    "--prune-epochs",
-    "3",
     "--seed",
     "2",
     "--quiet",
@@ -47,7 +44,7 @@ def test_a_run_writes_the_model_with_its_pruning_net(tmp_path):
         assert meta["games"] == json.loads(str(z["meta"]))["games"]  # the model's own, kept
     assert meta["prune"]["settings"]["prune_hidden"] == 4 and len(meta["prune"]["recall"]) == 7
     last = json.loads((run / "metrics.jsonl").read_text().splitlines()[-1])
-    assert last["pass"] == 3 and last["rows"] > 0
+    assert last["pass"] == prune.EPOCHS and last["rows"] > 0
     shares = [share for _, share, _ in last["recall"]]
     assert shares == sorted(shares) and 0 < shares[0] <= shares[-1] <= 1
 
@@ -73,6 +70,6 @@ def test_a_stopped_run_resumes_to_the_same_pruning_net(tmp_path, monkeypatch):
     with np.load(cut / "latest.npz") as z:
         assert len(z["pass_errors"]) == 2
     monkeypatch.setattr(distill, "fit_positions_adam", real)
-    again = train.main(TINY + ["--ckpt-dir", str(cut), "--resume", "--prune-epochs", "9"])
+    again = train.main(TINY + ["--ckpt-dir", str(cut), "--resume", "--prune-hidden", "9"])
     for a, b in zip(whole, again):
-        np.testing.assert_array_equal(a, b)  # the checkpoint's 3 passes kept, not 9
+        np.testing.assert_array_equal(a, b)  # the checkpoint's 4 units kept, not 9
