@@ -29,11 +29,15 @@ def test_bench_search_counts_every_thread(capsys):
     """With threads=2 the speed line gives the main thread's rate and all threads' together.
     The helper counts nodes only once the system schedules its thread: on a loaded machine (the
     test suite's other worker on the other core) a short search can end first, so up to three
-    searches, each twice as long as the last, must see it count."""
+    searches, each twice as long as the last, must see it count. Seed 1: both positions are
+    undecided, so each search runs its whole time (seed 0's first two are a won and a lost
+    position, whose searches end within milliseconds, before a busy machine runs the helper)."""
     for seconds in (0.3, 0.6, 1.2):
         res = bench_search.main(
             ["--agent", "draughts-alphabeta:threads=2", "--time", str(seconds), "--positions", "2"]
+            + ["--seed", "1"]
         )
+        assert res["time"] > seconds  # the searches ran their time: the helper had it too
         out = capsys.readouterr().out
         if res["helper_nodes"] > 0:
             break
