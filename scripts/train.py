@@ -111,11 +111,12 @@ class Settings:
     """td: the distillation fit"""
     distill_plies: Literal[1, 2] = 1
     """td: distillation target depth"""
+    distill_prune: int = 0
+    """td 2-ply: replies kept by pruning"""
     distill_alt: float = 0.5
     """td, rollout: chance that a position also brings another good play of its roll"""
     start_from: str = ""
-    """rollout, prune: start model (empty: shipped); td gnubg: go on from this weights file, with
-    its net sizes (empty: fresh weights)"""
+    """rollout, prune: start model (empty: shipped); td gnubg: weights to go on from"""
     rounds: int = 1
     """rollout: rounds of sampling and fit"""
     positions: int = 10_000
@@ -131,13 +132,13 @@ class Settings:
     fit_alpha: float = 0.02
     """rollout: fit learning rate"""
     prune_hidden: int = 16
-    """prune: hidden units of the pruning net"""
+    """prune, td: the pruning net's units"""
     prune_games: int = 3000
-    """prune: self-play games of the data"""
+    """prune, td: the pruning net's games"""
     epsilon: float = 0.05
     """td draughts: random-move chance"""
     init_scale: float = 0.1
-    """td: initial weights uniform in [-init_scale, init_scale]"""
+    """td: initial weights uniform in [-x, x]"""
     seed: int | None = None
     """seed of the initial weights and of self-play (default: td 0, ppo 1, the recipes')"""
     ckpt_dir: str = ""
@@ -261,7 +262,14 @@ class Settings:
             self.distill_rounds >= 0, f"--distill-rounds must be >= 0, got {self.distill_rounds}"
         )
         cli.require(
+            self.distill_prune >= 0, f"--distill-prune must be >= 0, got {self.distill_prune}"
+        )
+        cli.require(
             self.distill_alpha > 0, f"--distill-alpha must be positive, got {self.distill_alpha}"
+        )
+        cli.require(
+            self.distill_prune == 0 or self.distill_plies == 2,
+            f"--distill-prune is for --distill-plies 2, got {self.distill_prune}",
         )
         cli.require(
             0.0 <= self.distill_alt <= 1.0,

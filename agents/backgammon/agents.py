@@ -539,7 +539,7 @@ class AfterstateAgent:
         if plies == 1:
             preroll_outputs_u(net, uu[0], s, y)
         else:
-            preroll_outputs2_u(net, uu, s, CUBE_CANDIDATES, THRESHOLD, y)
+            preroll_outputs2_u(net, uu, s, CUBE_CANDIDATES, THRESHOLD, np.int64(0), y)
         if self._match is None:
             nd, dt, dp, double, take = backgammon_cube.cube_decision(y, self.cube_efficiency, where)
             return {

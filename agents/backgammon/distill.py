@@ -138,14 +138,17 @@ def targets1(net, rows, n, out):
 
 
 @njit(parallel=True, cache=True)
-def targets2(net, rows, n, out):
+def targets2(net, rows, n, keep, out):
     """2-ply outputs (float64[n, 5] into out, as targets1) of the afterstates rows[:n] for their
     movers under net: the mean over the opponent's 21 rolls of the 1-ply outputs of its best
     reply at 0-ply, turned round; the equity of these outputs is the 2-ply value the default
-    search (search.search_values, replies REPLY_CANDIDATES) gives the play."""
+    search (search.search_values, replies REPLY_CANDIDATES) gives the play, and with keep > 0
+    the value of the search with prune=keep (the 1-ply values' replies pruned by the model's
+    pruning net; 0: none)."""
     for r in prange(n):
         y = np.empty(td_net.N_OUT)
-        preroll_outputs2_u(net, MONEY_U, game.pass_turn(rows[r]), REPLY_CANDIDATES, THRESHOLD, y)
+        s = game.pass_turn(rows[r])
+        preroll_outputs2_u(net, MONEY_U, s, REPLY_CANDIDATES, THRESHOLD, keep, y)
         _turned_round(y, out[r])
 
 
@@ -294,6 +297,8 @@ def distill_round(
     seed: int | None,
     fit: str = "sgd",
     plies: int = 1,
+    prune: int = 0,
+    prune_net: Sequence[np.ndarray] = (),
 ) -> tuple[int, list[float]]:
     """One round in place on the model tuple net: positions of n_games (at most cap), their
     targets at plies (TARGET_PLIES: targets1, targets2) under a frozen copy of net, epochs passes
@@ -301,16 +306,26 @@ def distill_round(
     epoch]). fit "sgd": fit_positions at rates
     alpha (contact) and race_alpha; "adam": fit_positions_adam in minibatches of ADAM_BATCH, the
     rate alpha at the first pass falling along a half cosine over the passes (adam_rate),
-    fresh moments each round."""
+    fresh moments each round. prune: targets2's keep (2-ply targets only), by the teacher
+    with the pruning net prune_net (pw1, pb1, pw2, pb2: fitted to net, prune.fit_prune)."""
     if fit not in FITS:
         raise ValueError(f"fit must be one of {FITS}, got {fit!r}")
     if plies not in TARGET_PLIES:
         raise ValueError(f"plies must be one of {TARGET_PLIES}, got {plies!r}")
+    if isinstance(prune, bool) or not isinstance(prune, (int, np.integer)) or prune < 0:
+        raise ValueError(f"prune must be an integer >= 0, got {prune!r}")
+    if prune > 0 and (plies != 2 or len(prune_net) != 4):
+        raise ValueError("prune > 0 needs plies 2 and a pruning net (pw1, pb1, pw2, pb2)")
     rows = np.empty((cap, STATE_LEN), dtype=np.int64)
     n = sample_positions(net, rng, n_games, alt, rows)
     teacher = tuple(a.copy() for a in net)
+    if prune > 0:
+        teacher = td_net.with_prune(teacher, prune_net)
     targets = np.empty((n, td_net.N_OUT))
-    (targets1 if plies == 1 else targets2)(teacher, rows, n, targets)
+    if plies == 1:
+        targets1(teacher, rows, n, targets)
+    else:
+        targets2(teacher, rows, n, np.int64(prune), targets)
     g = np.random.default_rng(seed)
     errors = []
     moments = adam_moments(net) if fit == "adam" else ()

@@ -118,8 +118,34 @@ def _plays(net, seed, games):
     return rows, gid, ys
 
 
-def _equities(ys):
-    return 2.0 * ys[:, 0] - 1.0 + ys[:, 1] + ys[:, 2] - ys[:, 3] - ys[:, 4]
+@njit(cache=True)
+def _recall_sums(pe, ys, gid, ks, found, lost):
+    """For the rolls of rows grouped by gid (consecutive), the pruning net's equities pe and the
+    model's outputs ys: found[j] (int64) += the rolls whose best play by the model is among the
+    ks[j] best by pe (the first of equal pe first), lost[j] (float64) += the model's equity lost
+    by the best of those against the best play -> the number of rolls."""
+    n = len(gid)
+    me = np.empty(n)
+    for r in range(n):
+        me[r] = td_net.equity(ys[r])
+    rolls = 0
+    a = 0
+    while a < n:
+        b = a + 1
+        while b < n and gid[b] == gid[a]:
+            b += 1
+        order = np.argsort(-pe[a:b], kind="mergesort")
+        best = me[a:b].max()
+        for j in range(len(ks)):
+            got = -np.inf
+            for i in range(min(ks[j], b - a)):
+                got = max(got, me[a + order[i]])
+            if got == best:
+                found[j] += 1
+            lost[j] += best - got
+        rolls += 1
+        a = b
+    return rolls
 
 
 def prune_recall(
@@ -146,20 +172,11 @@ def prune_recall(
         np.empty(hp),
         np.empty(td_net.N_OUT),
     )
-    me = _equities(ys)
-    starts = np.flatnonzero(np.r_[True, gid[1:] != gid[:-1]])
-    ends = np.r_[starts[1:], len(gid)]
-    found = {k: 0 for k in ks}
-    lost = {k: 0.0 for k in ks}
-    for a, b in zip(starts, ends):
-        order = np.argsort(-pe[a:b], kind="stable")
-        best = me[a:b].max()
-        for k in ks:
-            got = me[a:b][order[:k]].max()
-            found[k] += got == best
-            lost[k] += best - got
-    n = max(len(starts), 1)
-    return {k: (found[k] / n, lost[k] / n) for k in ks}
+    kk = np.array(ks, dtype=np.int64)
+    found = np.zeros(len(kk), dtype=np.int64)
+    lost = np.zeros(len(kk))
+    n = max(_recall_sums(pe, ys, np.asarray(gid, dtype=np.int64), kk, found, lost), 1)
+    return {int(k): (int(f) / n, float(x) / n) for k, f, x in zip(kk, found, lost)}
 
 
 def fit_prune(

@@ -664,14 +664,17 @@ def preroll_outputs(net, state, out):
 
 
 @njit(cache=True)
-def preroll_outputs2_u(net, uu, state, candidates, threshold, out):
+def preroll_outputs2_u(net, uu, state, candidates, threshold, keep, out):
     """The outputs of the player on roll of state before its roll one ply deeper than
     preroll_outputs_u (float64[5] into out): for each of the 21 rolls, its plays valued at 0-ply
     by uu[0] (float64[2, 6], the player's utility and its opponent's, as search_values_u takes
     them), at most candidates of them within threshold of the best valued at 1-ply, and the
     1-ply outputs of the best of those (the mean of the opponent's best replies', turned round;
     exact for a play that ends the game) -> the mean 1-ply utility of those plays. candidates
-    must be >= 1 (unchecked here: the callers pass a constant, search_settings checks a user's)."""
+    must be >= 1 (unchecked here: the callers pass a constant, search_settings checks a user's).
+    keep: each roll's plays valued at 0-ply here and in the 1-ply values pruned as _values0p
+    says, as a search with prune=keep does (0: none; the cube passes 0, the distillation targets
+    may prune)."""
     maxa = game.MAX_AFTERSTATES
     buf = np.empty((maxa, STATE_LEN), dtype=np.int64)
     buf1 = np.empty((maxa, STATE_LEN), dtype=np.int64)
@@ -680,16 +683,17 @@ def preroll_outputs2_u(net, uu, state, candidates, threshold, out):
     sc1 = np.empty(maxa)
     cand = np.empty(maxa, dtype=np.int64)
     memo = _memo_new(np.int64(MEMO_BITS), maxa)
-    pruner = _pruner_new(net, np.int64(0), maxa)  # the cube's and the targets' values: unpruned
+    pruner = _pruner_new(net, keep, maxa)
     info = np.zeros(INFO_LEN, dtype=np.int64)
     acc = np.empty(td_net.N_OUT)
     best_acc = np.empty(td_net.N_OUT)
     for o in range(td_net.N_OUT):
         out[o] = 0.0
     eq = 0.0
+    contact = is_contact(state)
     for r in range(21):
         m = game.plays_of_roll(state, ROLL_D1[r], ROLL_D2[r], buf, None)
-        _values0(net, uu[0], buf, m, ys, sc, np.bool_(True), memo)
+        _values0p(net, uu[0], buf, m, ys, sc, memo, pruner, contact)
         k = _filter(sc, m, candidates, threshold, cand)
         best = -1e300
         for c in range(k):

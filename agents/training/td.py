@@ -69,6 +69,9 @@ class TDSettings:
     distill_alt: float = 0.5
     distill_fit: str = "sgd"
     distill_plies: int = 1
+    distill_prune: int = 0
+    prune_hidden: int = 16
+    prune_games: int = 3000
     start_from: str = ""
     epsilon: float = 0.05
     init_scale: float = 0.1
@@ -106,7 +109,7 @@ class TDGame:
     default_alpha: float = 0.1
     #: params rebuilt from the arrays a checkpoint holds (names): e.g. generated tables appended
     restore: object = tuple
-    #: ``distill(params, rng, cfg, seed) -> (positions, [mse per epoch])``: one round of
+    #: ``distill(params, rng, cfg, seed, log) -> (positions, [mse per epoch])``: one round of
     #: self-distillation in place (None: the game has none)
     distill: object = None
 
@@ -238,7 +241,7 @@ def run_td(
             checkpoint()
         while rounds < cfg.distill_rounds:
             t1 = time.perf_counter()
-            n, errors = game.distill(params, rng, cfg, cfg.seed * 1_000_003 + rounds)
+            n, errors = game.distill(params, rng, cfg, cfg.seed * 1_000_003 + rounds, log)
             rounds += 1
             done += cfg.distill_games
             run_log.scalar("distill/mse", errors[-1], done)
@@ -377,9 +380,31 @@ def _start_model(cfg):
     return params
 
 
-def _distill_round(params, rng, cfg, seed):
-    """One round of agents/backgammon/distill.py on the model tuple (in place)."""
+def _distill_round(params, rng, cfg, seed, log):
+    """One round of agents/backgammon/distill.py on the model tuple (in place); with
+    --distill-prune, a pruning net fitted to the round's teacher first (prune.fit_prune: units
+    --prune-hidden, data of --prune-games games and a tenth as many held out, seeded by the
+    round)."""
     from boardgym.agents.backgammon import distill as td_distill
+    from boardgym.agents.backgammon import net as td_net
+    from boardgym.agents.backgammon import prune as td_prune
+
+    prune_net = ()
+    if cfg.distill_prune > 0:
+        t1 = time.perf_counter()
+        fitted, report = td_prune.fit_prune(
+            params,
+            hidden=cfg.prune_hidden,
+            games=cfg.prune_games,
+            holdout=max(1, cfg.prune_games // 10),
+            seed=seed,
+        )
+        prune_net = fitted[td_net.I_PRUNE :]
+        k = max(k for k in report["recall"] if k <= cfg.distill_prune)
+        log(
+            f"pruning net for the round's 2-ply targets: held out, the best reply among its {k} "
+            f"best in {report['recall'][k][0]:.1%} of rolls, {time.perf_counter() - t1:.0f} s"
+        )
 
     cap = int(td_distill.POSITIONS_PER_GAME * cfg.distill_games * (1 + cfg.distill_alt))
     return td_distill.distill_round(
@@ -394,6 +419,8 @@ def _distill_round(params, rng, cfg, seed):
         seed,
         cfg.distill_fit,
         cfg.distill_plies,
+        cfg.distill_prune,
+        prune_net,
     )
 
 

@@ -258,6 +258,8 @@ def test_the_distill_fit_and_plies_choices_are_the_library_ones():
         (["--model", "gnubg", "--distill-alt", "2"], "--distill-alt"),
         (["--model", "gnubg", "--distill-plies", "3"], "--distill-plies: invalid choice .3."),
         (["--model", "gnubg", "--distill-alpha", "0"], "--distill-alpha"),
+        (["--model", "gnubg", "--distill-prune", "4"], "--distill-prune is for --distill-plies 2"),
+        (["--model", "gnubg", "--distill-prune", "-1"], "--distill-prune must be >= 0"),
         (["--model", "gnubg", "--distill-fit", "lbfgs"], "--distill-fit: invalid choice 'lbfgs'"),
         (["--teacher", "greedy"], "--teacher is for --algo ppo"),
         (["--start-from", "w.npz"], "--start-from is for --algo rollout or prune, or --algo td"),

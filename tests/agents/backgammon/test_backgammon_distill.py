@@ -57,12 +57,12 @@ def test_alternatives_add_other_plays_and_the_buffer_bounds_the_count():
     assert np.array_equal(more, _sample(NET, 4, 3, 1.0))
 
 
-def _targets_and_search(targets, cfg, seed, count):
-    """targets(NET, ...) of count positions of NET's self-play, and their equities and values by
-    search_values under cfg (each row a play of one decision)."""
+def _targets_and_search(targets, cfg, seed, count, *keep):
+    """targets(NET, ...) of count positions of NET's self-play (keep: targets2's), and their
+    equities and values by search_values under cfg (each row a play of one decision)."""
     rows = np.ascontiguousarray(_sample(NET, seed, 1, 0.5)[:count])
     t = np.empty((len(rows), 5))
-    targets(NET, rows, len(rows), t)
+    targets(NET, rows, len(rows), *keep, t)
     v = np.empty(len(rows))
     info = np.zeros(bs.INFO_LEN, np.int64)
     bs.search_values(NET, rows, len(rows), cfg, info, v)
@@ -84,13 +84,65 @@ def test_two_ply_targets_are_the_default_searchs_two_ply_values():
     # every play searched to 2-ply with the default replies and no budget
     cfg = bs.search_settings(2, 10**6, np.inf, 10**6, np.inf, budget=0)
     assert cfg.replies == bs.REPLY_CANDIDATES
-    rows, t, eq, v = _targets_and_search(D.targets2, cfg, 7, 12)
+    rows, t, eq, v = _targets_and_search(D.targets2, cfg, 7, 12, 0)
     assert np.allclose(eq, v, atol=1e-12)
     one = np.empty_like(t)
     D.targets1(NET, rows, len(rows), one)
     assert not np.allclose(one, t, atol=1e-3)  # a deeper look, not the 1-ply values again
     assert (t[:, 1] <= t[:, 0] + 1e-12).all() and (t[:, 4] <= t[:, 3] + 1e-12).all()
     assert (t >= -1e-12).all() and (t <= 1 + 1e-12).all()
+
+
+@pytest.mark.parametrize("keep", [1, 4])
+def test_pruned_two_ply_targets_are_the_pruned_searchs_two_ply_values(keep):
+    # the shipped model carries a pruning net: keep > 0 is the search with prune=keep
+    cfg = bs.search_settings(2, 10**6, np.inf, 10**6, np.inf, budget=0, prune=keep)
+    rows, t, eq, v = _targets_and_search(D.targets2, cfg, 7, 12, keep)
+    assert np.allclose(eq, v, atol=1e-12)
+    full = np.empty_like(t)
+    D.targets2(NET, rows, len(rows), 0, full)
+    assert not np.allclose(full, t, atol=1e-6)  # pruning left some best reply out
+    assert (t >= -1e-12).all() and (t <= 1 + 1e-12).all()
+
+
+def test_a_model_without_a_pruning_net_ignores_keep():
+    rows = np.ascontiguousarray(_sample(NET, 9, 1, 0.0)[:6])
+    plain = td_net.without_prune(NET)
+    a, b = np.empty((len(rows), 5)), np.empty((len(rows), 5))
+    D.targets2(plain, rows, len(rows), 0, a)
+    D.targets2(plain, rows, len(rows), 3, b)
+    assert np.array_equal(a, b)
+
+
+def test_a_pruned_round_values_its_targets_by_the_teacher_with_the_pruning_net(monkeypatch):
+    pn = td_net.main_net(td_net.as_model(td_net.init_params(3, 5)))
+    seen = {}
+    real = D.targets2
+
+    def spy(net, rows, n, keep, out):
+        seen["keep"], seen["hp"] = keep, net[td_net.I_PRUNE + 1].shape[0]
+        real(net, rows, n, keep, out)
+        seen["t"] = out.copy()
+        full = np.empty_like(out)
+        real(td_net.with_prune(net, pn), rows, n, 0, full)
+        seen["full"] = full
+
+    monkeypatch.setattr(D, "targets2", spy)
+    a = _model()
+    n, errors = D.distill_round(
+        a, np.array([8], np.int64), 1, 0.0, 3, 0.01, 0.01, 200, 1, "adam", 2, 2, pn
+    )
+    assert n > 0 and errors[-1] < errors[0]
+    assert seen["keep"] == 2 and seen["hp"] == 3
+    assert not np.allclose(seen["t"], seen["full"])  # pruned: not the full 2-ply targets
+    assert a[td_net.I_PRUNE].size == 0  # the pruning net serves the teacher only
+    for bad, match in (
+        (dict(plies=1, prune=2, prune_net=pn), "needs plies 2 and a pruning net"),
+        (dict(plies=2, prune=2), "needs plies 2 and a pruning net"),
+        (dict(plies=2, prune=-1), "prune must be an integer >= 0"),
+    ):
+        with pytest.raises(ValueError, match=match):
+            D.distill_round(_model(), np.array([8], np.int64), 1, 0.0, 1, 0.01, 0.01, 200, 1, **bad)
 
 
 def test_a_two_ply_round_fits_its_targets_and_other_depths_are_refused():

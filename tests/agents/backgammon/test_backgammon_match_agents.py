@@ -294,7 +294,7 @@ def test_close_cube_decisions_are_made_again_on_2ply_outputs(td):
     # money play: the answer to a double is close by definition: 2-ply outputs, money utility
     d1, d2 = td.cube_analysis(s, offered=True), deep.cube_analysis(s, offered=True)
     assert d1["plies"] == 1 and d2["plies"] == 2
-    bs.preroll_outputs2_u(td.params, bs.MONEY_U, s, 3, bs.THRESHOLD, y2)
+    bs.preroll_outputs2_u(td.params, bs.MONEY_U, s, 3, bs.THRESHOLD, 0, y2)
     np.testing.assert_array_equal(d2["outputs"], y2)
     assert not np.array_equal(d1["outputs"], y2)
     nd, dt, dp, _, take = bc.cube_decision(y2, td.cube_efficiency, bc.CENTRED)
@@ -304,7 +304,7 @@ def test_close_cube_decisions_are_made_again_on_2ply_outputs(td):
     for a in (td, deep):
         a.set_match(7, 2, 4)
     d2 = deep.cube_analysis(s, offered=True)
-    bs.preroll_outputs2_u(td.params, _uu(3, 5, 1), s, 3, bs.THRESHOLD, y2)
+    bs.preroll_outputs2_u(td.params, _uu(3, 5, 1), s, 3, bs.THRESHOLD, 0, y2)
     np.testing.assert_array_equal(d2["outputs"], y2)
     ref = mc.match_decision(y2, 3, 5, 1, 0, d2["efficiency"])
     assert d2["take"] == ref["take"] and d2["double_take"] == pytest.approx(ref["double_take"])

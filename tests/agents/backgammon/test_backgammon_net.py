@@ -528,6 +528,48 @@ def test_distill_rounds_follow_the_td_games_and_resume_round_by_round(tmp_path):
     assert not np.array_equal(adam[1], full[1]) and not np.array_equal(adam[1], td_only[1])
 
 
+def test_a_pruned_two_ply_round_fits_a_pruning_net_to_its_teacher_first(tmp_path, monkeypatch):
+    from boardgym.agents.backgammon import distill, prune
+
+    common = dataclasses.replace(
+        TINY_GNUBG_RUN, eval_every=0, games=40, distill_games=2, distill_epochs=2
+    )
+    _quiet(dataclasses.replace(common, ckpt_dir=str(tmp_path / "a")))
+    seen = {}
+    real_fit, real_round = prune.fit_prune, distill.distill_round
+
+    def fit(net, **kw):
+        seen["fit"] = kw
+        seen["teacher"] = [a.copy() for a in net]
+        return real_fit(net, **kw)
+
+    def round_(*args):
+        seen["round"] = args[-2:]
+        return real_round(*args)
+
+    monkeypatch.setattr(prune, "fit_prune", fit)
+    monkeypatch.setattr(distill, "distill_round", round_)
+    lines = []
+    run = dataclasses.replace(
+        common,
+        distill_rounds=1,
+        distill_plies=2,
+        distill_prune=2,
+        prune_hidden=3,
+        prune_games=2,
+        ckpt_dir=str(tmp_path / "a"),
+        resume=True,
+    )
+    out = training_td.train_backgammon_td(run, log=lines.append)
+    assert seen["fit"] == {"hidden": 3, "games": 2, "holdout": 1, "seed": 3 * 1_000_003}
+    keep, net = seen["round"]
+    assert keep == 2 and [a.shape for a in net] == [a.shape for a in td_net.init_params(3, 0)]
+    # the teacher is the model as the round found it, and the round moved the model
+    assert not np.array_equal(seen["teacher"][1], out[1])
+    assert any("pruning net for the round's 2-ply targets" in t for t in lines)
+    assert out[td_net.I_PRUNE].size == 0  # the run's model keeps no pruning net
+
+
 def test_average_from_makes_the_model_the_mean_of_its_checkpoints(tmp_path, monkeypatch):
     common = dataclasses.replace(TINY_GNUBG_RUN, average_from=40)
     full, net, rng, st = _killed_run_and_fresh_model(common, tmp_path, monkeypatch)

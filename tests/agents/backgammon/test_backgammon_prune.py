@@ -171,6 +171,31 @@ def test_a_fitted_pruning_net_ranks_better_than_a_random_one():
         prune.prune_recall(BASE, rows[:k], gid[:k], ys)
 
 
+def test_recall_is_the_share_of_rolls_whose_best_play_the_pruning_net_keeps():
+    rows = np.empty((12 * prune.ROWS_PER_GAME, STATE_LEN), np.int64)
+    gid = np.empty(len(rows), np.int64)
+    k, g = prune.roll_plays(BASE, np.array([11], np.int64), 12, rows, gid)
+    rows, gid = rows[:k], gid[:k]
+    ys = np.empty((k, 5))
+    td_net.evaluate_rows(BASE, rows, k, ys)
+    pe = np.empty(k)
+    hp = NET[td_net.I_PRUNE + 1].shape[0]
+    scratch = (np.empty(td_net.MAX_NNZ, np.int64), np.empty(td_net.MAX_NNZ), np.empty(hp))
+    td_net.prune_equities(NET, rows, k, pe, *scratch, np.empty(5))
+    me = np.array([td_net.equity(y) for y in ys])
+    every = game.MAX_AFTERSTATES
+    rec = prune.prune_recall(NET, rows, gid, ys, ks=(1, 3, every))
+    for kk in (1, 3, every):  # by hand, roll by roll
+        found, lost = 0, 0.0
+        for j in range(g):
+            at = np.flatnonzero(gid == j)
+            top = at[np.argsort(-pe[at], kind="stable")[:kk]]
+            found += me[top].max() == me[at].max()
+            lost += me[at].max() - me[top].max()
+        assert rec[kk][0] == found / g and abs(rec[kk][1] - lost / g) < 1e-12
+    assert rec[every] == (1.0, 0.0) and rec[1][0] < rec[3][0] < 1.0
+
+
 def test_the_shipped_model_has_its_pruning_net():
     shipped = TDAgent().params
     assert shipped[td_net.I_PRUNE + 1].shape == (prune.HIDDEN,)

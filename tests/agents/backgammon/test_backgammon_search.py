@@ -489,7 +489,7 @@ def _o1(row):
 def test_preroll_outputs2_are_the_1ply_outputs_of_each_rolls_best_candidate(candidates, position):
     s = notation.initial_state() if position == "start" else ENDGAME
     out = np.empty(5)
-    eq = bs.preroll_outputs2_u(NET, bs.MONEY_U, s, candidates, bs.THRESHOLD, out)
+    eq = bs.preroll_outputs2_u(NET, bs.MONEY_U, s, candidates, bs.THRESHOLD, 0, out)
     ref_y, ref_e = np.zeros(5), 0.0
     for d1, d2, w in zip(bs.ROLL_D1, bs.ROLL_D2, bs.ROLL_W):
         rows = _plays(s, d1, d2)
@@ -511,6 +511,6 @@ def test_preroll_outputs2_of_a_sure_win_is_exact():
     # mover: two checkers on its 1-point: every roll bears both off, a single win
     s = _position({1: 2}, {23: 2})
     out = np.empty(5)
-    eq = bs.preroll_outputs2_u(NET, bs.MONEY_U, s, 3, bs.THRESHOLD, out)
+    eq = bs.preroll_outputs2_u(NET, bs.MONEY_U, s, 3, bs.THRESHOLD, 0, out)
     np.testing.assert_allclose(out, [1.0, 0.0, 0.0, 0.0, 0.0], atol=1e-12)
     assert eq == pytest.approx(1.0, abs=1e-12)
