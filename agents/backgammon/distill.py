@@ -34,7 +34,8 @@ Every kernel fills caller-owned buffers; the loops over positions, rolls and pla
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -59,6 +60,8 @@ __all__ = [
     "targets1",
     "targets2",
     "TARGET_PLIES",
+    "TARGET_CHUNK",
+    "LOG_EVERY",
     "fit_positions",
     "fit_positions_adam",
     "adam_moments",
@@ -73,6 +76,8 @@ ALT_TOP = 4  # the alternative play is drawn among this many best plays of the r
 #: room; a full buffer ends the round's sampling early)
 POSITIONS_PER_GAME = 70
 TARGET_PLIES = (1, 2)  # the depths distill_round's targets can be searched to
+TARGET_CHUNK = 20_000  # positions valued between two looks at the clock (a progress line)
+LOG_EVERY = 60.0  # seconds between progress lines of the targets
 
 
 @njit(cache=True)
@@ -299,6 +304,7 @@ def distill_round(
     plies: int = 1,
     prune: int = 0,
     prune_net: Sequence[np.ndarray] = (),
+    log: Callable[[str], object] | None = None,
 ) -> tuple[int, list[float]]:
     """One round in place on the model tuple net: positions of n_games (at most cap), their
     targets at plies (TARGET_PLIES: targets1, targets2) under a frozen copy of net, epochs passes
@@ -307,7 +313,8 @@ def distill_round(
     alpha (contact) and race_alpha; "adam": fit_positions_adam in minibatches of ADAM_BATCH, the
     rate alpha at the first pass falling along a half cosine over the passes (adam_rate),
     fresh moments each round. prune: targets2's keep (2-ply targets only), by the teacher
-    with the pruning net prune_net (pw1, pb1, pw2, pb2: fitted to net, prune.fit_prune)."""
+    with the pruning net prune_net (pw1, pb1, pw2, pb2: fitted to net, prune.fit_prune).
+    log(text): the targets' progress, about once a minute (TARGET_CHUNK positions at a time)."""
     if fit not in FITS:
         raise ValueError(f"fit must be one of {FITS}, got {fit!r}")
     if plies not in TARGET_PLIES:
@@ -322,10 +329,19 @@ def distill_round(
     if prune > 0:
         teacher = td_net.with_prune(teacher, prune_net)
     targets = np.empty((n, td_net.N_OUT))
-    if plies == 1:
-        targets1(teacher, rows, n, targets)
-    else:
-        targets2(teacher, rows, n, np.int64(prune), targets)
+    t0 = last = time.perf_counter()
+    for a in range(0, n, TARGET_CHUNK):
+        b = min(n, a + TARGET_CHUNK)
+        if plies == 1:
+            targets1(teacher, rows[a:b], b - a, targets[a:b])
+        else:
+            targets2(teacher, rows[a:b], b - a, np.int64(prune), targets[a:b])
+        now = time.perf_counter()
+        if log is not None and b < n and now - last >= LOG_EVERY:
+            last = now
+            left = (now - t0) * (n - b) / b
+            done = f"{b:,} of {n:,} positions, {now - t0:.0f} s"
+            log(f"{plies}-ply targets: {done}, ~{left:.0f} s to go")
     g = np.random.default_rng(seed)
     errors = []
     moments = adam_moments(net) if fit == "adam" else ()

@@ -421,6 +421,7 @@ def _distill_round(params, rng, cfg, seed, log):
         cfg.distill_plies,
         cfg.distill_prune,
         prune_net,
+        log,
     )
 
 

@@ -145,6 +145,21 @@ def test_a_pruned_round_values_its_targets_by_the_teacher_with_the_pruning_net(m
             D.distill_round(_model(), np.array([8], np.int64), 1, 0.0, 1, 0.01, 0.01, 200, 1, **bad)
 
 
+def test_the_targets_in_chunks_report_progress_and_change_nothing(monkeypatch):
+    whole = _model()
+    D.distill_round(whole, np.array([8], np.int64), 2, 0.5, 2, 0.01, 0.01, 400, 1, "adam", 1)
+    monkeypatch.setattr(D, "TARGET_CHUNK", 7)
+    monkeypatch.setattr(D, "LOG_EVERY", 0.0)
+    lines = []
+    chunked = _model()
+    n, _ = D.distill_round(
+        chunked, np.array([8], np.int64), 2, 0.5, 2, 0.01, 0.01, 400, 1, "adam", 1, log=lines.append
+    )
+    for a, b in zip(whole, chunked):
+        assert np.array_equal(a, b)
+    assert len(lines) == (n - 1) // 7 and lines[0].startswith(f"1-ply targets: 7 of {n:,} ")
+
+
 def test_a_two_ply_round_fits_its_targets_and_other_depths_are_refused():
     a = _model()
     n, errors = D.distill_round(
