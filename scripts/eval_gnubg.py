@@ -7,6 +7,7 @@
     boardgym eval-gnubg --opponent gnubg --match 7 --games 200 --results r.jsonl
     boardgym eval-gnubg --opponent gnubg --cube --games 600 --results money.jsonl
     boardgym eval-gnubg --agent gnubg0 --opponent gnubg --games 100 --analyse-plies 2
+    boardgym eval-gnubg --compare a.jsonl b.jsonl
 
 ``pubeval`` and ``gnubg0`` need the optional ``gnubg-nn`` package (``pip install gnubg-nn``;
 GPL-3, for evaluation only); ``random`` needs nothing.
@@ -62,6 +63,17 @@ times a high cube swamps the results), ``td`` (the shipped TD net,
 adjusted ones, each with its 95% interval and per-game standard deviation.
 
     boardgym eval-gnubg --agent backgammon-td --opponent gnubg0 --games 1000 --seed 1 --luck gnubg0
+
+Two agents on the same dice (``--compare A B``, no games played): two ``--results`` files of money
+games against gnubg with the same ``--seed``, ``--cube`` and luck judge (and the same opponent:
+the files do not record it) give each agent's luck-adjusted points per game over the dice pairs
+both hold and B minus A, game by game, with its 95% interval over those dice pairs
+(``gnubg_driver.compare_money``): the two agents met the same rolls, so the difference is
+measured more closely than either figure alone.
+
+    boardgym eval-gnubg --weights a.npz --opponent gnubg --gnubg-plies 2 --seed 60 --results a.jsonl
+    boardgym eval-gnubg --weights b.npz --opponent gnubg --gnubg-plies 2 --seed 60 --results b.jsonl
+    boardgym eval-gnubg --compare a.jsonl b.jsonl
 """
 
 import dataclasses
@@ -123,8 +135,17 @@ class Settings:
     """with --analyse-plies and --match or --cube: a JSON-lines file each judged cube decision is
     appended to (the position, the score, the agent's action, gnubg's equities), which
     ``boardgym cube-bench`` re-decides with other agents"""
+    compare: list[str] = dataclasses.field(default_factory=list)
+    """two --results files A B of money games against gnubg on the same dice: print each one's
+    luck-adjusted points per game and B minus A, dice pair by dice pair (no games are played)"""
 
     def check(self):
+        if self.compare:
+            cli.require(
+                len(self.compare) == 2,
+                f"--compare takes two results files, got {len(self.compare)}",
+            )
+            return
         cli.require(self.games > 0, f"--games must be positive, got {self.games}")
         cli.require(0 <= self.match <= 64, f"--match must be 1..64 points, got {self.match}")
         gnubg = self.opponent == "gnubg"
@@ -399,6 +420,8 @@ def main(args=None):
     """Run the evaluation with Settings or a list of command-line strings; returns the summary
     dict (``summarize``)."""
     cfg = cli.settings(Settings, args, prog="boardgym eval-gnubg", description=__doc__)
+    if cfg.compare:
+        return _main_compare(cfg)
     if cfg.match:
         return _main_matches(cfg)
     if cfg.opponent == "gnubg":
@@ -552,6 +575,30 @@ def _main_money_gnubg(cfg):
     print(f"  adjusted (luck judge {luck}) " + format_money(s["adjusted"], kind))
     _print_analysis(cfg, s.get("analysis"), "games")
     return s
+
+
+def _main_compare(cfg):
+    """--compare A B: two agents' money results on the same dice, side by side."""
+    from boardgym.agents.arena.stats import format_money
+    from boardgym.scripts import gnubg_driver
+
+    a, b = cfg.compare
+    try:
+        c = gnubg_driver.compare_money(a, b)
+    except ValueError as e:
+        raise cli.UsageError(str(e)) from None
+    kind = "cubeful money" if c["cube"] == [1] else "cubeless money"
+    left = f" (left out, in one file only: {c['only_a']} of A's, {c['only_b']} of B's)"
+    left = left if c["only_a"] + c["only_b"] else ""
+    print(f"the dice pairs in both files: {c['pairs']}{left}")
+    print(f"  A {a}, adjusted: " + format_money(c["a"], kind))
+    print(f"  B {b}, adjusted: " + format_money(c["b"], kind))
+    lo, hi = c["diff_interval"]
+    print(
+        f"  B minus A, dice pair by dice pair: {c['diff']:+.3f} points/game "
+        f"(95% [{lo:+.3f}, {hi:+.3f}], +-{(hi - lo) / 2:.3f})"
+    )
+    return c
 
 
 def _analyst(cfg, cubeful):

@@ -698,6 +698,61 @@ def summarize_money_rows(rows: list[dict]) -> dict:
     return out
 
 
+def _money_pairs(path):
+    """{(seed0, cube, luck_judge, pair): (seat 0 row, seat 1 row)} of the complete pairs of money
+    games in the results file at path (play_gnubg_money's rows). ValueError naming the file when
+    it is missing or holds no complete pair of money games."""
+    if not os.path.isfile(path):
+        raise ValueError(f"{path}: no such results file")
+    by_key = {}
+    for r in _done(path):
+        if not (isinstance(r, dict) and r.get("money")):
+            continue
+        try:
+            key = (int(r["seed0"]), int(r["cube"]), str(r["luck_judge"]), int(r["pair"]))
+            seat, points, luck = int(r["seat"]), float(r["points"]), float(r["luck"])
+        except (KeyError, TypeError, ValueError) as e:
+            raise ValueError(f"{path}: a money result lacks {e}") from None
+        if seat not in (0, 1) or not (np.isfinite(points) and np.isfinite(luck)):
+            raise ValueError(f"{path}: a money result of seat {seat}, points {points}, luck {luck}")
+        by_key.setdefault(key, {})[seat] = (points, luck)
+    pairs = {k: (v[0], v[1]) for k, v in by_key.items() if len(v) == 2}
+    if not pairs:
+        raise ValueError(f"{path}: no complete pair of money games (eval-gnubg --results)")
+    return pairs
+
+
+def compare_money(path_a: str, path_b: str) -> dict:
+    """Two agents' money games on the same dice (eval-gnubg --results files of runs with one
+    --seed, the same --cube and luck judge; the opponent is not recorded: the caller keeps it the
+    same): each one's luck-adjusted points per game over the dice pairs both files hold
+    (agents/arena/stats.summarize_money) and B minus A game by game, with the paired 95% interval
+    over those dice pairs (stats.paired_interval) -> {"pairs", "a", "b", "diff", "diff_interval",
+    "only_a", "only_b"} (only_*: complete pairs of one file alone, left out). ValueError when a
+    file is missing or unreadable or the two share no dice pair."""
+    from boardgym.agents.arena import stats
+
+    a, b = _money_pairs(path_a), _money_pairs(path_b)
+    common = sorted(set(a) & set(b))
+    if not common:
+        raise ValueError(
+            f"{path_a} and {path_b} share no dice pair (the same --seed, --cube and luck judge)"
+        )
+    adj_a = np.array([p - lk for k in common for p, lk in a[k]])
+    adj_b = np.array([p - lk for k in common for p, lk in b[k]])
+    diff = adj_b - adj_a
+    return {
+        "pairs": len(common),
+        "cube": sorted({k[1] for k in common}),
+        "a": stats.summarize_money(adj_a),
+        "b": stats.summarize_money(adj_b),
+        "diff": float(diff.mean()),
+        "diff_interval": stats.paired_interval(diff),
+        "only_a": len(a) - len(common),
+        "only_b": len(b) - len(common),
+    }
+
+
 def _analysis(judged):
     """Error rates (mEMG per decision) and counts summed over result rows with _judged's keys."""
     cn = sum(r["checker_n"] for r in judged)
