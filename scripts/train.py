@@ -112,7 +112,7 @@ class Settings:
     distill_plies: Literal[1, 2] = 1
     """td: distillation target depth"""
     distill_prune: int = 0
-    """td 2-ply: replies kept by pruning"""
+    """td 2-ply: replies kept a roll (0: all)"""
     distill_alt: float = 0.5
     """td, rollout: chance that a position also brings another good play of its roll"""
     start_from: str = ""
