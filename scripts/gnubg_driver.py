@@ -699,9 +699,9 @@ def summarize_money_rows(rows: list[dict]) -> dict:
 
 
 def _money_pairs(path):
-    """{(seed0, cube, luck_judge, pair): (seat 0 row, seat 1 row)} of the complete pairs of money
-    games in the results file at path (play_gnubg_money's rows). ValueError naming the file when
-    it is missing or holds no complete pair of money games."""
+    """{(seed0, cube, luck_judge, pair): ((points, luck) of seat 0, of seat 1)} of the complete
+    pairs of money games in the results file at path (play_gnubg_money's rows). ValueError naming
+    the file when it is missing or holds no complete pair of money games."""
     if not os.path.isfile(path):
         raise ValueError(f"{path}: no such results file")
     by_key = {}
@@ -723,13 +723,13 @@ def _money_pairs(path):
 
 
 def compare_money(path_a: str, path_b: str) -> dict:
-    """Two agents' money games on the same dice (eval-gnubg --results files of runs with one
-    --seed, the same --cube and luck judge; the opponent is not recorded: the caller keeps it the
-    same): each one's luck-adjusted points per game over the dice pairs both files hold
-    (agents/arena/stats.summarize_money) and B minus A game by game, with the paired 95% interval
-    over those dice pairs (stats.paired_interval) -> {"pairs", "a", "b", "diff", "diff_interval",
-    "only_a", "only_b"} (only_*: complete pairs of one file alone, left out). ValueError when a
-    file is missing or unreadable or the two share no dice pair."""
+    """Two agents' money games on the same dice (eval-gnubg --results files of runs with the same
+    --seed, --cube and luck judge, matched by those and the pair; the opponent is not recorded:
+    the caller keeps it the same): each one's luck-adjusted points per game over the dice pairs
+    both files hold (agents/arena/stats.summarize_money) and B minus A game by game, with the
+    paired 95% interval over those dice pairs (stats.paired_interval) -> {"pairs", "cube", "a",
+    "b", "diff", "diff_interval", "only_a", "only_b"} (only_*: complete pairs of one file alone,
+    left out). ValueError when a file is missing or unreadable or the two share no dice pair."""
     from boardgym.agents.arena import stats
 
     a, b = _money_pairs(path_a), _money_pairs(path_b)
