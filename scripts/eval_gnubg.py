@@ -69,7 +69,9 @@ games against gnubg with the same ``--seed``, ``--cube`` and luck judge (and the
 the files do not record it) give each agent's luck-adjusted points per game over the dice pairs
 both hold and B minus A, game by game, with its 95% interval over those dice pairs
 (``gnubg_driver.compare_money``): the two agents met the same rolls, so the difference is
-measured more closely than either figure alone.
+measured more closely than either figure alone. A side may be several files joined by commas
+(runs on other seeds: ``--compare a60.jsonl,a65.jsonl b60.jsonl,b65.jsonl``), their dice pairs
+together.
 
     boardgym eval-gnubg --weights a.npz --opponent gnubg --gnubg-plies 2 --seed 60 --results a.jsonl
     boardgym eval-gnubg --weights b.npz --opponent gnubg --gnubg-plies 2 --seed 60 --results b.jsonl
@@ -136,7 +138,8 @@ class Settings:
     appended to (the position, the score, the agent's action, gnubg's equities), which
     ``boardgym cube-bench`` re-decides with other agents"""
     compare: list[str] = dataclasses.field(default_factory=list)
-    """two --results files A B of money games against gnubg on the same dice: print each one's
+    """two --results files A B of money games against gnubg on the same dice (each side may be
+    several files joined by commas, a1.jsonl,a2.jsonl: runs on other seeds): print each one's
     luck-adjusted points per game and B minus A, dice pair by dice pair (no games are played)"""
 
     def check(self):
@@ -144,6 +147,16 @@ class Settings:
             cli.require(
                 len(self.compare) == 2,
                 f"--compare takes two results files, got {len(self.compare)}",
+            )
+            for side in self.compare:
+                cli.require(all(side.split(",")), f"--compare: an empty file name in {side!r}")
+            unused = [
+                "--" + f.name.replace("_", "-")
+                for f in dataclasses.fields(self)
+                if f.name != "compare" and getattr(self, f.name) != getattr(Settings, f.name)
+            ]
+            cli.require(
+                not unused, f"--compare plays no games: {', '.join(unused)} would be unused"
             )
             return
         cli.require(self.games > 0, f"--games must be positive, got {self.games}")
@@ -584,13 +597,13 @@ def _main_compare(cfg):
 
     a, b = cfg.compare
     try:
-        c = gnubg_driver.compare_money(a, b)
+        c = gnubg_driver.compare_money(a.split(","), b.split(","))
     except ValueError as e:
         raise cli.UsageError(str(e)) from None
     kind = "cubeful money" if c["cube"] == [1] else "cubeless money"
-    left = f" (left out, in one file only: {c['only_a']} of A's, {c['only_b']} of B's)"
+    left = f" (left out, held by one side only: {c['only_a']} of A's, {c['only_b']} of B's)"
     left = left if c["only_a"] + c["only_b"] else ""
-    print(f"the dice pairs in both files: {c['pairs']}{left}")
+    print(f"the dice pairs A and B both hold: {c['pairs']}{left}")
     print(f"  A {a}, adjusted: " + format_money(c["a"], kind))
     print(f"  B {b}, adjusted: " + format_money(c["b"], kind))
     lo, hi = c["diff_interval"]

@@ -722,21 +722,45 @@ def _money_pairs(path):
     return pairs
 
 
-def compare_money(path_a: str, path_b: str) -> dict:
+def _side_pairs(paths):
+    """_money_pairs of one side of a comparison: a path or a list of paths (runs on other seeds,
+    say), their pairs together; ValueError when two of its files hold the same dice pair."""
+    paths = [paths] if isinstance(paths, str) else list(paths)
+    if not paths:
+        raise ValueError("no results file")
+    out = {}
+    for path in paths:
+        pairs = _money_pairs(path)
+        twice = sorted(set(out) & set(pairs))
+        if twice:
+            seed, _, judge, pair = twice[0]
+            raise ValueError(
+                f"{path}: dice pair {pair} of seed {seed} (luck judge {judge}) is in another file"
+                " of the same side too"
+            )
+        out.update(pairs)
+    return out
+
+
+def compare_money(path_a: str | list[str], path_b: str | list[str]) -> dict:
     """Two agents' money games on the same dice (eval-gnubg --results files of runs with the same
     --seed, --cube and luck judge, matched by those and the pair; the opponent is not recorded:
-    the caller keeps it the same): each one's luck-adjusted points per game over the dice pairs
-    both files hold (agents/arena/stats.summarize_money) and B minus A game by game, with the
-    paired 95% interval over those dice pairs (stats.paired_interval) -> {"pairs", "cube", "a",
-    "b", "diff", "diff_interval", "only_a", "only_b"} (only_*: complete pairs of one file alone,
-    left out). ValueError when a file is missing or unreadable or the two share no dice pair."""
+    the caller keeps it the same). Each side is one file or a list of files (runs on several
+    seeds), their dice pairs together. -> each one's luck-adjusted points per game over the dice
+    pairs both sides hold (agents/arena/stats.summarize_money) and B minus A game by game, with
+    the paired 95% interval over those dice pairs (stats.paired_interval): {"pairs", "cube", "a",
+    "b", "diff", "diff_interval", "only_a", "only_b"} (only_*: complete pairs of one side alone,
+    left out). ValueError when a file is missing or unreadable, a side holds a dice pair twice or
+    the two share no dice pair."""
     from boardgym.agents.arena import stats
 
-    a, b = _money_pairs(path_a), _money_pairs(path_b)
+    a, b = _side_pairs(path_a), _side_pairs(path_b)
     common = sorted(set(a) & set(b))
     if not common:
+        name_a = path_a if isinstance(path_a, str) else ",".join(path_a)
+        name_b = path_b if isinstance(path_b, str) else ",".join(path_b)
         raise ValueError(
-            f"{path_a} and {path_b} share no dice pair (the same --seed, --cube and luck judge)"
+            f"{name_a} and {name_b} share no dice pair (the same --seed, --cube and luck judge)"
         )
     adj_a = np.array([p - lk for k in common for p, lk in a[k]])
     adj_b = np.array([p - lk for k in common for p, lk in b[k]])

@@ -122,10 +122,31 @@ def test_compare_pairs_two_agents_game_by_game(tmp_path, capsys):
     out = eval_gnubg.main(["--compare", str(a), str(b)])
     assert out["pairs"] == 2
     text = capsys.readouterr().out
-    left = "(left out, in one file only: 1 of A's, 3 of B's)"
-    assert f"the dice pairs in both files: 2 {left}" in text
+    left = "(left out, held by one side only: 1 of A's, 3 of B's)"
+    assert f"the dice pairs A and B both hold: 2 {left}" in text
     assert f"B minus A, dice pair by dice pair: +0.000 points/game (95% [{-half:+.3f}" in text
     assert "cubeless money: 4 games" in text
+
+
+def test_compare_joins_the_files_of_a_side(tmp_path, capsys):
+    a1, a2, b1, b2 = (tmp_path / f"{x}.jsonl" for x in ("a1", "a2", "b1", "b2"))
+    _money_rows(a1, 5, {0: ((1, 0.5), (-1, 0.0))})
+    _money_rows(a2, 6, {0: ((2, 0.0), (-1, -0.5))})
+    _money_rows(b1, 5, {0: ((1, 0.0), (-2, -1.0))})
+    _money_rows(b2, 6, {0: ((1, 0.5), (-1, -1.0)), 1: ((1, 0.0), (1, 0.0))})
+    # seed 5's pair and seed 6's pair in both sides; adjusted A: 0.5, -1, 2, -0.5; B: 1, -1, 0.5, 0
+    out = eval_gnubg.main(["--compare", f"{a1},{a2}", f"{b1},{b2}"])
+    assert out["pairs"] == 2 and out["only_a"] == 0 and out["only_b"] == 1
+    assert out["a"]["points_per_game"] == pytest.approx(0.25)
+    assert out["b"]["points_per_game"] == pytest.approx(0.125)
+    assert out["diff"] == pytest.approx(-0.125)
+    assert (
+        "the dice pairs A and B both hold: 2 (left out, held by one side only: 0 of A's, 1 of B's)"
+        in (capsys.readouterr().out)
+    )
+    from boardgym.scripts import gnubg_driver
+
+    assert gnubg_driver.compare_money([str(a1), str(a2)], [str(b1), str(b2)]) == out
 
 
 def test_compare_refuses_what_it_cannot_pair(tmp_path):
@@ -141,10 +162,15 @@ def test_compare_refuses_what_it_cannot_pair(tmp_path):
         (str(a), str(tmp_path / "none.jsonl")): "none.jsonl: no such results file",
         (str(a), str(m)): "m.jsonl: no complete pair of money games",
         (str(a), str(b)): "share no dice pair",
+        (f"{a},{a}", str(b)): "a.jsonl: dice pair 0 of seed 5 .* in another file of the same side",
+        (str(a), f"{b},"): "--compare: an empty file name in '.*b.jsonl,'",
     }
     for files, message in cases.items():
         with pytest.raises(UsageError, match=message):
             eval_gnubg.main(["--compare", *files])
+    for flags in (["--seed", "60"], ["--agent", "gnubg0", "--games", "10"]):
+        with pytest.raises(UsageError, match="--compare plays no games: --"):
+            eval_gnubg.main(["--compare", str(a), str(a), *flags])
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"money": 1, "seed0": 5}\n', encoding="utf-8")
     with pytest.raises(UsageError, match="bad.jsonl: a money result lacks"):
