@@ -92,7 +92,8 @@ def field_docs(cls) -> dict:
     return docs
 
 
-def _flag(name: str) -> str:
+def flag_name(name: str) -> str:
+    """The command-line flag of a settings field: ``--`` and the name with ``-`` for ``_``."""
     return "--" + name.replace("_", "-")
 
 
@@ -208,7 +209,7 @@ def build_parser(
         if not f.init:
             continue
         tp = hints[f.name]
-        flag = _flag(f.name)
+        flag = flag_name(f.name)
         if f.default is not dataclasses.MISSING:
             default = f.default
         elif f.default_factory is not dataclasses.MISSING:

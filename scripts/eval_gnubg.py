@@ -151,7 +151,7 @@ class Settings:
             for side in self.compare:
                 cli.require(all(side.split(",")), f"--compare: an empty file name in {side!r}")
             unused = [
-                "--" + f.name.replace("_", "-")
+                cli.flag_name(f.name)
                 for f in dataclasses.fields(self)
                 if f.name != "compare" and getattr(self, f.name) != getattr(Settings, f.name)
             ]

@@ -723,9 +723,8 @@ def _money_pairs(path):
 
 
 def _side_pairs(paths):
-    """_money_pairs of one side of a comparison: a path or a list of paths (runs on other seeds,
-    say), their pairs together; ValueError when two of its files hold the same dice pair."""
-    paths = [paths] if isinstance(paths, str) else list(paths)
+    """_money_pairs of one side of a comparison: a list of paths (runs on other seeds, say),
+    their pairs together; ValueError when two of its files hold the same dice pair."""
     if not paths:
         raise ValueError("no results file")
     out = {}
@@ -754,13 +753,13 @@ def compare_money(path_a: str | list[str], path_b: str | list[str]) -> dict:
     the two share no dice pair."""
     from boardgym.agents.arena import stats
 
-    a, b = _side_pairs(path_a), _side_pairs(path_b)
+    side_a, side_b = ([p] if isinstance(p, str) else list(p) for p in (path_a, path_b))
+    a, b = _side_pairs(side_a), _side_pairs(side_b)
     common = sorted(set(a) & set(b))
     if not common:
-        name_a = path_a if isinstance(path_a, str) else ",".join(path_a)
-        name_b = path_b if isinstance(path_b, str) else ",".join(path_b)
         raise ValueError(
-            f"{name_a} and {name_b} share no dice pair (the same --seed, --cube and luck judge)"
+            f"{','.join(side_a)} and {','.join(side_b)} share no dice pair (the same --seed,"
+            " --cube and luck judge)"
         )
     adj_a = np.array([p - lk for k in common for p, lk in a[k]])
     adj_b = np.array([p - lk for k in common for p, lk in b[k]])

@@ -112,14 +112,15 @@ class Settings:
         ):
             cli.require(
                 getattr(self, name) >= 1,
-                f"{_flag(name)} must be at least 1, got {getattr(self, name)}",
+                f"{cli.flag_name(name)} must be at least 1, got {getattr(self, name)}",
             )
         from boardgym.envs.draughts import MAX_PERFT_DEPTH
 
         for name in ("start_depth", "mid_depth", "ref_start_depth", "ref_mid_depth"):
             cli.require(
                 getattr(self, name) <= MAX_PERFT_DEPTH,
-                f"{_flag(name)} must be at most {MAX_PERFT_DEPTH}, got {getattr(self, name)}",
+                f"{cli.flag_name(name)} must be at most {MAX_PERFT_DEPTH}, "
+                f"got {getattr(self, name)}",
             )
         cli.require(
             self.n_mid <= 32, f"--n-mid must be at most 32 (positions shipped), got {self.n_mid}"
@@ -133,12 +134,8 @@ class Settings:
         )
         if self.full:
             quick = Settings()
-            given = [_flag(k) for k in FULL if getattr(self, k) != getattr(quick, k)]
+            given = [cli.flag_name(k) for k in FULL if getattr(self, k) != getattr(quick, k)]
             cli.require(not given, f"--full sets {', '.join(given)}; give one or the other")
-
-
-def _flag(name):
-    return "--" + name.replace("_", "-")
 
 
 #: the budget of BENCHMARKS.md (``--full``)
