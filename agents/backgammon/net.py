@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 from numba.extending import overload
 
 from boardgym.agents.backgammon import bearoff as bg_bearoff
@@ -181,6 +181,73 @@ def forward_sparse(w1, b1, w2, b2, idx, val, nnz, h, y):
     y[4] = 1.0 / (1.0 + np.exp(-a4))
 
 
+_EXP_TAYLOR = (1 / 5040, 1 / 720, 1 / 120, 1 / 24, 1 / 6, 1 / 2, 1.0, 1.0)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _sigmoid(x):
+    """1 / (1 + exp(-x)) for float64 x by arithmetic that vectorises (np.exp does not): exp(-x)
+    as (Taylor series of exp(-x/256) to degree 8)^256, x clamped to [-40, 40]; within 2e-14
+    of the formula."""
+    t = min(max(-x, -40.0), 40.0) * (1.0 / 256.0)
+    e = 1.0 / 40320.0
+    for c in _EXP_TAYLOR:
+        e = c + t * e
+    for _ in range(8):
+        e = e * e
+    return 1.0 / (1.0 + e)
+
+
+@njit(cache=True, fastmath=True, error_model="numpy")
+def forward_sparse32(w1, b1, w2, b2, idx, val, nnz, h, y):
+    """forward_sparse for a play model (``as_play``): w1, b1, val and h float32 (the hidden
+    units' sums in float32, eight to an AVX2 instruction; their sigmoids by ``_sigmoid``, which
+    vectorises), w2, b2 and y float64 (the outputs in float64 as in forward_sparse). Outputs
+    within about 1e-6 of forward_sparse's on the float64 weights."""
+    nh = b1.shape[0]
+    for j in range(nh):
+        h[j] = b1[j]
+    for k in range(nnz):
+        i = idx[k]
+        v = val[k]
+        for j in range(nh):
+            h[j] += v * w1[i, j]
+    for j in range(nh):
+        h[j] = _sigmoid(np.float64(h[j]))
+    a0, a1, a2, a3, a4 = b2[0], b2[1], b2[2], b2[3], b2[4]
+    for j in range(nh):
+        hj = np.float64(h[j])
+        a0 += hj * w2[j, 0]
+        a1 += hj * w2[j, 1]
+        a2 += hj * w2[j, 2]
+        a3 += hj * w2[j, 3]
+        a4 += hj * w2[j, 4]
+    y[0] = 1.0 / (1.0 + np.exp(-a0))
+    y[1] = 1.0 / (1.0 + np.exp(-a1))
+    y[2] = 1.0 / (1.0 + np.exp(-a2))
+    y[3] = 1.0 / (1.0 + np.exp(-a3))
+    y[4] = 1.0 / (1.0 + np.exp(-a4))
+
+
+def _forward(w1, b1, w2, b2, idx, val, nnz, h, y):
+    """Stub: forward_sparse or forward_sparse32, chosen by w1's type (``_ov_forward``)."""
+
+
+@overload(_forward, jit_options={"cache": True})
+def _ov_forward(w1, b1, w2, b2, idx, val, nnz, h, y):
+    if w1.dtype == types.float32:
+
+        def impl32(w1, b1, w2, b2, idx, val, nnz, h, y):
+            forward_sparse32(w1, b1, w2, b2, idx, val, nnz, h, y)
+
+        return impl32
+
+    def impl(w1, b1, w2, b2, idx, val, nnz, h, y):
+        forward_sparse(w1, b1, w2, b2, idx, val, nnz, h, y)
+
+    return impl
+
+
 @njit(cache=True)
 def forward_dense(w1, b1, w2, b2, x):
     """Outputs y (float64[5]) of a dense input x (float64[N_INPUTS]); for tests."""
@@ -322,6 +389,17 @@ def with_prune(model: Sequence[np.ndarray], prune: Sequence[np.ndarray]) -> tupl
     return (*model[:I_PRUNE], *prune)
 
 
+def as_play(model: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
+    """The play model of a model tuple: the same tuple with the hidden layers' weights and biases
+    (w1, b1, rw1, rb1) rounded to float32, so model_eval runs them by forward_sparse32 (about
+    1.5 times as fast; outputs within about 1e-6 of the float64 model's). For play and
+    evaluation only: training and save_weights take the float64 model."""
+    m = list(model)
+    for i in (1, 2, 5, 6):
+        m[i] = np.ascontiguousarray(m[i], dtype=np.float32)
+    return tuple(m)
+
+
 def as_model(params: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
     """The model tuple of a bare Tesauro net (w1, b1, w2, b2) (the same arrays, no copy)."""
     w1, b1, w2, b2 = params
@@ -349,14 +427,15 @@ def main_net(model: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.nd
 
 @njit(cache=True)
 def model_buffers(net):  # noqa: N802 (a constructor-like helper)
-    """Scratch buffers of model_eval: (idx, val, h, feat, scratch)."""
+    """Scratch buffers of model_eval: (idx, val, h, feat, scratch); val and h of the hidden
+    layer's type (float32 for a play model, ``as_play``)."""
     nh = net[2].shape[0]
     if net[6].shape[0] > nh:
         nh = net[6].shape[0]
     return (
         np.empty(MAX_NNZ_MODEL, dtype=np.int64),
-        np.empty(MAX_NNZ_MODEL),
-        np.empty(nh),
+        np.empty(MAX_NNZ_MODEL, dtype=net[2].dtype),
+        np.empty(nh, dtype=net[2].dtype),
         np.empty(N_CONTACT),
         np.empty(SCRATCH_LEN, dtype=np.int64),
     )
@@ -408,7 +487,7 @@ def model_eval(net, s, idx, val, h, feat, scratch, y):
     w1, b1, w2, b2 = net[1], net[2], net[3], net[4]
     if net[0][H_KIND] == KIND_TESAURO:
         nnz = encode_sparse(s, idx, val)
-        forward_sparse(w1, b1, w2, b2, idx, val, nnz, h, y)
+        _forward(w1, b1, w2, b2, idx, val, nnz, h, y)
         return EV_CONTACT, nnz
     if s[OFF_ME] == 15:
         winner, kind = outcome(s)
@@ -425,11 +504,11 @@ def model_eval(net, s, idx, val, h, feat, scratch, y):
     rb1 = net[6]
     if rb1.shape[0] > 0 and not is_contact(s):
         nnz = encode_model(s, idx, val, feat, scratch, np.bool_(True))
-        forward_sparse(net[5], rb1, net[7], net[8], idx, val, nnz, h, y)
+        _forward(net[5], rb1, net[7], net[8], idx, val, nnz, h, y)
         _constrain(s, y)
         return EV_RACE, nnz
     nnz = encode_model(s, idx, val, feat, scratch, np.bool_(False))
-    forward_sparse(w1, b1, w2, b2, idx, val, nnz, h, y)
+    _forward(w1, b1, w2, b2, idx, val, nnz, h, y)
     _constrain(s, y)
     return EV_CONTACT, nnz
 

@@ -39,7 +39,7 @@ def test_money_play_is_the_default_and_unchanged(td):
     assert td.match is None
     money = td.scores(rows)
     ref = np.empty(len(rows))
-    net_equities(td.params, rows, len(rows), ref)
+    net_equities(td.play_params, rows, len(rows), ref)
     assert np.array_equal(money, ref)
     td.set_match(7, 2, 3)
     assert td.match == {"length": 7, "away_me": 5, "away_opp": 4, "crawford": False}
@@ -55,8 +55,8 @@ def test_money_utility_search_is_search_values_to_the_bit(td):
         a, b = np.empty(n), np.empty(n)
         ia, ib = np.zeros(bs.INFO_LEN, np.int64), np.zeros(bs.INFO_LEN, np.int64)
         cfg = bs.search_settings(plies, 8, 0.16, budget=0)
-        ka = bs.search_values(td.params, rows, n, cfg, ia, a)
-        kb = bs.search_values_u(td.params, bs.MONEY_U, rows, n, cfg, ib, b)
+        ka = bs.search_values(td.play_params, rows, n, cfg, ia, a)
+        kb = bs.search_values_u(td.play_params, bs.MONEY_U, rows, n, cfg, ib, b)
         assert ka == kb and np.array_equal(a, b) and np.array_equal(ia, ib)
 
 
@@ -103,7 +103,7 @@ def test_searching_agents_play_for_the_match(agent):
     uu = np.array([[-1.0, 2.0, 0, 0, 0, 0]] * 2)  # 2 P(win) - 1 for either side
     assert a.search_settings.plies == 1
     bs.search_values_u(
-        a.params, uu, rows, n, a.search_settings, np.zeros(bs.INFO_LEN, np.int64), out
+        a.play_params, uu, rows, n, a.search_settings, np.zeros(bs.INFO_LEN, np.int64), out
     )
     assert np.allclose(dmp, out, atol=1e-12)
 
@@ -294,7 +294,7 @@ def test_close_cube_decisions_are_made_again_on_2ply_outputs(td):
     # money play: the answer to a double is close by definition: 2-ply outputs, money utility
     d1, d2 = td.cube_analysis(s, offered=True), deep.cube_analysis(s, offered=True)
     assert d1["plies"] == 1 and d2["plies"] == 2
-    bs.preroll_outputs2_u(td.params, bs.MONEY_U, s, 3, bs.THRESHOLD, 0, y2)
+    bs.preroll_outputs2_u(td.play_params, bs.MONEY_U, s, 3, bs.THRESHOLD, 0, y2)
     np.testing.assert_array_equal(d2["outputs"], y2)
     assert not np.array_equal(d1["outputs"], y2)
     nd, dt, dp, _, take = bc.cube_decision(y2, td.cube_efficiency, bc.CENTRED)
@@ -304,7 +304,7 @@ def test_close_cube_decisions_are_made_again_on_2ply_outputs(td):
     for a in (td, deep):
         a.set_match(7, 2, 4)
     d2 = deep.cube_analysis(s, offered=True)
-    bs.preroll_outputs2_u(td.params, _uu(3, 5, 1), s, 3, bs.THRESHOLD, 0, y2)
+    bs.preroll_outputs2_u(td.play_params, _uu(3, 5, 1), s, 3, bs.THRESHOLD, 0, y2)
     np.testing.assert_array_equal(d2["outputs"], y2)
     ref = mc.match_decision(y2, 3, 5, 1, 0, d2["efficiency"])
     assert d2["take"] == ref["take"] and d2["double_take"] == pytest.approx(ref["double_take"])

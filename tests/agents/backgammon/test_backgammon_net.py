@@ -321,6 +321,52 @@ def test_gnubg_model_parts_and_constraints(table):
     assert np.array_equal(changed, race)
 
 
+def test_sigmoid_by_arithmetic_is_the_formula():
+    xs = np.concatenate([np.linspace(-40, 40, 200_001), [-1e300, -1e3, -41.0, 41.0, 1e3, 1e300]])
+    got = np.array([td_net._sigmoid(x) for x in xs])
+    want = 1.0 / (1.0 + np.exp(-np.clip(xs, -700, 700)))
+    inside = np.abs(xs) <= 40
+    assert np.abs(got - want)[inside].max() < 2e-14
+    assert np.abs(got - want)[~inside].max() < 5e-18  # clamped at +-40: exp(-40) ~ 4e-18
+
+
+def test_a_play_model_runs_its_hidden_layers_in_float32_within_1e_6(table):
+    model = TDAgent().params
+    play = td_net.as_play(model)
+    assert [play[i].dtype for i in (1, 2, 5, 6)] == [np.float32] * 4
+    assert all(model[i].dtype == np.float64 for i in range(td_net.MODEL_LEN))  # left as it was
+    assert all(play[i] is model[i] for i in (0, 3, 4, 7, 8, 9, 10, 11, 12, 13))
+    rows = _rows(seed=9, games=6)
+    a = np.empty((len(rows), 5))
+    b = np.empty((len(rows), 5))
+    td_net.evaluate_rows(model, rows, len(rows), a)
+    td_net.evaluate_rows(play, rows, len(rows), b)
+    d = np.abs(a - b).max(axis=1)
+    assert d.max() < 1e-6
+    contact = np.array([F.is_contact(r) and r[OFF_ME] < 15 for r in rows])
+    race = np.array([not F.is_contact(r) and not F.in_bearoff(r) and r[OFF_ME] < 15 for r in rows])
+    assert (d[contact] > 0).any() and (d[race] > 0).any()  # both nets run in float32
+    assert (d[~contact & ~race] == 0).all()  # the bear-off table and finished games: exact
+    assert (b[:, 1] <= b[:, 0]).all() and (b[:, 2] <= b[:, 1]).all()  # the constraints hold
+    assert (b[rows[:, OFF_OPP] > 0, 1:3] == 0).all() and (b[rows[:, OFF_ME] > 0, 3:] == 0).all()
+
+
+def test_an_agent_plays_in_float32_unless_told_float64():
+    rows = _rows(seed=11, games=2)
+    exact = np.empty((len(rows), 5))
+    td_net.evaluate_rows(TDAgent().params, rows, len(rows), exact)
+    f64 = TDAgent(precision="float64")
+    assert f64.play_params is f64.params and np.array_equal(f64.outputs(rows), exact)
+    f32 = TDAgent()
+    assert f32.precision == "float32" and f32.play_params[1].dtype == np.float32
+    assert f32.params[1].dtype == np.float64  # what save() writes and training takes
+    got = f32.outputs(rows)
+    assert 0 < np.abs(got - exact).max() < 1e-6
+    for bad in ("float16", "double", 32, None):
+        with pytest.raises(ValueError, match="precision must be 'float32' or 'float64'"):
+            TDAgent(precision=bad)
+
+
 def test_gnubg_model_save_load_and_play(tmp_path):
     agent = TDAgent(hidden=8, model="gnubg", race_hidden=4, seed=2)
     assert agent.model == "gnubg" and agent.hidden == 8

@@ -146,7 +146,7 @@ def test_the_agent_passes_prune_to_its_search():
     assert agent.search_settings.prune == 4
     rows = _plays(START, 5, 3)
     out = agent.scores(rows)
-    np.testing.assert_array_equal(out, _search(NET, rows, 2, 4)[0][: rows.shape[0]])
+    np.testing.assert_array_equal(out, _search(agent.play_params, rows, 2, 4)[0][: rows.shape[0]])
 
 
 def test_a_fitted_pruning_net_ranks_better_than_a_random_one():
@@ -205,7 +205,8 @@ def test_the_shipped_model_has_its_pruning_net():
     info = np.zeros(bs.INFO_LEN, np.int64)
     for keep in (0, 1):  # by default the model values every reply
         want = np.empty(rows.shape[0])
-        bs.search_values(shipped, rows, rows.shape[0], bs.search_settings(prune=keep), info, want)
+        cfg = bs.search_settings(prune=keep)
+        bs.search_values(td_net.as_play(shipped), rows, rows.shape[0], cfg, info, want)
         agent = load("backgammon-td", prune=keep) if keep else load("backgammon-td")
         np.testing.assert_array_equal(agent.scores(rows), want)
     assert not np.array_equal(want, TDSearchAgent(weights=BASE).scores(rows))

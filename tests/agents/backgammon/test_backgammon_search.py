@@ -31,7 +31,7 @@ from boardgym.kernels.backgammon.board import (
     refresh_masks,
 )
 
-NET = TDAgent().params
+NET = TDAgent().play_params  # the model as the agents play it (float32 hidden layers)
 # a late race: player on roll 1, 2, 2, 2, 2, 3 on its points 1-6; the other 2, 2, 2, 2, 3, 3
 RACE = "23YHAIC27QAAAA"
 
