@@ -152,9 +152,9 @@ def encode_dense(s, x):
         x[idx[k]] = val[k]
 
 
-@njit(cache=True, fastmath=True)
-def forward_sparse(w1, b1, w2, b2, idx, val, nnz, h, y):
-    """h (float64[H]) and y (float64[5]) of the sparse input (idx, val, nnz)."""
+@njit(cache=True, inline="always")
+def _hidden_sums(w1, b1, idx, val, nnz, h):
+    """h = b1 + the rows of w1 at the sparse input (idx, val, nnz), in h's type."""
     nh = b1.shape[0]
     for j in range(nh):
         h[j] = b1[j]
@@ -163,12 +163,15 @@ def forward_sparse(w1, b1, w2, b2, idx, val, nnz, h, y):
         v = val[k]
         for j in range(nh):
             h[j] += v * w1[i, j]
-    for j in range(nh):
-        h[j] = 1.0 / (1.0 + np.exp(-h[j]))
-    # along w2's rows, the five sums in registers (each in the order of j)
+
+
+@njit(cache=True, inline="always")
+def _outputs(w2, b2, h, y):
+    """y (float64[5]) = sigmoid(b2 + h @ w2), summed in float64 along w2's rows (the five sums in
+    registers, each in the order of h)."""
     a0, a1, a2, a3, a4 = b2[0], b2[1], b2[2], b2[3], b2[4]
-    for j in range(nh):
-        hj = h[j]
+    for j in range(w2.shape[0]):
+        hj = np.float64(h[j])
         a0 += hj * w2[j, 0]
         a1 += hj * w2[j, 1]
         a2 += hj * w2[j, 2]
@@ -179,6 +182,15 @@ def forward_sparse(w1, b1, w2, b2, idx, val, nnz, h, y):
     y[2] = 1.0 / (1.0 + np.exp(-a2))
     y[3] = 1.0 / (1.0 + np.exp(-a3))
     y[4] = 1.0 / (1.0 + np.exp(-a4))
+
+
+@njit(cache=True, fastmath=True)
+def forward_sparse(w1, b1, w2, b2, idx, val, nnz, h, y):
+    """h (float64[H]) and y (float64[5]) of the sparse input (idx, val, nnz)."""
+    _hidden_sums(w1, b1, idx, val, nnz, h)
+    for j in range(b1.shape[0]):
+        h[j] = 1.0 / (1.0 + np.exp(-h[j]))
+    _outputs(w2, b2, h, y)
 
 
 _EXP_TAYLOR = (1 / 5040, 1 / 720, 1 / 120, 1 / 24, 1 / 6, 1 / 2, 1.0, 1.0)
@@ -204,29 +216,10 @@ def forward_sparse32(w1, b1, w2, b2, idx, val, nnz, h, y):
     units' sums in float32, eight to an AVX2 instruction; their sigmoids by ``_sigmoid``, which
     vectorises), w2, b2 and y float64 (the outputs in float64 as in forward_sparse). Outputs
     within about 1e-6 of forward_sparse's on the float64 weights."""
-    nh = b1.shape[0]
-    for j in range(nh):
-        h[j] = b1[j]
-    for k in range(nnz):
-        i = idx[k]
-        v = val[k]
-        for j in range(nh):
-            h[j] += v * w1[i, j]
-    for j in range(nh):
+    _hidden_sums(w1, b1, idx, val, nnz, h)
+    for j in range(b1.shape[0]):
         h[j] = _sigmoid(np.float64(h[j]))
-    a0, a1, a2, a3, a4 = b2[0], b2[1], b2[2], b2[3], b2[4]
-    for j in range(nh):
-        hj = np.float64(h[j])
-        a0 += hj * w2[j, 0]
-        a1 += hj * w2[j, 1]
-        a2 += hj * w2[j, 2]
-        a3 += hj * w2[j, 3]
-        a4 += hj * w2[j, 4]
-    y[0] = 1.0 / (1.0 + np.exp(-a0))
-    y[1] = 1.0 / (1.0 + np.exp(-a1))
-    y[2] = 1.0 / (1.0 + np.exp(-a2))
-    y[3] = 1.0 / (1.0 + np.exp(-a3))
-    y[4] = 1.0 / (1.0 + np.exp(-a4))
+    _outputs(w2, b2, h, y)
 
 
 def _forward(w1, b1, w2, b2, idx, val, nnz, h, y):
