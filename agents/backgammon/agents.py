@@ -670,7 +670,7 @@ class TDAgent(AfterstateAgent):
         the depth of a close cube decision (AfterstateAgent.cube_analysis); cube_efficiency: the
         cube efficiency in [0, 1] of money play and of a match position with contact (a race's
         is match_cube.race_efficiency); precision: "float32" (the hidden layers evaluated in
-        float32, td_net.as_play: about 1.4 times as fast, outputs within about 1e-6) or "float64"
+        float32, td_net.as_play: faster, outputs within about 1e-6) or "float64"
         (exactly the weights' arithmetic, as training evaluates them). ``params`` holds the
         float64 model either way."""
         super().__init__()

@@ -384,9 +384,9 @@ def with_prune(model: Sequence[np.ndarray], prune: Sequence[np.ndarray]) -> tupl
 
 def as_play(model: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
     """The play model of a model tuple: the same tuple with the hidden layers' weights and biases
-    (w1, b1, rw1, rb1) rounded to float32, so model_eval runs them by forward_sparse32 (about
-    1.5 times as fast; outputs within about 1e-6 of the float64 model's). For play and
-    evaluation only: training and save_weights take the float64 model."""
+    (w1, b1, rw1, rb1) rounded to float32, so model_eval runs them by forward_sparse32 (faster;
+    outputs within about 1e-6 of the float64 model's). For play and evaluation only: training
+    and save_weights take the float64 model."""
     m = list(model)
     for i in (1, 2, 5, 6):
         m[i] = np.ascontiguousarray(m[i], dtype=np.float32)
