@@ -454,20 +454,17 @@ class AfterstateAgent:
         return self._next()
 
     # -- the cube (C.1-C.2) --
-    def _equity_net(self):
-        """The model tuple behind its plays and cube_equity, or None (no equity estimate)."""
-        return None
-
     @property
     def play_params(self) -> tuple[np.ndarray, ...] | None:
-        """The model tuple the agent evaluates with (td_net.evaluate_rows takes it; a TDAgent's
-        ``params`` or, at precision "float32", their td_net.as_play copy), or None (no net)."""
-        return self._equity_net()
+        """The model tuple behind its plays and cube_equity, as the agent evaluates with it
+        (td_net.evaluate_rows takes it; a TDAgent's ``params`` or, at precision "float32", their
+        td_net.as_play copy), or None (no equity estimate)."""
+        return None
 
     @property
     def has_equity(self) -> bool:
         """True when the agent estimates equities (cube_equity; the "equity" cube policy)."""
-        return self._equity_net() is not None
+        return self.play_params is not None
 
     def _set_cube_policy(self, policy):
         if not isinstance(policy, str) or policy not in CUBE_POLICIES:
@@ -481,7 +478,7 @@ class AfterstateAgent:
     def cube_equity(self, state: np.ndarray) -> float:
         """Cubeless equity (points per cube unit) of the player on roll of state before its roll:
         the mean over the 21 rolls of its best afterstate's net equity. ValueError without a net."""
-        net = self._equity_net()
+        net = self.play_params
         if net is None:
             raise ValueError(f"{type(self).__name__} has no equity estimate")
         s = notation.check_state(state).copy()
@@ -511,7 +508,7 @@ class AfterstateAgent:
         (preroll_outputs2_u: each roll's ``CUBE_CANDIDATES`` best plays within THRESHOLD valued
         at 1-ply, the best one's 1-ply outputs); a no double at 1-ply stands. ValueError
         without a net."""
-        net = self._equity_net()
+        net = self.play_params
         if net is None:
             raise ValueError(f"{type(self).__name__} has no equity estimate")
         s = notation.check_state(state).copy()
@@ -703,7 +700,8 @@ class TDAgent(AfterstateAgent):
         self._net = td_net.as_play(self.params) if precision == "float32" else self.params
         self._set_cube_policy(cube)
 
-    def _equity_net(self):
+    @property
+    def play_params(self) -> tuple[np.ndarray, ...]:
         return self._net
 
     @property
@@ -799,11 +797,11 @@ class TDSearchAgent(TDAgent):
         uu = self._utilities(rows)
         if uu is None:
             search_values(
-                self._equity_net(), rows, rows.shape[0], self.search_settings, self._info, out
+                self.play_params, rows, rows.shape[0], self.search_settings, self._info, out
             )
         else:
             search_values_u(
-                self._equity_net(), uu, rows, rows.shape[0], self.search_settings, self._info, out
+                self.play_params, uu, rows, rows.shape[0], self.search_settings, self._info, out
             )
         self.search_info["decisions"] += 1
         self.search_info["afterstates"] += int(self._info[0])
@@ -868,16 +866,16 @@ class ExpectimaxAgent(AfterstateAgent):
             budget=budget,
         )
         if isinstance(evaluation, TDAgent):
-            self.use_net, self.params = True, evaluation._equity_net()
+            self.use_net, self.params = True, evaluation.play_params
         elif isinstance(evaluation, str) and evaluation == "greedy":
             if depth == 3:
                 raise ValueError("ExpectimaxAgent with the greedy evaluation searches depth 1 or 2")
             self.use_net = False
             self.params = td_net.as_model(td_net.init_params(1, 0))
         elif isinstance(evaluation, str) and evaluation == "td":
-            self.use_net, self.params = True, TDAgent()._equity_net()
+            self.use_net, self.params = True, TDAgent().play_params
         elif isinstance(evaluation, (str, os.PathLike)):
-            self.use_net, self.params = True, TDAgent(weights=evaluation)._equity_net()
+            self.use_net, self.params = True, TDAgent(weights=evaluation).play_params
         else:
             raise ValueError(
                 f"unknown evaluation {evaluation!r}: 'td', 'greedy', a path or a TDAgent"
@@ -886,7 +884,8 @@ class ExpectimaxAgent(AfterstateAgent):
             cube = "janowski" if self.use_net else "cubeless"
         self._set_cube_policy(cube)
 
-    def _equity_net(self):
+    @property
+    def play_params(self) -> tuple[np.ndarray, ...] | None:
         return self.params if self.use_net else None
 
     def _scores(self, rows):

@@ -184,15 +184,6 @@ def _outputs(w2, b2, h, y):
     y[4] = 1.0 / (1.0 + np.exp(-a4))
 
 
-@njit(cache=True, fastmath=True)
-def forward_sparse(w1, b1, w2, b2, idx, val, nnz, h, y):
-    """h (float64[H]) and y (float64[5]) of the sparse input (idx, val, nnz)."""
-    _hidden_sums(w1, b1, idx, val, nnz, h)
-    for j in range(b1.shape[0]):
-        h[j] = 1.0 / (1.0 + np.exp(-h[j]))
-    _outputs(w2, b2, h, y)
-
-
 _EXP_TAYLOR = (1 / 5040, 1 / 720, 1 / 120, 1 / 24, 1 / 6, 1 / 2, 1.0, 1.0)
 
 
@@ -210,35 +201,36 @@ def _sigmoid(x):
     return 1.0 / (1.0 + e)
 
 
-@njit(cache=True, fastmath=True, error_model="numpy")
-def forward_sparse32(w1, b1, w2, b2, idx, val, nnz, h, y):
-    """forward_sparse for a play model (``as_play``): w1, b1, val and h float32 (the hidden
-    units' sums in float32, eight to an AVX2 instruction; their sigmoids by ``_sigmoid``, which
-    vectorises), w2, b2 and y float64 (the outputs in float64 as in forward_sparse). Outputs
-    within about 1e-6 of forward_sparse's on the float64 weights."""
-    _hidden_sums(w1, b1, idx, val, nnz, h)
-    for j in range(b1.shape[0]):
-        h[j] = _sigmoid(np.float64(h[j]))
-    _outputs(w2, b2, h, y)
+def _activate(h, nh):
+    """Stub: the sigmoid of h[:nh] in place, by h's type (``_ov_activate``)."""
 
 
-def _forward(w1, b1, w2, b2, idx, val, nnz, h, y):
-    """Stub: forward_sparse or forward_sparse32, chosen by w1's type (``_ov_forward``)."""
+@overload(_activate, inline="always", jit_options={"cache": True})
+def _ov_activate(h, nh):
+    if h.dtype == types.float32:
 
-
-@overload(_forward, jit_options={"cache": True})
-def _ov_forward(w1, b1, w2, b2, idx, val, nnz, h, y):
-    if w1.dtype == types.float32:
-
-        def impl32(w1, b1, w2, b2, idx, val, nnz, h, y):
-            forward_sparse32(w1, b1, w2, b2, idx, val, nnz, h, y)
+        def impl32(h, nh):
+            for j in range(nh):
+                h[j] = _sigmoid(np.float64(h[j]))
 
         return impl32
 
-    def impl(w1, b1, w2, b2, idx, val, nnz, h, y):
-        forward_sparse(w1, b1, w2, b2, idx, val, nnz, h, y)
+    def impl(h, nh):
+        for j in range(nh):
+            h[j] = 1.0 / (1.0 + np.exp(-h[j]))
 
     return impl
+
+
+@njit(cache=True, fastmath=True, error_model="numpy")
+def forward_sparse(w1, b1, w2, b2, idx, val, nnz, h, y):
+    """h and y (float64[5]) of the sparse input (idx, val, nnz). w1, b1, val and h are all
+    float64 or, for a play model (``as_play``), all float32: then the hidden units' sums run in
+    float32 (eight to an AVX2 instruction) and their sigmoids by ``_sigmoid``, which vectorises;
+    w2, b2 and y are float64, the outputs summed in float64 either way."""
+    _hidden_sums(w1, b1, idx, val, nnz, h)
+    _activate(h, b1.shape[0])
+    _outputs(w2, b2, h, y)
 
 
 @njit(cache=True)
@@ -384,7 +376,7 @@ def with_prune(model: Sequence[np.ndarray], prune: Sequence[np.ndarray]) -> tupl
 
 def as_play(model: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
     """The play model of a model tuple: the same tuple with the hidden layers' weights and biases
-    (w1, b1, rw1, rb1) rounded to float32, so model_eval runs them by forward_sparse32 (faster;
+    (w1, b1, rw1, rb1) rounded to float32, so model_eval sums their hidden units in float32 (faster;
     outputs within about 1e-6 of the float64 model's). For play and evaluation only: training
     and save_weights take the float64 model."""
     m = list(model)
@@ -480,7 +472,7 @@ def model_eval(net, s, idx, val, h, feat, scratch, y):
     w1, b1, w2, b2 = net[1], net[2], net[3], net[4]
     if net[0][H_KIND] == KIND_TESAURO:
         nnz = encode_sparse(s, idx, val)
-        _forward(w1, b1, w2, b2, idx, val, nnz, h, y)
+        forward_sparse(w1, b1, w2, b2, idx, val, nnz, h, y)
         return EV_CONTACT, nnz
     if s[OFF_ME] == 15:
         winner, kind = outcome(s)
@@ -497,11 +489,11 @@ def model_eval(net, s, idx, val, h, feat, scratch, y):
     rb1 = net[6]
     if rb1.shape[0] > 0 and not is_contact(s):
         nnz = encode_model(s, idx, val, feat, scratch, np.bool_(True))
-        _forward(net[5], rb1, net[7], net[8], idx, val, nnz, h, y)
+        forward_sparse(net[5], rb1, net[7], net[8], idx, val, nnz, h, y)
         _constrain(s, y)
         return EV_RACE, nnz
     nnz = encode_model(s, idx, val, feat, scratch, np.bool_(False))
-    _forward(w1, b1, w2, b2, idx, val, nnz, h, y)
+    forward_sparse(w1, b1, w2, b2, idx, val, nnz, h, y)
     _constrain(s, y)
     return EV_CONTACT, nnz
 
