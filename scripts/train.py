@@ -113,8 +113,10 @@ class Settings:
     """td: distillation target depth"""
     distill_prune: int = 0
     """td 2-ply: replies kept a roll (0: all)"""
+    distill_hidden: int = 0
+    """td: contact units to widen to (0: keep)"""
     distill_alt: float = 0.5
-    """td, rollout: chance that a position also brings another good play of its roll"""
+    """td, rollout: chance of a 2nd good play"""
     start_from: str = ""
     """rollout, prune: start model (empty: shipped); td gnubg: weights to go on from"""
     rounds: int = 1
@@ -263,6 +265,17 @@ class Settings:
         )
         cli.require(
             self.distill_prune >= 0, f"--distill-prune must be >= 0, got {self.distill_prune}"
+        )
+        cli.require(
+            self.distill_hidden == 0
+            or (self.distill_hidden >= self.hidden and self.distill_hidden % self.hidden == 0)
+            or bool(self.resume or self.start_from),
+            f"--distill-hidden must be 0 or a whole multiple of --hidden {self.hidden}, "
+            f"got {self.distill_hidden}",
+        )
+        cli.require(
+            self.distill_hidden >= 0 and (self.distill_hidden == 0 or self.distill_rounds > 0),
+            f"--distill-hidden is for --distill-rounds > 0 (>= 0), got {self.distill_hidden}",
         )
         cli.require(
             self.distill_alpha > 0, f"--distill-alpha must be positive, got {self.distill_alpha}"

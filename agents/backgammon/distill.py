@@ -4,7 +4,9 @@ A model's 1-ply search (agents/backgammon/search.py) plays better than the model
 the model to the 1-ply values of positions it meets moves the 0-ply net towards its own search
 (the expert-iteration idea; GNU Backgammon's nets were trained on searched and rolled-out
 positions, and its documentation describes that training database; the code here is our own).
-One round (``distill_round``):
+One round (``distill_round``: ``round_targets`` makes steps 1 and 2, ``fit_round`` step 3, so a
+caller may change the net in between, e.g. widen it by ``td_net.widen``: the targets stay the
+teacher's):
 
 1. **Positions** (``sample_positions``): self-play games of the model at 0-ply (the dice from the
    SplitMix64 stream ``rng``, the game core's afterstate loop), keeping each chosen afterstate
@@ -68,6 +70,8 @@ __all__ = [
     "adam_rate",
     "ADAM_BATCH",
     "FITS",
+    "round_targets",
+    "fit_round",
     "distill_round",
 ]
 
@@ -290,33 +294,23 @@ def fit_positions_adam(net, rows, targets, n, order, batch, lr, moments, step):
     return se / max(counted, 1)
 
 
-def distill_round(
+def round_targets(
     net: Sequence[np.ndarray],
     rng: npt.NDArray[np.int64],
     n_games: int,
     alt: float,
-    epochs: int,
-    alpha: float,
-    race_alpha: float,
     cap: int,
-    seed: int | None,
-    fit: str = "sgd",
     plies: int = 1,
     prune: int = 0,
     prune_net: Sequence[np.ndarray] = (),
     log: Callable[[str], object] | None = None,
-) -> tuple[int, list[float]]:
-    """One round in place on the model tuple net: positions of n_games (at most cap), their
-    targets at plies (TARGET_PLIES: targets1, targets2) under a frozen copy of net, epochs passes
-    of the fit in an order from numpy's generator of seed -> (positions, [mse before each
-    epoch]). fit "sgd": fit_positions at rates
-    alpha (contact) and race_alpha; "adam": fit_positions_adam in minibatches of ADAM_BATCH, the
-    rate alpha at the first pass falling along a half cosine over the passes (adam_rate),
-    fresh moments each round. prune: targets2's keep (2-ply targets only), by the teacher
-    with the pruning net prune_net (pw1, pb1, pw2, pb2: fitted to net, prune.fit_prune).
-    log(text): the targets' progress, about once a minute (TARGET_CHUNK positions at a time)."""
-    if fit not in FITS:
-        raise ValueError(f"fit must be one of {FITS}, got {fit!r}")
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64], int]:
+    """A round's data: the positions of n_games (at most cap; sample_positions, advancing rng)
+    and their targets at plies (TARGET_PLIES: targets1, targets2) under a frozen copy of net, the
+    teacher -> (rows int64[cap, STATE_LEN], targets float64[n, 5], n). prune: targets2's keep
+    (2-ply targets only), by the teacher with the pruning net prune_net (pw1, pb1, pw2, pb2:
+    fitted to net, prune.fit_prune). log(text): the targets' progress, about once a minute
+    (TARGET_CHUNK positions at a time)."""
     if plies not in TARGET_PLIES:
         raise ValueError(f"plies must be one of {TARGET_PLIES}, got {plies!r}")
     if isinstance(prune, bool) or not isinstance(prune, (int, np.integer)) or prune < 0:
@@ -342,6 +336,27 @@ def distill_round(
             left = (now - t0) * (n - b) / b
             done = f"{b:,} of {n:,} positions, {now - t0:.0f} s"
             log(f"{plies}-ply targets: {done}, ~{left:.0f} s to go")
+    return rows, targets, n
+
+
+def fit_round(
+    net: Sequence[np.ndarray],
+    rows: npt.NDArray[np.int64],
+    targets: npt.NDArray[np.float64],
+    n: int,
+    epochs: int,
+    alpha: float,
+    race_alpha: float,
+    seed: int | None,
+    fit: str = "sgd",
+) -> list[float]:
+    """A round's fit of net (in place) to targets[:n] of rows[:n]: epochs passes, each in an
+    order from numpy's generator of seed -> [mse before each epoch]. fit "sgd": fit_positions
+    at rates alpha (contact) and race_alpha; "adam": fit_positions_adam in minibatches of
+    ADAM_BATCH, the rate alpha at the first pass falling along a half cosine over the passes
+    (adam_rate), fresh moments each round."""
+    if fit not in FITS:
+        raise ValueError(f"fit must be one of {FITS}, got {fit!r}")
     g = np.random.default_rng(seed)
     errors = []
     moments = adam_moments(net) if fit == "adam" else ()
@@ -355,7 +370,33 @@ def distill_round(
             )
         else:
             errors.append(fit_positions(net, rows, targets, n, order, alpha, race_alpha))
-    return n, errors
+    return errors
+
+
+def distill_round(
+    net: Sequence[np.ndarray],
+    rng: npt.NDArray[np.int64],
+    n_games: int,
+    alt: float,
+    epochs: int,
+    alpha: float,
+    race_alpha: float,
+    cap: int,
+    seed: int | None,
+    fit: str = "sgd",
+    plies: int = 1,
+    prune: int = 0,
+    prune_net: Sequence[np.ndarray] = (),
+    log: Callable[[str], object] | None = None,
+) -> tuple[int, list[float]]:
+    """One round in place on the model tuple net: round_targets (positions of n_games, at most
+    cap, their targets at plies under a frozen copy of net, pruned by prune and prune_net), then
+    fit_round (epochs passes of fit at alpha and race_alpha, orders from seed) -> (positions,
+    [mse before each epoch])."""
+    if fit not in FITS:
+        raise ValueError(f"fit must be one of {FITS}, got {fit!r}")
+    rows, targets, n = round_targets(net, rng, n_games, alt, cap, plies, prune, prune_net, log)
+    return n, fit_round(net, rows, targets, n, epochs, alpha, race_alpha, seed, fit)
 
 
 def adam_rate(alpha: float, epoch: int, epochs: int) -> float:

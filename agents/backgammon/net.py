@@ -385,6 +385,39 @@ def as_play(model: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
     return tuple(m)
 
 
+def widen(
+    model: Sequence[np.ndarray], hidden: int, seed: int | None, tilt: float = 0.1
+) -> tuple[np.ndarray, ...]:
+    """The model tuple with its contact (or only) net widened to ``hidden`` units, a whole
+    multiple k of its own, computing the same outputs (to rounding): each hidden unit is repeated
+    k times (the same input weights and bias) and its output weights are shared among the copies
+    in parts (1 / k + d_j) w2, the d_j of a unit's copies summing to 0 (uniform within +-tilt
+    from numpy's generator of seed, less their mean), so the copies' gradients differ and
+    training parts them. New arrays for the contact net; the others are the model's own.
+    ValueError unless hidden is a positive multiple of the net's units."""
+    w1, b1, w2, b2 = main_net(model)
+    units = b1.shape[0]
+    if isinstance(hidden, bool) or not isinstance(hidden, (int, np.integer)):
+        raise TypeError(f"hidden must be an integer, got {hidden!r}")
+    if units == 0 or hidden < units or hidden % units != 0:
+        raise ValueError(
+            f"hidden must be a whole multiple of the net's {units} units, got {hidden}"
+        )
+    if not (np.isfinite(tilt) and 0.0 <= tilt):
+        raise ValueError(f"tilt must be finite and >= 0, got {tilt!r}")
+    k = hidden // units
+    d = np.random.default_rng(seed).uniform(-tilt, tilt, (k, units, 1))
+    share = 1.0 / k + d - d.mean(axis=0)
+    return (
+        model[0],
+        np.ascontiguousarray(np.tile(w1, (1, k)), dtype=w1.dtype),
+        np.ascontiguousarray(np.tile(b1, k), dtype=b1.dtype),
+        np.ascontiguousarray((share * w2).reshape(hidden, N_OUT), dtype=w2.dtype),
+        b2.copy(),
+        *model[5:],
+    )
+
+
 def as_model(params: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
     """The model tuple of a bare Tesauro net (w1, b1, w2, b2) (the same arrays, no copy)."""
     w1, b1, w2, b2 = params

@@ -70,6 +70,7 @@ class TDSettings:
     distill_fit: str = "sgd"
     distill_plies: int = 1
     distill_prune: int = 0
+    distill_hidden: int = 0
     prune_hidden: int = 16
     prune_games: int = 3000
     start_from: str = ""
@@ -109,8 +110,9 @@ class TDGame:
     default_alpha: float = 0.1
     #: params rebuilt from the arrays a checkpoint holds (names): e.g. generated tables appended
     restore: object = tuple
-    #: ``distill(params, rng, cfg, seed, log) -> (positions, [mse per epoch])``: one round of
-    #: self-distillation in place (None: the game has none)
+    #: ``distill(params, rng, cfg, seed, log) -> (params, positions, [mse per epoch])``: one
+    #: round of self-distillation (in place, or new params when the round widens the net and
+    #: then cfg says its new size) (None: the game has none)
     distill: object = None
 
 
@@ -154,7 +156,6 @@ def run_td(
     else:
         params, rng = game.init(cfg)
         done = 0
-    settings_json = json.dumps(dataclasses.asdict(cfg))
     run_log = run.open_log(done if cfg.resume else None, cfg.tensorboard, seconds0)
 
     def checkpoint():
@@ -164,7 +165,7 @@ def run_td(
             games=np.int64(done),
             rounds=np.int64(rounds),
             stats=stats,
-            settings=np.array(settings_json),
+            settings=np.array(json.dumps(dataclasses.asdict(cfg))),
             **({"avg_count": np.int64(n_avg)} if n_avg else {}),
             **({"avg_" + k: a for k, a in zip(game.names, mean)} if n_avg else {}),
             seconds=np.float64(run.seconds()),
@@ -241,7 +242,7 @@ def run_td(
             checkpoint()
         while rounds < cfg.distill_rounds:
             t1 = time.perf_counter()
-            n, errors = game.distill(params, rng, cfg, cfg.seed * 1_000_003 + rounds, log)
+            params, n, errors = game.distill(params, rng, cfg, cfg.seed * 1_000_003 + rounds, log)
             rounds += 1
             done += cfg.distill_games
             run_log.scalar("distill/mse", errors[-1], done)
@@ -381,14 +382,22 @@ def _start_model(cfg):
 
 
 def _distill_round(params, rng, cfg, seed, log):
-    """One round of agents/backgammon/distill.py on the model tuple (in place); with
-    --distill-prune, a pruning net fitted to the round's teacher first (prune.fit_prune: units
-    --prune-hidden, data of --prune-games games and a tenth as many held out, seeded by the
-    round)."""
+    """One round of agents/backgammon/distill.py on the model tuple -> (params, positions,
+    [mse per epoch]); with --distill-prune, a pruning net fitted to the round's teacher first
+    (prune.fit_prune: units --prune-hidden, data of --prune-games games and a tenth as many held
+    out, seeded by the round); with --distill-hidden above the contact net's units, the net is
+    widened to that many after the targets (td_net.widen, seeded by the round: the same
+    outputs, so the targets are the narrower teacher's) and cfg.hidden says the new size."""
     from boardgym.agents.backgammon import distill as td_distill
     from boardgym.agents.backgammon import net as td_net
     from boardgym.agents.backgammon import prune as td_prune
 
+    units = params[2].shape[0]
+    if cfg.distill_hidden and (cfg.distill_hidden < units or cfg.distill_hidden % units):
+        raise ValueError(
+            f"--distill-hidden {cfg.distill_hidden}: the contact net has {units} units, so a "
+            f"whole multiple of {units} (it can be widened, not narrowed)"
+        )
     prune_net = ()
     if cfg.distill_prune > 0:
         t1 = time.perf_counter()
@@ -407,22 +416,33 @@ def _distill_round(params, rng, cfg, seed, log):
         )
 
     cap = int(td_distill.POSITIONS_PER_GAME * cfg.distill_games * (1 + cfg.distill_alt))
-    return td_distill.distill_round(
+    rows, targets, n = td_distill.round_targets(
         params,
         rng,
         cfg.distill_games,
         cfg.distill_alt,
-        cfg.distill_epochs,
-        cfg.distill_alpha,
-        cfg.distill_alpha,
         cap,
-        seed,
-        cfg.distill_fit,
         cfg.distill_plies,
         cfg.distill_prune,
         prune_net,
         log,
     )
+    if cfg.distill_hidden and cfg.distill_hidden != units:
+        params = td_net.widen(params, cfg.distill_hidden, seed)
+        cfg.hidden = cfg.distill_hidden
+        log(f"the contact net widened from {units} to {cfg.distill_hidden} units for the fit")
+    errors = td_distill.fit_round(
+        params,
+        rows,
+        targets,
+        n,
+        cfg.distill_epochs,
+        cfg.distill_alpha,
+        cfg.distill_alpha,
+        seed,
+        cfg.distill_fit,
+    )
+    return params, n, errors
 
 
 def train_backgammon_td(

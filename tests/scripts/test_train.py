@@ -260,6 +260,12 @@ def test_the_distill_fit_and_plies_choices_are_the_library_ones():
         (["--model", "gnubg", "--distill-alpha", "0"], "--distill-alpha"),
         (["--model", "gnubg", "--distill-prune", "4"], "--distill-prune is for --distill-plies 2"),
         (["--model", "gnubg", "--distill-prune", "-1"], "--distill-prune must be >= 0"),
+        (["--model", "gnubg", "--distill-hidden", "160"], "--distill-hidden is for --distill-rou"),
+        (
+            ["--model", "gnubg", "--distill-rounds", "1", "--hidden", "8"]
+            + ["--distill-hidden", "12"],
+            "--distill-hidden must be 0 or a whole multiple of --hidden 8, got 12",
+        ),
         (["--model", "gnubg", "--distill-fit", "lbfgs"], "--distill-fit: invalid choice 'lbfgs'"),
         (["--teacher", "greedy"], "--teacher is for --algo ppo"),
         (["--start-from", "w.npz"], "--start-from is for --algo rollout or prune, or --algo td"),

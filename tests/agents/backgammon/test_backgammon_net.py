@@ -16,7 +16,12 @@ from boardgym.agents.backgammon import features as F
 from boardgym.agents.backgammon import net as td_net
 from boardgym.agents.backgammon import td as bg_td
 from boardgym.agents.backgammon.agents import TDAgent
-from boardgym.agents.backgammon.weights import check_params, load_weights, save_weights
+from boardgym.agents.backgammon.weights import (
+    MODEL_NAMES,
+    check_params,
+    load_weights,
+    save_weights,
+)
 from boardgym.agents.registry import CHECKPOINTS
 from boardgym.agents.training import td as training_td
 from boardgym.kernels.backgammon import game
@@ -351,6 +356,42 @@ def test_a_play_model_runs_its_hidden_layers_in_float32_within_1e_6(table):
     assert (b[rows[:, OFF_OPP] > 0, 1:3] == 0).all() and (b[rows[:, OFF_ME] > 0, 3:] == 0).all()
 
 
+def test_a_widened_net_repeats_its_units_and_keeps_its_outputs(table):
+    model = TDAgent().params
+    rows = _rows(seed=13, games=3)
+    a = np.empty((len(rows), 5))
+    td_net.evaluate_rows(model, rows, len(rows), a)
+    for k in (2, 3):
+        wide = td_net.widen(model, 128 * k, seed=4)
+        assert wide[1].shape == (model[1].shape[0], 128 * k) and wide[3].shape == (128 * k, 5)
+        assert all(wide[i] is model[i] for i in (0, 5, 6, 7, 8, 9, 10, 11, 12, 13))
+        b = np.empty_like(a)
+        td_net.evaluate_rows(wide, rows, len(rows), b)
+        assert np.abs(a - b).max() < 1e-12
+        copies = wide[3].reshape(k, 128, 5)
+        for c in range(k):  # each copy: the unit's input weights and bias, a share of w2
+            assert np.array_equal(wide[1][:, 128 * c : 128 * (c + 1)], model[1])
+            assert np.array_equal(wide[2][128 * c : 128 * (c + 1)], model[2])
+        assert np.allclose(copies.sum(axis=0), model[3], rtol=0, atol=1e-15)
+        share = copies[0, :, 0] / model[3][:, 0]
+        assert 1 / k - 0.2 <= share.min() < share.max() <= 1 / k + 0.2  # tilted, not alike
+    # the tilt comes from the seed; a play model stays float32
+    assert np.array_equal(td_net.widen(model, 256, 4)[3], td_net.widen(model, 256, 4)[3])
+    assert not np.array_equal(td_net.widen(model, 256, 4)[3], td_net.widen(model, 256, 5)[3])
+    assert td_net.widen(td_net.as_play(model), 256, 1)[1].dtype == np.float32
+    for bad, err, match in (
+        (200, ValueError, "whole multiple of the net's 128 units, got 200"),
+        (64, ValueError, "whole multiple"),
+        (0, ValueError, "whole multiple"),
+        (True, TypeError, "hidden must be an integer"),
+        (256.0, TypeError, "hidden must be an integer"),
+    ):
+        with pytest.raises(err, match=match):
+            td_net.widen(model, bad, 1)
+    with pytest.raises(ValueError, match="tilt"):
+        td_net.widen(model, 256, 1, tilt=-0.1)
+
+
 def test_an_agent_plays_in_float32_unless_told_float64():
     rows = _rows(seed=11, games=2)
     exact = np.empty((len(rows), 5))
@@ -582,7 +623,7 @@ def test_a_pruned_two_ply_round_fits_a_pruning_net_to_its_teacher_first(tmp_path
     )
     _quiet(dataclasses.replace(common, ckpt_dir=str(tmp_path / "a")))
     seen = {}
-    real_fit, real_round = prune.fit_prune, distill.distill_round
+    real_fit, real_round = prune.fit_prune, distill.round_targets
 
     def fit(net, **kw):
         seen["fit"] = kw
@@ -594,7 +635,7 @@ def test_a_pruned_two_ply_round_fits_a_pruning_net_to_its_teacher_first(tmp_path
         return real_round(*args)
 
     monkeypatch.setattr(prune, "fit_prune", fit)
-    monkeypatch.setattr(distill, "distill_round", round_)
+    monkeypatch.setattr(distill, "round_targets", round_)
     lines = []
     run = dataclasses.replace(
         common,
@@ -614,6 +655,55 @@ def test_a_pruned_two_ply_round_fits_a_pruning_net_to_its_teacher_first(tmp_path
     assert not np.array_equal(seen["teacher"][1], out[1])
     assert any("pruning net for the round's 2-ply targets" in t for t in lines)
     assert out[td_net.I_PRUNE].size == 0  # the run's model keeps no pruning net
+
+
+def test_distill_hidden_widens_the_net_after_the_targets_and_resumes_at_its_size(
+    tmp_path, monkeypatch
+):
+    from boardgym.agents.backgammon import distill
+
+    common = dataclasses.replace(
+        TINY_GNUBG_RUN, eval_every=0, games=40, distill_games=2, distill_epochs=2
+    )
+    a = str(tmp_path / "a")
+    _quiet(dataclasses.replace(common, distill_rounds=1, ckpt_dir=a))
+    z = np.load(tmp_path / "a" / "latest.npz")
+    before = check_params(tuple(z[k] for k in MODEL_NAMES))
+    rng = z["rng"].copy()
+    lines = []
+    wide = training_td.train_backgammon_td(
+        dataclasses.replace(common, distill_rounds=2, distill_hidden=12, ckpt_dir=a, resume=True),
+        log=lines.append,
+    )
+    assert wide[1].shape[1] == wide[2].shape[0] == wide[3].shape[0] == 12
+    assert any("widened from 6 to 12 units" in t for t in lines)
+    # by hand: the round's targets from the 6-unit net, then the widened net fitted to them
+    seed = 3 * 1_000_003 + 1
+    cap = int(distill.POSITIONS_PER_GAME * 2 * 1.5)
+    rows, targets, n = distill.round_targets(before, rng, 2, 0.5, cap)
+    net = td_net.widen(before, 12, seed)
+    distill.fit_round(net, rows, targets, n, 2, 0.02, 0.02, seed)
+    for p, q in zip(wide, net):
+        assert np.array_equal(p, q)
+    # the checkpoint and the round's file say the new size; a resume keeps it
+    z = np.load(tmp_path / "a" / "latest.npz")
+    assert json.loads(str(z["settings"]))["hidden"] == 12
+    assert TDAgent(tmp_path / "a" / "games_44.npz").params[2].shape == (12,)
+    lines = []
+    again = training_td.train_backgammon_td(
+        dataclasses.replace(common, distill_rounds=3, distill_hidden=12, ckpt_dir=a, resume=True),
+        log=lines.append,
+    )
+    assert again[2].shape == (12,) and not any("widened" in t for t in lines)
+    # a size it cannot widen to is refused before the round's targets are made
+    monkeypatch.setattr(distill, "round_targets", lambda *a: pytest.fail("targets made"))
+    for bad in (18, 6):
+        with pytest.raises(ValueError, match=f"--distill-hidden {bad}: the contact net has 12"):
+            training_td.train_backgammon_td(
+                dataclasses.replace(
+                    common, distill_rounds=4, distill_hidden=bad, ckpt_dir=a, resume=True
+                )
+            )
 
 
 def test_average_from_makes_the_model_the_mean_of_its_checkpoints(tmp_path, monkeypatch):
