@@ -304,13 +304,18 @@ def round_targets(
     prune: int = 0,
     prune_net: Sequence[np.ndarray] = (),
     log: Callable[[str], object] | None = None,
+    made: npt.NDArray[np.float64] | None = None,
+    keep: Callable[[int, npt.NDArray[np.float64]], object] | None = None,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64], int]:
     """A round's data: the positions of n_games (at most cap; sample_positions, advancing rng)
     and their targets at plies (TARGET_PLIES: targets1, targets2) under a frozen copy of net, the
     teacher -> (rows int64[cap, STATE_LEN], targets float64[n, 5], n). prune: targets2's keep
     (2-ply targets only), by the teacher with the pruning net prune_net (pw1, pb1, pw2, pb2:
     fitted to net, prune.fit_prune). log(text): the targets' progress, about once a minute
-    (TARGET_CHUNK positions at a time)."""
+    (TARGET_CHUNK positions at a time). made: the targets of the first len(made) positions
+    already made by a round of the same arguments (a killed round's; the positions are the same,
+    as sampling depends only on net and rng): the round goes on after them. keep(k, targets):
+    called after each chunk with the count made so far, so a caller can save them for made."""
     if plies not in TARGET_PLIES:
         raise ValueError(f"plies must be one of {TARGET_PLIES}, got {plies!r}")
     if isinstance(prune, bool) or not isinstance(prune, (int, np.integer)) or prune < 0:
@@ -323,17 +328,24 @@ def round_targets(
     if prune > 0:
         teacher = td_net.with_prune(teacher, prune_net)
     targets = np.empty((n, td_net.N_OUT))
+    k = 0 if made is None else len(made)
+    if made is not None:
+        if k > n or made.shape != (k, td_net.N_OUT):
+            raise ValueError(f"made must be float64[k, {td_net.N_OUT}] with k <= {n}")
+        targets[:k] = made
     t0 = last = time.perf_counter()
-    for a in range(0, n, TARGET_CHUNK):
+    for a in range(k, n, TARGET_CHUNK):
         b = min(n, a + TARGET_CHUNK)
         if plies == 1:
             targets1(teacher, rows[a:b], b - a, targets[a:b])
         else:
             targets2(teacher, rows[a:b], b - a, np.int64(prune), targets[a:b])
+        if keep is not None:
+            keep(b, targets)
         now = time.perf_counter()
         if log is not None and b < n and now - last >= LOG_EVERY:
             last = now
-            left = (now - t0) * (n - b) / b
+            left = (now - t0) * (n - b) / (b - k)
             done = f"{b:,} of {n:,} positions, {now - t0:.0f} s"
             log(f"{plies}-ply targets: {done}, ~{left:.0f} s to go")
     return rows, targets, n

@@ -6,7 +6,10 @@ after each chunk the weights, the self-play generator's state and the counters g
 ``latest.npz``. Every ``eval_every`` games and at the end the net plays ``eval_games`` games
 against the game's in-kernel players (boardgym.kernels.players: random and the one-ply
 heuristic) with its own evaluation seed; each evaluated net is also kept as ``games_<N>.npz``.
-A resumed run continues exactly where its last checkpoint left off.
+A resumed run continues exactly where its last checkpoint left off; a distillation round killed
+while making its targets (hours at 2 plies) also keeps the targets it had made, saved every
+``PARTIAL_EVERY`` seconds in ``ROUND_FILE`` under a digest of what they depend on, and goes on
+after them (the same positions, so the same round).
 
 - backgammon (boardgym.agents.backgammon.td.train_games): afterstate net, the dice from the
   generator; opponents "random" and "greedy" (kernels/backgammon/opponents.py);
@@ -28,21 +31,35 @@ Settings (``TDSettings``, or the command's own Settings: the checkpoint keeps al
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import os
 import time
+import zipfile
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
 
-from boardgym.agents.training.lifecycle import Run, chunk
+from boardgym.agents.training.lifecycle import Run, chunk, save_npz
 
 #: games per TD training call between progress-bar updates (a chunk played in several calls
 #: is the same games: the weights, generator and statistics carry over)
 BAR_GAMES = 250
+#: a distillation round's targets made so far, written every PARTIAL_EVERY seconds while they
+#: are made and removed once the round is in the checkpoint: a killed round resumes after them
+ROUND_FILE = "round_targets.npz"
+PARTIAL_EVERY = 300.0
 #: files a TD run writes into its directory (moved aside by --force)
-TD_RUN_FILES = ("metrics.jsonl", "latest.npz", "latest.npz.tmp*", "games_*.npz", "tb")
+TD_RUN_FILES = (
+    "metrics.jsonl",
+    "latest.npz",
+    "latest.npz.tmp*",
+    "games_*.npz",
+    "tb",
+    ROUND_FILE,
+    ROUND_FILE + ".tmp*",
+)
 
 _Settings = TypeVar("_Settings")
 
@@ -253,6 +270,9 @@ def run_td(
             )
             evaluation({"round": rounds, "positions": n})
             checkpoint()
+            partial = os.path.join(cfg.ckpt_dir, ROUND_FILE)
+            if os.path.exists(partial):
+                os.remove(partial)  # the round is in the checkpoint now
         if done > start:
             path = os.path.join(cfg.ckpt_dir, f"games_{done}.npz")
             log(
@@ -416,6 +436,17 @@ def _distill_round(params, rng, cfg, seed, log):
         )
 
     cap = int(td_distill.POSITIONS_PER_GAME * cfg.distill_games * (1 + cfg.distill_alt))
+    path = os.path.join(cfg.ckpt_dir, ROUND_FILE)
+    key = _round_key(params, prune_net, rng, seed, cfg)
+    made = _made_targets(path, key, log)
+    last = [time.perf_counter()]
+
+    def keep(k, targets):
+        now = time.perf_counter()
+        if now - last[0] >= PARTIAL_EVERY:
+            last[0] = now
+            save_npz(path, key=np.array(key), targets=targets[:k])
+
     rows, targets, n = td_distill.round_targets(
         params,
         rng,
@@ -426,6 +457,8 @@ def _distill_round(params, rng, cfg, seed, log):
         cfg.distill_prune,
         prune_net,
         log,
+        made,
+        keep,
     )
     if cfg.distill_hidden and cfg.distill_hidden != units:
         params = td_net.widen(params, cfg.distill_hidden, seed)
@@ -443,6 +476,40 @@ def _distill_round(params, rng, cfg, seed, log):
         cfg.distill_fit,
     )
     return params, n, errors
+
+
+def _round_key(params, prune_net, rng, seed, cfg) -> str:
+    """What a round's targets depend on, as a sha256 hex digest: the model's nets (not the
+    bear-off table, which is generated), the pruning net, the generator's state at the round's
+    start, the round's seed and its settings."""
+    from boardgym.agents.backgammon import net as td_net
+
+    h = hashlib.sha256()
+    for a in (*params[: td_net.I_TABLE], *prune_net, rng):
+        h.update(np.ascontiguousarray(a).tobytes())
+    what = (seed, cfg.distill_games, cfg.distill_alt, cfg.distill_plies, cfg.distill_prune)
+    h.update(json.dumps(what).encode())
+    return h.hexdigest()
+
+
+def _made_targets(path, key, log):
+    """The targets a killed round of this key left in path (ROUND_FILE), or None; a file of
+    another round is left to be replaced; ValueError naming an unreadable one."""
+    if not os.path.exists(path):
+        return None
+    try:
+        with np.load(path) as z:
+            saved, made = str(z["key"]), z["targets"].copy()
+    except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile) as e:
+        raise ValueError(
+            f"{path} is not a readable file of a round's targets ({' '.join(str(e).split())}); "
+            "move it away to make the round's targets from the start"
+        ) from None
+    if saved != key:
+        log(f"{path} holds another round's targets: this round makes its own")
+        return None
+    log(f"the round goes on after the {len(made):,} targets made before ({path})")
+    return made
 
 
 def train_backgammon_td(

@@ -320,3 +320,22 @@ def test_adam_rounds_are_reproducible_and_an_unknown_fit_is_refused():
     assert D.adam_rate(0.01, 0, 4) == 0.01 and abs(D.adam_rate(0.01, 2, 4) - 0.005) < 1e-15
     with pytest.raises(ValueError, match="fit must be one of"):
         D.distill_round(_model(), np.array([8], np.int64), 2, 0.5, 1, 0.01, 0.01, 2000, 1, "lbfgs")
+
+
+def test_round_targets_go_on_after_targets_made_before():
+    rows, whole, n = D.round_targets(_model(), np.array([8], np.int64), 2, 0.5, 400)
+    seen = []
+    rows2, rest, n2 = D.round_targets(
+        _model(),
+        np.array([8], np.int64),
+        2,
+        0.5,
+        400,
+        made=whole[:9],
+        keep=lambda k, t: seen.append(k),
+    )
+    assert n2 == n and np.array_equal(rows2[:n], rows[:n]) and np.array_equal(rest, whole)
+    assert seen == [n]  # one chunk after the nine made before
+    for bad in (np.zeros((n + 1, 5)), np.zeros((3, 4))):
+        with pytest.raises(ValueError, match="made must be float64"):
+            D.round_targets(_model(), np.array([8], np.int64), 2, 0.5, 400, made=bad)

@@ -631,7 +631,7 @@ def test_a_pruned_two_ply_round_fits_a_pruning_net_to_its_teacher_first(tmp_path
         return real_fit(net, **kw)
 
     def round_(*args):
-        seen["round"] = args[-3:-1]
+        seen["round"] = args[6:8]
         return real_round(*args)
 
     monkeypatch.setattr(prune, "fit_prune", fit)
@@ -704,6 +704,59 @@ def test_distill_hidden_widens_the_net_after_the_targets_and_resumes_at_its_size
                     common, distill_rounds=4, distill_hidden=bad, ckpt_dir=a, resume=True
                 )
             )
+
+
+def test_a_killed_round_goes_on_after_the_targets_it_saved(tmp_path, monkeypatch):
+    from boardgym.agents.backgammon import distill
+
+    common = dataclasses.replace(
+        TINY_GNUBG_RUN, eval_every=0, games=40, distill_games=3, distill_epochs=2
+    )
+    whole = _quiet(dataclasses.replace(common, distill_rounds=1, ckpt_dir=str(tmp_path / "a")))
+    assert not (tmp_path / "a" / training_td.ROUND_FILE).exists()
+    b = tmp_path / "b"
+    _quiet(dataclasses.replace(common, ckpt_dir=str(b)))
+    monkeypatch.setattr(distill, "TARGET_CHUNK", 20)
+    monkeypatch.setattr(training_td, "PARTIAL_EVERY", 0.0)
+    real, made = distill.targets1, []
+
+    def targets1(net, rows, n, out):
+        if len(made) == 3:
+            raise KeyboardInterrupt  # killed while making the fourth chunk
+        made.append(n)
+        real(net, rows, n, out)
+
+    monkeypatch.setattr(distill, "targets1", targets1)
+    run = dataclasses.replace(common, distill_rounds=1, ckpt_dir=str(b), resume=True)
+    with pytest.raises(KeyboardInterrupt):
+        _quiet(run)
+    with np.load(b / training_td.ROUND_FILE) as z:
+        assert z["targets"].shape == (60, 5)
+    made.clear()
+    monkeypatch.setattr(distill, "targets1", lambda *a: (made.append(a[2]), real(*a)))
+    lines = []
+    resumed = training_td.train_backgammon_td(run, log=lines.append)
+    assert any("goes on after the 60 targets made before" in t for t in lines)
+    n = int(json.loads((b / "metrics.jsonl").read_text().splitlines()[-1])["positions"])
+    assert sum(made) == n - 60 > 0  # only the positions after them
+    for p, q in zip(whole, resumed):
+        assert np.array_equal(p, q)
+    assert not (b / training_td.ROUND_FILE).exists()  # the round is in the checkpoint
+    # another round's file is not used; an unreadable one is named
+    c = tmp_path / "c"
+    _quiet(dataclasses.replace(common, ckpt_dir=str(c)))
+    np.savez(c / training_td.ROUND_FILE, key=np.array("other"), targets=np.zeros((5, 5)))
+    lines = []
+    other = training_td.train_backgammon_td(
+        dataclasses.replace(run, ckpt_dir=str(c)), log=lines.append
+    )
+    assert any("holds another round's targets" in t for t in lines)
+    assert np.array_equal(other[1], whole[1])
+    d = tmp_path / "d"
+    _quiet(dataclasses.replace(common, ckpt_dir=str(d)))
+    (d / training_td.ROUND_FILE).write_text("not an npz")
+    with pytest.raises(ValueError, match="round_targets.npz is not a readable file"):
+        _quiet(dataclasses.replace(run, ckpt_dir=str(d)))
 
 
 def test_average_from_makes_the_model_the_mean_of_its_checkpoints(tmp_path, monkeypatch):
