@@ -12,13 +12,12 @@ rollout`` (backgammon: the model fitted to its rollouts) or ``prune`` (its pruni
     tensorboard --logdir runs/td/tb
 
 A run writes into --ckpt-dir: checkpoints, metrics.jsonl (one line per evaluation, always one
-at the end) and TensorBoard logs in tb/. A new run refuses a non-empty directory: --resume
-continues exactly from the last checkpoint, --force starts over and moves the old files into
-replaced-<time>/. Every --eval-every games (td) or steps (ppo), and at the end, the model plays
---eval-games games against the game's fixed players; the run ends by saying where the model is
-(td: games_<N>.npz, ppo: ppo.zip). PPO's defaults are the recipes of the shipped policies
-(draughts-ppo, backgammon-ppo); any setting given wins. Options start with the algorithm they
-are for. Details, and the commands of every shipped agent: README, "Training".
+at the end) and TensorBoard logs in tb/; a new run refuses a non-empty one (--resume, --force).
+Every --eval-every games (td) or steps (ppo), and at the end, the model plays --eval-games games
+against the game's fixed players; the run ends by saying where the model is (td:
+games_<N>.npz, ppo: ppo.zip). PPO's defaults are the shipped policies' recipes. Options start
+with the algorithm they are for. Details, and the commands of every shipped agent: README,
+"Training".
 """
 
 import dataclasses
@@ -83,7 +82,7 @@ class Settings:
     games: int = 100_000
     """td: total self-play games of the run (a resumed run continues up to this total)"""
     hidden: int = 80
-    """td: hidden units of the value net (backgammon gnubg: of the contact net)"""
+    """td: hidden units (gnubg: contact net's)"""
     model: Literal["tesauro", "gnubg"] = "tesauro"
     """td backgammon: tesauro (raw board inputs, one net) or gnubg (raw board plus hand-made
     contact features, a race net, the exact bear-off database: the shipped net's model)"""
@@ -94,11 +93,11 @@ class Settings:
     alpha: float = 0.0
     """td: learning rate (0: the game's default: backgammon 0.1, draughts 0.003)"""
     alpha_steps: str = ""
-    """td: learning-rate schedule GAMES:ALPHA,... (from GAMES games on the rate is ALPHA)"""
+    """td: rates GAMES:ALPHA,... from GAMES on"""
     lam: float = 0.0
     """td: lambda (0: the fast sparse TD(0))"""
     average_from: int = 0
-    """td: from this many games on, the model is the mean of its checkpoints (0: none)"""
+    """td: mean of checkpoints from N games on"""
     distill_rounds: int = 0
     """td gnubg: rounds fitting the model to its own searched values after the TD games"""
     distill_games: int = 2000
@@ -113,6 +112,8 @@ class Settings:
     """td: distillation target depth"""
     distill_prune: int = 0
     """td 2-ply: replies kept a roll (0: all)"""
+    distill_teacher: Literal["float64", "float32"] = "float64"
+    """td: teacher precision"""
     distill_hidden: int = 0
     """td: contact units to widen to (0: keep)"""
     distill_alt: float = 0.5

@@ -88,6 +88,7 @@ class TDSettings:
     distill_plies: int = 1
     distill_prune: int = 0
     distill_hidden: int = 0
+    distill_teacher: str = "float64"
     prune_hidden: int = 16
     prune_games: int = 3000
     start_from: str = ""
@@ -459,6 +460,7 @@ def _distill_round(params, rng, cfg, seed, log):
         log,
         made,
         keep,
+        cfg.distill_teacher,
     )
     if cfg.distill_hidden and cfg.distill_hidden != units:
         params = td_net.widen(params, cfg.distill_hidden, seed)
@@ -487,7 +489,14 @@ def _round_key(params, prune_net, rng, seed, cfg) -> str:
     h = hashlib.sha256()
     for a in (*params[: td_net.I_TABLE], *prune_net, rng):
         h.update(np.ascontiguousarray(a).tobytes())
-    what = (seed, cfg.distill_games, cfg.distill_alt, cfg.distill_plies, cfg.distill_prune)
+    what = (
+        seed,
+        cfg.distill_games,
+        cfg.distill_alt,
+        cfg.distill_plies,
+        cfg.distill_prune,
+        cfg.distill_teacher,
+    )
     h.update(json.dumps(what).encode())
     return h.hexdigest()
 

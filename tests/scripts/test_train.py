@@ -238,12 +238,13 @@ def test_the_td_defaults_are_the_library_ones():
         assert getattr(cfg, field.name) == field.default, field.name
 
 
-def test_the_distill_fit_and_plies_choices_are_the_library_ones():
-    from boardgym.agents.backgammon.distill import FITS, TARGET_PLIES
+def test_the_distill_fit_plies_and_teacher_choices_are_the_library_ones():
+    from boardgym.agents.backgammon.distill import FITS, TARGET_PLIES, TEACHER_PRECISIONS
 
     hints = typing.get_type_hints(train.Settings)
     assert typing.get_args(hints["distill_fit"]) == FITS
     assert typing.get_args(hints["distill_plies"]) == TARGET_PLIES
+    assert typing.get_args(hints["distill_teacher"]) == TEACHER_PRECISIONS
 
 
 @pytest.mark.parametrize(

@@ -339,3 +339,14 @@ def test_round_targets_go_on_after_targets_made_before():
     for bad in (np.zeros((n + 1, 5)), np.zeros((3, 4))):
         with pytest.raises(ValueError, match="made must be float64"):
             D.round_targets(_model(), np.array([8], np.int64), 2, 0.5, 400, made=bad)
+
+
+def test_a_float32_teacher_makes_the_same_positions_and_targets_within_1e_5():
+    rows, exact, n = D.round_targets(NET, np.array([8], np.int64), 2, 0.5, 400, plies=2)
+    rows32, fast, n32 = D.round_targets(
+        NET, np.array([8], np.int64), 2, 0.5, 400, plies=2, precision="float32"
+    )
+    assert n32 == n and np.array_equal(rows32[:n], rows[:n])
+    assert 0 < np.abs(fast - exact).max() < 1e-5
+    with pytest.raises(ValueError, match="precision must be one of"):
+        D.round_targets(NET, np.array([8], np.int64), 1, 0.5, 400, precision="float16")
