@@ -320,7 +320,7 @@ def round_targets(
     as sampling depends only on net and rng): the round goes on after them. keep(k, targets):
     called after each chunk with the count made so far, so a caller can save them for made.
     precision (TEACHER_PRECISIONS): "float32" makes the teacher the play model (td_net.as_play:
-    hidden layers in float32, about 1.3 times as fast, outputs within about 1e-6)."""
+    hidden layers in float32, faster, outputs within about 1e-6)."""
     if plies not in TARGET_PLIES:
         raise ValueError(f"plies must be one of {TARGET_PLIES}, got {plies!r}")
     if isinstance(prune, bool) or not isinstance(prune, (int, np.integer)) or prune < 0:
@@ -339,7 +339,7 @@ def round_targets(
     targets = np.empty((n, td_net.N_OUT))
     k = 0 if made is None else len(made)
     if made is not None:
-        if k > n or made.shape != (k, td_net.N_OUT):
+        if not isinstance(made, np.ndarray) or k > n or made.shape != (k, td_net.N_OUT):
             raise ValueError(f"made must be float64[k, {td_net.N_OUT}] with k <= {n}")
         targets[:k] = made
     t0 = last = time.perf_counter()
