@@ -414,11 +414,15 @@ def _distill_round(params, rng, cfg, seed, log):
     from boardgym.agents.backgammon import prune as td_prune
 
     units = params[2].shape[0]
-    if cfg.distill_hidden and (cfg.distill_hidden < units or cfg.distill_hidden % units):
-        raise ValueError(
-            f"--distill-hidden {cfg.distill_hidden}: the contact net has {units} units, so a "
-            f"whole multiple of {units} (it can be widened, not narrowed)"
-        )
+    wide = None  # the widened net, made before the targets so a bad size costs nothing
+    if cfg.distill_hidden and cfg.distill_hidden != units:
+        try:
+            wide = td_net.widen(params, cfg.distill_hidden, seed)
+        except ValueError:
+            raise ValueError(
+                f"--distill-hidden {cfg.distill_hidden}: the contact net has {units} units, so a "
+                f"whole multiple of {units} (it can be widened, not narrowed)"
+            ) from None
     prune_net = ()
     if cfg.distill_prune > 0:
         t1 = time.perf_counter()
@@ -462,8 +466,8 @@ def _distill_round(params, rng, cfg, seed, log):
         keep,
         cfg.distill_teacher,
     )
-    if cfg.distill_hidden and cfg.distill_hidden != units:
-        params = td_net.widen(params, cfg.distill_hidden, seed)
+    if wide is not None:
+        params = wide
         cfg.hidden = cfg.distill_hidden
         log(f"the contact net widened from {units} to {cfg.distill_hidden} units for the fit")
     errors = td_distill.fit_round(
